@@ -1,0 +1,17 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace ks::cli {
+
+struct GlobalOptions {
+    std::string database; // --db; empty: the default workspace
+};
+
+int runProblemCommand(const std::vector<std::string>& args, const GlobalOptions& global);
+int runEvalCommand(const std::vector<std::string>& args, const GlobalOptions& global);
+
+// Resolves DIR, or a bundled problem's name ("mbdt", "cpu/mbdt").
+std::string resolveProblemDir(const std::string& nameOrDir);
+
+} // namespace ks::cli

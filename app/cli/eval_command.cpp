@@ -1,0 +1,215 @@
+// kernelsmith-cli eval --problem DIR --candidate FILE [--param K=V ...] [--json]
+#include "args.h"
+#include "commands.h"
+#include "exit_codes.h"
+#include "verdict_printer.h"
+
+#include "eval/evaluator.h"
+#include "eval/local_executor.h"
+#include "problem/problem_loader.h"
+#include "store/database.h"
+#include "util/files.h"
+#include "util/paths.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace ks::cli {
+namespace {
+
+const char* kEvalHelp = R"(usage: kernelsmith-cli eval --problem DIR|NAME (--candidate FILE | --seed NAME | --reference)
+                          [--param K=V ...] [--json] [options]
+
+Builds the candidate with the problem's harness, checks it against the reference
+on every check shape and seed, and times it interleaved with the baselines.
+
+  --problem DIR|NAME     a problem folder, or a bundled problem's name (mbdt)
+  --candidate FILE       the candidate's C++ source
+  --seed NAME            evaluate one of the problem's seed candidates
+  --reference            evaluate the reference against itself (a harness check)
+  --param K=V            a value for a declared @ks-param (repeatable)
+  --json                 print the result as JSON instead of a verdict
+  --check-only           correctness only, no timing
+  --seeds 1,2,3          input seeds for the check cases
+  --time-budget S        seconds of timed calls per timing shape (default 1)
+  --reps MIN:MAX         bounds on timed repetitions (default 10:200)
+  --call-timeout S       limit for one kernel call (default: the problem's)
+  --run-timeout S        limit for the whole check and timing run
+  --no-cache             rerun even when an identical evaluation is stored
+  --no-static-rules      do not reject forbidden constructs before building
+  --sandbox POLICY       required | preferred (default) | off
+  --keep-job             keep the job dir (its path is printed)
+  --jobs-dir DIR         where job dirs are created
+
+Exit codes: 0 correct, 3 wrong_answer, 4 compile_error, 5 runtime_error,
+6 timeout, 7 oom, 8 sandbox_violation, 9 infra_error, 10 invalid problem,
+2 usage, 1 other errors.
+)";
+
+bool parseDouble(const std::string& text, double& out) {
+    try {
+        std::size_t used = 0;
+        out = std::stod(text, &used);
+        return used == text.size() && out > 0;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+} // namespace
+
+int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
+    std::string error;
+    auto args = Args::parse(argv,
+                            {"problem", "candidate", "seed", "param", "seeds", "time-budget", "reps", "call-timeout",
+                             "run-timeout", "sandbox", "jobs-dir"},
+                            {"json", "check-only", "no-cache", "no-static-rules", "keep-job", "reference", "help"}, error);
+    if (!args) {
+        std::fprintf(stderr, "eval: %s\n", error.c_str());
+        return kExitUsage;
+    }
+    if (args->has("help")) {
+        std::fputs(kEvalHelp, stdout);
+        return kExitOk;
+    }
+    const int sources = (args->has("candidate") ? 1 : 0) + (args->has("seed") ? 1 : 0) + (args->has("reference") ? 1 : 0);
+    if (!args->has("problem") || sources != 1 || !args->positional().empty()) {
+        std::fprintf(stderr, "eval: give --problem and exactly one of --candidate FILE, --seed NAME, --reference\n\n%s", kEvalHelp);
+        return kExitUsage;
+    }
+    auto problem = problem::loadProblem(resolveProblemDir(*args->value("problem")));
+    if (!problem) {
+        std::fprintf(stderr, "eval: invalid problem\n%s\n", problem.error().message.c_str());
+        return kExitInvalidProblem;
+    }
+
+    eval::Candidate candidate;
+    std::string candidateLabel;
+    if (auto file = args->value("candidate")) {
+        auto text = readTextFile(*file);
+        if (!text) {
+            std::fprintf(stderr, "eval: %s\n", text.error().message.c_str());
+            return kExitUsage;
+        }
+        candidate.source = *text;
+        candidate.name = std::filesystem::path(*file).filename().string();
+    } else if (auto seed = args->value("seed")) {
+        const auto* s = problem->findSeed(*seed);
+        if (!s) {
+            std::string known;
+            for (const auto& x : problem->seeds) known += (known.empty() ? "" : ", ") + x.name;
+            std::fprintf(stderr, "eval: problem %s has no seed '%s' (seeds: %s)\n", problem->name.c_str(), seed->c_str(),
+                         known.empty() ? "none" : known.c_str());
+            return kExitUsage;
+        }
+        candidate.source = s->text;
+        candidate.name = s->name;
+    } else {
+        candidate.source = problem->reference.text;
+        candidate.name = "reference";
+    }
+    for (const auto& kv : args->all("param")) {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            std::fprintf(stderr, "eval: --param expects NAME=VALUE, got '%s'\n", kv.c_str());
+            return kExitUsage;
+        }
+        candidate.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+
+    eval::EvalOptions options;
+    options.checkOnly = args->has("check-only");
+    options.useCache = !args->has("no-cache");
+    options.staticRules = !args->has("no-static-rules");
+    if (auto seeds = args->value("seeds")) {
+        options.seeds.clear();
+        std::istringstream in(*seeds);
+        std::string item;
+        while (std::getline(in, item, ',')) {
+            try {
+                options.seeds.push_back(std::stoull(item));
+            } catch (const std::exception&) {
+                std::fprintf(stderr, "eval: --seeds expects numbers like 1,2,3, got '%s'\n", seeds->c_str());
+                return kExitUsage;
+            }
+        }
+        if (options.seeds.empty()) {
+            std::fprintf(stderr, "eval: --seeds needs at least one seed\n");
+            return kExitUsage;
+        }
+    }
+    for (const auto& [key, target] : {std::pair<const char*, std::optional<double>*>{"call-timeout", &options.callTimeoutS},
+                                      {"run-timeout", &options.runTimeoutS}}) {
+        if (auto v = args->value(key)) {
+            double d = 0;
+            if (!parseDouble(*v, d)) {
+                std::fprintf(stderr, "eval: --%s expects a positive number of seconds, got '%s'\n", key, v->c_str());
+                return kExitUsage;
+            }
+            *target = d;
+        }
+    }
+    if (auto v = args->value("time-budget"); v && !parseDouble(*v, options.timeBudgetS)) {
+        std::fprintf(stderr, "eval: --time-budget expects a positive number of seconds, got '%s'\n", v->c_str());
+        return kExitUsage;
+    }
+    if (auto v = args->value("reps")) {
+        if (std::sscanf(v->c_str(), "%d:%d", &options.minReps, &options.maxReps) != 2 || options.minReps < 1 ||
+            options.maxReps < options.minReps) {
+            std::fprintf(stderr, "eval: --reps expects MIN:MAX with 1 <= MIN <= MAX, got '%s'\n", v->c_str());
+            return kExitUsage;
+        }
+    }
+
+    eval::LocalExecutorConfig execConfig;
+    execConfig.workers = 1;
+    if (auto policy = args->value("sandbox")) {
+        auto p = eval::parseSandboxPolicy(*policy);
+        if (!p) {
+            std::fprintf(stderr, "eval: %s\n", p.error().message.c_str());
+            return kExitUsage;
+        }
+        execConfig.sandbox = *p;
+    }
+    auto executor = eval::LocalExecutor::create(execConfig);
+    if (!executor) {
+        std::fprintf(stderr, "eval: %s\n", executor.error().message.c_str());
+        return kExitError;
+    }
+    const std::filesystem::path dbPath = global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database);
+    auto db = store::Database::open(dbPath);
+    if (!db) {
+        std::fprintf(stderr, "eval: %s\n", db.error().message.c_str());
+        return kExitError;
+    }
+    eval::EvaluatorConfig evalConfig;
+    evalConfig.keepJobs = args->has("keep-job");
+    if (auto dir = args->value("jobs-dir")) evalConfig.jobsRoot = std::filesystem::absolute(*dir);
+    eval::Evaluator evaluator(**executor, &*db, evalConfig);
+
+    auto prepared = evaluator.prepare(*problem, candidate, options);
+    if (!prepared) {
+        std::fprintf(stderr, "eval: %s\n", prepared.error().message.c_str());
+        return kExitUsage;
+    }
+    eval::JobOutcome outcome;
+    if (!prepared->finished) outcome = (*executor)->submit(prepared->request).get();
+    const auto result = evaluator.finish(*problem, *prepared, outcome);
+    if (evalConfig.keepJobs && !prepared->finished) std::fprintf(stderr, "job dir kept: %s\n", prepared->request.dir.c_str());
+
+    if (args->has("json")) {
+        auto j = eval::toJson(result);
+        j["problem"] = problem->name;
+        j["candidate"] = candidate.name;
+        j["params"] = prepared->params;
+        j["evaluation_id"] = evaluator.lastRecordId();
+        std::printf("%s\n", j.dump(2).c_str());
+    } else {
+        std::string title = problem->name + ": " + candidate.name;
+        if (!prepared->params.empty()) title += " (" + problem::formatAssignment(prepared->params) + ")";
+        printVerdict(stdout, title, result);
+    }
+    return exitCodeFor(result.status);
+}
+
+} // namespace ks::cli

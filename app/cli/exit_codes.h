@@ -1,0 +1,35 @@
+#pragma once
+#include "eval/evaluation_result.h"
+
+namespace ks::cli {
+
+// Exit codes: scripts branch on the failure class without parsing output.
+enum ExitCode {
+    kExitOk = 0,
+    kExitError = 1,            // I/O, database, sandbox unavailable
+    kExitUsage = 2,            // bad command line
+    kExitWrongAnswer = 3,
+    kExitCompileError = 4,
+    kExitRuntimeError = 5,
+    kExitTimeout = 6,
+    kExitOom = 7,
+    kExitSandboxViolation = 8,
+    kExitInfraError = 9,
+    kExitInvalidProblem = 10,
+};
+
+inline int exitCodeFor(eval::EvalStatus status) {
+    switch (status) {
+    case eval::EvalStatus::Ok: return kExitOk;
+    case eval::EvalStatus::WrongAnswer: return kExitWrongAnswer;
+    case eval::EvalStatus::CompileError: return kExitCompileError;
+    case eval::EvalStatus::RuntimeError: return kExitRuntimeError;
+    case eval::EvalStatus::Timeout: return kExitTimeout;
+    case eval::EvalStatus::Oom: return kExitOom;
+    case eval::EvalStatus::SandboxViolation: return kExitSandboxViolation;
+    case eval::EvalStatus::InfraError: return kExitInfraError;
+    }
+    return kExitError;
+}
+
+} // namespace ks::cli

@@ -1,0 +1,61 @@
+// kernelsmith-cli: the headless front end. Links ks_core only (no Qt).
+#include "commands.h"
+#include "exit_codes.h"
+
+#include "util/log.h"
+#include "util/paths.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* kHelp = R"(usage: kernelsmith-cli [--db PATH] [-v|-q] COMMAND ...
+
+Kernelsmith: agentic kernel search, headless.
+
+commands:
+  problem check DIR|NAME   validate a problem folder
+  problem list             the bundled problems
+  eval                     evaluate one candidate (eval --help)
+
+global options:
+  --db PATH     the workspace database (default: $XDG_DATA_HOME/kernelsmith/workspace.db)
+  -v, --verbose log what happens (twice: debug)
+  -q, --quiet   errors only
+  --version     print the version
+)";
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    ks::cli::GlobalOptions global;
+    auto level = spdlog::level::warn;
+    std::size_t i = 0;
+    for (; i < args.size(); ++i) {
+        const auto& a = args[i];
+        if (a == "--db" && i + 1 < args.size()) global.database = args[++i];
+        else if (a.rfind("--db=", 0) == 0) global.database = a.substr(5);
+        else if (a == "-v" || a == "--verbose") level = level == spdlog::level::warn ? spdlog::level::info : spdlog::level::debug;
+        else if (a == "-vv") level = spdlog::level::debug;
+        else if (a == "-q" || a == "--quiet") level = spdlog::level::err;
+        else if (a == "--version") { std::printf("kernelsmith-cli %s\n", KS_VERSION); return 0; }
+        else if (a == "-h" || a == "--help" || a == "help") { std::fputs(kHelp, stdout); return 0; }
+        else if (a == "--db") { std::fprintf(stderr, "--db needs a path\n"); return ks::cli::kExitUsage; }
+        else break;
+    }
+    ks::log::setLevel(level);
+    if (i >= args.size()) {
+        std::fputs(kHelp, stderr);
+        return ks::cli::kExitUsage;
+    }
+    const std::string command = args[i];
+    const std::vector<std::string> rest(args.begin() + static_cast<long>(i) + 1, args.end());
+    if (command == "problem") return ks::cli::runProblemCommand(rest, global);
+    if (command == "eval") return ks::cli::runEvalCommand(rest, global);
+    std::fprintf(stderr, "unknown command '%s'\n\n%s", command.c_str(), kHelp);
+    return ks::cli::kExitUsage;
+}

@@ -1,0 +1,14 @@
+#pragma once
+#include "eval/evaluation_result.h"
+
+#include <cstdio>
+#include <string>
+
+namespace ks::cli {
+
+// The human-readable verdict of `eval`: status, failing cases with their
+// first mismatch, the timing table and the speedup.
+void printVerdict(std::FILE* out, const std::string& title, const eval::EvaluationResult& result);
+std::string formatSeconds(double seconds);
+
+} // namespace ks::cli

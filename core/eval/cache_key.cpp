@@ -1,0 +1,29 @@
+#include "eval/cache_key.h"
+
+#include "eval/embedded_templates.h"
+#include "eval/machine_info.h"
+#include "util/hash.h"
+
+namespace ks::eval {
+
+std::string candidateHash(const Candidate& candidate) {
+    Sha256 h;
+    h.addField(candidate.source).addField(problem::formatAssignment(candidate.params));
+    return h.hexDigest();
+}
+
+std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candidate& candidate, const EvalOptions& options) {
+    const auto& machine = machineInfo(options.compiler);
+    Sha256 h;
+    h.addField("cpp-harness");
+    for (const auto& [name, text] : embeddedTemplates()) h.addField(name).addField(text);
+    h.addField(problem.contentHash).addField(problem.backend);
+    h.addField(candidate.source).addField(problem::formatAssignment(candidate.params));
+    h.addField(machine.compilerVersion).addField(machine.host).addField(machine.cpu);
+    for (const auto& f : problem.compileFlags) h.addField(f);
+    for (auto s : options.seeds) h.addField(std::to_string(s));
+    h.addField(std::to_string(options.timeSeed)).addField(options.checkOnly ? "check" : "check+time");
+    return h.hexDigest();
+}
+
+} // namespace ks::eval

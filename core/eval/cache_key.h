@@ -1,0 +1,15 @@
+#pragma once
+#include "eval/eval_options.h"
+#include "problem/problem_spec.h"
+
+#include <string>
+
+namespace ks::eval {
+
+// Content address of an evaluation: everything its verdict depends on
+// (harness version, problem, candidate source and params, compiler, flags,
+// machine, seeds and stages). Equal keys never need to be run twice.
+std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candidate& candidate, const EvalOptions& options);
+std::string candidateHash(const Candidate& candidate);
+
+} // namespace ks::eval

@@ -1,0 +1,37 @@
+#pragma once
+// Turns (problem, candidate, options) into a self-contained job dir for the
+// `cpp` backend: job.json, run.sh, src/ (harness, reference, baselines,
+// candidate, kernel.h). run.sh needs only a C++ compiler on the host that runs it.
+#include "eval/eval_options.h"
+#include "problem/problem_spec.h"
+#include "util/result.h"
+
+#include <filesystem>
+#include <string>
+
+namespace ks::eval {
+
+struct JobLimits {
+    double compileTimeoutS = 120;
+    double runTimeoutS = 300;
+    double wallTimeoutS = 0; // the whole run.sh: compiles + run + slack
+};
+
+struct JobDescription {
+    std::filesystem::path dir;
+    JobLimits limits;
+};
+
+class CppHarnessGenerator {
+public:
+    // `params` must already be complete and valid for the candidate's space.
+    static Result<JobDescription> write(const problem::ProblemSpec& problem, const Candidate& candidate,
+                                        const problem::ParamSpace& space, const EvalOptions& options,
+                                        const std::filesystem::path& jobDir);
+
+    // The generated harness_problem.inc (exposed for tests).
+    static std::string problemInclude(const problem::ProblemSpec& problem, const EvalOptions& options);
+    static std::string kernelHeader(const problem::ProblemSpec& problem);
+};
+
+} // namespace ks::eval

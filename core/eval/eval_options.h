@@ -1,0 +1,36 @@
+#pragma once
+#include "problem/tunable_params.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::eval {
+
+// A candidate kernel: its source text and one assignment of its declared params.
+struct Candidate {
+    std::string name = "candidate";
+    std::string source;
+    problem::ParamAssignment params; // partial; completed with the declared defaults
+};
+
+// How to evaluate: what the job runs and measures.
+struct EvalOptions {
+    std::vector<std::uint64_t> seeds{1, 2, 3};  // every check shape runs once per seed
+    std::uint64_t timeSeed = 7;
+    bool checkOnly = false;                     // skip timing
+    double timeBudgetS = 1.0;                   // per timing shape, all kernels together
+    int minReps = 10;
+    int maxReps = 200;
+    int minWarmup = 2;
+    double warmupS = 0.05;
+    std::optional<double> callTimeoutS;         // overrides the problem's limits
+    std::optional<double> runTimeoutS;
+    std::optional<double> compileTimeoutS;
+    bool staticRules = true;                    // reject forbidden constructs before building
+    bool useCache = true;                       // serve identical evaluations from the store
+    std::string compiler = "g++";
+};
+
+} // namespace ks::eval

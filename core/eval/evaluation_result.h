@@ -1,0 +1,65 @@
+#pragma once
+// The parsed form of a job's result.json (see docs/result-format.md).
+#include "util/result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::eval {
+
+enum class EvalStatus { Ok, CompileError, RuntimeError, Timeout, WrongAnswer, Oom, SandboxViolation, InfraError };
+
+std::string statusName(EvalStatus status);
+std::optional<EvalStatus> parseStatus(const std::string& name);
+
+struct CheckCase {
+    std::string shape, output, kind, detail;
+    nlohmann::json sizes;
+    std::uint64_t seed = 0;
+    bool passed = false;
+    long long elements = 0, mismatches = 0, unwritten = 0, nondeterministic = 0;
+    double maxAbsError = 0, maxRelError = 0;
+    std::optional<long long> firstIndex;
+    double firstExpected = 0, firstActual = 0;
+};
+
+struct TimingStats {
+    std::string name;
+    double median = 0, p10 = 0, p90 = 0, mean = 0, cv = 0, min = 0, max = 0;
+    std::vector<double> samples;
+};
+
+struct TimingCase {
+    std::string shape;
+    nlohmann::json sizes;
+    double bytes = 0, flops = 0, speedup = 0;
+    int warmup = 0, reps = 0;
+    TimingStats candidate;
+    std::vector<TimingStats> baselines; // the reference first
+};
+
+struct EvaluationResult {
+    EvalStatus status = EvalStatus::InfraError;
+    std::string message;
+    std::optional<double> speedup;
+    bool implausibleSpeedup = false;
+    std::string buildLog;
+    std::vector<CheckCase> checks;
+    std::vector<TimingCase> timing;
+    nlohmann::json env = nlohmann::json::object();
+    nlohmann::json phaseSeconds = nlohmann::json::object();
+    double compileSeconds = 0;  // measured by run.sh
+    double wallSeconds = 0;     // the executor's view of the whole job
+    bool cached = false;        // served from the result cache
+
+    bool correct() const { return status == EvalStatus::Ok; }
+};
+
+EvaluationResult failedResult(EvalStatus status, std::string message);
+Result<EvaluationResult> parseResultJson(const std::string& text);
+nlohmann::json toJson(const EvaluationResult& result);
+
+} // namespace ks::eval

@@ -1,0 +1,156 @@
+#include "eval/evaluator.h"
+
+#include "eval/cache_key.h"
+#include "eval/cpp_harness_generator.h"
+#include "eval/static_rules.h"
+#include "store/evaluation_store.h"
+#include "util/files.h"
+#include "util/log.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <sstream>
+
+namespace ks::eval {
+namespace {
+
+std::string uniqueSuffix() {
+    static std::atomic<unsigned> counter{0};
+    const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+    return std::to_string(getpid()) + "-" + std::to_string(now % 1000000000) + "-" + std::to_string(counter++);
+}
+
+// run.sh appends a timestamp before building, after building, and after running.
+double compileSecondsFrom(const std::filesystem::path& jobDir) {
+    auto text = readTextFile(jobDir / "build" / "times");
+    if (!text) return 0;
+    std::istringstream in(*text);
+    std::vector<double> stamps;
+    double v;
+    while (in >> v) stamps.push_back(v);
+    return stamps.size() >= 2 ? stamps[1] - stamps[0] : 0;
+}
+
+} // namespace
+
+Evaluator::Evaluator(Executor& executor, const store::Database* database, EvaluatorConfig config)
+    : executor_(executor), database_(database), config_(std::move(config)) {
+    if (config_.jobsRoot.empty()) config_.jobsRoot = defaultJobsRoot();
+}
+
+std::filesystem::path Evaluator::defaultJobsRoot() {
+    return std::filesystem::temp_directory_path() / ("kernelsmith-" + std::to_string(getuid())) / "jobs";
+}
+
+Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, const Candidate& candidate, const EvalOptions& options) {
+    if (problem.backend != "cpp")
+        return makeError(ErrorCode::InvalidArgument, "problem " + problem.name + ": backend '" + problem.backend +
+                                                         "' has no evaluator on this build yet (only 'cpp')");
+    PreparedJob job;
+    auto space = problem::parseParamDeclarations(candidate.source, candidate.name);
+    if (!space) {
+        job.finished = failedResult(EvalStatus::CompileError, "bad parameter declaration: " + space.error().message);
+        return job;
+    }
+    auto params = space->complete(candidate.params);
+    if (!params) return params.error();
+    job.params = *params;
+    Candidate complete = candidate;
+    complete.params = job.params;
+    job.candidateHash = candidateHash(complete);
+    job.cacheKey = evaluationCacheKey(problem, complete, options);
+
+    if (options.staticRules) {
+        if (auto violations = checkStaticRules(candidate.source); !violations.empty()) {
+            job.finished = failedResult(EvalStatus::SandboxViolation, describeViolations(violations));
+            return job;
+        }
+    }
+    if (options.useCache && database_) {
+        auto cached = store::EvaluationStore(*database_).findCached(job.cacheKey);
+        if (!cached) return cached.error();
+        if (*cached) {
+            auto parsed = parseResultJson((*cached)->resultJson);
+            if (parsed) {
+                parsed->cached = true;
+                job.finished = *parsed;
+                lastRecordId_ = (*cached)->id;
+                log::eval()->info("cache hit for {} ({})", candidate.name, job.cacheKey.substr(0, 12));
+                return job;
+            }
+            log::eval()->warn("ignoring unreadable cached result {}: {}", (*cached)->id, parsed.error().message);
+        }
+    }
+
+    std::error_code ec;
+    std::filesystem::create_directories(config_.jobsRoot, ec);
+    // Sandbox users of other uids must traverse (not list) the jobs folders.
+    for (auto dir = config_.jobsRoot; dir != dir.parent_path() && dir.string().find("kernelsmith") != std::string::npos; dir = dir.parent_path())
+        std::filesystem::permissions(dir, std::filesystem::perms::owner_all | std::filesystem::perms::group_exec |
+                                              std::filesystem::perms::others_exec, ec);
+    const auto dir = config_.jobsRoot / (problem.name + "-" + job.cacheKey.substr(0, 12) + "-" + uniqueSuffix());
+    auto written = CppHarnessGenerator::write(problem, complete, *space, options, dir);
+    if (!written) return written.error();
+    job.request.dir = written->dir;
+    job.request.limits = written->limits;
+    return job;
+}
+
+EvaluationResult Evaluator::finish(const problem::ProblemSpec& problem, PreparedJob& job, const JobOutcome& outcome) {
+    if (job.finished) {
+        if (!job.finished->cached) record(problem, job, *job.finished);
+        return *job.finished;
+    }
+    EvaluationResult result;
+    if (outcome.resultJson) {
+        auto parsed = parseResultJson(*outcome.resultJson);
+        result = parsed ? *parsed : failedResult(EvalStatus::InfraError, parsed.error().message);
+    } else if (outcome.timedOut) {
+        result = failedResult(EvalStatus::Timeout, "the job exceeded its wall-clock limit of " +
+                                                       std::to_string(static_cast<int>(job.request.limits.wallTimeoutS)) + " s and was killed");
+    } else if (outcome.stopped) {
+        result = failedResult(EvalStatus::InfraError, "cancelled before it finished");
+    } else {
+        result = failedResult(EvalStatus::InfraError, outcome.infraError.empty() ? "the job produced no result" : outcome.infraError);
+        if (!outcome.logTail.empty()) result.buildLog = outcome.logTail;
+    }
+    result.wallSeconds = outcome.wallSeconds;
+    result.compileSeconds = compileSecondsFrom(job.request.dir);
+    if (!outcome.stopped) record(problem, job, result);
+    std::error_code ec;
+    if (!config_.keepJobs) std::filesystem::remove_all(job.request.dir, ec);
+    return result;
+}
+
+Result<EvaluationResult> Evaluator::evaluate(const problem::ProblemSpec& problem, const Candidate& candidate,
+                                             const EvalOptions& options, std::stop_token stop) {
+    auto job = prepare(problem, candidate, options);
+    if (!job) return job.error();
+    JobOutcome outcome;
+    if (!job->finished) {
+        job->request.stop = stop;
+        outcome = executor_.submit(job->request).get();
+    }
+    return finish(problem, *job, outcome);
+}
+
+void Evaluator::record(const problem::ProblemSpec& problem, const PreparedJob& job, const EvaluationResult& result) {
+    lastRecordId_ = 0;
+    if (!database_) return;
+    store::EvaluationRecord rec;
+    rec.cacheKey = job.cacheKey;
+    rec.problem = problem.name;
+    rec.problemHash = problem.contentHash;
+    rec.candidateHash = job.candidateHash;
+    rec.paramsJson = nlohmann::json(job.params).dump();
+    rec.status = statusName(result.status);
+    rec.speedup = result.speedup;
+    rec.resultJson = toJson(result).dump();
+    auto id = store::EvaluationStore(*database_).insert(rec);
+    if (!id) log::eval()->error("could not record the evaluation: {}", id.error().message);
+    else lastRecordId_ = *id;
+}
+
+} // namespace ks::eval

@@ -1,0 +1,53 @@
+#pragma once
+// Evaluates candidates: static rules, the result cache, job generation, the
+// executor, and recording. A search uses prepare()/finish() around its own
+// submission to keep every executor slot busy; evaluate() is the one-shot path.
+#include "eval/evaluation_result.h"
+#include "eval/executor.h"
+#include "problem/problem_spec.h"
+#include "store/database.h"
+
+#include <optional>
+
+namespace ks::eval {
+
+struct EvaluatorConfig {
+    std::filesystem::path jobsRoot;  // default: $TMPDIR/kernelsmith-<uid>/jobs
+    bool keepJobs = false;           // keep job dirs after they finish (debugging)
+};
+
+struct PreparedJob {
+    std::string cacheKey;
+    std::string candidateHash;
+    problem::ParamAssignment params;          // completed
+    std::optional<EvaluationResult> finished; // decided without running (cache, static rules, bad declarations)
+    JobRequest request;
+};
+
+class Evaluator {
+public:
+    Evaluator(Executor& executor, const store::Database* database, EvaluatorConfig config = {});
+
+    // Errors are the caller's (unknown --param, unwritable job dir); a bad
+    // candidate is a result, not an error.
+    Result<PreparedJob> prepare(const problem::ProblemSpec& problem, const Candidate& candidate, const EvalOptions& options);
+    EvaluationResult finish(const problem::ProblemSpec& problem, PreparedJob& job, const JobOutcome& outcome);
+    Result<EvaluationResult> evaluate(const problem::ProblemSpec& problem, const Candidate& candidate,
+                                      const EvalOptions& options, std::stop_token stop = {});
+
+    // The id of the store row written by the last finish() (0 without a store).
+    std::int64_t lastRecordId() const { return lastRecordId_; }
+    Executor& executor() { return executor_; }
+
+    static std::filesystem::path defaultJobsRoot();
+
+private:
+    void record(const problem::ProblemSpec& problem, const PreparedJob& job, const EvaluationResult& result);
+
+    Executor& executor_;
+    const store::Database* database_;
+    EvaluatorConfig config_;
+    std::int64_t lastRecordId_ = 0;
+};
+
+} // namespace ks::eval

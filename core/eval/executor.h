@@ -1,0 +1,38 @@
+#pragma once
+// The contract with executors (ARCHITECTURE.md, "Jobs"): put a job dir
+// somewhere, run its run.sh under limits, bring result.json back.
+#include "eval/cpp_harness_generator.h"
+
+#include <cstddef>
+#include <future>
+#include <optional>
+#include <stop_token>
+#include <string>
+
+namespace ks::eval {
+
+struct JobRequest {
+    std::filesystem::path dir;
+    JobLimits limits;
+    std::stop_token stop;
+};
+
+struct JobOutcome {
+    std::optional<std::string> resultJson; // result.json's text when the job wrote one
+    bool timedOut = false;                 // the executor's wall limit killed the job
+    bool stopped = false;                  // cancelled through the stop token
+    std::string infraError;                // the executor could not run the job at all
+    std::string logTail;                   // run.sh's stderr, last part
+    double wallSeconds = 0;
+};
+
+class Executor {
+public:
+    virtual ~Executor() = default;
+    virtual std::string name() const = 0;
+    virtual std::size_t slots() const = 0;
+    // Never blocks on the job itself; the future becomes ready when it ends.
+    virtual std::future<JobOutcome> submit(JobRequest request) = 0;
+};
+
+} // namespace ks::eval

@@ -1,0 +1,135 @@
+#include "eval/local_executor.h"
+
+#include "eval/process_runner.h"
+#include "util/files.h"
+#include "util/log.h"
+
+#include <unistd.h>
+
+#include <thread>
+
+namespace ks::eval {
+namespace {
+
+std::uint64_t physicalMemory() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : (8ull << 30);
+}
+
+// The sandbox user must own the job dir; done before the job starts.
+void chownTree(const std::filesystem::path& dir, unsigned uid) {
+    std::error_code ec;
+    (void)!chown(dir.c_str(), uid, uid);
+    for (auto it = std::filesystem::recursive_directory_iterator(dir, ec); it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        if (ec) break;
+        (void)!lchown(it->path().c_str(), uid, uid);
+    }
+}
+
+} // namespace
+
+Result<std::unique_ptr<LocalExecutor>> LocalExecutor::create(LocalExecutorConfig config) {
+    SandboxStatus sandbox;
+    if (config.sandbox != SandboxPolicy::Off) {
+        sandbox = probeSandbox();
+        if (!sandbox.available) {
+            if (config.sandbox == SandboxPolicy::Required)
+                return makeError(ErrorCode::Sandbox, "refusing to run candidates unsandboxed (sandbox policy 'required'): " + sandbox.reason);
+            log::eval()->warn("*** candidates will run WITHOUT a sandbox, with resource limits only: {} ***", sandbox.reason);
+        }
+    }
+    if (config.workers == 0) config.workers = std::max(1u, std::thread::hardware_concurrency());
+    if (config.memoryLimitBytes == 0)
+        config.memoryLimitBytes = std::max<std::uint64_t>(2ull << 30, physicalMemory() / 2 / config.workers);
+    return std::unique_ptr<LocalExecutor>(new LocalExecutor(config, sandbox));
+}
+
+LocalExecutor::LocalExecutor(LocalExecutorConfig config, SandboxStatus sandbox)
+    : config_(config), sandbox_(std::move(sandbox)) {
+    for (std::size_t i = 0; i < config_.workers; ++i) workers_.emplace_back([this, i] { workerLoop(i); });
+}
+
+LocalExecutor::~LocalExecutor() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    for (auto& w : workers_) w.join();
+    for (auto& p : queue_) {
+        JobOutcome o;
+        o.infraError = "the executor shut down before the job ran";
+        p.promise.set_value(o);
+    }
+}
+
+std::future<JobOutcome> LocalExecutor::submit(JobRequest request) {
+    Pending p{std::move(request), {}};
+    auto future = p.promise.get_future();
+    {
+        std::lock_guard lock(mutex_);
+        queue_.push_back(std::move(p));
+    }
+    wake_.notify_one();
+    return future;
+}
+
+void LocalExecutor::workerLoop(std::size_t slot) {
+    for (;;) {
+        Pending job;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+            if (stopping_) return;
+            job = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        job.promise.set_value(runJob(slot, job.request));
+    }
+}
+
+JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) const {
+    JobOutcome outcome;
+    if (request.stop.stop_requested()) {
+        outcome.stopped = true;
+        return outcome;
+    }
+    const auto dir = std::filesystem::absolute(request.dir);
+    ProcessSpec spec;
+    spec.argv = sandboxedCommand(sandbox_, dir, {"/bin/bash", "run.sh"});
+    spec.workDir = dir;
+    spec.stdoutFile = dir / "build" / "runsh.out";
+    spec.stderrFile = dir / "build" / "runsh.err";
+    spec.limits.wallSeconds = request.limits.wallTimeoutS;
+    spec.limits.addressSpaceBytes = config_.memoryLimitBytes;
+    spec.limits.fileSizeBytes = config_.fileSizeLimitBytes;
+    spec.limits.cpuSeconds = static_cast<std::uint64_t>(request.limits.wallTimeoutS * std::max(1u, std::thread::hardware_concurrency())) + 10;
+    // RLIMIT_NPROC counts every task of the user and never binds root: as root,
+    // each worker runs its jobs as a user of its own so that one job's fork bomb
+    // cannot starve another's compiler.
+    unsigned uid = geteuid();
+    if (uid == 0) {
+        uid = config_.sandboxUidBase + static_cast<unsigned>(slot);
+        spec.runAsUid = uid;
+        chownTree(dir, uid);
+    }
+    spec.limits.maxProcesses = countTasksOfUser(uid) + config_.extraProcesses;
+
+    log::eval()->debug("slot {}: running {}", slot, dir.string());
+    const auto p = runProcess(spec, request.stop);
+    outcome.wallSeconds = p.wallSeconds;
+    outcome.timedOut = p.timedOut;
+    outcome.stopped = p.stopped;
+    if (!p.started) {
+        outcome.infraError = "could not start the job: " + p.startError;
+        return outcome;
+    }
+    if (auto err = readTextFile(spec.stderrFile)) outcome.logTail = truncateMiddle(*err, 2000, 6000);
+    if (auto result = readTextFile(dir / "result.json")) outcome.resultJson = *result;
+    else if (!p.timedOut && !p.stopped)
+        outcome.infraError = "run.sh ended (exit " + std::to_string(p.exitCode) + (p.signal ? ", signal " + std::to_string(p.signal) : "") +
+                             ") without writing result.json";
+    return outcome;
+}
+
+} // namespace ks::eval

@@ -1,0 +1,56 @@
+#pragma once
+#include "eval/executor.h"
+#include "eval/sandbox.h"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ks::eval {
+
+struct LocalExecutorConfig {
+    std::size_t workers = 0;                // 0: one per core
+    SandboxPolicy sandbox = SandboxPolicy::Preferred;
+    std::uint64_t memoryLimitBytes = 0;     // 0: half the RAM shared by the workers (at least 2 GiB)
+    std::uint64_t fileSizeLimitBytes = 1ull << 30;
+    std::uint64_t extraProcesses = 256;     // tasks a job may add to its user's count
+    unsigned sandboxUidBase = 64000;        // as root, worker i runs jobs as uid base+i
+};
+
+// A pool of worker threads, each running one job at a time as a sandboxed
+// process group.
+class LocalExecutor final : public Executor {
+public:
+    // Fails when the policy is Required and no sandbox can be built here.
+    static Result<std::unique_ptr<LocalExecutor>> create(LocalExecutorConfig config);
+    ~LocalExecutor() override;
+
+    std::string name() const override { return "local"; }
+    std::size_t slots() const override { return workers_.size(); }
+    std::future<JobOutcome> submit(JobRequest request) override;
+
+    bool sandboxed() const { return sandbox_.available; }
+    const LocalExecutorConfig& config() const { return config_; }
+
+private:
+    LocalExecutor(LocalExecutorConfig config, SandboxStatus sandbox);
+    void workerLoop(std::size_t slot);
+    JobOutcome runJob(std::size_t slot, const JobRequest& request) const;
+
+    struct Pending {
+        JobRequest request;
+        std::promise<JobOutcome> promise;
+    };
+
+    LocalExecutorConfig config_;
+    SandboxStatus sandbox_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<Pending> queue_;
+    bool stopping_ = false;
+    std::vector<std::thread> workers_;
+};
+
+} // namespace ks::eval

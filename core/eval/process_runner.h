@@ -1,0 +1,44 @@
+#pragma once
+// Runs one command in its own process group with resource limits, an optional
+// user switch, a wall-clock limit that kills the whole group, and a stop token.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace ks::eval {
+
+struct ProcessLimits {
+    double wallSeconds = 0;            // 0: none
+    std::uint64_t addressSpaceBytes = 0;
+    std::uint64_t cpuSeconds = 0;
+    std::uint64_t fileSizeBytes = 0;
+    std::uint64_t maxProcesses = 0;    // RLIMIT_NPROC, counted per user
+};
+
+struct ProcessSpec {
+    std::vector<std::string> argv;
+    std::filesystem::path workDir;
+    std::filesystem::path stdoutFile, stderrFile;
+    ProcessLimits limits;
+    std::optional<unsigned> runAsUid;  // root only: drop to this uid/gid before exec
+};
+
+struct ProcessOutcome {
+    bool started = false;
+    std::string startError;
+    int exitCode = -1;                 // when exited normally
+    int signal = 0;                    // when killed by a signal
+    bool timedOut = false;
+    bool stopped = false;              // ended by the stop token
+    double wallSeconds = 0;
+};
+
+ProcessOutcome runProcess(const ProcessSpec& spec, std::stop_token stop = {});
+
+// Tasks (threads included) that `uid` runs now; RLIMIT_NPROC counts these.
+std::uint64_t countTasksOfUser(unsigned uid);
+
+} // namespace ks::eval

@@ -1,0 +1,101 @@
+#include "eval/sandbox.h"
+
+#include "eval/process_runner.h"
+#include "util/log.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+namespace ks::eval {
+namespace {
+
+std::string findInPath(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "/usr/bin:/bin");
+    std::string dir;
+    while (std::getline(dirs, dir, ':')) {
+        const auto candidate = std::filesystem::path(dir) / name;
+        if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    }
+    return {};
+}
+
+SandboxStatus probe() {
+    SandboxStatus s;
+    s.bwrapPath = findInPath("bwrap");
+    if (s.bwrapPath.empty()) {
+        s.reason = "bubblewrap (bwrap) is not installed; install the 'bubblewrap' package";
+        return s;
+    }
+    // A trial run as the user jobs will run as: namespaces can be disabled by
+    // the kernel or a container runtime even when bwrap is installed.
+    const auto dir = std::filesystem::temp_directory_path() / ("ks-sandbox-probe-" + std::to_string(getpid()));
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    ProcessSpec spec;
+    spec.argv = sandboxedCommand(SandboxStatus{true, s.bwrapPath, {}}, dir, {"/bin/true"});
+    spec.workDir = dir;
+    spec.stdoutFile = dir / "out";
+    spec.stderrFile = dir / "err";
+    spec.limits.wallSeconds = 20;
+    if (geteuid() == 0) spec.runAsUid = 65534;
+    const auto outcome = runProcess(spec);
+    if (outcome.started && outcome.exitCode == 0) {
+        s.available = true;
+    } else {
+        std::ostringstream why;
+        why << "bubblewrap cannot create a sandbox here (exit " << outcome.exitCode << "): ";
+        std::ifstream err(dir / "err");
+        why << err.rdbuf();
+        s.reason = why.str();
+        while (!s.reason.empty() && (s.reason.back() == '\n' || s.reason.back() == ' ')) s.reason.pop_back();
+        s.reason += outcome.startError;
+    }
+    std::filesystem::remove_all(dir, ec);
+    return s;
+}
+} // namespace
+
+Result<SandboxPolicy> parseSandboxPolicy(const std::string& text) {
+    if (text == "required") return SandboxPolicy::Required;
+    if (text == "preferred") return SandboxPolicy::Preferred;
+    if (text == "off") return SandboxPolicy::Off;
+    return makeError(ErrorCode::InvalidArgument, "unknown sandbox policy \"" + text + "\" (expected required, preferred or off)");
+}
+
+const SandboxStatus& probeSandbox() {
+    static std::once_flag once;
+    static SandboxStatus status;
+    std::call_once(once, [] {
+        status = probe();
+        if (status.available) log::eval()->info("sandbox: bubblewrap at {}", status.bwrapPath);
+    });
+    return status;
+}
+
+std::vector<std::string> sandboxedCommand(const SandboxStatus& status, const std::filesystem::path& jobDir,
+                                          const std::vector<std::string>& command) {
+    if (!status.available) return command;
+    const std::string dir = std::filesystem::absolute(jobDir).string();
+    std::vector<std::string> argv{status.bwrapPath,
+                                  "--ro-bind", "/", "/",
+                                  "--dev", "/dev",
+                                  "--proc", "/proc",
+                                  "--tmpfs", "/tmp",
+                                  "--tmpfs", "/dev/shm",
+                                  "--bind", dir, dir,
+                                  "--chdir", dir,
+                                  "--unshare-all",       // network, PID, IPC, UTS, cgroup, user
+                                  "--die-with-parent",
+                                  "--new-session",
+                                  "--setenv", "TMPDIR", "/tmp",
+                                  "--"};
+    argv.insert(argv.end(), command.begin(), command.end());
+    return argv;
+}
+
+} // namespace ks::eval

@@ -1,0 +1,34 @@
+#pragma once
+// How untrusted jobs are confined on this machine. With bubblewrap: no
+// network, a read-only root, only the job dir writable, a private /tmp, its
+// own PID namespace, and death with the parent. Resource limits apply always.
+#include "util/result.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ks::eval {
+
+enum class SandboxPolicy {
+    Required,  // refuse to run jobs without bubblewrap
+    Preferred, // use bubblewrap; without it warn loudly and rely on limits only
+    Off,       // limits only (trusted code, debugging)
+};
+
+Result<SandboxPolicy> parseSandboxPolicy(const std::string& text);
+
+struct SandboxStatus {
+    bool available = false;
+    std::string bwrapPath;
+    std::string reason; // why not available, for the warning
+};
+
+// Finds bwrap and checks it can build a sandbox here (once per process).
+const SandboxStatus& probeSandbox();
+
+// The command that runs `command` inside the sandbox with `jobDir` writable.
+std::vector<std::string> sandboxedCommand(const SandboxStatus& status, const std::filesystem::path& jobDir,
+                                          const std::vector<std::string>& command);
+
+} // namespace ks::eval

@@ -1,0 +1,104 @@
+#include "eval/static_rules.h"
+
+#include <regex>
+#include <sstream>
+
+namespace ks::eval {
+namespace {
+
+struct Rule {
+    const char* name;
+    std::regex pattern;
+    const char* why;
+};
+
+const std::vector<Rule>& rules() {
+    static const std::vector<Rule> r{
+        {"dynamic-loading", std::regex(R"(\b(dlopen|dlmopen|dlsym|dlvsym|dl_iterate_phdr)\b|<dlfcn\.h>|<link\.h>)"),
+         "loading code at run time could reach the reference or the harness"},
+        {"processes", std::regex(R"(\b(fork|vfork|clone|clone3|execl|execlp|execle|execv|execvp|execve|posix_spawn|posix_spawnp|system|popen|daemon)\s*\()"),
+         "a kernel does not start processes"},
+        {"network", std::regex(R"(\b(socket|connect|bind|listen|accept|getaddrinfo|gethostbyname|sendto|recvfrom)\s*\(|<sys/socket\.h>|<netinet/|<arpa/inet\.h>|<netdb\.h>)"),
+         "a kernel does not use the network"},
+        {"raw-syscalls", std::regex(R"(\bsyscall\s*\(|<sys/syscall\.h>|\b__asm__\b|\basm\s*(volatile\s*)?\(|\b__asm\b)"),
+         "raw system calls and inline assembly bypass the rules; use intrinsics"},
+        {"process-internals", std::regex(R"(/proc/|/sys/|\b(ptrace|prctl|mprotect|munmap)\s*\()"),
+         "a kernel does not inspect or change the process it runs in"},
+        {"threads", std::regex(R"(\bstd::(thread|jthread|async)\b|\bpthread_create\s*\()"),
+         "work on other threads can escape the timer; parallelize with OpenMP"},
+        {"timers-signals", std::regex(R"(\b(signal|sigaction|alarm|setitimer|raise|kill|clock_gettime|gettimeofday|clock_settime|__rdtsc|rdtsc)\s*\(|\bstd::chrono\b)"),
+         "timers and signals belong to the harness"},
+        {"files", std::regex(R"(\b(fopen|freopen|open|openat|creat|unlink|truncate)\s*\(|\bstd::(ofstream|ifstream|fstream|filesystem)\b)"),
+         "a kernel reads and writes only its arguments"},
+        {"environment", std::regex(R"(\b(setenv|putenv|unsetenv|getenv)\s*\()"),
+         "a kernel does not depend on or change the environment"},
+        {"exit", std::regex(R"(\b(exit|_exit|_Exit|quick_exit|abort|atexit|longjmp|setjmp)\s*\()"),
+         "leaving the process or jumping out of the call hides failures"},
+    };
+    return r;
+}
+
+// Blanks comments so that prose never triggers a rule; keeps string literals
+// (a path in a string is what the rules look for) and line structure.
+std::string stripComments(const std::string& src) {
+    std::string out = src;
+    enum { Code, Line, Block, Str, Chr } state = Code;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const char c = out[i];
+        const char n = i + 1 < out.size() ? out[i + 1] : '\0';
+        switch (state) {
+        case Code:
+            if (c == '/' && n == '/') { state = Line; out[i] = ' '; }
+            else if (c == '/' && n == '*') { state = Block; out[i] = ' '; out[i + 1] = ' '; ++i; }
+            else if (c == '"') state = Str;
+            else if (c == '\'') state = Chr;
+            break;
+        case Line:
+            if (c == '\n') state = Code; else out[i] = ' ';
+            break;
+        case Block:
+            if (c == '*' && n == '/') { out[i] = ' '; out[i + 1] = ' '; ++i; state = Code; }
+            else if (c != '\n') out[i] = ' ';
+            break;
+        case Str:
+            if (c == '\\') ++i; else if (c == '"' || c == '\n') state = Code;
+            break;
+        case Chr:
+            if (c == '\\') ++i; else if (c == '\'' || c == '\n') state = Code;
+            break;
+        }
+    }
+    return out;
+}
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t");
+    if (b == std::string::npos) return {};
+    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+} // namespace
+
+std::vector<RuleViolation> checkStaticRules(const std::string& source) {
+    std::vector<RuleViolation> found;
+    const std::string code = stripComments(source);
+    std::istringstream codeLines(code), rawLines(source);
+    std::string line, raw;
+    int lineNo = 0;
+    while (std::getline(codeLines, line)) {
+        std::getline(rawLines, raw);
+        ++lineNo;
+        for (const auto& rule : rules())
+            if (std::regex_search(line, rule.pattern))
+                found.push_back({rule.name, lineNo, trim(raw).substr(0, 160), rule.why});
+    }
+    return found;
+}
+
+std::string describeViolations(const std::vector<RuleViolation>& violations) {
+    std::string s = "the candidate uses constructs a kernel may not use:";
+    for (const auto& v : violations)
+        s += "\n  line " + std::to_string(v.line) + " [" + v.rule + "]: " + v.excerpt + "  (" + v.why + ")";
+    return s;
+}
+
+} // namespace ks::eval

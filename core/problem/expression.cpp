@@ -1,0 +1,248 @@
+#include "problem/expression.h"
+
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+
+namespace ks::problem {
+
+struct Expression::Node {
+    enum class Kind { Number, Name, Binary, Call } kind;
+    double number = 0;      // Number
+    bool integral = true;   // Number written without '.', 'e'
+    std::string name;       // Name, or function for Call
+    char op = 0;            // Binary
+    std::shared_ptr<const Node> lhs, rhs;
+};
+
+namespace {
+using NodePtr = std::shared_ptr<const Expression::Node>;
+using Node = Expression::Node;
+
+// Recursive descent; throws std::runtime_error, caught in parse().
+class Parser {
+public:
+    Parser(const std::string& text, std::set<std::string>& names) : text_(text), names_(names) {}
+
+    NodePtr parseAll() {
+        auto node = parseSum();
+        skipSpace();
+        if (pos_ != text_.size())
+            fail("unexpected '" + std::string(1, text_[pos_]) + "'");
+        return node;
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& what) {
+        throw std::runtime_error(what + " at column " + std::to_string(pos_ + 1));
+    }
+    void skipSpace() {
+        while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_])))
+            ++pos_;
+    }
+    bool accept(char c) {
+        skipSpace();
+        if (pos_ < text_.size() && text_[pos_] == c) {
+            ++pos_;
+            return true;
+        }
+        return false;
+    }
+    NodePtr binary(char op, NodePtr lhs, NodePtr rhs) {
+        auto n = std::make_shared<Node>();
+        n->kind = Node::Kind::Binary;
+        n->op = op;
+        n->lhs = std::move(lhs);
+        n->rhs = std::move(rhs);
+        return n;
+    }
+    NodePtr parseSum() {
+        auto lhs = parseProduct();
+        for (;;) {
+            if (accept('+')) lhs = binary('+', lhs, parseProduct());
+            else if (accept('-')) lhs = binary('-', lhs, parseProduct());
+            else return lhs;
+        }
+    }
+    NodePtr parseProduct() {
+        auto lhs = parseUnary();
+        for (;;) {
+            if (accept('*')) lhs = binary('*', lhs, parseUnary());
+            else if (accept('/')) lhs = binary('/', lhs, parseUnary());
+            else if (accept('%')) lhs = binary('%', lhs, parseUnary());
+            else return lhs;
+        }
+    }
+    NodePtr parseUnary() {
+        if (accept('-')) {
+            auto zero = std::make_shared<Node>();
+            zero->kind = Node::Kind::Number;
+            return binary('-', zero, parseUnary());
+        }
+        return parsePrimary();
+    }
+    NodePtr parsePrimary() {
+        skipSpace();
+        if (pos_ >= text_.size())
+            fail("expression ends early");
+        const char c = text_[pos_];
+        if (accept('(')) {
+            auto inner = parseSum();
+            if (!accept(')'))
+                fail("expected ')'");
+            return inner;
+        }
+        if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
+            const auto start = pos_;
+            bool integral = true;
+            while (pos_ < text_.size() &&
+                   (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.' ||
+                    text_[pos_] == 'e' || text_[pos_] == 'E' ||
+                    ((text_[pos_] == '-' || text_[pos_] == '+') && (text_[pos_ - 1] == 'e' || text_[pos_ - 1] == 'E')))) {
+                if (!std::isdigit(static_cast<unsigned char>(text_[pos_])))
+                    integral = false;
+                ++pos_;
+            }
+            auto n = std::make_shared<Node>();
+            n->kind = Node::Kind::Number;
+            try {
+                n->number = std::stod(text_.substr(start, pos_ - start));
+            } catch (const std::exception&) {
+                fail("bad number '" + text_.substr(start, pos_ - start) + "'");
+            }
+            n->integral = integral;
+            return n;
+        }
+        if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+            const auto start = pos_;
+            while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+                ++pos_;
+            std::string word = text_.substr(start, pos_ - start);
+            if (accept('(')) {
+                if (word != "min" && word != "max" && word != "ceil_div")
+                    fail("unknown function '" + word + "' (known: min, max, ceil_div)");
+                auto n = std::make_shared<Node>();
+                n->kind = Node::Kind::Call;
+                n->name = word;
+                n->lhs = parseSum();
+                if (!accept(','))
+                    fail("expected ',' in " + word + "(a, b)");
+                n->rhs = parseSum();
+                if (!accept(')'))
+                    fail("expected ')' closing " + word + "(");
+                return n;
+            }
+            auto n = std::make_shared<Node>();
+            n->kind = Node::Kind::Name;
+            n->name = word;
+            names_.insert(word);
+            return n;
+        }
+        fail("unexpected '" + std::string(1, c) + "'");
+    }
+
+    const std::string& text_;
+    std::set<std::string>& names_;
+    std::size_t pos_ = 0;
+};
+
+template <typename T>
+T evalNode(const Node& n, const std::map<std::string, long long>& sizes) {
+    switch (n.kind) {
+    case Node::Kind::Number:
+        return static_cast<T>(n.number);
+    case Node::Kind::Name: {
+        auto it = sizes.find(n.name);
+        if (it == sizes.end())
+            throw std::runtime_error("unknown size '" + n.name + "'");
+        return static_cast<T>(it->second);
+    }
+    case Node::Kind::Call: {
+        const T a = evalNode<T>(*n.lhs, sizes), b = evalNode<T>(*n.rhs, sizes);
+        if (n.name == "min") return a < b ? a : b;
+        if (n.name == "max") return a > b ? a : b;
+        if (b == 0) throw std::runtime_error("ceil_div by zero");
+        if constexpr (std::is_integral_v<T>) return (a + b - 1) / b;
+        else return std::ceil(a / b);
+    }
+    case Node::Kind::Binary: {
+        const T a = evalNode<T>(*n.lhs, sizes), b = evalNode<T>(*n.rhs, sizes);
+        switch (n.op) {
+        case '+': return a + b;
+        case '-': return a - b;
+        case '*': return a * b;
+        case '/':
+            if (b == 0) throw std::runtime_error("division by zero");
+            return a / b;
+        case '%':
+            if constexpr (std::is_integral_v<T>) {
+                if (b == 0) throw std::runtime_error("modulo by zero");
+                return a % b;
+            } else {
+                return std::fmod(a, b);
+            }
+        }
+    }
+    }
+    throw std::runtime_error("malformed expression");
+}
+
+std::string renderCpp(const Node& n, bool floating) {
+    switch (n.kind) {
+    case Node::Kind::Number: {
+        if (n.integral && !floating)
+            return std::to_string(static_cast<long long>(n.number)) + "LL";
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.17g", n.number);
+        std::string s = buf;
+        if (s.find_first_of(".e") == std::string::npos) s += ".0";
+        return floating ? s : "(long long)(" + s + ")";
+    }
+    case Node::Kind::Name:
+        return floating ? "(double)" + n.name : n.name;
+    case Node::Kind::Call: {
+        const auto a = renderCpp(*n.lhs, floating), b = renderCpp(*n.rhs, floating);
+        if (n.name == "ceil_div")
+            return floating ? "std::ceil((" + a + ")/(" + b + "))" : "ks_ceil_div(" + a + ", " + b + ")";
+        return "std::" + n.name + "<" + (floating ? "double" : "long long") + ">(" + a + ", " + b + ")";
+    }
+    case Node::Kind::Binary:
+        if (n.op == '%' && floating)
+            return "std::fmod(" + renderCpp(*n.lhs, true) + ", " + renderCpp(*n.rhs, true) + ")";
+        return "(" + renderCpp(*n.lhs, floating) + " " + n.op + " " + renderCpp(*n.rhs, floating) + ")";
+    }
+    return "0";
+}
+} // namespace
+
+Result<Expression> Expression::parse(const std::string& text) {
+    Expression e;
+    e.text_ = text;
+    try {
+        Parser parser(text, e.names_);
+        e.root_ = parser.parseAll();
+    } catch (const std::runtime_error& ex) {
+        return makeError(ErrorCode::ParseError, "bad expression \"" + text + "\": " + ex.what());
+    }
+    return e;
+}
+
+Result<long long> Expression::evaluateInt(const std::map<std::string, long long>& sizes) const {
+    try {
+        return evalNode<long long>(*root_, sizes);
+    } catch (const std::runtime_error& ex) {
+        return makeError(ErrorCode::Validation, "\"" + text_ + "\": " + ex.what());
+    }
+}
+
+Result<double> Expression::evaluate(const std::map<std::string, long long>& sizes) const {
+    try {
+        return evalNode<double>(*root_, sizes);
+    } catch (const std::runtime_error& ex) {
+        return makeError(ErrorCode::Validation, "\"" + text_ + "\": " + ex.what());
+    }
+}
+
+std::string Expression::toCpp(bool floating) const { return renderCpp(*root_, floating); }
+
+} // namespace ks::problem

@@ -1,0 +1,547 @@
+#include "problem/problem_loader.h"
+
+#include "util/files.h"
+#include "util/hash.h"
+#include "util/log.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <regex>
+#include <set>
+
+namespace ks::problem {
+namespace {
+using nlohmann::json;
+
+// Collects every validation finding instead of stopping at the first, so a
+// user fixes a problem.json in one pass.
+class Checker {
+public:
+    explicit Checker(std::string file) : file_(std::move(file)) {}
+    void fail(const std::string& path, const std::string& what) { issues_.push_back(file_ + ": " + path + ": " + what); }
+    bool ok() const { return issues_.empty(); }
+    std::string joined() const {
+        std::string s;
+        for (const auto& i : issues_) s += (s.empty() ? "" : "\n") + i;
+        return s;
+    }
+
+    const json* field(const json& obj, const std::string& path, const char* key, json::value_t type, bool required) {
+        auto it = obj.find(key);
+        if (it == obj.end()) {
+            if (required) fail(path, std::string("missing required field \"") + key + "\"");
+            return nullptr;
+        }
+        const bool numberWanted = type == json::value_t::number_float;
+        const bool typeOk = numberWanted ? it->is_number() : it->type() == type ||
+                            (type == json::value_t::number_integer && it->is_number_integer());
+        if (!typeOk) {
+            fail(path + "/" + key, std::string("expected ") + typeName(type) + ", found " + it->type_name());
+            return nullptr;
+        }
+        return &*it;
+    }
+    std::string str(const json& obj, const std::string& path, const char* key, bool required, std::string dflt = {}) {
+        const json* v = field(obj, path, key, json::value_t::string, required);
+        return v ? v->get<std::string>() : dflt;
+    }
+    double num(const json& obj, const std::string& path, const char* key, bool required, double dflt = 0) {
+        const json* v = field(obj, path, key, json::value_t::number_float, required);
+        return v ? v->get<double>() : dflt;
+    }
+
+private:
+    static const char* typeName(json::value_t t) {
+        switch (t) {
+        case json::value_t::string: return "a string";
+        case json::value_t::array: return "an array";
+        case json::value_t::object: return "an object";
+        case json::value_t::boolean: return "true or false";
+        case json::value_t::number_integer: return "an integer";
+        default: return "a number";
+        }
+    }
+    std::string file_;
+    std::vector<std::string> issues_;
+};
+
+bool isIdentifier(const std::string& s) {
+    static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
+    return std::regex_match(s, re);
+}
+
+std::string lineColumn(const std::string& text, std::size_t byte) {
+    std::size_t line = 1, col = 1;
+    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
+    }
+    return std::to_string(line) + ":" + std::to_string(col);
+}
+
+std::optional<FillSpec::Kind> parseFillKind(const std::string& k) {
+    static const std::map<std::string, FillSpec::Kind> kinds{
+        {"uniform", FillSpec::Kind::Uniform},         {"normal", FillSpec::Kind::Normal},
+        {"int_range", FillSpec::Kind::IntRange},      {"sorted_uniform", FillSpec::Kind::SortedUniform},
+        {"sorted_int_range", FillSpec::Kind::SortedIntRange}, {"lengths", FillSpec::Kind::Lengths},
+        {"offsets", FillSpec::Kind::Offsets},         {"sample_from", FillSpec::Kind::SampleFrom},
+        {"constant", FillSpec::Kind::Constant},       {"function", FillSpec::Kind::Function}};
+    auto it = kinds.find(k);
+    if (it == kinds.end()) return std::nullopt;
+    return it->second;
+}
+
+class Loader {
+public:
+    Loader(std::filesystem::path dir, std::string text)
+        : dir_(std::move(dir)), text_(std::move(text)), check_((dir_ / "problem.json").string()) {}
+
+    Result<ProblemSpec> run() {
+        json root;
+        try {
+            root = json::parse(text_);
+        } catch (const json::parse_error& e) {
+            return makeError(ErrorCode::ParseError, (dir_ / "problem.json").string() + ":" +
+                                                        lineColumn(text_, e.byte == 0 ? 0 : e.byte - 1) +
+                                                        ": not valid JSON: " + cleanMessage(e.what()));
+        }
+        if (!root.is_object())
+            return makeError(ErrorCode::ParseError, (dir_ / "problem.json").string() + ": expected a JSON object at the top level");
+
+        spec_.dir = std::filesystem::absolute(dir_);
+        readHeader(root);
+        readSizes(root);
+        readScalars(root);
+        readArguments(root);
+        readCall(root);
+        readShapes(root);
+        readTolerances(root);
+        readFormulas(root);
+        readSources(root);
+        readLimits(root);
+        if (!check_.ok())
+            return makeError(ErrorCode::Validation, check_.joined());
+        spec_.contentHash = hashContent();
+        return spec_;
+    }
+
+private:
+    static std::string cleanMessage(const std::string& what) {
+        // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 3, column 5: "
+        const auto pos = what.rfind(": ");
+        return pos == std::string::npos ? what : what.substr(pos + 2);
+    }
+
+    void readHeader(const json& root) {
+        spec_.name = check_.str(root, "", "name", true);
+        if (!spec_.name.empty() && !std::regex_match(spec_.name, std::regex("[a-z0-9_][a-z0-9_.-]*")))
+            check_.fail("/name", "use lower-case letters, digits, '_', '-' or '.' (found \"" + spec_.name + "\")");
+        spec_.title = check_.str(root, "", "title", false, spec_.name);
+        spec_.description = check_.str(root, "", "description", true);
+        spec_.backend = check_.str(root, "", "backend", true);
+        if (!spec_.backend.empty() && spec_.backend != "cpp" && spec_.backend != "cuda" && spec_.backend != "torch")
+            check_.fail("/backend", "expected \"cpp\", \"cuda\" or \"torch\", found \"" + spec_.backend + "\"");
+        spec_.function = check_.str(root, "", "function", true);
+        if (!spec_.function.empty() && !isIdentifier(spec_.function))
+            check_.fail("/function", "\"" + spec_.function + "\" is not a C identifier");
+    }
+
+    void readSizes(const json& root) {
+        if (const json* sizes = check_.field(root, "", "sizes", json::value_t::array, true)) {
+            for (std::size_t i = 0; i < sizes->size(); ++i) {
+                const auto& s = (*sizes)[i];
+                if (!s.is_string() || !isIdentifier(s.get<std::string>())) {
+                    check_.fail("/sizes/" + std::to_string(i), "expected a size name (a C identifier)");
+                    continue;
+                }
+                declare(s.get<std::string>(), "/sizes/" + std::to_string(i));
+                spec_.sizes.push_back(s.get<std::string>());
+            }
+        }
+    }
+
+    void readScalars(const json& root) {
+        const json* scalars = check_.field(root, "", "scalars", json::value_t::array, false);
+        if (!scalars) return;
+        for (std::size_t i = 0; i < scalars->size(); ++i) {
+            const std::string path = "/scalars/" + std::to_string(i);
+            const auto& s = (*scalars)[i];
+            if (!s.is_object()) { check_.fail(path, "expected an object {name, dtype, value}"); continue; }
+            Scalar sc;
+            sc.name = check_.str(s, path, "name", true);
+            sc.dtype = dtype(s, path, DType::F32);
+            sc.value = check_.num(s, path, "value", true);
+            if (!sc.name.empty()) declare(sc.name, path + "/name");
+            spec_.scalars.push_back(sc);
+        }
+    }
+
+    DType dtype(const json& obj, const std::string& path, DType dflt) {
+        const std::string name = check_.str(obj, path, "dtype", true);
+        if (name.empty()) return dflt;
+        auto d = parseDType(name);
+        if (!d) {
+            check_.fail(path + "/dtype", "unknown dtype \"" + name + "\" (known: " + std::string(knownDTypes()) + ")");
+            return dflt;
+        }
+        return *d;
+    }
+
+    std::optional<Expression> expression(const json& value, const std::string& path, const std::set<std::string>& known) {
+        std::string text;
+        if (value.is_number_integer()) text = std::to_string(value.get<long long>());
+        else if (value.is_string()) text = value.get<std::string>();
+        else { check_.fail(path, "expected an expression (a string like \"M*N\" or an integer)"); return std::nullopt; }
+        auto e = Expression::parse(text);
+        if (!e) { check_.fail(path, e.error().message); return std::nullopt; }
+        for (const auto& n : e->names())
+            if (!known.count(n))
+                check_.fail(path, "unknown size '" + n + "' in \"" + text + "\" (known here: " + listKnown(known) + ")");
+        return *e;
+    }
+
+    static std::string listKnown(const std::set<std::string>& known) {
+        std::string s;
+        for (const auto& k : known) s += (s.empty() ? "" : ", ") + k;
+        return s.empty() ? "none" : s;
+    }
+
+    void readArguments(const json& root) {
+        const json* args = check_.field(root, "", "arguments", json::value_t::array, true);
+        if (!args) return;
+        if (args->empty()) check_.fail("/arguments", "a kernel needs at least one argument");
+        std::set<std::string> known(spec_.sizes.begin(), spec_.sizes.end());
+        bool anyOutput = false;
+        for (std::size_t i = 0; i < args->size(); ++i) {
+            const std::string path = "/arguments/" + std::to_string(i);
+            const auto& a = (*args)[i];
+            if (!a.is_object()) { check_.fail(path, "expected an object {name, dtype, shape, fill | output}"); continue; }
+            Argument arg;
+            arg.name = check_.str(a, path, "name", true);
+            if (!arg.name.empty()) {
+                if (!isIdentifier(arg.name)) check_.fail(path + "/name", "\"" + arg.name + "\" is not a C identifier");
+                declare(arg.name, path + "/name");
+            }
+            arg.dtype = dtype(a, path, DType::F32);
+            if (const json* shape = check_.field(a, path, "shape", json::value_t::array, true)) {
+                if (shape->empty()) check_.fail(path + "/shape", "expected at least one dimension (use [1] for a single value)");
+                for (std::size_t d = 0; d < shape->size(); ++d)
+                    if (auto e = expression((*shape)[d], path + "/shape/" + std::to_string(d), known))
+                        arg.shape.push_back(*e);
+            }
+            if (const json* out = check_.field(a, path, "output", json::value_t::boolean, false))
+                arg.output = out->get<bool>();
+            anyOutput = anyOutput || arg.output;
+            if (arg.output) {
+                if (a.contains("fill")) check_.fail(path + "/fill", "an output has no fill; the harness poisons it before each call");
+            } else if (const json* fill = check_.field(a, path, "fill", json::value_t::object, true)) {
+                readFill(*fill, path + "/fill", arg, known);
+            }
+            spec_.arguments.push_back(std::move(arg));
+        }
+        if (!args->empty() && !anyOutput) check_.fail("/arguments", "no argument is marked \"output\": true");
+    }
+
+    void readFill(const json& f, const std::string& path, Argument& arg, std::set<std::string>& known) {
+        FillSpec& fill = arg.fill;
+        const std::string kindText = check_.str(f, path, "kind", true);
+        auto kind = parseFillKind(kindText);
+        if (!kind) {
+            if (!kindText.empty())
+                check_.fail(path + "/kind", "unknown fill \"" + kindText + "\" (known: uniform, normal, int_range, "
+                            "sorted_uniform, sorted_int_range, lengths, offsets, sample_from, constant, function)");
+            return;
+        }
+        fill.kind = *kind;
+        fill.low = check_.num(f, path, "low", false, 0);
+        fill.high = check_.num(f, path, "high", false, 1);
+        fill.mean = check_.num(f, path, "mean", false, 0);
+        fill.stddev = check_.num(f, path, "std", false, 1);
+        fill.value = check_.num(f, path, "value", false, 0);
+        fill.fraction = check_.num(f, path, "fraction", false, 0.5);
+        fill.emptyFraction = check_.num(f, path, "empty_fraction", false, 0);
+        if (const json* d = check_.field(f, path, "distinct", json::value_t::boolean, false)) fill.distinct = d->get<bool>();
+        const bool floating = isFloating(arg.dtype);
+        using K = FillSpec::Kind;
+        switch (fill.kind) {
+        case K::Uniform: case K::Normal: case K::SortedUniform:
+            if (!floating) check_.fail(path + "/kind", "\"" + kindText + "\" fills floats; use int_range or sorted_int_range for " + std::string(dtypeName(arg.dtype)));
+            [[fallthrough]];
+        case K::IntRange: case K::SortedIntRange:
+            if (!f.contains("low") && fill.kind != K::Normal) check_.fail(path, "missing \"low\"");
+            if (!f.contains("high") && fill.kind != K::Normal) check_.fail(path, "missing \"high\"");
+            if (fill.low > fill.high) check_.fail(path, "\"low\" is greater than \"high\"");
+            if ((fill.kind == K::IntRange || fill.kind == K::SortedIntRange) && floating)
+                check_.fail(path + "/kind", "\"" + kindText + "\" fills integers; use uniform or sorted_uniform for floats");
+            break;
+        case K::Lengths: case K::Offsets: {
+            if (arg.dtype != DType::I32 && arg.dtype != DType::I64)
+                check_.fail(path, "\"" + kindText + "\" needs dtype i32 or i64");
+            if (arg.shape.size() != 1) check_.fail(path, "\"" + kindText + "\" needs a one-dimensional shape");
+            if (f.contains("min_length")) fill.minLength = expression(f["min_length"], path + "/min_length", known);
+            else check_.fail(path, "missing \"min_length\"");
+            if (f.contains("max_length")) fill.maxLength = expression(f["max_length"], path + "/max_length", known);
+            else check_.fail(path, "missing \"max_length\"");
+            fill.total = check_.str(f, path, "total", true);
+            if (!fill.total.empty()) {
+                if (!isIdentifier(fill.total)) check_.fail(path + "/total", "expected a size name");
+                declare(fill.total, path + "/total");
+                known.insert(fill.total);
+                spec_.derivedSizes.push_back(fill.total);
+            }
+            if (fill.emptyFraction < 0 || fill.emptyFraction > 1) check_.fail(path + "/empty_fraction", "expected a value in [0, 1]");
+            break;
+        }
+        case K::SampleFrom: {
+            fill.from = check_.str(f, path, "from", true);
+            const Argument* src = spec_.findArgument(fill.from);
+            if (!fill.from.empty() && !src)
+                check_.fail(path + "/from", "\"" + fill.from + "\" is not an argument declared before this one");
+            else if (src && src->dtype != arg.dtype)
+                check_.fail(path + "/from", "\"" + fill.from + "\" has dtype " + std::string(dtypeName(src->dtype)) + ", this argument " + std::string(dtypeName(arg.dtype)));
+            else if (src && src->output)
+                check_.fail(path + "/from", "\"" + fill.from + "\" is an output");
+            if (fill.fraction < 0 || fill.fraction > 1) check_.fail(path + "/fraction", "expected a value in [0, 1]");
+            break;
+        }
+        case K::Constant:
+            if (!f.contains("value")) check_.fail(path, "missing \"value\"");
+            break;
+        case K::Function:
+            fill.function = check_.str(f, path, "function", true);
+            if (!fill.function.empty() && !isIdentifier(fill.function)) check_.fail(path + "/function", "expected a C function name");
+            needsFillSource_ = true;
+            break;
+        }
+    }
+
+    void readCall(const json& root) {
+        const json* call = check_.field(root, "", "call", json::value_t::array, true);
+        if (!call) return;
+        std::set<std::string> seen;
+        for (std::size_t i = 0; i < call->size(); ++i) {
+            const std::string path = "/call/" + std::to_string(i);
+            if (!(*call)[i].is_string()) { check_.fail(path, "expected a name"); continue; }
+            const auto name = (*call)[i].get<std::string>();
+            if (!declared_.count(name) || (!spec_.findArgument(name) && !spec_.findScalar(name) &&
+                                           std::find(spec_.sizes.begin(), spec_.sizes.end(), name) == spec_.sizes.end() &&
+                                           std::find(spec_.derivedSizes.begin(), spec_.derivedSizes.end(), name) == spec_.derivedSizes.end()))
+                check_.fail(path, "\"" + name + "\" is not an argument, scalar or size of this problem");
+            if (!seen.insert(name).second) check_.fail(path, "\"" + name + "\" appears twice");
+            spec_.call.push_back(name);
+        }
+        for (const auto& a : spec_.arguments)
+            if (!a.name.empty() && !seen.count(a.name))
+                check_.fail("/call", "argument \"" + a.name + "\" is not passed to the kernel; add it to \"call\"");
+    }
+
+    void readShapeList(const json& shapes, const char* key, std::vector<ShapeCase>& out) {
+        const std::string path = std::string("/shapes/") + key;
+        const json* list = check_.field(shapes, "/shapes", key, json::value_t::array, true);
+        if (!list) return;
+        if (list->empty()) check_.fail(path, "expected at least one shape");
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const std::string p = path + "/" + std::to_string(i);
+            const auto& s = (*list)[i];
+            if (!s.is_object()) { check_.fail(p, "expected {\"name\": ..., \"sizes\": {...}}"); continue; }
+            ShapeCase c;
+            c.name = check_.str(s, p, "name", false, std::string(key) + std::to_string(i));
+            if (const json* sizes = check_.field(s, p, "sizes", json::value_t::object, true)) {
+                for (auto it = sizes->begin(); it != sizes->end(); ++it) {
+                    if (std::find(spec_.sizes.begin(), spec_.sizes.end(), it.key()) == spec_.sizes.end()) {
+                        check_.fail(p + "/sizes/" + it.key(), "\"" + it.key() + "\" is not a declared size (declared: " +
+                                    listKnown({spec_.sizes.begin(), spec_.sizes.end()}) + ")");
+                        continue;
+                    }
+                    if (!it->is_number_integer() || it->get<long long>() < 0) {
+                        check_.fail(p + "/sizes/" + it.key(), "expected a non-negative integer");
+                        continue;
+                    }
+                    c.sizes[it.key()] = it->get<long long>();
+                }
+                for (const auto& name : spec_.sizes)
+                    if (!sizes->contains(name)) check_.fail(p + "/sizes", "size \"" + name + "\" is not given");
+            }
+            validateDims(c, p);
+            out.push_back(std::move(c));
+        }
+    }
+
+    // Dimensions that depend only on declared sizes must evaluate to >= 0 for every case.
+    void validateDims(const ShapeCase& c, const std::string& path) {
+        for (const auto& a : spec_.arguments)
+            for (const auto& dim : a.shape) {
+                bool derived = false;
+                for (const auto& n : dim.names()) derived = derived || !c.sizes.count(n);
+                if (derived) continue;
+                auto v = dim.evaluateInt(c.sizes);
+                if (!v) check_.fail(path, "argument " + a.name + ": " + v.error().message);
+                else if (*v < 0) check_.fail(path, "argument " + a.name + ": dimension \"" + dim.text() + "\" is negative (" + std::to_string(*v) + ")");
+            }
+    }
+
+    void readShapes(const json& root) {
+        const json* shapes = check_.field(root, "", "shapes", json::value_t::object, true);
+        if (!shapes) return;
+        readShapeList(*shapes, "check", spec_.checkShapes);
+        readShapeList(*shapes, "time", spec_.timeShapes);
+    }
+
+    void readTolerances(const json& root) {
+        for (int d = 0; d <= static_cast<int>(DType::U64); ++d)
+            spec_.tolerances[static_cast<DType>(d)] = defaultTolerance(static_cast<DType>(d));
+        const json* tol = check_.field(root, "", "tolerance", json::value_t::object, false);
+        if (!tol) return;
+        for (auto it = tol->begin(); it != tol->end(); ++it) {
+            const std::string p = "/tolerance/" + it.key();
+            auto d = parseDType(it.key());
+            if (!d) { check_.fail(p, "unknown dtype (known: " + std::string(knownDTypes()) + ")"); continue; }
+            if (!it->is_object()) { check_.fail(p, "expected {\"rtol\": x, \"atol\": y}"); continue; }
+            Tolerance t;
+            t.rtol = check_.num(*it, p, "rtol", true);
+            t.atol = check_.num(*it, p, "atol", true);
+            if (t.rtol < 0 || t.atol < 0) check_.fail(p, "tolerances must be non-negative");
+            if (!isFloating(*d) && (t.rtol != 0 || t.atol != 0))
+                check_.fail(p, "integer outputs compare exactly; remove this entry");
+            spec_.tolerances[*d] = t;
+        }
+    }
+
+    void readFormulas(const json& root) {
+        std::set<std::string> known(spec_.sizes.begin(), spec_.sizes.end());
+        known.insert(spec_.derivedSizes.begin(), spec_.derivedSizes.end());
+        if (root.contains("bytes")) spec_.bytes = expression(root["bytes"], "/bytes", known);
+        else check_.fail("", "missing required field \"bytes\" (the bytes the operator must move, for the roofline)");
+        if (root.contains("flops")) spec_.flops = expression(root["flops"], "/flops", known);
+        else check_.fail("", "missing required field \"flops\" (use \"0\" for pure data movement)");
+    }
+
+    std::optional<SourceFile> source(const json& entry, const std::string& path, const std::string& dfltName) {
+        SourceFile s;
+        std::string rel;
+        if (entry.is_string()) {
+            rel = entry.get<std::string>();
+            s.name = dfltName;
+        } else if (entry.is_object()) {
+            rel = check_.str(entry, path, "source", true);
+            s.name = check_.str(entry, path, "name", false, dfltName);
+            for (const char* key : {"flags", "link"}) {
+                if (const json* list = check_.field(entry, path, key, json::value_t::array, false))
+                    for (const auto& v : *list) {
+                        if (!v.is_string()) { check_.fail(path + "/" + key, "expected strings"); continue; }
+                        (std::string(key) == "flags" ? s.extraFlags : s.linkFlags).push_back(v.get<std::string>());
+                    }
+            }
+        } else {
+            check_.fail(path, "expected a file name or {\"name\", \"source\"}");
+            return std::nullopt;
+        }
+        if (rel.empty()) return std::nullopt;
+        s.path = std::filesystem::absolute(dir_ / rel);
+        auto text = readTextFile(s.path);
+        if (!text) { check_.fail(path, text.error().message); return std::nullopt; }
+        s.text = *text;
+        auto params = parseParamDeclarations(s.text, rel);
+        if (!params) { check_.fail(path, params.error().message); return std::nullopt; }
+        s.params = *params;
+        return s;
+    }
+
+    void readSources(const json& root) {
+        if (!root.contains("reference")) check_.fail("", "missing required field \"reference\" (the reference implementation's file)");
+        else if (auto r = source(root["reference"], "/reference", "reference")) spec_.reference = *r;
+
+        for (const char* key : {"baselines", "seeds"}) {
+            const json* list = check_.field(root, "", key, json::value_t::array, false);
+            if (!list) continue;
+            std::set<std::string> names{"reference"};
+            for (std::size_t i = 0; i < list->size(); ++i) {
+                const std::string p = std::string("/") + key + "/" + std::to_string(i);
+                auto s = source((*list)[i], p, std::string(key) == "seeds" ? "seed" + std::to_string(i) : "baseline" + std::to_string(i));
+                if (!s) continue;
+                if (!isIdentifier(s->name)) check_.fail(p + "/name", "\"" + s->name + "\" is not an identifier");
+                if (!names.insert(s->name).second) check_.fail(p + "/name", "name \"" + s->name + "\" is used twice");
+                (std::string(key) == "seeds" ? spec_.seeds : spec_.baselines).push_back(std::move(*s));
+            }
+        }
+        if (const json* compile = check_.field(root, "", "compile", json::value_t::object, false))
+            if (const json* flags = check_.field(*compile, "/compile", "flags", json::value_t::array, false))
+                for (const auto& f : *flags) {
+                    if (f.is_string()) spec_.compileFlags.push_back(f.get<std::string>());
+                    else check_.fail("/compile/flags", "expected strings");
+                }
+        if (spec_.compileFlags.empty()) spec_.compileFlags = {"-O3", "-march=native", "-fopenmp"};
+
+        const std::string fillSource = check_.str(root, "", "fill_source", false);
+        if (!fillSource.empty()) {
+            spec_.fillSource = std::filesystem::absolute(dir_ / fillSource);
+            auto text = readTextFile(*spec_.fillSource);
+            if (!text) check_.fail("/fill_source", text.error().message);
+            else spec_.fillSourceText = *text;
+        } else if (needsFillSource_) {
+            check_.fail("", "a \"function\" fill needs \"fill_source\": the C++ file that defines it");
+        }
+    }
+
+    void readLimits(const json& root) {
+        const json* limits = check_.field(root, "", "limits", json::value_t::object, false);
+        if (!limits) return;
+        auto& l = spec_.limits;
+        l.callTimeoutS = check_.num(*limits, "/limits", "call_timeout_s", false, l.callTimeoutS);
+        l.runTimeoutS = check_.num(*limits, "/limits", "run_timeout_s", false, l.runTimeoutS);
+        l.compileTimeoutS = check_.num(*limits, "/limits", "compile_timeout_s", false, l.compileTimeoutS);
+        l.implausibleSpeedup = check_.num(*limits, "/limits", "implausible_speedup", false, l.implausibleSpeedup);
+        for (double v : {l.callTimeoutS, l.runTimeoutS, l.compileTimeoutS, l.implausibleSpeedup})
+            if (v <= 0) check_.fail("/limits", "every limit must be positive");
+    }
+
+    void declare(const std::string& name, const std::string& path) {
+        if (!declared_.insert(name).second)
+            check_.fail(path, "the name \"" + name + "\" is already used by another size, scalar or argument");
+    }
+
+    std::string hashContent() const {
+        Sha256 h;
+        h.addField(text_);
+        h.addField(spec_.reference.text);
+        for (const auto& b : spec_.baselines) h.addField(b.name).addField(b.text);
+        h.addField(spec_.fillSourceText);
+        return h.hexDigest();
+    }
+
+    std::filesystem::path dir_;
+    std::string text_;
+    Checker check_;
+    ProblemSpec spec_;
+    std::set<std::string> declared_;
+    bool needsFillSource_ = false;
+};
+
+} // namespace
+
+Result<ProblemSpec> loadProblem(const std::filesystem::path& dir) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+        return makeError(ErrorCode::NotFound, dir.string() + ": not a directory (a problem is a folder holding problem.json)");
+    auto text = readTextFile(dir / "problem.json");
+    if (!text)
+        return makeError(ErrorCode::NotFound, (dir / "problem.json").string() + ": missing (a problem folder needs a problem.json)");
+    auto spec = Loader(dir, *text).run();
+    if (!spec) log::problem()->info("problem {} rejected", dir.string());
+    return spec;
+}
+
+std::vector<std::filesystem::path> findProblemDirs(const std::filesystem::path& root) {
+    std::vector<std::filesystem::path> dirs;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(root, ec)) return dirs;
+    for (auto it = std::filesystem::recursive_directory_iterator(root, ec); it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        if (ec) break;
+        if (it->is_regular_file(ec) && it->path().filename() == "problem.json")
+            dirs.push_back(it->path().parent_path());
+    }
+    std::sort(dirs.begin(), dirs.end());
+    return dirs;
+}
+
+} // namespace ks::problem

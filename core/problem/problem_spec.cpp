@@ -1,0 +1,46 @@
+#include "problem/problem_spec.h"
+
+namespace ks::problem {
+
+const Argument* ProblemSpec::findArgument(const std::string& argName) const {
+    for (const auto& a : arguments)
+        if (a.name == argName) return &a;
+    return nullptr;
+}
+
+const Scalar* ProblemSpec::findScalar(const std::string& scalarName) const {
+    for (const auto& s : scalars)
+        if (s.name == scalarName) return &s;
+    return nullptr;
+}
+
+const SourceFile* ProblemSpec::findSeed(const std::string& seedName) const {
+    for (const auto& s : seeds)
+        if (s.name == seedName) return &s;
+    return nullptr;
+}
+
+std::string ProblemSpec::prototype() const {
+    std::string p = "void " + function + "(";
+    for (std::size_t i = 0; i < call.size(); ++i) {
+        if (i) p += ", ";
+        const auto& param = call[i];
+        if (const auto* a = findArgument(param))
+            p += std::string(a->output ? "" : "const ") + std::string(dtypeCppType(a->dtype)) + "* " + param;
+        else if (const auto* s = findScalar(param))
+            p += std::string(dtypeCppType(s->dtype)) + " " + param;
+        else
+            p += "int64_t " + param;
+    }
+    return p + ")";
+}
+
+Tolerance defaultTolerance(DType dtype) {
+    switch (dtype) {
+    case DType::F32: return {1e-4, 1e-5};
+    case DType::F64: return {1e-10, 1e-12};
+    default: return {0, 0}; // integers compare exactly
+    }
+}
+
+} // namespace ks::problem

@@ -1,0 +1,109 @@
+#pragma once
+// The in-memory form of a problem folder (problem.json + sources). See
+// docs/problem-format.md for the file format this is read from.
+#include "problem/dtype.h"
+#include "problem/expression.h"
+#include "problem/tunable_params.h"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::problem {
+
+struct FillSpec {
+    enum class Kind {
+        Uniform,        // floats in [low, high)
+        Normal,         // floats, mean/std
+        IntRange,       // integers in [low, high]
+        SortedUniform,  // floats in [low, high), each row (last dimension) sorted ascending
+        SortedIntRange, // integers in [low, high], each row sorted; `distinct` for strictly increasing
+        Lengths,        // jagged lengths in [min_len, max_len]; their sum defines size `total`
+        Offsets,        // n+1 offsets (starting at 0) of lengths in [min_len, max_len]; last = `total`
+        SampleFrom,     // values copied from earlier argument `from` with probability `fraction`,
+                        // otherwise uniform in [low, high] (hits, misses, exact border values)
+        Constant,       // every element = value
+        Function,       // extern "C" void NAME(void* data, int64_t count, uint64_t seed) in fill_source
+    } kind = Kind::Uniform;
+    double low = 0, high = 1, mean = 0, stddev = 1, value = 0, fraction = 0.5;
+    double emptyFraction = 0;      // Lengths/Offsets: share of rows forced empty
+    bool distinct = false;
+    std::optional<Expression> minLength, maxLength;
+    std::string total;             // derived size defined by Lengths/Offsets
+    std::string from;              // SampleFrom source argument
+    std::string function;          // Function
+};
+
+struct Argument {
+    std::string name;
+    DType dtype = DType::F32;
+    std::vector<Expression> shape; // row-major; the element count is the product
+    bool output = false;
+    FillSpec fill;                 // inputs only
+};
+
+struct Scalar {
+    std::string name;
+    DType dtype = DType::F32;
+    double value = 0;
+};
+
+struct ShapeCase {
+    std::string name;
+    std::map<std::string, long long> sizes;
+};
+
+struct Tolerance {
+    double rtol = 0;
+    double atol = 0;
+};
+
+// A C++ source belonging to the problem: the reference, a baseline or a seed.
+struct SourceFile {
+    std::string name;
+    std::filesystem::path path;    // absolute
+    std::string text;
+    ParamSpace params;             // declared @ks-param lines
+    std::vector<std::string> extraFlags; // compile flags for this source only
+    std::vector<std::string> linkFlags;  // e.g. -lopenblas for a library baseline
+};
+
+struct Limits {
+    double callTimeoutS = 10;      // one kernel call
+    double runTimeoutS = 300;      // the whole check + time run
+    double compileTimeoutS = 120;  // one compiler invocation
+    double implausibleSpeedup = 100; // flagged for human review above this
+};
+
+struct ProblemSpec {
+    std::filesystem::path dir;
+    std::string name, title, description, backend, function;
+    std::vector<std::string> sizes;         // declared, given by every shape case
+    std::vector<std::string> derivedSizes;  // defined by Lengths/Offsets fills
+    std::vector<Scalar> scalars;
+    std::vector<Argument> arguments;
+    std::vector<std::string> call;          // the kernel's parameters, in order
+    std::vector<ShapeCase> checkShapes, timeShapes;
+    std::map<DType, Tolerance> tolerances;  // every dtype has an entry (defaults filled in)
+    std::optional<Expression> bytes, flops;
+    SourceFile reference;
+    std::vector<SourceFile> baselines;      // extra baselines; the reference is always the first
+    std::vector<SourceFile> seeds;
+    std::vector<std::string> compileFlags;
+    std::optional<std::filesystem::path> fillSource;
+    std::string fillSourceText;
+    Limits limits;
+    std::string contentHash;                // over problem.json and every source it names
+
+    const Argument* findArgument(const std::string& argName) const;
+    const Scalar* findScalar(const std::string& scalarName) const;
+    const SourceFile* findSeed(const std::string& seedName) const;
+    // extern "C" prototype of the kernel, e.g. "void rmsnorm(const float* x, ..., int64_t N, float eps)".
+    std::string prototype() const;
+};
+
+Tolerance defaultTolerance(DType dtype);
+
+} // namespace ks::problem

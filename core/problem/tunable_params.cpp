@@ -1,0 +1,240 @@
+#include "problem/tunable_params.h"
+
+#include <algorithm>
+#include <limits>
+#include <regex>
+#include <sstream>
+
+namespace ks::problem {
+namespace {
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t\r");
+    if (b == std::string::npos) return {};
+    const auto e = s.find_last_not_of(" \t\r");
+    return s.substr(b, e - b + 1);
+}
+
+bool parseInt(const std::string& text, long long& out) {
+    try {
+        std::size_t used = 0;
+        out = std::stoll(text, &used);
+        return used == text.size();
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+bool isIdentifier(const std::string& s) {
+    static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
+    return std::regex_match(s, re);
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> parts;
+    std::string part;
+    std::istringstream in(s);
+    while (std::getline(in, part, sep))
+        parts.push_back(trim(part));
+    return parts;
+}
+
+} // namespace
+
+std::vector<std::string> ParamDomain::values() const {
+    std::vector<std::string> out;
+    switch (kind) {
+    case Kind::IntSet:
+        for (auto v : ints) out.push_back(std::to_string(v));
+        break;
+    case Kind::IntRange:
+        for (long long v = ints[0]; v <= ints[1]; ++v) out.push_back(std::to_string(v));
+        break;
+    case Kind::Bool:
+        out = {"false", "true"};
+        break;
+    case Kind::Enum:
+        out = labels;
+        break;
+    }
+    return out;
+}
+
+std::size_t ParamDomain::cardinality() const {
+    switch (kind) {
+    case Kind::IntSet: return ints.size();
+    case Kind::IntRange: return static_cast<std::size_t>(ints[1] - ints[0] + 1);
+    case Kind::Bool: return 2;
+    case Kind::Enum: return labels.size();
+    }
+    return 0;
+}
+
+bool ParamDomain::contains(const std::string& value) const {
+    long long v = 0;
+    switch (kind) {
+    case Kind::IntSet:
+        return parseInt(value, v) && std::find(ints.begin(), ints.end(), v) != ints.end();
+    case Kind::IntRange:
+        return parseInt(value, v) && v >= ints[0] && v <= ints[1];
+    case Kind::Bool:
+        return value == "true" || value == "false";
+    case Kind::Enum:
+        return std::find(labels.begin(), labels.end(), value) != labels.end();
+    }
+    return false;
+}
+
+std::string ParamDomain::describe() const {
+    std::string s;
+    switch (kind) {
+    case Kind::IntSet:
+        for (std::size_t i = 0; i < ints.size(); ++i) s += (i ? " | " : "") + std::to_string(ints[i]);
+        return s;
+    case Kind::IntRange:
+        return std::to_string(ints[0]) + ".." + std::to_string(ints[1]);
+    case Kind::Bool:
+        return "bool";
+    case Kind::Enum:
+        s = "enum(";
+        for (std::size_t i = 0; i < labels.size(); ++i) s += (i ? ", " : "") + labels[i];
+        return s + ")";
+    }
+    return s;
+}
+
+const ParamDomain* ParamSpace::find(const std::string& name) const {
+    for (const auto& p : params)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+ParamAssignment ParamSpace::defaults() const {
+    ParamAssignment a;
+    for (const auto& p : params) a[p.name] = p.defaultValue;
+    return a;
+}
+
+std::uint64_t ParamSpace::size() const {
+    std::uint64_t total = 1;
+    for (const auto& p : params) {
+        const auto c = p.cardinality();
+        if (c != 0 && total > std::numeric_limits<std::uint64_t>::max() / c)
+            return std::numeric_limits<std::uint64_t>::max();
+        total *= c;
+    }
+    return total;
+}
+
+Result<ParamAssignment> ParamSpace::complete(const ParamAssignment& partial) const {
+    ParamAssignment out = defaults();
+    for (const auto& [name, value] : partial) {
+        const auto* domain = find(name);
+        if (!domain) {
+            std::string known;
+            for (const auto& p : params) known += (known.empty() ? "" : ", ") + p.name;
+            return makeError(ErrorCode::InvalidArgument,
+                             "unknown parameter '" + name + "'; the candidate declares: " +
+                                 (known.empty() ? "none (add '// @ks-param NAME: values' lines)" : known));
+        }
+        if (!domain->contains(value))
+            return makeError(ErrorCode::InvalidArgument, "parameter " + name + "=" + value +
+                                                             " is outside its domain " + domain->describe());
+        out[name] = value;
+    }
+    return out;
+}
+
+Result<ParamSpace> parseParamDeclarations(const std::string& source, const std::string& origin) {
+    ParamSpace space;
+    std::istringstream in(source);
+    std::string line;
+    int lineNo = 0;
+    static const std::regex decl(R"(^\s*//\s*@ks-param\s+(.*)$)");
+    while (std::getline(in, line)) {
+        ++lineNo;
+        std::smatch m;
+        if (!std::regex_match(line, m, decl))
+            continue;
+        const std::string where = origin + ":" + std::to_string(lineNo) + ": ";
+        const std::string body = m[1];
+        const auto colon = body.find(':');
+        if (colon == std::string::npos)
+            return makeError(ErrorCode::ParseError, where + "expected '@ks-param NAME: domain [= default]'");
+        ParamDomain d;
+        d.line = lineNo;
+        d.name = trim(body.substr(0, colon));
+        if (!isIdentifier(d.name))
+            return makeError(ErrorCode::ParseError, where + "'" + d.name + "' is not a valid C identifier");
+        if (space.find(d.name))
+            return makeError(ErrorCode::ParseError, where + "parameter " + d.name + " declared twice");
+        std::string rest = body.substr(colon + 1);
+        std::string def;
+        if (const auto eq = rest.find('='); eq != std::string::npos) {
+            def = trim(rest.substr(eq + 1));
+            rest = rest.substr(0, eq);
+        }
+        const std::string domainText = trim(rest);
+        static const std::regex range(R"(^(-?\d+)\s*\.\.\s*(-?\d+)$)");
+        static const std::regex enumRe(R"(^enum\s*\((.*)\)$)");
+        std::smatch dm;
+        if (domainText == "bool") {
+            d.kind = ParamDomain::Kind::Bool;
+        } else if (std::regex_match(domainText, dm, range)) {
+            d.kind = ParamDomain::Kind::IntRange;
+            d.ints = {std::stoll(dm[1]), std::stoll(dm[2])};
+            if (d.ints[0] > d.ints[1])
+                return makeError(ErrorCode::ParseError, where + "empty range " + domainText);
+        } else if (std::regex_match(domainText, dm, enumRe)) {
+            d.kind = ParamDomain::Kind::Enum;
+            for (const auto& label : split(dm[1], ',')) {
+                if (!isIdentifier(label))
+                    return makeError(ErrorCode::ParseError, where + "enum label '" + label + "' is not an identifier");
+                d.labels.push_back(label);
+            }
+            if (d.labels.empty())
+                return makeError(ErrorCode::ParseError, where + "enum() needs at least one label");
+        } else {
+            d.kind = ParamDomain::Kind::IntSet;
+            for (const auto& item : split(domainText, '|')) {
+                long long v = 0;
+                if (!parseInt(item, v))
+                    return makeError(ErrorCode::ParseError,
+                                     where + "cannot read domain '" + domainText +
+                                         "': expected 'a | b | c', 'lo..hi', 'bool' or 'enum(x, y)'");
+                if (std::find(d.ints.begin(), d.ints.end(), v) == d.ints.end())
+                    d.ints.push_back(v);
+            }
+        }
+        d.defaultValue = def.empty() ? d.values().front() : def;
+        if (!d.contains(d.defaultValue))
+            return makeError(ErrorCode::ParseError, where + "default " + d.defaultValue + " is not in " + d.describe());
+        space.params.push_back(std::move(d));
+    }
+    return space;
+}
+
+std::vector<std::string> paramDefines(const ParamSpace& space, const ParamAssignment& assignment) {
+    std::vector<std::string> defs;
+    for (const auto& [name, value] : assignment) {
+        const auto* d = space.find(name);
+        if (d && d->kind == ParamDomain::Kind::Bool) {
+            defs.push_back("-D" + name + "=" + (value == "true" ? "1" : "0"));
+        } else if (d && d->kind == ParamDomain::Kind::Enum) {
+            const auto index = std::find(d->labels.begin(), d->labels.end(), value) - d->labels.begin();
+            defs.push_back("-D" + name + "=" + std::to_string(index));
+            defs.push_back("-D" + name + "_" + value + "=1");
+        } else {
+            defs.push_back("-D" + name + "=" + value);
+        }
+    }
+    return defs;
+}
+
+std::string formatAssignment(const ParamAssignment& assignment) {
+    std::string s;
+    for (const auto& [k, v] : assignment) s += (s.empty() ? "" : " ") + k + "=" + v;
+    return s;
+}
+
+} // namespace ks::problem

@@ -1,0 +1,155 @@
+#include "store/database.h"
+
+#include "store/migrations.h"
+#include "util/log.h"
+
+#include <sqlite3.h>
+
+namespace ks::store {
+
+Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_) { other.stmt_ = nullptr; }
+
+Statement::~Statement() {
+    if (stmt_) sqlite3_finalize(stmt_);
+}
+
+Statement& Statement::bind(int index, const std::string& value) {
+    sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+Statement& Statement::bind(int index, std::int64_t value) {
+    sqlite3_bind_int64(stmt_, index, value);
+    return *this;
+}
+Statement& Statement::bind(int index, double value) {
+    sqlite3_bind_double(stmt_, index, value);
+    return *this;
+}
+Statement& Statement::bindNull(int index) {
+    sqlite3_bind_null(stmt_, index);
+    return *this;
+}
+Statement& Statement::bind(int index, const std::optional<double>& value) {
+    return value ? bind(index, *value) : bindNull(index);
+}
+
+Result<bool> Statement::step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    return makeError(ErrorCode::Database, std::string("database: ") + sqlite3_errmsg(db_));
+}
+
+Status Statement::run() {
+    for (;;) {
+        auto r = step();
+        if (!r) return r.error();
+        if (!*r) return {};
+    }
+}
+
+std::string Statement::text(int column) const {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+    return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column))) : std::string();
+}
+std::int64_t Statement::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
+bool Statement::isNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+
+Result<Database> Database::open(const std::filesystem::path& path, Mode mode) {
+    std::error_code ec;
+    if (mode == Mode::ReadWrite && path.has_parent_path()) {
+        std::filesystem::create_directories(path.parent_path(), ec);
+        if (ec) return makeError(ErrorCode::Io, path.parent_path().string() + ": cannot create folder: " + ec.message());
+    }
+    if (mode == Mode::ReadOnly && !std::filesystem::exists(path, ec))
+        return makeError(ErrorCode::NotFound, path.string() + ": no such workspace database");
+    sqlite3* raw = nullptr;
+    const int flags = mode == Mode::ReadWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+    if (sqlite3_open_v2(path.c_str(), &raw, flags | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
+        std::string msg = raw ? sqlite3_errmsg(raw) : "out of memory";
+        sqlite3_close(raw);
+        return makeError(ErrorCode::Database, path.string() + ": cannot open database: " + msg);
+    }
+    Database db(raw, path);
+    sqlite3_busy_timeout(raw, 10000); // other processes (GUI, steering CLI) hold short locks
+    if (mode == Mode::ReadWrite) {
+        if (auto s = db.exec("PRAGMA journal_mode=WAL"); !s) return s.error();
+        if (auto s = db.exec("PRAGMA synchronous=NORMAL"); !s) return s.error();
+    }
+    if (auto s = db.exec("PRAGMA foreign_keys=ON"); !s) return s.error();
+    // A file that is not a database fails here, with SQLite's own words.
+    if (auto s = db.exec("SELECT count(*) FROM sqlite_master"); !s)
+        return makeError(ErrorCode::Database, path.string() + ": not a Kernelsmith workspace: " + s.error().message);
+    if (mode == Mode::ReadWrite) {
+        if (auto s = db.migrate(); !s) return s.error();
+    } else if (db.schemaVersion() > newestSchemaVersion()) {
+        return makeError(ErrorCode::Database, path.string() + ": written by a newer Kernelsmith (schema " +
+                                                  std::to_string(db.schemaVersion()) + "); upgrade to open it");
+    }
+    return db;
+}
+
+Database::Database(Database&& other) noexcept : db_(other.db_), path_(std::move(other.path_)) { other.db_ = nullptr; }
+
+Database& Database::operator=(Database&& other) noexcept {
+    if (this != &other) {
+        if (db_) sqlite3_close(db_);
+        db_ = other.db_;
+        path_ = std::move(other.path_);
+        other.db_ = nullptr;
+    }
+    return *this;
+}
+
+Database::~Database() {
+    if (db_) sqlite3_close(db_);
+}
+
+Result<Statement> Database::prepare(const std::string& sql) const {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK)
+        return makeError(ErrorCode::Database, std::string("database: ") + sqlite3_errmsg(db_) + " in: " + sql);
+    return Statement(db_, stmt);
+}
+
+Status Database::exec(const std::string& sql) const {
+    char* err = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+        std::string msg = err ? err : sqlite3_errmsg(db_);
+        sqlite3_free(err);
+        return makeError(ErrorCode::Database, "database: " + msg);
+    }
+    return {};
+}
+
+std::int64_t Database::lastInsertId() const { return sqlite3_last_insert_rowid(db_); }
+
+int Database::schemaVersion() const {
+    auto stmt = prepare("PRAGMA user_version");
+    if (!stmt) return -1;
+    auto row = stmt->step();
+    return row && *row ? static_cast<int>(stmt->int64(0)) : -1;
+}
+
+int Database::newestSchemaVersion() { return static_cast<int>(migrations().size()); }
+
+Status Database::migrate() {
+    const int current = schemaVersion();
+    const auto& steps = migrations();
+    if (current > static_cast<int>(steps.size()))
+        return makeError(ErrorCode::Database, path_.string() + ": written by a newer Kernelsmith (schema " +
+                                                  std::to_string(current) + "); upgrade to open it");
+    for (int v = current; v < static_cast<int>(steps.size()); ++v) {
+        auto s = transaction([&]() -> Status {
+            if (auto r = exec(steps[static_cast<std::size_t>(v)]); !r) return r;
+            return exec("PRAGMA user_version=" + std::to_string(v + 1));
+        });
+        if (!s) return makeError(ErrorCode::Database, path_.string() + ": migration to schema " + std::to_string(v + 1) +
+                                                           " failed: " + s.error().message);
+        log::store()->info("{}: migrated to schema {}", path_.string(), v + 1);
+    }
+    return {};
+}
+
+} // namespace ks::store

@@ -1,0 +1,40 @@
+#pragma once
+#include "store/database.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::store {
+
+struct EvaluationRecord {
+    std::int64_t id = 0;
+    std::string cacheKey;
+    std::string problem;
+    std::string problemHash;
+    std::string candidateHash;
+    std::string paramsJson;
+    std::string status;
+    std::optional<double> speedup;
+    std::string resultJson;
+    std::string createdAt;
+};
+
+// Evaluations of candidates; doubles as the result cache.
+class EvaluationStore {
+public:
+    explicit EvaluationStore(const Database& db) : db_(db) {}
+
+    // One transaction per evaluation; returns the new row id.
+    Result<std::int64_t> insert(const EvaluationRecord& record) const;
+    // The newest cacheable result for the key. Infrastructure failures are never
+    // served from the cache: they say nothing about the candidate.
+    Result<std::optional<EvaluationRecord>> findCached(const std::string& cacheKey) const;
+    Result<std::vector<EvaluationRecord>> recent(int limit) const;
+
+private:
+    const Database& db_;
+};
+
+} // namespace ks::store

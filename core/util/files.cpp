@@ -1,0 +1,49 @@
+#include "util/files.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace ks {
+
+Result<std::string> readTextFile(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        return makeError(ErrorCode::NotFound, path.string() + ": no such file");
+    if (std::filesystem::is_directory(path, ec))
+        return makeError(ErrorCode::InvalidArgument, path.string() + ": is a directory, expected a file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return makeError(ErrorCode::Io, path.string() + ": cannot open: " + std::strerror(errno));
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+Status writeFileAtomic(const std::filesystem::path& path, const std::string& content) {
+    const auto temp = path.string() + ".tmp";
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        if (!out)
+            return makeError(ErrorCode::Io, temp + ": cannot write: " + std::strerror(errno));
+        out << content;
+        if (!out.flush())
+            return makeError(ErrorCode::Io, temp + ": write failed: " + std::strerror(errno));
+    }
+    std::error_code ec;
+    std::filesystem::rename(temp, path, ec);
+    if (ec)
+        return makeError(ErrorCode::Io, path.string() + ": cannot replace: " + ec.message());
+    return {};
+}
+
+std::string truncateMiddle(const std::string& text, std::size_t headBytes, std::size_t tailBytes) {
+    if (text.size() <= headBytes + tailBytes)
+        return text;
+    const auto cut = text.size() - headBytes - tailBytes;
+    return text.substr(0, headBytes) + "\n[... " + std::to_string(cut) + " bytes cut ...]\n" +
+           text.substr(text.size() - tailBytes);
+}
+
+} // namespace ks

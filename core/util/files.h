@@ -1,0 +1,16 @@
+#pragma once
+#include "util/result.h"
+
+#include <filesystem>
+#include <string>
+
+namespace ks {
+
+Result<std::string> readTextFile(const std::filesystem::path& path);
+// Writes to a sibling temporary file and renames it over the target, so a
+// reader never sees half a file and a crash leaves the old one intact.
+Status writeFileAtomic(const std::filesystem::path& path, const std::string& content);
+// Keeps the first `headBytes` and last `tailBytes` of a long text, marking the cut.
+std::string truncateMiddle(const std::string& text, std::size_t headBytes, std::size_t tailBytes);
+
+} // namespace ks

@@ -1,0 +1,34 @@
+#include "util/paths.h"
+
+#include <cstdlib>
+
+namespace ks::paths {
+
+std::filesystem::path dataDir() {
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
+        return std::filesystem::path(xdg) / "kernelsmith";
+    const char* home = std::getenv("HOME");
+    return std::filesystem::path(home && *home ? home : ".") / ".local/share/kernelsmith";
+}
+
+std::filesystem::path defaultDatabase() { return dataDir() / "workspace.db"; }
+
+std::filesystem::path resourcesDir() {
+    if (const char* env = std::getenv("KS_RESOURCES_DIR"); env && *env)
+        return env;
+    // A binary run from the build tree uses the sources' resources, so edits to
+    // bundled problems show up without installing.
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    const std::string buildDir = KS_BUILD_DIR;
+    if (!ec && exe.compare(0, buildDir.size(), buildDir) == 0)
+        return KS_SOURCE_RESOURCES_DIR;
+    const std::filesystem::path installed = KS_INSTALL_DATA_DIR;
+    if (std::filesystem::exists(installed / "problems", ec))
+        return installed;
+    return KS_SOURCE_RESOURCES_DIR;
+}
+
+std::filesystem::path bundledProblemsDir() { return resourcesDir() / "problems"; }
+
+} // namespace ks::paths

@@ -1,0 +1,15 @@
+#pragma once
+#include <filesystem>
+
+namespace ks::paths {
+
+// $XDG_DATA_HOME/kernelsmith (default ~/.local/share/kernelsmith).
+std::filesystem::path dataDir();
+// The default workspace database inside dataDir().
+std::filesystem::path defaultDatabase();
+// resources/ of the build tree or the installed share/kernelsmith;
+// KS_RESOURCES_DIR overrides both.
+std::filesystem::path resourcesDir();
+std::filesystem::path bundledProblemsDir();
+
+} // namespace ks::paths

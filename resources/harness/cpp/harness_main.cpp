@@ -1,0 +1,925 @@
+// Kernelsmith C++ evaluation harness.
+//
+// Runs inside a job dir with nothing but the toolchain. It loads the reference,
+// the candidate and the baselines as separate shared objects, checks the
+// candidate against the reference on fresh inputs, and times candidate and
+// baselines interleaved in this one process. It treats the candidate as
+// adversarial: inputs are read-only during calls and compared afterwards,
+// outputs are poisoned before every call (two different poisons reveal
+// elements never written), each case runs twice (determinism), every timed
+// output is compared too, and a watchdog ends a call that runs too long.
+//
+//   harness run                         checks + timing, writes result.json
+//   harness compile-failed LOG          result.json for a candidate that did not build
+//   harness crashed EXIT_CODE           result.json after `harness run` died
+//
+// The problem-specific part (sizes, fills, the call) is generated into
+// harness_problem.inc by Kernelsmith's CppHarnessGenerator.
+#include <dlfcn.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace {
+
+// ---------------------------------------------------------------- dtypes ---
+enum class DT { F32, F64, I8, I16, I32, I64, U8, U16, U32, U64 };
+
+size_t dtSize(DT t) {
+    switch (t) {
+    case DT::F64: case DT::I64: case DT::U64: return 8;
+    case DT::F32: case DT::I32: case DT::U32: return 4;
+    case DT::I16: case DT::U16: return 2;
+    default: return 1;
+    }
+}
+bool dtFloating(DT t) { return t == DT::F32 || t == DT::F64; }
+
+double loadAsDouble(DT t, const void* base, size_t i) {
+    switch (t) {
+    case DT::F32: return static_cast<const float*>(base)[i];
+    case DT::F64: return static_cast<const double*>(base)[i];
+    case DT::I8: return static_cast<const int8_t*>(base)[i];
+    case DT::I16: return static_cast<const int16_t*>(base)[i];
+    case DT::I32: return static_cast<const int32_t*>(base)[i];
+    case DT::I64: return static_cast<double>(static_cast<const int64_t*>(base)[i]);
+    case DT::U8: return static_cast<const uint8_t*>(base)[i];
+    case DT::U16: return static_cast<const uint16_t*>(base)[i];
+    case DT::U32: return static_cast<const uint32_t*>(base)[i];
+    case DT::U64: return static_cast<double>(static_cast<const uint64_t*>(base)[i]);
+    }
+    return 0;
+}
+
+// ------------------------------------------------------------------- rng ---
+// splitmix64: fast, good enough for test data, identical on every host.
+struct Rng {
+    uint64_t state;
+    explicit Rng(uint64_t seed) : state(seed) {}
+    uint64_t next() {
+        uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
+    double normal() {
+        double u1 = uniform(), u2 = uniform();
+        if (u1 < 1e-300) u1 = 1e-300;
+        return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    }
+    int64_t range(int64_t lo, int64_t hi) { // inclusive
+        if (hi <= lo) return lo;
+        return lo + static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1));
+    }
+};
+
+uint64_t mixSeed(uint64_t a, uint64_t b) {
+    Rng r(a * 0x100000001B3ull ^ (b + 0x9E3779B97F4A7C15ull));
+    return r.next();
+}
+
+// ---------------------------------------------------------------- buffers ---
+// Each buffer has its own mapping so that inputs can be made read-only during
+// calls; the data ends as close to a guard page as 64-byte alignment allows.
+struct Buffer {
+    std::string name;
+    DT dt = DT::F32;
+    size_t count = 0;
+    bool output = false;
+    void* map = nullptr;
+    size_t mapBytes = 0;
+    size_t dataBytes = 0;
+    unsigned char* data = nullptr;
+
+    void allocate() {
+        const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        dataBytes = count * dtSize(dt);
+        const size_t rounded = (dataBytes + 63) / 64 * 64;
+        const size_t usable = (rounded + page - 1) / page * page;
+        mapBytes = usable + page;
+        map = mmap(nullptr, mapBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (map == MAP_FAILED) {
+            std::fprintf(stderr, "KS-INFRA cannot allocate %zu bytes for %s\n", mapBytes, name.c_str());
+            std::exit(3);
+        }
+        mprotect(static_cast<unsigned char*>(map) + usable, page, PROT_NONE); // guard page
+        data = static_cast<unsigned char*>(map) + (usable - rounded);
+    }
+    void release() {
+        if (map) munmap(map, mapBytes);
+        map = nullptr;
+        data = nullptr;
+    }
+    void protect(bool readOnly) {
+        if (mapBytes > 0)
+            mprotect(map, mapBytes - static_cast<size_t>(sysconf(_SC_PAGESIZE)), readOnly ? PROT_READ : PROT_READ | PROT_WRITE);
+    }
+    template <typename T> T* as() { return reinterpret_cast<T*>(data); }
+};
+
+struct Case {
+    std::vector<int64_t> sizes;   // declared sizes, then derived ones, in generator order
+    std::vector<Buffer> buffers;  // arguments in declaration order
+    Buffer& add(const char* name, DT dt, int64_t count, bool output) {
+        Buffer b;
+        b.name = name;
+        b.dt = dt;
+        b.count = count > 0 ? static_cast<size_t>(count) : 0;
+        b.output = output;
+        b.allocate();
+        buffers.push_back(b);
+        return buffers.back();
+    }
+    Buffer* find(const char* name) {
+        for (auto& b : buffers)
+            if (b.name == name) return &b;
+        return nullptr;
+    }
+    ~Case() {
+        for (auto& b : buffers) b.release();
+    }
+};
+
+// ------------------------------------------------------------------ fills ---
+template <typename T> void fillUniform(Buffer& b, Rng& r, double lo, double hi) {
+    for (size_t i = 0; i < b.count; ++i) b.as<T>()[i] = static_cast<T>(lo + (hi - lo) * r.uniform());
+}
+template <typename T> void fillNormal(Buffer& b, Rng& r, double mean, double sd) {
+    for (size_t i = 0; i < b.count; ++i) b.as<T>()[i] = static_cast<T>(mean + sd * r.normal());
+}
+template <typename T> void fillIntRange(Buffer& b, Rng& r, double lo, double hi) {
+    for (size_t i = 0; i < b.count; ++i) b.as<T>()[i] = static_cast<T>(r.range(static_cast<int64_t>(lo), static_cast<int64_t>(hi)));
+}
+template <typename T> void fillConstant(Buffer& b, double v) {
+    for (size_t i = 0; i < b.count; ++i) b.as<T>()[i] = static_cast<T>(v);
+}
+// Sorted along the last dimension (`row` elements per row).
+template <typename T> void sortRows(Buffer& b, int64_t row, bool distinct) {
+    if (row <= 0) return;
+    for (size_t start = 0; start + static_cast<size_t>(row) <= b.count; start += static_cast<size_t>(row)) {
+        T* p = b.as<T>() + start;
+        std::sort(p, p + row);
+        if (distinct) // nudge duplicates upwards to keep rows strictly increasing
+            for (int64_t i = 1; i < row; ++i)
+                if (!(p[i] > p[i - 1])) {
+                    if constexpr (std::is_floating_point<T>::value) p[i] = std::nextafter(p[i - 1], static_cast<T>(INFINITY));
+                    else p[i] = static_cast<T>(p[i - 1] + 1);
+                }
+    }
+}
+// Jagged lengths; returns their sum. With offsets=true writes n+1 prefix sums.
+template <typename T> int64_t fillJagged(Buffer& b, Rng& r, int64_t minLen, int64_t maxLen, double emptyFraction, bool offsets) {
+    const size_t n = offsets ? (b.count > 0 ? b.count - 1 : 0) : b.count;
+    int64_t total = 0;
+    if (offsets && b.count > 0) b.as<T>()[0] = 0;
+    for (size_t i = 0; i < n; ++i) {
+        int64_t len = r.range(minLen, maxLen);
+        if (emptyFraction > 0 && r.uniform() < emptyFraction) len = 0;
+        total += len;
+        if (offsets) b.as<T>()[i + 1] = static_cast<T>(total);
+        else b.as<T>()[i] = static_cast<T>(len);
+    }
+    return total;
+}
+template <typename T> void fillSampleFrom(Buffer& b, const Buffer& from, Rng& r, double fraction, double lo, double hi) {
+    for (size_t i = 0; i < b.count; ++i) {
+        if (from.count > 0 && r.uniform() < fraction) {
+            b.as<T>()[i] = reinterpret_cast<const T*>(from.data)[r.next() % from.count];
+        } else if (std::is_floating_point<T>::value) {
+            b.as<T>()[i] = static_cast<T>(lo + (hi - lo) * r.uniform());
+        } else {
+            b.as<T>()[i] = static_cast<T>(r.range(static_cast<int64_t>(lo), static_cast<int64_t>(hi)));
+        }
+    }
+}
+
+int64_t ks_ceil_div(int64_t a, int64_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
+
+// --------------------------------------------------- crash attribution ---
+char gPhase[256] = "startup";
+volatile sig_atomic_t gInCandidate = 0;
+
+void writeAll(int fd, const char* s) {
+    size_t n = std::strlen(s);
+    while (n > 0) {
+        ssize_t w = write(fd, s, n);
+        if (w <= 0) return;
+        s += w;
+        n -= static_cast<size_t>(w);
+    }
+}
+
+// The phase survives a SIGKILL (rlimit, timeout) in build/phase.
+void setPhase(const char* phase) {
+    std::snprintf(gPhase, sizeof gPhase, "%s", phase);
+    FILE* f = std::fopen("build/phase", "w");
+    if (f) {
+        std::fputs(phase, f);
+        std::fclose(f);
+    }
+}
+
+void onFatalSignal(int sig) {
+    char line[400];
+    std::snprintf(line, sizeof line, "\nKS-FATAL signal=%d in_candidate=%d phase=%s\n", sig, static_cast<int>(gInCandidate), gPhase);
+    writeAll(2, line);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void onAlarm(int) {
+    char line[400];
+    std::snprintf(line, sizeof line, "\nKS-TIMEOUT phase=%s\n", gPhase);
+    writeAll(2, line);
+    _exit(124);
+}
+
+void installHandlers() {
+    static std::vector<char> altStack(1 << 16);
+    stack_t ss{};
+    ss.ss_sp = altStack.data();
+    ss.ss_size = altStack.size();
+    sigaltstack(&ss, nullptr);
+    struct sigaction sa{};
+    sa.sa_handler = onFatalSignal;
+    sa.sa_flags = SA_ONSTACK;
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGXFSZ, SIGXCPU, SIGSYS, SIGPIPE}) sigaction(sig, &sa, nullptr);
+    struct sigaction alarmAction{};
+    alarmAction.sa_handler = onAlarm;
+    alarmAction.sa_flags = SA_ONSTACK;
+    sigaction(SIGALRM, &alarmAction, nullptr);
+}
+
+void armWatchdog(double seconds) {
+    itimerval t{};
+    t.it_value.tv_sec = static_cast<time_t>(seconds);
+    t.it_value.tv_usec = static_cast<suseconds_t>((seconds - std::floor(seconds)) * 1e6);
+    if (t.it_value.tv_sec == 0 && t.it_value.tv_usec == 0) t.it_value.tv_usec = 1000;
+    setitimer(ITIMER_REAL, &t, nullptr);
+}
+void disarmWatchdog() {
+    itimerval t{};
+    setitimer(ITIMER_REAL, &t, nullptr);
+}
+
+double now() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// ------------------------------------------------------------------ json ---
+std::string jsonEscape(const std::string& s) {
+    std::string out;
+    out.reserve(s.size() + 8);
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += static_cast<char>(c);
+            }
+        }
+    }
+    return out;
+}
+std::string q(const std::string& s) { return "\"" + jsonEscape(s) + "\""; }
+std::string num(double v) {
+    if (std::isnan(v)) return "\"nan\"";
+    if (std::isinf(v)) return v > 0 ? "\"inf\"" : "\"-inf\"";
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+std::string readFileTail(const char* path, size_t maxBytes) {
+    FILE* f = std::fopen(path, "rb");
+    if (!f) return {};
+    std::string s;
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+    std::fclose(f);
+    if (s.size() > maxBytes) s = "[... " + std::to_string(s.size() - maxBytes) + " bytes cut ...]\n" + s.substr(s.size() - maxBytes);
+    return s;
+}
+
+} // namespace
+
+// The generated, problem-specific part: KS_* constants, ks_build_case,
+// ks_invoke, ks_bytes, ks_flops, ks_size_json.
+#include "harness_problem.inc"
+
+namespace {
+
+// --------------------------------------------------------------- kernels ---
+struct Kernel {
+    std::string name;
+    std::string path;
+    void* fn = nullptr;
+    bool candidate = false;
+};
+
+std::string loadKernel(Kernel& k) {
+    void* handle = dlopen(k.path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) return std::string("cannot load ") + k.path + ": " + dlerror();
+    k.fn = dlsym(handle, KS_FUNCTION);
+    if (!k.fn)
+        return k.path + " does not define the kernel `" + KS_FUNCTION + "` with C linkage; define exactly: " + KS_PROTOTYPE;
+    return {};
+}
+
+// ----------------------------------------------------------- the result ---
+struct Json {
+    std::string status = "ok";
+    std::string message;
+    std::vector<std::string> checks;
+    std::vector<std::string> timings;
+    double speedup = 0;
+    bool implausible = false;
+    double checkSeconds = 0, timeSeconds = 0, kernelSeconds = 0, setupSeconds = 0;
+};
+
+std::string hostName() {
+    char buf[256] = {0};
+    gethostname(buf, sizeof buf - 1);
+    return buf;
+}
+
+std::string cpuModel() {
+    FILE* f = std::fopen("/proc/cpuinfo", "r");
+    if (!f) return "unknown";
+    char line[512];
+    std::string model = "unknown";
+    while (std::fgets(line, sizeof line, f)) {
+        if (std::strncmp(line, "model name", 10) == 0) {
+            const char* colon = std::strchr(line, ':');
+            if (colon) {
+                model = colon + 2;
+                while (!model.empty() && (model.back() == '\n' || model.back() == ' ')) model.pop_back();
+            }
+            break;
+        }
+    }
+    std::fclose(f);
+    return model;
+}
+
+std::string envJson() {
+    return std::string("{\"host\":") + q(hostName()) + ",\"cpu\":" + q(cpuModel()) +
+           ",\"cores\":" + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + ",\"compiler\":" + q(__VERSION__) +
+           ",\"flags\":" + q(KS_COMPILE_FLAGS) + "}";
+}
+
+void writeResult(const Json& r, const std::string& buildLog) {
+    std::string out = "{\n\"schema\":1,\n\"status\":" + q(r.status) + ",\n\"message\":" + q(r.message) + ",\n";
+    out += "\"problem\":" + q(KS_PROBLEM) + ",\n\"speedup\":" + (r.speedup > 0 ? num(r.speedup) : std::string("null")) + ",\n";
+    out += "\"implausible_speedup\":" + std::string(r.implausible ? "true" : "false") + ",\n";
+    out += "\"build_log\":" + q(buildLog) + ",\n\"checks\":[";
+    for (size_t i = 0; i < r.checks.size(); ++i) out += (i ? ",\n" : "\n") + r.checks[i];
+    out += "],\n\"timing\":[";
+    for (size_t i = 0; i < r.timings.size(); ++i) out += (i ? ",\n" : "\n") + r.timings[i];
+    out += "],\n\"phase_seconds\":{\"setup\":" + num(r.setupSeconds) + ",\"check\":" + num(r.checkSeconds) +
+           ",\"time\":" + num(r.timeSeconds) + ",\"kernel\":" + num(r.kernelSeconds) + "},\n";
+    out += "\"env\":" + envJson() + "\n}\n";
+    FILE* f = std::fopen("result.json.tmp", "w");
+    if (!f) {
+        std::perror("result.json");
+        std::exit(3);
+    }
+    std::fwrite(out.data(), 1, out.size(), f);
+    std::fclose(f);
+    std::rename("result.json.tmp", "result.json");
+}
+
+// -------------------------------------------------------------- checking ---
+// Poisons: a quiet NaN with a recognisable payload for floats, and two
+// different byte patterns; an element equal to poison A after the first run
+// and poison B after the second was never written.
+void poison(Buffer& b, int which) {
+    if (b.dt == DT::F32) {
+        const uint32_t bits = which == 0 ? 0x7FC0DEADu : 0x7FC0BEEFu;
+        for (size_t i = 0; i < b.count; ++i) std::memcpy(b.data + i * 4, &bits, 4);
+    } else if (b.dt == DT::F64) {
+        const uint64_t bits = which == 0 ? 0x7FF8DEADDEADDEADull : 0x7FF8BEEFBEEFBEEFull;
+        for (size_t i = 0; i < b.count; ++i) std::memcpy(b.data + i * 8, &bits, 8);
+    } else {
+        std::memset(b.data, which == 0 ? 0xA5 : 0x5A, b.dataBytes);
+    }
+}
+bool isPoison(const Buffer& b, size_t i, int which) {
+    const size_t sz = dtSize(b.dt);
+    unsigned char expect[8];
+    if (b.dt == DT::F32) {
+        const uint32_t bits = which == 0 ? 0x7FC0DEADu : 0x7FC0BEEFu;
+        std::memcpy(expect, &bits, 4);
+    } else if (b.dt == DT::F64) {
+        const uint64_t bits = which == 0 ? 0x7FF8DEADDEADDEADull : 0x7FF8BEEFBEEFBEEFull;
+        std::memcpy(expect, &bits, 8);
+    } else {
+        std::memset(expect, which == 0 ? 0xA5 : 0x5A, sz);
+    }
+    return std::memcmp(b.data + i * sz, expect, sz) == 0;
+}
+
+struct Snapshot {
+    std::vector<std::vector<unsigned char>> bytes; // per buffer
+    void take(Case& c, bool outputs) {
+        bytes.assign(c.buffers.size(), {});
+        for (size_t i = 0; i < c.buffers.size(); ++i)
+            if (c.buffers[i].output == outputs) bytes[i].assign(c.buffers[i].data, c.buffers[i].data + c.buffers[i].dataBytes);
+    }
+};
+
+void protectInputs(Case& c, bool readOnly) {
+    for (auto& b : c.buffers)
+        if (!b.output) b.protect(readOnly);
+}
+
+// Calls a kernel under the watchdog; inputs read-only for the duration.
+// Returns "" or a failure kind: "oom", "exception".
+std::string callKernel(const Kernel& k, Case& c, double limitS, double* elapsed) {
+    protectInputs(c, true);
+    gInCandidate = k.candidate ? 1 : 0;
+    std::string failure;
+    armWatchdog(limitS);
+    const double t0 = now();
+    try {
+        ks_invoke(k.fn, c);
+    } catch (const std::bad_alloc&) {
+        failure = "oom";
+    } catch (...) {
+        failure = "exception";
+    }
+    const double t1 = now();
+    disarmWatchdog();
+    gInCandidate = 0;
+    protectInputs(c, false);
+    if (elapsed) *elapsed = t1 - t0;
+    return failure;
+}
+
+std::string modifiedInput(Case& c, const Snapshot& pristine) {
+    for (size_t i = 0; i < c.buffers.size(); ++i) {
+        const Buffer& b = c.buffers[i];
+        if (!b.output && std::memcmp(b.data, pristine.bytes[i].data(), b.dataBytes) != 0) return b.name;
+    }
+    return {};
+}
+
+struct Comparison {
+    std::string kind = "ok"; // ok | mismatch | nan | unwritten | all_zero | nondeterministic | modified_input
+    size_t mismatches = 0, unwritten = 0, nondeterministic = 0;
+    double maxAbs = 0, maxRel = 0;
+    long long firstIndex = -1;
+    double firstExpected = 0, firstActual = 0;
+};
+
+Comparison compareOutput(const Buffer& actual, const std::vector<unsigned char>& expected, const std::vector<unsigned char>* second,
+                         const Buffer* secondBuffer) {
+    Comparison cmp;
+    const size_t sz = dtSize(actual.dt);
+    const bool floating = dtFloating(actual.dt);
+    const double rtol = KS_TOLERANCE[static_cast<int>(actual.dt)][0], atol = KS_TOLERANCE[static_cast<int>(actual.dt)][1];
+    bool expectedNonzero = false, actualAllZero = true, sawNan = false;
+    for (size_t i = 0; i < actual.count; ++i) {
+        const double e = loadAsDouble(actual.dt, expected.data(), i);
+        const double a = loadAsDouble(actual.dt, actual.data, i);
+        if (second && secondBuffer && isPoison(actual, i, 0) && isPoison(*secondBuffer, i, 1)) {
+            ++cmp.unwritten;
+            if (cmp.firstIndex < 0) { cmp.firstIndex = static_cast<long long>(i); cmp.firstExpected = e; cmp.firstActual = a; }
+            continue;
+        }
+        if (second && std::memcmp(actual.data + i * sz, second->data() + i * sz, sz) != 0) ++cmp.nondeterministic;
+        if (e != 0) expectedNonzero = true;
+        if (a != 0) actualAllZero = false;
+        bool ok;
+        if (floating) {
+            if (std::isnan(a) || std::isnan(e)) { ok = false; sawNan = true; }
+            else if (std::isinf(a) || std::isinf(e)) ok = a == e;
+            else {
+                const double diff = std::fabs(a - e);
+                const double rel = e != 0 ? diff / std::fabs(e) : (diff == 0 ? 0 : INFINITY);
+                cmp.maxAbs = std::max(cmp.maxAbs, diff);
+                if (rel > cmp.maxRel) cmp.maxRel = rel;
+                ok = diff <= atol + rtol * std::fabs(e);
+            }
+        } else {
+            ok = std::memcmp(actual.data + i * sz, expected.data() + i * sz, sz) == 0;
+            if (!ok) cmp.maxAbs = std::max(cmp.maxAbs, std::fabs(a - e));
+        }
+        if (!ok) {
+            ++cmp.mismatches;
+            if (cmp.firstIndex < 0) { cmp.firstIndex = static_cast<long long>(i); cmp.firstExpected = e; cmp.firstActual = a; }
+        }
+    }
+    if (cmp.unwritten) cmp.kind = "unwritten";
+    else if (sawNan) cmp.kind = "nan";
+    else if (cmp.mismatches) cmp.kind = "mismatch";
+    // Zeros can hide inside an absolute tolerance when the expected values are tiny.
+    else if (expectedNonzero && actualAllZero && actual.count > 0) cmp.kind = "all_zero";
+    else if (cmp.nondeterministic) cmp.kind = "nondeterministic";
+    return cmp;
+}
+
+std::string checkJson(const char* shapeName, const std::string& sizesJson, uint64_t seed, const std::string& output,
+                      const Comparison& c, size_t count, const std::string& detail) {
+    std::string s = "{\"shape\":" + q(shapeName) + ",\"sizes\":" + sizesJson + ",\"seed\":" + std::to_string(seed) +
+                    ",\"output\":" + q(output) + ",\"passed\":" + (c.kind == "ok" ? "true" : "false") + ",\"kind\":" + q(c.kind) +
+                    ",\"elements\":" + std::to_string(count) + ",\"mismatches\":" + std::to_string(c.mismatches) +
+                    ",\"unwritten\":" + std::to_string(c.unwritten) + ",\"nondeterministic\":" + std::to_string(c.nondeterministic) +
+                    ",\"max_abs_error\":" + num(c.maxAbs) + ",\"max_rel_error\":" + num(c.maxRel);
+    if (c.firstIndex >= 0)
+        s += ",\"first_mismatch\":{\"index\":" + std::to_string(c.firstIndex) + ",\"expected\":" + num(c.firstExpected) +
+             ",\"actual\":" + num(c.firstActual) + "}";
+    if (!detail.empty()) s += ",\"detail\":" + q(detail);
+    return s + "}";
+}
+
+std::string describeFailure(const char* shapeName, uint64_t seed, const std::string& output, const Comparison& c, size_t count) {
+    char buf[512];
+    if (c.kind == "unwritten")
+        std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %zu of %zu elements of %s were never written (first at index %lld)",
+                      shapeName, seed, c.unwritten, count, output.c_str(), c.firstIndex);
+    else if (c.kind == "all_zero")
+        std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %s is all zeros but the reference is not", shapeName, seed, output.c_str());
+    else if (c.kind == "nondeterministic")
+        std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %s differs between two calls on the same input (%zu elements)",
+                      shapeName, seed, output.c_str(), c.nondeterministic);
+    else
+        std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %s has %zu of %zu elements wrong%s; first at index %lld: expected %.9g, got %.9g",
+                      shapeName, seed, output.c_str(), c.mismatches, count, c.kind == "nan" ? " (NaN)" : "", c.firstIndex,
+                      c.firstExpected, c.firstActual);
+    return buf;
+}
+
+double callLimit(double referenceSeconds) {
+    // A candidate hundreds of times slower than the naive reference is not worth
+    // waiting for; the problem's limit caps it.
+    return std::min(KS_CALL_TIMEOUT_S, std::max(2.0, 200.0 * referenceSeconds));
+}
+
+// ---------------------------------------------------------------- timing ---
+struct Stats {
+    double median = 0, p10 = 0, p90 = 0, mean = 0, cv = 0, min = 0, max = 0;
+};
+
+Stats stats(std::vector<double> v) {
+    Stats s;
+    if (v.empty()) return s;
+    std::sort(v.begin(), v.end());
+    auto pct = [&](double p) {
+        const double idx = p * static_cast<double>(v.size() - 1);
+        const size_t lo = static_cast<size_t>(idx);
+        const size_t hi = std::min(lo + 1, v.size() - 1);
+        return v[lo] + (v[hi] - v[lo]) * (idx - static_cast<double>(lo));
+    };
+    s.median = pct(0.5);
+    s.p10 = pct(0.1);
+    s.p90 = pct(0.9);
+    s.min = v.front();
+    s.max = v.back();
+    double sum = 0;
+    for (double x : v) sum += x;
+    s.mean = sum / static_cast<double>(v.size());
+    double var = 0;
+    for (double x : v) var += (x - s.mean) * (x - s.mean);
+    s.cv = v.size() > 1 && s.mean > 0 ? std::sqrt(var / static_cast<double>(v.size() - 1)) / s.mean : 0;
+    return s;
+}
+
+std::string statsJson(const std::string& name, const std::vector<double>& samples) {
+    const Stats s = stats(samples);
+    std::string out = "{\"name\":" + q(name) + ",\"median\":" + num(s.median) + ",\"p10\":" + num(s.p10) + ",\"p90\":" + num(s.p90) +
+                      ",\"mean\":" + num(s.mean) + ",\"cv\":" + num(s.cv) + ",\"min\":" + num(s.min) + ",\"max\":" + num(s.max) +
+                      ",\"samples\":[";
+    for (size_t i = 0; i < samples.size(); ++i) out += (i ? "," : "") + num(samples[i]);
+    return out + "]}";
+}
+
+// Evicts the case's buffers from every cache level so that each timed call
+// starts cold, whatever the size of the working set.
+void flushCaches(Case& c) {
+#if defined(__x86_64__) || defined(__i386__)
+    for (auto& b : c.buffers)
+        for (size_t off = 0; off < b.dataBytes; off += 64) __builtin_ia32_clflush(b.data + off);
+    __builtin_ia32_mfence();
+#else
+    static std::vector<unsigned char> sweep(64u << 20);
+    for (size_t i = 0; i < sweep.size(); i += 64) sweep[i]++;
+    (void)c;
+#endif
+}
+
+int run() {
+    installHandlers();
+    const double start = now();
+    Json r;
+    setPhase("loading kernels");
+    std::vector<Kernel> kernels;
+    kernels.push_back({"reference", "build/reference.so", nullptr, false});
+    for (int i = 0; i < KS_NUM_BASELINES; ++i)
+        kernels.push_back({KS_BASELINES[i], std::string("build/baseline_") + KS_BASELINES[i] + ".so", nullptr, false});
+    Kernel candidate{"candidate", "build/candidate.so", nullptr, true};
+    for (auto& k : kernels)
+        if (std::string err = loadKernel(k); !err.empty()) {
+            r.status = "infra_error";
+            r.message = "the problem's " + k.name + " failed to load: " + err;
+            writeResult(r, "");
+            return 0;
+        }
+    if (std::string err = loadKernel(candidate); !err.empty()) {
+        r.status = "compile_error";
+        r.message = err;
+        writeResult(r, readFileTail("build/candidate.log", 16000));
+        return 0;
+    }
+    const Kernel& reference = kernels[0];
+    r.setupSeconds = now() - start;
+
+    // ---- correctness: every check shape x every seed ----
+    const double checkStart = now();
+    std::string firstFailure;
+    for (int s = 0; s < KS_NUM_CHECK_SHAPES && r.status == "ok"; ++s) {
+        for (int k = 0; k < KS_NUM_SEEDS && r.status == "ok"; ++k) {
+            const KsShape& shape = KS_CHECK_SHAPES[s];
+            const uint64_t seed = KS_SEEDS[k];
+            Case c;
+            ks_build_case(shape.sizes, mixSeed(seed, static_cast<uint64_t>(s)), c);
+            const std::string sizesJson = ks_size_json(c);
+            Snapshot pristine;
+            pristine.take(c, false);
+
+            char phase[200];
+            std::snprintf(phase, sizeof phase, "reference on check shape %s seed %" PRIu64, shape.name, seed);
+            setPhase(phase);
+            for (auto& b : c.buffers) if (b.output) poison(b, 0);
+            double refSeconds = 0;
+            if (std::string f = callKernel(reference, c, KS_CALL_TIMEOUT_S, &refSeconds); !f.empty()) {
+                r.status = "infra_error";
+                r.message = "the reference failed (" + f + ") on shape " + shape.name;
+                break;
+            }
+            r.kernelSeconds += refSeconds;
+            Snapshot expected;
+            expected.take(c, true);
+            if (std::string m = modifiedInput(c, pristine); !m.empty()) {
+                r.status = "infra_error";
+                r.message = "the reference modified its input " + m;
+                break;
+            }
+
+            // Two candidate runs, different poisons.
+            std::vector<Snapshot> runs(2);
+            std::string failure;
+            std::string modified;
+            for (int run = 0; run < 2 && failure.empty() && modified.empty(); ++run) {
+                std::snprintf(phase, sizeof phase, "candidate on check shape %s seed %" PRIu64 " (call %d)", shape.name, seed, run + 1);
+                setPhase(phase);
+                for (auto& b : c.buffers) if (b.output) poison(b, run);
+                double t = 0;
+                failure = callKernel(candidate, c, callLimit(refSeconds), &t);
+                r.kernelSeconds += t;
+                modified = modifiedInput(c, pristine);
+                runs[run].take(c, true);
+            }
+            if (failure == "oom") { r.status = "oom"; r.message = std::string("the candidate ran out of memory on shape ") + shape.name; break; }
+            if (!failure.empty()) { r.status = "runtime_error"; r.message = std::string("the candidate threw a C++ exception on shape ") + shape.name; break; }
+            if (!modified.empty()) {
+                Comparison cmp;
+                cmp.kind = "modified_input";
+                r.checks.push_back(checkJson(shape.name, sizesJson, seed, modified, cmp, 0, "the candidate wrote into input " + modified));
+                r.status = "wrong_answer";
+                r.message = std::string("shape ") + shape.name + " seed " + std::to_string(seed) + ": the candidate wrote into its input " + modified;
+                break;
+            }
+            // Compare: first run against the reference; second for poison and bits.
+            for (size_t i = 0; i < c.buffers.size(); ++i) {
+                Buffer& b = c.buffers[i];
+                if (!b.output) continue;
+                Buffer second = b; // view on the second run's bytes
+                second.data = runs[1].bytes[i].data();
+                Buffer first = b;
+                first.data = runs[0].bytes[i].data();
+                Comparison cmp = compareOutput(first, expected.bytes[i], &runs[1].bytes[i], &second);
+                r.checks.push_back(checkJson(shape.name, sizesJson, seed, b.name, cmp, b.count, ""));
+                if (cmp.kind != "ok" && firstFailure.empty()) firstFailure = describeFailure(shape.name, seed, b.name, cmp, b.count);
+            }
+        }
+    }
+    r.checkSeconds = now() - checkStart;
+    if (r.status == "ok" && !firstFailure.empty()) {
+        r.status = "wrong_answer";
+        r.message = firstFailure;
+    }
+    if (r.status != "ok" || KS_CHECK_ONLY) {
+        if (r.status == "ok") r.message = "correct on every check case (timing not requested)";
+        writeResult(r, "");
+        return 0;
+    }
+
+    // ---- timing: candidate and baselines interleaved, cold caches ----
+    const double timeStart = now();
+    std::vector<double> logSpeedups;
+    for (int s = 0; s < KS_NUM_TIME_SHAPES && r.status == "ok"; ++s) {
+        const KsShape& shape = KS_TIME_SHAPES[s];
+        Case c;
+        ks_build_case(shape.sizes, mixSeed(KS_TIME_SEED, 1000u + static_cast<uint64_t>(s)), c);
+        Snapshot pristine;
+        pristine.take(c, false);
+        char phase[200];
+        std::snprintf(phase, sizeof phase, "reference on timing shape %s", shape.name);
+        setPhase(phase);
+        for (auto& b : c.buffers) if (b.output) poison(b, 0);
+        double refSeconds = 0;
+        if (std::string f = callKernel(reference, c, KS_CALL_TIMEOUT_S, &refSeconds); !f.empty()) {
+            r.status = "infra_error";
+            r.message = "the reference failed (" + f + ") on timing shape " + shape.name;
+            break;
+        }
+        Snapshot expected;
+        expected.take(c, true);
+
+        // The candidate's first call on the production shape is checked like a check case.
+        std::snprintf(phase, sizeof phase, "candidate on timing shape %s", shape.name);
+        setPhase(phase);
+        for (auto& b : c.buffers) if (b.output) poison(b, 0);
+        double candSeconds = 0;
+        std::string failure = callKernel(candidate, c, callLimit(refSeconds), &candSeconds);
+        if (failure == "oom") { r.status = "oom"; r.message = std::string("the candidate ran out of memory on timing shape ") + shape.name; break; }
+        if (!failure.empty()) { r.status = "runtime_error"; r.message = std::string("the candidate threw on timing shape ") + shape.name; break; }
+        Snapshot golden;
+        golden.take(c, true);
+        for (size_t i = 0; i < c.buffers.size(); ++i) {
+            if (!c.buffers[i].output) continue;
+            Comparison cmp = compareOutput(c.buffers[i], expected.bytes[i], nullptr, nullptr);
+            if (cmp.kind != "ok") {
+                r.checks.push_back(checkJson(shape.name, ks_size_json(c), KS_TIME_SEED, c.buffers[i].name, cmp, c.buffers[i].count, "timing shape"));
+                r.status = "wrong_answer";
+                r.message = describeFailure(shape.name, KS_TIME_SEED, c.buffers[i].name, cmp, c.buffers[i].count);
+            }
+        }
+        if (r.status != "ok") break;
+
+        std::vector<Kernel> timed = kernels;
+        timed.push_back(candidate);
+        const size_t candIndex = timed.size() - 1;
+        std::vector<std::vector<double>> samples(timed.size());
+        // Warm-up: a few calls of each, also measuring how long a call takes.
+        std::vector<double> estimate(timed.size(), 0);
+        int warmups = 0;
+        const double warmStart = now();
+        while (warmups < KS_MIN_WARMUP || (now() - warmStart < KS_WARMUP_S && warmups < 100)) {
+            for (size_t k = 0; k < timed.size(); ++k) {
+                for (auto& b : c.buffers) if (b.output) poison(b, 0);
+                double t = 0;
+                if (!callKernel(timed[k], c, callLimit(refSeconds), &t).empty()) { r.status = "runtime_error"; break; }
+                estimate[k] = t;
+                r.kernelSeconds += t;
+            }
+            ++warmups;
+            if (r.status != "ok") break;
+        }
+        if (r.status != "ok") { r.message = "a kernel failed during warm-up"; break; }
+        double perRound = 0;
+        for (double e : estimate) perRound += e;
+        int reps = perRound > 0 ? static_cast<int>(KS_TIME_BUDGET_S / perRound) : KS_MAX_REPS;
+        reps = std::max(KS_MIN_REPS, std::min(KS_MAX_REPS, reps));
+
+        for (int rep = 0; rep < reps && r.status == "ok"; ++rep) {
+            for (size_t j = 0; j < timed.size(); ++j) {
+                // Rotate the order so no kernel always runs right after another.
+                const size_t k = (j + static_cast<size_t>(rep)) % timed.size();
+                for (auto& b : c.buffers) if (b.output) poison(b, rep & 1);
+                flushCaches(c);
+                double t = 0;
+                if (!callKernel(timed[k], c, callLimit(refSeconds), &t).empty()) { r.status = "runtime_error"; r.message = "a kernel failed while timed"; break; }
+                samples[k].push_back(t);
+                r.kernelSeconds += t;
+                if (k == candIndex) {
+                    // Every timed output must be the verified one, bit for bit.
+                    for (size_t i = 0; i < c.buffers.size(); ++i)
+                        if (c.buffers[i].output && std::memcmp(c.buffers[i].data, golden.bytes[i].data(), c.buffers[i].dataBytes) != 0) {
+                            r.status = "wrong_answer";
+                            r.message = std::string("timed call ") + std::to_string(rep + 1) + " on shape " + shape.name +
+                                        " produced a different " + c.buffers[i].name + " than the verified call";
+                        }
+                }
+            }
+        }
+        if (r.status != "ok") break;
+        if (std::string m = modifiedInput(c, pristine); !m.empty()) {
+            r.status = "wrong_answer";
+            r.message = "input " + m + " changed during timing";
+            break;
+        }
+        const double baseMedian = stats(samples[0]).median;
+        const double candMedian = stats(samples[candIndex]).median;
+        const double speedup = candMedian > 0 ? baseMedian / candMedian : 0;
+        if (speedup > 0) logSpeedups.push_back(std::log(speedup));
+        std::string t = "{\"shape\":" + q(shape.name) + ",\"sizes\":" + ks_size_json(c) + ",\"bytes\":" + num(ks_bytes(c)) +
+                        ",\"flops\":" + num(ks_flops(c)) + ",\"warmup\":" + std::to_string(warmups) + ",\"reps\":" + std::to_string(reps) +
+                        ",\"cache\":\"clflush\",\"speedup\":" + num(speedup) + ",\"candidate\":" + statsJson("candidate", samples[candIndex]) +
+                        ",\"baselines\":[";
+        for (size_t k = 0; k < candIndex; ++k) t += (k ? "," : "") + statsJson(timed[k].name, samples[k]);
+        r.timings.push_back(t + "]}");
+    }
+    r.timeSeconds = now() - timeStart;
+    if (r.status == "ok") {
+        double sum = 0;
+        for (double l : logSpeedups) sum += l;
+        r.speedup = logSpeedups.empty() ? 0 : std::exp(sum / static_cast<double>(logSpeedups.size()));
+        r.implausible = r.speedup > KS_IMPLAUSIBLE_SPEEDUP;
+        char msg[200];
+        std::snprintf(msg, sizeof msg, "correct; %.3gx the reference%s", r.speedup,
+                      r.implausible ? " (implausibly fast: review before trusting)" : "");
+        r.message = msg;
+    }
+    setPhase("done");
+    writeResult(r, "");
+    return 0;
+}
+
+// run.sh calls this when `harness run` ended without writing result.json.
+int crashed(int exitCode) {
+    Json r;
+    const std::string err = readFileTail("build/run.err", 4000);
+    const std::string phase = readFileTail("build/phase", 300);
+    const bool inReference = phase.rfind("reference", 0) == 0 || phase.rfind("loading", 0) == 0;
+    const bool inCandidate = err.find("in_candidate=1") != std::string::npos || (!inReference && phase != "done");
+    if (err.find("KS-OOM") != std::string::npos) {
+        r.status = "oom";
+        r.message = "the candidate could not allocate memory (" + phase + ")";
+    } else if (exitCode == 124 || exitCode == 137 || err.find("KS-TIMEOUT") != std::string::npos ||
+               err.find("signal=24") != std::string::npos) {
+        r.status = "timeout";
+        r.message = "time limit exceeded during: " + phase;
+    } else if (err.find("signal=25") != std::string::npos) {
+        r.status = "runtime_error";
+        r.message = "the candidate exceeded the file size limit during: " + phase;
+    } else if (inCandidate && !inReference) {
+        r.status = "runtime_error";
+        std::string sig;
+        if (const auto pos = err.find("signal="); pos != std::string::npos) sig = err.substr(pos + 7, err.find(' ', pos) - pos - 7);
+        const char* name = sig == "11" ? "segmentation fault" : sig == "7" ? "bus error" : sig == "8" ? "arithmetic exception"
+                         : sig == "4" ? "illegal instruction" : sig == "6" ? "abort" : nullptr;
+        r.message = std::string("the candidate crashed") + (name ? std::string(" (") + name + ")" : "") + " during: " + phase;
+    } else {
+        r.status = "infra_error";
+        r.message = "the harness ended with code " + std::to_string(exitCode) + " during: " + phase;
+    }
+    writeResult(r, err);
+    return 0;
+}
+
+// The problem's own code (reference, baseline, fill) did not build: not the candidate's fault.
+int problemFailed(const char* what, const char* log) {
+    Json r;
+    r.status = "infra_error";
+    r.message = what;
+    writeResult(r, readFileTail(log, 16000));
+    return 0;
+}
+
+int compileFailed(const char* log) {
+    Json r;
+    r.status = "compile_error";
+    r.message = "the candidate does not compile";
+    writeResult(r, readFileTail(log, 16000));
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const std::string mode = argc > 1 ? argv[1] : "";
+    if (mode == "run") return run();
+    if (mode == "compile-failed" && argc > 2) return compileFailed(argv[2]);
+    if (mode == "crashed" && argc > 2) return crashed(std::atoi(argv[2]));
+    if (mode == "problem-failed" && argc > 3) return problemFailed(argv[2], argv[3]);
+    std::fprintf(stderr, "usage: harness run | compile-failed LOG | crashed EXIT_CODE | problem-failed WHAT LOG\n");
+    return 2;
+}
