@@ -42,7 +42,10 @@ SandboxStatus probe() {
     spec.stdoutFile = dir / "out";
     spec.stderrFile = dir / "err";
     spec.limits.wallSeconds = 20;
-    if (geteuid() == 0) spec.runAsUid = 65534;
+    if (geteuid() == 0) {
+        spec.runAsUid = 65534;
+        (void)!chown(dir.c_str(), 65534, 65534);
+    }
     const auto outcome = runProcess(spec);
     if (outcome.started && outcome.exitCode == 0) {
         s.available = true;

@@ -234,8 +234,27 @@ void setPhase(const char* phase) {
     }
 }
 
-void onFatalSignal(int sig) {
+// Input buffers of the current case, so that a fault inside them can be
+// reported as a write into an input rather than as a plain crash.
+struct InputRange {
+    const unsigned char* begin;
+    const unsigned char* end;
+    char name[64];
+};
+InputRange gInputs[64];
+volatile sig_atomic_t gInputCount = 0;
+
+void onFatalSignal(int sig, siginfo_t* info, void*) {
     char line[400];
+    if (sig == SIGSEGV && info) {
+        const auto* addr = static_cast<const unsigned char*>(info->si_addr);
+        for (int i = 0; i < gInputCount; ++i)
+            if (addr >= gInputs[i].begin && addr < gInputs[i].end) {
+                std::snprintf(line, sizeof line, "\nKS-INPUT-WRITE arg=%s phase=%s\n", gInputs[i].name, gPhase);
+                writeAll(2, line);
+                _exit(86);
+            }
+    }
     std::snprintf(line, sizeof line, "\nKS-FATAL signal=%d in_candidate=%d phase=%s\n", sig, static_cast<int>(gInCandidate), gPhase);
     writeAll(2, line);
     signal(sig, SIG_DFL);
@@ -256,8 +275,8 @@ void installHandlers() {
     ss.ss_size = altStack.size();
     sigaltstack(&ss, nullptr);
     struct sigaction sa{};
-    sa.sa_handler = onFatalSignal;
-    sa.sa_flags = SA_ONSTACK;
+    sa.sa_sigaction = onFatalSignal;
+    sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGXFSZ, SIGXCPU, SIGSYS, SIGPIPE}) sigaction(sig, &sa, nullptr);
     struct sigaction alarmAction{};
     alarmAction.sa_handler = onAlarm;
@@ -361,6 +380,7 @@ struct Json {
     double speedup = 0;
     bool implausible = false;
     double checkSeconds = 0, timeSeconds = 0, kernelSeconds = 0, setupSeconds = 0;
+    double flushSeconds = 0, poisonSeconds = 0, verifySeconds = 0; // measurement protocol costs while timing
 };
 
 std::string hostName() {
@@ -403,7 +423,8 @@ void writeResult(const Json& r, const std::string& buildLog) {
     out += "],\n\"timing\":[";
     for (size_t i = 0; i < r.timings.size(); ++i) out += (i ? ",\n" : "\n") + r.timings[i];
     out += "],\n\"phase_seconds\":{\"setup\":" + num(r.setupSeconds) + ",\"check\":" + num(r.checkSeconds) +
-           ",\"time\":" + num(r.timeSeconds) + ",\"kernel\":" + num(r.kernelSeconds) + "},\n";
+           ",\"time\":" + num(r.timeSeconds) + ",\"kernel\":" + num(r.kernelSeconds) +
+           ",\"flush\":" + num(r.flushSeconds) + ",\"poison\":" + num(r.poisonSeconds) + ",\"verify\":" + num(r.verifySeconds) + "},\n";
     out += "\"env\":" + envJson() + "\n}\n";
     FILE* f = std::fopen("result.json.tmp", "w");
     if (!f) {
@@ -455,14 +476,25 @@ struct Snapshot {
 };
 
 void protectInputs(Case& c, bool readOnly) {
+    int n = 0;
     for (auto& b : c.buffers)
-        if (!b.output) b.protect(readOnly);
+        if (!b.output) {
+            b.protect(readOnly);
+            if (readOnly && n < 64) {
+                gInputs[n].begin = static_cast<const unsigned char*>(b.map);
+                gInputs[n].end = b.data + b.dataBytes;
+                std::snprintf(gInputs[n].name, sizeof gInputs[n].name, "%s", b.name.c_str());
+                ++n;
+            }
+        }
+    gInputCount = readOnly ? n : 0;
 }
 
 // Calls a kernel under the watchdog; inputs read-only for the duration.
 // Returns "" or a failure kind: "oom", "exception".
-std::string callKernel(const Kernel& k, Case& c, double limitS, double* elapsed) {
-    protectInputs(c, true);
+// `protect`: false when the caller already holds the inputs read-only.
+std::string callKernel(const Kernel& k, Case& c, double limitS, double* elapsed, bool protect = true) {
+    if (protect) protectInputs(c, true);
     gInCandidate = k.candidate ? 1 : 0;
     std::string failure;
     armWatchdog(limitS);
@@ -477,7 +509,7 @@ std::string callKernel(const Kernel& k, Case& c, double limitS, double* elapsed)
     const double t1 = now();
     disarmWatchdog();
     gInCandidate = 0;
-    protectInputs(c, false);
+    if (protect) protectInputs(c, false);
     if (elapsed) *elapsed = t1 - t0;
     return failure;
 }
@@ -791,12 +823,14 @@ int run() {
         // Warm-up: a few calls of each, also measuring how long a call takes.
         std::vector<double> estimate(timed.size(), 0);
         int warmups = 0;
+        // Inputs stay read-only for all warm-up and timed calls (one mprotect, not one per call).
+        protectInputs(c, true);
         const double warmStart = now();
         while (warmups < KS_MIN_WARMUP || (now() - warmStart < KS_WARMUP_S && warmups < 100)) {
             for (size_t k = 0; k < timed.size(); ++k) {
                 for (auto& b : c.buffers) if (b.output) poison(b, 0);
                 double t = 0;
-                if (!callKernel(timed[k], c, callLimit(refSeconds), &t).empty()) { r.status = "runtime_error"; break; }
+                if (!callKernel(timed[k], c, callLimit(refSeconds), &t, false).empty()) { r.status = "runtime_error"; break; }
                 estimate[k] = t;
                 r.kernelSeconds += t;
             }
@@ -809,17 +843,30 @@ int run() {
         int reps = perRound > 0 ? static_cast<int>(KS_TIME_BUDGET_S / perRound) : KS_MAX_REPS;
         reps = std::max(KS_MIN_REPS, std::min(KS_MAX_REPS, reps));
 
+        // Poisoned images of the outputs, copied in before each call (a copy is
+        // much cheaper than writing the pattern element by element).
+        std::vector<Snapshot> poisoned(2);
+        for (int which = 0; which < 2; ++which) {
+            for (auto& b : c.buffers) if (b.output) poison(b, which);
+            poisoned[which].take(c, true);
+        }
         for (int rep = 0; rep < reps && r.status == "ok"; ++rep) {
             for (size_t j = 0; j < timed.size(); ++j) {
                 // Rotate the order so no kernel always runs right after another.
                 const size_t k = (j + static_cast<size_t>(rep)) % timed.size();
-                for (auto& b : c.buffers) if (b.output) poison(b, rep & 1);
+                double p0 = now();
+                for (size_t i = 0; i < c.buffers.size(); ++i)
+                    if (c.buffers[i].output) std::memcpy(c.buffers[i].data, poisoned[rep & 1].bytes[i].data(), c.buffers[i].dataBytes);
+                double p1 = now();
                 flushCaches(c);
+                r.poisonSeconds += p1 - p0;
+                r.flushSeconds += now() - p1;
                 double t = 0;
-                if (!callKernel(timed[k], c, callLimit(refSeconds), &t).empty()) { r.status = "runtime_error"; r.message = "a kernel failed while timed"; break; }
+                if (!callKernel(timed[k], c, callLimit(refSeconds), &t, false).empty()) { r.status = "runtime_error"; r.message = "a kernel failed while timed"; break; }
                 samples[k].push_back(t);
                 r.kernelSeconds += t;
                 if (k == candIndex) {
+                    const double v0 = now();
                     // Every timed output must be the verified one, bit for bit.
                     for (size_t i = 0; i < c.buffers.size(); ++i)
                         if (c.buffers[i].output && std::memcmp(c.buffers[i].data, golden.bytes[i].data(), c.buffers[i].dataBytes) != 0) {
@@ -827,9 +874,11 @@ int run() {
                             r.message = std::string("timed call ") + std::to_string(rep + 1) + " on shape " + shape.name +
                                         " produced a different " + c.buffers[i].name + " than the verified call";
                         }
+                    r.verifySeconds += now() - v0;
                 }
             }
         }
+        protectInputs(c, false);
         if (r.status != "ok") break;
         if (std::string m = modifiedInput(c, pristine); !m.empty()) {
             r.status = "wrong_answer";
@@ -870,7 +919,12 @@ int crashed(int exitCode) {
     const std::string phase = readFileTail("build/phase", 300);
     const bool inReference = phase.rfind("reference", 0) == 0 || phase.rfind("loading", 0) == 0;
     const bool inCandidate = err.find("in_candidate=1") != std::string::npos || (!inReference && phase != "done");
-    if (err.find("KS-OOM") != std::string::npos) {
+    if (const auto pos = err.find("KS-INPUT-WRITE arg="); pos != std::string::npos) {
+        const auto start = pos + 19;
+        r.status = "wrong_answer";
+        r.message = "the candidate wrote into its input " + err.substr(start, err.find(' ', start) - start) +
+                    " (inputs are read-only during calls) during: " + phase;
+    } else if (err.find("KS-OOM") != std::string::npos) {
         r.status = "oom";
         r.message = "the candidate could not allocate memory (" + phase + ")";
     } else if (exitCode == 124 || exitCode == 137 || err.find("KS-TIMEOUT") != std::string::npos ||

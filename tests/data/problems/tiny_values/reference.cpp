@@ -1,0 +1,3 @@
+void tiny(const float* x, float* y, int64_t N) {
+    for (int64_t i = 0; i < N; ++i) y[i] = 1e-9f * x[i];
+}
