@@ -33,6 +33,23 @@ double compileSecondsFrom(const std::filesystem::path& jobDir) {
     return stamps.size() >= 2 ? stamps[1] - stamps[0] : 0;
 }
 
+// When run.sh could not even start the harness's crash reporter (a candidate
+// that exhausted the process limit), the markers the harness wrote before
+// dying still say what happened. Only text is read from the job dir.
+std::optional<EvaluationResult> classifyFromMarkers(const std::filesystem::path& jobDir) {
+    auto err = readTextFile(jobDir / "build" / "run.err");
+    if (!err) return std::nullopt;
+    auto phase = readTextFile(jobDir / "build" / "phase");
+    const std::string during = phase ? " during: " + phase->substr(0, 200) : "";
+    const std::string note = " (from the harness's markers; the job could not finish normally, e.g. its process limit was exhausted)";
+    if (err->find("KS-TIMEOUT") != std::string::npos) return failedResult(EvalStatus::Timeout, "time limit exceeded" + during + note);
+    if (err->find("KS-OOM") != std::string::npos) return failedResult(EvalStatus::Oom, "the candidate could not allocate memory" + during + note);
+    if (err->find("KS-INPUT-WRITE") != std::string::npos) return failedResult(EvalStatus::WrongAnswer, "the candidate wrote into an input" + during + note);
+    if (err->find("KS-FATAL") != std::string::npos && err->find("in_candidate=1") != std::string::npos)
+        return failedResult(EvalStatus::RuntimeError, "the candidate crashed" + during + note);
+    return std::nullopt;
+}
+
 } // namespace
 
 Evaluator::Evaluator(Executor& executor, const store::Database* database, EvaluatorConfig config)
@@ -112,6 +129,8 @@ EvaluationResult Evaluator::finish(const problem::ProblemSpec& problem, Prepared
                                                        std::to_string(static_cast<int>(job.request.limits.wallTimeoutS)) + " s and was killed");
     } else if (outcome.stopped) {
         result = failedResult(EvalStatus::InfraError, "cancelled before it finished");
+    } else if (auto fromLogs = classifyFromMarkers(job.request.dir)) {
+        result = *fromLogs;
     } else {
         result = failedResult(EvalStatus::InfraError, outcome.infraError.empty() ? "the job produced no result" : outcome.infraError);
         if (!outcome.logTail.empty()) result.buildLog = outcome.logTail;

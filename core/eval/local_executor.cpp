@@ -4,6 +4,7 @@
 #include "util/files.h"
 #include "util/log.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <thread>
@@ -24,6 +25,15 @@ void chownTree(const std::filesystem::path& dir, unsigned uid) {
         if (ec) break;
         (void)!lchown(it->path().c_str(), uid, uid);
     }
+}
+
+// The sandbox user needs search permission on every folder above the job dir.
+std::string unreachableAncestor(const std::filesystem::path& dir) {
+    for (auto p = dir.parent_path(); !p.empty() && p != p.parent_path(); p = p.parent_path()) {
+        struct stat st{};
+        if (stat(p.c_str(), &st) == 0 && !(st.st_mode & S_IXOTH)) return p.string();
+    }
+    return {};
 }
 
 } // namespace
@@ -109,6 +119,11 @@ JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) co
     // cannot starve another's compiler.
     unsigned uid = geteuid();
     if (uid == 0) {
+        if (const auto blocked = unreachableAncestor(dir); !blocked.empty()) {
+            outcome.infraError = "the job dir " + dir.string() + " is not reachable by the sandbox user: " + blocked +
+                                 " lacks search permission for others (chmod o+x it, or choose another --jobs-dir)";
+            return outcome;
+        }
         uid = config_.sandboxUidBase + static_cast<unsigned>(slot);
         spec.runAsUid = uid;
         chownTree(dir, uid);

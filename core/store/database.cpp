@@ -73,14 +73,14 @@ Result<Database> Database::open(const std::filesystem::path& path, Mode mode) {
     }
     Database db(raw, path);
     sqlite3_busy_timeout(raw, 10000); // other processes (GUI, steering CLI) hold short locks
-    if (mode == Mode::ReadWrite) {
-        if (auto s = db.exec("PRAGMA journal_mode=WAL"); !s) return s.error();
-        if (auto s = db.exec("PRAGMA synchronous=NORMAL"); !s) return s.error();
-    }
-    if (auto s = db.exec("PRAGMA foreign_keys=ON"); !s) return s.error();
     // A file that is not a database fails here, with SQLite's own words.
     if (auto s = db.exec("SELECT count(*) FROM sqlite_master"); !s)
         return makeError(ErrorCode::Database, path.string() + ": not a Kernelsmith workspace: " + s.error().message);
+    if (mode == Mode::ReadWrite) {
+        if (auto s = db.exec("PRAGMA journal_mode=WAL"); !s) return makeError(ErrorCode::Database, path.string() + ": " + s.error().message);
+        if (auto s = db.exec("PRAGMA synchronous=NORMAL"); !s) return makeError(ErrorCode::Database, path.string() + ": " + s.error().message);
+    }
+    if (auto s = db.exec("PRAGMA foreign_keys=ON"); !s) return makeError(ErrorCode::Database, path.string() + ": " + s.error().message);
     if (mode == Mode::ReadWrite) {
         if (auto s = db.migrate(); !s) return s.error();
     } else if (db.schemaVersion() > newestSchemaVersion()) {

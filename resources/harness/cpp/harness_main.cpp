@@ -265,6 +265,9 @@ void onAlarm(int) {
     char line[400];
     std::snprintf(line, sizeof line, "\nKS-TIMEOUT phase=%s\n", gPhase);
     writeAll(2, line);
+    // Take down whatever the call started too (a fork bomb's children would
+    // otherwise keep the process limit exhausted): the whole process group.
+    kill(0, SIGKILL);
     _exit(124);
 }
 
@@ -792,6 +795,7 @@ int run() {
             r.message = "the reference failed (" + f + ") on timing shape " + shape.name;
             break;
         }
+        r.kernelSeconds += refSeconds;
         Snapshot expected;
         expected.take(c, true);
 
@@ -801,6 +805,7 @@ int run() {
         for (auto& b : c.buffers) if (b.output) poison(b, 0);
         double candSeconds = 0;
         std::string failure = callKernel(candidate, c, callLimit(refSeconds), &candSeconds);
+        r.kernelSeconds += candSeconds;
         if (failure == "oom") { r.status = "oom"; r.message = std::string("the candidate ran out of memory on timing shape ") + shape.name; break; }
         if (!failure.empty()) { r.status = "runtime_error"; r.message = std::string("the candidate threw on timing shape ") + shape.name; break; }
         Snapshot golden;

@@ -1,0 +1,49 @@
+#include "eval/evaluation_result.h"
+
+#include <QtTest/QtTest>
+
+using namespace ks::eval;
+
+class TestEvaluationResult : public QObject {
+    Q_OBJECT
+private slots:
+    void parsesHarnessOutput() {
+        const char* text = R"({"schema":1,"status":"wrong_answer","message":"m","speedup":null,"implausible_speedup":false,
+          "build_log":"","checks":[{"shape":"one","sizes":{"N":1},"seed":2,"output":"y","passed":false,"kind":"mismatch",
+          "elements":1,"mismatches":1,"unwritten":0,"nondeterministic":0,"max_abs_error":"nan","max_rel_error":0.5,
+          "first_mismatch":{"index":0,"expected":1.5,"actual":"inf"}}],
+          "timing":[{"shape":"t","sizes":{"N":8},"bytes":96,"flops":16,"warmup":2,"reps":10,"speedup":1.5,
+          "candidate":{"name":"candidate","median":1e-3,"p10":9e-4,"p90":2e-3,"mean":1e-3,"cv":0.1,"min":8e-4,"max":3e-3,"samples":[1e-3]},
+          "baselines":[{"name":"reference","median":1.5e-3,"samples":[]}]}],"phase_seconds":{"check":0.1},"env":{"host":"h"}})";
+        auto r = parseResultJson(text);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+        QCOMPARE(r->status, EvalStatus::WrongAnswer);
+        QVERIFY(!r->speedup);
+        QCOMPARE(r->checks.size(), std::size_t{1});
+        QVERIFY(std::isnan(r->checks[0].maxAbsError));
+        QVERIFY(std::isinf(r->checks[0].firstActual));
+        QCOMPARE(*r->checks[0].firstIndex, 0LL);
+        QCOMPARE(r->timing[0].baselines[0].median, 1.5e-3);
+        // Round trip keeps what matters.
+        auto again = parseResultJson(toJson(*r).dump());
+        QVERIFY(again.ok());
+        QCOMPARE(again->checks[0].kind, std::string("mismatch"));
+        QCOMPARE(again->timing[0].speedup, 1.5);
+        QVERIFY(std::isnan(again->checks[0].maxAbsError));
+    }
+    void rejectsMalformedResults() {
+        QVERIFY(!parseResultJson("").ok());
+        QVERIFY(!parseResultJson("{\"status\": \"great\"}").ok());
+        QVERIFY(!parseResultJson("[1,2]").ok());
+        QVERIFY(!parseResultJson("{\"status\":\"ok\",\"checks\":[{\"seed\":\"x\"}]}").ok());
+    }
+    void statusNamesRoundTrip() {
+        for (auto s : {EvalStatus::Ok, EvalStatus::CompileError, EvalStatus::RuntimeError, EvalStatus::Timeout,
+                       EvalStatus::WrongAnswer, EvalStatus::Oom, EvalStatus::SandboxViolation, EvalStatus::InfraError})
+            QCOMPARE(*parseStatus(statusName(s)), s);
+        QVERIFY(!parseStatus("fine"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestEvaluationResult)
+#include "tst_evaluation_result.moc"

@@ -1,0 +1,58 @@
+#include "problem/expression.h"
+
+#include <QtTest/QtTest>
+
+using ks::problem::Expression;
+
+class TestExpression : public QObject {
+    Q_OBJECT
+private slots:
+    void evaluatesArithmeticWithPrecedence() {
+        auto e = Expression::parse("4*M*N + 2*(N - 1) / 2");
+        QVERIFY(e.ok());
+        auto v = e->evaluateInt({{"M", 3}, {"N", 5}});
+        QVERIFY(v.ok());
+        QCOMPARE(*v, 4LL * 3 * 5 + 4);
+        QCOMPARE(e->names().size(), std::size_t{2});
+    }
+    void functionsAndUnaryMinus() {
+        auto e = Expression::parse("max(M, 7) + min(-2, N) + ceil_div(N, 4) + N % 3");
+        QVERIFY(e.ok());
+        QCOMPARE(*e->evaluateInt({{"M", 3}, {"N", 10}}), 7LL - 2 + 3 + 1);
+    }
+    void floatingEvaluationKeepsFractions() {
+        auto e = Expression::parse("N / 4 * 1.5e0");
+        QVERIFY(e.ok());
+        QCOMPARE(*e->evaluate({{"N", 6}}), 6.0 / 4 * 1.5);
+        QCOMPARE(*e->evaluateInt({{"N", 6}}), 1LL); // integer division, then truncation
+    }
+    void parseErrorsSayWhere() {
+        auto e = Expression::parse("M * (N + 1");
+        QVERIFY(!e.ok());
+        QVERIFY2(e.error().message.find("expected ')'") != std::string::npos, e.error().message.c_str());
+        auto f = Expression::parse("pow(M, 2)");
+        QVERIFY(!f.ok());
+        QVERIFY(f.error().message.find("unknown function 'pow'") != std::string::npos);
+        QVERIFY(!Expression::parse("M $ N").ok());
+        QVERIFY(!Expression::parse("").ok());
+    }
+    void evaluationErrors() {
+        auto e = Expression::parse("M / K");
+        QVERIFY(e.ok());
+        auto unknown = e->evaluateInt({{"M", 1}});
+        QVERIFY(!unknown.ok());
+        QVERIFY(unknown.error().message.find("unknown size 'K'") != std::string::npos);
+        auto zero = e->evaluateInt({{"M", 1}, {"K", 0}});
+        QVERIFY(!zero.ok());
+        QVERIFY(zero.error().message.find("division by zero") != std::string::npos);
+    }
+    void rendersCpp() {
+        auto e = Expression::parse("max(M, 2) * (N + 1)");
+        QVERIFY(e.ok());
+        QCOMPARE(QString::fromStdString(e->toCpp(false)), QString("(std::max<long long>(M, 2LL) * (N + 1LL))"));
+        QVERIFY(e->toCpp(true).find("(double)M") != std::string::npos);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestExpression)
+#include "tst_expression.moc"

@@ -1,0 +1,115 @@
+#include "problem/problem_loader.h"
+#include "test_support.h"
+
+#include <QtTest/QtTest>
+
+#include <fstream>
+
+using namespace ks::problem;
+
+namespace {
+bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+}
+
+class TestProblemLoader : public QObject {
+    Q_OBJECT
+private slots:
+    void loadsAValidProblem() {
+        auto spec = loadProblem(ks::test::problemDir("saxpy"));
+        QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
+        QCOMPARE(spec->name, std::string("saxpy"));
+        QCOMPARE(spec->arguments.size(), std::size_t{3});
+        QVERIFY(spec->arguments[2].output);
+        QCOMPARE(spec->prototype(), std::string("void saxpy(const float* x, const float* z, float* y, int64_t N, float a)"));
+        QCOMPARE(spec->checkShapes.size(), std::size_t{3});
+        QCOMPARE(spec->checkShapes[1].sizes.at("N"), 37LL);
+        QCOMPARE(spec->tolerances.at(DType::F32).rtol, 1e-6);
+        QCOMPARE(spec->tolerances.at(DType::I64).rtol, 0.0);
+        QCOMPARE(spec->seeds.size(), std::size_t{1});
+        QCOMPARE(spec->seeds[0].params.size(), std::uint64_t{4});
+        QCOMPARE(spec->compileFlags, (std::vector<std::string>{"-O3", "-march=native", "-fopenmp"}));
+        QCOMPARE(spec->contentHash.size(), std::size_t{64});
+        QCOMPARE(*spec->bytes->evaluate({{"N", 10}}), 120.0);
+    }
+    void malformedJsonGivesLineAndColumn() {
+        auto spec = loadProblem(ks::test::problemDir("bad_json"));
+        QVERIFY(!spec.ok());
+        QCOMPARE(spec.error().code, ks::ErrorCode::ParseError);
+        QVERIFY2(contains(spec.error().message, "problem.json:4:"), spec.error().message.c_str());
+        QVERIFY(contains(spec.error().message, "not valid JSON"));
+    }
+    void schemaErrorsAreAllListedWithPaths() {
+        auto spec = loadProblem(ks::test::problemDir("bad_schema"));
+        QVERIFY(!spec.ok());
+        const auto& m = spec.error().message;
+        for (const char* expected : {"/name:", "/backend: expected \"cpp\", \"cuda\" or \"torch\", found \"fortran\"",
+                                     "/arguments/0/dtype: unknown dtype \"f16\"", "/arguments/1/shape/0: unknown size 'K'",
+                                     "/shapes/check/0/sizes/N: expected a non-negative integer",
+                                     "/shapes/time: expected at least one shape", "/flops: bad expression \"N +\""})
+            QVERIFY2(contains(m, expected), (std::string("missing: ") + expected + "\nin:\n" + m).c_str());
+    }
+    void missingFilesAreNamed() {
+        auto spec = loadProblem(ks::test::problemDir("missing_reference"));
+        QVERIFY(!spec.ok());
+        QVERIFY(contains(spec.error().message, "/reference:"));
+        QVERIFY(contains(spec.error().message, "does_not_exist.cpp: no such file"));
+        auto none = loadProblem(ks::test::problemDir("no_such_problem"));
+        QVERIFY(!none.ok());
+        QCOMPARE(none.error().code, ks::ErrorCode::NotFound);
+    }
+    void rejectsInconsistentDeclarations() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString());
+        std::ofstream(path / "reference.cpp") << "void f(const float* x, float* y, int64_t N) {}\n";
+        std::ofstream(path / "problem.json") << R"({
+          "name": "p", "description": "d", "backend": "cpp", "function": "f", "sizes": ["N", "N"],
+          "arguments": [
+            {"name": "x", "dtype": "i32", "shape": ["N"], "fill": {"kind": "uniform", "low": 0, "high": 1}},
+            {"name": "o", "dtype": "f32", "shape": ["N"], "fill": {"kind": "sample_from", "from": "later"}},
+            {"name": "y", "dtype": "f32", "shape": ["N"]}
+          ],
+          "call": ["x", "y", "N", "ghost"],
+          "shapes": {"check": [{"sizes": {"N": 1, "M": 2}}], "time": [{"sizes": {}}]},
+          "bytes": "N", "flops": "0", "reference": "reference.cpp"})";
+        auto spec = loadProblem(path);
+        QVERIFY(!spec.ok());
+        const auto& m = spec.error().message;
+        for (const char* expected : {"/sizes/1: the name \"N\" is already used",
+                                     "/arguments/0/fill/kind: \"uniform\" fills floats",
+                                     "/arguments/1/fill/from: \"later\" is not an argument declared before this one",
+                                     "/arguments: no argument is marked \"output\": true",
+                                     "/call/3: \"ghost\" is not an argument",
+                                     "argument \"o\" is not passed to the kernel",
+                                     "/shapes/check/0/sizes/M: \"M\" is not a declared size",
+                                     "/shapes/time/0/sizes: size \"N\" is not given"})
+            QVERIFY2(contains(m, expected), (std::string("missing: ") + expected + "\nin:\n" + m).c_str());
+    }
+    void jaggedSizesFlowIntoLaterShapes() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString());
+        std::ofstream(path / "reference.cpp") << "\n";
+        std::ofstream(path / "problem.json") << R"({
+          "name": "jag", "description": "d", "backend": "cpp", "function": "f", "sizes": ["U"],
+          "arguments": [
+            {"name": "offsets", "dtype": "i64", "shape": ["U + 1"],
+             "fill": {"kind": "offsets", "min_length": 0, "max_length": 5, "total": "NV", "empty_fraction": 0.2}},
+            {"name": "values", "dtype": "f32", "shape": ["NV"], "fill": {"kind": "normal"}},
+            {"name": "out", "dtype": "f32", "shape": ["U"], "output": true}
+          ],
+          "call": ["offsets", "values", "out", "U", "NV"],
+          "shapes": {"check": [{"sizes": {"U": 3}}], "time": [{"sizes": {"U": 100}}]},
+          "bytes": "8*(U+1) + 4*NV + 4*U", "flops": "NV", "reference": "reference.cpp"})";
+        auto spec = loadProblem(path);
+        QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
+        QCOMPARE(spec->derivedSizes, std::vector<std::string>{"NV"});
+        QCOMPARE(spec->prototype(), std::string("void f(const int64_t* offsets, const float* values, float* out, int64_t U, int64_t NV)"));
+    }
+    void findsProblemFolders() {
+        const auto dirs = findProblemDirs(ks::test::dataDir() / "problems");
+        QVERIFY(dirs.size() >= 5);
+        QVERIFY(std::is_sorted(dirs.begin(), dirs.end()));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestProblemLoader)
+#include "tst_problem_loader.moc"

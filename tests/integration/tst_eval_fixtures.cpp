@@ -1,0 +1,134 @@
+// Every hostile or broken candidate gets the right status, in bounded time,
+// through the real harness, executor and sandbox.
+#include "eval_fixture.h"
+
+#include <QtTest/QtTest>
+
+#include <chrono>
+
+using namespace ks;
+using eval::EvalStatus;
+
+namespace {
+struct Expectation {
+    const char* fixture;
+    EvalStatus status;
+    const char* messagePart; // must appear in the message ("" for any)
+    double maxSeconds;
+};
+} // namespace
+
+class TestEvalFixtures : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        auto spec = problem::loadProblem(test::problemDir("saxpy"));
+        QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
+        saxpy_ = *spec;
+        QVERIFY(fixture_.ready());
+        options_.checkOnly = true;
+        options_.useCache = false;
+    }
+
+    void referenceAndSeedAreCorrect() {
+        eval::Candidate ref{"reference", saxpy_.reference.text, {}};
+        auto r = fixture_.evaluator().evaluate(saxpy_, ref, options_);
+        QVERIFY(r.ok());
+        QCOMPARE(eval::statusName(r->status), std::string("ok"));
+        QCOMPARE(r->checks.size(), std::size_t{9}); // 3 shapes x 3 seeds
+        for (const char* unroll : {"1", "2", "4", "8"}) {
+            eval::Candidate seed{"unrolled", saxpy_.seeds[0].text, {{"UNROLL", unroll}}};
+            auto s = fixture_.evaluator().evaluate(saxpy_, seed, options_);
+            QVERIFY(s.ok());
+            QVERIFY2(s->correct(), s->message.c_str());
+        }
+    }
+
+    void hostileCandidatesGetTheirStatus() {
+        const std::vector<Expectation> cases{
+            {"compile_error", EvalStatus::CompileError, "does not compile", 60},
+            {"segfault", EvalStatus::RuntimeError, "segmentation fault", 60},
+            {"infinite_loop", EvalStatus::Timeout, "time limit", 60},
+            {"alloc_100gb", EvalStatus::Oom, "out of memory", 60},
+            {"malloc_100gb", EvalStatus::Oom, "could not allocate", 60},
+            {"fork_bomb", EvalStatus::SandboxViolation, "[processes]", 5},
+            {"tcp_connect", EvalStatus::SandboxViolation, "[network]", 5},
+            {"write_home", EvalStatus::SandboxViolation, "[environment]", 5},
+            {"write_outside", EvalStatus::SandboxViolation, "[files]", 5},
+            {"writes_input", EvalStatus::WrongAnswer, "wrote into its input x", 60},
+            {"leaves_unwritten", EvalStatus::WrongAnswer, "never written", 60},
+            {"one_seed", EvalStatus::WrongAnswer, "seed 2", 60},
+            {"nondeterministic", EvalStatus::WrongAnswer, "differs between two calls", 60},
+        };
+        // Submit everything first so both workers stay busy, then collect.
+        struct InFlight {
+            Expectation expect;
+            eval::PreparedJob job;
+            std::future<eval::JobOutcome> outcome;
+            std::chrono::steady_clock::time_point start;
+        };
+        std::vector<InFlight> flights;
+        for (const auto& e : cases) {
+            auto job = fixture_.evaluator().prepare(saxpy_, test::EvalFixture::candidate("saxpy", e.fixture), options_);
+            QVERIFY2(job.ok(), e.fixture);
+            InFlight f{e, std::move(*job), {}, std::chrono::steady_clock::now()};
+            if (!f.job.finished) f.outcome = fixture_.executor().submit(f.job.request);
+            flights.push_back(std::move(f));
+        }
+        for (auto& f : flights) {
+            eval::JobOutcome outcome;
+            if (f.outcome.valid()) outcome = f.outcome.get();
+            const auto r = fixture_.evaluator().finish(saxpy_, f.job, outcome);
+            const std::string where = std::string(f.expect.fixture) + ": got " + eval::statusName(r.status) + " — " + r.message;
+            QVERIFY2(r.status == f.expect.status, where.c_str());
+            QVERIFY2(r.message.find(f.expect.messagePart) != std::string::npos, where.c_str());
+            // Jobs of one worker queue behind each other; bound each by its own run time.
+            QVERIFY2(r.wallSeconds <= f.expect.maxSeconds, (where + " took " + std::to_string(r.wallSeconds) + " s").c_str());
+        }
+    }
+
+    void allZerosDoNotPassATinyTolerance() {
+        auto spec = problem::loadProblem(test::problemDir("tiny_values"));
+        QVERIFY(spec.ok());
+        auto r = fixture_.evaluator().evaluate(*spec, test::EvalFixture::candidate("tiny_values", "returns_zeros"), options_);
+        QVERIFY(r.ok());
+        QCOMPARE(eval::statusName(r->status), std::string("wrong_answer"));
+        QVERIFY2(r->message.find("all zeros") != std::string::npos, r->message.c_str());
+        // The reference itself passes the same check.
+        eval::Candidate ref{"reference", spec->reference.text, {}};
+        QVERIFY(fixture_.evaluator().evaluate(*spec, ref, options_)->correct());
+    }
+
+    void resultsAreCachedByContent() {
+        eval::EvalOptions cached = options_;
+        cached.useCache = true;
+        eval::Candidate seed{"unrolled", saxpy_.seeds[0].text, {{"UNROLL", "2"}}};
+        auto first = fixture_.evaluator().evaluate(saxpy_, seed, cached);
+        QVERIFY(first.ok() && first->correct());
+        auto second = fixture_.evaluator().evaluate(saxpy_, seed, cached);
+        QVERIFY(second.ok());
+        QVERIFY(second->cached);
+        QCOMPARE(second->checks.size(), first->checks.size());
+        // Another param value is another candidate.
+        seed.params["UNROLL"] = "8";
+
+        // Unknown params are the caller's error, not a result.
+        seed.params["TILE"] = "3";
+        QVERIFY(!fixture_.evaluator().prepare(saxpy_, seed, cached).ok());
+    }
+
+    void jobDirsAreRemovedAfterwards() {
+        std::error_code ec;
+        std::size_t left = 0;
+        for (auto it = std::filesystem::directory_iterator(fixture_.jobsRoot(), ec); it != std::filesystem::directory_iterator(); ++it) ++left;
+        QCOMPARE(left, std::size_t{0});
+    }
+
+private:
+    test::EvalFixture fixture_;
+    problem::ProblemSpec saxpy_;
+    eval::EvalOptions options_;
+};
+
+QTEST_GUILESS_MAIN(TestEvalFixtures)
+#include "tst_eval_fixtures.moc"

@@ -1,0 +1,102 @@
+// With the static rules off, the run-time sandbox alone must make escapes
+// fail without effect: no network, no writes outside the job dir, fork bombs
+// contained. Targets are left world-writable so that only the sandbox stops them.
+#include "eval_fixture.h"
+
+#include <QtCore/QDir>
+#include <QtCore/QProcess>
+#include <QtNetwork/QTcpServer>
+#include <QtTest/QtTest>
+
+#include <sys/stat.h>
+
+using namespace ks;
+
+class TestSandbox : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        auto spec = problem::loadProblem(test::problemDir("saxpy"));
+        QVERIFY(spec.ok());
+        saxpy_ = *spec;
+        options_.checkOnly = true;
+        options_.useCache = false;
+        options_.staticRules = false;
+        QVERIFY2(eval::probeSandbox().available,
+                 ("bubblewrap must be usable for these tests (packaging/bootstrap.sh installs it): " + eval::probeSandbox().reason).c_str());
+    }
+
+    void networkConnectionsNeverArrive() {
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        test::EvalFixture fixture(1);
+        auto r = fixture.evaluator().evaluate(
+            saxpy_, test::EvalFixture::candidate("saxpy", "tcp_connect", {{"PORT", std::to_string(server.serverPort())}}), options_);
+        QVERIFY(r.ok());
+        // The attempt failed inside the sandbox; the kernel itself is correct.
+        QVERIFY2(r->correct(), r->message.c_str());
+        QVERIFY(!server.waitForNewConnection(200));
+        QVERIFY(!server.hasPendingConnections());
+    }
+
+    void writesToHomeHaveNoEffect() {
+        QTemporaryDir home(QDir::currentPath() + "/fake-home-XXXXXX");
+        QVERIFY(home.isValid());
+        chmod(home.path().toUtf8().constData(), 0777);
+        const QByteArray oldHome = qgetenv("HOME");
+        qputenv("HOME", home.path().toUtf8());
+        test::EvalFixture fixture(1);
+        auto r = fixture.evaluator().evaluate(saxpy_, test::EvalFixture::candidate("saxpy", "write_home"), options_);
+        qputenv("HOME", oldHome);
+        QVERIFY(r.ok());
+        QVERIFY2(r->correct(), r->message.c_str());
+        QVERIFY(!QFile::exists(home.path() + "/kernelsmith-escape-probe"));
+    }
+
+    void writesBesideTheJobDirHaveNoEffect() {
+        test::EvalFixture fixture(1);
+        auto job = fixture.evaluator().prepare(saxpy_, test::EvalFixture::candidate("saxpy", "write_outside"), options_);
+        QVERIFY(job.ok() && !job->finished);
+        chmod(fixture.jobsRoot().c_str(), 0777);
+        const auto outcome = fixture.executor().submit(job->request).get();
+        const auto r = fixture.evaluator().finish(saxpy_, *job, outcome);
+        QVERIFY2(r.correct(), r.message.c_str());
+        QVERIFY(!std::filesystem::exists(fixture.jobsRoot() / "kernelsmith-escape-probe"));
+    }
+
+    void forkBombsAreContained() {
+        test::EvalFixture fixture(1);
+        auto r = fixture.evaluator().evaluate(saxpy_, test::EvalFixture::candidate("saxpy", "fork_bomb"), options_);
+        QVERIFY(r.ok());
+        QVERIFY2(r->status == eval::EvalStatus::Timeout || r->status == eval::EvalStatus::RuntimeError,
+                 (eval::statusName(r->status) + ": " + r->message).c_str());
+        QVERIFY2(r->wallSeconds < 60, std::to_string(r->wallSeconds).c_str());
+        // This machine can still start processes.
+        QProcess p;
+        p.start("/bin/true", {});
+        QVERIFY(p.waitForFinished(5000));
+        QCOMPARE(p.exitCode(), 0);
+    }
+
+    void requiredPolicyRefusesWithoutBubblewrap() {
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("PATH", "/nonexistent");
+        cli.setProcessEnvironment(env);
+        QTemporaryDir dir;
+        cli.start(test::cliPath(), {"--db", dir.path() + "/ws.db", "eval", "--problem", QString::fromStdString(test::problemDir("saxpy").string()),
+                                    "--reference", "--sandbox", "required"});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 1);
+        const QString err = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(err.contains("refusing to run candidates unsandboxed"), qPrintable(err));
+        QVERIFY2(err.contains("bubblewrap"), qPrintable(err));
+    }
+
+private:
+    problem::ProblemSpec saxpy_;
+    eval::EvalOptions options_;
+};
+
+QTEST_GUILESS_MAIN(TestSandbox)
+#include "tst_sandbox.moc"
