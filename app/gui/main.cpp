@@ -1,0 +1,81 @@
+// kernelsmith: the workbench. Opens a workspace (the one given, else the last,
+// else the default) and shows the bundled problems.
+#include "util/paths.h"
+#include "windows/app_settings.h"
+#include "windows/main_window.h"
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QTimer>
+#include <QtWidgets/QApplication>
+
+#include <cstdio>
+#include <string_view>
+
+namespace {
+
+// Saves a picture of the window once it is shown and laid out, then quits:
+// a way to look at the GUI on a headless machine (xvfb-run, offscreen).
+void screenshotAndQuit(ks::ui::MainWindow& window, const QString& file) {
+    QTimer::singleShot(200, &window, [&window, file] {
+        QCoreApplication::processEvents();
+        const bool saved = window.grab().save(file, "PNG");
+        if (!saved) std::fprintf(stderr, "kernelsmith: cannot write %s\n", qPrintable(file));
+        QCoreApplication::exit(saved ? 0 : 1);
+    });
+}
+
+bool asksForHelpOrVersion(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "-h" || arg == "-?" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version")
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication::setOrganizationName(QStringLiteral("Kernelsmith"));
+    QCoreApplication::setApplicationName(QStringLiteral("Kernelsmith"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(KS_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Kernelsmith: a workbench for agentic kernel search."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption workspace(QStringLiteral("workspace"),
+                                       QStringLiteral("Open the workspace database PATH (created when missing)."),
+                                       QStringLiteral("PATH"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Save the window as a PNG to FILE once shown, then quit."),
+                                        QStringLiteral("FILE"));
+    parser.addOption(workspace);
+    parser.addOption(screenshot);
+
+    if (asksForHelpOrVersion(argc, argv)) {
+        // Answered without a display, so that they work on a headless machine too.
+        QCoreApplication console(argc, argv);
+        parser.process(console); // prints and exits
+        return 0;
+    }
+    // QApplication first: it takes its own options (-platform, -style, …) out of argv.
+    QApplication app(argc, argv);
+    parser.process(app);
+
+    ks::ui::MainWindow window(ks::paths::bundledProblemsDir());
+    const auto workspacePath = ks::ui::settings::initialWorkspace(parser.value(workspace));
+
+    if (parser.isSet(screenshot)) {
+        // Nobody is there to dismiss a message box: report on stderr and carry on.
+        if (auto status = window.openWorkspace(workspacePath); !status)
+            std::fprintf(stderr, "kernelsmith: %s: %s\n", qPrintable(workspacePath), status.error().message.c_str());
+        window.show();
+        screenshotAndQuit(window, parser.value(screenshot));
+    } else {
+        window.show();
+        // After show, so that a failure's message box sits on the window.
+        QTimer::singleShot(0, &window, [&window, workspacePath] { window.openWorkspaceOrWarn(workspacePath); });
+    }
+    return app.exec();
+}

@@ -1,0 +1,225 @@
+// The workbench's models over fixture problems and a scratch workspace, and a
+// smoke test of the main window. Headless (QT_QPA_PLATFORM=offscreen).
+#include "models/evaluation_list_model.h"
+#include "models/problem_list_model.h"
+#include "store/database.h"
+#include "store/evaluation_store.h"
+#include "test_support.h"
+#include "widgets/problem_details_view.h"
+#include "windows/app_settings.h"
+#include "windows/main_window.h"
+
+#include <QtCore/QSettings>
+#include <QtCore/QStandardPaths>
+#include <QtCore/QTemporaryDir>
+#include <QtCore/QTimer>
+#include <QtTest/QAbstractItemModelTester>
+#include <QtTest/QtTest>
+#include <QtGui/QAction>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QMessageBox>
+#include <QtWidgets/QTableView>
+
+using ks::ui::EvaluationListModel;
+using ks::ui::ProblemListModel;
+
+namespace {
+
+int rowOf(const ProblemListModel& model, const QString& id) {
+    for (int r = 0; r < model.rowCount(); ++r)
+        if (model.problemAt(r).id == id) return r;
+    return -1;
+}
+
+ks::store::EvaluationRecord record(const std::string& problem, const std::string& status, std::optional<double> speedup) {
+    ks::store::EvaluationRecord r;
+    r.cacheKey = problem + "-" + status;
+    r.problem = problem;
+    r.problemHash = "p0";
+    r.candidateHash = "c0";
+    r.paramsJson = R"({"UNROLL":"4"})";
+    r.status = status;
+    r.speedup = speedup;
+    r.resultJson = "{}";
+    return r;
+}
+
+// Two evaluations in a fresh workspace at path; the second is the newest.
+void fillWorkspace(const QString& path) {
+    auto db = ks::store::Database::open(path.toStdString());
+    QVERIFY2(db.ok(), db.ok() ? "" : db.error().message.c_str());
+    ks::store::EvaluationStore store(*db);
+    QVERIFY(store.insert(record("saxpy", "ok", 1.5)).ok());
+    QVERIFY(store.insert(record("tiny_values", "wrong_answer", std::nullopt)).ok());
+}
+
+} // namespace
+
+class TestProblemListModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        // Keeps QSettings written by the window out of the user's configuration.
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings(QStringLiteral("Kernelsmith"), QStringLiteral("Kernelsmith")).clear(); // no state from an earlier run
+    }
+
+    void listsValidAndInvalidProblems() {
+        ProblemListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.reload(ks::test::dataDir() / "problems");
+        QCOMPARE(model.rowCount(), 5);
+        QCOMPARE(model.columnCount(), int(ProblemListModel::ColumnCount));
+
+        const int saxpy = rowOf(model, QStringLiteral("saxpy"));
+        QVERIFY(saxpy >= 0);
+        QVERIFY(model.problemAt(saxpy).valid());
+        QCOMPARE(model.index(saxpy, ProblemListModel::Name).data().toString(), QStringLiteral("saxpy"));
+        QCOMPARE(model.index(saxpy, ProblemListModel::Status).data().toString(), QStringLiteral("ok"));
+        QCOMPARE(model.index(saxpy, ProblemListModel::Backend).data().toString(), QStringLiteral("cpp"));
+        QCOMPARE(model.index(saxpy, ProblemListModel::Seeds).data().toInt(), 1);
+        QCOMPARE(model.index(saxpy, ProblemListModel::Configurations).data().toULongLong(), 4ull); // UNROLL: 1|2|4|8
+        QVERIFY(rowOf(model, QStringLiteral("tiny_values")) >= 0);
+        QVERIFY(model.problemAt(rowOf(model, QStringLiteral("tiny_values"))).valid());
+
+        for (const auto* id : {"bad_json", "bad_schema", "missing_reference"}) {
+            const int row = rowOf(model, QString::fromLatin1(id));
+            QVERIFY2(row >= 0, id);
+            const auto& problem = model.problemAt(row);
+            QVERIFY2(!problem.valid(), id);
+            QVERIFY2(!problem.error.isEmpty(), id);
+            QCOMPARE(model.index(row, ProblemListModel::Status).data().toString(), QStringLiteral("invalid"));
+            const auto tooltip = model.index(row, ProblemListModel::Status).data(Qt::ToolTipRole).toString();
+            QVERIFY2(tooltip.contains(problem.error), qPrintable(tooltip));
+        }
+    }
+
+    void reloadKeepsRowCountStable() {
+        ProblemListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto root = ks::test::dataDir() / "problems";
+        model.reload(root);
+        const int first = model.rowCount();
+        model.reload(root);
+        QCOMPARE(model.rowCount(), first);
+        model.reload(ks::test::dataDir() / "no-such-folder");
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void detailsDescribeAProblem() {
+        ProblemListModel model;
+        model.reload(ks::test::dataDir() / "problems");
+        const auto html = ks::ui::problemDetailsHtml(model.problemAt(rowOf(model, QStringLiteral("saxpy"))), QPalette());
+        QVERIFY(html.contains(QStringLiteral("void saxpy(const float* x")));
+        QVERIFY(html.contains(QStringLiteral("UNROLL")));
+        QVERIFY(html.contains(QStringLiteral("1 | 2 | 4 | 8")));
+        QVERIFY(html.contains(QStringLiteral("N = 4099")));
+
+        const auto& bad = model.problemAt(rowOf(model, QStringLiteral("bad_schema")));
+        QVERIFY(!bad.errorWithoutDir().contains(bad.dir));
+        QVERIFY(ks::ui::problemDetailsHtml(bad, QPalette()).contains(bad.errorWithoutDir().toHtmlEscaped()));
+    }
+
+    void listsRecentEvaluations() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto path = dir.filePath(QStringLiteral("ws.db"));
+        fillWorkspace(path);
+        auto db = ks::store::Database::open(path.toStdString());
+        QVERIFY(db.ok());
+        auto records = ks::store::EvaluationStore(*db).recent(50);
+        QVERIFY(records.ok());
+
+        EvaluationListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        std::vector<ks::ui::EvaluationRow> rows;
+        for (const auto& r : *records) rows.push_back(ks::ui::EvaluationRow::fromRecord(r));
+        model.setEvaluations(rows);
+        QCOMPARE(model.rowCount(), 2);
+        // Newest first; a wrong answer has no speedup, shown as an empty cell, not 0.
+        QCOMPARE(model.index(0, EvaluationListModel::Problem).data().toString(), QStringLiteral("tiny_values"));
+        QCOMPARE(model.index(0, EvaluationListModel::Speedup).data().toString(), QString());
+        QCOMPARE(model.index(1, EvaluationListModel::Status).data().toString(), QStringLiteral("ok"));
+        QVERIFY(model.index(1, EvaluationListModel::Speedup).data().toString().startsWith(QStringLiteral("1")));
+        QVERIFY(model.evaluationAt(1).createdAt.isValid());
+
+        model.setEvaluations(rows); // a refresh with the same rows
+        QCOMPARE(model.rowCount(), 2);
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void mainWindowOpensAWorkspace() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto path = dir.filePath(QStringLiteral("smoke-ws.db"));
+        fillWorkspace(path);
+
+        ks::ui::MainWindow window(ks::test::dataDir() / "problems");
+        QVERIFY(window.openWorkspace(path).ok());
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("smoke-ws.db")), qPrintable(window.windowTitle()));
+        QCOMPARE(window.workspacePath(), path);
+
+        auto* table = window.findChild<QTableView*>(QStringLiteral("problemTable"));
+        QVERIFY(table);
+        QVERIFY(table->model()->rowCount() > 0);
+        // The first valid problem is selected, so the details are not empty.
+        QVERIFY(table->currentIndex().isValid());
+        const auto& selected = window.problemModel()->problemAt(table->currentIndex().row());
+        QVERIFY(selected.valid());
+        QVERIFY(window.detailsView()->toPlainText().contains(QString::fromStdString(selected.spec->prototype())));
+        QCOMPARE(window.evaluationModel()->rowCount(), 2);
+
+        // A file that is not a database: an error value, and the open workspace stays.
+        const auto junk = dir.filePath(QStringLiteral("junk.db"));
+        QFile file(junk);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray(4096, 'x'));
+        file.close();
+        const auto status = window.openWorkspace(junk);
+        QVERIFY(!status.ok());
+        QVERIFY(!status.error().message.empty());
+        QCOMPARE(window.workspacePath(), path);
+        QVERIFY(window.windowTitle().contains(QStringLiteral("smoke-ws.db")));
+
+        // Interactively, the same failure is a message box carrying the error's text.
+        QString shownText;
+        QTimer::singleShot(0, &window, [&shownText] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                shownText = box->informativeText();
+                box->accept();
+            }
+        });
+        QVERIFY(!window.openWorkspaceOrWarn(junk));
+        QCOMPARE(shownText, QString::fromStdString(status.error().message));
+    }
+
+    void mainWindowHasTheKeyboardShortcuts() {
+        ks::ui::MainWindow window(ks::test::dataDir() / "problems");
+        QStringList shortcuts;
+        for (const auto* action : window.findChildren<QAction*>()) shortcuts << action->shortcut().toString();
+        QVERIFY(shortcuts.contains(QStringLiteral("Ctrl+O")));
+        QVERIFY(shortcuts.contains(QStringLiteral("Ctrl+Q")));
+    }
+
+    void remembersTheLastWorkspace() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto path = dir.filePath(QStringLiteral("remembered.db"));
+        // Test mode keeps this out of the user's own settings.
+        QVERIFY(QSettings(QStringLiteral("Kernelsmith"), QStringLiteral("Kernelsmith")).fileName().contains(QStringLiteral("qttest")));
+        {
+            ks::ui::MainWindow window(ks::test::dataDir() / "problems");
+            QVERIFY(window.openWorkspace(path).ok());
+            QVERIFY(window.close()); // closing saves the workspace and the window's layout
+        }
+        QCOMPARE(ks::ui::settings::lastWorkspace(), path);
+        QCOMPARE(ks::ui::settings::initialWorkspace(QString()), path);
+        QCOMPARE(ks::ui::settings::initialWorkspace(QStringLiteral("other.db")), QStringLiteral("other.db"));
+        QVERIFY(!ks::ui::settings::mainWindowState().geometry.isEmpty());
+    }
+};
+
+QTEST_MAIN(TestProblemListModel)
+#include "tst_problem_list_model.moc"

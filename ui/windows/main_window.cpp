@@ -1,0 +1,283 @@
+#include "windows/main_window.h"
+
+#include "models/evaluation_list_model.h"
+#include "models/problem_list_model.h"
+#include "store/evaluation_store.h"
+#include "widgets/problem_details_view.h"
+#include "windows/app_settings.h"
+
+#include <QtCore/QDir>
+#include <QtCore/QFileInfo>
+#include <QtCore/QItemSelectionModel>
+#include <QtGui/QAction>
+#include <QtGui/QCloseEvent>
+#include <QtGui/QKeySequence>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QDockWidget>
+#include <QtWidgets/QFileDialog>
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QMenuBar>
+#include <QtWidgets/QMessageBox>
+#include <QtWidgets/QSplitter>
+#include <QtWidgets/QStackedWidget>
+#include <QtWidgets/QStatusBar>
+#include <QtWidgets/QTableView>
+
+#include <algorithm>
+
+namespace ks::ui {
+namespace {
+
+constexpr int kRecentEvaluations = 50;
+QString workspaceFilter() { return QObject::tr("Kernelsmith workspaces (*.db);;All files (*)"); }
+
+QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
+    auto* table = new QTableView(parent);
+    table->setModel(model);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setAlternatingRowColors(true);
+    table->setWordWrap(false);
+    table->verticalHeader()->hide();
+    // Rows as tall as the text needs; the style's default leaves half the list empty space.
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setHighlightSections(false);
+    return table;
+}
+
+// Columns fit their contents, except the last, which takes what is left.
+void fitColumns(QTableView* table) {
+    const int last = table->model()->columnCount() - 1;
+    for (int c = 0; c < last; ++c) table->resizeColumnToContents(c);
+}
+
+} // namespace
+
+MainWindow::MainWindow(std::filesystem::path problemsRoot, QWidget* parent)
+    : QMainWindow(parent), problemsRoot_(std::move(problemsRoot)) {
+    problems_ = new ProblemListModel(this);
+    evaluations_ = new EvaluationListModel(this);
+
+    setCentralWidget(createProblemPanel());
+    createEvaluationsDock();
+    createMenus();
+
+    workspaceLabel_ = new QLabel(this);
+    workspaceLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    statusBar()->addPermanentWidget(workspaceLabel_);
+
+    updateWorkspaceLabels();
+    restoreWindowState();
+    reloadProblems();
+}
+
+MainWindow::~MainWindow() = default;
+
+QWidget* MainWindow::createProblemPanel() {
+    splitter_ = new QSplitter(Qt::Horizontal, this);
+    problemTable_ = makeTable(problems_, splitter_);
+    problemTable_->setObjectName(QStringLiteral("problemTable"));
+    details_ = new ProblemDetailsView(splitter_);
+    details_->setObjectName(QStringLiteral("problemDetails"));
+    splitter_->addWidget(problemTable_);
+    splitter_->addWidget(details_);
+    splitter_->setStretchFactor(0, 1);
+    splitter_->setStretchFactor(1, 1);
+    splitter_->setChildrenCollapsible(false);
+    connect(problemTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this] { showCurrentProblem(); });
+    return splitter_;
+}
+
+void MainWindow::createEvaluationsDock() {
+    auto* dock = new QDockWidget(tr("Recent evaluations"), this);
+    dock->setObjectName(QStringLiteral("recentEvaluationsDock")); // saveState() needs a name
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+
+    evaluationStack_ = new QStackedWidget(dock);
+    auto* emptyHint = new QLabel(tr("No evaluations in this workspace yet.\n"
+                                    "Evaluate a candidate with: kernelsmith-cli --db WORKSPACE eval --problem NAME --reference"),
+                                 evaluationStack_);
+    emptyHint->setAlignment(Qt::AlignCenter);
+    emptyHint->setEnabled(false); // the palette's disabled text: quieter than data, in any theme
+    evaluationTable_ = makeTable(evaluations_, evaluationStack_);
+    evaluationTable_->setObjectName(QStringLiteral("evaluationTable"));
+    evaluationStack_->addWidget(emptyHint);
+    evaluationStack_->addWidget(evaluationTable_);
+
+    dock->setWidget(evaluationStack_);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    resizeDocks({dock}, {200}, Qt::Vertical);
+}
+
+void MainWindow::createMenus() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* open = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open Workspace…"), this,
+                                 &MainWindow::chooseWorkspaceToOpen);
+    open->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
+    auto* create = file->addAction(QIcon::fromTheme(QStringLiteral("document-new")), tr("&New Workspace…"), this,
+                                   &MainWindow::chooseNewWorkspace);
+    create->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_N));
+    file->addSeparator();
+    auto* quit = file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setMenuRole(QAction::QuitRole);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    auto* reload = view->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("&Reload"), this, [this] {
+        reloadProblems();
+        refreshEvaluations();
+    });
+    reload->setShortcut(QKeySequence::Refresh);
+    view->addSeparator();
+    for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Kernelsmith"), this, [this] {
+        QMessageBox::about(this, tr("About Kernelsmith"),
+                           tr("<h3>Kernelsmith %1</h3><p>A workbench for agentic kernel search.</p>")
+                               .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
+    });
+}
+
+Status MainWindow::openWorkspace(const QString& path) {
+    if (path.isEmpty()) return makeError(ErrorCode::InvalidArgument, "No workspace file was given.");
+    auto db = store::Database::open(std::filesystem::path(path.toStdString()));
+    if (!db) return db.error();
+    workspace_ = std::move(db).value();
+    updateWorkspaceLabels();
+    refreshEvaluations();
+    return {};
+}
+
+bool MainWindow::openWorkspaceOrWarn(const QString& path) {
+    const auto status = openWorkspace(path);
+    if (status) return true;
+    QMessageBox box(QMessageBox::Warning, tr("Cannot open workspace"),
+                    tr("The workspace %1 could not be opened.").arg(QDir::toNativeSeparators(path)), QMessageBox::Ok, this);
+    box.setInformativeText(QString::fromStdString(status.error().message));
+    box.exec();
+    return false;
+}
+
+QString MainWindow::workspacePath() const {
+    return workspace_ ? QString::fromStdString(workspace_->path().string()) : QString();
+}
+
+void MainWindow::chooseWorkspaceToOpen() {
+    const auto start = workspacePath().isEmpty() ? QString() : QFileInfo(workspacePath()).absolutePath();
+    const auto path = QFileDialog::getOpenFileName(this, tr("Open Workspace"), start, workspaceFilter());
+    if (!path.isEmpty()) openWorkspaceOrWarn(path);
+}
+
+void MainWindow::chooseNewWorkspace() {
+    const auto start = workspacePath().isEmpty() ? QString() : QFileInfo(workspacePath()).absolutePath();
+    // No overwrite prompt: an existing database is never replaced (it holds
+    // results), so the dialog must not suggest that it could be.
+    auto path = QFileDialog::getSaveFileName(this, tr("New Workspace"), start, workspaceFilter(), nullptr,
+                                             QFileDialog::DontConfirmOverwrite);
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".db");
+    if (QFileInfo::exists(path)) {
+        QMessageBox::warning(this, tr("New Workspace"),
+                             tr("%1 already exists. Choose another name, or open it with File › Open Workspace.")
+                                 .arg(QDir::toNativeSeparators(path)));
+        return;
+    }
+    openWorkspaceOrWarn(path);
+}
+
+void MainWindow::reloadProblems() {
+    // Keep the selected problem selected across a reload when it still exists;
+    // otherwise start on the first valid one, whose details say the most.
+    QString selectedId;
+    if (const auto current = problemTable_->currentIndex(); current.isValid())
+        selectedId = problems_->problemAt(current.row()).id;
+
+    problems_->reload(problemsRoot_);
+    fitColumns(problemTable_);
+
+    int row = -1;
+    for (int r = 0; r < problems_->rowCount(); ++r)
+        if (problems_->problemAt(r).id == selectedId) row = r;
+    for (int r = 0; r < problems_->rowCount() && row < 0; ++r)
+        if (problems_->problemAt(r).valid()) row = r;
+    row = std::max(row, 0);
+    if (problems_->rowCount() > 0) {
+        selectProblem(row);
+    } else {
+        details_->setPlaceholderText(tr("No problems found under %1.\nEach problem is a folder holding a problem.json.")
+                                         .arg(QDir::toNativeSeparators(QString::fromStdString(problemsRoot_.string()))));
+        showCurrentProblem();
+    }
+    statusBar()->showMessage(tr("%1 problems in %2")
+                                 .arg(problems_->rowCount())
+                                 .arg(QDir::toNativeSeparators(QString::fromStdString(problemsRoot_.string()))),
+                             5000);
+}
+
+void MainWindow::refreshEvaluations() {
+    if (!workspace_) {
+        evaluations_->clear();
+    } else if (auto records = store::EvaluationStore(*workspace_).recent(kRecentEvaluations); !records) {
+        evaluations_->clear();
+        statusBar()->showMessage(tr("Cannot read evaluations: %1").arg(QString::fromStdString(records.error().message)));
+    } else {
+        std::vector<EvaluationRow> rows;
+        rows.reserve(records->size());
+        for (const auto& record : *records) rows.push_back(EvaluationRow::fromRecord(record));
+        evaluations_->setEvaluations(std::move(rows));
+        fitColumns(evaluationTable_);
+    }
+    evaluationStack_->setCurrentWidget(evaluations_->rowCount() > 0 ? static_cast<QWidget*>(evaluationTable_)
+                                                                     : evaluationStack_->widget(0));
+}
+
+void MainWindow::selectProblem(int row) {
+    const auto index = problems_->index(row, 0);
+    if (!index.isValid()) return;
+    problemTable_->selectionModel()->setCurrentIndex(
+        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    problemTable_->scrollTo(index);
+}
+
+void MainWindow::showCurrentProblem() {
+    const auto current = problemTable_->currentIndex();
+    if (current.isValid()) details_->showProblem(problems_->problemAt(current.row()));
+    else details_->showProblem(std::nullopt);
+}
+
+void MainWindow::updateWorkspaceLabels() {
+    if (!workspace_) {
+        setWindowTitle(tr("Kernelsmith"));
+        workspaceLabel_->setText(tr("No workspace open"));
+        return;
+    }
+    const auto path = workspacePath();
+    setWindowTitle(tr("Kernelsmith — %1").arg(QFileInfo(path).fileName()));
+    workspaceLabel_->setText(tr("Workspace %1 · schema version %2")
+                                 .arg(QDir::toNativeSeparators(path))
+                                 .arg(workspace_->schemaVersion()));
+}
+
+void MainWindow::restoreWindowState() {
+    const auto saved = settings::mainWindowState();
+    if (saved.geometry.isEmpty() || !restoreGeometry(saved.geometry)) resize(1280, 800);
+    if (!saved.state.isEmpty()) restoreState(saved.state);
+    if (saved.splitter.isEmpty() || !splitter_->restoreState(saved.splitter)) splitter_->setSizes({560, 720});
+}
+
+void MainWindow::saveWindowState() const {
+    settings::setMainWindowState({saveGeometry(), saveState(), splitter_->saveState()});
+    if (workspace_) settings::setLastWorkspace(workspacePath());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveWindowState();
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace ks::ui
