@@ -2,6 +2,9 @@
 
 #include "eval/cache_key.h"
 #include "eval/cpp_harness_generator.h"
+#include "eval/crash_classifier.h"
+#include "eval/machine_info.h"
+#include "util/hash.h"
 #include "eval/static_rules.h"
 #include "store/evaluation_store.h"
 #include "util/files.h"
@@ -31,23 +34,6 @@ double compileSecondsFrom(const std::filesystem::path& jobDir) {
     double v;
     while (in >> v) stamps.push_back(v);
     return stamps.size() >= 2 ? stamps[1] - stamps[0] : 0;
-}
-
-// When run.sh could not even start the harness's crash reporter (a candidate
-// that exhausted the process limit), the markers the harness wrote before
-// dying still say what happened. Only text is read from the job dir.
-std::optional<EvaluationResult> classifyFromMarkers(const std::filesystem::path& jobDir) {
-    auto err = readTextFile(jobDir / "build" / "run.err");
-    if (!err) return std::nullopt;
-    auto phase = readTextFile(jobDir / "build" / "phase");
-    const std::string during = phase ? " during: " + phase->substr(0, 200) : "";
-    const std::string note = " (from the harness's markers; the job could not finish normally, e.g. its process limit was exhausted)";
-    if (err->find("KS-TIMEOUT") != std::string::npos) return failedResult(EvalStatus::Timeout, "time limit exceeded" + during + note);
-    if (err->find("KS-OOM") != std::string::npos) return failedResult(EvalStatus::Oom, "the candidate could not allocate memory" + during + note);
-    if (err->find("KS-INPUT-WRITE") != std::string::npos) return failedResult(EvalStatus::WrongAnswer, "the candidate wrote into an input" + during + note);
-    if (err->find("KS-FATAL") != std::string::npos && err->find("in_candidate=1") != std::string::npos)
-        return failedResult(EvalStatus::RuntimeError, "the candidate crashed" + during + note);
-    return std::nullopt;
 }
 
 } // namespace
@@ -112,7 +98,52 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
     if (!written) return written.error();
     job.request.dir = written->dir;
     job.request.limits = written->limits;
+    if (config_.prebuild && executor_.name() == "local") usePrebuilt(problem, complete, *space, options, dir);
     return job;
+}
+
+void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate& candidate, const problem::ParamSpace& space,
+                            const EvalOptions& options, const std::filesystem::path& jobDir) {
+    // Everything the prebuilt files depend on: the job's sources other than the
+    // candidate, the problem's flags, the compiler and this machine.
+    Sha256 h;
+    for (const char* rel : {"src/harness_main.cpp", "src/harness_problem.inc", "src/kernel.h", "src/reference.cpp", "src/fill.cpp"}) {
+        auto text = readTextFile(jobDir / rel);
+        h.addField(rel).addField(text ? *text : std::string());
+    }
+    for (const auto& b : problem.baselines) h.addField(b.name).addField(b.text);
+    for (const auto& f : problem.compileFlags) h.addField(f);
+    const auto& machine = machineInfo(options.compiler);
+    h.addField(machine.compilerVersion).addField(machine.host).addField(machine.cpu);
+    const auto cacheDir = config_.jobsRoot.parent_path() / "prebuilt" / h.hexDigest().substr(0, 32);
+
+    std::vector<std::string> files{"harness", "reference.so"};
+    for (const auto& b : problem.baselines) files.push_back("baseline_" + b.name + ".so");
+    std::error_code ec;
+    std::lock_guard lock(prebuildMutex_);
+    if (!std::filesystem::exists(cacheDir / "complete", ec)) {
+        const auto buildDir = config_.jobsRoot / (problem.name + "-prebuild-" + uniqueSuffix());
+        auto written = CppHarnessGenerator::write(problem, candidate, space, options, buildDir);
+        if (!written) return;
+        if (auto s = writeFileAtomic(buildDir / "build" / "prebuild-only", "\n"); !s) return;
+        JobRequest request{buildDir, written->limits, {}};
+        const auto outcome = executor_.submit(request).get();
+        bool built = !outcome.resultJson; // a result means the problem's own code failed to build
+        for (const auto& f : files) built = built && std::filesystem::exists(buildDir / "build" / f, ec);
+        if (built) {
+            const auto temp = cacheDir.string() + ".tmp-" + uniqueSuffix();
+            std::filesystem::create_directories(temp, ec);
+            for (const auto& f : files) std::filesystem::copy_file(buildDir / "build" / f, std::filesystem::path(temp) / f, ec);
+            if (!ec) (void)writeFileAtomic(std::filesystem::path(temp) / "complete", "\n");
+            std::filesystem::rename(temp, cacheDir, ec);
+            if (ec) std::filesystem::remove_all(temp, ec);
+            log::eval()->info("prebuilt harness and reference of {} in {:.1f} s", problem.name, outcome.wallSeconds);
+        }
+        std::filesystem::remove_all(buildDir, ec);
+        if (!built) return;
+    }
+    for (const auto& f : files)
+        std::filesystem::copy_file(cacheDir / f, jobDir / "build" / f, std::filesystem::copy_options::overwrite_existing, ec);
 }
 
 EvaluationResult Evaluator::finish(const problem::ProblemSpec& problem, PreparedJob& job, const JobOutcome& outcome) {
@@ -129,8 +160,9 @@ EvaluationResult Evaluator::finish(const problem::ProblemSpec& problem, Prepared
                                                        std::to_string(static_cast<int>(job.request.limits.wallTimeoutS)) + " s and was killed");
     } else if (outcome.stopped) {
         result = failedResult(EvalStatus::InfraError, "cancelled before it finished");
-    } else if (auto fromLogs = classifyFromMarkers(job.request.dir)) {
-        result = *fromLogs;
+    } else if (auto evidence = readCrashEvidence(job.request.dir); evidence && !outcome.stopped) {
+        result = classifyCrash(*evidence);
+        if (outcome.timedOut) result = failedResult(EvalStatus::Timeout, "the job exceeded its wall-clock limit and was killed; " + result.message);
     } else {
         result = failedResult(EvalStatus::InfraError, outcome.infraError.empty() ? "the job produced no result" : outcome.infraError);
         if (!outcome.logTail.empty()) result.buildLog = outcome.logTail;

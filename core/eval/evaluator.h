@@ -7,6 +7,7 @@
 #include "problem/problem_spec.h"
 #include "store/database.h"
 
+#include <mutex>
 #include <optional>
 
 namespace ks::eval {
@@ -14,6 +15,10 @@ namespace ks::eval {
 struct EvaluatorConfig {
     std::filesystem::path jobsRoot;  // default: $TMPDIR/kernelsmith-<uid>/jobs
     bool keepJobs = false;           // keep job dirs after they finish (debugging)
+    // Build the harness, reference and baselines once per problem and machine
+    // in a job that runs no candidate code, and copy them into every job.
+    // Only for executors that run on this host.
+    bool prebuild = true;
 };
 
 struct PreparedJob {
@@ -42,12 +47,17 @@ public:
     static std::filesystem::path defaultJobsRoot();
 
 private:
+    // Copies trusted prebuilt harness/reference/baselines into the job's build/,
+    // building them first when this problem has none yet. Failures only cost speed.
+    void usePrebuilt(const problem::ProblemSpec& problem, const Candidate& candidate, const problem::ParamSpace& space,
+                     const EvalOptions& options, const std::filesystem::path& jobDir);
     void record(const problem::ProblemSpec& problem, const PreparedJob& job, const EvaluationResult& result);
 
     Executor& executor_;
     const store::Database* database_;
     EvaluatorConfig config_;
     std::int64_t lastRecordId_ = 0;
+    std::mutex prebuildMutex_;
 };
 
 } // namespace ks::eval

@@ -30,6 +30,8 @@ const std::vector<Rule>& rules() {
          "timers and signals belong to the harness"},
         {"files", std::regex(R"(\b(fopen|freopen|open|openat|creat|unlink|truncate)\s*\(|\bstd::(ofstream|ifstream|fstream|filesystem)\b)"),
          "a kernel reads and writes only its arguments"},
+        {"output-streams", std::regex(R"(\b(write|pwrite|writev|fwrite|fputs|fputc|fprintf|dprintf|vfprintf)\s*\()"),
+         "a kernel writes only its output arguments"},
         {"environment", std::regex(R"(\b(setenv|putenv|unsetenv|getenv)\s*\()"),
          "a kernel does not depend on or change the environment"},
         {"exit", std::regex(R"(\b(exit|_exit|_Exit|quick_exit|abort|atexit|longjmp|setjmp)\s*\()"),

@@ -64,6 +64,15 @@ private slots:
         QVERIFY(!std::filesystem::exists(fixture.jobsRoot() / "kernelsmith-escape-probe"));
     }
 
+    void forgedResultFilesAreDiscarded() {
+        test::EvalFixture fixture(1);
+        auto r = fixture.evaluator().evaluate(saxpy_, test::EvalFixture::candidate("saxpy", "forges_result"), options_);
+        QVERIFY(r.ok());
+        QCOMPARE(eval::statusName(r->status), std::string("runtime_error"));
+        QVERIFY2(r->message.find("segmentation fault") != std::string::npos, r->message.c_str());
+        QVERIFY(!r->speedup);
+    }
+
     void forkBombsAreContained() {
         test::EvalFixture fixture(1);
         auto r = fixture.evaluator().evaluate(saxpy_, test::EvalFixture::candidate("saxpy", "fork_bomb"), options_);

@@ -11,7 +11,12 @@
 //
 //   harness run                         checks + timing, writes result.json
 //   harness compile-failed LOG          result.json for a candidate that did not build
-//   harness crashed EXIT_CODE           result.json after `harness run` died
+//   harness problem-failed WHAT LOG     result.json when the problem's own code did not build
+//
+// When `harness run` dies, it leaves build/phase and marker lines on stderr
+// (KS-FATAL, KS-TIMEOUT, KS-OOM, KS-INPUT-WRITE); Kernelsmith classifies the
+// crash from those, outside the job, so nothing the candidate could have
+// replaced is ever run to report on it.
 //
 // The problem-specific part (sizes, fills, the call) is generated into
 // harness_problem.inc by Kernelsmith's CppHarnessGenerator.
@@ -917,43 +922,6 @@ int run() {
     return 0;
 }
 
-// run.sh calls this when `harness run` ended without writing result.json.
-int crashed(int exitCode) {
-    Json r;
-    const std::string err = readFileTail("build/run.err", 4000);
-    const std::string phase = readFileTail("build/phase", 300);
-    const bool inReference = phase.rfind("reference", 0) == 0 || phase.rfind("loading", 0) == 0;
-    const bool inCandidate = err.find("in_candidate=1") != std::string::npos || (!inReference && phase != "done");
-    if (const auto pos = err.find("KS-INPUT-WRITE arg="); pos != std::string::npos) {
-        const auto start = pos + 19;
-        r.status = "wrong_answer";
-        r.message = "the candidate wrote into its input " + err.substr(start, err.find(' ', start) - start) +
-                    " (inputs are read-only during calls) during: " + phase;
-    } else if (err.find("KS-OOM") != std::string::npos) {
-        r.status = "oom";
-        r.message = "the candidate could not allocate memory (" + phase + ")";
-    } else if (exitCode == 124 || exitCode == 137 || err.find("KS-TIMEOUT") != std::string::npos ||
-               err.find("signal=24") != std::string::npos) {
-        r.status = "timeout";
-        r.message = "time limit exceeded during: " + phase;
-    } else if (err.find("signal=25") != std::string::npos) {
-        r.status = "runtime_error";
-        r.message = "the candidate exceeded the file size limit during: " + phase;
-    } else if (inCandidate && !inReference) {
-        r.status = "runtime_error";
-        std::string sig;
-        if (const auto pos = err.find("signal="); pos != std::string::npos) sig = err.substr(pos + 7, err.find(' ', pos) - pos - 7);
-        const char* name = sig == "11" ? "segmentation fault" : sig == "7" ? "bus error" : sig == "8" ? "arithmetic exception"
-                         : sig == "4" ? "illegal instruction" : sig == "6" ? "abort" : nullptr;
-        r.message = std::string("the candidate crashed") + (name ? std::string(" (") + name + ")" : "") + " during: " + phase;
-    } else {
-        r.status = "infra_error";
-        r.message = "the harness ended with code " + std::to_string(exitCode) + " during: " + phase;
-    }
-    writeResult(r, err);
-    return 0;
-}
-
 // The problem's own code (reference, baseline, fill) did not build: not the candidate's fault.
 int problemFailed(const char* what, const char* log) {
     Json r;
@@ -977,8 +945,7 @@ int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "run") return run();
     if (mode == "compile-failed" && argc > 2) return compileFailed(argv[2]);
-    if (mode == "crashed" && argc > 2) return crashed(std::atoi(argv[2]));
     if (mode == "problem-failed" && argc > 3) return problemFailed(argv[2], argv[3]);
-    std::fprintf(stderr, "usage: harness run | compile-failed LOG | crashed EXIT_CODE | problem-failed WHAT LOG\n");
+    std::fprintf(stderr, "usage: harness run | compile-failed LOG | problem-failed WHAT LOG\n");
     return 2;
 }

@@ -1,0 +1,69 @@
+#include "eval/crash_classifier.h"
+
+#include "util/files.h"
+
+#include <csignal>
+
+namespace ks::eval {
+namespace {
+
+std::string markerValue(const std::string& text, const std::string& key) {
+    const auto pos = text.find(key);
+    if (pos == std::string::npos) return {};
+    const auto start = pos + key.size();
+    return text.substr(start, text.find_first_of(" \n", start) - start);
+}
+
+std::string signalName(int sig) {
+    switch (sig) {
+    case SIGSEGV: return "segmentation fault";
+    case SIGBUS: return "bus error";
+    case SIGFPE: return "arithmetic exception";
+    case SIGILL: return "illegal instruction";
+    case SIGABRT: return "abort";
+    case SIGKILL: return "killed";
+    default: return "signal " + std::to_string(sig);
+    }
+}
+
+} // namespace
+
+EvaluationResult classifyCrash(const CrashEvidence& e) {
+    const std::string& err = e.stderrText;
+    const std::string during = e.phase.empty() ? "" : " during: " + e.phase;
+    int sig = 0;
+    if (const auto s = markerValue(err, "KS-FATAL signal="); !s.empty()) sig = std::atoi(s.c_str());
+    else if (e.exitCode > 128) sig = e.exitCode - 128;
+    const bool inReference = e.phase.rfind("reference", 0) == 0 || e.phase.rfind("loading", 0) == 0;
+    const bool inCandidate = err.find("in_candidate=1") != std::string::npos || (!inReference && e.phase != "done");
+
+    EvaluationResult r;
+    if (const auto arg = markerValue(err, "KS-INPUT-WRITE arg="); !arg.empty()) {
+        r = failedResult(EvalStatus::WrongAnswer, "the candidate wrote into its input " + arg + " (inputs are read-only during calls)" + during);
+    } else if (err.find("KS-OOM") != std::string::npos) {
+        r = failedResult(EvalStatus::Oom, "the candidate could not allocate memory (" + markerValue(err, "KS-OOM bytes=") + " bytes)" + during);
+    } else if (err.find("KS-TIMEOUT") != std::string::npos || e.exitCode == 124 || e.exitCode == 137 || sig == SIGXCPU) {
+        r = failedResult(EvalStatus::Timeout, "time limit exceeded" + during);
+    } else if (sig == SIGXFSZ) {
+        r = failedResult(EvalStatus::RuntimeError, "the candidate exceeded the file size limit" + during);
+    } else if (inReference && !inCandidate) {
+        r = failedResult(EvalStatus::InfraError, "the problem's reference failed (" + (sig ? signalName(sig) : "exit " + std::to_string(e.exitCode)) + ")" + during);
+    } else {
+        r = failedResult(EvalStatus::RuntimeError, "the candidate crashed (" + (sig ? signalName(sig) : "exit " + std::to_string(e.exitCode)) + ")" + during);
+    }
+    r.buildLog = truncateMiddle(err, 1000, 3000);
+    return r;
+}
+
+std::optional<CrashEvidence> readCrashEvidence(const std::filesystem::path& jobDir) {
+    auto rc = readTextFile(jobDir / "build" / "harness.rc");
+    auto err = readTextFile(jobDir / "build" / "run.err");
+    if (!rc && !err) return std::nullopt;
+    CrashEvidence e;
+    if (rc) e.exitCode = std::atoi(rc->c_str());
+    if (err) e.stderrText = *err;
+    if (auto phase = readTextFile(jobDir / "build" / "phase")) e.phase = phase->substr(0, 300);
+    return e;
+}
+
+} // namespace ks::eval

@@ -1,0 +1,54 @@
+#include "eval/crash_classifier.h"
+
+#include <QtTest/QtTest>
+
+#include <fstream>
+
+using namespace ks::eval;
+
+class TestCrashClassifier : public QObject {
+    Q_OBJECT
+private slots:
+    void classifies_data() {
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("phase");
+        QTest::addColumn<QString>("stderrText");
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<QString>("messagePart");
+        QTest::newRow("segfault") << 139 << "candidate on check shape one seed 1 (call 1)"
+                                  << "\nKS-FATAL signal=11 in_candidate=1 phase=x\n" << "runtime_error" << "segmentation fault";
+        QTest::newRow("watchdog") << 137 << "candidate on timing shape t" << "\nKS-TIMEOUT phase=x\n" << "timeout" << "time limit";
+        QTest::newRow("timeout(1)") << 137 << "candidate on check shape one seed 1 (call 1)" << "" << "timeout" << "during: candidate";
+        QTest::newRow("cpu limit") << 152 << "candidate" << "" << "timeout" << "time limit";
+        QTest::newRow("oom") << 139 << "candidate" << "\nKS-OOM bytes=107374182400\n\nKS-FATAL signal=11 in_candidate=1\n" << "oom" << "107374182400 bytes";
+        QTest::newRow("input write") << 86 << "candidate" << "\nKS-INPUT-WRITE arg=x phase=p\n" << "wrong_answer" << "input x";
+        QTest::newRow("file size") << 153 << "candidate" << "\nKS-FATAL signal=25 in_candidate=1\n" << "runtime_error" << "file size";
+        QTest::newRow("reference") << 139 << "reference on check shape one seed 1" << "\nKS-FATAL signal=11 in_candidate=0\n" << "infra_error" << "reference failed";
+        QTest::newRow("abort") << 134 << "candidate on check shape one seed 2 (call 2)" << "" << "runtime_error" << "abort";
+    }
+    void classifies() {
+        QFETCH(int, exitCode);
+        QFETCH(QString, phase);
+        QFETCH(QString, stderrText);
+        QFETCH(QString, status);
+        QFETCH(QString, messagePart);
+        const auto r = classifyCrash({exitCode, phase.toStdString(), stderrText.toStdString()});
+        QCOMPARE(QString::fromStdString(statusName(r.status)), status);
+        QVERIFY2(QString::fromStdString(r.message).contains(messagePart), r.message.c_str());
+    }
+    void readsEvidenceFromAJobDir() {
+        QTemporaryDir dir;
+        const std::filesystem::path job = dir.path().toStdString();
+        QVERIFY(!readCrashEvidence(job));
+        std::filesystem::create_directories(job / "build");
+        std::ofstream(job / "build" / "harness.rc") << "139\n";
+        std::ofstream(job / "build" / "phase") << "candidate on check shape one seed 1 (call 1)";
+        auto e = readCrashEvidence(job);
+        QVERIFY(e);
+        QCOMPARE(e->exitCode, 139);
+        QCOMPARE(QString::fromStdString(e->phase), QString("candidate on check shape one seed 1 (call 1)"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCrashClassifier)
+#include "tst_crash_classifier.moc"
