@@ -20,6 +20,7 @@ commands:
   problem check DIR|NAME   validate a problem folder
   problem list             the bundled problems
   eval                     evaluate one candidate (eval --help)
+  search                   run, follow, steer and export searches (search --help)
 
 global options:
   --db PATH     the workspace database (default: $XDG_DATA_HOME/kernelsmith/workspace.db)
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
     const std::vector<std::string> rest(args.begin() + static_cast<long>(i) + 1, args.end());
     if (command == "problem") return ks::cli::runProblemCommand(rest, global);
     if (command == "eval") return ks::cli::runEvalCommand(rest, global);
+    if (command == "search") return ks::cli::runSearchCommand(rest, global);
     std::fprintf(stderr, "unknown command '%s'\n\n%s", command.c_str(), kHelp);
     return ks::cli::kExitUsage;
 }

@@ -27,6 +27,64 @@ CREATE TABLE events (
   created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 )sql",
+        // 2: searches, their nodes (sources shared by content hash), and the
+        // steering commands other processes post for a running search.
+        R"sql(
+CREATE TABLE sources (
+  hash TEXT PRIMARY KEY,
+  text TEXT NOT NULL
+);
+CREATE TABLE searches (
+  id             INTEGER PRIMARY KEY,
+  problem        TEXT NOT NULL,
+  problem_dir    TEXT NOT NULL,
+  problem_hash   TEXT NOT NULL,
+  config         TEXT NOT NULL,
+  status         TEXT NOT NULL,
+  stop_reason    TEXT NOT NULL DEFAULT '',
+  evaluations    INTEGER NOT NULL DEFAULT 0,
+  best_node      INTEGER,
+  best_speedup   REAL,
+  owner_pid      INTEGER,
+  created_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  updated_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE nodes (
+  id            INTEGER PRIMARY KEY,
+  search_id     INTEGER NOT NULL REFERENCES searches(id),
+  parent_id     INTEGER REFERENCES nodes(id),
+  seq           INTEGER NOT NULL,
+  origin        TEXT NOT NULL,
+  source_name   TEXT NOT NULL,
+  source_hash   TEXT NOT NULL REFERENCES sources(hash),
+  params        TEXT NOT NULL,
+  state         TEXT NOT NULL,
+  status        TEXT,
+  speedup       REAL,
+  message       TEXT NOT NULL DEFAULT '',
+  evaluation_id INTEGER REFERENCES evaluations(id),
+  pinned        INTEGER NOT NULL DEFAULT 0,
+  pruned        INTEGER NOT NULL DEFAULT 0,
+  boost         REAL NOT NULL DEFAULT 0,
+  hint          TEXT NOT NULL DEFAULT '',
+  created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  finished_at   TEXT,
+  UNIQUE (search_id, source_hash, params)
+);
+CREATE INDEX nodes_by_search ON nodes(search_id, seq);
+CREATE TABLE commands (
+  id         INTEGER PRIMARY KEY,
+  search_id  INTEGER NOT NULL REFERENCES searches(id),
+  verb       TEXT NOT NULL,
+  args       TEXT NOT NULL,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  applied_at TEXT,
+  outcome    TEXT
+);
+CREATE INDEX commands_pending ON commands(search_id, applied_at);
+ALTER TABLE events ADD COLUMN search_id INTEGER;
+CREATE INDEX events_by_search ON events(search_id, id);
+)sql",
     };
     return steps;
 }

@@ -1,0 +1,534 @@
+// kernelsmith-cli search start|resume|list|show|export and the steering verbs.
+#include "args.h"
+#include "commands.h"
+#include "exit_codes.h"
+#include "verdict_printer.h"
+
+#include "eval/evaluator.h"
+#include "eval/local_executor.h"
+#include "problem/problem_loader.h"
+#include "search/search_config_json.h"
+#include "search/search_engine.h"
+#include "store/search_store.h"
+#include "util/files.h"
+#include "util/paths.h"
+
+#include <csignal>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <set>
+#include <thread>
+#include <unistd.h>
+
+namespace ks::cli {
+namespace {
+
+const char* kSearchHelp = R"(usage: kernelsmith-cli search COMMAND ...
+
+  start --problem DIR|NAME [--policy mcts|evo|beam|greedy|random|exhaustive]
+        [--budget N] [--workers N] [--seed S] [--memory both|ancestors|siblings|none]
+        [--target X] [--stall K] [--time SECONDS] [--time-budget S] [--check-only]
+        [--sandbox POLICY]               run a new search with the offline tuner
+  resume ID [--budget N]                 continue an interrupted or paused search
+  list                                   every search of the workspace
+  show ID [--all]                        the tree as text and the best node
+  export ID --best FILE                  the best kernel, its params baked in
+
+steering (also while the search runs in another process):
+  pause ID | stop ID | budget ID N
+  prune ID NODE | unprune ID NODE | pin ID NODE | unpin ID NODE
+  boost ID NODE AMOUNT | hint ID NODE TEXT
+  add-child ID PARENT FILE [--param K=V ...]
+)";
+
+volatile std::sig_atomic_t gInterrupted = 0;
+void onInterrupt(int) { gInterrupted = 1; }
+
+bool toInt(const std::string& s, long long& out) {
+    try {
+        std::size_t used = 0;
+        out = std::stoll(s, &used);
+        return used == s.size();
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+class ProgressPrinter final : public search::SearchObserver {
+public:
+    ProgressPrinter() : tty_(isatty(STDOUT_FILENO) != 0) {}
+    void progress(const search::SearchProgress& p) override {
+        char line[256];
+        std::snprintf(line, sizeof line, "search %lld: %d/%d evaluated, %d running, best %.3gx (node %lld), %.1f/min, ETA %s%s",
+                      static_cast<long long>(p.searchId), p.done, p.budget, p.inFlight, p.bestSpeedup,
+                      static_cast<long long>(p.bestNode), p.evaluationsPerMinute,
+                      p.etaSeconds > 0 ? formatSeconds(p.etaSeconds).c_str() : "-", p.paused ? " [paused]" : "");
+        if (tty_) {
+            std::printf("\r\033[K%s", line);
+            std::fflush(stdout);
+        } else if (p.done != lastDone_ || p.paused != lastPaused_) {
+            // Plain lines for logs and pipes: one per finished evaluation at most.
+            std::printf("%s\n", line);
+            std::fflush(stdout);
+        }
+        lastDone_ = p.done;
+        lastPaused_ = p.paused;
+    }
+    void note(const std::string& text) override {
+        if (tty_) std::printf("\r\033[K");
+        std::printf("note: %s\n", text.c_str());
+        std::fflush(stdout);
+    }
+    void finish() {
+        if (tty_) std::printf("\n");
+    }
+
+private:
+    bool tty_;
+    int lastDone_ = -1;
+    bool lastPaused_ = false;
+};
+
+struct Workspace {
+    std::unique_ptr<store::Database> db;
+};
+
+Result<store::Database> openWorkspace(const GlobalOptions& global) {
+    const std::filesystem::path path = global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database);
+    return store::Database::open(path);
+}
+
+int runEngine(store::Database& db, std::int64_t searchId, const Args& args) {
+    eval::LocalExecutorConfig execConfig;
+    auto record = store::SearchStore(db).loadSearch(searchId);
+    if (!record) {
+        std::fprintf(stderr, "search: %s\n", record.error().message.c_str());
+        return kExitError;
+    }
+    auto config = search::configFromJson(nlohmann::json::parse(record->configJson, nullptr, false));
+    if (!config) {
+        std::fprintf(stderr, "search: %s\n", config.error().message.c_str());
+        return kExitError;
+    }
+    execConfig.workers = config->workers > 0 ? static_cast<std::size_t>(config->workers) : 0;
+    if (auto policy = args.value("sandbox")) {
+        auto p = eval::parseSandboxPolicy(*policy);
+        if (!p) {
+            std::fprintf(stderr, "search: %s\n", p.error().message.c_str());
+            return kExitUsage;
+        }
+        execConfig.sandbox = *p;
+    }
+    auto executor = eval::LocalExecutor::create(execConfig);
+    if (!executor) {
+        std::fprintf(stderr, "search: %s\n", executor.error().message.c_str());
+        return kExitError;
+    }
+    eval::Evaluator evaluator(**executor, &db);
+    eval::EvalOptions options;
+    options.checkOnly = args.has("check-only");
+    options.timeBudgetS = 0.5;
+    if (auto v = args.value("time-budget")) {
+        try {
+            options.timeBudgetS = std::stod(*v);
+        } catch (const std::exception&) {
+            std::fprintf(stderr, "search: --time-budget expects seconds\n");
+            return kExitUsage;
+        }
+    }
+    std::stop_source stop;
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    std::jthread watcher([&stop](std::stop_token own) {
+        while (!own.stop_requested() && !gInterrupted) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        if (gInterrupted) stop.request_stop();
+    });
+    ProgressPrinter printer;
+    search::SearchEngine engine(db, evaluator, options);
+    auto outcome = engine.run(searchId, stop.get_token(), &printer);
+    printer.finish();
+    watcher.request_stop();
+    if (!outcome) {
+        std::fprintf(stderr, "search: %s\n", outcome.error().message.c_str());
+        return kExitError;
+    }
+    std::printf("search %lld %s (%s): %d evaluations, best %.3gx at node %lld\n", static_cast<long long>(searchId),
+                outcome->status.c_str(), outcome->stopReason.c_str(), outcome->evaluations, outcome->bestSpeedup,
+                static_cast<long long>(outcome->bestNode));
+    if (outcome->status == "stopped") std::printf("continue with: kernelsmith-cli search resume %lld\n", static_cast<long long>(searchId));
+    return kExitOk;
+}
+
+int start(const Args& args, const GlobalOptions& global) {
+    auto problemArg = args.value("problem");
+    if (!problemArg) {
+        std::fprintf(stderr, "search start: --problem DIR|NAME is required\n");
+        return kExitUsage;
+    }
+    auto problem = problem::loadProblem(resolveProblemDir(*problemArg));
+    if (!problem) {
+        std::fprintf(stderr, "search start: invalid problem\n%s\n", problem.error().message.c_str());
+        return kExitInvalidProblem;
+    }
+    nlohmann::json cfg = nlohmann::json::object();
+    auto number = [&](const char* flag, const char* key, bool integer) -> bool {
+        auto v = args.value(flag);
+        if (!v) return true;
+        try {
+            std::size_t used = 0;
+            if (integer) cfg[key] = std::stoll(*v, &used);
+            else cfg[key] = std::stod(*v, &used);
+            if (used != v->size()) throw std::invalid_argument(*v);
+        } catch (const std::exception&) {
+            std::fprintf(stderr, "search start: --%s expects a number, got '%s'\n", flag, v->c_str());
+            return false;
+        }
+        return true;
+    };
+    if (auto p = args.value("policy")) cfg["policy"] = *p;
+    if (auto m = args.value("memory")) cfg["memory"] = *m;
+    if (!number("budget", "max_evaluations", true) || !number("workers", "workers", true) || !number("seed", "seed", true) ||
+        !number("target", "target_speedup", false) || !number("stall", "stall_evaluations", true) ||
+        !number("time", "max_wall_seconds", false) || !number("exploration", "mcts_exploration", false))
+        return kExitUsage;
+    auto config = search::configFromJson(cfg);
+    if (!config) {
+        std::fprintf(stderr, "search start: %s\n", config.error().message.c_str());
+        return kExitUsage;
+    }
+    auto db = openWorkspace(global);
+    if (!db) {
+        std::fprintf(stderr, "search start: %s\n", db.error().message.c_str());
+        return kExitError;
+    }
+    auto id = search::SearchEngine::create(*db, *problem, *config);
+    if (!id) {
+        std::fprintf(stderr, "search start: %s\n", id.error().message.c_str());
+        return kExitError;
+    }
+    std::printf("search %lld: %s on %s, budget %d, policy %s, seed %llu\n", static_cast<long long>(*id), problem->name.c_str(),
+                db->path().c_str(), config->maxEvaluations, search::policyName(config->policy).c_str(),
+                static_cast<unsigned long long>(config->seed));
+    return runEngine(*db, *id, args);
+}
+
+bool ownerAlive(const store::SearchRecord& s) {
+    return s.ownerPid && kill(static_cast<pid_t>(*s.ownerPid), 0) == 0 && *s.ownerPid != getpid();
+}
+
+Result<store::SearchRecord> loadSearchArg(const store::Database& db, const std::string& idText) {
+    long long id = 0;
+    if (!toInt(idText, id)) return makeError(ErrorCode::InvalidArgument, "'" + idText + "' is not a search id (see `search list`)");
+    return store::SearchStore(db).loadSearch(id);
+}
+
+int resume(const Args& args, const GlobalOptions& global) {
+    const auto& pos = args.positional();
+    if (pos.size() != 2) {
+        std::fprintf(stderr, "usage: kernelsmith-cli search resume ID [--budget N]\n");
+        return kExitUsage;
+    }
+    auto db = openWorkspace(global);
+    if (!db) {
+        std::fprintf(stderr, "search resume: %s\n", db.error().message.c_str());
+        return kExitError;
+    }
+    auto search = loadSearchArg(*db, pos[1]);
+    if (!search) {
+        std::fprintf(stderr, "search resume: %s\n", search.error().message.c_str());
+        return kExitUsage;
+    }
+    store::SearchStore store(*db);
+    if (ownerAlive(*search)) {
+        // Running elsewhere: resuming means un-pausing it.
+        (void)store.postCommand(search->id, "resume", "{}");
+        std::printf("search %lld runs in process %lld: asked it to resume\n", static_cast<long long>(search->id),
+                    static_cast<long long>(*search->ownerPid));
+        return kExitOk;
+    }
+    if (auto budget = args.value("budget")) {
+        long long n = 0;
+        if (!toInt(*budget, n) || n < 1) {
+            std::fprintf(stderr, "search resume: --budget expects a positive number\n");
+            return kExitUsage;
+        }
+        auto cfg = nlohmann::json::parse(search->configJson);
+        cfg["max_evaluations"] = n;
+        search->configJson = cfg.dump();
+        if (auto s = store.updateSearch(*search); !s) {
+            std::fprintf(stderr, "search resume: %s\n", s.error().message.c_str());
+            return kExitError;
+        }
+    } else if (search->status == "finished" && search->stopReason != "stopped") {
+        std::fprintf(stderr, "search %lld is finished (%s); give it more with --budget N\n", static_cast<long long>(search->id),
+                     search->stopReason.c_str());
+        return kExitUsage;
+    }
+    return runEngine(*db, search->id, args);
+}
+
+int list(const GlobalOptions& global) {
+    auto db = openWorkspace(global);
+    if (!db) {
+        std::fprintf(stderr, "search list: %s\n", db.error().message.c_str());
+        return kExitError;
+    }
+    auto searches = store::SearchStore(*db).listSearches();
+    if (!searches) {
+        std::fprintf(stderr, "search list: %s\n", searches.error().message.c_str());
+        return kExitError;
+    }
+    std::printf("%4s  %-16s %-12s %-10s %6s %9s  %s\n", "id", "problem", "status", "policy", "evals", "best", "started");
+    for (const auto& s : *searches) {
+        const auto cfg = nlohmann::json::parse(s.configJson, nullptr, false);
+        std::string status = s.status;
+        if (status == "running" && !ownerAlive(s) && s.ownerPid != getpid()) status = "interrupted";
+        if (status == "finished" || status == "stopped") status += "/" + s.stopReason;
+        char best[32] = "-";
+        if (s.bestSpeedup) std::snprintf(best, sizeof best, "%.3gx", *s.bestSpeedup);
+        std::printf("%4lld  %-16s %-12s %-10s %6lld %9s  %s\n", static_cast<long long>(s.id), s.problem.c_str(), status.c_str(),
+                    cfg.is_object() ? cfg.value("policy", "?").c_str() : "?", static_cast<long long>(s.evaluations), best,
+                    s.createdAt.c_str());
+    }
+    return kExitOk;
+}
+
+void printTree(const std::vector<store::NodeRecord>& nodes, std::int64_t bestNode, bool all) {
+    std::map<std::int64_t, std::vector<const store::NodeRecord*>> children;
+    for (const auto& n : nodes) children[n.parentId].push_back(&n);
+    std::set<std::int64_t> onBestPath;
+    std::map<std::int64_t, const store::NodeRecord*> byId;
+    for (const auto& n : nodes) byId[n.id] = &n;
+    for (auto id = bestNode; id && byId.count(id); id = byId[id]->parentId) onBestPath.insert(id);
+    int hidden = 0;
+    std::function<void(std::int64_t, const std::string&)> walk = [&](std::int64_t parent, const std::string& indent) {
+        const auto& kids = children[parent];
+        for (std::size_t i = 0; i < kids.size(); ++i) {
+            const auto* n = kids[i];
+            const bool last = i + 1 == kids.size();
+            // Without --all: the best path, and failures and leaves only near it.
+            if (!all && !onBestPath.count(n->id) && !onBestPath.count(n->parentId)) {
+                ++hidden;
+                continue;
+            }
+            char speed[32] = "";
+            if (n->speedup) std::snprintf(speed, sizeof speed, " %.3gx", *n->speedup);
+            std::printf("%s%s#%lld %s%s [%s]%s %s%s%s\n", indent.c_str(), last ? "└─ " : "├─ ", static_cast<long long>(n->id),
+                        n->status.value_or(n->state).c_str(), speed, n->origin.c_str(), onBestPath.count(n->id) ? " *" : "",
+                        problem::formatAssignment(nlohmann::json::parse(n->paramsJson).get<problem::ParamAssignment>()).c_str(),
+                        n->pruned ? " (pruned)" : "", n->pinned ? " (pinned)" : "");
+            walk(n->id, indent + (last ? "   " : "│  "));
+        }
+    };
+    walk(0, "");
+    if (hidden) std::printf("(%d nodes off the best path hidden; --all shows them)\n", hidden);
+}
+
+int show(const Args& args, const GlobalOptions& global) {
+    const auto& pos = args.positional();
+    if (pos.size() != 2) {
+        std::fprintf(stderr, "usage: kernelsmith-cli search show ID [--all]\n");
+        return kExitUsage;
+    }
+    auto db = openWorkspace(global);
+    if (!db) {
+        std::fprintf(stderr, "search show: %s\n", db.error().message.c_str());
+        return kExitError;
+    }
+    auto search = loadSearchArg(*db, pos[1]);
+    if (!search) {
+        std::fprintf(stderr, "search show: %s\n", search.error().message.c_str());
+        return kExitUsage;
+    }
+    auto nodes = store::SearchStore(*db).loadNodes(search->id);
+    if (!nodes) {
+        std::fprintf(stderr, "search show: %s\n", nodes.error().message.c_str());
+        return kExitError;
+    }
+    std::printf("search %lld: %s, %s%s, %lld evaluations\n  config %s\n", static_cast<long long>(search->id), search->problem.c_str(),
+                search->status.c_str(), search->stopReason.empty() ? "" : (" (" + search->stopReason + ")").c_str(),
+                static_cast<long long>(search->evaluations), search->configJson.c_str());
+    std::map<std::string, int> statuses;
+    for (const auto& n : *nodes) ++statuses[n.status.value_or(n.state)];
+    std::printf("  nodes  ");
+    for (const auto& [s, c] : statuses) std::printf(" %s %d", s.c_str(), c);
+    std::printf("\n");
+    printTree(*nodes, search->bestNode.value_or(0), args.has("all"));
+    if (search->bestNode) {
+        for (const auto& n : *nodes)
+            if (n.id == *search->bestNode)
+                std::printf("best: node %lld, %.3gx, %s %s\n", static_cast<long long>(n.id), n.speedup.value_or(0), n.sourceName.c_str(),
+                            problem::formatAssignment(nlohmann::json::parse(n.paramsJson).get<problem::ParamAssignment>()).c_str());
+    }
+    return kExitOk;
+}
+
+int exportBest(const Args& args, const GlobalOptions& global) {
+    const auto& pos = args.positional();
+    auto file = args.value("best");
+    if (pos.size() != 2 || !file) {
+        std::fprintf(stderr, "usage: kernelsmith-cli search export ID --best FILE\n");
+        return kExitUsage;
+    }
+    auto db = openWorkspace(global);
+    if (!db) {
+        std::fprintf(stderr, "search export: %s\n", db.error().message.c_str());
+        return kExitError;
+    }
+    auto search = loadSearchArg(*db, pos[1]);
+    if (!search) {
+        std::fprintf(stderr, "search export: %s\n", search.error().message.c_str());
+        return kExitUsage;
+    }
+    if (!search->bestNode) {
+        std::fprintf(stderr, "search export: search %lld has no correct node yet\n", static_cast<long long>(search->id));
+        return kExitError;
+    }
+    store::SearchStore store(*db);
+    auto nodes = store.loadNodes(search->id);
+    if (!nodes) return kExitError;
+    for (const auto& n : *nodes) {
+        if (n.id != *search->bestNode) continue;
+        auto source = store.sourceText(n.sourceHash);
+        if (!source) {
+            std::fprintf(stderr, "search export: %s\n", source.error().message.c_str());
+            return kExitError;
+        }
+        // Bake the params in: the exported file compiles on its own.
+        std::string header = "// Exported by Kernelsmith: search " + std::to_string(search->id) + ", node " + std::to_string(n.id) +
+                             ", problem " + search->problem + ", measured " + std::to_string(n.speedup.value_or(0)) + "x the reference.\n";
+        const auto params = nlohmann::json::parse(n.paramsJson).get<problem::ParamAssignment>();
+        auto space = problem::parseParamDeclarations(*source, n.sourceName);
+        if (space)
+            for (const auto& def : problem::paramDefines(*space, params)) {
+                const auto eq = def.find('=');
+                header += "#define " + def.substr(2, eq - 2) + " " + def.substr(eq + 1) + "\n";
+            }
+        if (auto s = writeFileAtomic(*file, header + *source); !s) {
+            std::fprintf(stderr, "search export: %s\n", s.error().message.c_str());
+            return kExitError;
+        }
+        std::printf("wrote node %lld (%.3gx) to %s\n", static_cast<long long>(n.id), n.speedup.value_or(0), file->c_str());
+        return kExitOk;
+    }
+    return kExitError;
+}
+
+int steer(const std::string& verb, const Args& args, const GlobalOptions& global) {
+    const auto& pos = args.positional();
+    static const std::map<std::string, std::size_t> arity{{"pause", 2}, {"stop", 2}, {"budget", 3}, {"prune", 3}, {"unprune", 3},
+                                                          {"pin", 3}, {"unpin", 3}, {"boost", 4}, {"hint", 4}, {"add-child", 4}};
+    if (pos.size() != arity.at(verb)) {
+        std::fprintf(stderr, "search %s: wrong arguments (see search --help)\n", verb.c_str());
+        return kExitUsage;
+    }
+    auto db = openWorkspace(global);
+    if (!db) {
+        std::fprintf(stderr, "search %s: %s\n", verb.c_str(), db.error().message.c_str());
+        return kExitError;
+    }
+    auto search = loadSearchArg(*db, pos[1]);
+    if (!search) {
+        std::fprintf(stderr, "search %s: %s\n", verb.c_str(), search.error().message.c_str());
+        return kExitUsage;
+    }
+    if (search->status == "finished") {
+        std::fprintf(stderr, "search %s: search %lld is finished (%s); nothing changed. Continue it with `search resume %lld --budget N`.\n",
+                     verb.c_str(), static_cast<long long>(search->id), search->stopReason.c_str(), static_cast<long long>(search->id));
+        return kExitUsage;
+    }
+    store::SearchStore store(*db);
+    nlohmann::json a = nlohmann::json::object();
+    if (pos.size() >= 3 && verb != "budget") {
+        long long node = 0;
+        if (!toInt(pos[2], node)) {
+            std::fprintf(stderr, "search %s: '%s' is not a node id\n", verb.c_str(), pos[2].c_str());
+            return kExitUsage;
+        }
+        auto nodes = store.loadNodes(search->id);
+        bool found = false;
+        for (const auto& n : nodes ? *nodes : std::vector<store::NodeRecord>{}) found = found || n.id == node;
+        if (!found) {
+            std::fprintf(stderr, "search %s: search %lld has no node %lld; nothing changed\n", verb.c_str(), static_cast<long long>(search->id), node);
+            return kExitUsage;
+        }
+        a["node"] = node;
+    }
+    if (verb == "budget") {
+        long long n = 0;
+        if (!toInt(pos[2], n) || n < 1) {
+            std::fprintf(stderr, "search budget: expects a positive number of evaluations\n");
+            return kExitUsage;
+        }
+        a["max_evaluations"] = n;
+    }
+    if (verb == "boost") {
+        try {
+            a["amount"] = std::stod(pos[3]);
+        } catch (const std::exception&) {
+            std::fprintf(stderr, "search boost: AMOUNT must be a number\n");
+            return kExitUsage;
+        }
+    }
+    if (verb == "hint") a["text"] = pos[3];
+    if (verb == "add-child") {
+        auto text = readTextFile(pos[3]);
+        if (!text) {
+            std::fprintf(stderr, "search add-child: %s\n", text.error().message.c_str());
+            return kExitUsage;
+        }
+        a["source"] = *text;
+        a["name"] = std::filesystem::path(pos[3]).stem().string();
+        nlohmann::json params = nlohmann::json::object();
+        for (const auto& kv : args.all("param")) {
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos) {
+                std::fprintf(stderr, "search add-child: --param expects NAME=VALUE\n");
+                return kExitUsage;
+            }
+            params[kv.substr(0, eq)] = kv.substr(eq + 1);
+        }
+        a["params"] = params;
+    }
+    const std::string storedVerb = verb == "add-child" ? "add_child" : verb;
+    auto id = store.postCommand(search->id, storedVerb, a.dump());
+    if (!id) {
+        std::fprintf(stderr, "search %s: %s\n", verb.c_str(), id.error().message.c_str());
+        return kExitError;
+    }
+    if (ownerAlive(*search)) std::printf("search %lld: %s sent to the running search (command %lld)\n", static_cast<long long>(search->id), verb.c_str(), static_cast<long long>(*id));
+    else std::printf("search %lld is not running: %s queued (command %lld), applied when it resumes\n", static_cast<long long>(search->id), verb.c_str(), static_cast<long long>(*id));
+    return kExitOk;
+}
+
+} // namespace
+
+int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
+    std::string error;
+    auto args = Args::parse(argv,
+                            {"problem", "policy", "budget", "workers", "seed", "memory", "target", "stall", "time", "time-budget",
+                             "exploration", "sandbox", "best", "param"},
+                            {"help", "check-only", "all"}, error);
+    if (!args) {
+        std::fprintf(stderr, "search: %s\n", error.c_str());
+        return kExitUsage;
+    }
+    const auto& pos = args->positional();
+    if (args->has("help") || pos.empty()) {
+        std::fputs(kSearchHelp, args->has("help") ? stdout : stderr);
+        return args->has("help") ? kExitOk : kExitUsage;
+    }
+    const auto& verb = pos[0];
+    if (verb == "start") return start(*args, global);
+    if (verb == "resume") return resume(*args, global);
+    if (verb == "list") return list(global);
+    if (verb == "show") return show(*args, global);
+    if (verb == "export") return exportBest(*args, global);
+    static const std::set<std::string> steering{"pause", "stop", "budget", "prune", "unprune", "pin", "unpin", "boost", "hint", "add-child"};
+    if (steering.count(verb)) return steer(verb, *args, global);
+    std::fprintf(stderr, "search: unknown command '%s'\n\n%s", verb.c_str(), kSearchHelp);
+    return kExitUsage;
+}
+
+} // namespace ks::cli

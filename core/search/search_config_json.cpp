@@ -1,0 +1,83 @@
+#include "search/search_config_json.h"
+
+#include <set>
+
+namespace ks::search {
+
+nlohmann::json toJson(const SearchConfig& c) {
+    return {{"policy", policyName(c.policy)},
+            {"memory", memoryModeName(c.memory)},
+            {"max_evaluations", c.maxEvaluations},
+            {"max_wall_seconds", c.maxWallSeconds},
+            {"target_speedup", c.targetSpeedup},
+            {"stall_evaluations", c.stallEvaluations},
+            {"max_tokens", c.maxTokens},
+            {"max_cost_usd", c.maxCostUsd},
+            {"workers", c.workers},
+            {"seed", c.seed},
+            {"mcts_exploration", c.mctsExploration},
+            {"beam_width", c.beamWidth},
+            {"population", c.population},
+            {"islands", c.islands},
+            {"tournament", c.tournament},
+            {"crossover_rate", c.crossoverRate},
+            {"restart_rate", c.restartRate}};
+}
+
+Result<SearchConfig> configFromJson(const nlohmann::json& j) {
+    if (!j.is_object()) return makeError(ErrorCode::ParseError, "search config: expected a JSON object");
+    static const std::set<std::string> known{"policy", "memory", "max_evaluations", "max_wall_seconds", "target_speedup",
+                                             "stall_evaluations", "max_tokens", "max_cost_usd", "workers", "seed",
+                                             "mcts_exploration", "beam_width", "population", "islands", "tournament",
+                                             "crossover_rate", "restart_rate"};
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (!known.count(it.key())) return makeError(ErrorCode::Validation, "search config: unknown key \"" + it.key() + "\"");
+    SearchConfig c;
+    try {
+        if (j.contains("policy")) {
+            auto p = parsePolicy(j["policy"].get<std::string>());
+            if (!p) return makeError(ErrorCode::Validation, "search config: unknown policy \"" + j["policy"].get<std::string>() +
+                                                                "\" (expected greedy, beam, mcts, evo, random or exhaustive)");
+            c.policy = *p;
+        }
+        if (j.contains("memory")) {
+            auto m = parseMemoryMode(j["memory"].get<std::string>());
+            if (!m) return makeError(ErrorCode::Validation, "search config: unknown memory mode \"" + j["memory"].get<std::string>() +
+                                                                "\" (expected none, ancestors, siblings or both)");
+            c.memory = *m;
+        }
+        c.maxEvaluations = j.value("max_evaluations", c.maxEvaluations);
+        c.maxWallSeconds = j.value("max_wall_seconds", c.maxWallSeconds);
+        c.targetSpeedup = j.value("target_speedup", c.targetSpeedup);
+        c.stallEvaluations = j.value("stall_evaluations", c.stallEvaluations);
+        c.maxTokens = j.value("max_tokens", c.maxTokens);
+        c.maxCostUsd = j.value("max_cost_usd", c.maxCostUsd);
+        c.workers = j.value("workers", c.workers);
+        c.seed = j.value("seed", c.seed);
+        c.mctsExploration = j.value("mcts_exploration", c.mctsExploration);
+        c.beamWidth = j.value("beam_width", c.beamWidth);
+        c.population = j.value("population", c.population);
+        c.islands = j.value("islands", c.islands);
+        c.tournament = j.value("tournament", c.tournament);
+        c.crossoverRate = j.value("crossover_rate", c.crossoverRate);
+        c.restartRate = j.value("restart_rate", c.restartRate);
+    } catch (const nlohmann::json::exception& e) {
+        return makeError(ErrorCode::Validation, std::string("search config: wrong type: ") + e.what());
+    }
+    if (auto s = validate(c); !s) return s.error();
+    return c;
+}
+
+Status validate(const SearchConfig& c) {
+    auto bad = [](const std::string& what) { return Status(makeError(ErrorCode::Validation, "search config: " + what)); };
+    if (c.maxEvaluations < 1) return bad("the budget (max evaluations) must be at least 1");
+    if (c.maxWallSeconds < 0 || c.targetSpeedup < 0 || c.maxTokens < 0 || c.maxCostUsd < 0) return bad("limits must not be negative");
+    if (c.stallEvaluations < 0) return bad("stall must not be negative");
+    if (c.workers < 0 || c.workers > 1024) return bad("workers must be between 0 (all slots) and 1024");
+    if (c.mctsExploration < 0) return bad("the MCTS exploration constant must not be negative");
+    if (c.beamWidth < 1 || c.population < 2 || c.islands < 1 || c.tournament < 1) return bad("beam width, population, islands and tournament must be positive (population >= 2)");
+    if (c.crossoverRate < 0 || c.crossoverRate > 1 || c.restartRate < 0 || c.restartRate > 1) return bad("rates must lie in [0, 1]");
+    return {};
+}
+
+} // namespace ks::search

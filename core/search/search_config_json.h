@@ -1,0 +1,14 @@
+#pragma once
+#include "search/search_types.h"
+#include "util/result.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ks::search {
+
+nlohmann::json toJson(const SearchConfig& config);
+// Unknown keys and out-of-range values are errors that name the key.
+Result<SearchConfig> configFromJson(const nlohmann::json& json);
+Status validate(const SearchConfig& config);
+
+} // namespace ks::search

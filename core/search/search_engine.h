@@ -1,0 +1,62 @@
+#pragma once
+// Runs one search: owns its tree (on the calling thread only), keeps every
+// executor slot busy (proposing while evaluations run), applies steering
+// commands posted to the store by any process, persists every node and
+// result in its own transaction, and stops on target, budget, time or stall.
+#include "eval/evaluator.h"
+#include "problem/problem_spec.h"
+#include "search/search_tree.h"
+#include "store/search_store.h"
+
+#include <functional>
+#include <stop_token>
+
+namespace ks::search {
+
+struct SearchProgress {
+    std::int64_t searchId = 0;
+    int done = 0, budget = 0, inFlight = 0;
+    double bestSpeedup = 0;
+    NodeId bestNode = 0;
+    double elapsedSeconds = 0;
+    double evaluationsPerMinute = 0;
+    double etaSeconds = 0;
+    bool paused = false;
+};
+
+class SearchObserver {
+public:
+    virtual ~SearchObserver() = default;
+    virtual void progress(const SearchProgress&) {}       // at most ~10 times a second
+    virtual void nodeFinished(const Node&) {}
+    virtual void note(const std::string&) {}              // things a user should know
+};
+
+struct SearchOutcome {
+    std::string status;        // finished | stopped | paused
+    std::string stopReason;    // target | budget | wall_time | stall | exhausted | stopped | ...
+    int evaluations = 0;
+    NodeId bestNode = 0;
+    double bestSpeedup = 0;
+};
+
+class SearchEngine {
+public:
+    // Creates the search's row; its seed nodes are added when it first runs.
+    static Result<std::int64_t> create(const store::Database& db, const problem::ProblemSpec& problem, const SearchConfig& config);
+
+    SearchEngine(const store::Database& db, eval::Evaluator& evaluator, eval::EvalOptions options = {});
+    // Runs (or resumes) the search until it ends. Pending and in-flight nodes
+    // of an interrupted run are evaluated again; finished ones never are.
+    Result<SearchOutcome> run(std::int64_t searchId, std::stop_token stop = {}, SearchObserver* observer = nullptr);
+
+private:
+    const store::Database& db_;
+    eval::Evaluator& evaluator_;
+    eval::EvalOptions options_;
+};
+
+// A node row of the store, in the tree's terms.
+Result<Node> nodeFromRecord(const store::NodeRecord& record);
+
+} // namespace ks::search

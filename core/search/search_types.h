@@ -1,0 +1,75 @@
+#pragma once
+// Value types of a search: its configuration and the nodes of its tree.
+#include "eval/evaluation_result.h"
+#include "problem/tunable_params.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::search {
+
+using NodeId = std::int64_t; // the store's row id; 0 means none
+
+enum class Policy { Greedy, Beam, Mcts, Evolutionary, Random, Exhaustive };
+std::string policyName(Policy policy);
+std::optional<Policy> parsePolicy(const std::string& name);
+
+// How an expansion draws context from the tree (ARCHITECTURE.md, "Search").
+enum class MemoryMode { None, Ancestors, Siblings, Both };
+std::string memoryModeName(MemoryMode mode);
+std::optional<MemoryMode> parseMemoryMode(const std::string& name);
+
+enum class NodeOrigin { Seed, Mutation, Crossover, Restart, Manual, Llm };
+std::string originName(NodeOrigin origin);
+std::optional<NodeOrigin> parseOrigin(const std::string& name);
+
+// pending: waiting for a slot; running: submitted; then the evaluation's status.
+enum class NodeState { Pending, Running, Done };
+
+struct SearchConfig {
+    Policy policy = Policy::Mcts;
+    MemoryMode memory = MemoryMode::Both;
+    int maxEvaluations = 64;        // budget
+    double maxWallSeconds = 0;      // 0: none
+    double targetSpeedup = 0;       // 0: none
+    int stallEvaluations = 0;       // stop after this many evaluations without a gain; 0: never
+    double maxTokens = 0;           // LLM budgets: fields for the LLM synthesizer
+    double maxCostUsd = 0;
+    int workers = 0;                // 0: the executor's slots
+    std::uint64_t seed = 1;         // every random choice of policy and tuner
+    double mctsExploration = 1.0;   // UCT constant over rewards normalized to [0, 1]
+    int beamWidth = 4;
+    int population = 8;             // evolutionary: per island
+    int islands = 2;
+    int tournament = 3;
+    double crossoverRate = 0.3;
+    double restartRate = 0.05;      // share of tuner proposals that are random restarts
+};
+
+struct Node {
+    NodeId id = 0;
+    NodeId parent = 0;
+    int seq = 0;                    // creation order within the search, from 1
+    NodeOrigin origin = NodeOrigin::Seed;
+    std::string sourceName;         // the seed it descends from (same template)
+    std::string sourceHash;
+    problem::ParamAssignment params;
+    NodeState state = NodeState::Pending;
+    std::optional<eval::EvalStatus> status;
+    double speedup = 0;             // when correct
+    std::string message;
+    std::int64_t evaluationId = 0;
+    bool pinned = false;
+    bool pruned = false;
+    double boost = 0;
+    std::string hint;
+
+    bool finished() const { return state == NodeState::Done; }
+    bool correct() const { return status && *status == eval::EvalStatus::Ok; }
+    // Fitness: baseline time / candidate time when correct, else 0.
+    double fitness() const { return correct() ? speedup : 0.0; }
+};
+
+} // namespace ks::search

@@ -1,0 +1,224 @@
+#include "store/search_store.h"
+
+namespace ks::store {
+namespace {
+constexpr const char* kSearchColumns = "id, problem, problem_dir, problem_hash, config, status, stop_reason, evaluations, "
+                                       "best_node, best_speedup, owner_pid, created_at, updated_at";
+constexpr const char* kNodeColumns = "id, search_id, parent_id, seq, origin, source_name, source_hash, params, state, status, "
+                                     "speedup, message, evaluation_id, pinned, pruned, boost, hint, created_at";
+
+SearchRecord readSearch(const Statement& s) {
+    SearchRecord r;
+    r.id = s.int64(0);
+    r.problem = s.text(1);
+    r.problemDir = s.text(2);
+    r.problemHash = s.text(3);
+    r.configJson = s.text(4);
+    r.status = s.text(5);
+    r.stopReason = s.text(6);
+    r.evaluations = s.int64(7);
+    if (!s.isNull(8)) r.bestNode = s.int64(8);
+    if (!s.isNull(9)) r.bestSpeedup = s.real(9);
+    if (!s.isNull(10)) r.ownerPid = s.int64(10);
+    r.createdAt = s.text(11);
+    r.updatedAt = s.text(12);
+    return r;
+}
+
+NodeRecord readNode(const Statement& s) {
+    NodeRecord n;
+    n.id = s.int64(0);
+    n.searchId = s.int64(1);
+    n.parentId = s.isNull(2) ? 0 : s.int64(2);
+    n.seq = s.int64(3);
+    n.origin = s.text(4);
+    n.sourceName = s.text(5);
+    n.sourceHash = s.text(6);
+    n.paramsJson = s.text(7);
+    n.state = s.text(8);
+    if (!s.isNull(9)) n.status = s.text(9);
+    if (!s.isNull(10)) n.speedup = s.real(10);
+    n.message = s.text(11);
+    n.evaluationId = s.isNull(12) ? 0 : s.int64(12);
+    n.pinned = s.int64(13) != 0;
+    n.pruned = s.int64(14) != 0;
+    n.boost = s.real(15);
+    n.hint = s.text(16);
+    n.createdAt = s.text(17);
+    return n;
+}
+
+template <typename T, typename Read>
+Result<std::vector<T>> readAll(Statement& stmt, Read read) {
+    std::vector<T> out;
+    for (;;) {
+        auto row = stmt.step();
+        if (!row) return row.error();
+        if (!*row) return out;
+        out.push_back(read(stmt));
+    }
+}
+
+Status insertEvent(const Database& db, std::int64_t searchId, const std::string& kind, const std::string& payload) {
+    auto stmt = db.prepare("INSERT INTO events (search_id, kind, payload) VALUES (?, ?, ?)");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, searchId).bind(2, kind).bind(3, payload);
+    return stmt->run();
+}
+} // namespace
+
+Result<std::int64_t> SearchStore::createSearch(const SearchRecord& r) const {
+    std::int64_t id = 0;
+    auto s = db_.transaction([&]() -> Status {
+        auto stmt = db_.prepare("INSERT INTO searches (problem, problem_dir, problem_hash, config, status, owner_pid) VALUES (?, ?, ?, ?, ?, ?)");
+        if (!stmt) return stmt.error();
+        stmt->bind(1, r.problem).bind(2, r.problemDir).bind(3, r.problemHash).bind(4, r.configJson).bind(5, r.status);
+        if (r.ownerPid) stmt->bind(6, *r.ownerPid); else stmt->bindNull(6);
+        if (auto st = stmt->run(); !st) return st;
+        id = db_.lastInsertId();
+        return insertEvent(db_, id, "search_created", "{\"search\":" + std::to_string(id) + "}");
+    });
+    if (!s) return s.error();
+    return id;
+}
+
+Result<SearchRecord> SearchStore::loadSearch(std::int64_t id) const {
+    auto stmt = db_.prepare(std::string("SELECT ") + kSearchColumns + " FROM searches WHERE id = ?");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, id);
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (!*row) return makeError(ErrorCode::NotFound, "no search " + std::to_string(id) + " in " + db_.path().string() + " (see `search list`)");
+    return readSearch(*stmt);
+}
+
+Result<std::vector<SearchRecord>> SearchStore::listSearches() const {
+    auto stmt = db_.prepare(std::string("SELECT ") + kSearchColumns + " FROM searches ORDER BY id");
+    if (!stmt) return stmt.error();
+    return readAll<SearchRecord>(*stmt, readSearch);
+}
+
+Status SearchStore::updateSearch(const SearchRecord& r) const {
+    auto stmt = db_.prepare("UPDATE searches SET status = ?, stop_reason = ?, evaluations = ?, best_node = ?, best_speedup = ?, "
+                            "owner_pid = ?, config = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, r.status).bind(2, r.stopReason).bind(3, r.evaluations);
+    if (r.bestNode) stmt->bind(4, *r.bestNode); else stmt->bindNull(4);
+    stmt->bind(5, r.bestSpeedup);
+    if (r.ownerPid) stmt->bind(6, *r.ownerPid); else stmt->bindNull(6);
+    stmt->bind(7, r.configJson).bind(8, r.id);
+    return stmt->run();
+}
+
+Status SearchStore::putSource(const std::string& hash, const std::string& text) const {
+    auto stmt = db_.prepare("INSERT OR IGNORE INTO sources (hash, text) VALUES (?, ?)");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, hash).bind(2, text);
+    return stmt->run();
+}
+
+Result<std::string> SearchStore::sourceText(const std::string& hash) const {
+    auto stmt = db_.prepare("SELECT text FROM sources WHERE hash = ?");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, hash);
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (!*row) return makeError(ErrorCode::NotFound, "source " + hash.substr(0, 12) + " is missing from the workspace");
+    return stmt->text(0);
+}
+
+Result<std::int64_t> SearchStore::insertNode(const NodeRecord& n) const {
+    std::int64_t id = 0;
+    auto s = db_.transaction([&]() -> Status {
+        auto stmt = db_.prepare("INSERT INTO nodes (search_id, parent_id, seq, origin, source_name, source_hash, params, state, hint) "
+                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        if (!stmt) return stmt.error();
+        stmt->bind(1, n.searchId);
+        if (n.parentId) stmt->bind(2, n.parentId); else stmt->bindNull(2);
+        stmt->bind(3, n.seq).bind(4, n.origin).bind(5, n.sourceName).bind(6, n.sourceHash).bind(7, n.paramsJson).bind(8, n.state).bind(9, n.hint);
+        if (auto st = stmt->run(); !st) return st;
+        id = db_.lastInsertId();
+        return insertEvent(db_, n.searchId, "node_added",
+                           "{\"node\":" + std::to_string(id) + ",\"parent\":" + std::to_string(n.parentId) + "}");
+    });
+    if (!s) return s.error();
+    return id;
+}
+
+Status SearchStore::setNodeState(std::int64_t nodeId, const std::string& state) const {
+    auto stmt = db_.prepare("UPDATE nodes SET state = ? WHERE id = ?");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, state).bind(2, nodeId);
+    return stmt->run();
+}
+
+Status SearchStore::finishNode(const NodeRecord& n, const SearchRecord& search) const {
+    return db_.transaction([&]() -> Status {
+        auto stmt = db_.prepare("UPDATE nodes SET state = ?, status = ?, speedup = ?, message = ?, evaluation_id = ?, "
+                                "finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
+        if (!stmt) return stmt.error();
+        stmt->bind(1, n.state);
+        if (n.status) stmt->bind(2, *n.status); else stmt->bindNull(2);
+        stmt->bind(3, n.speedup).bind(4, n.message);
+        if (n.evaluationId) stmt->bind(5, n.evaluationId); else stmt->bindNull(5);
+        stmt->bind(6, n.id);
+        if (auto st = stmt->run(); !st) return st;
+        if (auto st = updateSearch(search); !st) return st;
+        return insertEvent(db_, n.searchId, "node_finished",
+                           "{\"node\":" + std::to_string(n.id) + ",\"status\":\"" + n.status.value_or("") + "\"}");
+    });
+}
+
+Status SearchStore::updateNodeFlags(const NodeRecord& n) const {
+    return db_.transaction([&]() -> Status {
+        auto stmt = db_.prepare("UPDATE nodes SET pinned = ?, pruned = ?, boost = ?, hint = ? WHERE id = ?");
+        if (!stmt) return stmt.error();
+        stmt->bind(1, static_cast<std::int64_t>(n.pinned)).bind(2, static_cast<std::int64_t>(n.pruned)).bind(3, n.boost).bind(4, n.hint).bind(5, n.id);
+        if (auto st = stmt->run(); !st) return st;
+        return insertEvent(db_, n.searchId, "node_changed", "{\"node\":" + std::to_string(n.id) + "}");
+    });
+}
+
+Result<std::vector<NodeRecord>> SearchStore::loadNodes(std::int64_t searchId) const {
+    auto stmt = db_.prepare(std::string("SELECT ") + kNodeColumns + " FROM nodes WHERE search_id = ? ORDER BY seq");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, searchId);
+    return readAll<NodeRecord>(*stmt, readNode);
+}
+
+Result<std::int64_t> SearchStore::postCommand(std::int64_t searchId, const std::string& verb, const std::string& argsJson) const {
+    auto stmt = db_.prepare("INSERT INTO commands (search_id, verb, args) VALUES (?, ?, ?)");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, searchId).bind(2, verb).bind(3, argsJson);
+    if (auto s = stmt->run(); !s) return s.error();
+    return db_.lastInsertId();
+}
+
+Result<std::vector<CommandRecord>> SearchStore::pendingCommands(std::int64_t searchId) const {
+    auto stmt = db_.prepare("SELECT id, search_id, verb, args, created_at FROM commands WHERE search_id = ? AND applied_at IS NULL ORDER BY id");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, searchId);
+    return readAll<CommandRecord>(*stmt, [](const Statement& s) {
+        return CommandRecord{s.int64(0), s.int64(1), s.text(2), s.text(3), s.text(4)};
+    });
+}
+
+Status SearchStore::markCommand(std::int64_t commandId, const std::string& outcome) const {
+    auto stmt = db_.prepare("UPDATE commands SET applied_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), outcome = ? WHERE id = ?");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, outcome).bind(2, commandId);
+    return stmt->run();
+}
+
+Status SearchStore::appendEvent(std::int64_t searchId, const std::string& kind, const std::string& payload) const {
+    return insertEvent(db_, searchId, kind, payload);
+}
+
+Result<std::vector<EventRecord>> SearchStore::eventsAfter(std::int64_t searchId, std::int64_t afterId, int limit) const {
+    auto stmt = db_.prepare("SELECT id, kind, payload FROM events WHERE search_id = ? AND id > ? ORDER BY id LIMIT ?");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, searchId).bind(2, afterId).bind(3, static_cast<std::int64_t>(limit));
+    return readAll<EventRecord>(*stmt, [](const Statement& s) { return EventRecord{s.int64(0), s.text(1), s.text(2)}; });
+}
+
+} // namespace ks::store

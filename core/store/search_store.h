@@ -1,0 +1,78 @@
+#pragma once
+// Persistence of searches: one row per search, one per node (each insert and
+// each result its own transaction), shared sources, steering commands, and
+// the append-only events other processes follow.
+#include "store/database.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::store {
+
+struct SearchRecord {
+    std::int64_t id = 0;
+    std::string problem, problemDir, problemHash, configJson, status, stopReason;
+    std::int64_t evaluations = 0;
+    std::optional<std::int64_t> bestNode;
+    std::optional<double> bestSpeedup;
+    std::optional<std::int64_t> ownerPid;
+    std::string createdAt, updatedAt;
+};
+
+struct NodeRecord {
+    std::int64_t id = 0, searchId = 0, parentId = 0;
+    std::int64_t seq = 0;
+    std::string origin, sourceName, sourceHash, paramsJson, state;
+    std::optional<std::string> status;
+    std::optional<double> speedup;
+    std::string message;
+    std::int64_t evaluationId = 0;
+    bool pinned = false, pruned = false;
+    double boost = 0;
+    std::string hint, createdAt;
+};
+
+struct CommandRecord {
+    std::int64_t id = 0, searchId = 0;
+    std::string verb, argsJson, createdAt;
+};
+
+struct EventRecord {
+    std::int64_t id = 0;
+    std::string kind, payload;
+};
+
+class SearchStore {
+public:
+    explicit SearchStore(const Database& db) : db_(db) {}
+
+    Result<std::int64_t> createSearch(const SearchRecord& search) const;
+    Result<SearchRecord> loadSearch(std::int64_t id) const;
+    Result<std::vector<SearchRecord>> listSearches() const;
+    Status updateSearch(const SearchRecord& search) const;
+
+    Status putSource(const std::string& hash, const std::string& text) const;
+    Result<std::string> sourceText(const std::string& hash) const;
+
+    // Inserts the node and its "node_added" event in one transaction.
+    Result<std::int64_t> insertNode(const NodeRecord& node) const;
+    Status setNodeState(std::int64_t nodeId, const std::string& state) const;
+    // Records a node's result, the search's counters and a "node_finished" event atomically.
+    Status finishNode(const NodeRecord& node, const SearchRecord& search) const;
+    Status updateNodeFlags(const NodeRecord& node) const; // pinned, pruned, boost, hint
+    Result<std::vector<NodeRecord>> loadNodes(std::int64_t searchId) const;
+
+    Result<std::int64_t> postCommand(std::int64_t searchId, const std::string& verb, const std::string& argsJson) const;
+    Result<std::vector<CommandRecord>> pendingCommands(std::int64_t searchId) const;
+    Status markCommand(std::int64_t commandId, const std::string& outcome) const;
+
+    Status appendEvent(std::int64_t searchId, const std::string& kind, const std::string& payload) const;
+    Result<std::vector<EventRecord>> eventsAfter(std::int64_t searchId, std::int64_t afterId, int limit = 1000) const;
+
+private:
+    const Database& db_;
+};
+
+} // namespace ks::store
