@@ -129,6 +129,11 @@ JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) co
         chownTree(dir, uid);
     }
     spec.limits.maxProcesses = countTasksOfUser(uid) + config_.extraProcesses;
+    const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    if (config_.pinCpus && workers_.size() > 1 && workers_.size() <= cores) {
+        const std::size_t per = cores / workers_.size();
+        for (std::size_t c = slot * per; c < (slot + 1) * per; ++c) spec.cpus.push_back(static_cast<int>(c));
+    }
 
     log::eval()->debug("slot {}: running {}", slot, dir.string());
     const auto p = runProcess(spec, request.stop);

@@ -17,6 +17,9 @@ struct LocalExecutorConfig {
     std::uint64_t fileSizeLimitBytes = 1ull << 30;
     std::uint64_t extraProcesses = 256;     // tasks a job may add to its user's count
     unsigned sandboxUidBase = 64000;        // as root, worker i runs jobs as uid base+i
+    // Worker i owns CPUs [i*k, (i+1)*k) with k = cores / workers, so that
+    // concurrent jobs never time each other's threads. Off when workers > cores.
+    bool pinCpus = true;
 };
 
 // A pool of worker threads, each running one job at a time as a sandboxed

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -31,6 +32,12 @@ void setLimit(int resource, std::uint64_t value) {
 // In the child, between fork and exec: only async-signal-safe calls.
 [[noreturn]] void childExec(const ProcessSpec& spec, char* const* argv, int errPipe) {
     setsid(); // own session and process group: the whole group can be killed
+    if (!spec.cpus.empty()) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        for (int cpu : spec.cpus) CPU_SET(cpu, &set);
+        sched_setaffinity(0, sizeof set, &set);
+    }
     setLimit(RLIMIT_AS, spec.limits.addressSpaceBytes);
     setLimit(RLIMIT_CPU, spec.limits.cpuSeconds);
     setLimit(RLIMIT_FSIZE, spec.limits.fileSizeBytes);

@@ -24,6 +24,7 @@ struct ProcessSpec {
     std::filesystem::path stdoutFile, stderrFile;
     ProcessLimits limits;
     std::optional<unsigned> runAsUid;  // root only: drop to this uid/gid before exec
+    std::vector<int> cpus;             // pin to these CPUs (empty: no pinning)
 };
 
 struct ProcessOutcome {
