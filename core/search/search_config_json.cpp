@@ -16,6 +16,7 @@ nlohmann::json toJson(const SearchConfig& c) {
             {"workers", c.workers},
             {"seed", c.seed},
             {"mcts_exploration", c.mctsExploration},
+            {"mcts_widening", c.mctsWidening},
             {"beam_width", c.beamWidth},
             {"population", c.population},
             {"islands", c.islands},
@@ -28,7 +29,7 @@ Result<SearchConfig> configFromJson(const nlohmann::json& j) {
     if (!j.is_object()) return makeError(ErrorCode::ParseError, "search config: expected a JSON object");
     static const std::set<std::string> known{"policy", "memory", "max_evaluations", "max_wall_seconds", "target_speedup",
                                              "stall_evaluations", "max_tokens", "max_cost_usd", "workers", "seed",
-                                             "mcts_exploration", "beam_width", "population", "islands", "tournament",
+                                             "mcts_exploration", "mcts_widening", "beam_width", "population", "islands", "tournament",
                                              "crossover_rate", "restart_rate"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.count(it.key())) return makeError(ErrorCode::Validation, "search config: unknown key \"" + it.key() + "\"");
@@ -55,6 +56,7 @@ Result<SearchConfig> configFromJson(const nlohmann::json& j) {
         c.workers = j.value("workers", c.workers);
         c.seed = j.value("seed", c.seed);
         c.mctsExploration = j.value("mcts_exploration", c.mctsExploration);
+        c.mctsWidening = j.value("mcts_widening", c.mctsWidening);
         c.beamWidth = j.value("beam_width", c.beamWidth);
         c.population = j.value("population", c.population);
         c.islands = j.value("islands", c.islands);
@@ -75,6 +77,7 @@ Status validate(const SearchConfig& c) {
     if (c.stallEvaluations < 0) return bad("stall must not be negative");
     if (c.workers < 0 || c.workers > 1024) return bad("workers must be between 0 (all slots) and 1024");
     if (c.mctsExploration < 0) return bad("the MCTS exploration constant must not be negative");
+    if (c.mctsWidening <= 0) return bad("the MCTS widening factor must be positive");
     if (c.beamWidth < 1 || c.population < 2 || c.islands < 1 || c.tournament < 1) return bad("beam width, population, islands and tournament must be positive (population >= 2)");
     if (c.crossoverRate < 0 || c.crossoverRate > 1 || c.restartRate < 0 || c.restartRate > 1) return bad("rates must lie in [0, 1]");
     return {};

@@ -90,7 +90,13 @@ public:
 
     std::optional<PlannedExpansion> next(const SearchTree& tree, std::mt19937_64& rng) override {
         if (const Node* p = pinned(tree)) return plan(tree, p);
-        const double best = tree.best() ? std::max(1e-9, tree.best()->fitness()) : 1.0;
+        // Rewards normalized to [0, 1] between the worst and the best correct
+        // fitness seen: close speedups still separate, failures score 0.
+        const double best = tree.best() ? tree.best()->fitness() : 1.0;
+        double worst = best;
+        for (const auto& n : tree.nodes())
+            if (n.correct()) worst = std::min(worst, n.fitness());
+        const double span = best - worst > 1e-12 ? best - worst : 1.0;
         NodeId at = 0;
         for (int depth = 0; depth < 10000; ++depth) {
             std::vector<const Node*> options;
@@ -99,7 +105,7 @@ public:
             const Node* self = at ? tree.find(at) : nullptr;
             const bool canExpandSelf = self && self->correct() && !isExhausted(at);
             // Progressive widening: a node earns another child as its visits grow.
-            const double allowed = std::ceil(std::sqrt(static_cast<double>(visits(at)) + 1.0));
+            const double allowed = std::ceil(config_.mctsWidening * std::sqrt(static_cast<double>(visits(at)) + 1.0));
             if (canExpandSelf && (options.empty() || static_cast<double>(tree.children(at).size()) < allowed))
                 return plan(tree, self);
             if (options.empty()) break;
@@ -108,7 +114,9 @@ public:
             double chosenValue = -1;
             for (const Node* c : options) {
                 const double n = static_cast<double>(visits(c->id));
-                const double q = n > 0 ? value(c->id) / n / best : 1.0;
+                const double finished = static_cast<double>(count(c->id));
+                const double mean = finished > 0 ? value(c->id) / finished : best;
+                const double q = finished > 0 ? std::clamp((mean - worst) / span, 0.0, 1.0) : 1.0;
                 const double u = q + config_.mctsExploration * std::sqrt(lnN / (n + 1.0)) + c->boost;
                 if (u > chosenValue) {
                     chosenValue = u;
@@ -123,8 +131,12 @@ public:
     }
 
     void observe(const SearchTree& tree, const Node& finished) override {
-        for (const Node* n = &finished; n; n = n->parent ? tree.find(n->parent) : nullptr) value_[n->id] += finished.fitness();
+        for (const Node* n = &finished; n; n = n->parent ? tree.find(n->parent) : nullptr) {
+            value_[n->id] += finished.fitness();
+            ++count_[n->id];
+        }
         value_[0] += finished.fitness();
+        ++count_[0];
     }
 
 private:
@@ -145,6 +157,10 @@ private:
         auto it = visits_.find(id);
         return it == visits_.end() ? 0 : it->second;
     }
+    std::int64_t count(NodeId id) const {
+        auto it = count_.find(id);
+        return it == count_.end() ? 0 : it->second;
+    }
     double value(NodeId id) const {
         auto it = value_.find(id);
         return it == value_.end() ? 0 : it->second;
@@ -152,7 +168,8 @@ private:
 
     SearchConfig config_;
     std::map<NodeId, std::int64_t> visits_;
-    std::map<NodeId, double> value_;
+    std::map<NodeId, double> value_;    // summed fitness of finished nodes in the subtree
+    std::map<NodeId, std::int64_t> count_; // finished nodes in the subtree
 };
 
 // Evolutionary: islands of the fittest nodes of each lineage; tournament

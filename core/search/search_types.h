@@ -39,7 +39,8 @@ struct SearchConfig {
     double maxCostUsd = 0;
     int workers = 0;                // 0: the executor's slots
     std::uint64_t seed = 1;         // every random choice of policy and tuner
-    double mctsExploration = 1.0;   // UCT constant over rewards normalized to [0, 1]
+    double mctsExploration = 0.1;   // UCT constant over rewards normalized to [0, 1]
+    double mctsWidening = 0.5;      // a node may have ceil(w * sqrt(visits + 1)) children before UCT descends
     int beamWidth = 4;
     int population = 8;             // evolutionary: per island
     int islands = 2;

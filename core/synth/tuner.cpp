@@ -98,6 +98,37 @@ Result<std::optional<Proposal>> Tuner::propose(const ExpansionRequest& request, 
         }
     }
 
+    if (request.op == Operator::Mutate) {
+        // Neighbourhood first: every untried one-param step from this node (the
+        // adjacent value of an ordered domain, any other value of a bool or
+        // enum), in random order. Jumps come only once these are used up.
+        std::vector<std::pair<problem::ParamAssignment, std::string>> steps;
+        for (const auto& d : params) {
+            const auto values = d.values();
+            const auto current = std::find(values.begin(), values.end(), node.params.at(d.name));
+            std::vector<std::string> next;
+            if (d.kind == problem::ParamDomain::Kind::Bool || d.kind == problem::ParamDomain::Kind::Enum || current == values.end()) {
+                for (const auto& v : values)
+                    if (v != node.params.at(d.name)) next.push_back(v);
+            } else {
+                if (current != values.begin()) next.push_back(*(current - 1));
+                if (current + 1 != values.end()) next.push_back(*(current + 1));
+            }
+            for (const auto& v : next) {
+                problem::ParamAssignment a = node.params;
+                a[d.name] = v;
+                if (!known(node.sourceHash, a) && !isBad(a)) steps.emplace_back(a, d.name + " " + node.params.at(d.name) + " -> " + v);
+            }
+        }
+        if (!steps.empty()) {
+            const auto& [a, why] = steps[std::uniform_int_distribution<std::size_t>(0, steps.size() - 1)(rng)];
+            p.origin = search::NodeOrigin::Mutation;
+            p.params = a;
+            p.rationale = why;
+            return std::optional<Proposal>{p};
+        }
+    }
+
     for (int attempt = 0; attempt < kAttempts; ++attempt) {
         problem::ParamAssignment a = node.params;
         std::string why;

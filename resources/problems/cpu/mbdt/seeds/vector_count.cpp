@@ -10,8 +10,10 @@
 // vectors of x, and the output (int64, twice the input size) can bypass the
 // cache with non-temporal stores.
 //
-// @ks-param VEC: 1 | 8 | 16 = 16
-// @ks-param UNROLL: 1 | 2 | 4 | 8 = 4
+// Defaults are the plain variant (scalar / narrow, no unrolling, one thread):
+// finding the tuned configuration is the search's job.
+// @ks-param VEC: 1 | 8 | 16 = 1
+// @ks-param UNROLL: 1 | 2 | 4 | 8 = 1
 // @ks-param ACC: 1 | 2 = 1
 // @ks-param STREAM: bool = false
 // @ks-param THREADS: 1 | 2 = 1
@@ -37,10 +39,10 @@
 #endif
 
 #ifndef VEC
-#define VEC 16
+#define VEC 1
 #endif
 #ifndef UNROLL
-#define UNROLL 4
+#define UNROLL 1
 #endif
 #ifndef ACC
 #define ACC 1

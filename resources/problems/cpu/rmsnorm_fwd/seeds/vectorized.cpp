@@ -7,8 +7,10 @@
 // extensions keep the code portable: a vector wider than the enabled ISA is
 // split by the compiler, so every width is correct on every x86-64 target.
 //
-// @ks-param VEC: 4 | 8 | 16 = 8
-// @ks-param ACC: 1 | 2 | 4 | 8 = 4
+// Defaults are the plain variant (scalar / narrow, no unrolling, one thread):
+// finding the tuned configuration is the search's job.
+// @ks-param VEC: 4 | 8 | 16 = 4
+// @ks-param ACC: 1 | 2 | 4 | 8 = 1
 // @ks-param DOUBLE_ACC: bool = false
 // @ks-param STREAM: bool = false
 // @ks-param THREADS: 1 | 2 = 1
@@ -28,10 +30,10 @@
 #endif
 
 #ifndef VEC
-#define VEC 8
+#define VEC 4
 #endif
 #ifndef ACC
-#define ACC 4
+#define ACC 1
 #endif
 #ifndef DOUBLE_ACC
 #define DOUBLE_ACC 0
