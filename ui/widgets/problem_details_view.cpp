@@ -114,7 +114,7 @@ QString validProblemHtml(const ProblemRow& row, const QPalette& palette) {
     html += QStringLiteral("<p><code>%1</code> · %2 · %3</p>")
                 .arg(esc(p.name), QObject::tr("%1 backend").arg(esc(p.backend)), row.dir.toHtmlEscaped());
     if (!p.description.empty()) html += QStringLiteral("<p>%1</p>").arg(esc(p.description));
-    html += QStringLiteral("<h3>%1</h3><pre>extern \"C\" %2;</pre>").arg(QObject::tr("Kernel"), esc(p.prototype()));
+    html += QStringLiteral("<h3>%1</h3><pre style=\"white-space: pre-wrap\">extern \"C\" %2;</pre>").arg(QObject::tr("Kernel"), esc(p.prototype()));
     html += argumentsSection(p, palette);
     if (p.bytes || p.flops)
         html += QStringLiteral("<p>%1 <code>%2</code>, %3 <code>%4</code></p>")
