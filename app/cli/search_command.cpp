@@ -223,22 +223,43 @@ Result<store::SearchRecord> loadSearchArg(const store::Database& db, const std::
     return store::SearchStore(db).loadSearch(id);
 }
 
+// The workspace and the search named on the command line, or a printed error
+// and the exit code to return.
+struct OpenedSearch {
+    std::optional<store::Database> db;
+    store::SearchRecord search;
+    int failure = kExitOk;
+};
+
+OpenedSearch openSearch(const GlobalOptions& global, const std::string& idText, const char* verb) {
+    OpenedSearch o;
+    auto db = openWorkspace(global);
+    if (!db) {
+        std::fprintf(stderr, "search %s: %s\n", verb, db.error().message.c_str());
+        o.failure = kExitError;
+        return o;
+    }
+    auto search = loadSearchArg(*db, idText);
+    if (!search) {
+        std::fprintf(stderr, "search %s: %s\n", verb, search.error().message.c_str());
+        o.failure = kExitUsage;
+        return o;
+    }
+    o.db.emplace(std::move(*db));
+    o.search = *search;
+    return o;
+}
+
 int resume(const Args& args, const GlobalOptions& global) {
     const auto& pos = args.positional();
     if (pos.size() != 2) {
         std::fprintf(stderr, "usage: kernelsmith-cli search resume ID [--budget N]\n");
         return kExitUsage;
     }
-    auto db = openWorkspace(global);
-    if (!db) {
-        std::fprintf(stderr, "search resume: %s\n", db.error().message.c_str());
-        return kExitError;
-    }
-    auto search = loadSearchArg(*db, pos[1]);
-    if (!search) {
-        std::fprintf(stderr, "search resume: %s\n", search.error().message.c_str());
-        return kExitUsage;
-    }
+    auto opened = openSearch(global, pos[1], "resume");
+    if (opened.failure) return opened.failure;
+    auto& db = opened.db;
+    auto* search = &opened.search;
     store::SearchStore store(*db);
     if (ownerAlive(*search)) {
         // Running elsewhere: resuming means un-pausing it.
@@ -331,16 +352,10 @@ int show(const Args& args, const GlobalOptions& global) {
         std::fprintf(stderr, "usage: kernelsmith-cli search show ID [--all]\n");
         return kExitUsage;
     }
-    auto db = openWorkspace(global);
-    if (!db) {
-        std::fprintf(stderr, "search show: %s\n", db.error().message.c_str());
-        return kExitError;
-    }
-    auto search = loadSearchArg(*db, pos[1]);
-    if (!search) {
-        std::fprintf(stderr, "search show: %s\n", search.error().message.c_str());
-        return kExitUsage;
-    }
+    auto opened = openSearch(global, pos[1], "show");
+    if (opened.failure) return opened.failure;
+    auto& db = opened.db;
+    auto* search = &opened.search;
     auto nodes = store::SearchStore(*db).loadNodes(search->id);
     if (!nodes) {
         std::fprintf(stderr, "search show: %s\n", nodes.error().message.c_str());
@@ -371,16 +386,10 @@ int exportBest(const Args& args, const GlobalOptions& global) {
         std::fprintf(stderr, "usage: kernelsmith-cli search export ID --best FILE\n");
         return kExitUsage;
     }
-    auto db = openWorkspace(global);
-    if (!db) {
-        std::fprintf(stderr, "search export: %s\n", db.error().message.c_str());
-        return kExitError;
-    }
-    auto search = loadSearchArg(*db, pos[1]);
-    if (!search) {
-        std::fprintf(stderr, "search export: %s\n", search.error().message.c_str());
-        return kExitUsage;
-    }
+    auto opened = openSearch(global, pos[1], "export");
+    if (opened.failure) return opened.failure;
+    auto& db = opened.db;
+    auto* search = &opened.search;
     if (!search->bestNode) {
         std::fprintf(stderr, "search export: search %lld has no correct node yet\n", static_cast<long long>(search->id));
         return kExitError;
@@ -423,16 +432,10 @@ int steer(const std::string& verb, const Args& args, const GlobalOptions& global
         std::fprintf(stderr, "search %s: wrong arguments (see search --help)\n", verb.c_str());
         return kExitUsage;
     }
-    auto db = openWorkspace(global);
-    if (!db) {
-        std::fprintf(stderr, "search %s: %s\n", verb.c_str(), db.error().message.c_str());
-        return kExitError;
-    }
-    auto search = loadSearchArg(*db, pos[1]);
-    if (!search) {
-        std::fprintf(stderr, "search %s: %s\n", verb.c_str(), search.error().message.c_str());
-        return kExitUsage;
-    }
+    auto opened = openSearch(global, pos[1], verb.c_str());
+    if (opened.failure) return opened.failure;
+    auto& db = opened.db;
+    auto* search = &opened.search;
     if (search->status == "finished") {
         std::fprintf(stderr, "search %s: search %lld is finished (%s); nothing changed. Continue it with `search resume %lld --budget N`.\n",
                      verb.c_str(), static_cast<long long>(search->id), search->stopReason.c_str(), static_cast<long long>(search->id));
