@@ -202,7 +202,7 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
         j["problem"] = problem->name;
         j["candidate"] = candidate.name;
         j["params"] = prepared->params;
-        j["evaluation_id"] = evaluator.lastRecordId();
+        j["evaluation_id"] = result.recordId;
         std::printf("%s\n", j.dump(2).c_str());
     } else {
         std::string title = problem->name + ": " + candidate.name;

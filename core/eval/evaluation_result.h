@@ -54,6 +54,7 @@ struct EvaluationResult {
     double compileSeconds = 0;  // measured by run.sh
     double wallSeconds = 0;     // the executor's view of the whole job
     bool cached = false;        // served from the result cache
+    std::int64_t recordId = 0;  // the workspace row holding this result (new or cached); 0 without a store
 
     bool correct() const { return status == EvalStatus::Ok; }
 };

@@ -78,8 +78,8 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
             auto parsed = parseResultJson((*cached)->resultJson);
             if (parsed) {
                 parsed->cached = true;
+                parsed->recordId = (*cached)->id;
                 job.finished = *parsed;
-                lastRecordId_ = (*cached)->id;
                 log::eval()->info("cache hit for {} ({})", candidate.name, job.cacheKey.substr(0, 12));
                 return job;
             }
@@ -148,7 +148,7 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
 
 EvaluationResult Evaluator::finish(const problem::ProblemSpec& problem, PreparedJob& job, const JobOutcome& outcome) {
     if (job.finished) {
-        if (!job.finished->cached) record(problem, job, *job.finished);
+        if (!job.finished->cached) job.finished->recordId = record(problem, job, *job.finished);
         return *job.finished;
     }
     EvaluationResult result;
@@ -169,7 +169,7 @@ EvaluationResult Evaluator::finish(const problem::ProblemSpec& problem, Prepared
     }
     result.wallSeconds = outcome.wallSeconds;
     result.compileSeconds = compileSecondsFrom(job.request.dir);
-    if (!outcome.stopped) record(problem, job, result);
+    if (!outcome.stopped) result.recordId = record(problem, job, result);
     std::error_code ec;
     if (!config_.keepJobs) std::filesystem::remove_all(job.request.dir, ec);
     return result;
@@ -187,9 +187,8 @@ Result<EvaluationResult> Evaluator::evaluate(const problem::ProblemSpec& problem
     return finish(problem, *job, outcome);
 }
 
-void Evaluator::record(const problem::ProblemSpec& problem, const PreparedJob& job, const EvaluationResult& result) {
-    lastRecordId_ = 0;
-    if (!database_) return;
+std::int64_t Evaluator::record(const problem::ProblemSpec& problem, const PreparedJob& job, const EvaluationResult& result) {
+    if (!database_) return 0;
     store::EvaluationRecord rec;
     rec.cacheKey = job.cacheKey;
     rec.problem = problem.name;
@@ -200,8 +199,11 @@ void Evaluator::record(const problem::ProblemSpec& problem, const PreparedJob& j
     rec.speedup = result.speedup;
     rec.resultJson = toJson(result).dump();
     auto id = store::EvaluationStore(*database_).insert(rec);
-    if (!id) log::eval()->error("could not record the evaluation: {}", id.error().message);
-    else lastRecordId_ = *id;
+    if (!id) {
+        log::eval()->error("could not record the evaluation: {}", id.error().message);
+        return 0;
+    }
+    return *id;
 }
 
 } // namespace ks::eval

@@ -40,8 +40,6 @@ public:
     Result<EvaluationResult> evaluate(const problem::ProblemSpec& problem, const Candidate& candidate,
                                       const EvalOptions& options, std::stop_token stop = {});
 
-    // The id of the store row written by the last finish() (0 without a store).
-    std::int64_t lastRecordId() const { return lastRecordId_; }
     Executor& executor() { return executor_; }
 
     static std::filesystem::path defaultJobsRoot();
@@ -51,12 +49,12 @@ private:
     // building them first when this problem has none yet. Failures only cost speed.
     void usePrebuilt(const problem::ProblemSpec& problem, const Candidate& candidate, const problem::ParamSpace& space,
                      const EvalOptions& options, const std::filesystem::path& jobDir);
-    void record(const problem::ProblemSpec& problem, const PreparedJob& job, const EvaluationResult& result);
+    // Stores the result (one transaction) and returns its row id, 0 without a store.
+    std::int64_t record(const problem::ProblemSpec& problem, const PreparedJob& job, const EvaluationResult& result);
 
     Executor& executor_;
     const store::Database* database_;
     EvaluatorConfig config_;
-    std::int64_t lastRecordId_ = 0;
     std::mutex prebuildMutex_;
 };
 

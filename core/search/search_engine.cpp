@@ -263,7 +263,7 @@ private:
                 continue;
             }
             const auto result = evaluator_.finish(problem_, it->job, outcome);
-            record(it->node, result, result.cached ? 0 : evaluator_.lastRecordId());
+            record(it->node, result, result.recordId);
             it = inFlight_.erase(it);
             any = true;
         }

@@ -109,6 +109,9 @@ private slots:
         QVERIFY(second.ok());
         QVERIFY(second->cached);
         QCOMPARE(second->checks.size(), first->checks.size());
+        // Both name the same stored row: a cached result keeps its provenance.
+        QVERIFY(first->recordId > 0);
+        QCOMPARE(second->recordId, first->recordId);
         // Another param value is another candidate.
         seed.params["UNROLL"] = "8";
 
