@@ -11,6 +11,7 @@ struct GlobalOptions {
 int runProblemCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runEvalCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runSearchCommand(const std::vector<std::string>& args, const GlobalOptions& global);
+int runBenchCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 
 // Resolves DIR, or a bundled problem's name ("mbdt", "cpu/mbdt").
 std::string resolveProblemDir(const std::string& nameOrDir);

@@ -21,6 +21,7 @@ commands:
   problem list             the bundled problems
   eval                     evaluate one candidate (eval --help)
   search                   run, follow, steer and export searches (search --help)
+  bench                    a search per problem and the table of what it won (bench --help)
 
 global options:
   --db PATH     the workspace database (default: $XDG_DATA_HOME/kernelsmith/workspace.db)
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
     if (command == "problem") return ks::cli::runProblemCommand(rest, global);
     if (command == "eval") return ks::cli::runEvalCommand(rest, global);
     if (command == "search") return ks::cli::runSearchCommand(rest, global);
+    if (command == "bench") return ks::cli::runBenchCommand(rest, global);
     std::fprintf(stderr, "unknown command '%s'\n\n%s", command.c_str(), kHelp);
     return ks::cli::kExitUsage;
 }

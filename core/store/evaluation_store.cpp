@@ -65,4 +65,14 @@ Result<std::vector<EvaluationRecord>> EvaluationStore::recent(int limit) const {
     return out;
 }
 
+Result<EvaluationRecord> EvaluationStore::find(std::int64_t id) const {
+    auto stmt = db_.prepare(std::string("SELECT ") + kColumns + " FROM evaluations WHERE id = ?");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, id);
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (!*row) return makeError(ErrorCode::NotFound, "no evaluation " + std::to_string(id) + " in the workspace");
+    return readRow(*stmt);
+}
+
 } // namespace ks::store

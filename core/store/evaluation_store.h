@@ -32,6 +32,7 @@ public:
     // served from the cache: they say nothing about the candidate.
     Result<std::optional<EvaluationRecord>> findCached(const std::string& cacheKey) const;
     Result<std::vector<EvaluationRecord>> recent(int limit) const;
+    Result<EvaluationRecord> find(std::int64_t id) const;
 
 private:
     const Database& db_;

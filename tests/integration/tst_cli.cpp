@@ -127,6 +127,23 @@ private slots:
         QVERIFY(again.out.contains("cached result"));
     }
 
+    void benchPrintsItsTableAndJson() {
+        const QString json = dir_.path() + "/bench.json";
+        auto r = cli({"bench", "--problems", data("problems/saxpy"), "--budget", "3", "--time-budget", "0.1", "--json", json}, 300000);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("geometric-mean speedup"), qPrintable(r.out));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto j = QJsonDocument::fromJson(f.readAll()).object();
+        QVERIFY(j["machine"].toObject()["bandwidth_gbs_1"].toDouble() > 0);
+        const auto row = j["problems"].toArray()[0].toObject();
+        QCOMPARE(row["problem"].toString(), QString("saxpy"));
+        QCOMPARE(row["evaluations"].toInt(), 3);
+        QVERIFY(row["speedup"].toDouble() > 0);
+        QVERIFY(row["roofline_fraction"].toDouble() > 0);
+        QVERIFY(row["memory_bound"].toBool()); // saxpy moves 12 bytes per 2 flops
+    }
+
     void unusableWorkspaceIsReported() {
         QFile garbage(dir_.path() + "/garbage.db");
         QVERIFY(garbage.open(QIODevice::WriteOnly));

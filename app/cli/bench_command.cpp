@@ -1,0 +1,208 @@
+// kernelsmith-cli bench: a search per problem, then what it won, measured
+// against the reference, a library baseline where the problem has one, and
+// the machine's roofline.
+#include "args.h"
+#include "commands.h"
+#include "exit_codes.h"
+#include "verdict_printer.h"
+
+#include "eval/evaluator.h"
+#include "eval/local_executor.h"
+#include "problem/problem_loader.h"
+#include "profile/roofline_probe.h"
+#include "search/search_config_json.h"
+#include "search/search_engine.h"
+#include "store/evaluation_store.h"
+#include "util/files.h"
+#include "util/paths.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace ks::cli {
+namespace {
+
+const char* kBenchHelp = R"(usage: kernelsmith-cli bench [--problems NAME,NAME...] [--budget N] [--policy P]
+                           [--workers N] [--seed S] [--time-budget S] [--json FILE]
+
+Runs a tuner search on each problem (default: every bundled CPU problem) and
+prints: the reference's time, the library baseline's where the problem has one,
+the best kernel's time, its speedup, the % of the roofline bound it reaches
+(memory bandwidth and peak FMA rate probed on this machine), the evaluations
+used and the wall time. Times are summed over each problem's timing shapes.
+)";
+
+class QuietProgress final : public search::SearchObserver {
+public:
+    explicit QuietProgress(std::string name) : name_(std::move(name)) {}
+    void progress(const search::SearchProgress& p) override {
+        if (p.done == last_ || (p.done % 8 != 0 && p.done != p.budget)) return;
+        last_ = p.done;
+        std::fprintf(stderr, "  %s: %d/%d evaluated, best %.3gx\n", name_.c_str(), p.done, p.budget, p.bestSpeedup);
+    }
+
+private:
+    std::string name_;
+    int last_ = -1;
+};
+
+struct Row {
+    std::string problem;
+    double referenceS = 0, libraryS = 0, bestS = 0, speedup = 0, roofline = 0, wallS = 0;
+    std::string library;
+    int evaluations = 0;
+    bool memoryBound = false;
+    std::string params;
+};
+
+} // namespace
+
+int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
+    std::string error;
+    auto args = Args::parse(argv, {"problems", "budget", "policy", "workers", "seed", "time-budget", "json"}, {"help"}, error);
+    if (!args) {
+        std::fprintf(stderr, "bench: %s\n", error.c_str());
+        return kExitUsage;
+    }
+    if (args->has("help")) {
+        std::fputs(kBenchHelp, stdout);
+        return kExitOk;
+    }
+    std::vector<std::filesystem::path> dirs;
+    if (auto list = args->value("problems")) {
+        std::istringstream in(*list);
+        std::string name;
+        while (std::getline(in, name, ',')) dirs.emplace_back(resolveProblemDir(name));
+    } else {
+        dirs = problem::findProblemDirs(paths::bundledProblemsDir() / "cpu");
+    }
+    std::vector<problem::ProblemSpec> problems;
+    for (const auto& d : dirs) {
+        auto p = problem::loadProblem(d);
+        if (!p) {
+            std::fprintf(stderr, "bench: invalid problem\n%s\n", p.error().message.c_str());
+            return kExitInvalidProblem;
+        }
+        problems.push_back(*p);
+    }
+    nlohmann::json cfg{{"policy", args->value("policy").value_or("mcts")}};
+    try {
+        cfg["max_evaluations"] = std::stoi(args->value("budget").value_or("64"));
+        cfg["workers"] = std::stoi(args->value("workers").value_or("0"));
+        cfg["seed"] = std::stoull(args->value("seed").value_or("1"));
+    } catch (const std::exception&) {
+        std::fprintf(stderr, "bench: --budget, --workers and --seed take numbers\n");
+        return kExitUsage;
+    }
+    auto config = search::configFromJson(cfg);
+    if (!config) {
+        std::fprintf(stderr, "bench: %s\n", config.error().message.c_str());
+        return kExitUsage;
+    }
+    eval::EvalOptions options;
+    options.timeBudgetS = std::stod(args->value("time-budget").value_or("0.5"));
+
+    std::fprintf(stderr, "probing the machine...\n");
+    const auto roof = profile::probeRoofline();
+    std::printf("machine: %d cores, %s; copy bandwidth %.1f GB/s (1 core), %.1f GB/s (all); FMA peak %.0f GFLOP/s (1 core), %.0f (all)\n",
+                roof.cores, roof.isa.c_str(), roof.bandwidthGBs1, roof.bandwidthGBsAll, roof.gflops1, roof.gflopsAll);
+
+    auto db = store::Database::open(global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database));
+    if (!db) {
+        std::fprintf(stderr, "bench: %s\n", db.error().message.c_str());
+        return kExitError;
+    }
+    eval::LocalExecutorConfig execConfig;
+    execConfig.workers = static_cast<std::size_t>(config->workers);
+    auto executor = eval::LocalExecutor::create(execConfig);
+    if (!executor) {
+        std::fprintf(stderr, "bench: %s\n", executor.error().message.c_str());
+        return kExitError;
+    }
+    const int workers = static_cast<int>((*executor)->slots());
+    // Each worker owns cores/workers CPUs; the roofline is that share's.
+    const int coresPerJob = std::max(1, roof.cores / workers);
+    eval::Evaluator evaluator(**executor, &*db);
+
+    std::vector<Row> rows;
+    for (const auto& p : problems) {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto id = search::SearchEngine::create(*db, p, *config);
+        if (!id) {
+            std::fprintf(stderr, "bench: %s\n", id.error().message.c_str());
+            return kExitError;
+        }
+        QuietProgress progress(p.name);
+        search::SearchEngine engine(*db, evaluator, options);
+        auto outcome = engine.run(*id, {}, &progress);
+        Row row;
+        row.problem = p.name;
+        row.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (!outcome) {
+            std::fprintf(stderr, "bench: %s: %s\n", p.name.c_str(), outcome.error().message.c_str());
+            rows.push_back(row);
+            continue;
+        }
+        row.evaluations = outcome->evaluations;
+        auto nodes = store::SearchStore(*db).loadNodes(*id);
+        for (const auto& n : nodes ? *nodes : std::vector<store::NodeRecord>{}) {
+            if (n.id != outcome->bestNode || !n.evaluationId) continue;
+            auto rec = store::EvaluationStore(*db).find(n.evaluationId);
+            auto result = rec ? eval::parseResultJson(rec->resultJson) : Result<eval::EvaluationResult>(rec.error());
+            if (!result) continue;
+            row.speedup = result->speedup.value_or(0);
+            row.params = n.paramsJson;
+            double floor = 0, bytes = 0, flops = 0;
+            for (const auto& t : result->timing) {
+                row.bestS += t.candidate.median;
+                if (!t.baselines.empty()) row.referenceS += t.baselines[0].median;
+                if (t.baselines.size() > 1) {
+                    row.libraryS += t.baselines[1].median;
+                    row.library = t.baselines[1].name;
+                }
+                floor += roof.floorSeconds(t.bytes, t.flops, coresPerJob);
+                bytes += t.bytes;
+                flops += t.flops;
+            }
+            row.roofline = row.bestS > 0 ? floor / row.bestS : 0;
+            row.memoryBound = roof.memoryBound(bytes, flops, coresPerJob);
+        }
+        rows.push_back(row);
+    }
+
+    std::printf("\n%-22s %11s %11s %11s %9s %9s %6s %8s\n", "problem", "reference", "library", "best", "speedup", "roofline", "evals", "wall");
+    double logSum = 0;
+    int counted = 0;
+    for (const auto& r : rows) {
+        std::printf("%-22s %11s %11s %11s %8.2fx %8.0f%%%s %6d %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
+                    r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(), r.speedup,
+                    r.roofline * 100, r.memoryBound ? "m" : "c", r.evaluations, formatSeconds(r.wallS).c_str());
+        if (r.speedup > 0) {
+            logSum += std::log(r.speedup);
+            ++counted;
+        }
+    }
+    const double geomean = counted ? std::exp(logSum / counted) : 0;
+    std::printf("\ngeometric-mean speedup over the references: %.2fx (%d problems); roofline: m = memory-bound, c = compute-bound, "
+                "for %d core(s) per evaluation\n", geomean, counted, coresPerJob);
+
+    if (auto file = args->value("json")) {
+        nlohmann::json j{{"machine", {{"cores", roof.cores}, {"isa", roof.isa}, {"bandwidth_gbs_1", roof.bandwidthGBs1},
+                                      {"bandwidth_gbs_all", roof.bandwidthGBsAll}, {"gflops_1", roof.gflops1}, {"gflops_all", roof.gflopsAll}}},
+                         {"config", search::toJson(*config)}, {"geomean_speedup", geomean}, {"problems", nlohmann::json::array()}};
+        for (const auto& r : rows)
+            j["problems"].push_back({{"problem", r.problem}, {"reference_s", r.referenceS}, {"library", r.library}, {"library_s", r.libraryS},
+                                     {"best_s", r.bestS}, {"speedup", r.speedup}, {"roofline_fraction", r.roofline},
+                                     {"memory_bound", r.memoryBound}, {"evaluations", r.evaluations}, {"wall_s", r.wallS},
+                                     {"best_params", r.params}});
+        if (auto s = writeFileAtomic(*file, j.dump(2) + "\n"); !s) {
+            std::fprintf(stderr, "bench: %s\n", s.error().message.c_str());
+            return kExitError;
+        }
+    }
+    return kExitOk;
+}
+
+} // namespace ks::cli

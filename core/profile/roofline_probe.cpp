@@ -1,0 +1,138 @@
+#include "profile/roofline_probe.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace ks::profile {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Copies 2 x 128 MiB per pass: far beyond any cache, so DRAM bandwidth.
+double copyBandwidth(int threads) {
+    const std::size_t bytes = 128u << 20;
+    std::vector<std::vector<char>> src(static_cast<std::size_t>(threads)), dst(static_cast<std::size_t>(threads));
+    for (int t = 0; t < threads; ++t) {
+        src[static_cast<std::size_t>(t)].assign(bytes / static_cast<std::size_t>(threads), 1);
+        dst[static_cast<std::size_t>(t)].assign(bytes / static_cast<std::size_t>(threads), 0);
+    }
+    double best = 0;
+    for (int rep = 0; rep < 4; ++rep) {
+        const auto t0 = Clock::now();
+        std::vector<std::thread> pool;
+        for (int t = 0; t < threads; ++t)
+            pool.emplace_back([&, t] {
+                auto& s = src[static_cast<std::size_t>(t)];
+                auto& d = dst[static_cast<std::size_t>(t)];
+                std::memcpy(d.data(), s.data(), s.size());
+            });
+        for (auto& th : pool) th.join();
+        const double secs = secondsSince(t0);
+        // memcpy reads and writes every byte (write-allocate aside).
+        best = std::max(best, 2.0 * static_cast<double>(bytes) / secs / 1e9);
+    }
+    return best;
+}
+
+constexpr long kIterations = 20'000'000;
+
+__attribute__((target("avx512f"))) double fmaAvx512() {
+    __m512 acc[12];
+    for (auto& a : acc) a = _mm512_set1_ps(1.0f);
+    const __m512 m = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-7f);
+    for (long i = 0; i < kIterations; ++i)
+        for (auto& a : acc) a = _mm512_fmadd_ps(a, m, c);
+    // A store, not _mm512_reduce_add_ps: GCC 12's header trips -Wuninitialized (bug 105593).
+    alignas(64) float out[16];
+    float sink = 0;
+    for (auto& a : acc) {
+        _mm512_store_ps(out, a);
+        sink += out[0];
+    }
+    return 2.0 * 16 * 12 * static_cast<double>(kIterations) + (sink == 42.0f ? 1 : 0);
+}
+
+__attribute__((target("avx2,fma"))) double fmaAvx2() {
+    __m256 acc[12];
+    for (auto& a : acc) a = _mm256_set1_ps(1.0f);
+    const __m256 m = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-7f);
+    for (long i = 0; i < kIterations; ++i)
+        for (auto& a : acc) a = _mm256_fmadd_ps(a, m, c);
+    alignas(32) float out[8];
+    float sink = 0;
+    for (auto& a : acc) {
+        _mm256_store_ps(out, a);
+        sink += out[0];
+    }
+    return 2.0 * 8 * 12 * static_cast<double>(kIterations) + (sink == 42.0f ? 1 : 0);
+}
+
+double fmaScalar() {
+    float acc[12];
+    for (auto& a : acc) a = 1.0f;
+    for (long i = 0; i < kIterations / 4; ++i)
+        for (auto& a : acc) a = a * 0.999999f + 1e-7f;
+    float sink = 0;
+    for (auto a : acc) sink += a;
+    return 2.0 * 12 * static_cast<double>(kIterations / 4) + (sink == 42.0f ? 1 : 0);
+}
+
+double peakGflops(int threads, std::string& isa) {
+    double (*kernel)() = fmaScalar;
+    isa = "scalar";
+    if (__builtin_cpu_supports("avx512f")) {
+        kernel = fmaAvx512;
+        isa = "avx512";
+    } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        kernel = fmaAvx2;
+        isa = "avx2";
+    }
+    double best = 0;
+    for (int rep = 0; rep < 2; ++rep) {
+        std::vector<double> flops(static_cast<std::size_t>(threads));
+        const auto t0 = Clock::now();
+        std::vector<std::thread> pool;
+        for (int t = 0; t < threads; ++t) pool.emplace_back([&, t] { flops[static_cast<std::size_t>(t)] = kernel(); });
+        for (auto& th : pool) th.join();
+        const double secs = secondsSince(t0);
+        double total = 0;
+        for (double f : flops) total += f;
+        best = std::max(best, total / secs / 1e9);
+    }
+    return best;
+}
+
+} // namespace
+
+double Roofline::floorSeconds(double bytes, double flops, int usedCores) const {
+    const bool all = usedCores >= cores;
+    const double bw = (all ? bandwidthGBsAll : bandwidthGBs1) * 1e9;
+    const double peak = (all ? gflopsAll : gflops1) * 1e9;
+    return std::max(bw > 0 ? bytes / bw : 0.0, peak > 0 ? flops / peak : 0.0);
+}
+
+bool Roofline::memoryBound(double bytes, double flops, int usedCores) const {
+    const bool all = usedCores >= cores;
+    const double bw = (all ? bandwidthGBsAll : bandwidthGBs1) * 1e9;
+    const double peak = (all ? gflopsAll : gflops1) * 1e9;
+    return bw > 0 && peak > 0 && bytes / bw >= flops / peak;
+}
+
+Roofline probeRoofline() {
+    Roofline r;
+    r.cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    r.bandwidthGBs1 = copyBandwidth(1);
+    r.bandwidthGBsAll = copyBandwidth(r.cores);
+    r.gflops1 = peakGflops(1, r.isa);
+    r.gflopsAll = peakGflops(r.cores, r.isa);
+    return r;
+}
+
+} // namespace ks::profile
