@@ -1,0 +1,128 @@
+// Classic FM seed: vectorize over the embedding dimension d.
+//
+// The reference walks down the F fields with stride D for every single d, in
+// double, one (b, d) at a time. Here a d-chunk of VEC lanes is accumulated
+// over all fields at once: per lane a running field sum s and sum of squares
+// q, both f32. ACC independent (s, q) pairs split the fields round-robin so
+// the add chain pipelines; ROWS batch samples are processed together for more
+// independent work per loop iteration. The per-lane s*s - q terms are folded
+// into one vector and reduced once per sample.
+//
+// Defaults are the plain variant (scalar / narrow, no unrolling, one thread):
+// finding the tuned configuration is the search's job.
+// @ks-param VEC: 1 | 4 | 8 | 16 = 1
+// @ks-param ACC: 1 | 2 | 4 = 1
+// @ks-param ROWS: 1 | 2 = 1
+// @ks-param THREADS: 1 | 2 = 1
+//
+// VEC     floats per vector (1 = scalar, 4 = SSE, 8 = AVX2, 16 = AVX-512). GCC/Clang
+//         vector extensions: a width the enabled ISA lacks is split by the compiler,
+//         so every value builds and is correct on every x86-64 target.
+// ACC     independent (sum, sum of squares) accumulator pairs over the fields.
+// ROWS    batch samples processed side by side.
+// THREADS OpenMP threads over batch samples.
+#include <cstdint>
+
+#ifndef VEC
+#define VEC 1
+#endif
+#ifndef ACC
+#define ACC 1
+#endif
+#ifndef ROWS
+#define ROWS 1
+#endif
+#ifndef THREADS
+#define THREADS 1
+#endif
+
+namespace {
+
+#if VEC > 1
+typedef float VF __attribute__((vector_size(VEC * sizeof(float))));
+// Same vector with float alignment: one unaligned load (rows are 4-byte aligned).
+typedef float VFu __attribute__((vector_size(VEC * sizeof(float)), aligned(alignof(float))));
+inline VF load(const float* p) { return *reinterpret_cast<const VFu*>(p); }
+inline float hsum(const VF& v) {
+    float s = 0.0f;
+    for (int l = 0; l < VEC; ++l) s += v[l];
+    return s;
+}
+#else
+typedef float VF;
+inline VF load(const float* p) { return *p; }
+inline float hsum(VF v) { return v; }
+#endif
+
+// ROWS samples starting at xb (sample stride F*D); adds 2*interaction to tot[r].
+inline void chunk(const float* xb, int64_t F, int64_t D, int64_t d, int64_t width, float* tot) {
+    // width == VEC: vector lanes; width == 1: scalar tail column d.
+    if (width == VEC) {
+        VF s[ROWS][ACC], q[ROWS][ACC];
+        for (int r = 0; r < ROWS; ++r)
+            for (int a = 0; a < ACC; ++a) s[r][a] = q[r][a] = VF{};
+        int64_t f = 0;
+        for (; f + ACC <= F; f += ACC)
+            for (int a = 0; a < ACC; ++a)
+                for (int r = 0; r < ROWS; ++r) {
+                    const VF v = load(xb + r * F * D + (f + a) * D + d);
+                    s[r][a] += v;
+                    q[r][a] += v * v;
+                }
+        for (; f < F; ++f)
+            for (int r = 0; r < ROWS; ++r) {
+                const VF v = load(xb + r * F * D + f * D + d);
+                s[r][0] += v;
+                q[r][0] += v * v;
+            }
+        for (int r = 0; r < ROWS; ++r) {
+            for (int a = 1; a < ACC; ++a) {
+                s[r][0] += s[r][a];
+                q[r][0] += q[r][a];
+            }
+            tot[r] += hsum(s[r][0] * s[r][0] - q[r][0]);
+        }
+    } else {
+        for (int r = 0; r < ROWS; ++r) {
+            float s = 0.0f, q = 0.0f;
+            for (int64_t f = 0; f < F; ++f) {
+                const float v = xb[r * F * D + f * D + d];
+                s += v;
+                q += v * v;
+            }
+            tot[r] += s * s - q;
+        }
+    }
+}
+
+}  // namespace
+
+void fm_classic(const float* x, float* out, int64_t B, int64_t F, int64_t D) {
+    const int64_t groups = B / ROWS;
+#if THREADS > 1
+#pragma omp parallel for num_threads(THREADS) schedule(static)
+#endif
+    for (int64_t g = 0; g < groups; ++g) {
+        const int64_t b = g * ROWS;
+        float tot[ROWS] = {};
+        int64_t d = 0;
+        for (; d + VEC <= D; d += VEC) chunk(x + b * F * D, F, D, d, VEC, tot);
+        for (; d < D; ++d) chunk(x + b * F * D, F, D, d, 1, tot);
+        for (int r = 0; r < ROWS; ++r) out[b + r] = 0.5f * tot[r];
+    }
+    // Leftover samples (B not a multiple of ROWS): one at a time, plain scalar.
+    for (int64_t b = groups * ROWS; b < B; ++b) {
+        const float* xb = x + b * F * D;
+        float tot = 0.0f;
+        for (int64_t dd = 0; dd < D; ++dd) {
+            float s = 0.0f, q = 0.0f;
+            for (int64_t f = 0; f < F; ++f) {
+                const float v = xb[f * D + dd];
+                s += v;
+                q += v * v;
+            }
+            tot += s * s - q;
+        }
+        out[b] = 0.5f * tot;
+    }
+}
