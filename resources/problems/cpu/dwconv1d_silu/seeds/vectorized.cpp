@@ -1,0 +1,132 @@
+// Depthwise causal conv1d + SiLU seed: SIMD over time with a polynomial exp.
+//
+// Each output needs K multiply-adds and one exp; with K = 4 the exp dominates,
+// and libm's scalar expf cannot be vectorized without -ffast-math. The vector
+// path uses a Cephes-style exp (range reduction by ln 2, degree-6 polynomial,
+// exponent built in the integer lanes; about 1 ulp) so a whole vector of
+// outputs costs a few FMAs. The K taps are unaligned loads of the same row
+// shifted by one sample (they hit L1). UNROLL vectors are in flight per step
+// so the polynomial's dependency chains overlap. FIXED_K compiles the K = 4
+// tap loop fully unrolled (other K take the generic loop).
+//
+// Defaults are the plain variant (scalar with libm exp, no unrolling, one
+// thread): finding the tuned configuration is the search's job.
+// @ks-param VEC: 1 | 4 | 8 | 16 = 1
+// @ks-param UNROLL: 1 | 2 | 4 = 1
+// @ks-param FIXED_K: bool = false
+// @ks-param THREADS: 1 | 2 = 1
+//
+// VEC      floats per vector (4 = SSE, 8 = AVX2, 16 = AVX-512); 1 = scalar
+//          with std::exp. GCC vector extensions split a vector wider than the
+//          enabled ISA, so every width is correct on every x86-64 target.
+// UNROLL   vectors (or scalars) of outputs computed per step.
+// FIXED_K  a compile-time K = 4 specialization when K == 4.
+// THREADS  OpenMP threads over the B*C rows.
+#include <cmath>
+#include <cstdint>
+
+#ifndef VEC
+#define VEC 1
+#endif
+#ifndef UNROLL
+#define UNROLL 1
+#endif
+#ifndef FIXED_K
+#define FIXED_K 0
+#endif
+#ifndef THREADS
+#define THREADS 1
+#endif
+
+namespace {
+
+inline float siluScalar(float v) { return v / (1.0f + std::exp(-v)); }
+
+// One output computed with scalar code (heads, tails, and the VEC = 1 path).
+template <int KK>
+inline float outScalar(const float* xr, const float* wc, float bc, int64_t t, int64_t K) {
+    const int64_t k = KK ? KK : K;
+    float v = bc;
+    for (int64_t j = 0; j < k; ++j) {
+        const int64_t s = t - (k - 1) + j;
+        if (s >= 0) v += wc[j] * xr[s];
+    }
+    return siluScalar(v);
+}
+
+#if VEC > 1
+typedef float VF __attribute__((vector_size(VEC * sizeof(float))));
+typedef int32_t VI __attribute__((vector_size(VEC * sizeof(int32_t))));
+typedef float VFu __attribute__((vector_size(VEC * sizeof(float)), aligned(alignof(float))));
+inline const VFu& at(const float* p) { return *reinterpret_cast<const VFu*>(p); }
+inline VFu& at(float* p) { return *reinterpret_cast<VFu*>(p); }
+
+// Cephes expf on a vector: exp(x) = 2^n * exp(r), |r| <= ln2/2.
+inline void vexp(VF& x) {
+    x = x < 88.3f ? x : VF{} + 88.3f;
+    x = x > -87.3f ? x : VF{} - 87.3f;
+    const VF magic = VF{} + 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+    const VF fn = (x * 1.44269504088896341f + magic) - magic;
+    const VF r = x - fn * 0.693359375f - fn * -2.12194440e-4f;
+    VF p = VF{} + 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * r * r + r + 1.0f;
+    const VI e = (__builtin_convertvector(fn, VI) + 127) << 23;
+    x = p * reinterpret_cast<const VF&>(e);
+}
+#endif
+
+template <int KK>
+void row(const float* xr, const float* wc, float bc, float* yr, int64_t L, int64_t K) {
+    const int64_t k = KK ? KK : K;
+    int64_t t = 0;
+    // Head: the first K-1 outputs read the zero padding.
+    for (; t < L && t < k - 1; ++t) yr[t] = outScalar<KK>(xr, wc, bc, t, K);
+#if VEC > 1
+    const float* base = xr - (k - 1);  // base[t + j] = x[t-(K-1)+j], valid for t >= K-1
+    for (; t + VEC * UNROLL <= L; t += VEC * UNROLL) {
+        VF v[UNROLL];
+        for (int u = 0; u < UNROLL; ++u) v[u] = VF{} + bc;
+        for (int64_t j = 0; j < k; ++j)
+            for (int u = 0; u < UNROLL; ++u) v[u] += wc[j] * at(base + t + u * VEC + j);
+        VF e[UNROLL];
+        for (int u = 0; u < UNROLL; ++u) {
+            e[u] = -v[u];
+            vexp(e[u]);
+        }
+        for (int u = 0; u < UNROLL; ++u) at(yr + t + u * VEC) = v[u] / (1.0f + e[u]);
+    }
+#else
+    for (; t + UNROLL <= L; t += UNROLL) {
+        float v[UNROLL];
+        for (int u = 0; u < UNROLL; ++u) v[u] = bc;
+        for (int64_t j = 0; j < k; ++j)
+            for (int u = 0; u < UNROLL; ++u) v[u] += wc[j] * xr[t + u - (k - 1) + j];
+        for (int u = 0; u < UNROLL; ++u) yr[t + u] = siluScalar(v[u]);
+    }
+#endif
+    for (; t < L; ++t) yr[t] = outScalar<KK>(xr, wc, bc, t, K);
+}
+
+}  // namespace
+
+void dwconv1d_silu(const float* x, const float* w, const float* bias, float* y, int64_t B, int64_t C, int64_t L,
+                   int64_t K) {
+#if THREADS > 1
+#pragma omp parallel for num_threads(THREADS) schedule(static)
+#endif
+    for (int64_t bc = 0; bc < B * C; ++bc) {
+        const int64_t c = bc % C;
+#if FIXED_K
+        if (K == 4) {
+            row<4>(x + bc * L, w + c * K, bias[c], y + bc * L, L, K);
+            continue;
+        }
+#endif
+        row<0>(x + bc * L, w + c * K, bias[c], y + bc * L, L, K);
+    }
+}
