@@ -43,35 +43,40 @@ double copyBandwidth(int threads) {
 
 constexpr long kIterations = 20'000'000;
 
+// Twelve independent accumulators in named registers (an array of vectors may
+// be kept in memory, which would measure load/store latency, not the FMA units).
+#define KS_FMA12(FMA, A, M, C)                                                                                  \
+    A##0 = FMA(A##0, M, C); A##1 = FMA(A##1, M, C); A##2 = FMA(A##2, M, C); A##3 = FMA(A##3, M, C);            \
+    A##4 = FMA(A##4, M, C); A##5 = FMA(A##5, M, C); A##6 = FMA(A##6, M, C); A##7 = FMA(A##7, M, C);            \
+    A##8 = FMA(A##8, M, C); A##9 = FMA(A##9, M, C); A##10 = FMA(A##10, M, C); A##11 = FMA(A##11, M, C);
+
 __attribute__((target("avx512f"))) double fmaAvx512() {
-    __m512 acc[12];
-    for (auto& a : acc) a = _mm512_set1_ps(1.0f);
+    __m512 a0 = _mm512_set1_ps(1.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;
     const __m512 m = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-7f);
-    for (long i = 0; i < kIterations; ++i)
-        for (auto& a : acc) a = _mm512_fmadd_ps(a, m, c);
+    for (long i = 0; i < kIterations; ++i) {
+        KS_FMA12(_mm512_fmadd_ps, a, m, c)
+    }
     // A store, not _mm512_reduce_add_ps: GCC 12's header trips -Wuninitialized (bug 105593).
     alignas(64) float out[16];
-    float sink = 0;
-    for (auto& a : acc) {
-        _mm512_store_ps(out, a);
-        sink += out[0];
-    }
-    return 2.0 * 16 * 12 * static_cast<double>(kIterations) + (sink == 42.0f ? 1 : 0);
+    __m512 sum = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)),
+                               _mm512_add_ps(_mm512_add_ps(a4, a5), _mm512_add_ps(a6, a7)));
+    sum = _mm512_add_ps(sum, _mm512_add_ps(_mm512_add_ps(a8, a9), _mm512_add_ps(a10, a11)));
+    _mm512_store_ps(out, sum);
+    return 2.0 * 16 * 12 * static_cast<double>(kIterations) + (out[0] == 42.0f ? 1 : 0);
 }
 
 __attribute__((target("avx2,fma"))) double fmaAvx2() {
-    __m256 acc[12];
-    for (auto& a : acc) a = _mm256_set1_ps(1.0f);
+    __m256 a0 = _mm256_set1_ps(1.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;
     const __m256 m = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-7f);
-    for (long i = 0; i < kIterations; ++i)
-        for (auto& a : acc) a = _mm256_fmadd_ps(a, m, c);
-    alignas(32) float out[8];
-    float sink = 0;
-    for (auto& a : acc) {
-        _mm256_store_ps(out, a);
-        sink += out[0];
+    for (long i = 0; i < kIterations; ++i) {
+        KS_FMA12(_mm256_fmadd_ps, a, m, c)
     }
-    return 2.0 * 8 * 12 * static_cast<double>(kIterations) + (sink == 42.0f ? 1 : 0);
+    alignas(32) float out[8];
+    __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)),
+                               _mm256_add_ps(_mm256_add_ps(a4, a5), _mm256_add_ps(a6, a7)));
+    sum = _mm256_add_ps(sum, _mm256_add_ps(_mm256_add_ps(a8, a9), _mm256_add_ps(a10, a11)));
+    _mm256_store_ps(out, sum);
+    return 2.0 * 8 * 12 * static_cast<double>(kIterations) + (out[0] == 42.0f ? 1 : 0);
 }
 
 double fmaScalar() {
