@@ -90,10 +90,6 @@ private:
     bool lastPaused_ = false;
 };
 
-struct Workspace {
-    std::unique_ptr<store::Database> db;
-};
-
 Result<store::Database> openWorkspace(const GlobalOptions& global) {
     const std::filesystem::path path = global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database);
     return store::Database::open(path);
@@ -315,6 +311,11 @@ int list(const GlobalOptions& global) {
     return kExitOk;
 }
 
+std::string paramsText(const store::NodeRecord& n) {
+    const auto params = nlohmann::json::parse(n.paramsJson, nullptr, false);
+    return params.is_object() ? problem::formatAssignment(params.get<problem::ParamAssignment>()) : n.paramsJson;
+}
+
 void printTree(const std::vector<store::NodeRecord>& nodes, std::int64_t bestNode, bool all) {
     std::map<std::int64_t, std::vector<const store::NodeRecord*>> children;
     for (const auto& n : nodes) children[n.parentId].push_back(&n);
@@ -337,7 +338,7 @@ void printTree(const std::vector<store::NodeRecord>& nodes, std::int64_t bestNod
             if (n->speedup) std::snprintf(speed, sizeof speed, " %.3gx", *n->speedup);
             std::printf("%s%s#%lld %s%s [%s]%s %s%s%s\n", indent.c_str(), last ? "└─ " : "├─ ", static_cast<long long>(n->id),
                         n->status.value_or(n->state).c_str(), speed, n->origin.c_str(), onBestPath.count(n->id) ? " *" : "",
-                        problem::formatAssignment(nlohmann::json::parse(n->paramsJson).get<problem::ParamAssignment>()).c_str(),
+                        paramsText(*n).c_str(),
                         n->pruned ? " (pruned)" : "", n->pinned ? " (pinned)" : "");
             walk(n->id, indent + (last ? "   " : "│  "));
         }
@@ -374,7 +375,7 @@ int show(const Args& args, const GlobalOptions& global) {
         for (const auto& n : *nodes)
             if (n.id == *search->bestNode)
                 std::printf("best: node %lld, %.3gx, %s %s\n", static_cast<long long>(n.id), n.speedup.value_or(0), n.sourceName.c_str(),
-                            problem::formatAssignment(nlohmann::json::parse(n.paramsJson).get<problem::ParamAssignment>()).c_str());
+                            paramsText(n).c_str());
     }
     return kExitOk;
 }

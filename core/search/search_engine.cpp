@@ -54,7 +54,7 @@ class Run {
 public:
     Run(const store::Database& db, eval::Evaluator& evaluator, eval::EvalOptions options, store::SearchRecord search,
         problem::ProblemSpec problem, SearchConfig config, std::stop_token stop, SearchObserver* observer)
-        : db_(db), store_(db), evaluator_(evaluator), options_(std::move(options)), search_(std::move(search)),
+        : store_(db), evaluator_(evaluator), options_(std::move(options)), search_(std::move(search)),
           problem_(std::move(problem)), config_(config), stop_(stop), observer_(observer), policy_(makePolicy(config)),
           rng_(config.seed) {}
 
@@ -68,6 +68,7 @@ public:
         if (auto s = store_.updateSearch(search_); !s) return s.error();
         started_ = Clock::now();
         lastBestAt_ = done_;
+        doneAtStart_ = done_; // the rate and ETA count this run's evaluations only
 
         while (true) {
             if (auto s = applyCommands(); !s) return s.error();
@@ -399,24 +400,19 @@ private:
             p.bestSpeedup = b->fitness();
         }
         p.elapsedSeconds = elapsed();
-        const int thisRun = done_ - doneAtStart();
+        const int thisRun = done_ - doneAtStart_;
         p.evaluationsPerMinute = p.elapsedSeconds > 0 ? thisRun / p.elapsedSeconds * 60 : 0;
         p.etaSeconds = thisRun > 0 ? (config_.maxEvaluations - done_) * p.elapsedSeconds / thisRun : 0;
         p.paused = paused_;
         observer_->progress(p);
     }
 
-    int doneAtStart() {
-        if (doneAtStart_ < 0) doneAtStart_ = done_;
-        return doneAtStart_;
-    }
     double elapsed() const { return std::chrono::duration<double>(Clock::now() - started_).count(); }
     void note(const std::string& text) {
         log::search()->info("search {}: {}", search_.id, text);
         if (observer_) observer_->note(text);
     }
 
-    const store::Database& db_;
     store::SearchStore store_;
     eval::Evaluator& evaluator_;
     eval::EvalOptions options_;
@@ -434,7 +430,7 @@ private:
     std::vector<InFlight> inFlight_;
     std::size_t slots_ = 1;
     int done_ = 0;
-    int doneAtStart_ = -1;
+    int doneAtStart_ = 0;
     int lastBestAt_ = 0;
     int nextSeq_ = 1;
     bool paused_ = false;
