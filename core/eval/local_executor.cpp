@@ -4,9 +4,12 @@
 #include "util/files.h"
 #include "util/log.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <thread>
 
 namespace ks::eval {
@@ -47,6 +50,17 @@ Result<std::unique_ptr<LocalExecutor>> LocalExecutor::create(LocalExecutorConfig
                 return makeError(ErrorCode::Sandbox, "refusing to run candidates unsandboxed (sandbox policy 'required'): " + sandbox.reason);
             log::eval()->warn("*** candidates will run WITHOUT a sandbox, with resource limits only: {} ***", sandbox.reason);
         }
+    }
+    if (config.exclusiveTiming && config.timingLockFile.empty())
+        config.timingLockFile = std::filesystem::temp_directory_path() / ("kernelsmith-" + std::to_string(getuid())) / "timing.lock";
+    if (config.exclusiveTiming) {
+        std::error_code ec;
+        std::filesystem::create_directories(config.timingLockFile.parent_path(), ec);
+        const int fd = open(config.timingLockFile.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0)
+            return makeError(ErrorCode::Io, "cannot create the timing lock " + config.timingLockFile.string() + ": " + std::strerror(errno) +
+                                                " (set TMPDIR to a writable folder)");
+        close(fd);
     }
     if (config.workers == 0) config.workers = std::max(1u, std::thread::hardware_concurrency());
     if (config.memoryLimitBytes == 0)
@@ -135,8 +149,22 @@ JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) co
         for (std::size_t c = slot * per; c < (slot + 1) * per; ++c) spec.cpus.push_back(static_cast<int>(c));
     }
 
+    // Each job opens the lock itself: flock excludes open file descriptions,
+    // so a descriptor shared by all jobs would exclude nothing.
+    int lockFd = -1;
+    if (config_.exclusiveTiming) {
+        lockFd = open(config_.timingLockFile.c_str(), O_RDWR | O_CLOEXEC);
+        if (lockFd < 0) {
+            outcome.infraError = "cannot open the timing lock " + config_.timingLockFile.string() + ": " + std::strerror(errno);
+            return outcome;
+        }
+        spec.passFd = lockFd;
+        spec.extraEnv.push_back("KS_TIMING_LOCK_FD=3");
+    }
+
     log::eval()->debug("slot {}: running {}", slot, dir.string());
     const auto p = runProcess(spec, request.stop);
+    if (lockFd >= 0) close(lockFd);
     outcome.wallSeconds = p.wallSeconds;
     outcome.timedOut = p.timedOut;
     outcome.stopped = p.stopped;

@@ -20,6 +20,13 @@ struct LocalExecutorConfig {
     // Worker i owns CPUs [i*k, (i+1)*k) with k = cores / workers, so that
     // concurrent jobs never time each other's threads. Off when workers > cores.
     bool pinCpus = true;
+    // Timing phases run one at a time (checks and builds still overlap): jobs
+    // timed side by side share memory bandwidth and caches, which would make
+    // every memory-bound kernel look slower than it is. Serialized through an
+    // flock on timingLockFile (default: <tmp>/kernelsmith-<uid>/timing.lock),
+    // so separate processes on this machine (two CLI searches) also take turns.
+    bool exclusiveTiming = true;
+    std::filesystem::path timingLockFile;
 };
 
 // A pool of worker threads, each running one job at a time as a sandboxed

@@ -30,7 +30,7 @@ void setLimit(int resource, std::uint64_t value) {
 }
 
 // In the child, between fork and exec: only async-signal-safe calls.
-[[noreturn]] void childExec(const ProcessSpec& spec, char* const* argv, int errPipe) {
+[[noreturn]] void childExec(const ProcessSpec& spec, char* const* argv, char* const* envp, int errPipe) {
     setsid(); // own session and process group: the whole group can be killed
     if (!spec.cpus.empty()) {
         cpu_set_t set;
@@ -63,7 +63,15 @@ void setLimit(int resource, std::uint64_t value) {
     dup2(in, 0);
     dup2(out, 1);
     dup2(err, 2);
-    execvp(argv[0], argv);
+    if (spec.passFd >= 0) {
+        if (errPipe == 3) errPipe = fcntl(errPipe, F_DUPFD_CLOEXEC, 4);
+        if (spec.passFd == 3) fcntl(3, F_SETFD, 0); // dup2 onto itself would keep close-on-exec
+        else dup2(spec.passFd, 3);
+    }
+    // Nothing else the parent has open reaches the job (a database, a lock
+    // another job waits on): every other descriptor closes at exec.
+    close_range(spec.passFd >= 0 ? 4 : 3, ~0u, CLOSE_RANGE_CLOEXEC);
+    execvpe(argv[0], argv, envp);
     const char* why = std::strerror(errno);
     (void)!write(errPipe, "exec failed: ", 13);
     (void)!write(errPipe, why, std::strlen(why));
@@ -77,6 +85,19 @@ ProcessOutcome runProcess(const ProcessSpec& spec, std::stop_token stop) {
     std::vector<char*> argv;
     for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
+    // The environment is built before fork: setenv is not async-signal-safe.
+    std::vector<std::string> envStrings;
+    const auto overridden = [&](const char* e) {
+        for (const auto& x : spec.extraEnv)
+            if (const auto eq = x.find('='); eq != std::string::npos && std::strncmp(e, x.c_str(), eq + 1) == 0) return true;
+        return false;
+    };
+    for (char** e = environ; *e; ++e)
+        if (!overridden(*e)) envStrings.emplace_back(*e);
+    for (const auto& e : spec.extraEnv) envStrings.push_back(e);
+    std::vector<char*> envp;
+    for (auto& e : envStrings) envp.push_back(e.data());
+    envp.push_back(nullptr);
 
     int errPipe[2];
     if (pipe2(errPipe, O_CLOEXEC) != 0) {
@@ -93,7 +114,7 @@ ProcessOutcome runProcess(const ProcessSpec& spec, std::stop_token stop) {
     }
     if (pid == 0) {
         close(errPipe[0]);
-        childExec(spec, argv.data(), errPipe[1]);
+        childExec(spec, argv.data(), envp.data(), errPipe[1]);
     }
     close(errPipe[1]);
     // The error pipe closes on a successful exec; anything read is a start failure.

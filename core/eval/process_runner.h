@@ -25,6 +25,8 @@ struct ProcessSpec {
     ProcessLimits limits;
     std::optional<unsigned> runAsUid;  // root only: drop to this uid/gid before exec
     std::vector<int> cpus;             // pin to these CPUs (empty: no pinning)
+    int passFd = -1;                   // becomes fd 3 in the child (e.g. the timing lock)
+    std::vector<std::string> extraEnv; // "NAME=value" added to the inherited environment
 };
 
 struct ProcessOutcome {

@@ -6,6 +6,10 @@
 
 #include <chrono>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 using namespace ks;
 using eval::EvalStatus;
 
@@ -118,6 +122,40 @@ private slots:
         // Unknown params are the caller's error, not a result.
         seed.params["TILE"] = "3";
         QVERIFY(!fixture_.evaluator().prepare(saxpy_, seed, cached).ok());
+    }
+
+    // While another job holds the timing lock, a job checks but does not time.
+    void timingWaitsForTheTimingLock() {
+        QTemporaryDir lockDir;
+        const auto lockFile = std::filesystem::path(lockDir.path().toStdString()) / "timing.lock";
+        test::EvalFixture fixture(1, eval::SandboxPolicy::Preferred, lockFile);
+        QVERIFY(fixture.ready());
+        // Inheritable on purpose: the job must not receive it (a copy held by
+        // the job would keep the lock and deadlock it).
+        const int held = open(lockFile.c_str(), O_RDWR);
+        QVERIFY(held >= 0);
+        QCOMPARE(flock(held, LOCK_EX), 0);
+
+        eval::EvalOptions timed = options_;
+        timed.checkOnly = false;
+        timed.timeBudgetS = 0.05;
+        eval::Candidate seed{"unrolled", saxpy_.seeds[0].text, {{"UNROLL", "4"}}};
+        auto job = fixture.evaluator().prepare(saxpy_, seed, timed);
+        QVERIFY(job.ok() && !job->finished);
+        auto future = fixture.executor().submit(job->request);
+        const auto phaseFile = job->request.dir / "build" / "phase";
+        const auto phase = [&] {
+            auto text = readTextFile(phaseFile);
+            return text ? *text : std::string();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(phase() == "waiting for the timing lock", 120000);
+        QVERIFY(future.wait_for(std::chrono::milliseconds(500)) == std::future_status::timeout);
+        close(held); // releases the lock
+
+        const auto r = fixture.evaluator().finish(saxpy_, *job, future.get());
+        QVERIFY2(r.correct(), r.message.c_str());
+        QVERIFY(!r.timing.empty());
+        QVERIFY(r.phaseSeconds.value("timing_lock_wait", 0.0) >= 0.4);
     }
 
     void jobDirsAreRemovedAfterwards() {

@@ -17,13 +17,17 @@ namespace ks::test {
 
 class EvalFixture {
 public:
-    explicit EvalFixture(std::size_t workers = 2, eval::SandboxPolicy policy = eval::SandboxPolicy::Preferred) {
+    // timingLock: a lock file of the test's own (default: the machine-wide one,
+    // which concurrently running test programs share).
+    explicit EvalFixture(std::size_t workers = 2, eval::SandboxPolicy policy = eval::SandboxPolicy::Preferred,
+                         std::filesystem::path timingLock = {}) {
         // Jobs may run as another user (root drops to a per-worker uid).
         QFile::setPermissions(dir_.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
                                                QFileDevice::ExeGroup | QFileDevice::ExeOther);
         eval::LocalExecutorConfig config;
         config.workers = workers;
         config.sandbox = policy;
+        config.timingLockFile = std::move(timingLock);
         auto executor = eval::LocalExecutor::create(config);
         if (executor) executor_ = std::move(*executor);
         auto db = store::Database::open(root() / "ws.db");
