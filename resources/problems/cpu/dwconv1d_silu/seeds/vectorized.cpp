@@ -15,6 +15,7 @@
 // @ks-param UNROLL: 1 | 2 | 4 = 1
 // @ks-param FIXED_K: bool = false
 // @ks-param THREADS: 1 | 2 = 1
+// @ks-param EXP: enum(portable, avx512) = portable
 //
 // VEC      floats per vector (4 = SSE, 8 = AVX2, 16 = AVX-512); 1 = scalar
 //          with std::exp. GCC vector extensions split a vector wider than the
@@ -22,6 +23,11 @@
 // UNROLL   vectors (or scalars) of outputs computed per step.
 // FIXED_K  a compile-time K = 4 specialization when K == 4.
 // THREADS  OpenMP threads over the B*C rows.
+// EXP      portable: the exp above in vector extensions (integer exponent
+//          arithmetic, compare-and-blend clamps). avx512: with VEC = 16 on an
+//          AVX-512 target, the same polynomial with hardware rounding
+//          (vrndscaleps), min/max clamps and vscalefps for the 2^n factor:
+//          fewer instructions per vector. Elsewhere it falls back to portable.
 #include <cmath>
 #include <cstdint>
 
@@ -36,6 +42,17 @@
 #endif
 #ifndef THREADS
 #define THREADS 1
+#endif
+#define portable 0
+#define avx512 1
+#ifndef EXP
+#define EXP portable
+#endif
+#if EXP == avx512 && VEC == 16 && defined(__AVX512F__)
+#include <immintrin.h>
+#define DW_EXP_AVX512 1
+#else
+#define DW_EXP_AVX512 0
 #endif
 
 namespace {
@@ -61,6 +78,24 @@ typedef float VFu __attribute__((vector_size(VEC * sizeof(float)), aligned(align
 inline const VFu& at(const float* p) { return *reinterpret_cast<const VFu*>(p); }
 inline VFu& at(float* p) { return *reinterpret_cast<VFu*>(p); }
 
+#if DW_EXP_AVX512
+// The same Cephes polynomial; 2^n applied by vscalefps.
+inline void vexp(VF& xv) {
+    __m512 x = (__m512)xv;
+    x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.3f)), _mm512_set1_ps(88.3f));
+    const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
+    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+    __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+    p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
+    xv = (VF)_mm512_scalef_ps(p, n);
+}
+#else
 // Cephes expf on a vector: exp(x) = 2^n * exp(r), |r| <= ln2/2.
 inline void vexp(VF& x) {
     x = x < 88.3f ? x : VF{} + 88.3f;
@@ -79,12 +114,49 @@ inline void vexp(VF& x) {
     x = p * reinterpret_cast<const VF&>(e);
 }
 #endif
+#endif
+
+#if VEC > 1
+constexpr int64_t kMaxEdgeTaps = 64;
+
+// One vector of outputs t .. t+VEC-1 away from the head (t >= K-1).
+inline VF silu(const float* base, const float* wc, float bc, int64_t k, int64_t t) {
+    VF v = VF{} + bc;
+    for (int64_t j = 0; j < k; ++j) v += wc[j] * at(base + t + j);
+    VF e = -v;
+    vexp(e);
+    return v / (1.0f + e);
+}
+
+// silu(bias + taps) for the outputs t .. t+n-1 (n <= VEC) at a row's edges:
+// the inputs, zero-padded on both sides, are copied to a small buffer so the
+// head (which reads the causal padding) and the tail (shorter than a vector)
+// take the vector exp too, instead of one scalar libm call per output.
+inline void edgeVector(const float* xr, const float* wc, float bc, float* yr, int64_t L, int64_t k, int64_t t, int64_t n) {
+    float xin[VEC + kMaxEdgeTaps];
+    for (int64_t j = 0; j < VEC + k - 1; ++j) {
+        const int64_t s = t - (k - 1) + j;
+        xin[j] = s >= 0 && s < L ? xr[s] : 0.0f;
+    }
+    VF v = VF{} + bc;
+    for (int64_t j = 0; j < k; ++j) v += wc[j] * at(xin + j);
+    VF e = -v;
+    vexp(e);
+    const VF out = v / (1.0f + e);
+    for (int64_t i = 0; i < n; ++i) yr[t + i] = out[i];
+}
+#endif
 
 template <int KK>
 void row(const float* xr, const float* wc, float bc, float* yr, int64_t L, int64_t K) {
     const int64_t k = KK ? KK : K;
     int64_t t = 0;
+#if VEC > 1
+    const bool edgesVectorized = k <= kMaxEdgeTaps;
     // Head: the first K-1 outputs read the zero padding.
+    if (edgesVectorized)
+        for (; t < L && t < k - 1; t += VEC) edgeVector(xr, wc, bc, yr, L, k, t, L - t < VEC ? L - t : VEC);
+#endif
     for (; t < L && t < k - 1; ++t) yr[t] = outScalar<KK>(xr, wc, bc, t, K);
 #if VEC > 1
     const float* base = xr - (k - 1);  // base[t + j] = x[t-(K-1)+j], valid for t >= K-1
@@ -108,6 +180,15 @@ void row(const float* xr, const float* wc, float bc, float* yr, int64_t L, int64
             for (int u = 0; u < UNROLL; ++u) v[u] += wc[j] * xr[t + u - (k - 1) + j];
         for (int u = 0; u < UNROLL; ++u) yr[t + u] = siluScalar(v[u]);
     }
+#endif
+#if VEC > 1
+    for (; t + VEC <= L; t += VEC) at(yr + t) = silu(base, wc, bc, k, t);
+    // Tail shorter than a vector: recompute the row's last full vector (the
+    // overlap rewrites identical values), or pad when the row is that short.
+    if (t < L && L - VEC >= k - 1) at(yr + L - VEC) = silu(base, wc, bc, k, L - VEC);
+    else if (edgesVectorized)
+        for (; t < L; t += VEC) edgeVector(xr, wc, bc, yr, L, k, t, L - t < VEC ? L - t : VEC);
+    t = L > t ? L : t;
 #endif
     for (; t < L; ++t) yr[t] = outScalar<KK>(xr, wc, bc, t, K);
 }

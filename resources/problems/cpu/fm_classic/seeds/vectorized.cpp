@@ -14,6 +14,8 @@
 // @ks-param ACC: 1 | 2 | 4 = 1
 // @ks-param ROWS: 1 | 2 = 1
 // @ks-param THREADS: 1 | 2 = 1
+// @ks-param ORDER: enum(fields_inner, fields_outer) = fields_inner
+// @ks-param PREFETCH: 0 | 4096 | 16384 = 0
 //
 // VEC     floats per vector (1 = scalar, 4 = SSE, 8 = AVX2, 16 = AVX-512). GCC/Clang
 //         vector extensions: a width the enabled ISA lacks is split by the compiler,
@@ -21,6 +23,14 @@
 // ACC     independent (sum, sum of squares) accumulator pairs over the fields.
 // ROWS    batch samples processed side by side.
 // THREADS OpenMP threads over batch samples.
+// ORDER   fields_inner: for each d-chunk, walk down the F fields (stride D), the
+//         sums stay in registers but the sample is read column-wise, F lines at
+//         once. fields_outer: read the sample in memory order, one field row
+//         after another, accumulating into per-d sums kept in a small L1 block
+//         of DBLOCK columns (a single sequential stream the prefetcher follows).
+// PREFETCH fields_outer: software-prefetch this many bytes ahead of the row
+//         being read (0: none). Where the hardware prefetcher stops at page
+//         boundaries or ramps up slowly, this keeps more misses in flight.
 #include <cstdint>
 
 #ifndef VEC
@@ -34,6 +44,14 @@
 #endif
 #ifndef THREADS
 #define THREADS 1
+#endif
+#define fields_inner 0
+#define fields_outer 1
+#ifndef ORDER
+#define ORDER fields_inner
+#endif
+#ifndef PREFETCH
+#define PREFETCH 0
 #endif
 
 namespace {
@@ -95,9 +113,63 @@ inline void chunk(const float* xb, int64_t F, int64_t D, int64_t d, int64_t widt
     }
 }
 
+#if ORDER == fields_outer
+constexpr int64_t DBLOCK = 256; // columns whose sums live in L1 at once (2 x 1 KiB)
+
+// One sample in memory order: for each field row, s[d] += v, q[d] += v*v.
+inline float sampleRowwise(const float* xb, int64_t F, int64_t D) {
+    alignas(64) float s[DBLOCK], q[DBLOCK];
+    float tot = 0.0f;
+    for (int64_t d0 = 0; d0 < D; d0 += DBLOCK) {
+        const int64_t w = D - d0 < DBLOCK ? D - d0 : DBLOCK;
+        for (int64_t j = 0; j < w; ++j) s[j] = q[j] = 0.0f;
+        for (int64_t f = 0; f < F; ++f) {
+            const float* row = xb + f * D + d0;
+#if PREFETCH
+            // One prefetch per 64-byte line; prefetching past the end is harmless.
+            for (int64_t k = 0; k < w; k += 16) __builtin_prefetch(reinterpret_cast<const char*>(row + k) + PREFETCH);
+#endif
+            int64_t j = 0;
+#if VEC > 1
+            for (; j + VEC <= w; j += VEC) {
+                const VF v = load(row + j);
+                VF& sv = *reinterpret_cast<VFu*>(s + j);
+                VF& qv = *reinterpret_cast<VFu*>(q + j);
+                sv += v;
+                qv += v * v;
+            }
+#endif
+            for (; j < w; ++j) {
+                s[j] += row[j];
+                q[j] += row[j] * row[j];
+            }
+        }
+        int64_t j = 0;
+#if VEC > 1
+        VF acc = VF{};
+        for (; j + VEC <= w; j += VEC) {
+            const VF sv = load(s + j), qv = load(q + j);
+            acc += sv * sv - qv;
+        }
+        tot += hsum(acc);
+#endif
+        for (; j < w; ++j) tot += s[j] * s[j] - q[j];
+    }
+    return tot;
+}
+#endif
+
 }  // namespace
 
 void fm_classic(const float* x, float* out, int64_t B, int64_t F, int64_t D) {
+#if ORDER == fields_outer
+    // ACC and ROWS shape the column-wise walk only; here the row stream is the design.
+#if THREADS > 1
+#pragma omp parallel for num_threads(THREADS) schedule(static)
+#endif
+    for (int64_t b = 0; b < B; ++b) out[b] = 0.5f * sampleRowwise(x + b * F * D, F, D);
+    return;
+#endif
     const int64_t groups = B / ROWS;
 #if THREADS > 1
 #pragma omp parallel for num_threads(THREADS) schedule(static)
