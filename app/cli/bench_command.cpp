@@ -53,7 +53,7 @@ struct Row {
     double referenceS = 0, libraryS = 0, bestS = 0, speedup = 0, roofline = 0, wallS = 0;
     std::string library;
     int evaluations = 0;
-    bool memoryBound = false;
+    char bound = 'c'; // m: memory, c: compute, l: latency (declared by the problem)
     std::string params;
 };
 
@@ -167,7 +167,10 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
                 flops += t.flops;
             }
             row.roofline = row.bestS > 0 ? floor / row.bestS : 0;
-            row.memoryBound = roof.memoryBound(bytes, flops, coresPerJob);
+            if (p.bound == "latency") row.bound = 'l';
+            else if (p.bound == "memory") row.bound = 'm';
+            else if (p.bound == "compute") row.bound = 'c';
+            else row.bound = roof.memoryBound(bytes, flops, coresPerJob) ? 'm' : 'c';
         }
         rows.push_back(row);
     }
@@ -176,9 +179,9 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     double logSum = 0;
     int counted = 0;
     for (const auto& r : rows) {
-        std::printf("%-22s %11s %11s %11s %8.2fx %8.0f%%%s %6d %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
+        std::printf("%-22s %11s %11s %11s %8.2fx %8.0f%%%c %6d %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
                     r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(), r.speedup,
-                    r.roofline * 100, r.memoryBound ? "m" : "c", r.evaluations, formatSeconds(r.wallS).c_str());
+                    r.roofline * 100, r.bound, r.evaluations, formatSeconds(r.wallS).c_str());
         if (r.speedup > 0) {
             logSum += std::log(r.speedup);
             ++counted;
@@ -186,7 +189,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     }
     const double geomean = counted ? std::exp(logSum / counted) : 0;
     std::printf("\ngeometric-mean speedup over the references: %.2fx (%d problems); roofline: m = memory-bound, c = compute-bound, "
-                "for %d core(s) per evaluation\n", geomean, counted, coresPerJob);
+                "l = latency-bound (declared by the problem; %% of the bandwidth floor shown for reference), for %d core(s) per evaluation\n", geomean, counted, coresPerJob);
 
     if (auto file = args->value("json")) {
         nlohmann::json j{{"machine", {{"cores", roof.cores}, {"isa", roof.isa}, {"bandwidth_gbs_1", roof.bandwidthGBs1},
@@ -195,7 +198,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         for (const auto& r : rows)
             j["problems"].push_back({{"problem", r.problem}, {"reference_s", r.referenceS}, {"library", r.library}, {"library_s", r.libraryS},
                                      {"best_s", r.bestS}, {"speedup", r.speedup}, {"roofline_fraction", r.roofline},
-                                     {"memory_bound", r.memoryBound}, {"evaluations", r.evaluations}, {"wall_s", r.wallS},
+                                     {"bound", r.bound == 'm' ? "memory" : r.bound == 'l' ? "latency" : "compute"}, {"evaluations", r.evaluations}, {"wall_s", r.wallS},
                                      {"best_params", r.params}});
         if (auto s = writeFileAtomic(*file, j.dump(2) + "\n"); !s) {
             std::fprintf(stderr, "bench: %s\n", s.error().message.c_str());

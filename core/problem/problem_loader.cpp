@@ -414,6 +414,9 @@ private:
         else check_.fail("", "missing required field \"bytes\" (the bytes the operator must move, for the roofline)");
         if (root.contains("flops")) spec_.flops = expression(root["flops"], "/flops", known);
         else check_.fail("", "missing required field \"flops\" (use \"0\" for pure data movement)");
+        spec_.bound = check_.str(root, "", "bound", false);
+        if (!spec_.bound.empty() && spec_.bound != "memory" && spec_.bound != "compute" && spec_.bound != "latency")
+            check_.fail("/bound", "expected \"memory\", \"compute\" or \"latency\" (or leave it out to derive it from bytes and flops)");
     }
 
     std::optional<SourceFile> source(const json& entry, const std::string& path, const std::string& dfltName) {

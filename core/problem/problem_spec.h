@@ -88,6 +88,10 @@ struct ProblemSpec {
     std::vector<ShapeCase> checkShapes, timeShapes;
     std::map<DType, Tolerance> tolerances;  // every dtype has an entry (defaults filled in)
     std::optional<Expression> bytes, flops;
+    // What limits a good kernel: "" derives it from bytes and flops against the
+    // machine; "latency" declares dependent random accesses (lookups, pointer
+    // chasing) that no bandwidth roofline describes.
+    std::string bound;
     SourceFile reference;
     std::vector<SourceFile> baselines;      // extra baselines; the reference is always the first
     std::vector<SourceFile> seeds;

@@ -70,7 +70,7 @@ private slots:
           ],
           "call": ["x", "y", "N", "ghost"],
           "shapes": {"check": [{"sizes": {"N": 1, "M": 2}}], "time": [{"sizes": {}}]},
-          "bytes": "N", "flops": "0", "reference": "reference.cpp"})";
+          "bytes": "N", "flops": "0", "bound": "bandwidth", "reference": "reference.cpp"})";
         auto spec = loadProblem(path);
         QVERIFY(!spec.ok());
         const auto& m = spec.error().message;
@@ -81,7 +81,8 @@ private slots:
                                      "/call/3: \"ghost\" is not an argument",
                                      "argument \"o\" is not passed to the kernel",
                                      "/shapes/check/0/sizes/M: \"M\" is not a declared size",
-                                     "/shapes/time/0/sizes: size \"N\" is not given"})
+                                     "/shapes/time/0/sizes: size \"N\" is not given",
+                                     "/bound: expected \"memory\", \"compute\" or \"latency\""})
             QVERIFY2(contains(m, expected), (std::string("missing: ") + expected + "\nin:\n" + m).c_str());
     }
     void jaggedSizesFlowIntoLaterShapes() {
