@@ -12,6 +12,7 @@ int runProblemCommand(const std::vector<std::string>& args, const GlobalOptions&
 int runEvalCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runSearchCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runBenchCommand(const std::vector<std::string>& args, const GlobalOptions& global);
+int runLlmCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 
 // Resolves DIR, or a bundled problem's name ("mbdt", "cpu/mbdt").
 std::string resolveProblemDir(const std::string& nameOrDir);

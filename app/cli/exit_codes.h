@@ -28,6 +28,7 @@ inline int exitCodeFor(eval::EvalStatus status) {
     case eval::EvalStatus::Oom: return kExitOom;
     case eval::EvalStatus::SandboxViolation: return kExitSandboxViolation;
     case eval::EvalStatus::InfraError: return kExitInfraError;
+    case eval::EvalStatus::SynthError: return kExitInfraError; // never from an evaluation
     }
     return kExitError;
 }

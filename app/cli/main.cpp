@@ -22,6 +22,7 @@ commands:
   eval                     evaluate one candidate (eval --help)
   search                   run, follow, steer and export searches (search --help)
   bench                    a search per problem and the table of what it won (bench --help)
+  llm models|test          the configured language models; one test request (llm --help)
 
 global options:
   --db PATH     the workspace database (default: $XDG_DATA_HOME/kernelsmith/workspace.db)
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
     if (command == "eval") return ks::cli::runEvalCommand(rest, global);
     if (command == "search") return ks::cli::runSearchCommand(rest, global);
     if (command == "bench") return ks::cli::runBenchCommand(rest, global);
+    if (command == "llm") return ks::cli::runLlmCommand(rest, global);
     std::fprintf(stderr, "unknown command '%s'\n\n%s", command.c_str(), kHelp);
     return ks::cli::kExitUsage;
 }

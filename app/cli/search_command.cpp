@@ -2,6 +2,7 @@
 #include "args.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "llm_setup.h"
 #include "verdict_printer.h"
 
 #include "eval/evaluator.h"
@@ -9,6 +10,7 @@
 #include "problem/problem_loader.h"
 #include "search/search_config_json.h"
 #include "search/search_engine.h"
+#include "store/llm_call_store.h"
 #include "store/search_store.h"
 #include "util/files.h"
 #include "util/paths.h"
@@ -29,10 +31,15 @@ const char* kSearchHelp = R"(usage: kernelsmith-cli search COMMAND ...
   start --problem DIR|NAME [--policy mcts|evo|beam|greedy|random|exhaustive]
         [--budget N] [--workers N] [--seed S] [--memory both|ancestors|siblings|none]
         [--target X] [--stall K] [--time SECONDS] [--time-budget S] [--check-only]
-        [--sandbox POLICY]               run a new search with the offline tuner
-  resume ID [--budget N]                 continue an interrupted or paused search
+        [--sandbox POLICY]               run a new search
+        [--synth tuner|llm|hybrid]       who proposes children (default tuner)
+        [--model NAME[:WEIGHT] ...]      llm/hybrid: the models (see `llm models`)
+        [--max-tokens N] [--max-cost USD] [--llm-concurrency N] [--llm-config FILE]
+  resume ID [--budget N] [--llm-config FILE]
+                                         continue an interrupted or paused search
   list                                   every search of the workspace
   show ID [--all]                        the tree as text and the best node
+  calls ID [--node N] [--full]           the LLM calls: model, tokens, cost, reply
   export ID --best FILE                  the best kernel, its params baked in
 
 steering (also while the search runs in another process):
@@ -142,6 +149,14 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args) {
     });
     ProgressPrinter printer;
     search::SearchEngine engine(db, evaluator, options);
+    if (config->synth != search::SynthMode::Tuner) {
+        auto llm = makeLlmSynthesizer(*config, args.value("llm-config").value_or(""));
+        if (!llm) {
+            std::fprintf(stderr, "search: %s\n", llm.error().message.c_str());
+            return kExitUsage;
+        }
+        engine.setLlm(*llm);
+    }
     auto outcome = engine.run(searchId, stop.get_token(), &printer);
     printer.finish();
     watcher.request_stop();
@@ -183,6 +198,14 @@ int start(const Args& args, const GlobalOptions& global) {
         return true;
     };
     if (auto p = args.value("policy")) cfg["policy"] = *p;
+    if (auto v = args.value("synth")) cfg["synth"] = *v;
+    for (const auto& m : args.all("model")) {
+        const auto choice = parseModelChoice(m);
+        cfg["models"].push_back({{"name", choice.name}, {"weight", choice.weight}});
+    }
+    if (!number("max-tokens", "max_tokens", false) || !number("max-cost", "max_cost_usd", false) ||
+        !number("llm-concurrency", "llm_concurrency", true) || !number("polish", "polish_steps", true))
+        return kExitUsage;
     if (auto m = args.value("memory")) cfg["memory"] = *m;
     if (!number("budget", "max_evaluations", true) || !number("workers", "workers", true) || !number("seed", "seed", true) ||
         !number("target", "target_speedup", false) || !number("stall", "stall_evaluations", true) ||
@@ -192,6 +215,13 @@ int start(const Args& args, const GlobalOptions& global) {
     if (!config) {
         std::fprintf(stderr, "search start: %s\n", config.error().message.c_str());
         return kExitUsage;
+    }
+    if (config->synth != search::SynthMode::Tuner) {
+        // Models and keys are checked before the search exists, not after.
+        if (auto llm = makeLlmSynthesizer(*config, args.value("llm-config").value_or("")); !llm) {
+            std::fprintf(stderr, "search start: %s\n", llm.error().message.c_str());
+            return kExitUsage;
+        }
     }
     auto db = openWorkspace(global);
     if (!db) {
@@ -203,8 +233,8 @@ int start(const Args& args, const GlobalOptions& global) {
         std::fprintf(stderr, "search start: %s\n", id.error().message.c_str());
         return kExitError;
     }
-    std::printf("search %lld: %s on %s, budget %d, policy %s, seed %llu\n", static_cast<long long>(*id), problem->name.c_str(),
-                db->path().c_str(), config->maxEvaluations, search::policyName(config->policy).c_str(),
+    std::printf("search %lld: %s on %s, budget %d, policy %s, synth %s, seed %llu\n", static_cast<long long>(*id), problem->name.c_str(),
+                db->path().c_str(), config->maxEvaluations, search::policyName(config->policy).c_str(), search::synthModeName(config->synth).c_str(),
                 static_cast<unsigned long long>(config->seed));
     return runEngine(*db, *id, args);
 }
@@ -506,14 +536,57 @@ int steer(const std::string& verb, const Args& args, const GlobalOptions& global
     return kExitOk;
 }
 
+int calls(const Args& args, const GlobalOptions& global) {
+    const auto& pos = args.positional();
+    if (pos.size() != 2) {
+        std::fprintf(stderr, "usage: kernelsmith-cli search calls ID [--node N] [--full]\n");
+        return kExitUsage;
+    }
+    auto opened = openSearch(global, pos[1], "calls");
+    if (opened.failure) return opened.failure;
+    auto records = store::LlmCallStore(*opened.db).forSearch(opened.search.id);
+    if (!records) {
+        std::fprintf(stderr, "search calls: %s\n", records.error().message.c_str());
+        return kExitError;
+    }
+    long long onlyNode = 0;
+    if (auto n = args.value("node"); n && !toInt(*n, onlyNode)) {
+        std::fprintf(stderr, "search calls: --node expects a node id\n");
+        return kExitUsage;
+    }
+    double cost = 0;
+    long long tokens = 0;
+    for (const auto& c : *records) {
+        cost += c.costUsd;
+        tokens += c.inputTokens + c.outputTokens;
+        if (onlyNode && c.nodeId != onlyNode && c.parentNodeId != onlyNode) continue;
+        std::printf("call %lld: %s (%s %s) from node %lld -> node %lld, %s, %lld+%lld tokens%s, $%.5f, %.1f s, %d attempt(s)\n",
+                    static_cast<long long>(c.id), c.modelName.c_str(), c.provider.c_str(), c.model.c_str(),
+                    static_cast<long long>(c.parentNodeId), static_cast<long long>(c.nodeId), c.status.c_str(),
+                    static_cast<long long>(c.inputTokens), static_cast<long long>(c.outputTokens), c.usageEstimated ? " (estimated)" : "",
+                    c.costUsd, c.latencyS, c.attempts);
+        if (!c.error.empty()) std::printf("  error: %s\n", c.error.c_str());
+        if (c.promptCutJson != "[]") std::printf("  cut from the prompt: %s\n", c.promptCutJson.c_str());
+        if (args.has("full")) {
+            std::printf("--- system\n%s\n--- prompt\n%s\n--- reasoning\n%s\n--- reply\n%s\n---\n", c.systemPrompt.c_str(), c.prompt.c_str(),
+                        c.reasoning.c_str(), c.reply.c_str());
+        } else if (!c.reasoning.empty()) {
+            std::printf("  reasoning: %s\n", c.reasoning.substr(0, 200).c_str());
+        }
+    }
+    std::printf("%zu call(s), %lld tokens, $%.4f\n", records->size(), tokens, cost);
+    return kExitOk;
+}
+
 } // namespace
 
 int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
     auto args = Args::parse(argv,
                             {"problem", "policy", "budget", "workers", "seed", "memory", "target", "stall", "time", "time-budget",
-                             "exploration", "sandbox", "best", "param"},
-                            {"help", "check-only", "all"}, error);
+                             "exploration", "sandbox", "best", "param", "synth", "model", "max-tokens", "max-cost", "llm-concurrency",
+                             "llm-config", "polish", "node"},
+                            {"help", "check-only", "all", "full"}, error);
     if (!args) {
         std::fprintf(stderr, "search: %s\n", error.c_str());
         return kExitUsage;
@@ -529,6 +602,7 @@ int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& 
     if (verb == "list") return list(global);
     if (verb == "show") return show(*args, global);
     if (verb == "export") return exportBest(*args, global);
+    if (verb == "calls") return calls(*args, global);
     static const std::set<std::string> steering{"pause", "stop", "budget", "prune", "unprune", "pin", "unpin", "boost", "hint", "add-child"};
     if (steering.count(verb)) return steer(verb, *args, global);
     std::fprintf(stderr, "search: unknown command '%s'\n\n%s", verb.c_str(), kSearchHelp);

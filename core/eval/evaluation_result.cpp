@@ -5,7 +5,7 @@
 
 namespace ks::eval {
 namespace {
-constexpr std::array<std::pair<EvalStatus, const char*>, 8> kNames{{
+constexpr std::array<std::pair<EvalStatus, const char*>, 9> kNames{{
     {EvalStatus::Ok, "ok"},
     {EvalStatus::CompileError, "compile_error"},
     {EvalStatus::RuntimeError, "runtime_error"},
@@ -14,6 +14,7 @@ constexpr std::array<std::pair<EvalStatus, const char*>, 8> kNames{{
     {EvalStatus::Oom, "oom"},
     {EvalStatus::SandboxViolation, "sandbox_violation"},
     {EvalStatus::InfraError, "infra_error"},
+    {EvalStatus::SynthError, "synth_error"},
 }};
 
 // The harness writes NaN/inf as strings to stay valid JSON.

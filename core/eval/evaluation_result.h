@@ -10,7 +10,9 @@
 
 namespace ks::eval {
 
-enum class EvalStatus { Ok, CompileError, RuntimeError, Timeout, WrongAnswer, Oom, SandboxViolation, InfraError };
+// SynthError: the synthesizer produced no candidate (an LLM call failed or its
+// reply held no usable kernel); such a node is never evaluated.
+enum class EvalStatus { Ok, CompileError, RuntimeError, Timeout, WrongAnswer, Oom, SandboxViolation, InfraError, SynthError };
 
 std::string statusName(EvalStatus status);
 std::optional<EvalStatus> parseStatus(const std::string& name);

@@ -22,7 +22,16 @@ nlohmann::json toJson(const SearchConfig& c) {
             {"islands", c.islands},
             {"tournament", c.tournament},
             {"crossover_rate", c.crossoverRate},
-            {"restart_rate", c.restartRate}};
+            {"restart_rate", c.restartRate},
+            {"synth", synthModeName(c.synth)},
+            {"models", [&] {
+                 auto a = nlohmann::json::array();
+                 for (const auto& m : c.models) a.push_back({{"name", m.name}, {"weight", m.weight}});
+                 return a;
+             }()},
+            {"llm_concurrency", c.llmConcurrency},
+            {"polish_steps", c.polishSteps},
+            {"prompt_tokens", c.promptTokens}};
 }
 
 Result<SearchConfig> configFromJson(const nlohmann::json& j) {
@@ -30,7 +39,8 @@ Result<SearchConfig> configFromJson(const nlohmann::json& j) {
     static const std::set<std::string> known{"policy", "memory", "max_evaluations", "max_wall_seconds", "target_speedup",
                                              "stall_evaluations", "max_tokens", "max_cost_usd", "workers", "seed",
                                              "mcts_exploration", "mcts_widening", "beam_width", "population", "islands", "tournament",
-                                             "crossover_rate", "restart_rate"};
+                                             "crossover_rate", "restart_rate", "synth", "models", "llm_concurrency", "polish_steps",
+                                             "prompt_tokens"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.count(it.key())) return makeError(ErrorCode::Validation, "search config: unknown key \"" + it.key() + "\"");
     SearchConfig c;
@@ -63,6 +73,17 @@ Result<SearchConfig> configFromJson(const nlohmann::json& j) {
         c.tournament = j.value("tournament", c.tournament);
         c.crossoverRate = j.value("crossover_rate", c.crossoverRate);
         c.restartRate = j.value("restart_rate", c.restartRate);
+        if (j.contains("synth")) {
+            auto m = parseSynthMode(j["synth"].get<std::string>());
+            if (!m) return makeError(ErrorCode::Validation, "search config: unknown synth \"" + j["synth"].get<std::string>() +
+                                                                "\" (expected tuner, llm or hybrid)");
+            c.synth = *m;
+        }
+        if (j.contains("models"))
+            for (const auto& m : j["models"]) c.models.push_back({m.at("name").get<std::string>(), m.value("weight", 1.0)});
+        c.llmConcurrency = j.value("llm_concurrency", c.llmConcurrency);
+        c.polishSteps = j.value("polish_steps", c.polishSteps);
+        c.promptTokens = j.value("prompt_tokens", c.promptTokens);
     } catch (const nlohmann::json::exception& e) {
         return makeError(ErrorCode::Validation, std::string("search config: wrong type: ") + e.what());
     }
@@ -75,6 +96,12 @@ Status validate(const SearchConfig& c) {
     if (c.maxEvaluations < 1) return bad("the budget (max evaluations) must be at least 1");
     if (c.maxWallSeconds < 0 || c.targetSpeedup < 0 || c.maxTokens < 0 || c.maxCostUsd < 0) return bad("limits must not be negative");
     if (c.stallEvaluations < 0) return bad("stall must not be negative");
+    if (c.synth != SynthMode::Tuner && c.models.empty()) return bad("the llm and hybrid synthesizers need at least one model (--model NAME)");
+    for (const auto& m : c.models)
+        if (m.weight < 0) return bad("model weights must not be negative (" + m.name + ")");
+    if (c.llmConcurrency < 1 || c.llmConcurrency > 64) return bad("llm_concurrency must be between 1 and 64");
+    if (c.polishSteps < 0) return bad("polish_steps must not be negative");
+    if (c.promptTokens < 1000) return bad("prompt_tokens must be at least 1000");
     if (c.workers < 0 || c.workers > 1024) return bad("workers must be between 0 (all slots) and 1024");
     if (c.mctsExploration < 0) return bad("the MCTS exploration constant must not be negative");
     if (c.mctsWidening <= 0) return bad("the MCTS widening factor must be positive");

@@ -4,6 +4,9 @@
 #include "search/memory_operator.h"
 #include "search/search_config_json.h"
 #include "search/search_policy.h"
+#include "store/evaluation_store.h"
+#include "store/llm_call_store.h"
+#include "synth/llm_synthesizer.h"
 #include "synth/tuner.h"
 #include "util/hash.h"
 #include "util/log.h"
@@ -49,17 +52,57 @@ struct InFlight {
     std::future<eval::JobOutcome> outcome;
 };
 
+struct LlmInFlight {
+    NodeId parent = 0;
+    std::future<synth::LlmResult> result;
+};
+
+// Forwards a streaming reply to the observer, naming the node being expanded.
+class ObserverSink final : public synth::llm::StreamSink {
+public:
+    ObserverSink(SearchObserver* observer, NodeId parent) : observer_(observer), parent_(parent) {}
+    void text(std::string_view d) override { observer_->llmStream(parent_, false, d); }
+    void reasoning(std::string_view d) override { observer_->llmStream(parent_, true, d); }
+
+private:
+    SearchObserver* observer_;
+    NodeId parent_;
+};
+
+std::string paramsLine(const problem::ParamAssignment& params) {
+    std::string s;
+    for (const auto& [k, v] : params) s += (s.empty() ? "" : " ") + k + "=" + v;
+    return s;
+}
+
+std::string firstLine(const std::string& text) {
+    const auto nl = text.find('\n');
+    return nl == std::string::npos ? text : text.substr(0, nl);
+}
+
 // The running state of one search; lives on the engine's thread only.
 class Run {
 public:
     Run(const store::Database& db, eval::Evaluator& evaluator, eval::EvalOptions options, store::SearchRecord search,
-        problem::ProblemSpec problem, SearchConfig config, std::stop_token stop, SearchObserver* observer)
-        : store_(db), evaluator_(evaluator), options_(std::move(options)), search_(std::move(search)),
+        problem::ProblemSpec problem, SearchConfig config, std::stop_token stop, SearchObserver* observer,
+        std::shared_ptr<const synth::LlmSynthesizer> llm, std::shared_ptr<synth::KnowledgeRetriever> retriever)
+        : db_(db), store_(db), evaluator_(evaluator), options_(std::move(options)), search_(std::move(search)),
           problem_(std::move(problem)), config_(config), stop_(stop), observer_(observer), policy_(makePolicy(config)),
-          rng_(config.seed) {}
+          rng_(config.seed), llm_(std::move(llm)), retriever_(std::move(retriever)),
+          // A stopped search cancels its LLM calls; so does a budget stop (below).
+          stopLink_(stop_, [this] { llmStop_.request_stop(); }) {}
+
+    // Pending LLM calls are cancelled, not awaited to the end (their futures block on destruction).
+    ~Run() { llmStop_.request_stop(); }
+    Run(const Run&) = delete;
+    Run& operator=(const Run&) = delete;
 
     Result<SearchOutcome> execute() {
+        if (config_.synth != SynthMode::Tuner && !llm_)
+            return makeError(ErrorCode::InvalidArgument, "search " + std::to_string(search_.id) + " uses the " + synthModeName(config_.synth) +
+                                                             " synthesizer but no language model was configured for this run");
         if (auto s = loadTree(); !s) return s.error();
+        if (auto spend = store::LlmCallStore(db_).spend(search_.id)) spend_ = *spend;
         if (tree_.nodes().empty())
             if (auto s = addSeeds(); !s) return s.error();
         slots_ = config_.workers > 0 ? static_cast<std::size_t>(config_.workers) : evaluator_.executor().slots();
@@ -75,13 +118,15 @@ public:
             if (stop_.stop_requested() && stopReason_.empty()) stopReason_ = "stopped";
             if (stopReason_.empty()) checkTermination();
             if (stopReason_.empty() && !paused_) fillSlots();
-            if (inFlight_.empty() && (!stopReason_.empty() || (queue_.empty() && exhausted_))) break;
-            if (inFlight_.empty() && paused_) {
+            if (!stopReason_.empty() && !llmCalls_.empty()) llmStop_.request_stop();
+            if (inFlight_.empty() && llmCalls_.empty() && (!stopReason_.empty() || (queue_.empty() && exhausted_))) break;
+            if (inFlight_.empty() && llmCalls_.empty() && paused_) {
                 report(true);
                 std::this_thread::sleep_for(std::chrono::milliseconds(100));
                 continue;
             }
             collect();
+            collectLlm();
             report(false);
         }
         if (stopReason_.empty()) stopReason_ = exhausted_ ? "exhausted" : "budget";
@@ -169,16 +214,196 @@ private:
         else if (done_ >= config_.maxEvaluations) stopReason_ = "budget";
         else if (config_.maxWallSeconds > 0 && elapsed() >= config_.maxWallSeconds) stopReason_ = "wall_time";
         else if (config_.stallEvaluations > 0 && done_ - lastBestAt_ >= config_.stallEvaluations) stopReason_ = "stall";
+        else if (config_.maxTokens > 0 && static_cast<double>(spend_.tokens) >= config_.maxTokens) stopReason_ = "token_budget";
+        else if (config_.maxCostUsd > 0 && spend_.costUsd >= config_.maxCostUsd) stopReason_ = "cost_budget";
     }
 
     // Propose and submit until every slot is busy or the budget is committed.
     void fillSlots() {
         while (inFlight_.size() < slots_ && done_ + static_cast<int>(inFlight_.size()) < config_.maxEvaluations) {
-            if (queue_.empty() && !propose()) break;
+            if (queue_.empty() && !(config_.synth == SynthMode::Tuner ? propose() : proposePolish())) break;
             const NodeId id = queue_.front();
             queue_.pop_front();
             if (!submit(id)) break;
         }
+        if (config_.synth != SynthMode::Tuner) startLlmCalls();
+    }
+
+    // Every node or call that will count against the budget.
+    int committed() const {
+        return done_ + static_cast<int>(inFlight_.size() + queue_.size() + llmCalls_.size());
+    }
+
+    // Starts LLM expansions (asynchronously) up to the configured concurrency.
+    void startLlmCalls() {
+        while (static_cast<int>(llmCalls_.size()) < config_.llmConcurrency && committed() < config_.maxEvaluations) {
+            auto plan = policy_->next(tree_, rng_);
+            const Node* parent = plan ? tree_.find(plan->parent) : nullptr;
+            if (!parent) {
+                if (inFlight_.empty() && llmCalls_.empty() && queue_.empty()) exhausted_ = true;
+                return;
+            }
+            auto source = sourceOf(parent->sourceHash);
+            if (!source) {
+                note(source.error().message);
+                return;
+            }
+            const auto input = promptInput(*parent, *source, plan->op);
+            auto job = llm_->prepare(input, parent->id, parent->sourceName, rng_);
+            std::shared_ptr<synth::llm::StreamSink> sink;
+            if (observer_) sink = std::make_shared<ObserverSink>(observer_, parent->id);
+            LlmInFlight f;
+            f.parent = parent->id;
+            f.result = std::async(std::launch::async, [llm = llm_, job = std::move(job), sink, stop = llmStop_.get_token(), fn = problem_.function] {
+                return llm->run(job, sink.get(), stop, fn);
+            });
+            llmCalls_.push_back(std::move(f));
+        }
+    }
+
+    synth::llm::PromptInput promptInput(const Node& parent, const std::string& source, synth::Operator op) {
+        synth::llm::PromptInput in;
+        in.problem = &problem_;
+        in.machine = llm_->options().machine;
+        in.source = source;
+        in.params = paramsLine(parent.params);
+        if (parent.evaluationId) {
+            if (auto rec = store::EvaluationStore(db_).find(parent.evaluationId))
+                if (auto r = eval::parseResultJson(rec->resultJson)) in.feedback = *r;
+        }
+        auto summarize = [&](const Node* n) {
+            synth::llm::NodeSummary s;
+            s.id = n->id;
+            s.origin = originName(n->origin);
+            s.status = n->status ? eval::statusName(*n->status) : (n->state == NodeState::Pending ? "pending" : "running");
+            s.speedup = n->speedup;
+            s.params = paramsLine(n->params);
+            s.message = n->message;
+            return s;
+        };
+        const auto ctx = buildContext(tree_, parent, config_.memory, {});
+        for (const Node* a : ctx.ancestors) in.ancestors.push_back(summarize(a));
+        for (const Node* sib : ctx.siblings) in.siblings.push_back(summarize(sib));
+        in.hint = parent.hint;
+        if (retriever_) {
+            std::vector<std::string> signals;
+            if (parent.status) signals.push_back(eval::statusName(*parent.status));
+            in.knowledge = retriever_->retrieve(problem_, signals, source);
+        }
+        in.operation = op == synth::Operator::Restart ? "restart" : parent.finished() && !parent.correct() ? "fix" : "improve";
+        if (const Node* b = tree_.best()) in.bestSpeedup = b->fitness();
+        in.targetSpeedup = config_.targetSpeedup;
+        return in;
+    }
+
+    // Records every LLM call that ended: its row, and the node it produced
+    // (or a failed node that says why there is no kernel).
+    void collectLlm() {
+        for (auto it = llmCalls_.begin(); it != llmCalls_.end();) {
+            if (it->result.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready) {
+                ++it;
+                continue;
+            }
+            const auto r = it->result.get();
+            it = llmCalls_.erase(it);
+            handleLlmResult(r);
+        }
+    }
+
+    void handleLlmResult(const synth::LlmResult& r) {
+        const auto& model = llm_->model(r.job.model);
+        const auto& call = r.outcome.call;
+        store::LlmCallRecord rec;
+        rec.searchId = search_.id;
+        rec.parentNodeId = r.job.parent;
+        rec.provider = synth::llm::providerName(model.provider);
+        rec.modelName = model.name;
+        rec.model = call.ok && !call.reply.model.empty() ? call.reply.model : model.model;
+        rec.systemPrompt = r.job.request.system;
+        rec.prompt = r.job.request.user;
+        rec.promptCutJson = nlohmann::json(r.job.promptCut).dump();
+        // A server may echo the key back; nothing stored may hold it.
+        rec.reply = synth::llm::redact(call.ok ? call.reply.text : call.partialText, model.apiKey);
+        rec.reasoning = synth::llm::redact(call.ok ? call.reply.reasoning : call.partialReasoning, model.apiKey);
+        rec.inputTokens = call.reply.usage.inputTokens;
+        rec.outputTokens = call.reply.usage.outputTokens;
+        rec.usageEstimated = call.reply.usageEstimated;
+        rec.costUsd = r.costUsd;
+        rec.latencyS = r.outcome.latencyS;
+        rec.attempts = static_cast<int>(r.outcome.retries.size()) + 1;
+        rec.status = r.proposal ? "ok" : "error";
+        std::string error = r.error;
+        for (const auto& a : r.outcome.retries)
+            error += "\nretried after " + synth::llm::failureKindName(a.failure.kind) + " (waited " + std::to_string(a.waitedS) + " s): " + a.failure.message;
+        rec.error = synth::llm::redact(error, model.apiKey);
+        auto callId = store::LlmCallStore(db_).insert(rec);
+        if (!callId) note("could not record an LLM call: " + callId.error().message);
+        spend_.calls += 1;
+        spend_.tokens += rec.inputTokens + rec.outputTokens;
+        spend_.costUsd += rec.costUsd;
+
+        if (!call.ok && call.failure.kind == synth::llm::FailureKind::Cancelled) return; // the search is ending
+        const Node* parent = tree_.find(r.job.parent);
+        std::optional<NodeId> nodeId;
+        std::string why = synth::llm::redact(r.error, model.apiKey);
+        if (r.proposal && parent) {
+            if (!tree_.contains(sha256Hex(r.proposal->source), r.proposal->params)) {
+                auto id = insert(*r.proposal, parent->hint);
+                if (id) nodeId = *id;
+                else why = "could not record the node: " + id.error().message;
+            } else {
+                why = "the reply repeats a kernel (source and params) already in the tree";
+            }
+        }
+        if (nodeId) {
+            llmFailuresInARow_ = 0;
+        } else if (parent) {
+            // The failure is a node of its own: visible in the tree, linked to the call.
+            synth::Proposal p;
+            p.parent = parent->id;
+            p.origin = NodeOrigin::Llm;
+            p.sourceName = "llm";
+            p.source = "// No kernel: the synthesizer failed (LLM call " + std::to_string(callId ? *callId : 0) + ").\n// " + firstLine(why) + "\n";
+            p.rationale = why;
+            if (auto id = insert(p)) {
+                queue_.pop_back();
+                nodeId = *id;
+                record(*id, eval::failedResult(eval::EvalStatus::SynthError, why), 0);
+            }
+            note(why);
+            ++llmFailuresInARow_;
+            if (!call.ok && call.failure.kind == synth::llm::FailureKind::Unauthorized) stopReason_ = "llm_unauthorized";
+            else if (llmFailuresInARow_ >= kMaxLlmFailuresInARow) stopReason_ = "llm_failing";
+        }
+        if (callId && nodeId) (void)store::LlmCallStore(db_).attachNode(*callId, *nodeId);
+    }
+
+    // Hybrid: the tuner's children of correct LLM nodes that declare params.
+    bool proposePolish() {
+        while (!polish_.empty()) {
+            auto& [id, left] = polish_.front();
+            const Node* n = tree_.find(id);
+            if (!n || left <= 0) {
+                polish_.pop_front();
+                continue;
+            }
+            auto source = sourceOf(n->sourceHash);
+            if (!source) {
+                polish_.pop_front();
+                continue;
+            }
+            synth::ExpansionRequest request;
+            request.op = synth::Operator::Mutate;
+            request.context = buildContext(tree_, *n, config_.memory, *source);
+            auto proposal = tuner_.propose(request, [this](const std::string& h, const problem::ParamAssignment& a) { return tree_.contains(h, a); }, rng_);
+            --left;
+            if (!proposal || !*proposal) {
+                polish_.pop_front();
+                continue;
+            }
+            if (auto nid = insert(**proposal, n->hint); nid) return true;
+        }
+        return false;
     }
 
     // One new node from the policy and the tuner; false when none can be made.
@@ -268,7 +493,7 @@ private:
             it = inFlight_.erase(it);
             any = true;
         }
-        if (!any && !inFlight_.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        if (!any && (!inFlight_.empty() || !llmCalls_.empty())) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
 
     void record(NodeId id, const eval::EvaluationResult& result, std::int64_t evaluationId) {
@@ -284,6 +509,8 @@ private:
         const Node* best = tree_.best();
         // A gain is an improvement of more than the timing noise (0.5%).
         if (best && best->fitness() > bestBefore * 1.005) lastBestAt_ = done_;
+        if (config_.synth == SynthMode::Hybrid && n->origin == NodeOrigin::Llm && n->correct() && !n->params.empty() && config_.polishSteps > 0)
+            polish_.push_back({n->id, config_.polishSteps});
         search_.evaluations = done_;
         if (best) {
             search_.bestNode = best->id;
@@ -413,6 +640,9 @@ private:
         if (observer_) observer_->note(text);
     }
 
+    static constexpr int kMaxLlmFailuresInARow = 8; // a broken endpoint ends the search instead of spending its budget
+
+    const store::Database& db_;
     store::SearchStore store_;
     eval::Evaluator& evaluator_;
     eval::EvalOptions options_;
@@ -439,6 +669,14 @@ private:
     Clock::time_point started_ = Clock::now();
     Clock::time_point lastReport_{};
     Clock::time_point lastCommandPoll_{};
+    std::shared_ptr<const synth::LlmSynthesizer> llm_;
+    std::shared_ptr<synth::KnowledgeRetriever> retriever_;
+    std::stop_source llmStop_;
+    std::stop_callback<std::function<void()>> stopLink_;
+    std::vector<LlmInFlight> llmCalls_;
+    store::LlmSpend spend_;
+    int llmFailuresInARow_ = 0;
+    std::deque<std::pair<NodeId, int>> polish_; // hybrid: (LLM node, tuner children left)
 };
 
 } // namespace
@@ -495,7 +733,7 @@ Result<SearchOutcome> SearchEngine::run(std::int64_t searchId, std::stop_token s
     if (!problem) return makeError(ErrorCode::Validation, "search " + std::to_string(searchId) + ": its problem no longer loads:\n" + problem.error().message);
     if (problem->contentHash != search->problemHash)
         log::search()->warn("search {}: problem {} changed since the search started; results may not compare", searchId, problem->name);
-    Run run(db_, evaluator_, options_, *search, *problem, *config, stop, observer);
+    Run run(db_, evaluator_, options_, *search, *problem, *config, stop, observer, llm_, retriever_);
     return run.execute();
 }
 

@@ -9,7 +9,14 @@
 #include "store/search_store.h"
 
 #include <functional>
+#include <memory>
 #include <stop_token>
+#include <string_view>
+
+namespace ks::synth {
+class LlmSynthesizer;
+class KnowledgeRetriever;
+} // namespace ks::synth
 
 namespace ks::search {
 
@@ -30,6 +37,9 @@ public:
     virtual void progress(const SearchProgress&) {}       // at most ~10 times a second
     virtual void nodeFinished(const Node&) {}
     virtual void note(const std::string&) {}              // things a user should know
+    // A language model's reply as it streams in, for an expansion of `parent`.
+    // Called from the LLM call's own thread, not the search's.
+    virtual void llmStream(NodeId /*parent*/, bool /*reasoning*/, std::string_view /*delta*/) {}
 };
 
 struct SearchOutcome {
@@ -50,7 +60,17 @@ public:
     // of an interrupted run are evaluated again; finished ones never are.
     Result<SearchOutcome> run(std::int64_t searchId, std::stop_token stop = {}, SearchObserver* observer = nullptr);
 
+    // The language-model synthesizer for searches configured with synth llm or
+    // hybrid (the caller resolves the config's models and keys), and the
+    // knowledge base that feeds its prompts (optional).
+    void setLlm(std::shared_ptr<const synth::LlmSynthesizer> llm, std::shared_ptr<synth::KnowledgeRetriever> retriever = nullptr) {
+        llm_ = std::move(llm);
+        retriever_ = std::move(retriever);
+    }
+
 private:
+    std::shared_ptr<const synth::LlmSynthesizer> llm_;
+    std::shared_ptr<synth::KnowledgeRetriever> retriever_;
     const store::Database& db_;
     eval::Evaluator& evaluator_;
     eval::EvalOptions options_;

@@ -31,8 +31,12 @@ constexpr std::array<std::pair<NodeOrigin, const char*>, 6> kOrigins{{{NodeOrigi
                                                                       {NodeOrigin::Restart, "restart"},
                                                                       {NodeOrigin::Manual, "manual"},
                                                                       {NodeOrigin::Llm, "llm"}}};
+constexpr std::array<std::pair<SynthMode, const char*>, 3> kSynths{
+    {{SynthMode::Tuner, "tuner"}, {SynthMode::Llm, "llm"}, {SynthMode::Hybrid, "hybrid"}}};
 } // namespace
 
+std::string synthModeName(SynthMode m) { return nameOf(kSynths, m); }
+std::optional<SynthMode> parseSynthMode(const std::string& name) { return parseName(kSynths, name); }
 std::string policyName(Policy p) { return nameOf(kPolicies, p); }
 std::optional<Policy> parsePolicy(const std::string& name) { return parseName(kPolicies, name); }
 std::string memoryModeName(MemoryMode m) { return nameOf(kModes, m); }

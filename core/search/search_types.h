@@ -25,6 +25,17 @@ enum class NodeOrigin { Seed, Mutation, Crossover, Restart, Manual, Llm };
 std::string originName(NodeOrigin origin);
 std::optional<NodeOrigin> parseOrigin(const std::string& name);
 
+// Who proposes children: the offline tuner (params only), a language model
+// (rewrites), or both (each correct LLM child's params polished by the tuner).
+enum class SynthMode { Tuner, Llm, Hybrid };
+std::string synthModeName(SynthMode mode);
+std::optional<SynthMode> parseSynthMode(const std::string& name);
+
+struct ModelChoice {
+    std::string name;   // a configured model or a preset (openai:MODEL, ...)
+    double weight = 1;  // overrides the config's weight for this search
+};
+
 // pending: waiting for a slot; running: submitted; then the evaluation's status.
 enum class NodeState { Pending, Running, Done };
 
@@ -35,8 +46,13 @@ struct SearchConfig {
     double maxWallSeconds = 0;      // 0: none
     double targetSpeedup = 0;       // 0: none
     int stallEvaluations = 0;       // stop after this many evaluations without a gain; 0: never
-    double maxTokens = 0;           // LLM budgets: fields for the LLM synthesizer
+    double maxTokens = 0;           // LLM budgets: input + output tokens, and USD; 0: none
     double maxCostUsd = 0;
+    SynthMode synth = SynthMode::Tuner;
+    std::vector<ModelChoice> models; // llm and hybrid: the ensemble
+    int llmConcurrency = 2;         // LLM calls in flight at once
+    int polishSteps = 4;            // hybrid: tuner children per correct LLM child with params
+    int promptTokens = 24000;       // the prompt's token budget
     int workers = 0;                // 0: the executor's slots
     std::uint64_t seed = 1;         // every random choice of policy and tuner
     double mctsExploration = 0.1;   // UCT constant over rewards normalized to [0, 1]

@@ -85,6 +85,35 @@ CREATE INDEX commands_pending ON commands(search_id, applied_at);
 ALTER TABLE events ADD COLUMN search_id INTEGER;
 CREATE INDEX events_by_search ON events(search_id, id);
 )sql",
+        // 3: every language-model call: what was sent, what came back, what it
+        // cost. API keys are never stored.
+        R"sql(
+CREATE TABLE llm_calls (
+  id              INTEGER PRIMARY KEY,
+  search_id       INTEGER REFERENCES searches(id),
+  parent_node_id  INTEGER REFERENCES nodes(id),
+  node_id         INTEGER REFERENCES nodes(id),
+  provider        TEXT NOT NULL,
+  model_name      TEXT NOT NULL,
+  model           TEXT NOT NULL,
+  system_prompt   TEXT NOT NULL,
+  prompt          TEXT NOT NULL,
+  prompt_cut      TEXT NOT NULL DEFAULT '[]',
+  reply           TEXT NOT NULL DEFAULT '',
+  reasoning       TEXT NOT NULL DEFAULT '',
+  input_tokens    INTEGER NOT NULL DEFAULT 0,
+  output_tokens   INTEGER NOT NULL DEFAULT 0,
+  usage_estimated INTEGER NOT NULL DEFAULT 0,
+  cost_usd        REAL NOT NULL DEFAULT 0,
+  latency_s       REAL NOT NULL DEFAULT 0,
+  attempts        INTEGER NOT NULL DEFAULT 1,
+  status          TEXT NOT NULL,
+  error           TEXT NOT NULL DEFAULT '',
+  created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE INDEX llm_calls_by_search ON llm_calls(search_id, id);
+CREATE INDEX llm_calls_by_node ON llm_calls(node_id);
+)sql",
     };
     return steps;
 }

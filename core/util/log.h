@@ -14,6 +14,7 @@ inline std::shared_ptr<spdlog::logger> eval() { return get("eval"); }
 inline std::shared_ptr<spdlog::logger> store() { return get("store"); }
 inline std::shared_ptr<spdlog::logger> problem() { return get("problem"); }
 inline std::shared_ptr<spdlog::logger> search() { return get("search"); }
+inline std::shared_ptr<spdlog::logger> llm() { return get("llm"); }
 
 // Applies to every subsystem logger, existing and future.
 void setLevel(spdlog::level::level_enum level);

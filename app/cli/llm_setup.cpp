@@ -1,0 +1,49 @@
+#include "llm_setup.h"
+
+#include "eval/machine_info.h"
+
+#include <cstdlib>
+#include <thread>
+
+namespace ks::cli {
+
+search::ModelChoice parseModelChoice(const std::string& text) {
+    search::ModelChoice c{text, 1.0};
+    const auto colon = text.rfind(':');
+    if (colon == std::string::npos || colon + 1 >= text.size()) return c;
+    try {
+        std::size_t used = 0;
+        const double w = std::stod(text.substr(colon + 1), &used);
+        if (used == text.size() - colon - 1) c = {text.substr(0, colon), w};
+    } catch (const std::exception&) {
+        // Not a number: the colon belongs to the name (openai:gpt-4o).
+    }
+    return c;
+}
+
+Result<synth::llm::LlmSettings> loadLlmSettings(const std::string& explicitFile) {
+    if (!explicitFile.empty()) return synth::llm::loadSettings(explicitFile, true);
+    if (const char* env = std::getenv("KS_LLM_CONFIG"); env && *env) return synth::llm::loadSettings(env, true);
+    return synth::llm::loadSettings(synth::llm::defaultSettingsFile(), false);
+}
+
+Result<std::shared_ptr<const synth::LlmSynthesizer>> makeLlmSynthesizer(const search::SearchConfig& config, const std::string& llmConfigFile) {
+    auto settings = loadLlmSettings(llmConfigFile);
+    if (!settings) return settings.error();
+    std::vector<std::unique_ptr<synth::llm::LlmClient>> clients;
+    for (const auto& choice : config.models) {
+        auto model = synth::llm::resolveModel(*settings, choice.name);
+        if (!model) return model.error();
+        model->weight = choice.weight;
+        clients.push_back(std::make_unique<synth::llm::LlmClient>(*model));
+    }
+    if (clients.empty()) return makeError(ErrorCode::InvalidArgument, "no model given: add --model NAME (see `kernelsmith-cli llm models`)");
+    synth::LlmOptions options;
+    options.promptTokenBudget = config.promptTokens;
+    const auto& machine = eval::machineInfo("g++");
+    options.machine = machine.cpu + ", " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " hardware threads, " +
+                      machine.compilerVersion;
+    return std::shared_ptr<const synth::LlmSynthesizer>(std::make_shared<synth::LlmSynthesizer>(std::move(clients), options));
+}
+
+} // namespace ks::cli

@@ -1,0 +1,21 @@
+#pragma once
+// Turns a search's model choices into a ready LLM synthesizer: settings file,
+// presets, keys from the environment. Shared by `search` and `llm`.
+#include "search/search_types.h"
+#include "synth/llm_synthesizer.h"
+#include "util/result.h"
+
+#include <memory>
+#include <string>
+
+namespace ks::cli {
+
+// "NAME" or "NAME:WEIGHT" (a name may itself hold colons: openai:gpt-4o:2).
+search::ModelChoice parseModelChoice(const std::string& text);
+
+// The settings file named by --llm-config, else KS_LLM_CONFIG, else the default.
+Result<synth::llm::LlmSettings> loadLlmSettings(const std::string& explicitFile);
+
+Result<std::shared_ptr<const synth::LlmSynthesizer>> makeLlmSynthesizer(const search::SearchConfig& config, const std::string& llmConfigFile);
+
+} // namespace ks::cli

@@ -1,0 +1,46 @@
+#pragma once
+// The record of every language-model call (llm_calls): prompt, reply,
+// reasoning, usage, cost, latency, error. Never an API key.
+#include "store/database.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::store {
+
+struct LlmCallRecord {
+    std::int64_t id = 0, searchId = 0, parentNodeId = 0, nodeId = 0;
+    std::string provider, modelName, model;
+    std::string systemPrompt, prompt, promptCutJson = "[]";
+    std::string reply, reasoning;
+    std::int64_t inputTokens = 0, outputTokens = 0;
+    bool usageEstimated = false;
+    double costUsd = 0, latencyS = 0;
+    int attempts = 1;
+    std::string status;   // ok | error
+    std::string error;
+    std::string createdAt;
+};
+
+struct LlmSpend {
+    std::int64_t calls = 0, tokens = 0;
+    double costUsd = 0;
+};
+
+class LlmCallStore {
+public:
+    explicit LlmCallStore(const Database& db) : db_(db) {}
+
+    Result<std::int64_t> insert(const LlmCallRecord& call) const;
+    Status attachNode(std::int64_t callId, std::int64_t nodeId) const;
+    Result<std::vector<LlmCallRecord>> forSearch(std::int64_t searchId) const;
+    Result<std::optional<LlmCallRecord>> forNode(std::int64_t nodeId) const;
+    Result<LlmSpend> spend(std::int64_t searchId) const;
+
+private:
+    const Database& db_;
+};
+
+} // namespace ks::store

@@ -1,0 +1,175 @@
+// Anthropic's Messages API: POST {base}/v1/messages. Extended thinking comes
+// back as "thinking" content blocks, kept apart from the "text" blocks.
+#include "synth/llm/providers.h"
+
+#include "synth/llm/provider_common.h"
+#include "synth/llm/sse_parser.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ks::synth::llm {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kApiVersion = "2023-06-01";
+
+std::string stringAt(const json& j, const char* key) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::string normalizeStop(const std::string& s) {
+    if (s == "end_turn" || s == "stop_sequence") return "stop";
+    if (s == "max_tokens") return "length";
+    return s;
+}
+
+struct StreamState {
+    ChatReply reply;
+    bool stopped = false; // message_stop seen
+    std::string error;
+    FailureKind errorKind = FailureKind::Malformed;
+
+    bool onEvent(const SseEvent& e, StreamSink* sink) {
+        json j;
+        try {
+            j = json::parse(e.data);
+        } catch (const json::parse_error&) {
+            error = "a stream event is not JSON: " + e.data.substr(0, 120);
+            return false;
+        }
+        const std::string type = stringAt(j, "type");
+        if (type == "message_start" && j.contains("message")) {
+            const auto& m = j["message"];
+            reply.model = stringAt(m, "model");
+            if (m.contains("usage")) reply.usage.inputTokens = m["usage"].value("input_tokens", std::int64_t{0});
+        } else if (type == "content_block_delta" && j.contains("delta")) {
+            const auto& d = j["delta"];
+            const std::string dt = stringAt(d, "type");
+            if (dt == "text_delta") {
+                const auto t = stringAt(d, "text");
+                reply.text += t;
+                if (sink && !t.empty()) sink->text(t);
+            } else if (dt == "thinking_delta") {
+                const auto t = stringAt(d, "thinking");
+                reply.reasoning += t;
+                if (sink && !t.empty()) sink->reasoning(t);
+            }
+        } else if (type == "message_delta") {
+            if (j.contains("delta")) {
+                if (auto s = stringAt(j["delta"], "stop_reason"); !s.empty()) reply.finishReason = normalizeStop(s);
+            }
+            if (j.contains("usage")) reply.usage.outputTokens = j["usage"].value("output_tokens", reply.usage.outputTokens);
+        } else if (type == "message_stop") {
+            stopped = true;
+        } else if (type == "error") {
+            // e.g. overloaded_error mid-stream: the service's way to say 529.
+            const std::string et = j.contains("error") ? stringAt(j["error"], "type") : "";
+            error = "the server reported " + (et.empty() ? std::string("an error") : et) + " mid-stream: " + errorMessageOf(e.data);
+            errorKind = et == "overloaded_error" || et == "api_error" ? FailureKind::Server
+                      : et == "rate_limit_error"                       ? FailureKind::RateLimited
+                                                                       : FailureKind::BadRequest;
+            return false;
+        }
+        return true; // ping, content_block_start/stop, signature deltas
+    }
+};
+
+class AnthropicProvider final : public Provider {
+public:
+    explicit AnthropicProvider(ModelConfig model) : model_(std::move(model)) {}
+
+    CallOutcome call(const ChatRequest& request, StreamSink* sink, std::stop_token stop) override {
+        const bool stream = request.stream && model_.stream;
+        json body{{"model", model_.model},
+                  {"max_tokens", request.maxTokens},
+                  {"system", request.system},
+                  {"messages", json::array({{{"role", "user"}, {"content", request.user}}})},
+                  {"stream", stream}};
+        if (model_.thinkingBudget > 0) body["thinking"] = {{"type", "enabled"}, {"budget_tokens", model_.thinkingBudget}};
+        else body["temperature"] = request.temperature; // thinking requires the default temperature
+        HttpRequest http;
+        http.url = joinUrl(model_.baseUrl, "/v1/messages");
+        http.headers = {"Content-Type: application/json", std::string("anthropic-version: ") + kApiVersion};
+        if (!model_.apiKey.empty()) http.headers.push_back("x-api-key: " + model_.apiKey.reveal());
+        http.body = body.dump();
+        http.connectTimeoutS = model_.connectTimeoutS;
+        http.totalTimeoutS = model_.totalTimeoutS;
+        http.idleTimeoutS = model_.idleTimeoutS;
+
+        SseParser parser;
+        StreamState state;
+        bool broken = false;
+        const auto response = httpPost(http, [&](std::string_view piece) {
+            if (!stream || broken) return;
+            for (const auto& e : parser.feed(piece))
+                if (!state.onEvent(e, sink)) broken = true;
+        }, stop);
+        auto withPartial = [&](CallOutcome o) {
+            o.partialText = state.reply.text;
+            o.partialReasoning = state.reply.reasoning;
+            return o;
+        };
+        if (auto f = classifyHttp(response, http.url, model_.keySource)) {
+            CallOutcome o;
+            o.failure = *f;
+            return withPartial(o);
+        }
+        const auto type = response.headers.count("content-type") ? response.headers.at("content-type") : std::string();
+        if (stream && type.find("text/event-stream") != std::string::npos) {
+            if (broken) return withPartial(CallOutcome::fail(state.errorKind, http.url + ": " + state.error, response.status));
+            if (!state.stopped)
+                return withPartial(CallOutcome::fail(FailureKind::Truncated, http.url + ": the stream ended before message_stop", response.status));
+            state.reply.streamed = true;
+            return finish(std::move(state.reply));
+        }
+        return parseWhole(response, http.url);
+    }
+
+private:
+    CallOutcome parseWhole(const HttpResponse& response, const std::string& url) const {
+        json j;
+        try {
+            j = json::parse(response.body);
+        } catch (const json::parse_error&) {
+            return CallOutcome::fail(FailureKind::Malformed, url + ": the reply is not JSON: " + response.body.substr(0, 120), response.status);
+        }
+        if (!j.contains("content") || !j["content"].is_array())
+            return CallOutcome::fail(FailureKind::Malformed, url + ": the reply has no content array", response.status);
+        ChatReply reply;
+        for (const auto& block : j["content"]) {
+            const std::string t = stringAt(block, "type");
+            if (t == "text") reply.text += stringAt(block, "text");
+            else if (t == "thinking") reply.reasoning += stringAt(block, "thinking");
+        }
+        reply.finishReason = normalizeStop(stringAt(j, "stop_reason"));
+        reply.model = stringAt(j, "model");
+        if (j.contains("usage") && j["usage"].is_object()) {
+            reply.usage.inputTokens = j["usage"].value("input_tokens", std::int64_t{0});
+            reply.usage.outputTokens = j["usage"].value("output_tokens", std::int64_t{0});
+        }
+        return finish(std::move(reply));
+    }
+
+    CallOutcome finish(ChatReply reply) const {
+        if (reply.model.empty()) reply.model = model_.model;
+        if (reply.usage.inputTokens == 0 && reply.usage.outputTokens == 0) {
+            reply.usageEstimated = true;
+            reply.usage.outputTokens = static_cast<std::int64_t>((reply.text.size() + reply.reasoning.size() + 3) / 4);
+        }
+        return CallOutcome::success(std::move(reply));
+    }
+
+    ModelConfig model_;
+};
+
+} // namespace
+
+std::unique_ptr<Provider> makeAnthropicProvider(const ModelConfig& model) { return std::make_unique<AnthropicProvider>(model); }
+
+std::unique_ptr<Provider> makeProvider(const ModelConfig& model) {
+    return model.provider == ProviderKind::Anthropic ? makeAnthropicProvider(model) : makeOpenAiProvider(model);
+}
+
+} // namespace ks::synth::llm

@@ -1,0 +1,87 @@
+#include "synth/llm/llm_client.h"
+
+#include "util/log.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <mutex>
+
+namespace ks::synth::llm {
+namespace {
+
+// Sleeps up to `seconds`; false when the stop token fired first.
+bool pause(double seconds, std::stop_token stop) {
+    std::mutex m;
+    std::condition_variable_any cv;
+    std::unique_lock lock(m);
+    return !cv.wait_for(lock, stop, std::chrono::duration<double>(seconds), [] { return false; });
+}
+
+} // namespace
+
+std::string failureKindName(FailureKind kind) {
+    switch (kind) {
+    case FailureKind::Unauthorized: return "unauthorized";
+    case FailureKind::RateLimited: return "rate_limited";
+    case FailureKind::Server: return "server_error";
+    case FailureKind::BadRequest: return "bad_request";
+    case FailureKind::Connect: return "connect";
+    case FailureKind::Timeout: return "timeout";
+    case FailureKind::Idle: return "idle_stream";
+    case FailureKind::Truncated: return "truncated_stream";
+    case FailureKind::Malformed: return "malformed_reply";
+    case FailureKind::Cancelled: return "cancelled";
+    }
+    return "unknown";
+}
+
+bool isRetryable(FailureKind kind) {
+    switch (kind) {
+    case FailureKind::RateLimited:
+    case FailureKind::Server:
+    case FailureKind::Connect:
+    case FailureKind::Timeout:
+    case FailureKind::Idle:
+    case FailureKind::Truncated: return true;
+    default: return false;
+    }
+}
+
+LlmClient::LlmClient(ModelConfig model, std::unique_ptr<Provider> provider) : model_(std::move(model)), provider_(std::move(provider)) {}
+
+double LlmClient::backoffSeconds(const ModelConfig& model, const Failure& failure, int retry, std::mt19937_64& rng) {
+    // Retry-After is the server's word: waited as given (a rate limiter that
+    // asks for more than the longest backoff still gets it, up to 10 minutes).
+    if (failure.retryAfterS >= 0) return std::min(failure.retryAfterS, 600.0);
+    const double ceiling = std::min(model.retryMaxS, model.retryBaseS * std::pow(2.0, retry));
+    // "Full jitter" between half and all of the ceiling: concurrent callers spread out.
+    std::uniform_real_distribution<double> u(0.5, 1.0);
+    return ceiling * u(rng);
+}
+
+ClientOutcome LlmClient::complete(const ChatRequest& request, StreamSink* sink, std::stop_token stop, std::uint64_t rngSeed) const {
+    ClientOutcome out;
+    std::mt19937_64 rng(rngSeed);
+    const auto start = std::chrono::steady_clock::now();
+    for (int attempt = 0;; ++attempt) {
+        out.call = provider_->call(request, sink, stop);
+        if (out.call.ok) break;
+        const auto& f = out.call.failure;
+        if (!isRetryable(f.kind) || attempt >= model_.maxRetries || stop.stop_requested()) break;
+        const double wait = backoffSeconds(model_, f, attempt, rng);
+        log::llm()->info("{}: {} ({}); retry {} of {} in {:.1f} s", model_.name, failureKindName(f.kind), f.httpStatus, attempt + 1, model_.maxRetries, wait);
+        out.retries.push_back({f, wait});
+        if (!pause(wait, stop)) {
+            out.call = CallOutcome::fail(FailureKind::Cancelled, "cancelled while waiting to retry");
+            break;
+        }
+    }
+    if (out.call.ok && out.call.reply.usageEstimated)
+        out.call.reply.usage.inputTokens = static_cast<std::int64_t>((request.system.size() + request.user.size() + 3) / 4);
+    out.latencyS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
+} // namespace ks::synth::llm

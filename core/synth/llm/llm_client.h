@@ -1,0 +1,40 @@
+#pragma once
+// One chat call with retries: exponential backoff with jitter on rate limits,
+// server errors and broken connections, Retry-After honoured, no retry on
+// 401/403 or a malformed reply, and the stop token ending any wait at once.
+#include "synth/llm/provider.h"
+
+#include <functional>
+#include <random>
+
+namespace ks::synth::llm {
+
+struct Attempt {
+    Failure failure;
+    double waitedS = 0;     // the pause before the next attempt
+};
+
+struct ClientOutcome {
+    CallOutcome call;                // the last attempt's outcome
+    std::vector<Attempt> retries;    // the failed attempts before it
+    double latencyS = 0;             // all attempts and waits
+};
+
+class LlmClient {
+public:
+    LlmClient(ModelConfig model, std::unique_ptr<Provider> provider);
+    explicit LlmClient(ModelConfig model) : LlmClient(model, makeProvider(model)) {}
+
+    const ModelConfig& model() const { return model_; }
+    // Thread-safe: each call has its own transfer; rngSeed makes the jitter reproducible.
+    ClientOutcome complete(const ChatRequest& request, StreamSink* sink, std::stop_token stop, std::uint64_t rngSeed) const;
+
+    // The pause before retry number `retry` (0-based) after `failure`.
+    static double backoffSeconds(const ModelConfig& model, const Failure& failure, int retry, std::mt19937_64& rng);
+
+private:
+    ModelConfig model_;
+    std::unique_ptr<Provider> provider_;
+};
+
+} // namespace ks::synth::llm
