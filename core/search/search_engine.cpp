@@ -236,6 +236,9 @@ private:
 
     // Starts LLM expansions (asynchronously) up to the configured concurrency.
     void startLlmCalls() {
+        // Hybrid: polishing a correct LLM child is cheap and immediate; the
+        // next LLM call waits until the tuner has had its turns.
+        if (config_.synth == SynthMode::Hybrid && !polish_.empty()) return;
         while (static_cast<int>(llmCalls_.size()) < config_.llmConcurrency && committed() < config_.maxEvaluations) {
             auto plan = policy_->next(tree_, rng_);
             const Node* parent = plan ? tree_.find(plan->parent) : nullptr;

@@ -32,6 +32,7 @@
 #include <iostream>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -68,13 +69,8 @@ std::string lower(std::string s) {
 }
 
 std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  const auto b = s.find_first_not_of(" \t\r");
+  return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
 }
 
 // MSG_NOSIGNAL (and SIG_IGN for SIGPIPE) so a client hanging up mid-stream is
@@ -100,20 +96,17 @@ struct Reader {
   std::string buf;
   bool fill() {
     char tmp[8192];
-    for (;;) {
-      const ssize_t n = ::recv(fd, tmp, sizeof tmp, 0);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
-      buf.append(tmp, static_cast<size_t>(n));
-      return true;
-    }
+    ssize_t n;
+    do n = ::recv(fd, tmp, sizeof tmp, 0);
+    while (n < 0 && errno == EINTR);
+    if (n > 0) buf.append(tmp, static_cast<size_t>(n));
+    return n > 0;
   }
   // Returns the text up to (not including) delim and consumes both.
   std::optional<std::string> until(const std::string& delim, size_t limit) {
     size_t pos;
-    while ((pos = buf.find(delim)) == std::string::npos) {
+    while ((pos = buf.find(delim)) == std::string::npos)
       if (buf.size() > limit || !fill()) return std::nullopt;
-    }
     std::string out = buf.substr(0, pos);
     buf.erase(0, pos + delim.size());
     return out;
@@ -132,20 +125,13 @@ std::optional<Request> read_request(int fd) {
   auto head = r.until("\r\n\r\n", 1 << 20);
   if (!head) return std::nullopt;
   Request req;
-  size_t line_end = head->find("\r\n");
-  const std::string start = head->substr(0, line_end);
-  const size_t sp1 = start.find(' '), sp2 = start.find(' ', sp1 + 1);
-  if (sp1 == std::string::npos || sp2 == std::string::npos) return std::nullopt;
-  req.method = start.substr(0, sp1);
-  req.path = start.substr(sp1 + 1, sp2 - sp1 - 1);
-  while (line_end != std::string::npos) {
-    const size_t b = line_end + 2;
-    line_end = head->find("\r\n", b);
-    const std::string line = head->substr(b, line_end == std::string::npos ? std::string::npos : line_end - b);
-    const size_t colon = line.find(':');
-    if (colon != std::string::npos)
+  std::istringstream lines(*head);
+  std::string line;
+  std::getline(lines, line);
+  if (!(std::istringstream(line) >> req.method >> req.path)) return std::nullopt;
+  while (std::getline(lines, line))
+    if (const size_t colon = line.find(':'); colon != std::string::npos)
       req.headers.emplace_back(lower(trim(line.substr(0, colon))), trim(line.substr(colon + 1)));
-  }
   auto header = [&](const std::string& name) -> std::string {
     for (const auto& [k, v] : req.headers)
       if (k == name) return v;
@@ -172,33 +158,21 @@ std::optional<Request> read_request(int fd) {
 }
 
 const char* reason_phrase(int status) {
-  switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 408: return "Request Timeout";
-    case 413: return "Payload Too Large";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    case 529: return "Overloaded";
-    default: return status < 400 ? "OK" : "Error";
-  }
+  static const std::pair<int, const char*> known[] = {
+      {200, "OK"}, {400, "Bad Request"}, {401, "Unauthorized"}, {403, "Forbidden"}, {404, "Not Found"},
+      {408, "Request Timeout"}, {429, "Too Many Requests"}, {500, "Internal Server Error"},
+      {502, "Bad Gateway"}, {503, "Service Unavailable"}, {504, "Gateway Timeout"}, {529, "Overloaded"}};
+  for (const auto& [code, text] : known)
+    if (code == status) return text;
+  return status < 400 ? "OK" : "Error";
 }
 
 // Status line plus headers; the script's headers replace defaults of the same
 // name (case-insensitively) so a test can also override content-type.
 std::string response_head(int status, std::vector<std::pair<std::string, std::string>> hs, const json& extra) {
-  if (extra.is_object()) {
-    for (const auto& [name, value] : extra.items()) {
-      const std::string v = value.is_string() ? value.get<std::string>() : value.dump();
-      std::erase_if(hs, [&](const auto& h) { return lower(h.first) == lower(name); });
-      hs.emplace_back(name, v);
-    }
+  for (const auto& [name, value] : extra.items()) {
+    std::erase_if(hs, [&](const auto& h) { return lower(h.first) == lower(name); });
+    hs.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
   }
   std::string out = "HTTP/1.1 " + std::to_string(status) + " " + reason_phrase(status) + "\r\n";
   for (const auto& [k, v] : hs) out += k + ": " + v + "\r\n";
@@ -206,24 +180,19 @@ std::string response_head(int status, std::vector<std::pair<std::string, std::st
 }
 
 bool send_plain(int fd, int status, const std::string& body, const json& extra = {}) {
-  return send_all(fd, response_head(status, {{"Content-Type", "application/json"},
-                                             {"Content-Length", std::to_string(body.size())},
-                                             {"Connection", "close"}},
-                                    extra) +
-                          body);
+  const std::string length = std::to_string(body.size());
+  return send_all(fd, response_head(status, {{"Content-Type", "application/json"}, {"Content-Length", length},
+                                             {"Connection", "close"}}, extra) + body);
 }
 
-// The error type each service would put in its body for a status.
+// The error type the services put in the body for a status (both use these names).
 std::string default_error_type(int status) {
-  switch (status) {
-    case 400: return "invalid_request_error";
-    case 401: return "authentication_error";
-    case 403: return "permission_error";
-    case 404: return "not_found_error";
-    case 429: return "rate_limit_error";
-    case 529: return "overloaded_error";
-    default: return "api_error";
-  }
+  static const std::pair<int, const char*> known[] = {
+      {400, "invalid_request_error"}, {401, "authentication_error"}, {403, "permission_error"},
+      {404, "not_found_error"},       {429, "rate_limit_error"},     {529, "overloaded_error"}};
+  for (const auto& [code, type] : known)
+    if (code == status) return type;
+  return "api_error";
 }
 
 std::string error_body(Api api, const std::string& type, const std::string& message) {
@@ -333,11 +302,30 @@ std::vector<std::string> anthropic_events(const Reply& r) {
   return ev;
 }
 
-// One scripted entry answers one request. Returns when the connection should
-// be closed (always: every response says "Connection: close").
+// One scripted entry answers one request; the caller closes the connection.
 void respond(int fd, Api api, const json& entry, const json& body) {
+  // Every field is read before anything is sent, so a badly typed script value
+  // turns into a clean 500 (see handle()) rather than a corrupt stream.
   const int status = entry.value("status", 200);
   const json extra = entry.value("headers", json::object());
+  const long chunk_delay = entry.value("chunk_delay_ms", 0L), stall = entry.value("stall_ms", 0L);
+  const bool truncate = entry.value("truncate", false);
+  const bool never_stream = entry.value("stream", "auto") == "never";
+  // Scripts speak OpenAI's finish reasons; Anthropic has its own names.
+  std::string finish = entry.value("finish", "stop");
+  if (api == Api::Anthropic)
+    finish = finish == "stop" ? "end_turn" : finish == "length" ? "max_tokens" : finish;
+  else
+    finish = finish == "end_turn" ? "stop" : finish == "max_tokens" ? "length" : finish;
+  const Reply r{.id = (api == Api::OpenAI ? "chatcmpl-" : "msg_") + std::to_string(++g.ids),
+                .model = entry.value("model", body.is_object() ? body.value("model", "test-model") : "test-model"),
+                .text = entry.value("text", ""),
+                .reasoning = entry.value("reasoning", ""),
+                .finish = finish,
+                .in_tokens = entry.value("input_tokens", 100L),
+                .out_tokens = entry.value("output_tokens", 50L),
+                .created = static_cast<long>(std::time(nullptr)),
+                .chunk_chars = entry.value("chunk_chars", size_t{16})};
   sleep_ms(entry.value("delay_ms", 0L));
 
   if (entry.contains("raw_body") && entry["raw_body"].is_string()) {
@@ -352,40 +340,18 @@ void respond(int fd, Api api, const json& entry, const json& body) {
     return;
   }
 
-  Reply r;
-  r.id = (api == Api::OpenAI ? "chatcmpl-" : "msg_") + std::to_string(++g.ids);
-  r.model = entry.value("model", body.is_object() ? body.value("model", "test-model") : "test-model");
-  r.text = entry.value("text", "");
-  r.reasoning = entry.value("reasoning", "");
-  r.in_tokens = entry.value("input_tokens", 100L);
-  r.out_tokens = entry.value("output_tokens", 50L);
-  r.created = static_cast<long>(std::time(nullptr));
-  r.chunk_chars = entry.value("chunk_chars", size_t{16});
-  // Scripts speak OpenAI's finish reasons; Anthropic has its own names.
-  const std::string finish = entry.value("finish", "stop");
-  if (api == Api::Anthropic)
-    r.finish = finish == "stop" ? "end_turn" : finish == "length" ? "max_tokens" : finish;
-  else
-    r.finish = finish == "end_turn" ? "stop" : finish == "max_tokens" ? "length" : finish;
-
   const bool wants_stream = body.is_object() && body.value("stream", false) == true;
-  if (!wants_stream || entry.value("stream", "auto") == "never") {
+  if (!wants_stream || never_stream) {
     send_plain(fd, status, api == Api::OpenAI ? openai_body(r) : anthropic_body(r), extra);
     return;
   }
 
-  bool include_usage = false;
-  if (body.contains("stream_options") && body["stream_options"].is_object())
-    include_usage = body["stream_options"].value("include_usage", false);
+  const bool include_usage = body.value(json::json_pointer("/stream_options/include_usage"), false);
   const auto events = api == Api::OpenAI ? openai_events(r, include_usage) : anthropic_events(r);
-  const std::string head = response_head(status, {{"Content-Type", "text/event-stream"},
-                                                  {"Cache-Control", "no-cache"},
-                                                  {"Transfer-Encoding", "chunked"},
-                                                  {"Connection", "close"}},
-                                         extra);
+  // Chunked, as the services do; each SSE event travels in its own chunk.
+  const std::string head = response_head(status, {{"Content-Type", "text/event-stream"}, {"Cache-Control", "no-cache"},
+                                                  {"Transfer-Encoding", "chunked"}, {"Connection", "close"}}, extra);
   if (!send_all(fd, head)) return;
-  const long chunk_delay = entry.value("chunk_delay_ms", 0L), stall = entry.value("stall_ms", 0L);
-  const bool truncate = entry.value("truncate", false);
   const size_t half = events.size() / 2;
   for (size_t i = 0; i < events.size(); ++i) {
     if (i == half) {
@@ -411,8 +377,8 @@ void handle(int fd) {
       const std::string path = req->path.substr(0, req->path.find('?'));
       std::optional<Api> api;
       // Suffix match so a base URL with an extra prefix still reaches us.
-      if (req->method == "POST" && ends_with(path, "/chat/completions")) api = Api::OpenAI;
-      if (req->method == "POST" && ends_with(path, "/messages")) api = Api::Anthropic;
+      if (req->method == "POST" && path.ends_with("/chat/completions")) api = Api::OpenAI;
+      if (req->method == "POST" && path.ends_with("/messages")) api = Api::Anthropic;
 
       json body = json::parse(req->body, nullptr, /*allow_exceptions=*/false);
       if (body.is_discarded()) body = req->body;
@@ -452,14 +418,13 @@ void handle(int fd) {
   ::close(fd);
 }
 
-int usage() {
-  std::cerr << "usage: llm_test_server --script FILE --port-file FILE [--log FILE]\n";
-  return 2;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
+  auto usage = [] {
+    std::cerr << "usage: llm_test_server --script FILE --port-file FILE [--log FILE]\n";
+    return 2;
+  };
   std::string script_path, port_file, log_path;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -478,24 +443,20 @@ int main(int argc, char** argv) {
     if (script.contains("replies")) g.replies = script.at("replies");
     if (!g.replies.is_array()) throw std::runtime_error("\"replies\" must be an array");
     if (script.contains("default") && !script["default"].is_null()) g.fallback = script["default"];
-  } catch (const std::exception& e) {
-    std::cerr << "llm_test_server: bad script: " << e.what() << "\n";
-    return 2;
-  }
-  if (!log_path.empty()) {
-    g.log.open(log_path, std::ios::app);
-    if (!g.log) {
-      std::cerr << "llm_test_server: cannot open log " << log_path << "\n";
-      return 2;
+    if (!log_path.empty()) {
+      g.log.open(log_path, std::ios::app);
+      if (!g.log) throw std::runtime_error("cannot open log " + log_path);
     }
+  } catch (const std::exception& e) {
+    std::cerr << "llm_test_server: " << e.what() << "\n";
+    return 2;
   }
 
   signal(SIGPIPE, SIG_IGN);
   const int lfd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);  // port 0: the kernel picks a free one
   socklen_t len = sizeof addr;
   if (lfd < 0 || ::bind(lfd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(lfd, 64) != 0 ||
       ::getsockname(lfd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
@@ -505,15 +466,11 @@ int main(int argc, char** argv) {
 
   // Written only once the socket listens, and renamed into place, so a test
   // that sees the file can read a whole port number and connect at once.
-  {
-    const std::string tmp = port_file + ".tmp";
-    std::ofstream out(tmp, std::ios::trunc);
-    out << ntohs(addr.sin_port) << '\n';
-    out.close();
-    if (!out || std::rename(tmp.c_str(), port_file.c_str()) != 0) {
-      std::perror("llm_test_server: port file");
-      return 1;
-    }
+  const std::string tmp = port_file + ".tmp";
+  std::ofstream(tmp, std::ios::trunc) << ntohs(addr.sin_port) << '\n';
+  if (std::rename(tmp.c_str(), port_file.c_str()) != 0) {
+    std::perror("llm_test_server: port file");
+    return 1;
   }
 
   for (;;) {
