@@ -17,6 +17,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <set>
@@ -66,11 +67,16 @@ class ProgressPrinter final : public search::SearchObserver {
 public:
     ProgressPrinter() : tty_(isatty(STDOUT_FILENO) != 0) {}
     void progress(const search::SearchProgress& p) override {
-        char line[256];
+        char line[384];
         std::snprintf(line, sizeof line, "search %lld: %d/%d evaluated, %d running, best %.3gx (node %lld), %.1f/min, ETA %s%s",
                       static_cast<long long>(p.searchId), p.done, p.budget, p.inFlight, p.bestSpeedup,
                       static_cast<long long>(p.bestNode), p.evaluationsPerMinute,
                       p.etaSeconds > 0 ? formatSeconds(p.etaSeconds).c_str() : "-", p.paused ? " [paused]" : "");
+        if (p.llmCalls > 0 || p.llmInFlight > 0) {
+            const std::size_t used = std::strlen(line);
+            std::snprintf(line + used, sizeof line - used, "; LLM %lld call(s), %d waiting, %lld tokens, $%.4f", static_cast<long long>(p.llmCalls),
+                          p.llmInFlight, static_cast<long long>(p.llmTokens), p.llmCostUsd);
+        }
         if (tty_) {
             std::printf("\r\033[K%s", line);
             std::fflush(stdout);

@@ -634,6 +634,10 @@ private:
         p.evaluationsPerMinute = p.elapsedSeconds > 0 ? thisRun / p.elapsedSeconds * 60 : 0;
         p.etaSeconds = thisRun > 0 ? (config_.maxEvaluations - done_) * p.elapsedSeconds / thisRun : 0;
         p.paused = paused_;
+        p.llmInFlight = static_cast<int>(llmCalls_.size());
+        p.llmCalls = spend_.calls;
+        p.llmTokens = spend_.tokens;
+        p.llmCostUsd = spend_.costUsd;
         observer_->progress(p);
     }
 

@@ -29,6 +29,9 @@ struct SearchProgress {
     double evaluationsPerMinute = 0;
     double etaSeconds = 0;
     bool paused = false;
+    int llmInFlight = 0;           // LLM calls under way
+    std::int64_t llmCalls = 0, llmTokens = 0;
+    double llmCostUsd = 0;
 };
 
 class SearchObserver {
