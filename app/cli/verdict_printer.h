@@ -1,4 +1,5 @@
 #pragma once
+#include "util/format.h"
 #include "eval/evaluation_result.h"
 
 #include <cstdio>
@@ -9,6 +10,6 @@ namespace ks::cli {
 // The human-readable verdict of `eval`: status, failing cases with their
 // first mismatch, the timing table and the speedup.
 void printVerdict(std::FILE* out, const std::string& title, const eval::EvaluationResult& result);
-std::string formatSeconds(double seconds);
+using ks::formatSeconds;
 
 } // namespace ks::cli

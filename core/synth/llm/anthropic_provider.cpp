@@ -3,7 +3,6 @@
 #include "synth/llm/providers.h"
 
 #include "synth/llm/provider_common.h"
-#include "synth/llm/sse_parser.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,11 +12,6 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kApiVersion = "2023-06-01";
-
-std::string stringAt(const json& j, const char* key) {
-    auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 std::string normalizeStop(const std::string& s) {
     if (s == "end_turn" || s == "stop_sequence") return "stop";
@@ -30,6 +24,8 @@ struct StreamState {
     bool stopped = false; // message_stop seen
     std::string error;
     FailureKind errorKind = FailureKind::Malformed;
+
+    bool complete() const { return stopped; }
 
     bool onEvent(const SseEvent& e, StreamSink* sink) {
         json j;
@@ -89,52 +85,18 @@ public:
                   {"stream", stream}};
         if (model_.thinkingBudget > 0) body["thinking"] = {{"type", "enabled"}, {"budget_tokens", model_.thinkingBudget}};
         else body["temperature"] = request.temperature; // thinking requires the default temperature
-        HttpRequest http;
-        http.url = joinUrl(model_.baseUrl, "/v1/messages");
-        http.headers = {"Content-Type: application/json", std::string("anthropic-version: ") + kApiVersion};
-        if (!model_.apiKey.empty()) http.headers.push_back("x-api-key: " + model_.apiKey.reveal());
-        http.body = body.dump();
-        http.connectTimeoutS = model_.connectTimeoutS;
-        http.totalTimeoutS = model_.totalTimeoutS;
-        http.idleTimeoutS = model_.idleTimeoutS;
+        std::vector<std::string> headers = {"Content-Type: application/json", std::string("anthropic-version: ") + kApiVersion};
+        if (!model_.apiKey.empty()) headers.push_back("x-api-key: " + model_.apiKey.reveal());
+        const auto http = requestFor(model_, joinUrl(model_.baseUrl, "/v1/messages"), std::move(headers), body.dump());
 
-        SseParser parser;
-        StreamState state;
-        bool broken = false;
-        const auto response = httpPost(http, [&](std::string_view piece) {
-            if (!stream || broken) return;
-            for (const auto& e : parser.feed(piece))
-                if (!state.onEvent(e, sink)) broken = true;
-        }, stop);
-        auto withPartial = [&](CallOutcome o) {
-            o.partialText = state.reply.text;
-            o.partialReasoning = state.reply.reasoning;
-            return o;
-        };
-        if (auto f = classifyHttp(response, http.url, model_.keySource)) {
-            CallOutcome o;
-            o.failure = *f;
-            return withPartial(o);
-        }
-        const auto type = response.headers.count("content-type") ? response.headers.at("content-type") : std::string();
-        if (stream && type.find("text/event-stream") != std::string::npos) {
-            if (broken) return withPartial(CallOutcome::fail(state.errorKind, http.url + ": " + state.error, response.status));
-            if (!state.stopped)
-                return withPartial(CallOutcome::fail(FailureKind::Truncated, http.url + ": the stream ended before message_stop", response.status));
-            state.reply.streamed = true;
-            return finish(std::move(state.reply));
-        }
-        return parseWhole(response, http.url);
+        return exchange<StreamState>(http, stream, sink, stop, model_.keySource, model_.model, "message_stop",
+                                     [this](const HttpResponse& r, const std::string& url) { return parseWhole(r, url); });
     }
 
 private:
     CallOutcome parseWhole(const HttpResponse& response, const std::string& url) const {
         json j;
-        try {
-            j = json::parse(response.body);
-        } catch (const json::parse_error&) {
-            return CallOutcome::fail(FailureKind::Malformed, url + ": the reply is not JSON: " + response.body.substr(0, 120), response.status);
-        }
+        if (auto failed = parseBody(response, url, j)) return *failed;
         if (!j.contains("content") || !j["content"].is_array())
             return CallOutcome::fail(FailureKind::Malformed, url + ": the reply has no content array", response.status);
         ChatReply reply;
@@ -149,17 +111,9 @@ private:
             reply.usage.inputTokens = j["usage"].value("input_tokens", std::int64_t{0});
             reply.usage.outputTokens = j["usage"].value("output_tokens", std::int64_t{0});
         }
-        return finish(std::move(reply));
+        return finishReply(std::move(reply), model_.model);
     }
 
-    CallOutcome finish(ChatReply reply) const {
-        if (reply.model.empty()) reply.model = model_.model;
-        if (reply.usage.inputTokens == 0 && reply.usage.outputTokens == 0) {
-            reply.usageEstimated = true;
-            reply.usage.outputTokens = static_cast<std::int64_t>((reply.text.size() + reply.reasoning.size() + 3) / 4);
-        }
-        return CallOutcome::success(std::move(reply));
-    }
 
     ModelConfig model_;
 };

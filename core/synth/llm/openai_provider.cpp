@@ -4,7 +4,6 @@
 #include "synth/llm/providers.h"
 
 #include "synth/llm/provider_common.h"
-#include "synth/llm/sse_parser.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,11 +11,6 @@ namespace ks::synth::llm {
 namespace {
 
 using nlohmann::json;
-
-std::string stringAt(const json& j, const char* key) {
-    auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 void readUsage(const json& j, ChatReply& reply) {
     if (!j.contains("usage") || !j["usage"].is_object()) return;
@@ -29,8 +23,12 @@ std::string normalizeFinish(const std::string& f) { return f == "length" ? "leng
 // Accumulates a streamed reply; false on an event that is not the protocol's.
 struct StreamState {
     ChatReply reply;
-    bool done = false;
+    bool done = false; // [DONE] seen
     std::string error;
+    FailureKind errorKind = FailureKind::Malformed;
+
+    // Some servers end without [DONE]; a finish reason is as good an ending.
+    bool complete() const { return done || !reply.finishReason.empty(); }
 
     bool onEvent(const SseEvent& e, StreamSink* sink) {
         if (e.data == "[DONE]") {
@@ -46,6 +44,7 @@ struct StreamState {
         }
         if (j.contains("error")) {
             error = "the server reported an error mid-stream: " + errorMessageOf(e.data);
+            errorKind = FailureKind::Server;
             return false;
         }
         if (auto m = stringAt(j, "model"); !m.empty()) reply.model = m;
@@ -81,53 +80,18 @@ public:
                   {"max_tokens", request.maxTokens},
                   {"stream", stream}};
         if (stream) body["stream_options"] = {{"include_usage", true}};
-        HttpRequest http;
-        http.url = joinUrl(model_.baseUrl, "/chat/completions");
-        http.headers = {"Content-Type: application/json", "Accept: " + std::string(stream ? "text/event-stream" : "application/json")};
-        if (!model_.apiKey.empty()) http.headers.push_back("Authorization: Bearer " + model_.apiKey.reveal());
-        http.body = body.dump();
-        http.connectTimeoutS = model_.connectTimeoutS;
-        http.totalTimeoutS = model_.totalTimeoutS;
-        http.idleTimeoutS = model_.idleTimeoutS;
+        std::vector<std::string> headers = {"Content-Type: application/json", "Accept: " + std::string(stream ? "text/event-stream" : "application/json")};
+        if (!model_.apiKey.empty()) headers.push_back("Authorization: Bearer " + model_.apiKey.reveal());
+        const auto http = requestFor(model_, joinUrl(model_.baseUrl, "/chat/completions"), std::move(headers), body.dump());
 
-        SseParser parser;
-        StreamState state;
-        bool broken = false;
-        const auto response = httpPost(http, [&](std::string_view piece) {
-            if (!stream || broken) return;
-            for (const auto& e : parser.feed(piece))
-                if (!state.onEvent(e, sink)) broken = true;
-        }, stop);
-        auto withPartial = [&](CallOutcome o) {
-            o.partialText = state.reply.text;
-            o.partialReasoning = state.reply.reasoning;
-            return o;
-        };
-        if (auto f = classifyHttp(response, http.url, model_.keySource)) {
-            CallOutcome o;
-            o.failure = *f;
-            return withPartial(o);
-        }
-        const auto type = response.headers.count("content-type") ? response.headers.at("content-type") : std::string();
-        if (stream && type.find("text/event-stream") != std::string::npos) {
-            if (broken) return withPartial(CallOutcome::fail(FailureKind::Malformed, http.url + ": " + state.error, response.status));
-            if (!state.done && state.reply.finishReason.empty())
-                return withPartial(CallOutcome::fail(FailureKind::Truncated, http.url + ": the stream ended before its last event ([DONE])", response.status));
-            state.reply.streamed = true;
-            return finish(std::move(state.reply));
-        }
-        // Not a stream (asked for none, or the server ignored "stream": true).
-        return parseWhole(response, http.url);
+        return exchange<StreamState>(http, stream, sink, stop, model_.keySource, model_.model, "[DONE]",
+                                     [this](const HttpResponse& r, const std::string& url) { return parseWhole(r, url); });
     }
 
 private:
     CallOutcome parseWhole(const HttpResponse& response, const std::string& url) const {
         json j;
-        try {
-            j = json::parse(response.body);
-        } catch (const json::parse_error&) {
-            return CallOutcome::fail(FailureKind::Malformed, url + ": the reply is not JSON: " + response.body.substr(0, 120), response.status);
-        }
+        if (auto failed = parseBody(response, url, j)) return *failed;
         if (!j.contains("choices") || !j["choices"].is_array() || j["choices"].empty() || !j["choices"][0].contains("message"))
             return CallOutcome::fail(FailureKind::Malformed, url + ": the reply has no choices[0].message", response.status);
         ChatReply reply;
@@ -138,17 +102,9 @@ private:
         reply.finishReason = normalizeFinish(stringAt(j["choices"][0], "finish_reason"));
         reply.model = stringAt(j, "model");
         readUsage(j, reply);
-        return finish(std::move(reply));
+        return finishReply(std::move(reply), model_.model);
     }
 
-    CallOutcome finish(ChatReply reply) const {
-        if (reply.model.empty()) reply.model = model_.model;
-        if (reply.usage.inputTokens == 0 && reply.usage.outputTokens == 0) {
-            reply.usageEstimated = true;
-            reply.usage.outputTokens = static_cast<std::int64_t>((reply.text.size() + reply.reasoning.size() + 3) / 4);
-        }
-        return CallOutcome::success(std::move(reply));
-    }
 
     ModelConfig model_;
 };

@@ -1,5 +1,7 @@
 #include "synth/llm/prompt_builder.h"
 
+#include "util/format.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -15,14 +17,6 @@ struct Piece {
     int value;
     std::string label;   // how the cut list names it
 };
-
-std::string formatSeconds(double s) {
-    char buf[32];
-    if (s >= 1) std::snprintf(buf, sizeof buf, "%.3g s", s);
-    else if (s >= 1e-3) std::snprintf(buf, sizeof buf, "%.3g ms", s * 1e3);
-    else std::snprintf(buf, sizeof buf, "%.3g us", s * 1e6);
-    return buf;
-}
 
 std::string sizesText(const std::map<std::string, long long>& sizes) {
     std::string s;

@@ -65,6 +65,40 @@ std::optional<Failure> classifyHttp(const HttpResponse& r, const std::string& en
     return f;
 }
 
+HttpRequest requestFor(const ModelConfig& model, std::string url, std::vector<std::string> headers, std::string body) {
+    HttpRequest http;
+    http.url = std::move(url);
+    http.headers = std::move(headers);
+    http.body = std::move(body);
+    http.connectTimeoutS = model.connectTimeoutS;
+    http.totalTimeoutS = model.totalTimeoutS;
+    http.idleTimeoutS = model.idleTimeoutS;
+    return http;
+}
+
+std::optional<CallOutcome> parseBody(const HttpResponse& response, const std::string& url, nlohmann::json& out) {
+    try {
+        out = nlohmann::json::parse(response.body);
+        return std::nullopt;
+    } catch (const nlohmann::json::parse_error&) {
+        return CallOutcome::fail(FailureKind::Malformed, url + ": the reply is not JSON: " + response.body.substr(0, 120), response.status);
+    }
+}
+
+std::string stringAt(const nlohmann::json& j, const char* key) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+CallOutcome finishReply(ChatReply reply, const std::string& configuredModel) {
+    if (reply.model.empty()) reply.model = configuredModel;
+    if (reply.usage.inputTokens == 0 && reply.usage.outputTokens == 0) {
+        reply.usageEstimated = true; // the caller adds the prompt's estimate
+        reply.usage.outputTokens = static_cast<std::int64_t>((reply.text.size() + reply.reasoning.size() + 3) / 4);
+    }
+    return CallOutcome::success(std::move(reply));
+}
+
 std::string joinUrl(const std::string& base, const std::string& path) {
     std::string b = base;
     while (!b.empty() && b.back() == '/') b.pop_back();
