@@ -54,7 +54,12 @@ struct Row {
     std::string library;
     int evaluations = 0;
     char bound = 'c'; // m: memory, c: compute, l: latency (declared by the problem)
+    std::string declaredBound;
     std::string params;
+    struct Shape {
+        double bytes = 0, flops = 0, seconds = 0;
+    };
+    std::vector<Shape> shapes; // of the best kernel, for the roofline at the end
 };
 
 } // namespace
@@ -105,7 +110,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     options.timeBudgetS = std::stod(args->value("time-budget").value_or("0.5"));
 
     std::fprintf(stderr, "probing the machine...\n");
-    const auto roof = profile::probeRoofline();
+    auto roof = profile::probeRoofline();
     std::printf("machine: %d cores, %s; copy bandwidth %.1f GB/s (1 core), %.1f GB/s (all); FMA peak %.0f GFLOP/s (1 core), %.0f (all)\n",
                 roof.cores, roof.isa.c_str(), roof.bandwidthGBs1, roof.bandwidthGBsAll, roof.gflops1, roof.gflopsAll);
 
@@ -154,7 +159,6 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
             if (!result) continue;
             row.speedup = result->speedup.value_or(0);
             row.params = n.paramsJson;
-            double floor = 0, bytes = 0, flops = 0;
             for (const auto& t : result->timing) {
                 row.bestS += t.candidate.median;
                 if (!t.baselines.empty()) row.referenceS += t.baselines[0].median;
@@ -162,18 +166,32 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
                     row.libraryS += t.baselines[1].median;
                     row.library = t.baselines[1].name;
                 }
-                floor += roof.floorSeconds(t.bytes, t.flops, coresPerJob);
-                bytes += t.bytes;
-                flops += t.flops;
+                row.shapes.push_back({t.bytes, t.flops, t.candidate.median});
             }
-            row.roofline = row.bestS > 0 ? floor / row.bestS : 0;
-            if (p.bound == "latency") row.bound = 'l';
-            else if (p.bound == "memory") row.bound = 'm';
-            else if (p.bound == "compute") row.bound = 'c';
-            else row.bound = roof.memoryBound(bytes, flops, coresPerJob) ? 'm' : 'c';
+            row.declaredBound = p.bound;
         }
         rows.push_back(row);
+        // The machine is probed again after every problem: a roofline is the
+        // best the machine showed during the run, not one possibly disturbed probe.
+        const auto again = profile::probeStreamBandwidth(coresPerJob >= roof.cores ? roof.cores : 1);
+        if (coresPerJob >= roof.cores) roof.bandwidthGBsAll = std::max(roof.bandwidthGBsAll, again);
+        else roof.bandwidthGBs1 = std::max(roof.bandwidthGBs1, again);
     }
+    for (auto& row : rows) {
+        double floor = 0, bytes = 0, flops = 0;
+        for (const auto& t : row.shapes) {
+            floor += roof.floorSeconds(t.bytes, t.flops, coresPerJob);
+            bytes += t.bytes;
+            flops += t.flops;
+        }
+        row.roofline = row.bestS > 0 ? floor / row.bestS : 0;
+        if (row.declaredBound == "latency") row.bound = 'l';
+        else if (row.declaredBound == "memory") row.bound = 'm';
+        else if (row.declaredBound == "compute") row.bound = 'c';
+        else row.bound = roof.memoryBound(bytes, flops, coresPerJob) ? 'm' : 'c';
+    }
+    std::printf("roofline bandwidth: the best of %zu probes: %.1f GB/s (1 core), %.1f GB/s (all)\n", rows.size() + 1, roof.bandwidthGBs1,
+                roof.bandwidthGBsAll);
 
     std::printf("\n%-22s %11s %11s %11s %9s %9s %6s %8s\n", "problem", "reference", "library", "best", "speedup", "roofline", "evals", "wall");
     double logSum = 0;

@@ -21,5 +21,7 @@ struct Roofline {
 };
 
 Roofline probeRoofline();
+// Streaming bandwidth alone (GB/s) with `threads` threads.
+double probeStreamBandwidth(int threads);
 
 } // namespace ks::profile
