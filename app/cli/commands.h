@@ -13,6 +13,7 @@ int runEvalCommand(const std::vector<std::string>& args, const GlobalOptions& gl
 int runSearchCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runBenchCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runLlmCommand(const std::vector<std::string>& args, const GlobalOptions& global);
+int runKbCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 
 // Resolves DIR, or a bundled problem's name ("mbdt", "cpu/mbdt").
 std::string resolveProblemDir(const std::string& nameOrDir);

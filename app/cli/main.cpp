@@ -23,6 +23,7 @@ commands:
   search                   run, follow, steer and export searches (search --help)
   bench                    a search per problem and the table of what it won (bench --help)
   llm models|test          the configured language models; one test request (llm --help)
+  kb                       the knowledge base: import, search, validate, skills (kb --help)
 
 global options:
   --db PATH     the workspace database (default: $XDG_DATA_HOME/kernelsmith/workspace.db)
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
     if (command == "search") return ks::cli::runSearchCommand(rest, global);
     if (command == "bench") return ks::cli::runBenchCommand(rest, global);
     if (command == "llm") return ks::cli::runLlmCommand(rest, global);
+    if (command == "kb") return ks::cli::runKbCommand(rest, global);
     std::fprintf(stderr, "unknown command '%s'\n\n%s", command.c_str(), kHelp);
     return ks::cli::kExitUsage;
 }

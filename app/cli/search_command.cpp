@@ -10,6 +10,8 @@
 #include "problem/problem_loader.h"
 #include "search/search_config_json.h"
 #include "search/search_engine.h"
+#include "kb/kb_index.h"
+#include "kb/kb_retriever.h"
 #include "store/llm_call_store.h"
 #include "store/search_store.h"
 #include "util/files.h"
@@ -36,6 +38,7 @@ const char* kSearchHelp = R"(usage: kernelsmith-cli search COMMAND ...
         [--synth tuner|llm|hybrid]       who proposes children (default tuner)
         [--model NAME[:WEIGHT] ...]      llm/hybrid: the models (see `llm models`)
         [--max-tokens N] [--max-cost USD] [--llm-concurrency N] [--llm-config FILE]
+        [--seed-from-history]            also start from earlier searches' best kernels
   resume ID [--budget N] [--llm-config FILE]
                                          continue an interrupted or paused search
   list                                   every search of the workspace
@@ -161,7 +164,10 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args) {
             std::fprintf(stderr, "search: %s\n", llm.error().message.c_str());
             return kExitUsage;
         }
-        engine.setLlm(*llm);
+        // The knowledge base feeds the prompts: indexed (by hash) before the run.
+        auto retriever = std::make_shared<kb::KbRetriever>(db, kb::hostPlatform());
+        if (auto synced = kb::KbIndex(db).sync(kb::defaultKbRoots()); !synced) std::fprintf(stderr, "search: knowledge base: %s\n", synced.error().message.c_str());
+        engine.setLlm(*llm, retriever);
     }
     auto outcome = engine.run(searchId, stop.get_token(), &printer);
     printer.finish();
@@ -205,6 +211,7 @@ int start(const Args& args, const GlobalOptions& global) {
     };
     if (auto p = args.value("policy")) cfg["policy"] = *p;
     if (auto v = args.value("synth")) cfg["synth"] = *v;
+    if (args.has("seed-from-history")) cfg["seed_from_history"] = true;
     for (const auto& m : args.all("model")) {
         const auto choice = parseModelChoice(m);
         cfg["models"].push_back({{"name", choice.name}, {"weight", choice.weight}});
@@ -592,7 +599,7 @@ int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& 
                             {"problem", "policy", "budget", "workers", "seed", "memory", "target", "stall", "time", "time-budget",
                              "exploration", "sandbox", "best", "param", "synth", "model", "max-tokens", "max-cost", "llm-concurrency",
                              "llm-config", "polish", "node"},
-                            {"help", "check-only", "all", "full"}, error);
+                            {"help", "check-only", "all", "full", "seed-from-history"}, error);
     if (!args) {
         std::fprintf(stderr, "search: %s\n", error.c_str());
         return kExitUsage;

@@ -31,7 +31,8 @@ nlohmann::json toJson(const SearchConfig& c) {
              }()},
             {"llm_concurrency", c.llmConcurrency},
             {"polish_steps", c.polishSteps},
-            {"prompt_tokens", c.promptTokens}};
+            {"prompt_tokens", c.promptTokens},
+            {"seed_from_history", c.seedFromHistory}};
 }
 
 Result<SearchConfig> configFromJson(const nlohmann::json& j) {
@@ -40,7 +41,7 @@ Result<SearchConfig> configFromJson(const nlohmann::json& j) {
                                              "stall_evaluations", "max_tokens", "max_cost_usd", "workers", "seed",
                                              "mcts_exploration", "mcts_widening", "beam_width", "population", "islands", "tournament",
                                              "crossover_rate", "restart_rate", "synth", "models", "llm_concurrency", "polish_steps",
-                                             "prompt_tokens"};
+                                             "prompt_tokens", "seed_from_history"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.count(it.key())) return makeError(ErrorCode::Validation, "search config: unknown key \"" + it.key() + "\"");
     SearchConfig c;
@@ -84,6 +85,7 @@ Result<SearchConfig> configFromJson(const nlohmann::json& j) {
         c.llmConcurrency = j.value("llm_concurrency", c.llmConcurrency);
         c.polishSteps = j.value("polish_steps", c.polishSteps);
         c.promptTokens = j.value("prompt_tokens", c.promptTokens);
+        c.seedFromHistory = j.value("seed_from_history", c.seedFromHistory);
     } catch (const nlohmann::json::exception& e) {
         return makeError(ErrorCode::Validation, std::string("search config: wrong type: ") + e.what());
     }

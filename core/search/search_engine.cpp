@@ -175,6 +175,38 @@ private:
             if (auto s = insert(p); !s) return s.error();
         }
         if (!anyParams) note("nothing to tune: no seed declares @ks-param lines; the seeds are still evaluated");
+        if (config_.seedFromHistory) return addHistorySeeds();
+        return {};
+    }
+
+    // The best kernels of earlier searches of the same problem on this
+    // workspace (same operator, same machine) join the seeds.
+    Status addHistorySeeds() {
+        auto searches = store_.listSearches();
+        if (!searches) return searches.error();
+        int added = 0;
+        for (auto it = searches->rbegin(); it != searches->rend() && added < kHistorySeeds; ++it) {
+            if (it->id == search_.id || it->problem != problem_.name || !it->bestNode || it->bestSpeedup.value_or(0) <= 0) continue;
+            auto nodes = store_.loadNodes(it->id);
+            if (!nodes) return nodes.error();
+            for (const auto& n : *nodes) {
+                if (n.id != *it->bestNode) continue;
+                auto node = nodeFromRecord(n);
+                auto source = store_.sourceText(n.sourceHash);
+                if (!node || !source || tree_.contains(n.sourceHash, node->params)) break;
+                synth::Proposal p;
+                p.origin = NodeOrigin::Seed;
+                p.sourceName = n.sourceName;
+                p.source = *source;
+                p.params = node->params;
+                p.rationale = "best of search " + std::to_string(it->id) + " (" + std::to_string(it->bestSpeedup.value_or(0)) + "x)";
+                if (auto s = insert(p); !s) return s.error();
+                ++added;
+                break;
+            }
+        }
+        note(added ? "seeded from history: " + std::to_string(added) + " best kernel(s) of earlier searches of " + problem_.name
+                   : "no earlier search of " + problem_.name + " to seed from");
         return {};
     }
 
@@ -289,9 +321,9 @@ private:
         for (const Node* sib : ctx.siblings) in.siblings.push_back(summarize(sib));
         in.hint = parent.hint;
         if (retriever_) {
-            std::vector<std::string> signals;
-            if (parent.status) signals.push_back(eval::statusName(*parent.status));
-            in.knowledge = retriever_->retrieve(problem_, signals, source);
+            std::vector<std::string> diagnosis;
+            if (parent.status) diagnosis.push_back(eval::statusName(*parent.status));
+            in.knowledge = retriever_->retrieve(problem_, diagnosis, source);
         }
         in.operation = op == synth::Operator::Restart ? "restart" : parent.finished() && !parent.correct() ? "fix" : "improve";
         if (const Node* b = tree_.best()) in.bestSpeedup = b->fitness();
@@ -379,6 +411,9 @@ private:
             else if (llmFailuresInARow_ >= kMaxLlmFailuresInARow) stopReason_ = "llm_failing";
         }
         if (callId && nodeId) (void)store::LlmCallStore(db_).attachNode(*callId, *nodeId);
+        if (callId)
+            for (const auto& k : r.job.knowledge)
+                (void)store::LlmCallStore(db_).recordRetrieval(*callId, nodeId.value_or(0), k.docId, k.section, k.score, k.reason);
     }
 
     // Hybrid: the tuner's children of correct LLM nodes that declare params.
@@ -647,6 +682,7 @@ private:
         if (observer_) observer_->note(text);
     }
 
+    static constexpr int kHistorySeeds = 3;         // earlier searches' best kernels, newest first
     static constexpr int kMaxLlmFailuresInARow = 8; // a broken endpoint ends the search instead of spending its budget
 
     const store::Database& db_;

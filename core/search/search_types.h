@@ -53,6 +53,7 @@ struct SearchConfig {
     int llmConcurrency = 2;         // LLM calls in flight at once
     int polishSteps = 4;            // hybrid: tuner children per correct LLM child with params
     int promptTokens = 24000;       // the prompt's token budget
+    bool seedFromHistory = false;   // also start from the best kernels of earlier searches of this problem
     int workers = 0;                // 0: the executor's slots
     std::uint64_t seed = 1;         // every random choice of policy and tuner
     double mctsExploration = 0.1;   // UCT constant over rewards normalized to [0, 1]

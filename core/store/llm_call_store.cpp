@@ -100,4 +100,27 @@ Result<LlmSpend> LlmCallStore::spend(std::int64_t searchId) const {
     return spend;
 }
 
+Status LlmCallStore::recordRetrieval(std::int64_t callId, std::int64_t nodeId, const std::string& docId, const std::string& section, double score,
+                                     const std::string& reason) const {
+    auto stmt = db_.prepare("INSERT INTO kb_retrievals (llm_call_id, node_id, doc_id, section, score, reason) VALUES (?, ?, ?, ?, ?, ?)");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, callId);
+    bindOptionalId(*stmt, 2, nodeId);
+    stmt->bind(3, docId).bind(4, section).bind(5, score).bind(6, reason);
+    return stmt->run();
+}
+
+Result<std::vector<std::string>> LlmCallStore::retrievedDocs(std::int64_t callId) const {
+    auto stmt = db_.prepare("SELECT doc_id FROM kb_retrievals WHERE llm_call_id = ? ORDER BY id");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, callId);
+    std::vector<std::string> out;
+    for (;;) {
+        auto row = stmt->step();
+        if (!row) return row.error();
+        if (!*row) return out;
+        out.push_back(stmt->text(0));
+    }
+}
+
 } // namespace ks::store

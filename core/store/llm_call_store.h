@@ -38,6 +38,10 @@ public:
     Result<std::vector<LlmCallRecord>> forSearch(std::int64_t searchId) const;
     Result<std::optional<LlmCallRecord>> forNode(std::int64_t nodeId) const;
     Result<LlmSpend> spend(std::int64_t searchId) const;
+    // Which knowledge-base section fed the call (and so the node it made).
+    Status recordRetrieval(std::int64_t callId, std::int64_t nodeId, const std::string& docId, const std::string& section, double score,
+                           const std::string& reason) const;
+    Result<std::vector<std::string>> retrievedDocs(std::int64_t callId) const;
 
 private:
     const Database& db_;

@@ -114,6 +114,36 @@ CREATE TABLE llm_calls (
 CREATE INDEX llm_calls_by_search ON llm_calls(search_id, id);
 CREATE INDEX llm_calls_by_node ON llm_calls(node_id);
 )sql",
+        // 4: the knowledge base's index (documents, a full-text index over their
+        // sections) and which sections fed which LLM call.
+        R"sql(
+CREATE TABLE kb_docs (
+  id         TEXT PRIMARY KEY,
+  path       TEXT NOT NULL,
+  root       TEXT NOT NULL,
+  hash       TEXT NOT NULL,
+  title      TEXT NOT NULL,
+  category   TEXT NOT NULL,
+  platforms  TEXT NOT NULL,
+  triggers   TEXT NOT NULL,
+  tags       TEXT NOT NULL,
+  status     TEXT NOT NULL,
+  body       TEXT NOT NULL,
+  indexed_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE VIRTUAL TABLE kb_fts USING fts5(doc_id UNINDEXED, section UNINDEXED, heading, text, meta, tokenize = 'porter unicode61');
+CREATE TABLE kb_retrievals (
+  id          INTEGER PRIMARY KEY,
+  llm_call_id INTEGER REFERENCES llm_calls(id),
+  node_id     INTEGER REFERENCES nodes(id),
+  doc_id      TEXT NOT NULL,
+  section     TEXT NOT NULL,
+  score       REAL NOT NULL,
+  reason      TEXT NOT NULL,
+  created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE INDEX kb_retrievals_by_call ON kb_retrievals(llm_call_id);
+)sql",
     };
     return steps;
 }

@@ -3,6 +3,8 @@
 #include "problem/tunable_params.h"
 #include "synth/llm/reply_parser.h"
 
+#include <algorithm>
+
 namespace ks::synth {
 
 LlmSynthesizer::LlmSynthesizer(std::vector<std::unique_ptr<llm::LlmClient>> clients, LlmOptions options)
@@ -28,6 +30,8 @@ LlmJob LlmSynthesizer::prepare(const llm::PromptInput& input, search::NodeId par
     job.request.maxTokens = m.maxTokens;
     job.request.stream = m.stream;
     job.promptCut = prompt.cut;
+    for (const auto& k : input.knowledge)
+        if (std::find(prompt.cut.begin(), prompt.cut.end(), "knowledge: " + k.title) == prompt.cut.end()) job.knowledge.push_back(k);
     job.rngSeed = rng();
     return job;
 }

@@ -19,7 +19,7 @@ class KnowledgeRetriever {
 public:
     virtual ~KnowledgeRetriever() = default;
     // signals: what the node's evaluation said ("compile_error", "memory_bound", ...).
-    virtual std::vector<llm::KnowledgeSnippet> retrieve(const problem::ProblemSpec& problem, const std::vector<std::string>& signals,
+    virtual std::vector<llm::KnowledgeSnippet> retrieve(const problem::ProblemSpec& problem, const std::vector<std::string>& diagnosis,
                                                         const std::string& source) = 0;
 };
 
@@ -34,6 +34,7 @@ struct LlmJob {
     std::size_t model = 0;          // index into the synthesizer's models
     llm::ChatRequest request;
     std::vector<std::string> promptCut;
+    std::vector<llm::KnowledgeSnippet> knowledge; // what the prompt carries from the knowledge base
     std::uint64_t rngSeed = 0;
 };
 

@@ -26,10 +26,13 @@ struct NodeSummary {
 
 // A retrieved document piece (the knowledge base supplies these).
 struct KnowledgeSnippet {
+    std::string docId;
     std::string title;
     std::string path;
     std::string text;
     double score = 0;      // higher is more relevant
+    std::string section;   // the section's heading
+    std::string reason;    // why the retriever chose it
 };
 
 struct PromptInput {

@@ -1,0 +1,25 @@
+#include "kb/kb_retriever.h"
+
+#include "util/log.h"
+
+namespace ks::kb {
+
+std::vector<synth::llm::KnowledgeSnippet> KbRetriever::retrieve(const problem::ProblemSpec& problem, const std::vector<std::string>& diagnosis,
+                                                                const std::string& /*source*/) {
+    RetrievalQuery q;
+    q.text = problem.title + " " + problem.description;
+    q.diagnosis = diagnosis;
+    q.platform = platform_;
+    q.limit = limit_;
+    q.tokenBudget = tokenBudget_;
+    std::vector<synth::llm::KnowledgeSnippet> out;
+    auto found = index_.search(q);
+    if (!found) {
+        log::search()->warn("knowledge base: {}", found.error().message);
+        return out;
+    }
+    for (const auto& s : *found) out.push_back({s.docId, s.title, s.path, s.text, s.score, s.heading, s.reason});
+    return out;
+}
+
+} // namespace ks::kb

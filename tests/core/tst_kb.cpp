@@ -1,0 +1,213 @@
+// The knowledge base: front-matter checks with file:line, the shipped KB
+// valid, incremental indexing by hash, retrieval (triggers, platforms, token
+// budget), recall@5 over the retrieval set in tests/data/kb_retrieval, and
+// PDF import through pdftotext on a PDF the test writes itself.
+#include "kb/front_matter.h"
+#include "kb/kb_import.h"
+#include "kb/kb_index.h"
+#include "store/database.h"
+#include "test_support.h"
+
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+using namespace ks;
+
+namespace {
+
+std::string doc(const std::string& id, const std::string& category, const std::string& platforms, const std::string& triggers,
+                const std::string& body) {
+    return "---\nid: " + id + "\ntitle: " + id + " title\ncategory: " + category + "\nplatforms: " + platforms + "\ntriggers: " + triggers +
+           "\ntags: [test]\n---\n# " + id + "\n\n" + body + "\n";
+}
+
+void write(const std::filesystem::path& p, const std::string& text) {
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+}
+
+// A one-page PDF with two lines of text, offsets computed as the format requires.
+std::string tinyPdf(const std::string& line1, const std::string& line2) {
+    const std::string content = "BT /F1 12 Tf 72 720 Td (" + line1 + ") Tj 0 -20 Td (" + line2 + ") Tj ET";
+    std::vector<std::string> objects{
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+        "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "\nendstream",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"};
+    std::string pdf = "%PDF-1.4\n";
+    std::vector<std::size_t> offsets;
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        offsets.push_back(pdf.size());
+        pdf += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+    }
+    const std::size_t xref = pdf.size();
+    pdf += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
+    for (auto o : offsets) {
+        char line[32];
+        std::snprintf(line, sizeof line, "%010zu 00000 n \n", o);
+        pdf += line;
+    }
+    pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+    return pdf;
+}
+
+} // namespace
+
+class TestKb : public QObject {
+    Q_OBJECT
+private slots:
+    void frontMatterErrorsNameFileAndLine() {
+        const auto bad = kb::parseDocument("x.md", "---\nid: Bad_Id\ntitle: t\ncategory: recipes\nplatforms: [x86-64, vax]\ntriggers: [slow]\n---\n# body\n");
+        const std::vector<std::string> expected{"x.md:2: id 'Bad_Id'", "x.md:4: unknown category 'recipes'", "x.md:5: unknown platform 'vax'",
+                                                "x.md:6: unknown trigger 'slow'"};
+        for (const auto& e : expected) {
+            bool found = false;
+            for (const auto& got : bad.errors) found = found || got.rfind(e, 0) == 0;
+            QVERIFY2(found, e.c_str());
+        }
+        QVERIFY(!kb::parseDocument("y.md", "no front matter").errors.empty());
+        const auto open = kb::parseDocument("z.md", "---\nid: a\ntitle: t\n");
+        QVERIFY(!open.errors.empty());
+        QVERIFY(open.errors.back().find("never closed") != std::string::npos);
+        const auto good = kb::parseDocument("g.md", doc("good-doc", "guidance", "[any]", "[memory_bound]", "intro\n\n## One\ntext one\n\n## Two\ntext two"));
+        QVERIFY(good.errors.empty());
+        QCOMPARE(good.doc.sections.size(), std::size_t{3});
+        QCOMPARE(good.doc.sections[1].heading, std::string("One"));
+    }
+
+    void shippedKbIsValid() {
+        const auto root = test::bundledProblemsDir().parent_path() / "kb";
+        const auto errors = kb::validateTree(root);
+        std::string all;
+        for (const auto& e : errors) all += e + "\n";
+        QVERIFY2(errors.empty(), all.c_str());
+        int docs = 0;
+        for (auto& e : std::filesystem::recursive_directory_iterator(root)) docs += e.path().extension() == ".md";
+        QVERIFY2(docs >= 60, std::to_string(docs).c_str());
+        // A misplaced category is caught too.
+        QTemporaryDir dir;
+        write(std::filesystem::path(dir.path().toStdString()) / "guidance" / "a.md", doc("a", "hardware", "[x86-64]", "[]", "text"));
+        QCOMPARE(kb::validateTree(dir.path().toStdString()).size(), std::size_t{1});
+    }
+
+    void indexFollowsTheFilesByHash() {
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString() + "/kb";
+        write(root / "guidance/one.md", doc("one", "guidance", "[any]", "[memory_bound]", "streaming stores and prefetch distance"));
+        write(root / "guidance/two.md", doc("two", "guidance", "[any]", "[compile_error]", "reading compiler diagnostics"));
+        auto db = store::Database::open(dir.path().toStdString() + "/ws.db");
+        QVERIFY(db.ok());
+        kb::KbIndex index(*db);
+        auto r = index.sync({root});
+        QVERIFY(r.ok());
+        QCOMPARE(r->added, 2);
+        r = index.sync({root});
+        QCOMPARE(r->unchanged, 2);
+        QCOMPARE(r->added + r->updated, 0);
+        write(root / "guidance/one.md", doc("one", "guidance", "[any]", "[memory_bound]", "non-temporal stores bypass the cache"));
+        std::filesystem::remove(root / "guidance/two.md");
+        write(root / "guidance/broken.md", "---\nid: broken\n");
+        r = index.sync({root});
+        QCOMPARE(r->updated, 1);
+        QCOMPARE(r->removed, 1);
+        QCOMPARE(r->errors.size(), std::size_t{1});
+        QVERIFY(r->errors[0].find("broken.md") != std::string::npos);
+        auto hits = index.search({"non-temporal", {}, "", 5, 0, false});
+        QVERIFY(hits.ok());
+        QCOMPARE(hits->size(), std::size_t{1});
+        QVERIFY(index.search({"compiler diagnostics", {}, "", 5, 0, false})->empty());
+    }
+
+    void triggersBoostAndPlatformsFilter() {
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString() + "/kb";
+        write(root / "hardware/x86-64/a.md", doc("x86-loads", "hardware", "[x86-64]", "[]", "vector loads and cache lines on this core"));
+        write(root / "hardware/hopper/b.md", doc("gpu-loads", "hardware", "[hopper]", "[]", "vector loads and cache lines on the gpu"));
+        write(root / "guidance/c.md", doc("bw-playbook", "guidance", "[any]", "[memory_bound]", "count the bytes; the loads are the cost"));
+        auto db = store::Database::open(dir.path().toStdString() + "/ws.db");
+        kb::KbIndex index(*db);
+        QVERIFY(index.sync({root}).ok());
+        auto hits = index.search({"vector loads cache lines", {}, "x86-64", 5, 0, false});
+        QVERIFY(hits.ok());
+        for (const auto& h : *hits) QVERIFY(h.docId != "gpu-loads");
+        QCOMPARE(hits->front().docId, std::string("x86-loads"));
+        // The diagnosis lifts the document it triggers, and says so.
+        hits = index.search({"vector loads cache lines", {"memory_bound"}, "x86-64", 5, 0, false});
+        QCOMPARE(hits->front().docId, std::string("bw-playbook"));
+        QVERIFY(hits->front().reason.find("triggers memory_bound") != std::string::npos);
+        // A trigger alone finds a document with no word in common.
+        hits = index.search({"zzz", {"memory_bound"}, "", 5, 0, false});
+        QCOMPARE(hits->size(), std::size_t{1});
+        // The token budget bounds what is returned.
+        hits = index.search({"vector loads cache lines bytes", {}, "", 5, 20, false}); // one section is ~14 tokens
+        QCOMPARE(hits->size(), std::size_t{1});
+    }
+
+    void retrievalSetRecallAt5() {
+        QTemporaryDir dir;
+        auto db = store::Database::open(dir.path().toStdString() + "/ws.db");
+        QVERIFY(db.ok());
+        kb::KbIndex index(*db);
+        auto synced = index.sync({test::bundledProblemsDir().parent_path() / "kb"});
+        QVERIFY(synced.ok());
+        QVERIFY(synced->errors.empty());
+        int cases = 0, hits = 0;
+        std::string misses;
+        for (const auto& f : std::filesystem::directory_iterator(test::dataDir() / "kb_retrieval")) {
+            std::ifstream in(f.path());
+            const auto set = nlohmann::json::parse(in);
+            for (const auto& c : set) {
+                kb::RetrievalQuery q;
+                q.text = c["query"].get<std::string>();
+                q.diagnosis = c.value("signals", std::vector<std::string>{});
+                q.platform = c.value("platform", "");
+                q.limit = 5;
+                const auto found = index.search(q);
+                QVERIFY(found.ok());
+                for (const auto& expected : c["expected"]) {
+                    ++cases;
+                    bool ok = false;
+                    for (const auto& h : *found) ok = ok || h.docId == expected.get<std::string>();
+                    hits += ok;
+                    if (!ok) misses += "  " + expected.get<std::string>() + " <- \"" + q.text + "\"\n";
+                }
+            }
+        }
+        const double recall = cases ? static_cast<double>(hits) / cases : 0;
+        std::printf("retrieval set: %d expected documents, recall@5 = %.3f\n%s", cases, recall, misses.c_str());
+        QVERIFY(cases >= 20);
+        QVERIFY2(recall >= 0.9, misses.c_str());
+    }
+
+    void pdfImportSplitsAndProposesFrontMatter() {
+        QTemporaryDir dir;
+        const auto pdf = dir.path().toStdString() + "/prefetch-notes.pdf";
+        std::ofstream(pdf, std::ios::binary) << tinyPdf("Software prefetch on AVX-512 cores", "Memory bandwidth needs many misses in flight.");
+        auto imported = kb::importPath(pdf);
+        QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
+        QCOMPARE(imported->size(), std::size_t{1});
+        const auto& d = imported->front();
+        QVERIFY(d.proposedFrontMatter);
+        QCOMPARE(d.doc.id, std::string("imported-prefetch-notes"));
+        QVERIFY(kb::contains(d.doc.platforms, "x86-64"));
+        QVERIFY(kb::contains(d.doc.triggers, "memory_bound"));
+        QVERIFY(d.text.find("Memory bandwidth needs many misses in flight.") != std::string::npos);
+        // What import writes is a valid document.
+        QVERIFY(kb::parseDocument("imported.md", d.text).errors.empty());
+        // A file that is not a PDF says so.
+        const auto fake = dir.path().toStdString() + "/fake.pdf";
+        std::ofstream(fake) << "not a pdf";
+        auto bad = kb::importPath(fake);
+        QVERIFY(!bad.ok());
+        QVERIFY(bad.error().message.find("pdftotext") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKb)
+#include "tst_kb.moc"

@@ -1,0 +1,75 @@
+// The skill round trip through the CLI: a search finishes, its skill is
+// distilled (no model configured: a structured summary), waits for review
+// unseen by retrieval, is approved, and is then retrieved for a similar
+// problem; and a new search of the problem starts from the earlier best.
+#include "test_support.h"
+
+#include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+using namespace ks;
+
+class TestKbSkills : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        db_ = dir_.path() + "/ws.db";
+    }
+
+    void searchDistillApproveRetrieve() {
+        auto run = cli({"search", "start", "--problem", QString::fromStdString(test::problemDir("saxpy").string()), "--budget", "4",
+                        "--workers", "1", "--time-budget", "0.05"});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        run = cli({"kb", "distill", "1"});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        QVERIFY(run.out.contains("skill-saxpy-s1"));
+        QVERIFY(run.out.contains("structured summary"));
+
+        const QStringList query{"kb", "search", "elementwise y = a*x + z in fp32, a small streaming kernel", "--platform", "x86-64"};
+        run = cli(query);
+        QCOMPARE(run.code, 0);
+        QVERIFY2(!run.out.contains("skill-saxpy-s1"), "a pending skill is not retrieved by default");
+        QVERIFY(cli({"kb", "skills", "list"}).out.contains("pending"));
+        run = cli({"kb", "skills", "approve", "skill-saxpy-s1"});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        run = cli(query);
+        QVERIFY2(run.out.contains("skill-saxpy-s1"), qPrintable(run.out));
+        QVERIFY(run.out.contains("approved skill"));
+        const auto shown = cli({"kb", "show", "skill-saxpy-s1"});
+        QVERIFY(shown.out.contains("## Winning path"));
+        QVERIFY(shown.out.contains("status: approved"));
+        QCOMPARE(cli({"kb", "skills", "approve", "no-such-skill"}).code, 2);
+    }
+
+    void newSearchStartsFromHistory() {
+        const auto run = cli({"search", "start", "--problem", QString::fromStdString(test::problemDir("saxpy").string()), "--budget", "2",
+                              "--workers", "1", "--check-only", "--seed-from-history"});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        QVERIFY2(run.out.contains("seeded from history: 1 best kernel"), qPrintable(run.out));
+    }
+
+private:
+    struct Out {
+        int code = -1;
+        QString out, err;
+    };
+    Out cli(QStringList args) {
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_DATA_HOME", dir_.path() + "/data"); // the user KB (skills) of this test only
+        p.setProcessEnvironment(env);
+        args.prepend(db_);
+        args.prepend("--db");
+        p.start(test::cliPath(), args);
+        p.waitForFinished(300000);
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    }
+
+    QTemporaryDir dir_;
+    QString db_;
+};
+
+QTEST_GUILESS_MAIN(TestKbSkills)
+#include "tst_kb_skills.moc"
