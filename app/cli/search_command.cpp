@@ -12,6 +12,7 @@
 #include "search/search_engine.h"
 #include "kb/kb_index.h"
 #include "kb/kb_retriever.h"
+#include "kb/skill_distiller.h"
 #include "store/llm_call_store.h"
 #include "store/search_store.h"
 #include "util/files.h"
@@ -39,6 +40,7 @@ const char* kSearchHelp = R"(usage: kernelsmith-cli search COMMAND ...
         [--model NAME[:WEIGHT] ...]      llm/hybrid: the models (see `llm models`)
         [--max-tokens N] [--max-cost USD] [--llm-concurrency N] [--llm-config FILE]
         [--seed-from-history]            also start from earlier searches' best kernels
+        [--distill]                      at the end, write what worked as a skill (pending review)
   resume ID [--budget N] [--llm-config FILE]
                                          continue an interrupted or paused search
   list                                   every search of the workspace
@@ -180,6 +182,13 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args) {
                 outcome->status.c_str(), outcome->stopReason.c_str(), outcome->evaluations, outcome->bestSpeedup,
                 static_cast<long long>(outcome->bestNode));
     if (outcome->status == "stopped") std::printf("continue with: kernelsmith-cli search resume %lld\n", static_cast<long long>(searchId));
+    if (args.has("distill") && outcome->status == "finished" && outcome->bestSpeedup > 0) {
+        // What this search learned, as a skill awaiting review.
+        auto skill = kb::distillSkill(db, searchId, kb::userKbDir() / "skills");
+        if (!skill) std::fprintf(stderr, "search: no skill distilled: %s\n", skill.error().message.c_str());
+        else std::printf("skill %s written to %s (pending: kernelsmith-cli kb skills approve %s)\n", skill->doc.id.c_str(), skill->file.c_str(),
+                         skill->doc.id.c_str());
+    }
     return kExitOk;
 }
 
@@ -599,7 +608,7 @@ int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& 
                             {"problem", "policy", "budget", "workers", "seed", "memory", "target", "stall", "time", "time-budget",
                              "exploration", "sandbox", "best", "param", "synth", "model", "max-tokens", "max-cost", "llm-concurrency",
                              "llm-config", "polish", "node"},
-                            {"help", "check-only", "all", "full", "seed-from-history"}, error);
+                            {"help", "check-only", "all", "full", "seed-from-history", "distill"}, error);
     if (!args) {
         std::fprintf(stderr, "search: %s\n", error.c_str());
         return kExitUsage;
