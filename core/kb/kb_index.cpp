@@ -254,6 +254,8 @@ Result<std::vector<Snippet>> KbIndex::search(const RetrievalQuery& q) const {
         c.matchedTriggers = triggersOf(d);
         const double n = static_cast<double>(c.matchedTriggers.size());
         c.snippet.score = c.bm25 * (1 + 0.6 * n) + 1.0 * n;
+        // An approved skill was learned on this workspace's machine: worth more than prose of the same match.
+        if (d.status == "approved") c.snippet.score *= 1.5;
         c.snippet.title = d.title;
         c.snippet.category = d.category;
         c.snippet.path = d.path;

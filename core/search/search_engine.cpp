@@ -184,8 +184,8 @@ private:
     Status addHistorySeeds() {
         auto searches = store_.listSearches();
         if (!searches) return searches.error();
-        int added = 0;
-        for (auto it = searches->rbegin(); it != searches->rend() && added < kHistorySeeds; ++it) {
+        int added = 0, known = 0;
+        for (auto it = searches->rbegin(); it != searches->rend() && added + known < kHistorySeeds; ++it) {
             if (it->id == search_.id || it->problem != problem_.name || !it->bestNode || it->bestSpeedup.value_or(0) <= 0) continue;
             auto nodes = store_.loadNodes(it->id);
             if (!nodes) return nodes.error();
@@ -193,7 +193,11 @@ private:
                 if (n.id != *it->bestNode) continue;
                 auto node = nodeFromRecord(n);
                 auto source = store_.sourceText(n.sourceHash);
-                if (!node || !source || tree_.contains(n.sourceHash, node->params)) break;
+                if (!node || !source) break;
+                if (tree_.contains(n.sourceHash, node->params)) { // the earlier best is one of this search's seeds already
+                    ++known;
+                    break;
+                }
                 synth::Proposal p;
                 p.origin = NodeOrigin::Seed;
                 p.sourceName = n.sourceName;
@@ -205,8 +209,10 @@ private:
                 break;
             }
         }
-        note(added ? "seeded from history: " + std::to_string(added) + " best kernel(s) of earlier searches of " + problem_.name
-                   : "no earlier search of " + problem_.name + " to seed from");
+        if (added + known == 0) note("no earlier search of " + problem_.name + " to seed from");
+        else
+            note("seeded from history: " + std::to_string(added) + " best kernel(s) of earlier searches of " + problem_.name + " added" +
+                 (known ? ", " + std::to_string(known) + " already among the seeds" : ""));
         return {};
     }
 

@@ -83,8 +83,15 @@ private slots:
         in.hint = "try non-temporal stores";
         for (int i = 0; i < 6; ++i) in.ancestors.push_back({100 + i, "llm", "ok", 1.5, "", std::string(400, 'a')});
         for (int i = 0; i < 6; ++i) in.siblings.push_back({200 + i, "llm", "compile_error", 0, "", std::string(400, 's')});
-        in.knowledge.push_back({"low", "", std::string(800, 'k'), 0.1});
-        in.knowledge.push_back({"high", "", std::string(800, 'K'), 0.9});
+        KnowledgeSnippet low, high;
+        low.title = "low";
+        low.text = std::string(800, 'k');
+        low.score = 0.1;
+        high.title = "high";
+        high.text = std::string(800, 'K');
+        high.score = 0.9;
+        in.knowledge.push_back(low);
+        in.knowledge.push_back(high);
 
         const auto full = buildPrompt(in, 100000);
         QVERIFY(full.cut.empty());

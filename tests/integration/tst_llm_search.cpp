@@ -87,7 +87,7 @@ private slots:
         QVERIFY2(run.out.contains("finished (budget): 5 evaluations"), qPrintable(run.out));
 
         auto ro = store::Database::open(db.toStdString(), store::Database::Mode::ReadOnly);
-        QVERIFY(ro.ok());
+        QVERIFY2(ro.ok(), ro.ok() ? "" : ro.error().message.c_str());
         const auto calls = store::LlmCallStore(*ro).forSearch(1);
         QVERIFY(calls.ok());
         QCOMPARE(calls->size(), std::size_t{4}); // 1 seed + 4 LLM expansions, one of them without a kernel
@@ -137,7 +137,7 @@ private slots:
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QVERIFY2(run.out.contains("(token_budget)"), qPrintable(run.out));
         auto ro = store::Database::open(db.toStdString(), store::Database::Mode::ReadOnly);
-        QVERIFY(ro.ok());
+        QVERIFY2(ro.ok(), ro.ok() ? "" : ro.error().message.c_str());
         const auto spend = store::LlmCallStore(*ro).spend(1);
         QVERIFY(spend.ok());
         QCOMPARE(spend->calls, std::int64_t{2}); // 150 tokens, then 300 >= 250: no third call
@@ -170,7 +170,7 @@ private slots:
                               "--llm-config", qs(cfg)});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         auto ro = store::Database::open(db.toStdString(), store::Database::Mode::ReadOnly);
-        QVERIFY(ro.ok());
+        QVERIFY2(ro.ok(), ro.ok() ? "" : ro.error().message.c_str());
         const auto llmNode = scalar(*ro, "SELECT min(id) FROM nodes WHERE origin = 'llm' AND status = 'ok'");
         QVERIFY(llmNode > 0);
         // The tuner's children of the LLM node: other UNROLL values of the same source.
