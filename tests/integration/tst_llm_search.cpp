@@ -101,6 +101,12 @@ private slots:
         QCOMPARE(first.inputTokens, std::int64_t{1000});
         QCOMPARE(first.costUsd, (1000 * 1.0 + 200 * 2.0) / 1e6);
         QCOMPARE(first.provider, std::string("openai"));
+        // The knowledge base fed the prompt, and the call records which sections.
+        QVERIFY(first.prompt.find("## Reference material") != std::string::npos);
+        const auto retrieved = store::LlmCallStore(*ro).retrievedDocs(first.id);
+        QVERIFY(retrieved.ok() && !retrieved->empty());
+        QCOMPARE(scalar(*ro, "SELECT count(*) FROM kb_retrievals WHERE node_id = " + std::to_string(first.nodeId)),
+                 static_cast<std::int64_t>(retrieved->size()));
         // The reply without code: a recorded error and a failed node, not a crash.
         const auto& second = (*calls)[1];
         QCOMPARE(second.status, std::string("error"));
