@@ -1,4 +1,5 @@
 #include "kb/front_matter.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -6,13 +7,6 @@
 
 namespace ks::kb {
 namespace {
-
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return {};
-    const auto e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
 
 // "[a, b, c]" -> {a, b, c}; a bare word is a list of one.
 std::vector<std::string> parseList(const std::string& value, bool& ok) {

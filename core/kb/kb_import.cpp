@@ -1,4 +1,5 @@
 #include "kb/kb_import.h"
+#include "util/text.h"
 
 #include "eval/process_runner.h"
 #include "kb/front_matter.h"
@@ -27,13 +28,6 @@ std::string slug(const std::string& s) {
     }
     while (!out.empty() && out.back() == '-') out.pop_back();
     return out.empty() ? "imported" : out.substr(0, 60);
-}
-
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r\n\f");
-    if (b == std::string::npos) return {};
-    const auto e = s.find_last_not_of(" \t\r\n\f");
-    return s.substr(b, e - b + 1);
 }
 
 // Keywords that suggest a platform or a signal (lowercase substrings).

@@ -1,4 +1,5 @@
 #include "problem/tunable_params.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <limits>
@@ -7,13 +8,6 @@
 
 namespace ks::problem {
 namespace {
-
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return {};
-    const auto e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
 
 bool parseInt(const std::string& text, long long& out) {
     try {

@@ -1,4 +1,5 @@
 #include "synth/llm/reply_parser.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -13,13 +14,6 @@ struct Block {
     std::size_t begin = 0, end = 0;  // the fence lines included
     bool closed = true;
 };
-
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string::npos) return {};
-    const auto e = s.find_last_not_of(" \t\r\n");
-    return s.substr(b, e - b + 1);
-}
 
 bool isCppTag(std::string tag) {
     std::transform(tag.begin(), tag.end(), tag.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
