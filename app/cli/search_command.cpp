@@ -113,7 +113,9 @@ Result<store::Database> openWorkspace(const GlobalOptions& global) {
     return store::Database::open(path);
 }
 
-int runEngine(store::Database& db, std::int64_t searchId, const Args& args) {
+// llm: the synthesizer when the caller has built it already (start checks the
+// models before creating the search); otherwise built here from the config.
+int runEngine(store::Database& db, std::int64_t searchId, const Args& args, std::shared_ptr<const synth::LlmSynthesizer> llm = nullptr) {
     eval::LocalExecutorConfig execConfig;
     auto record = store::SearchStore(db).loadSearch(searchId);
     if (!record) {
@@ -161,15 +163,18 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args) {
     ProgressPrinter printer;
     search::SearchEngine engine(db, evaluator, options);
     if (config->synth != search::SynthMode::Tuner) {
-        auto llm = makeLlmSynthesizer(*config, args.value("llm-config").value_or(""));
         if (!llm) {
-            std::fprintf(stderr, "search: %s\n", llm.error().message.c_str());
-            return kExitUsage;
+            auto made = makeLlmSynthesizer(*config, args.value("llm-config").value_or(""));
+            if (!made) {
+                std::fprintf(stderr, "search: %s\n", made.error().message.c_str());
+                return kExitUsage;
+            }
+            llm = *made;
         }
         // The knowledge base feeds the prompts: indexed (by hash) before the run.
         auto retriever = std::make_shared<kb::KbRetriever>(db, kb::hostPlatform());
         if (auto synced = kb::KbIndex(db).sync(kb::defaultKbRoots()); !synced) std::fprintf(stderr, "search: knowledge base: %s\n", synced.error().message.c_str());
-        engine.setLlm(*llm, retriever);
+        engine.setLlm(llm, retriever);
     }
     auto outcome = engine.run(searchId, stop.get_token(), &printer);
     printer.finish();
@@ -238,12 +243,15 @@ int start(const Args& args, const GlobalOptions& global) {
         std::fprintf(stderr, "search start: %s\n", config.error().message.c_str());
         return kExitUsage;
     }
+    std::shared_ptr<const synth::LlmSynthesizer> llm;
     if (config->synth != search::SynthMode::Tuner) {
         // Models and keys are checked before the search exists, not after.
-        if (auto llm = makeLlmSynthesizer(*config, args.value("llm-config").value_or("")); !llm) {
-            std::fprintf(stderr, "search start: %s\n", llm.error().message.c_str());
+        auto made = makeLlmSynthesizer(*config, args.value("llm-config").value_or(""));
+        if (!made) {
+            std::fprintf(stderr, "search start: %s\n", made.error().message.c_str());
             return kExitUsage;
         }
+        llm = *made;
     }
     auto db = openWorkspace(global);
     if (!db) {
@@ -258,7 +266,7 @@ int start(const Args& args, const GlobalOptions& global) {
     std::printf("search %lld: %s on %s, budget %d, policy %s, synth %s, seed %llu\n", static_cast<long long>(*id), problem->name.c_str(),
                 db->path().c_str(), config->maxEvaluations, search::policyName(config->policy).c_str(), search::synthModeName(config->synth).c_str(),
                 static_cast<unsigned long long>(config->seed));
-    return runEngine(*db, *id, args);
+    return runEngine(*db, *id, args, llm);
 }
 
 bool ownerAlive(const store::SearchRecord& s) {

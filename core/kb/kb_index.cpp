@@ -72,8 +72,20 @@ KbDocument readDoc(const store::Statement& s) {
     d.tags = splitList(s.text(8));
     d.status = s.text(9);
     d.body = s.text(10);
-    d.sections = splitSections(d.body);
-    return d;
+    return d; // sections on demand: listing and ranking do not need them
+}
+
+constexpr const char* kMetaColumns = "id, path, root, hash, title, category, platforms, triggers, tags, status, ''";
+
+// A document's first indexed section (for a match by trigger alone).
+Result<std::optional<KbSection>> firstSection(const store::Database& db, const std::string& id) {
+    auto stmt = db.prepare("SELECT heading, text FROM kb_fts WHERE doc_id = ? AND section = '0'");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, id);
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (!*row) return std::optional<KbSection>();
+    return std::optional<KbSection>(KbSection{stmt->text(0), stmt->text(1)});
 }
 
 std::vector<std::filesystem::path> docFiles(const std::filesystem::path& root) {
@@ -196,14 +208,15 @@ Result<std::vector<Snippet>> KbIndex::search(const RetrievalQuery& q) const {
     std::map<std::string, Candidate> best; // per document, its best section
     std::map<std::string, KbDocument> docs;
     {
-        auto stmt = db_.prepare(std::string("SELECT ") + kDocColumns + " FROM kb_docs");
+        // Metadata only: bodies stay in the database (the FTS rows hold the sections).
+        auto stmt = db_.prepare(std::string("SELECT ") + kMetaColumns + " FROM kb_docs");
         if (!stmt) return stmt.error();
         for (;;) {
             auto row = stmt->step();
             if (!row) return row.error();
             if (!*row) break;
             auto d = readDoc(*stmt);
-            docs[d.id] = d;
+            docs[d.id] = std::move(d);
         }
     }
     auto eligible = [&](const KbDocument& d) {
@@ -242,11 +255,14 @@ Result<std::vector<Snippet>> KbIndex::search(const RetrievalQuery& q) const {
     }
     // A trigger match alone also qualifies (a diagnosis may share no word with the text).
     for (const auto& [id, d] : docs)
-        if (!best.count(id) && eligible(d) && !triggersOf(d).empty() && !d.sections.empty()) {
+        if (!best.count(id) && eligible(d) && !triggersOf(d).empty()) {
+            auto first = firstSection(db_, id);
+            if (!first) return first.error();
+            if (!*first) continue;
             auto& c = best[id];
             c.snippet.docId = id;
-            c.snippet.heading = d.sections.front().heading.empty() ? d.title : d.sections.front().heading;
-            c.snippet.text = d.sections.front().text;
+            c.snippet.heading = (*first)->heading;
+            c.snippet.text = (*first)->text;
         }
     std::vector<Snippet> ranked;
     for (auto& [id, c] : best) {
@@ -301,7 +317,9 @@ Result<std::optional<KbDocument>> KbIndex::find(const std::string& id) const {
     auto row = stmt->step();
     if (!row) return row.error();
     if (!*row) return std::optional<KbDocument>();
-    return std::optional<KbDocument>(readDoc(*stmt));
+    auto d = readDoc(*stmt);
+    d.sections = splitSections(d.body);
+    return std::optional<KbDocument>(std::move(d));
 }
 
 std::vector<std::string> validateTree(const std::filesystem::path& root) {

@@ -216,7 +216,11 @@ private:
         return {};
     }
 
-    Result<NodeId> insert(const synth::Proposal& p, const std::string& hint = {}) {
+    // Where a new node waits: behind the others, ahead of them (a person's
+    // child), or nowhere (a node that is finished as it is made).
+    enum class Queue { Back, Front, None };
+
+    Result<NodeId> insert(const synth::Proposal& p, const std::string& hint = {}, Queue queue = Queue::Back) {
         Node n;
         n.parent = p.parent;
         n.seq = nextSeq_++;
@@ -233,7 +237,8 @@ private:
         if (!id) return id.error();
         n.id = *id;
         tree_.add(n);
-        queue_.push_back(n.id);
+        if (queue == Queue::Back) queue_.push_back(n.id);
+        else if (queue == Queue::Front) queue_.push_front(n.id);
         return n.id;
     }
 
@@ -406,8 +411,7 @@ private:
             p.sourceName = "llm";
             p.source = "// No kernel: the synthesizer failed (LLM call " + std::to_string(callId ? *callId : 0) + ").\n// " + firstLine(why) + "\n";
             p.rationale = why;
-            if (auto id = insert(p)) {
-                queue_.pop_back();
+            if (auto id = insert(p, {}, Queue::None)) {
                 nodeId = *id;
                 record(*id, eval::failedResult(eval::EvalStatus::SynthError, why), 0);
             }
@@ -617,11 +621,9 @@ private:
                     p.params[it.key()] = it->is_string() ? it->get<std::string>() : it->dump();
             if (tree_.contains(sha256Hex(p.source), p.params)) return "rejected: this source and params are already in the tree";
             p.rationale = "manual child";
-            auto id = insert(p, args.value("hint", ""));
-            if (!id) return "failed: " + id.error().message;
             // A person's candidate goes next, ahead of the policy's proposals.
-            queue_.pop_back();
-            queue_.push_front(*id);
+            auto id = insert(p, args.value("hint", ""), Queue::Front);
+            if (!id) return "failed: " + id.error().message;
             outcome = "applied: node " + std::to_string(*id);
         } else {
             return "rejected: unknown verb " + c.verb;
