@@ -9,7 +9,7 @@
 #include "eval/evaluator.h"
 #include "eval/local_executor.h"
 #include "problem/problem_loader.h"
-#include "profile/roofline_probe.h"
+#include "profile/machine_cache.h"
 #include "search/search_config_json.h"
 #include "search/search_engine.h"
 #include "store/evaluation_store.h"

@@ -209,6 +209,42 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
     return s.str();
 }
 
+// The profiling step: only for a correct candidate (the harness's own
+// result.json says "ok"). A tool that cannot run leaves
+// profile/unavailable-<tool>.txt saying why, never a failed evaluation.
+static std::string profileStep(ProfileLevel level, const std::string& seconds) {
+    if (level != ProfileLevel::Counters && level != ProfileLevel::Cachegrind) return "";
+    std::string s =
+        "if [ -f result.json ] && grep -q '^\"status\":\"ok\"' result.json; then\n"
+        "  rm -rf profile; mkdir -p profile\n";
+    if (level == ProfileLevel::Counters)
+        s += "  timeout -s KILL " + seconds + " ./build/harness profile counters > build/profile.out 2> build/profile.err\n"
+             "  prc=$?\n"
+             "  [ $prc -eq 0 ] || { echo \"the counting run ended with exit $prc: $(tail -c 300 build/profile.err)\" > profile/unavailable-counters.txt; rm -f profile/counters.json; }\n";
+    else
+        s += "  if command -v valgrind > /dev/null 2>&1; then\n"
+             "    # Some virtual machines report a whole socket's L3 as one core's; simulate 32 MiB then.\n"
+             "    LL=(); l3=$(getconf LEVEL3_CACHE_SIZE 2> /dev/null); [ \"${l3:-0}\" -gt 268435456 ] 2> /dev/null && LL=(--LL=33554432,16,64)\n"
+             "    timeout -s KILL " + seconds + " valgrind --tool=cachegrind --cache-sim=yes \"${LL[@]}\" --cachegrind-out-file=profile/cachegrind.out"
+             " ./build/harness profile once > build/profile.out 2> build/profile.err\n"
+             "    prc=$?\n"
+             "    if [ $prc -ne 0 ]; then\n"
+             "      rm -f profile/cachegrind.out\n"
+             "      if grep -q 'unhandled instruction' build/profile.err; then\n"
+             "        echo \"valgrind cannot decode an instruction the candidate uses (valgrind $(valgrind --version 2> /dev/null) has no AVX-512):"
+             " build the candidate without AVX-512 (-mno-avx512f) to profile it, or use --profile counters\" > profile/unavailable-cachegrind.txt\n"
+             "      else\n"
+             "        echo \"valgrind ended with exit $prc: $(grep -v '^==' build/profile.err | tail -c 300)\" > profile/unavailable-cachegrind.txt\n"
+             "      fi\n"
+             "    fi\n"
+             "    nm -C --defined-only build/candidate.so > profile/candidate-symbols.txt 2> /dev/null\n"
+             "  else\n"
+             "    echo 'valgrind is not installed on the host that ran the job (apt install valgrind)' > profile/unavailable-cachegrind.txt\n"
+             "  fi\n";
+    s += "fi\n";
+    return s;
+}
+
 Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p, const Candidate& candidate,
                                                   const problem::ParamSpace& space, const EvalOptions& o,
                                                   const std::filesystem::path& jobDir) {
@@ -236,7 +272,9 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
     limits.compileTimeoutS = o.compileTimeoutS.value_or(p.limits.compileTimeoutS);
     limits.runTimeoutS = o.runTimeoutS.value_or(p.limits.runTimeoutS);
     const std::size_t compileSteps = 3 + p.baselines.size();
-    limits.wallTimeoutS = limits.compileTimeoutS * static_cast<double>(compileSteps) + limits.runTimeoutS + 30;
+    // A profiling step runs the candidate once more: cachegrind is ~50x slower than native code.
+    const double profileS = o.profile == ProfileLevel::Cachegrind ? 4 * limits.runTimeoutS : o.profile == ProfileLevel::Counters ? limits.runTimeoutS : 0;
+    limits.wallTimeoutS = limits.compileTimeoutS * static_cast<double>(compileSteps) + limits.runTimeoutS + profileS + 30;
 
     const std::string flags = joinQuoted(p.compileFlags);
     const std::string paramFlags = joinQuoted(problem::paramDefines(space, candidate.params));
@@ -289,8 +327,9 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
           "# Only a harness that ended normally wrote result.json itself; anything else\n"
           "# there may come from the candidate. Crashes are classified by Kernelsmith\n"
           "# from build/harness.rc, build/phase and the markers in build/run.err.\n"
-          "[ \"$rc\" -eq 0 ] || rm -f result.json\n"
-          "exit 0\n";
+          "[ \"$rc\" -eq 0 ] || rm -f result.json\n";
+    sh << profileStep(o.profile, secs(profileS));
+    sh << "exit 0\n";
     if (auto s = put("run.sh", sh.str()); !s) return s.error();
     std::filesystem::permissions(jobDir / "run.sh", std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
                                                       std::filesystem::perms::group_exec | std::filesystem::perms::others_read |

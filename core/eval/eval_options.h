@@ -1,4 +1,5 @@
 #pragma once
+#include "eval/profile_level.h"
 #include "problem/tunable_params.h"
 
 #include <cstdint>
@@ -31,6 +32,9 @@ struct EvalOptions {
     bool staticRules = true;                    // reject forbidden constructs before building
     bool useCache = true;                       // serve identical evaluations from the store
     std::string compiler = "g++";
+    // Counters and cachegrind add a step after the run when the candidate is
+    // correct; its files come back in JobOutcome::profileFiles.
+    ProfileLevel profile = ProfileLevel::None;
 };
 
 } // namespace ks::eval

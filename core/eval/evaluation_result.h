@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +58,9 @@ struct EvaluationResult {
     double wallSeconds = 0;     // the executor's view of the whole job
     bool cached = false;        // served from the result cache
     std::int64_t recordId = 0;  // the workspace row holding this result (new or cached); 0 without a store
+    // What the job's profiling step wrote (profile/<name> -> text); not part of
+    // result.json nor stored with it: profile::buildProfile reads it.
+    std::map<std::string, std::string> profileFiles;
 
     bool correct() const { return status == EvalStatus::Ok; }
 };

@@ -71,7 +71,8 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
             return job;
         }
     }
-    if (options.useCache && database_) {
+    // A profiling step must run, so a stored result cannot stand in for it.
+    if (options.useCache && database_ && !profileRunsInJob(options.profile)) {
         auto cached = store::EvaluationStore(*database_).findCached(job.cacheKey);
         if (!cached) return cached.error();
         if (*cached) {
@@ -168,6 +169,7 @@ EvaluationResult Evaluator::finish(const problem::ProblemSpec& problem, Prepared
         if (!outcome.logTail.empty()) result.buildLog = outcome.logTail;
     }
     result.wallSeconds = outcome.wallSeconds;
+    result.profileFiles = outcome.profileFiles;
     result.compileSeconds = compileSecondsFrom(job.request.dir);
     if (!outcome.stopped) result.recordId = record(problem, job, result);
     std::error_code ec;

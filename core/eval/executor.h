@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <future>
+#include <map>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -24,6 +25,7 @@ struct JobOutcome {
     std::string infraError;                // the executor could not run the job at all
     std::string logTail;                   // run.sh's stderr, last part
     double wallSeconds = 0;
+    std::map<std::string, std::string> profileFiles; // the job's profile/ dir: file name -> text
 };
 
 class Executor {

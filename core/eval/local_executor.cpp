@@ -1,5 +1,7 @@
 #include "eval/local_executor.h"
 
+#include "eval/job_files.h"
+
 #include "eval/process_runner.h"
 #include "util/files.h"
 #include "util/log.h"
@@ -173,6 +175,7 @@ JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) co
         return outcome;
     }
     if (auto err = readTextFile(spec.stderrFile)) outcome.logTail = truncateMiddle(*err, 2000, 6000);
+    outcome.profileFiles = readProfileFiles(dir / "profile");
     if (auto result = readTextFile(dir / "result.json")) outcome.resultJson = *result;
     else if (!p.timedOut && !p.stopped)
         outcome.infraError = "run.sh ended (exit " + std::to_string(p.exitCode) + (p.signal ? ", signal " + std::to_string(p.signal) : "") +

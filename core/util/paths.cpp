@@ -11,6 +11,13 @@ std::filesystem::path dataDir() {
     return std::filesystem::path(home && *home ? home : ".") / ".local/share/kernelsmith";
 }
 
+std::filesystem::path cacheDir() {
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        return std::filesystem::path(xdg) / "kernelsmith";
+    const char* home = std::getenv("HOME");
+    return std::filesystem::path(home && *home ? home : ".") / ".cache/kernelsmith";
+}
+
 std::filesystem::path defaultDatabase() { return dataDir() / "workspace.db"; }
 
 std::filesystem::path resourcesDir() {

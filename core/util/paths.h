@@ -5,6 +5,8 @@ namespace ks::paths {
 
 // $XDG_DATA_HOME/kernelsmith (default ~/.local/share/kernelsmith).
 std::filesystem::path dataDir();
+// $XDG_CACHE_HOME/kernelsmith (default ~/.cache/kernelsmith): what can be measured again.
+std::filesystem::path cacheDir();
 // The default workspace database inside dataDir().
 std::filesystem::path defaultDatabase();
 // resources/ of the build tree or the installed share/kernelsmith;

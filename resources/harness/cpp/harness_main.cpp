@@ -12,6 +12,8 @@
 //   harness run                         checks + timing, writes result.json
 //   harness compile-failed LOG          result.json for a candidate that did not build
 //   harness problem-failed WHAT LOG     result.json when the problem's own code did not build
+//   harness profile counters            perf_event_open counters of timed calls -> profile/counters.json
+//   harness profile once                one candidate call (run under valgrind's cachegrind by run.sh)
 //
 // When `harness run` dies, it leaves build/phase and marker lines on stderr
 // (KS-FATAL, KS-TIMEOUT, KS-OOM, KS-INPUT-WRITE); Kernelsmith classifies the
@@ -20,10 +22,15 @@
 //
 // The problem-specific part (sizes, fills, the call) is generated into
 // harness_problem.inc by Kernelsmith's CppHarnessGenerator.
+#include <dirent.h>
 #include <dlfcn.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -953,13 +960,158 @@ int compileFailed(const char* log) {
     return 0;
 }
 
+
+// ------------------------------------------------------------- profiling ---
+// Runs after `harness run` found the candidate correct; profiles it on the
+// first timing shape. The numbers inform a diagnosis, never a score.
+struct CounterSpec {
+    const char* name;
+    uint32_t type;
+    uint64_t config;
+};
+
+const CounterSpec kCounters[] = {
+    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    {"cache_references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
+    {"cache_misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+    {"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"branch_misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+    {"task_clock_ns", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    {"page_faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"context_switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+};
+
+std::string perfParanoid() {
+    FILE* f = std::fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+    if (!f) return "unknown";
+    char buf[32] = {0};
+    if (!std::fgets(buf, sizeof buf, f)) buf[0] = 0;
+    std::fclose(f);
+    std::string v = buf;
+    while (!v.empty() && (v.back() == '\n' || v.back() == ' ')) v.pop_back();
+    return v;
+}
+
+// Every thread of this process now: the candidate's thread pool exists after its first call.
+std::vector<int> threadIds() {
+    std::vector<int> ids;
+    if (DIR* d = opendir("/proc/self/task")) {
+        while (dirent* e = readdir(d))
+            if (e->d_name[0] != '.') ids.push_back(std::atoi(e->d_name));
+        closedir(d);
+    }
+    return ids;
+}
+
+int profileRun(const std::string& what) {
+    installHandlers();
+    Kernel candidate{"candidate", "build/candidate.so", nullptr, true};
+    if (std::string err = loadKernel(candidate); !err.empty()) {
+        std::fprintf(stderr, "%s\n", err.c_str());
+        return 3;
+    }
+    if (KS_NUM_TIME_SHAPES == 0) {
+        std::fprintf(stderr, "the problem has no timing shape to profile\n");
+        return 3;
+    }
+    setPhase("profiling: building the first timing shape");
+    Case c;
+    ks_build_case(KS_TIME_SHAPES[0].sizes, mixSeed(KS_TIME_SEED, 1000u), c);
+    if (what == "once") {
+        setPhase("profiling: one candidate call");
+        if (!callKernel(candidate, c, KS_CALL_TIMEOUT_S, nullptr).empty()) return 4;
+        setPhase("done");
+        return 0;
+    }
+    if (what != "counters") {
+        std::fprintf(stderr, "harness profile: unknown step '%s' (counters or once)\n", what.c_str());
+        return 2;
+    }
+    setPhase("profiling: warm-up call");
+    double t = 0;
+    if (!callKernel(candidate, c, KS_CALL_TIMEOUT_S, &t).empty()) return 4;
+    const std::vector<int> tids = threadIds();
+    const int n = sizeof kCounters / sizeof kCounters[0];
+    std::vector<std::vector<int>> fds(n);
+    std::string missing;
+    bool anyHardware = false;
+    std::string hwReason;
+    for (int e = 0; e < n; ++e) {
+        std::string why;
+        for (int tid : tids) {
+            perf_event_attr a;
+            std::memset(&a, 0, sizeof a);
+            a.size = sizeof a;
+            a.type = kCounters[e].type;
+            a.config = kCounters[e].config;
+            a.disabled = 1;
+            a.exclude_kernel = 1;
+            a.exclude_hv = 1;
+            const int fd = static_cast<int>(syscall(SYS_perf_event_open, &a, tid, -1, -1, 0));
+            if (fd < 0) {
+                why = std::strerror(errno);
+                break;
+            }
+            fds[e].push_back(fd);
+        }
+        if (!why.empty()) {
+            for (int fd : fds[e]) close(fd);
+            fds[e].clear();
+            missing += std::string(missing.empty() ? "" : ",") + q(kCounters[e].name) + ":" + q("perf_event_open: " + why);
+            if (kCounters[e].type == PERF_TYPE_HARDWARE && hwReason.empty()) hwReason = why;
+        } else if (kCounters[e].type == PERF_TYPE_HARDWARE) {
+            anyHardware = true;
+        }
+    }
+    // Enough calls for about 0.2 s of counting, at least 3.
+    const int calls = std::max(3, std::min(1000, t > 0 ? static_cast<int>(0.2 / t) : 3));
+    setPhase("profiling: counted calls");
+    double wall = 0;
+    for (int i = 0; i < calls; ++i) {
+        flushCaches(c);
+        for (auto& v : fds) for (int fd : v) ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+        double one = 0;
+        const std::string f = callKernel(candidate, c, KS_CALL_TIMEOUT_S, &one, false);
+        for (auto& v : fds) for (int fd : v) ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+        if (!f.empty()) return 4;
+        wall += one;
+    }
+    std::string perCall;
+    for (int e = 0; e < n; ++e) {
+        if (fds[e].empty()) continue;
+        double total = 0;
+        for (int fd : fds[e]) {
+            uint64_t v = 0;
+            if (read(fd, &v, sizeof v) == static_cast<ssize_t>(sizeof v)) total += static_cast<double>(v);
+            close(fd);
+        }
+        perCall += std::string(perCall.empty() ? "" : ",") + q(kCounters[e].name) + ":" + num(total / calls);
+    }
+    std::string reason;
+    if (!anyHardware)
+        reason = "perf_event_open refused every hardware event (" + hwReason + "; kernel.perf_event_paranoid=" + perfParanoid() +
+                 "): virtual machines without a virtual PMU and containers that filter the call have none; cachegrind works anywhere";
+    mkdir("profile", 0755);
+    FILE* f = std::fopen("profile/counters.json", "w");
+    if (!f) return 3;
+    const std::string out = "{\"available\":" + std::string(anyHardware ? "true" : "false") + ",\"reason\":" + q(reason) +
+                            ",\"calls\":" + std::to_string(calls) + ",\"threads\":" + std::to_string(tids.size()) +
+                            ",\"seconds_per_call\":" + num(wall / calls) + ",\"per_call\":{" + perCall + "},\"missing\":{" + missing + "}}\n";
+    std::fputs(out.c_str(), f);
+    std::fclose(f);
+    setPhase("done");
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "run") return run();
+    if (mode == "profile" && argc > 2) return profileRun(argv[2]);
     if (mode == "compile-failed" && argc > 2) return compileFailed(argv[2]);
     if (mode == "problem-failed" && argc > 3) return problemFailed(argv[2], argv[3]);
-    std::fprintf(stderr, "usage: harness run | compile-failed LOG | problem-failed WHAT LOG\n");
+    std::fprintf(stderr, "usage: harness run | profile counters|once | compile-failed LOG | problem-failed WHAT LOG\n");
     return 2;
 }

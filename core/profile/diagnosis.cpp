@@ -1,0 +1,132 @@
+#include "profile/diagnosis.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ks::profile {
+namespace {
+
+// Rules shared by every source.
+constexpr double kBoundFraction = 0.5;     // a roof reached this far limits the kernel
+constexpr double kSideBoundFraction = 0.4; // ... or this far on the roof's own side of the ridge
+constexpr double kLatencyFraction = 0.4;   // both roofs below this: something else limits it
+constexpr double kCpuOverheadSeconds = 10e-6;
+constexpr double kGpuOverheadNs = 5000;
+constexpr double kLowOccupancyPct = 30;
+constexpr double kVectorInstructionsPerUnit = 0.5; // instructions per fp32 element moved or FMA
+
+std::string fmt(const char* f, double a, double b = 0, double c = 0, double d = 0, double e = 0) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, f, a, b, c, d, e);
+    return buf;
+}
+
+void add(std::vector<Signal>& out, Signal s) {
+    if (std::none_of(out.begin(), out.end(), [&](const Signal& x) { return x.name == s.name; })) out.push_back(std::move(s));
+}
+
+bool has(const std::vector<Signal>& out, const char* name) {
+    return std::any_of(out.begin(), out.end(), [&](const Signal& x) { return x.name == name; });
+}
+
+void fromNcu(const std::vector<NcuKernel>& kernels, double near, std::vector<Signal>& out) {
+    if (kernels.empty()) return;
+    // The launch that took longest speaks for the candidate.
+    const auto& k = *std::max_element(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) { return a.durationNs < b.durationNs; });
+    const std::string who = " (ncu, " + k.name.substr(0, k.name.find('(')) + ")";
+    if (k.dramPct >= 0 && k.smPct >= 0 && std::max(k.dramPct, k.smPct) >= near * 100)
+        add(out, {"near_roofline", fmt("%.0f%% of peak DRAM and %.0f%% of peak SM throughput", k.dramPct, k.smPct) + who, "ncu"});
+    if (k.dramPct >= 60) add(out, {"memory_bound", fmt("DRAM throughput at %.0f%% of peak", k.dramPct) + who, "ncu"});
+    if (k.smPct >= 60) add(out, {"compute_bound", fmt("SM throughput at %.0f%% of peak", k.smPct) + who, "ncu"});
+    if (k.achievedOccupancyPct >= 0 && k.achievedOccupancyPct < kLowOccupancyPct)
+        add(out, {"low_occupancy",
+                  fmt("achieved occupancy %.1f%% (theoretical %.0f%%), %.0f blocks of %.0f threads", k.achievedOccupancyPct,
+                      k.theoreticalOccupancyPct, k.gridSize, k.blockSize) + who,
+                  "ncu"});
+    if (k.durationNs > 0 && k.durationNs < kGpuOverheadNs)
+        add(out, {"launch_overhead", fmt("the kernel runs %.1f us, the order of a launch's own cost", k.durationNs / 1e3) + who, "ncu"});
+    else if (k.dramPct >= 0 && k.smPct >= 0 && k.dramPct < kLatencyFraction * 100 && k.smPct < kLatencyFraction * 100) {
+        std::string top = k.stalls.empty() ? "" : "; warps mostly stall on " + k.stalls.front().first + fmt(" (%.1f per issue)", k.stalls.front().second);
+        add(out, {"latency_bound", fmt("DRAM %.0f%% and SM %.0f%% of peak", k.dramPct, k.smPct) + top + who, "ncu"});
+    }
+}
+
+double workUnits(const DiagnosisInput& in) { return std::max(in.profiledBytes / 4, in.profiledFlops / 2); }
+
+void fromInstructions(double instructions, const char* source, const DiagnosisInput& in, std::vector<Signal>& out) {
+    const double units = workUnits(in);
+    if (instructions <= 0 || units <= 0) return;
+    const double perUnit = instructions / units;
+    if (perUnit > kVectorInstructionsPerUnit)
+        add(out, {"low_vectorization",
+                  fmt("%.2f instructions per fp32 element moved or FMA (vectorized code needs under %.1f)", perUnit, kVectorInstructionsPerUnit) +
+                      " (" + source + ")",
+                  source});
+}
+
+void fromRoofline(const RooflineMetrics& r, double near, std::vector<Signal>& out) {
+    const ShapeMetrics& t = r.total;
+    if (t.seconds <= 0) return;
+    const std::string who = r.roofs.cores > 0 ? fmt(", %.0f core", r.roofs.cores) + (r.roofs.cores == 1 ? "" : "s") : ", " + r.roofs.device;
+    const std::string where = fmt("; intensity %.2f flop/B, ridge %.2f", t.intensity, r.ridge);
+    if (t.rooflineFraction >= near)
+        add(out, {"near_roofline", fmt("reaches %.0f%% of the roofline bound (%.2g s of a %.2g s floor)", t.rooflineFraction * 100, t.seconds, t.floorSeconds),
+                  "roofline"});
+    const bool memory = t.bandwidthFraction >= kBoundFraction || (t.memorySide && t.bandwidthFraction >= kSideBoundFraction);
+    const bool compute = t.computeFraction >= kBoundFraction || (!t.memorySide && t.computeFraction >= kSideBoundFraction);
+    if (memory)
+        add(out, {"memory_bound",
+                  fmt("%.0f%% of DRAM bandwidth (%.1f of %.1f GB/s", t.bandwidthFraction * 100, t.gbs, r.roofs.bandwidthGBs) + who + ")" + where,
+                  "roofline"});
+    if (compute)
+        add(out, {"compute_bound",
+                  fmt("%.0f%% of peak FP32 (%.1f of %.1f GFLOP/s", t.computeFraction * 100, t.gflops, r.roofs.peakGflops) + who + ")" + where,
+                  "roofline"});
+    if (!memory && !compute && std::max(t.bandwidthFraction, t.computeFraction) < kLatencyFraction)
+        add(out, {"latency_bound",
+                  fmt("%.0f%% of DRAM bandwidth and %.0f%% of peak FP32: neither roof limits it (dependent loads, branches, too little "
+                      "parallelism)",
+                      t.bandwidthFraction * 100, t.computeFraction * 100),
+                  "roofline"});
+    for (const auto& s : r.shapes)
+        if (s.seconds > 0 && s.seconds < kCpuOverheadSeconds && r.roofs.cores > 0) {
+            add(out, {"launch_overhead", "a call on shape " + s.shape + fmt(" takes %.1f us: fixed per-call costs (thread start, allocation) weigh", s.seconds * 1e6),
+                      "roofline"});
+            break;
+        }
+}
+
+} // namespace
+
+std::vector<Signal> diagnose(const DiagnosisInput& in) {
+    std::vector<Signal> out;
+    if (in.ncu) fromNcu(*in.ncu, in.nearRoofline, out);
+    if (in.cachegrind) fromInstructions(in.cachegrind->count("Ir"), "cachegrind", in, out);
+    if (in.counters && in.counters->available) {
+        auto it = in.counters->perCall.find("instructions");
+        if (it != in.counters->perCall.end()) fromInstructions(it->second, "counters", in, out);
+    }
+    // A GPU candidate profiled with ncu needs no second opinion from its timing.
+    if (in.roofline && !(in.ncu && !in.ncu->empty())) fromRoofline(*in.roofline, in.nearRoofline, out);
+    // Bound by a roof and latency-bound exclude each other; the measured roof wins.
+    if ((has(out, "memory_bound") || has(out, "compute_bound")) && has(out, "latency_bound"))
+        out.erase(std::remove_if(out.begin(), out.end(), [](const Signal& s) { return s.name == "latency_bound"; }), out.end());
+    return out;
+}
+
+nlohmann::json toJson(const std::vector<Signal>& signals) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& s : signals) a.push_back({{"signal", s.name}, {"evidence", s.evidence}, {"source", s.source}});
+    return a;
+}
+
+std::vector<Signal> signalsFromJson(const nlohmann::json& j) {
+    std::vector<Signal> out;
+    if (!j.is_array()) return out;
+    for (const auto& s : j)
+        if (s.is_object() && s.contains("signal") && s["signal"].is_string())
+            out.push_back({s["signal"].get<std::string>(), s.value("evidence", ""), s.value("source", "")});
+    return out;
+}
+
+} // namespace ks::profile

@@ -1,0 +1,42 @@
+#pragma once
+// Rules that turn metrics into bottleneck signals with their evidence
+// ("memory_bound: 91% of DRAM bandwidth"). The signal names are the
+// knowledge base's trigger vocabulary (docs/kb-format.md), so a diagnosis
+// selects documents and goes into the LLM prompt as it is. The thresholds are
+// documented in docs/profiling.md.
+#include "profile/cachegrind_report.h"
+#include "profile/counter_report.h"
+#include "profile/ncu_report.h"
+#include "profile/roofline_metrics.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace ks::profile {
+
+struct Signal {
+    std::string name;     // "memory_bound", "compute_bound", ...
+    std::string evidence; // the numbers behind it, for people and prompts
+    std::string source;   // "roofline", "counters", "cachegrind", "ncu"
+};
+
+struct DiagnosisInput {
+    const RooflineMetrics* roofline = nullptr;
+    const CounterReport* counters = nullptr;
+    const CachegrindReport* cachegrind = nullptr;
+    const std::vector<NcuKernel>* ncu = nullptr;
+    // The work of the profiled call (the first timing shape), for per-element rates.
+    double profiledBytes = 0, profiledFlops = 0;
+    double nearRoofline = 0.85; // fraction of the roofline bound that counts as "near"
+};
+
+// Each signal at most once; the most direct measurement's evidence wins
+// (ncu over cachegrind over counters over the roofline).
+std::vector<Signal> diagnose(const DiagnosisInput& input);
+
+nlohmann::json toJson(const std::vector<Signal>& signals);
+std::vector<Signal> signalsFromJson(const nlohmann::json& j);
+
+} // namespace ks::profile

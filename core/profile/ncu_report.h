@@ -1,0 +1,31 @@
+#pragma once
+// Nsight Compute metrics per kernel launch, parsed from `ncu --csv` output:
+// the "raw" page (one row per launch, one column per metric, a units row) or
+// the default "details" page (one row per metric). Lines ncu or the program
+// print before the header are skipped.
+#include "util/result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ks::profile {
+
+struct NcuKernel {
+    std::string name;
+    double durationNs = 0;
+    double dramPct = -1, smPct = -1;                  // of peak sustained; -1 when absent
+    double achievedOccupancyPct = -1, theoreticalOccupancyPct = -1;
+    double gridSize = 0, blockSize = 0, registersPerThread = 0, wavesPerSm = -1;
+    std::vector<std::pair<std::string, double>> stalls; // reason -> warps stalled per issue, largest first
+};
+
+Result<std::vector<NcuKernel>> parseNcuCsv(const std::string& text);
+nlohmann::json toJson(const NcuKernel& kernel);
+
+// The metrics the ncu level asks for (ncu --page raw --metrics ...).
+const std::string& ncuMetricList();
+
+} // namespace ks::profile

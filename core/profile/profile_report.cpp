@@ -1,0 +1,88 @@
+#include "profile/profile_report.h"
+
+namespace ks::profile {
+namespace {
+
+const std::string* file(const ProfileRequest& r, const std::string& name) {
+    auto it = r.jobFiles.find(name);
+    return it == r.jobFiles.end() ? nullptr : &it->second;
+}
+
+} // namespace
+
+std::vector<std::string> ProfileReport::signalNames() const {
+    std::vector<std::string> names;
+    for (const auto& s : signals) names.push_back(s.name);
+    return names;
+}
+
+ProfileReport buildProfile(const eval::EvaluationResult& result, const ProfileRequest& request) {
+    ProfileReport p;
+    p.level = request.level;
+    if (request.level == eval::ProfileLevel::None) return p;
+    if (!result.correct()) {
+        p.notes.push_back("no profile: the candidate is not correct (" + eval::statusName(result.status) + ")");
+        return p;
+    }
+    if (request.roofs && !result.timing.empty()) p.roofline = rooflineMetrics(result, *request.roofs);
+    else if (!request.roofs) p.notes.push_back("roofline: no machine model for this host (run: kernelsmith-cli machine probe)");
+    else p.notes.push_back("roofline: the evaluation has no timing (check-only)");
+
+    // A step that could not run leaves profile/unavailable-<tool>.txt saying why.
+    for (const auto& [name, text] : request.jobFiles)
+        if (name.rfind("unavailable-", 0) == 0) p.notes.push_back(name.substr(12, name.size() - 16) + ": not available: " + text);
+
+    if (request.level == eval::ProfileLevel::Counters) {
+        if (const auto* t = file(request, "counters.json")) {
+            if (auto c = parseCounterReport(*t)) {
+                p.counters = *c;
+                if (!c->available) p.notes.push_back("counters: hardware counters not available: " + c->reason);
+            } else p.notes.push_back("counters: " + c.error().message);
+        } else p.notes.push_back("counters: the job wrote no profile/counters.json");
+    }
+    if (request.level == eval::ProfileLevel::Cachegrind) {
+        const auto* out = file(request, "cachegrind.out");
+        const auto* syms = file(request, "candidate-symbols.txt");
+        if (out && syms) {
+            if (auto c = parseCachegrind(*out, *syms)) p.cachegrind = *c;
+            else p.notes.push_back("cachegrind: " + c.error().message);
+        } else if (!file(request, "unavailable-cachegrind.txt")) {
+            p.notes.push_back("cachegrind: the job wrote no profile/cachegrind.out");
+        }
+    }
+    if (request.level == eval::ProfileLevel::Ncu) {
+        if (const auto* csv = file(request, "ncu.csv")) {
+            if (auto k = parseNcuCsv(*csv)) p.ncu = *k;
+            else p.notes.push_back("ncu: " + k.error().message);
+        } else if (!file(request, "unavailable-ncu.txt")) {
+            p.notes.push_back("ncu: the job wrote no profile/ncu.csv");
+        }
+    }
+
+    DiagnosisInput in;
+    in.roofline = p.roofline ? &*p.roofline : nullptr;
+    in.counters = p.counters ? &*p.counters : nullptr;
+    in.cachegrind = p.cachegrind ? &*p.cachegrind : nullptr;
+    in.ncu = &p.ncu;
+    if (!result.timing.empty()) {
+        in.profiledBytes = result.timing.front().bytes;
+        in.profiledFlops = result.timing.front().flops;
+    }
+    in.nearRoofline = request.nearRoofline;
+    p.signals = diagnose(in);
+    return p;
+}
+
+nlohmann::json toJson(const ProfileReport& p) {
+    nlohmann::json j{{"level", eval::profileLevelName(p.level)}, {"notes", p.notes}, {"signals", toJson(p.signals)}};
+    if (p.roofline) j["roofline"] = toJson(*p.roofline);
+    if (p.counters) j["counters"] = toJson(*p.counters);
+    if (p.cachegrind) j["cachegrind"] = toJson(*p.cachegrind);
+    if (!p.ncu.empty()) {
+        j["ncu"] = nlohmann::json::array();
+        for (const auto& k : p.ncu) j["ncu"].push_back(toJson(k));
+    }
+    return j;
+}
+
+} // namespace ks::profile

@@ -1,0 +1,40 @@
+#pragma once
+// Everything profiling learned about one evaluation: roofline metrics, the
+// deeper levels' reports, notes on what was not available and why, and the
+// diagnosis. Built outside the job from the timing and the files the job's
+// profiling step wrote (profile/*), stored per evaluation (store/profile_store.h).
+#include "eval/evaluation_result.h"
+#include "eval/profile_level.h"
+#include "profile/diagnosis.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::profile {
+
+struct ProfileReport {
+    eval::ProfileLevel level = eval::ProfileLevel::Roofline;
+    std::optional<RooflineMetrics> roofline;
+    std::optional<CounterReport> counters;
+    std::optional<CachegrindReport> cachegrind;
+    std::vector<NcuKernel> ncu;
+    std::vector<std::string> notes; // "cachegrind: not available: ..."
+    std::vector<Signal> signals;
+
+    std::vector<std::string> signalNames() const;
+};
+
+struct ProfileRequest {
+    eval::ProfileLevel level = eval::ProfileLevel::Roofline;
+    std::optional<Roofs> roofs;                    // none: no roofline metrics (no machine model)
+    std::map<std::string, std::string> jobFiles;   // profile/<name> -> text, from the job
+    double nearRoofline = 0.85;
+};
+
+ProfileReport buildProfile(const eval::EvaluationResult& result, const ProfileRequest& request);
+
+nlohmann::json toJson(const ProfileReport& report);
+
+} // namespace ks::profile

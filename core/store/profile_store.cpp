@@ -1,0 +1,68 @@
+#include "store/profile_store.h"
+
+#include <sstream>
+
+namespace ks::store {
+namespace {
+
+std::string joinSignals(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
+    return s;
+}
+
+std::vector<std::string> splitSignals(const std::string& s) {
+    std::vector<std::string> v;
+    std::istringstream in(s);
+    for (std::string x; std::getline(in, x, ',');)
+        if (!x.empty()) v.push_back(x);
+    return v;
+}
+
+// Deeper levels sort later: the latest() of an evaluation is its deepest profile.
+constexpr const char* kSelect =
+    "SELECT id, evaluation_id, level, report, signals, machine, created_at FROM profiles WHERE evaluation_id = ? "
+    "ORDER BY CASE level WHEN 'roofline' THEN 1 WHEN 'counters' THEN 2 WHEN 'cachegrind' THEN 3 WHEN 'ncu' THEN 4 ELSE 0 END, id";
+
+} // namespace
+
+Status ProfileStore::save(const ProfileRecord& r) const {
+    auto stmt = db_.prepare(
+        "INSERT INTO profiles (evaluation_id, level, report, signals, machine) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (evaluation_id, level) DO UPDATE SET report = excluded.report, signals = excluded.signals, "
+        "machine = excluded.machine, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, r.evaluationId).bind(2, r.level).bind(3, r.reportJson).bind(4, joinSignals(r.signals)).bind(5, r.machine);
+    return stmt->run();
+}
+
+Result<std::vector<ProfileRecord>> ProfileStore::all(std::int64_t evaluationId) const {
+    auto stmt = db_.prepare(kSelect);
+    if (!stmt) return stmt.error();
+    stmt->bind(1, evaluationId);
+    std::vector<ProfileRecord> out;
+    for (;;) {
+        auto row = stmt->step();
+        if (!row) return row.error();
+        if (!*row) break;
+        ProfileRecord r;
+        r.id = stmt->int64(0);
+        r.evaluationId = stmt->int64(1);
+        r.level = stmt->text(2);
+        r.reportJson = stmt->text(3);
+        r.signals = splitSignals(stmt->text(4));
+        r.machine = stmt->text(5);
+        r.createdAt = stmt->text(6);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+Result<std::optional<ProfileRecord>> ProfileStore::latest(std::int64_t evaluationId) const {
+    auto rows = all(evaluationId);
+    if (!rows) return rows.error();
+    if (rows->empty()) return std::optional<ProfileRecord>{};
+    return std::optional<ProfileRecord>{rows->back()};
+}
+
+} // namespace ks::store
