@@ -25,13 +25,14 @@ namespace ks::cli {
 namespace {
 
 const char* kBenchHelp = R"(usage: kernelsmith-cli bench [--problems NAME,NAME...] [--budget N] [--policy P]
-                           [--workers N] [--seed S] [--time-budget S] [--json FILE]
+                           [--workers N] [--seed S] [--time-budget S] [--json FILE] [--reprobe]
 
 Runs a tuner search on each problem (default: every bundled CPU problem) and
 prints: the reference's time, the library baseline's where the problem has one,
-the best kernel's time, its speedup, the % of the roofline bound it reaches
-(memory bandwidth and peak FMA rate probed on this machine), the evaluations
-used and the wall time. Times are summed over each problem's timing shapes.
+the best kernel's time, its speedup, the % of the roofline bound it reaches,
+the evaluations used and the wall time. Times are summed over each problem's
+timing shapes. The roofline comes from this host's machine model (probed once
+and cached: see `machine --help`); --reprobe measures the machine first.
 )";
 
 class QuietProgress final : public search::SearchObserver {
@@ -66,7 +67,7 @@ struct Row {
 
 int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
-    auto args = Args::parse(argv, {"problems", "budget", "policy", "workers", "seed", "time-budget", "json"}, {"help"}, error);
+    auto args = Args::parse(argv, {"problems", "budget", "policy", "workers", "seed", "time-budget", "json"}, {"help", "reprobe"}, error);
     if (!args) {
         std::fprintf(stderr, "bench: %s\n", error.c_str());
         return kExitUsage;
@@ -109,10 +110,15 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     eval::EvalOptions options;
     options.timeBudgetS = std::stod(args->value("time-budget").value_or("0.5"));
 
-    std::fprintf(stderr, "probing the machine...\n");
-    auto roof = profile::probeRoofline();
-    std::printf("machine: %d cores, %s; copy bandwidth %.1f GB/s (1 core), %.1f GB/s (all); FMA peak %.0f GFLOP/s (1 core), %.0f (all)\n",
-                roof.cores, roof.isa.c_str(), roof.bandwidthGBs1, roof.bandwidthGBsAll, roof.gflops1, roof.gflopsAll);
+    auto machine = profile::localMachine(args->has("reprobe"), {3, [](const std::string& s) { std::fprintf(stderr, "probing %s...\n", s.c_str()); }});
+    if (!machine) {
+        std::fprintf(stderr, "bench: %s\n", machine.error().message.c_str());
+        return kExitError;
+    }
+    const auto& roof = *machine;
+    std::printf("machine %s (probed %s): %d cores, %s; DRAM %.1f GB/s (1 core), %.1f GB/s (all); FMA peak %.0f GFLOP/s (1 core), %.0f (all)\n",
+                roof.host.c_str(), roof.probedAt.c_str(), roof.cores, roof.isa.c_str(), roof.dramGBs(1), roof.dramGBs(roof.cores),
+                roof.peakGflops(1), roof.peakGflops(roof.cores));
 
     auto db = store::Database::open(global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database));
     if (!db) {
@@ -130,6 +136,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     // Each worker owns cores/workers CPUs; the roofline is that share's.
     const int coresPerJob = std::max(1, roof.cores / workers);
     eval::Evaluator evaluator(**executor, &*db);
+    const auto profiler = std::make_shared<const profile::Profiler>(roof, coresPerJob);
 
     std::vector<Row> rows;
     for (const auto& p : problems) {
@@ -141,6 +148,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         }
         QuietProgress progress(p.name);
         search::SearchEngine engine(*db, evaluator, options);
+        engine.setProfiler(profiler);
         auto outcome = engine.run(*id, {}, &progress);
         Row row;
         row.problem = p.name;
@@ -171,11 +179,6 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
             row.declaredBound = p.bound;
         }
         rows.push_back(row);
-        // The machine is probed again after every problem: a roofline is the
-        // best the machine showed during the run, not one possibly disturbed probe.
-        const auto again = profile::probeStreamBandwidth(coresPerJob >= roof.cores ? roof.cores : 1);
-        if (coresPerJob >= roof.cores) roof.bandwidthGBsAll = std::max(roof.bandwidthGBsAll, again);
-        else roof.bandwidthGBs1 = std::max(roof.bandwidthGBs1, again);
     }
     for (auto& row : rows) {
         double floor = 0, bytes = 0, flops = 0;
@@ -190,8 +193,6 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         else if (row.declaredBound == "compute") row.bound = 'c';
         else row.bound = roof.memoryBound(bytes, flops, coresPerJob) ? 'm' : 'c';
     }
-    std::printf("roofline bandwidth: the best of %zu probes: %.1f GB/s (1 core), %.1f GB/s (all)\n", rows.size() + 1, roof.bandwidthGBs1,
-                roof.bandwidthGBsAll);
 
     std::printf("\n%-22s %11s %11s %11s %9s %9s %6s %8s\n", "problem", "reference", "library", "best", "speedup", "roofline", "evals", "wall");
     double logSum = 0;
@@ -210,8 +211,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
                 "l = latency-bound (declared by the problem; %% of the bandwidth floor shown for reference), for %d core(s) per evaluation\n", geomean, counted, coresPerJob);
 
     if (auto file = args->value("json")) {
-        nlohmann::json j{{"machine", {{"cores", roof.cores}, {"isa", roof.isa}, {"bandwidth_gbs_1", roof.bandwidthGBs1},
-                                      {"bandwidth_gbs_all", roof.bandwidthGBsAll}, {"gflops_1", roof.gflops1}, {"gflops_all", roof.gflopsAll}}},
+        nlohmann::json j{{"machine", profile::toJson(roof)},
                          {"config", search::toJson(*config)}, {"geomean_speedup", geomean}, {"problems", nlohmann::json::array()}};
         for (const auto& r : rows)
             j["problems"].push_back({{"problem", r.problem}, {"reference_s", r.referenceS}, {"library", r.library}, {"library_s", r.libraryS},

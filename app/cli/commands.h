@@ -14,6 +14,8 @@ int runSearchCommand(const std::vector<std::string>& args, const GlobalOptions& 
 int runBenchCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runLlmCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runKbCommand(const std::vector<std::string>& args, const GlobalOptions& global);
+int runMachineCommand(const std::vector<std::string>& args, const GlobalOptions& global);
+int runProfileCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 
 // Resolves DIR, or a bundled problem's name ("mbdt", "cpu/mbdt").
 std::string resolveProblemDir(const std::string& nameOrDir);

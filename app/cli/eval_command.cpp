@@ -2,11 +2,14 @@
 #include "args.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "profile_printer.h"
 #include "verdict_printer.h"
 
 #include "eval/evaluator.h"
 #include "eval/local_executor.h"
 #include "problem/problem_loader.h"
+#include "profile/machine_cache.h"
+#include "profile/profiler.h"
 #include "store/database.h"
 #include "util/files.h"
 #include "util/paths.h"
@@ -35,6 +38,13 @@ on every check shape and seed, and times it interleaved with the baselines.
   --reps MIN:MAX         bounds on timed repetitions (default 10:200)
   --call-timeout S       limit for one kernel call (default: the problem's)
   --run-timeout S        limit for the whole check and timing run
+  --profile LEVEL        none (default) | roofline | counters | cachegrind | ncu:
+                         roofline adds GB/s, GFLOP/s and % of the machine's
+                         roofline; counters adds perf_event_open counters of the
+                         timed calls; cachegrind adds one call under valgrind's
+                         cachegrind; ncu applies to GPU backends. Each level
+                         adds a diagnosis (memory_bound, ...). Stored with the
+                         evaluation (profile show --evaluation ID)
   --no-cache             rerun even when an identical evaluation is stored
   --no-static-rules      do not reject forbidden constructs before building
   --sandbox POLICY       required | preferred (default) | off
@@ -62,7 +72,7 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
     std::string error;
     auto args = Args::parse(argv,
                             {"problem", "candidate", "seed", "param", "seeds", "time-budget", "reps", "call-timeout",
-                             "run-timeout", "sandbox", "jobs-dir"},
+                             "run-timeout", "sandbox", "jobs-dir", "profile"},
                             {"json", "check-only", "no-cache", "no-static-rules", "keep-job", "reference", "help"}, error);
     if (!args) {
         std::fprintf(stderr, "eval: %s\n", error.c_str());
@@ -161,6 +171,26 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
         }
     }
 
+    if (auto level = args->value("profile")) {
+        auto parsed = eval::parseProfileLevel(*level);
+        if (!parsed) {
+            std::fprintf(stderr, "eval: --profile expects none, roofline, counters, cachegrind or ncu, got '%s'\n", level->c_str());
+            return kExitUsage;
+        }
+        if (*parsed == eval::ProfileLevel::Ncu && problem->backend == "cpp") {
+            std::fprintf(stderr,
+                         "eval: --profile ncu profiles GPU kernels; problem %s uses the cpp backend (use counters or cachegrind; "
+                         "`profile ncu FILE.csv` reads a captured ncu CSV)\n",
+                         problem->name.c_str());
+            return kExitUsage;
+        }
+        if (*parsed != eval::ProfileLevel::None && options.checkOnly) {
+            std::fprintf(stderr, "eval: --profile needs timing; drop --check-only\n");
+            return kExitUsage;
+        }
+        options.profile = *parsed;
+    }
+
     eval::LocalExecutorConfig execConfig;
     execConfig.workers = 1;
     if (auto policy = args->value("sandbox")) {
@@ -197,8 +227,21 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
     const auto result = evaluator.finish(*problem, *prepared, outcome);
     if (evalConfig.keepJobs && !prepared->finished) std::fprintf(stderr, "job dir kept: %s\n", prepared->request.dir.c_str());
 
+    std::optional<profile::ProfileReport> report;
+    if (options.profile != eval::ProfileLevel::None) {
+        auto machine = profile::localMachine(false, {1, [](const std::string& s) {
+                                                          std::fprintf(stderr, "first profile on this host: probing %s...\n", s.c_str());
+                                                      }});
+        const int cores = machine ? machine->cores : 1;
+        profile::Profiler profiler(machine ? std::optional<profile::MachineModel>(*machine) : std::nullopt, cores);
+        report = profiler.profile(result, options.profile, candidate.source, nlohmann::json(prepared->params).dump());
+        if (auto saved = profiler.store(*db, result.recordId, *report); !saved)
+            std::fprintf(stderr, "eval: the profile was not stored: %s\n", saved.error().message.c_str());
+    }
+
     if (args->has("json")) {
         auto j = eval::toJson(result);
+        if (report) j["profile"] = profile::toJson(*report);
         j["problem"] = problem->name;
         j["candidate"] = candidate.name;
         j["params"] = prepared->params;
@@ -208,6 +251,7 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
         std::string title = problem->name + ": " + candidate.name;
         if (!prepared->params.empty()) title += " (" + problem::formatAssignment(prepared->params) + ")";
         printVerdict(stdout, title, result);
+        if (report) printProfile(stdout, *report);
     }
     return exitCodeFor(result.status);
 }

@@ -24,6 +24,8 @@ commands:
   bench                    a search per problem and the table of what it won (bench --help)
   llm models|test          the configured language models; one test request (llm --help)
   kb                       the knowledge base: import, search, validate, skills (kb --help)
+  machine probe|show       this host's machine model: bandwidths, peaks (machine --help)
+  profile ncu|show         parse ncu CSV; stored profiles of an evaluation (profile --help)
 
 global options:
   --db PATH     the workspace database (default: $XDG_DATA_HOME/kernelsmith/workspace.db)
@@ -64,6 +66,8 @@ int main(int argc, char** argv) {
     if (command == "bench") return ks::cli::runBenchCommand(rest, global);
     if (command == "llm") return ks::cli::runLlmCommand(rest, global);
     if (command == "kb") return ks::cli::runKbCommand(rest, global);
+    if (command == "machine") return ks::cli::runMachineCommand(rest, global);
+    if (command == "profile") return ks::cli::runProfileCommand(rest, global);
     std::fprintf(stderr, "unknown command '%s'\n\n%s", command.c_str(), kHelp);
     return ks::cli::kExitUsage;
 }

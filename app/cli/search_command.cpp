@@ -9,6 +9,7 @@
 #include "eval/local_executor.h"
 #include "problem/problem_loader.h"
 #include "search/search_config_json.h"
+#include "profile/machine_cache.h"
 #include "search/search_engine.h"
 #include "kb/kb_index.h"
 #include "kb/kb_retriever.h"
@@ -35,6 +36,7 @@ const char* kSearchHelp = R"(usage: kernelsmith-cli search COMMAND ...
   start --problem DIR|NAME [--policy mcts|evo|beam|greedy|random|exhaustive]
         [--budget N] [--workers N] [--seed S] [--memory both|ancestors|siblings|none]
         [--target X] [--stall K] [--time SECONDS] [--time-budget S] [--check-only]
+        [--stop-near-roofline F]         end once a kernel reaches fraction F of its roofline bound
         [--sandbox POLICY]               run a new search
         [--synth tuner|llm|hybrid]       who proposes children (default tuner)
         [--model NAME[:WEIGHT] ...]      llm/hybrid: the models (see `llm models`)
@@ -162,6 +164,15 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args, std:
     });
     ProgressPrinter printer;
     search::SearchEngine engine(db, evaluator, options);
+    // Every correct node gets a roofline profile and a diagnosis; the first
+    // search on a host probes it (seconds) and caches the model.
+    auto machine = profile::localMachine(false, {3, [](const std::string& s) {
+                                                     std::fprintf(stderr, "first search on this host: probing %s (cached afterwards)...\n", s.c_str());
+                                                 }});
+    if (machine) {
+        const int allotted = std::max(1, machine->cores / static_cast<int>(std::max<std::size_t>(1, (*executor)->slots())));
+        engine.setProfiler(std::make_shared<const profile::Profiler>(*machine, allotted));
+    }
     if (config->synth != search::SynthMode::Tuner) {
         if (!llm) {
             auto made = makeLlmSynthesizer(*config, args.value("llm-config").value_or(""));
@@ -236,7 +247,8 @@ int start(const Args& args, const GlobalOptions& global) {
     if (auto m = args.value("memory")) cfg["memory"] = *m;
     if (!number("budget", "max_evaluations", true) || !number("workers", "workers", true) || !number("seed", "seed", true) ||
         !number("target", "target_speedup", false) || !number("stall", "stall_evaluations", true) ||
-        !number("time", "max_wall_seconds", false) || !number("exploration", "mcts_exploration", false))
+        !number("time", "max_wall_seconds", false) || !number("exploration", "mcts_exploration", false) ||
+        !number("stop-near-roofline", "stop_near_roofline", false))
         return kExitUsage;
     auto config = search::configFromJson(cfg);
     if (!config) {
@@ -614,7 +626,7 @@ int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& 
     std::string error;
     auto args = Args::parse(argv,
                             {"problem", "policy", "budget", "workers", "seed", "memory", "target", "stall", "time", "time-budget",
-                             "exploration", "sandbox", "best", "param", "synth", "model", "max-tokens", "max-cost", "llm-concurrency",
+                             "exploration", "sandbox", "best", "param", "synth", "model", "max-tokens", "max-cost", "llm-concurrency", "stop-near-roofline",
                              "llm-config", "polish", "node"},
                             {"help", "check-only", "all", "full", "seed-from-history", "distill"}, error);
     if (!args) {

@@ -212,35 +212,46 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
 // The profiling step: only for a correct candidate (the harness's own
 // result.json says "ok"). A tool that cannot run leaves
 // profile/unavailable-<tool>.txt saying why, never a failed evaluation.
-static std::string profileStep(ProfileLevel level, const std::string& seconds) {
+static std::string profileStep(ProfileLevel level, const std::string& seconds, const std::string& compileWithoutAvx512) {
     if (level != ProfileLevel::Counters && level != ProfileLevel::Cachegrind) return "";
     std::string s =
         "if [ -f result.json ] && grep -q '^\"status\":\"ok\"' result.json; then\n"
         "  rm -rf profile; mkdir -p profile\n";
-    if (level == ProfileLevel::Counters)
+    if (level == ProfileLevel::Counters) {
         s += "  timeout -s KILL " + seconds + " ./build/harness profile counters > build/profile.out 2> build/profile.err\n"
              "  prc=$?\n"
              "  [ $prc -eq 0 ] || { echo \"the counting run ended with exit $prc: $(tail -c 300 build/profile.err)\" > profile/unavailable-counters.txt; rm -f profile/counters.json; }\n";
-    else
-        s += "  if command -v valgrind > /dev/null 2>&1; then\n"
-             "    # Some virtual machines report a whole socket's L3 as one core's; simulate 32 MiB then.\n"
-             "    LL=(); l3=$(getconf LEVEL3_CACHE_SIZE 2> /dev/null); [ \"${l3:-0}\" -gt 268435456 ] 2> /dev/null && LL=(--LL=33554432,16,64)\n"
-             "    timeout -s KILL " + seconds + " valgrind --tool=cachegrind --cache-sim=yes \"${LL[@]}\" --cachegrind-out-file=profile/cachegrind.out"
-             " ./build/harness profile once > build/profile.out 2> build/profile.err\n"
-             "    prc=$?\n"
-             "    if [ $prc -ne 0 ]; then\n"
-             "      rm -f profile/cachegrind.out\n"
-             "      if grep -q 'unhandled instruction' build/profile.err; then\n"
-             "        echo \"valgrind cannot decode an instruction the candidate uses (valgrind $(valgrind --version 2> /dev/null) has no AVX-512):"
-             " build the candidate without AVX-512 (-mno-avx512f) to profile it, or use --profile counters\" > profile/unavailable-cachegrind.txt\n"
+    } else {
+        s += "  if ! command -v valgrind > /dev/null 2>&1; then\n"
+             "    echo 'valgrind is not installed on the host that ran the job (apt install valgrind)' > profile/unavailable-cachegrind.txt\n"
+             "  else\n"
+             "    SO_CG=build/candidate.so\n"
+             "    # Valgrind (3.19) cannot execute AVX-512: on such CPUs the candidate is rebuilt without it for this step.\n"
+             "    if grep -qw avx512f /proc/cpuinfo; then\n"
+             "      if " + compileWithoutAvx512 + "; then\n"
+             "        SO_CG=build/candidate_cg.so\n"
+             "        echo 'profiled a build of the candidate without AVX-512 (-mno-avx512f): valgrind cannot execute AVX-512; "
+             "instruction counts are those of that build' > profile/note-cachegrind.txt\n"
              "      else\n"
-             "        echo \"valgrind ended with exit $prc: $(grep -v '^==' build/profile.err | tail -c 300)\" > profile/unavailable-cachegrind.txt\n"
+             "        SO_CG=\n"
+             "        echo \"the candidate does not build without AVX-512 (valgrind cannot execute AVX-512, so cachegrind needs such a build): "
+             "$(grep -m1 'error' build/candidate_cg.log)\" > profile/unavailable-cachegrind.txt\n"
              "      fi\n"
              "    fi\n"
-             "    nm -C --defined-only build/candidate.so > profile/candidate-symbols.txt 2> /dev/null\n"
-             "  else\n"
-             "    echo 'valgrind is not installed on the host that ran the job (apt install valgrind)' > profile/unavailable-cachegrind.txt\n"
+             "    if [ -n \"$SO_CG\" ]; then\n"
+             "      # Some virtual machines report a whole socket's L3 as one core's; simulate 32 MiB then.\n"
+             "      LL=(); l3=$(getconf LEVEL3_CACHE_SIZE 2> /dev/null); [ \"${l3:-0}\" -gt 268435456 ] 2> /dev/null && LL=(--LL=33554432,16,64)\n"
+             "      timeout -s KILL " + seconds + " valgrind --tool=cachegrind --cache-sim=yes \"${LL[@]}\" --cachegrind-out-file=profile/cachegrind.out"
+             " ./build/harness profile once \"$SO_CG\" > build/profile.out 2> build/profile.err\n"
+             "      prc=$?\n"
+             "      if [ $prc -ne 0 ]; then\n"
+             "        rm -f profile/cachegrind.out\n"
+             "        echo \"valgrind ended with exit $prc: $(grep -v '^==' build/profile.err | grep -v '^--' | tail -c 300)\" > profile/unavailable-cachegrind.txt\n"
+             "      fi\n"
+             "      nm -C --defined-only \"$SO_CG\" > profile/candidate-symbols.txt 2> /dev/null\n"
+             "    fi\n"
              "  fi\n";
+    }
     s += "fi\n";
     return s;
 }
@@ -310,9 +321,13 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
     // A prebuild job (no candidate code runs in it) stops here; its outputs
     // are then reused by every job of the same problem on this machine.
     sh << "[ -f build/prebuild-only ] && exit 0\n";
-    sh << "timeout -k 5 \"$COMPILE_S\" \"$CXX\" \"${FLAGS[@]}\" " << paramFlags
-       << " \"${SO[@]}\" -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign"
-          " -o build/candidate.so src/candidate.cpp src/alloc_guard.c > build/candidate.log 2>&1\n"
+    // The candidate's build; the cachegrind step may repeat it with other flags.
+    const auto compileCandidate = [&](const std::string& extraFlags, const std::string& out, const std::string& log) {
+        return "timeout -k 5 \"$COMPILE_S\" \"$CXX\" \"${FLAGS[@]}\" " + extraFlags + paramFlags +
+               " \"${SO[@]}\" -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign"
+               " -o " + out + " src/candidate.cpp src/alloc_guard.c > " + log + " 2>&1";
+    };
+    sh << compileCandidate("", "build/candidate.so", "build/candidate.log") << "\n"
           "rc=$?\n"
           "if [ $rc -ne 0 ]; then\n"
           "  [ $rc -eq 124 ] || [ $rc -eq 137 ] && echo \"KS: compiling took longer than ${COMPILE_S}s\" >> build/candidate.log\n"
@@ -328,7 +343,7 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
           "# there may come from the candidate. Crashes are classified by Kernelsmith\n"
           "# from build/harness.rc, build/phase and the markers in build/run.err.\n"
           "[ \"$rc\" -eq 0 ] || rm -f result.json\n";
-    sh << profileStep(o.profile, secs(profileS));
+    sh << profileStep(o.profile, secs(profileS), compileCandidate("-mno-avx512f ", "build/candidate_cg.so", "build/candidate_cg.log"));
     sh << "exit 0\n";
     if (auto s = put("run.sh", sh.str()); !s) return s.error();
     std::filesystem::permissions(jobDir / "run.sh", std::filesystem::perms::owner_all | std::filesystem::perms::group_read |

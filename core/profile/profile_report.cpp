@@ -29,8 +29,16 @@ ProfileReport buildProfile(const eval::EvaluationResult& result, const ProfileRe
     else p.notes.push_back("roofline: the evaluation has no timing (check-only)");
 
     // A step that could not run leaves profile/unavailable-<tool>.txt saying why.
-    for (const auto& [name, text] : request.jobFiles)
-        if (name.rfind("unavailable-", 0) == 0) p.notes.push_back(name.substr(12, name.size() - 16) + ": not available: " + text);
+    // and a step that ran with a caveat leaves profile/note-<tool>.txt.
+    const auto trimmed = [](std::string t) {
+        while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+        return t;
+    };
+    for (const auto& [name, text] : request.jobFiles) {
+        const bool ends = name.size() > 4 && name.compare(name.size() - 4, 4, ".txt") == 0;
+        if (ends && name.rfind("unavailable-", 0) == 0) p.notes.push_back(name.substr(12, name.size() - 16) + ": not available: " + trimmed(text));
+        else if (ends && name.rfind("note-", 0) == 0) p.notes.push_back(name.substr(5, name.size() - 9) + ": " + trimmed(text));
+    }
 
     if (request.level == eval::ProfileLevel::Counters) {
         if (const auto* t = file(request, "counters.json")) {

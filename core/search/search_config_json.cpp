@@ -13,6 +13,7 @@ nlohmann::json toJson(const SearchConfig& c) {
             {"stall_evaluations", c.stallEvaluations},
             {"max_tokens", c.maxTokens},
             {"max_cost_usd", c.maxCostUsd},
+            {"stop_near_roofline", c.stopNearRoofline},
             {"workers", c.workers},
             {"seed", c.seed},
             {"mcts_exploration", c.mctsExploration},
@@ -38,7 +39,7 @@ nlohmann::json toJson(const SearchConfig& c) {
 Result<SearchConfig> configFromJson(const nlohmann::json& j) {
     if (!j.is_object()) return makeError(ErrorCode::ParseError, "search config: expected a JSON object");
     static const std::set<std::string> known{"policy", "memory", "max_evaluations", "max_wall_seconds", "target_speedup",
-                                             "stall_evaluations", "max_tokens", "max_cost_usd", "workers", "seed",
+                                             "stall_evaluations", "max_tokens", "max_cost_usd", "stop_near_roofline", "workers", "seed",
                                              "mcts_exploration", "mcts_widening", "beam_width", "population", "islands", "tournament",
                                              "crossover_rate", "restart_rate", "synth", "models", "llm_concurrency", "polish_steps",
                                              "prompt_tokens", "seed_from_history"};
@@ -64,6 +65,7 @@ Result<SearchConfig> configFromJson(const nlohmann::json& j) {
         c.stallEvaluations = j.value("stall_evaluations", c.stallEvaluations);
         c.maxTokens = j.value("max_tokens", c.maxTokens);
         c.maxCostUsd = j.value("max_cost_usd", c.maxCostUsd);
+        c.stopNearRoofline = j.value("stop_near_roofline", c.stopNearRoofline);
         c.workers = j.value("workers", c.workers);
         c.seed = j.value("seed", c.seed);
         c.mctsExploration = j.value("mcts_exploration", c.mctsExploration);
@@ -97,6 +99,8 @@ Status validate(const SearchConfig& c) {
     auto bad = [](const std::string& what) { return Status(makeError(ErrorCode::Validation, "search config: " + what)); };
     if (c.maxEvaluations < 1) return bad("the budget (max evaluations) must be at least 1");
     if (c.maxWallSeconds < 0 || c.targetSpeedup < 0 || c.maxTokens < 0 || c.maxCostUsd < 0) return bad("limits must not be negative");
+    if (c.stopNearRoofline < 0 || c.stopNearRoofline > 1)
+        return bad("stop_near_roofline is a fraction of the roofline bound between 0 (never stop) and 1");
     if (c.stallEvaluations < 0) return bad("stall must not be negative");
     if (c.synth != SynthMode::Tuner && c.models.empty()) return bad("the llm and hybrid synthesizers need at least one model (--model NAME)");
     for (const auto& m : c.models)

@@ -1,5 +1,7 @@
 #include "search/search_engine.h"
 
+#include "store/profile_store.h"
+
 #include "problem/problem_loader.h"
 #include "search/memory_operator.h"
 #include "search/search_config_json.h"
@@ -85,10 +87,11 @@ class Run {
 public:
     Run(const store::Database& db, eval::Evaluator& evaluator, eval::EvalOptions options, store::SearchRecord search,
         problem::ProblemSpec problem, SearchConfig config, std::stop_token stop, SearchObserver* observer,
-        std::shared_ptr<const synth::LlmSynthesizer> llm, std::shared_ptr<synth::KnowledgeRetriever> retriever)
+        std::shared_ptr<const synth::LlmSynthesizer> llm, std::shared_ptr<synth::KnowledgeRetriever> retriever,
+        std::shared_ptr<const profile::Profiler> profiler)
         : db_(db), store_(db), evaluator_(evaluator), options_(std::move(options)), search_(std::move(search)),
           problem_(std::move(problem)), config_(config), stop_(stop), observer_(observer), policy_(makePolicy(config)),
-          rng_(config.seed), llm_(std::move(llm)), retriever_(std::move(retriever)),
+          rng_(config.seed), llm_(std::move(llm)), retriever_(std::move(retriever)), profiler_(std::move(profiler)),
           // A stopped search cancels its LLM calls; so does a budget stop (below).
           stopLink_(stop_, [this] { llmStop_.request_stop(); }) {}
 
@@ -259,6 +262,7 @@ private:
         else if (config_.stallEvaluations > 0 && done_ - lastBestAt_ >= config_.stallEvaluations) stopReason_ = "stall";
         else if (config_.maxTokens > 0 && static_cast<double>(spend_.tokens) >= config_.maxTokens) stopReason_ = "token_budget";
         else if (config_.maxCostUsd > 0 && spend_.costUsd >= config_.maxCostUsd) stopReason_ = "cost_budget";
+        else if (nearRooflineReached_) stopReason_ = "near_roofline";
     }
 
     // Propose and submit until every slot is busy or the budget is committed.
@@ -331,9 +335,11 @@ private:
         for (const Node* a : ctx.ancestors) in.ancestors.push_back(summarize(a));
         for (const Node* sib : ctx.siblings) in.siblings.push_back(summarize(sib));
         in.hint = parent.hint;
+        for (const auto& s : signalsOf(parent)) in.diagnosis.emplace_back(s.name, s.evidence);
         if (retriever_) {
             std::vector<std::string> diagnosis;
             if (parent.status) diagnosis.push_back(eval::statusName(*parent.status));
+            for (const auto& s : signalsOf(parent)) diagnosis.push_back(s.name);
             in.knowledge = retriever_->retrieve(problem_, diagnosis, source);
         }
         in.operation = op == synth::Operator::Restart ? "restart" : parent.finished() && !parent.correct() ? "fix" : "improve";
@@ -544,6 +550,35 @@ private:
         if (!any && (!inFlight_.empty() || !llmCalls_.empty())) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
 
+    // The node's diagnosis: profiled in this run, or stored by an earlier one.
+    std::vector<profile::Signal> signalsOf(const Node& n) {
+        if (auto it = signals_.find(n.id); it != signals_.end()) return it->second;
+        std::vector<profile::Signal> found;
+        if (n.evaluationId)
+            if (auto rec = store::ProfileStore(db_).latest(n.evaluationId); rec && *rec) {
+                auto j = nlohmann::json::parse((*rec)->reportJson, nullptr, false);
+                if (j.is_object() && j.contains("signals")) found = profile::signalsFromJson(j["signals"]);
+            }
+        signals_[n.id] = found;
+        return found;
+    }
+
+    // Roofline-level profile of a correct evaluation: stored with it, kept for
+    // prompts and retrieval, and checked against stop_near_roofline.
+    void profileNode(const Node& n, const eval::EvaluationResult& result) {
+        if (!profiler_ || !result.correct() || result.timing.empty()) return;
+        auto source = sourceOf(n.sourceHash);
+        if (!source) return;
+        const auto report = profiler_->profile(result, eval::ProfileLevel::Roofline, *source, nlohmann::json(n.params).dump());
+        signals_[n.id] = report.signals;
+        if (auto saved = profiler_->store(db_, n.evaluationId, report); !saved)
+            log::search()->warn("node {}: profile not stored: {}", n.id, saved.error().message);
+        if (config_.stopNearRoofline > 0 && report.roofline && report.roofline->total.rooflineFraction >= config_.stopNearRoofline) {
+            log::search()->info("node {} reaches {:.0f}% of its roofline bound", n.id, report.roofline->total.rooflineFraction * 100);
+            nearRooflineReached_ = true;
+        }
+    }
+
     void record(NodeId id, const eval::EvaluationResult& result, std::int64_t evaluationId) {
         Node* n = tree_.find(id);
         const double bestBefore = tree_.best() ? tree_.best()->fitness() : 0;
@@ -552,6 +587,7 @@ private:
         n->speedup = result.speedup.value_or(0);
         n->message = result.message;
         n->evaluationId = evaluationId;
+        profileNode(*n, result);
         ++done_;
         policy_->observe(tree_, *n);
         const Node* best = tree_.best();
@@ -707,6 +743,8 @@ private:
     std::mt19937_64 rng_;
     SearchTree tree_;
     std::map<std::string, std::string> sources_;
+    std::map<NodeId, std::vector<profile::Signal>> signals_;
+    bool nearRooflineReached_ = false;
     std::deque<NodeId> queue_;
     std::vector<InFlight> inFlight_;
     std::size_t slots_ = 1;
@@ -722,6 +760,7 @@ private:
     Clock::time_point lastCommandPoll_{};
     std::shared_ptr<const synth::LlmSynthesizer> llm_;
     std::shared_ptr<synth::KnowledgeRetriever> retriever_;
+    std::shared_ptr<const profile::Profiler> profiler_;
     std::stop_source llmStop_;
     std::stop_callback<std::function<void()>> stopLink_;
     std::vector<LlmInFlight> llmCalls_;
@@ -784,7 +823,7 @@ Result<SearchOutcome> SearchEngine::run(std::int64_t searchId, std::stop_token s
     if (!problem) return makeError(ErrorCode::Validation, "search " + std::to_string(searchId) + ": its problem no longer loads:\n" + problem.error().message);
     if (problem->contentHash != search->problemHash)
         log::search()->warn("search {}: problem {} changed since the search started; results may not compare", searchId, problem->name);
-    Run run(db_, evaluator_, options_, *search, *problem, *config, stop, observer, llm_, retriever_);
+    Run run(db_, evaluator_, options_, *search, *problem, *config, stop, observer, llm_, retriever_, profiler_);
     return run.execute();
 }
 

@@ -4,6 +4,7 @@
 // commands posted to the store by any process, persists every node and
 // result in its own transaction, and stops on target, budget, time or stall.
 #include "eval/evaluator.h"
+#include "profile/profiler.h"
 #include "problem/problem_spec.h"
 #include "search/search_tree.h"
 #include "store/search_store.h"
@@ -70,9 +71,14 @@ public:
         llm_ = std::move(llm);
         retriever_ = std::move(retriever);
     }
+    // Profiles every correct evaluation at the roofline level against this
+    // machine model and stores it; the diagnosis feeds retrieval and prompts,
+    // and stop_near_roofline needs it. Without one, nodes carry no diagnosis.
+    void setProfiler(std::shared_ptr<const profile::Profiler> profiler) { profiler_ = std::move(profiler); }
 
 private:
     std::shared_ptr<const synth::LlmSynthesizer> llm_;
+    std::shared_ptr<const profile::Profiler> profiler_;
     std::shared_ptr<synth::KnowledgeRetriever> retriever_;
     const store::Database& db_;
     eval::Evaluator& evaluator_;

@@ -48,6 +48,7 @@ struct SearchConfig {
     int stallEvaluations = 0;       // stop after this many evaluations without a gain; 0: never
     double maxTokens = 0;           // LLM budgets: input + output tokens, and USD; 0: none
     double maxCostUsd = 0;
+    double stopNearRoofline = 0;    // end when a kernel reaches this fraction of its roofline bound; 0: never
     SynthMode synth = SynthMode::Tuner;
     std::vector<ModelChoice> models; // llm and hybrid: the ensemble
     int llmConcurrency = 2;         // LLM calls in flight at once

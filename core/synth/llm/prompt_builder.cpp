@@ -132,6 +132,11 @@ Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
                                             (in.source.empty() || in.source.back() == '\n' ? "" : "\n") + "```\n",
                       -1, ""});
     if (in.feedback) feedbackPieces(*in.feedback, pieces);
+    if (!in.diagnosis.empty()) {
+        std::string d;
+        for (const auto& [name, evidence] : in.diagnosis) d += "- " + name + ": " + evidence + "\n";
+        pieces.push_back({"Diagnosis (from profiling this kernel)", d, -1, ""});
+    }
     if (!in.hint.empty()) pieces.push_back({"Instruction from the engineer steering this search", in.hint + "\n", -1, ""});
     for (std::size_t i = 0; i < in.ancestors.size(); ++i)
         pieces.push_back({"How this kernel came to be (parent first)", summaryLine(in.ancestors[i]) + "\n", 60 - static_cast<int>(std::min<std::size_t>(i, 40)),

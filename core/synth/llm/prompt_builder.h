@@ -44,6 +44,7 @@ struct PromptInput {
     std::vector<NodeSummary> ancestors;               // parent first
     std::vector<NodeSummary> siblings;
     std::string hint;                                 // a person's instruction for this expansion
+    std::vector<std::pair<std::string, std::string>> diagnosis; // profiling signals of the kernel: name, evidence
     std::vector<KnowledgeSnippet> knowledge;
     std::string operation = "improve";                // improve | fix | restart
     double bestSpeedup = 0;                           // the search's best so far

@@ -13,7 +13,7 @@
 //   harness compile-failed LOG          result.json for a candidate that did not build
 //   harness problem-failed WHAT LOG     result.json when the problem's own code did not build
 //   harness profile counters            perf_event_open counters of timed calls -> profile/counters.json
-//   harness profile once                one candidate call (run under valgrind's cachegrind by run.sh)
+//   harness profile once [SO]           one candidate call (run under valgrind's cachegrind by run.sh)
 //
 // When `harness run` dies, it leaves build/phase and marker lines on stderr
 // (KS-FATAL, KS-TIMEOUT, KS-OOM, KS-INPUT-WRITE); Kernelsmith classifies the
@@ -1004,9 +1004,9 @@ std::vector<int> threadIds() {
     return ids;
 }
 
-int profileRun(const std::string& what) {
+int profileRun(const std::string& what, const char* library) {
     installHandlers();
-    Kernel candidate{"candidate", "build/candidate.so", nullptr, true};
+    Kernel candidate{"candidate", library ? library : "build/candidate.so", nullptr, true};
     if (std::string err = loadKernel(candidate); !err.empty()) {
         std::fprintf(stderr, "%s\n", err.c_str());
         return 3;
@@ -1109,7 +1109,7 @@ int profileRun(const std::string& what) {
 int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "run") return run();
-    if (mode == "profile" && argc > 2) return profileRun(argv[2]);
+    if (mode == "profile" && argc > 2) return profileRun(argv[2], argc > 3 ? argv[3] : nullptr);
     if (mode == "compile-failed" && argc > 2) return compileFailed(argv[2]);
     if (mode == "problem-failed" && argc > 3) return problemFailed(argv[2], argv[3]);
     std::fprintf(stderr, "usage: harness run | profile counters|once | compile-failed LOG | problem-failed WHAT LOG\n");

@@ -1,0 +1,13 @@
+#pragma once
+// Human-readable profiles and machine models for the terminal.
+#include "profile/machine_model.h"
+#include "profile/profile_report.h"
+
+#include <cstdio>
+
+namespace ks::cli {
+
+void printProfile(std::FILE* out, const profile::ProfileReport& report);
+void printMachine(std::FILE* out, const profile::MachineModel& model);
+
+} // namespace ks::cli

@@ -1,0 +1,33 @@
+#include "profile/profiler.h"
+
+#include "store/profile_store.h"
+
+#include <algorithm>
+
+namespace ks::profile {
+
+Profiler::Profiler(std::optional<MachineModel> machine, int allottedCores, double nearRoofline)
+    : machine_(std::move(machine)), allottedCores_(std::max(1, allottedCores)), nearRoofline_(nearRoofline) {}
+
+ProfileReport Profiler::profile(const eval::EvaluationResult& result, eval::ProfileLevel level, const std::string& source,
+                                const std::string& paramsJson) const {
+    ProfileRequest request;
+    request.level = level;
+    request.jobFiles = result.profileFiles;
+    request.nearRoofline = nearRoofline_;
+    if (machine_) request.roofs = cpuRoofs(*machine_, coresUsed(source, paramsJson, allottedCores_));
+    return buildProfile(result, request);
+}
+
+Status Profiler::store(const store::Database& db, std::int64_t evaluationId, const ProfileReport& report) const {
+    if (evaluationId <= 0 || report.level == eval::ProfileLevel::None) return {};
+    store::ProfileRecord r;
+    r.evaluationId = evaluationId;
+    r.level = eval::profileLevelName(report.level);
+    r.reportJson = toJson(report).dump();
+    r.signals = report.signalNames();
+    r.machine = machine_ ? machine_->host : "";
+    return store::ProfileStore(db).save(r);
+}
+
+} // namespace ks::profile

@@ -1,0 +1,31 @@
+#pragma once
+// Profiles evaluation results against one machine model: picks the roofs for
+// the cores a candidate uses, builds the report and stores it. Immutable after
+// construction, so the search thread and the CLI share one freely.
+#include "profile/machine_model.h"
+#include "profile/profile_report.h"
+#include "store/database.h"
+
+#include <optional>
+
+namespace ks::profile {
+
+class Profiler {
+public:
+    // allottedCores: the cores one job may use (all cores / executor slots).
+    Profiler(std::optional<MachineModel> machine, int allottedCores, double nearRoofline = 0.85);
+
+    ProfileReport profile(const eval::EvaluationResult& result, eval::ProfileLevel level, const std::string& source,
+                          const std::string& paramsJson) const;
+    Status store(const store::Database& db, std::int64_t evaluationId, const ProfileReport& report) const;
+
+    const std::optional<MachineModel>& machine() const { return machine_; }
+    double nearRoofline() const { return nearRoofline_; }
+
+private:
+    std::optional<MachineModel> machine_;
+    int allottedCores_;
+    double nearRoofline_;
+};
+
+} // namespace ks::profile
