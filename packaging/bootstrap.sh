@@ -16,7 +16,7 @@ packages=(
   libqscintilla2-qt6-dev libqcustomplot-dev
   libsqlite3-dev nlohmann-json3-dev libcurl4-openssl-dev libspdlog-dev libssl-dev
   bubblewrap xvfb xauth
-  libopenblas-dev poppler-utils
+  libopenblas-dev poppler-utils valgrind
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -136,7 +136,7 @@ int profileNcu(const Args& args) {
         p.ncu = {k};
         profile::DiagnosisInput in;
         in.ncu = &p.ncu;
-        p.signals = profile::diagnose(in);
+        p.diagnosis = profile::diagnose(in);
         if (args.has("json")) all.push_back(profile::toJson(p));
         else printProfile(stdout, p);
     }

@@ -34,8 +34,8 @@ void printProfile(std::FILE* out, const profile::ProfileReport& p) {
         std::fprintf(out, "  ncu %s: %.1f us, DRAM %.0f%%, SM %.0f%%, occupancy %.0f%%%s%s\n", k.name.c_str(), k.durationNs / 1e3, k.dramPct, k.smPct,
                      k.achievedOccupancyPct, k.stalls.empty() ? "" : ", top stall ", k.stalls.empty() ? "" : k.stalls.front().first.c_str());
     for (const auto& n : p.notes) std::fprintf(out, "  note: %s\n", n.c_str());
-    if (p.signals.empty()) std::fprintf(out, "  diagnosis: no signal\n");
-    for (const auto& s : p.signals) std::fprintf(out, "  %-18s %s\n", s.name.c_str(), s.evidence.c_str());
+    if (p.diagnosis.empty()) std::fprintf(out, "  diagnosis: no signal\n");
+    for (const auto& s : p.diagnosis) std::fprintf(out, "  %-18s %s\n", s.name.c_str(), s.evidence.c_str());
 }
 
 void printMachine(std::FILE* out, const profile::MachineModel& m) {

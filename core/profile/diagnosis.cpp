@@ -114,9 +114,9 @@ std::vector<Signal> diagnose(const DiagnosisInput& in) {
     return out;
 }
 
-nlohmann::json toJson(const std::vector<Signal>& signals) {
+nlohmann::json toJson(const std::vector<Signal>& diagnosis) {
     nlohmann::json a = nlohmann::json::array();
-    for (const auto& s : signals) a.push_back({{"signal", s.name}, {"evidence", s.evidence}, {"source", s.source}});
+    for (const auto& s : diagnosis) a.push_back({{"signal", s.name}, {"evidence", s.evidence}, {"source", s.source}});
     return a;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Rules that turn metrics into bottleneck signals with their evidence
+// Rules that turn metrics into bottleneck diagnosis with their evidence
 // ("memory_bound: 91% of DRAM bandwidth"). The signal names are the
 // knowledge base's trigger vocabulary (docs/kb-format.md), so a diagnosis
 // selects documents and goes into the LLM prompt as it is. The thresholds are
@@ -36,7 +36,7 @@ struct DiagnosisInput {
 // (ncu over cachegrind over counters over the roofline).
 std::vector<Signal> diagnose(const DiagnosisInput& input);
 
-nlohmann::json toJson(const std::vector<Signal>& signals);
+nlohmann::json toJson(const std::vector<Signal>& diagnosis);
 std::vector<Signal> signalsFromJson(const nlohmann::json& j);
 
 } // namespace ks::profile

@@ -111,7 +111,8 @@ Result<std::vector<NcuKernel>> parseDetails(const std::vector<std::vector<std::s
         {"Waves Per SM", &NcuKernel::wavesPerSm}};
     for (std::size_t r = 1; r < rows.size(); ++r) {
         const auto& row = rows[r];
-        if (row.size() < h.size()) continue;
+        // Metric rows leave the trailing rule columns out.
+        if (row.size() <= static_cast<std::size_t>(std::max({id, name, metric, value, unit}))) continue;
         const std::string& key = row[static_cast<std::size_t>(id)];
         auto [it, fresh] = byId.emplace(key, out.size());
         if (fresh) {

@@ -12,7 +12,7 @@ const std::string* file(const ProfileRequest& r, const std::string& name) {
 
 std::vector<std::string> ProfileReport::signalNames() const {
     std::vector<std::string> names;
-    for (const auto& s : signals) names.push_back(s.name);
+    for (const auto& s : diagnosis) names.push_back(s.name);
     return names;
 }
 
@@ -77,12 +77,12 @@ ProfileReport buildProfile(const eval::EvaluationResult& result, const ProfileRe
         in.profiledFlops = result.timing.front().flops;
     }
     in.nearRoofline = request.nearRoofline;
-    p.signals = diagnose(in);
+    p.diagnosis = diagnose(in);
     return p;
 }
 
 nlohmann::json toJson(const ProfileReport& p) {
-    nlohmann::json j{{"level", eval::profileLevelName(p.level)}, {"notes", p.notes}, {"signals", toJson(p.signals)}};
+    nlohmann::json j{{"level", eval::profileLevelName(p.level)}, {"notes", p.notes}, {"signals", toJson(p.diagnosis)}};
     if (p.roofline) j["roofline"] = toJson(*p.roofline);
     if (p.counters) j["counters"] = toJson(*p.counters);
     if (p.cachegrind) j["cachegrind"] = toJson(*p.cachegrind);

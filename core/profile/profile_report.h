@@ -21,7 +21,7 @@ struct ProfileReport {
     std::optional<CachegrindReport> cachegrind;
     std::vector<NcuKernel> ncu;
     std::vector<std::string> notes; // "cachegrind: not available: ..."
-    std::vector<Signal> signals;
+    std::vector<Signal> diagnosis;
 
     std::vector<std::string> signalNames() const;
 };

@@ -25,7 +25,7 @@ Status Profiler::store(const store::Database& db, std::int64_t evaluationId, con
     r.evaluationId = evaluationId;
     r.level = eval::profileLevelName(report.level);
     r.reportJson = toJson(report).dump();
-    r.signals = report.signalNames();
+    r.diagnosis = report.signalNames();
     r.machine = machine_ ? machine_->host : "";
     return store::ProfileStore(db).save(r);
 }

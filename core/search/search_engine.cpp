@@ -570,7 +570,7 @@ private:
         auto source = sourceOf(n.sourceHash);
         if (!source) return;
         const auto report = profiler_->profile(result, eval::ProfileLevel::Roofline, *source, nlohmann::json(n.params).dump());
-        signals_[n.id] = report.signals;
+        signals_[n.id] = report.diagnosis;
         if (auto saved = profiler_->store(db_, n.evaluationId, report); !saved)
             log::search()->warn("node {}: profile not stored: {}", n.id, saved.error().message);
         if (config_.stopNearRoofline > 0 && report.roofline && report.roofline->total.rooflineFraction >= config_.stopNearRoofline) {

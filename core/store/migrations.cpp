@@ -145,14 +145,14 @@ CREATE TABLE kb_retrievals (
 CREATE INDEX kb_retrievals_by_call ON kb_retrievals(llm_call_id);
 )sql",
         // 5: what profiling learned about an evaluation: metrics per level and
-        // the diagnosis signals (names alone too, for queries and retrieval).
+        // the diagnosis (signal names alone too, for queries and retrieval).
         R"sql(
 CREATE TABLE profiles (
   id            INTEGER PRIMARY KEY,
   evaluation_id INTEGER NOT NULL REFERENCES evaluations(id),
   level         TEXT NOT NULL,
   report        TEXT NOT NULL,
-  signals       TEXT NOT NULL DEFAULT '',
+  diagnosis     TEXT NOT NULL DEFAULT '',
   machine       TEXT NOT NULL DEFAULT '',
   created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
   UNIQUE (evaluation_id, level)

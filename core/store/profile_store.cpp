@@ -21,18 +21,18 @@ std::vector<std::string> splitSignals(const std::string& s) {
 
 // Deeper levels sort later: the latest() of an evaluation is its deepest profile.
 constexpr const char* kSelect =
-    "SELECT id, evaluation_id, level, report, signals, machine, created_at FROM profiles WHERE evaluation_id = ? "
+    "SELECT id, evaluation_id, level, report, diagnosis, machine, created_at FROM profiles WHERE evaluation_id = ? "
     "ORDER BY CASE level WHEN 'roofline' THEN 1 WHEN 'counters' THEN 2 WHEN 'cachegrind' THEN 3 WHEN 'ncu' THEN 4 ELSE 0 END, id";
 
 } // namespace
 
 Status ProfileStore::save(const ProfileRecord& r) const {
     auto stmt = db_.prepare(
-        "INSERT INTO profiles (evaluation_id, level, report, signals, machine) VALUES (?, ?, ?, ?, ?) "
-        "ON CONFLICT (evaluation_id, level) DO UPDATE SET report = excluded.report, signals = excluded.signals, "
+        "INSERT INTO profiles (evaluation_id, level, report, diagnosis, machine) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (evaluation_id, level) DO UPDATE SET report = excluded.report, diagnosis = excluded.diagnosis, "
         "machine = excluded.machine, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')");
     if (!stmt) return stmt.error();
-    stmt->bind(1, r.evaluationId).bind(2, r.level).bind(3, r.reportJson).bind(4, joinSignals(r.signals)).bind(5, r.machine);
+    stmt->bind(1, r.evaluationId).bind(2, r.level).bind(3, r.reportJson).bind(4, joinSignals(r.diagnosis)).bind(5, r.machine);
     return stmt->run();
 }
 
@@ -50,7 +50,7 @@ Result<std::vector<ProfileRecord>> ProfileStore::all(std::int64_t evaluationId) 
         r.evaluationId = stmt->int64(1);
         r.level = stmt->text(2);
         r.reportJson = stmt->text(3);
-        r.signals = splitSignals(stmt->text(4));
+        r.diagnosis = splitSignals(stmt->text(4));
         r.machine = stmt->text(5);
         r.createdAt = stmt->text(6);
         out.push_back(std::move(r));

@@ -14,7 +14,7 @@ struct ProfileRecord {
     std::int64_t id = 0, evaluationId = 0;
     std::string level;
     std::string reportJson;
-    std::vector<std::string> signals;
+    std::vector<std::string> diagnosis;
     std::string machine; // the host whose machine model gave the roofs
     std::string createdAt;
 };

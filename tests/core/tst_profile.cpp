@@ -1,0 +1,329 @@
+// Profiling without running kernels: ncu CSV (captured on an H100), cachegrind
+// and counter reports, roofline metrics, the diagnosis rules, the machine
+// model's JSON, the profiles table, and the diagnosis in the LLM prompt.
+#include "test_support.h"
+
+#include "profile/machine_model.h"
+#include "profile/profile_report.h"
+#include "store/database.h"
+#include "store/profile_store.h"
+#include "synth/llm/prompt_builder.h"
+#include "util/files.h"
+
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <algorithm>
+
+using namespace ks;
+using namespace ks::profile;
+
+namespace {
+
+std::string fixture(const std::string& rel) {
+    auto t = readTextFile(test::dataDir() / rel);
+    return t ? *t : std::string();
+}
+
+const NcuKernel* kernelNamed(const std::vector<NcuKernel>& ks, const std::string& prefix) {
+    for (const auto& k : ks)
+        if (k.name.rfind(prefix, 0) == 0) return &k;
+    return nullptr;
+}
+
+std::vector<std::string> names(const std::vector<Signal>& s) {
+    std::vector<std::string> n;
+    for (const auto& x : s) n.push_back(x.name);
+    return n;
+}
+
+bool has(const std::vector<Signal>& s, const std::string& name) {
+    return std::any_of(s.begin(), s.end(), [&](const Signal& x) { return x.name == name; });
+}
+
+// One timing shape of `seconds` moving `bytes` and doing `flops`.
+eval::EvaluationResult timed(double seconds, double bytes, double flops) {
+    eval::EvaluationResult r;
+    r.status = eval::EvalStatus::Ok;
+    eval::TimingCase t;
+    t.shape = "large";
+    t.bytes = bytes;
+    t.flops = flops;
+    t.candidate.median = seconds;
+    r.timing.push_back(t);
+    return r;
+}
+
+Roofs roofs() { return {50.0, 300.0, 1, "cpu"}; } // ridge 6 flop/B
+
+std::vector<Signal> diagnoseTiming(double seconds, double bytes, double flops) {
+    ProfileRequest req;
+    req.roofs = roofs();
+    return buildProfile(timed(seconds, bytes, flops), req).diagnosis;
+}
+
+} // namespace
+
+class TestProfile : public QObject {
+    Q_OBJECT
+private slots:
+    void ncuRawPage() {
+        auto ks = parseNcuCsv(fixture("ncu/ncu_raw.csv"));
+        QVERIFY2(ks, ks ? "" : ks.error().message.c_str());
+        QCOMPARE(ks->size(), std::size_t(3));
+        const auto* copy = kernelNamed(*ks, "streamCopy");
+        const auto* fma = kernelNamed(*ks, "fmaLoop");
+        const auto* tiny = kernelNamed(*ks, "tinyScale");
+        QVERIFY(copy && fma && tiny);
+        QCOMPARE(copy->dramPct, 84.99);
+        QCOMPARE(copy->durationNs, 747648.0);
+        QCOMPARE(fma->smPct, 93.72);
+        QCOMPARE(tiny->durationNs, 2720.0);
+        QCOMPARE(tiny->achievedOccupancyPct, 2.83);
+        QCOMPARE(copy->gridSize, 1056.0);
+        QCOMPARE(copy->registersPerThread, 16.0);
+        QVERIFY(!copy->stalls.empty());
+        QCOMPARE(copy->stalls.front().first, std::string("long_scoreboard"));
+        QCOMPARE(copy->stalls.front().second, 330.0);
+        for (const auto& s : fma->stalls) QVERIFY(s.first != "selected");
+    }
+
+    void ncuDetailsPage() {
+        auto ks = parseNcuCsv(fixture("ncu/ncu_details.csv"));
+        QVERIFY2(ks, ks ? "" : ks.error().message.c_str());
+        QCOMPARE(ks->size(), std::size_t(3));
+        const auto* copy = kernelNamed(*ks, "streamCopy");
+        const auto* tiny = kernelNamed(*ks, "tinyScale");
+        QVERIFY(copy && tiny);
+        QCOMPARE(copy->dramPct, 85.55);
+        QCOMPARE(copy->durationNs, 742688.0);
+        QCOMPARE(copy->achievedOccupancyPct, 96.73);
+        QCOMPARE(tiny->gridSize, 1.0);
+        QCOMPARE(tiny->achievedOccupancyPct, 3.12);
+    }
+
+    void ncuDiagnosis() {
+        auto ks = parseNcuCsv(fixture("ncu/ncu_raw.csv"));
+        QVERIFY(ks);
+        auto diagnoseOne = [](const NcuKernel& k) {
+            std::vector<NcuKernel> one{k};
+            DiagnosisInput in;
+            in.ncu = &one;
+            return diagnose(in);
+        };
+        const auto copy = diagnoseOne(*kernelNamed(*ks, "streamCopy"));
+        QVERIFY(has(copy, "memory_bound"));
+        QVERIFY(!has(copy, "compute_bound"));
+        QVERIFY2(copy.front().evidence.find("85%") != std::string::npos, copy.front().evidence.c_str());
+        const auto fma = diagnoseOne(*kernelNamed(*ks, "fmaLoop"));
+        QVERIFY(has(fma, "compute_bound"));
+        QVERIFY(has(fma, "near_roofline"));
+        QVERIFY(!has(fma, "memory_bound"));
+        const auto tiny = diagnoseOne(*kernelNamed(*ks, "tinyScale"));
+        QVERIFY(has(tiny, "low_occupancy"));
+        QVERIFY(has(tiny, "launch_overhead"));
+        QVERIFY(!has(tiny, "memory_bound"));
+    }
+
+    void ncuBadInput() {
+        auto none = parseNcuCsv("==PROF== Connected\nno kernels profiled\n");
+        QVERIFY(!none);
+        QVERIFY(none.error().message.find("--csv") != std::string::npos);
+        auto headerOnly = parseNcuCsv("\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"\",\"\",\"ns\"\n");
+        QVERIFY(!headerOnly);
+        QVERIFY(headerOnly.error().message.find("no kernel") != std::string::npos);
+    }
+
+    void cachegrindCountsOnlyTheCandidate() {
+        const std::string out =
+            "desc: I1 cache: 32768 B, 64 B, 8-way associative\n"
+            "desc: LL cache: 33554432 B, 64 B, 16-way associative\n"
+            "cmd: ./build/harness profile once\n"
+            "events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw\n"
+            "fl=???\n"
+            "fn=saxpy\n"
+            "0 1000 1 1 400 100 50 200 60 40\n"
+            "fl=/usr/lib/gcc/x86_64-linux-gnu/12/include/avxintrin.h\n"
+            "fn=saxpy\n"
+            "12 500 0 0 100\n"
+            "fn=helper(float const*, int)\n"
+            "0 20 0 0 5 1 0 0 0 0\n"
+            "fl=harness_main.cpp\n"
+            "fn=ks_build_case\n"
+            "0 99999 0 0 5000 800 700 4000 3000 2000\n"
+            "summary: 101519 1 1 5505 901 750 4200 3060 2040\n";
+        const std::string symbols = "0000000000001100 T saxpy\n0000000000001200 t helper(float const*, int)\n                 U malloc\n";
+        auto r = parseCachegrind(out, symbols);
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QCOMPARE(r->count("Ir"), 1520.0); // 1000 + 500 (inlined header code) + 20, not the harness
+        QCOMPARE(r->count("Dr"), 505.0);
+        QCOMPARE(r->llMisses(), 90.0);
+        QCOMPARE(r->program.at("Ir"), 101519.0);
+        QCOMPARE(r->functions.front().first, std::string("saxpy"));
+        QVERIFY(r->llDescription.find("33554432") != std::string::npos);
+        QVERIFY(!parseCachegrind("events: Ir\nfn=saxpy\n0 5\n", symbols)); // no summary: valgrind did not finish
+        QVERIFY(!parseCachegrind(out, ""));                                  // no symbols
+        auto garbage = parseCachegrind("events: Ir\nfn=saxpy\n0 x5\nsummary: 1\n", symbols);
+        QVERIFY(!garbage);
+    }
+
+    void counterReport() {
+        auto r = parseCounterReport(R"({"available":true,"reason":"","calls":10,"threads":2,"seconds_per_call":0.001,
+            "per_call":{"cycles":2000000,"instructions":3000000,"cache_references":1000,"cache_misses":250,"task_clock_ns":1800000},
+            "missing":{"branches":"perf_event_open: No such file or directory"}})");
+        QVERIFY(r);
+        QCOMPARE(r->ipc(), 1.5);
+        QCOMPARE(r->cacheMissRate(), 0.25);
+        QCOMPARE(r->coresBusy(), 1.8);
+        QCOMPARE(r->missing.size(), std::size_t(1));
+        QVERIFY(!parseCounterReport("not json"));
+    }
+
+    void rooflineMetricsAndRules() {
+        // 64 MB in 1.6 ms: 40 GB/s of a 50 GB/s roof, far left of the ridge.
+        auto mem = diagnoseTiming(1.6e-3, 64e6, 16e6);
+        QVERIFY2(has(mem, "memory_bound"), names(mem).empty() ? "none" : names(mem)[0].c_str());
+        QVERIFY(!has(mem, "compute_bound"));
+        QVERIFY(!has(mem, "near_roofline"));
+        // 1 GFLOP in 4 ms: 250 of 300 GFLOP/s, right of the ridge.
+        auto cmp = diagnoseTiming(4e-3, 8e6, 1e9);
+        QVERIFY(has(cmp, "compute_bound"));
+        QVERIFY(!has(cmp, "memory_bound"));
+        // Neither roof: 10% of bandwidth.
+        auto lat = diagnoseTiming(12.8e-3, 64e6, 16e6);
+        QVERIFY(has(lat, "latency_bound"));
+        QVERIFY(!has(lat, "memory_bound"));
+        // 95% of the memory floor is near the roofline.
+        auto near = diagnoseTiming(1.347e-3, 64e6, 0);
+        QVERIFY(has(near, "near_roofline"));
+        QVERIFY(has(near, "memory_bound"));
+        // A call of a few microseconds is dominated by fixed costs.
+        auto tiny = diagnoseTiming(3e-6, 1e3, 1e3);
+        QVERIFY(has(tiny, "launch_overhead"));
+
+        RooflineMetrics m = rooflineMetrics(timed(2e-3, 100e6, 50e6), roofs());
+        QCOMPARE(m.ridge, 6.0);
+        QCOMPARE(m.total.gbs, 50.0);
+        QCOMPARE(m.total.gflops, 25.0);
+        QCOMPARE(m.total.intensity, 0.5);
+        QVERIFY(m.total.memorySide);
+        QCOMPARE(m.total.rooflineFraction, 1.0);
+    }
+
+    void instructionCountsRevealScalarCode() {
+        CachegrindReport scalar;
+        scalar.candidate["Ir"] = 4e6; // 4 instructions per element of 1M elements
+        DiagnosisInput in;
+        in.cachegrind = &scalar;
+        in.profiledBytes = 4e6;
+        in.profiledFlops = 2e6;
+        QVERIFY(has(diagnose(in), "low_vectorization"));
+        CachegrindReport vector;
+        vector.candidate["Ir"] = 2e5;
+        in.cachegrind = &vector;
+        QVERIFY(!has(diagnose(in), "low_vectorization"));
+    }
+
+    void wrongResultsAreNotProfiled() {
+        auto r = timed(1e-3, 1e6, 1e6);
+        r.status = eval::EvalStatus::WrongAnswer;
+        ProfileRequest req;
+        req.roofs = roofs();
+        const auto p = buildProfile(r, req);
+        QVERIFY(p.diagnosis.empty());
+        QVERIFY(!p.roofline);
+        QVERIFY(!p.notes.empty());
+    }
+
+    void jobNotesBecomeReportNotes() {
+        ProfileRequest req;
+        req.level = eval::ProfileLevel::Cachegrind;
+        req.roofs = roofs();
+        req.jobFiles["unavailable-cachegrind.txt"] = "valgrind is not installed\n";
+        const auto p = buildProfile(timed(1e-3, 1e6, 1e6), req);
+        QVERIFY(std::find(p.notes.begin(), p.notes.end(), "cachegrind: not available: valgrind is not installed") != p.notes.end());
+    }
+
+    void coresUsedByACandidate() {
+        QCOMPARE(coresUsed("void f() {}", R"({"THREADS":"2"})", 4), 2);
+        QCOMPARE(coresUsed("void f() {}", R"({"THREADS":"8"})", 4), 4);
+        QCOMPARE(coresUsed("#pragma omp parallel for\nvoid f() {}", "{}", 4), 4);
+        QCOMPARE(coresUsed("void f() {}", "{}", 4), 1);
+    }
+
+    void machineModelJson() {
+        MachineModel m;
+        m.host = "box";
+        m.cores = 4;
+        m.isa = "avx2";
+        m.bandwidth = {{"L1", 16384, 300, 1100}, {"DRAM", 1 << 28, 20, 60}};
+        m.dramProbes1 = {19, 20, 21};
+        m.vectorGflops1 = 100;
+        m.vectorGflopsAll = 400;
+        auto back = machineFromJson(toJson(m));
+        QVERIFY(back);
+        QCOMPARE(back->dramGBs(1), 20.0);
+        QCOMPARE(back->dramGBs(4), 60.0);
+        QCOMPARE(back->ridgeIntensity(1), 5.0);
+        QVERIFY(std::abs(back->dramProbeCv() - 0.05) < 1e-9);
+        QVERIFY(back->memoryBound(1e9, 1e9, 1));
+        auto old = toJson(m);
+        old["schema"] = 0;
+        auto bad = machineFromJson(old);
+        QVERIFY(!bad);
+        QVERIFY(bad.error().message.find("machine probe") != std::string::npos);
+    }
+
+    void gpuProbeFromTheH100() {
+        auto gpus = parseGpuProbe(fixture("machine/h100_gpu_probe.json"));
+        QVERIFY2(gpus, gpus ? "" : gpus.error().message.c_str());
+        QCOMPARE(gpus->size(), std::size_t(1));
+        const auto& g = gpus->front();
+        QVERIFY(g.name.find("H100") != std::string::npos);
+        QCOMPARE(g.smCount, 132);
+        QCOMPARE(g.l2Bytes, std::size_t(52428800));
+        QVERIFY(g.copyGBs > 1000 && g.bf16MatrixTflops > 100);
+        QVERIFY(!parseGpuProbe("{\"gpus\":[]}"));
+        QVERIFY(!parseGpuProbe("[1,2]"));
+    }
+
+    void profilesAreStoredPerEvaluation() {
+        QTemporaryDir dir;
+        auto db = store::Database::open(dir.filePath("ws.db").toStdString());
+        QVERIFY(db);
+        QCOMPARE(db->schemaVersion(), 5);
+        auto ins = db->exec("INSERT INTO evaluations (id, cache_key, problem, problem_hash, candidate_hash, params, status, result) "
+                            "VALUES (7, 'k', 'p', 'h', 'c', '{}', 'ok', '{}')");
+        QVERIFY2(ins.ok(), ins.ok() ? "" : ins.error().message.c_str());
+        store::ProfileStore ps(*db);
+        QVERIFY(ps.save({0, 7, "roofline", R"({"signals":[]})", {"memory_bound"}, "box", ""}));
+        QVERIFY(ps.save({0, 7, "cachegrind", R"({"signals":[]})", {"memory_bound", "low_vectorization"}, "box", ""}));
+        QVERIFY(ps.save({0, 7, "roofline", R"({"signals":[1]})", {"near_roofline"}, "box", ""})); // replaces
+        auto all = ps.all(7);
+        QVERIFY(all);
+        QCOMPARE(all->size(), std::size_t(2));
+        auto latest = ps.latest(7);
+        QVERIFY(latest && *latest);
+        QCOMPARE((*latest)->level, std::string("cachegrind"));
+        QCOMPARE((*latest)->diagnosis.size(), std::size_t(2));
+        QCOMPARE(all->front().diagnosis, std::vector<std::string>{"near_roofline"});
+        auto none = ps.latest(8);
+        QVERIFY(none && !*none);
+    }
+
+    void promptCarriesTheDiagnosis() {
+        problem::ProblemSpec p;
+        p.name = "x";
+        p.function = "f";
+        synth::llm::PromptInput in;
+        in.problem = &p;
+        in.source = "void f() {}";
+        in.diagnosis = {{"memory_bound", "91% of DRAM bandwidth"}};
+        const auto prompt = synth::llm::buildPrompt(in, 100000);
+        QVERIFY(prompt.user.find("Diagnosis") != std::string::npos);
+        QVERIFY(prompt.user.find("memory_bound: 91% of DRAM bandwidth") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProfile)
+#include "tst_profile.moc"
