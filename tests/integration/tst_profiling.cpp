@@ -1,0 +1,187 @@
+// Profiling as a user drives it through kernelsmith-cli: the machine probe and
+// its cache, GPU import, ncu CSV parsing, eval --profile at every CPU level,
+// the memory- and compute-bound fixture kernels classified, stored profiles,
+// and a search that ends near the roofline.
+#include "test_support.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QString out, err;
+    QJsonDocument json() const { return QJsonDocument::fromJson(out.toUtf8()); }
+};
+
+QString data(const std::string& rel) { return QString::fromStdString((ks::test::dataDir() / rel).string()); }
+
+QStringList signalNames(const QJsonObject& profile) {
+    QStringList names;
+    for (const auto& s : profile["signals"].toArray()) names << s.toObject()["signal"].toString();
+    return names;
+}
+
+} // namespace
+
+class TestProfiling : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir dir_;
+
+    Run cli(const QStringList& args, int timeoutMs = 300000) {
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_CACHE_HOME", dir_.path() + "/cache"); // this suite's own machine model
+        p.setProcessEnvironment(env);
+        p.start(ks::test::cliPath(), QStringList{"--db", dir_.path() + "/ws.db"} + args);
+        Run r;
+        if (!p.waitForFinished(timeoutMs)) {
+            p.kill();
+            r.err = "timed out";
+            return r;
+        }
+        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        r.out = QString::fromUtf8(p.readAllStandardOutput());
+        r.err = QString::fromUtf8(p.readAllStandardError());
+        return r;
+    }
+
+    QJsonObject evalProfile(const QString& problem, const QString& seed, const QString& level) {
+        auto r = cli({"eval", "--problem", problem, "--seed", seed, "--profile", level, "--json", "--time-budget", "0.3"});
+        if (r.code != 0) qWarning("eval failed (%d): %s", r.code, qPrintable(r.err + r.out));
+        return r.json().object();
+    }
+
+private slots:
+    void probeCachesTheMachineModel() {
+        auto r = cli({"machine", "probe", "--dram-probes", "2", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto m = r.json().object();
+        QStringList levels;
+        for (const auto& b : m["bandwidth"].toArray()) levels << b.toObject()["level"].toString();
+        QCOMPARE(levels, (QStringList{"L1", "L2", "L3", "DRAM"}));
+        const auto dram = m["bandwidth"].toArray().last().toObject();
+        QVERIFY(dram["gbs_1"].toDouble() > 0.5);
+        QVERIFY(dram["gbs_all"].toDouble() > 0.5);
+        // Faster levels are faster: L1 beats DRAM by far on any CPU.
+        QVERIFY(m["bandwidth"].toArray().first().toObject()["gbs_1"].toDouble() > 2 * dram["gbs_1"].toDouble());
+        QCOMPARE(m["dram_probes_1"].toArray().size(), 2);
+        const auto peak = m["peak_gflops"].toObject();
+        QVERIFY(peak["vector_1"].toDouble() >= peak["scalar_1"].toDouble());
+        QVERIFY(peak["vector_all"].toDouble() > 0);
+        QVERIFY(QFile::exists(dir_.path() + "/cache/kernelsmith/machines/" + m["host"].toString() + ".json"));
+
+        auto shown = cli({"machine", "show", "--json"});
+        QCOMPARE(shown.code, 0);
+        QCOMPARE(shown.json().object()["probed_at"].toString(), m["probed_at"].toString());
+        auto text = cli({"machine", "show"});
+        QVERIFY2(text.out.contains("DRAM") && text.out.contains("ridge"), qPrintable(text.out));
+
+        auto unknown = cli({"machine", "show", "--host", "never-probed"});
+        QCOMPARE(unknown.code, 2);
+        QVERIFY2(unknown.err.contains("machine probe"), qPrintable(unknown.err));
+        QCOMPARE(cli({"machine", "probe", "--dram-probes", "0"}).code, 2);
+    }
+
+    void gpuHostsAreImported() {
+        auto r = cli({"machine", "import-gpu", data("machine/h100_gpu_probe.json"), "--host", "gpu-box"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("H100"));
+        auto shown = cli({"machine", "show", "--host", "gpu-box", "--json"});
+        QCOMPARE(shown.code, 0);
+        QCOMPARE(shown.json().object()["gpus"].toArray().first().toObject()["sm_count"].toInt(), 132);
+        auto bad = cli({"machine", "import-gpu", data("ncu/ncu_raw.csv"), "--host", "gpu-box"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("gpus"), qPrintable(bad.err));
+    }
+
+    void ncuCsvIsParsedAndDiagnosed() {
+        auto r = cli({"profile", "ncu", data("ncu/ncu_raw.csv"), "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto all = r.json().array();
+        QCOMPARE(all.size(), 3);
+        QVERIFY(signalNames(all[0].toObject()).contains("memory_bound"));
+        QVERIFY(signalNames(all[1].toObject()).contains("compute_bound"));
+        QVERIFY(signalNames(all[2].toObject()).contains("low_occupancy"));
+        auto text = cli({"profile", "ncu", data("ncu/ncu_details.csv")});
+        QVERIFY(text.out.contains("streamCopy") && text.out.contains("memory_bound"));
+        auto bad = cli({"profile", "ncu", data("machine/h100_gpu_probe.json")});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("--csv"), qPrintable(bad.err));
+        auto onCpu = cli({"eval", "--problem", data("problems/saxpy"), "--seed", "unrolled", "--profile", "ncu"});
+        QCOMPARE(onCpu.code, 2);
+        QVERIFY2(onCpu.err.contains("GPU"), qPrintable(onCpu.err));
+        QCOMPARE(cli({"eval", "--problem", data("problems/saxpy"), "--seed", "unrolled", "--profile", "deep"}).code, 2);
+    }
+
+    void memoryBoundFixtureIsMemoryBound() {
+        const auto r = evalProfile(data("problems/saxpy"), "unrolled", "roofline");
+        const auto profile = r["profile"].toObject();
+        const auto names = signalNames(profile);
+        QVERIFY2(names.contains("memory_bound"), qPrintable(QJsonDocument(profile).toJson()));
+        QVERIFY(!names.contains("compute_bound"));
+        const auto total = profile["roofline"].toObject()["total"].toObject();
+        QVERIFY(total["memory_side"].toBool());
+        QVERIFY(total["gbs"].toDouble() > 0);
+
+        auto shown = cli({"profile", "show", "--evaluation", QString::number(r["evaluation_id"].toInteger())});
+        QVERIFY2(shown.code == 0, qPrintable(shown.err));
+        QCOMPARE(shown.json().array().first().toObject()["level"].toString(), QString("roofline"));
+    }
+
+    void computeBoundFixtureIsComputeBound() {
+        const auto r = evalProfile(data("problems/poly_eval"), "interleaved", "roofline");
+        const auto profile = r["profile"].toObject();
+        const auto names = signalNames(profile);
+        QVERIFY2(names.contains("compute_bound"), qPrintable(QJsonDocument(profile).toJson()));
+        QVERIFY(!names.contains("memory_bound"));
+        QVERIFY(!profile["roofline"].toObject()["total"].toObject()["memory_side"].toBool());
+    }
+
+    void cachegrindLevelWorks() {
+        const auto r = evalProfile(data("problems/saxpy"), "unrolled", "cachegrind");
+        const auto profile = r["profile"].toObject();
+        const auto cg = profile["cachegrind"].toObject();
+        QVERIFY2(!cg.isEmpty(), qPrintable(QJsonDocument(profile).toJson()));
+        // One call over 2^20 elements: at least one instruction per 16 elements, data misses per line of y.
+        QVERIFY(cg["candidate"].toObject()["Ir"].toDouble() > 65536);
+        QVERIFY(cg["candidate"].toObject()["D1mw"].toDouble() > 1000);
+        QCOMPARE(cg["functions"].toArray().first().toObject()["function"].toString(), QString("saxpy"));
+        // The harness's own work (input generation) is not the candidate's.
+        QVERIFY(cg["program"].toObject()["Ir"].toDouble() > 2 * cg["candidate"].toObject()["Ir"].toDouble());
+    }
+
+    void countersLevelReportsWhatTheMachineAllows() {
+        const auto r = evalProfile(data("problems/saxpy"), "unrolled", "counters");
+        const auto profile = r["profile"].toObject();
+        const auto c = profile["counters"].toObject();
+        QVERIFY2(!c.isEmpty(), qPrintable(QJsonDocument(profile).toJson()));
+        QVERIFY(c["calls"].toInt() >= 3);
+        if (c["available"].toBool()) {
+            QVERIFY(c["per_call"].toObject()["instructions"].toDouble() > 0);
+        } else {
+            // A clear reason, naming what refused and what works instead.
+            QVERIFY2(c["reason"].toString().contains("perf_event_open"), qPrintable(c["reason"].toString()));
+            QVERIFY(c["reason"].toString().contains("cachegrind"));
+        }
+        const auto perCall = c["per_call"].toObject(), missing = c["missing"].toObject();
+        QVERIFY2(perCall.contains("task_clock_ns") || missing.contains("task_clock_ns"), qPrintable(QJsonDocument(c).toJson()));
+    }
+
+    void searchEndsNearTheRoofline() {
+        auto r = cli({"search", "start", "--problem", data("problems/saxpy"), "--budget", "12", "--stop-near-roofline", "0.2", "--time-budget", "0.2"});
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+        QVERIFY2((r.out + r.err).contains("(near_roofline)"), qPrintable(r.out + r.err));
+        auto bad = cli({"search", "start", "--problem", data("problems/saxpy"), "--stop-near-roofline", "1.5"});
+        QCOMPARE(bad.code, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProfiling)
+#include "tst_profiling.moc"
