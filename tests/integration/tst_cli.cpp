@@ -135,7 +135,10 @@ private slots:
         QFile f(json);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const auto j = QJsonDocument::fromJson(f.readAll()).object();
-        QVERIFY(j["machine"].toObject()["bandwidth_gbs_1"].toDouble() > 0);
+        const auto levels = j["machine"].toObject()["bandwidth"].toArray();
+        QVERIFY(!levels.isEmpty());
+        QCOMPARE(levels.last().toObject()["level"].toString(), QString("DRAM"));
+        QVERIFY(levels.last().toObject()["gbs_1"].toDouble() > 0);
         const auto row = j["problems"].toArray()[0].toObject();
         QCOMPARE(row["problem"].toString(), QString("saxpy"));
         QCOMPARE(row["evaluations"].toInt(), 3);

@@ -130,6 +130,23 @@ private slots:
                                  run.err.toStdString(), shown.out.toStdString(), tree.out.toStdString()})
             QVERIFY2(text.find(kKey) == std::string::npos, "the API key leaked");
         QVERIFY(run.err.contains("llm") || run.err.contains("search")); // -vv did log
+
+        // Every correct node was profiled. Continued, the search expands evaluated
+        // kernels: their prompts carry the evaluation and the diagnosis (a correct,
+        // timed kernel is always bound by something), and retrieval used it.
+        QVERIFY(scalar(*ro, "SELECT count(*) FROM profiles") >= 3);
+        const auto more = cli({"--db", db, "search", "resume", "1", "--budget", "8", "--llm-config", qs(cfg), "--time-budget", "0.05"});
+        QVERIFY2(more.exitCode == 0, qPrintable(more.out + more.err));
+        auto after = store::Database::open(db.toStdString(), store::Database::Mode::ReadOnly);
+        QVERIFY(after.ok());
+        const auto allCalls = store::LlmCallStore(*after).forSearch(1);
+        QVERIFY(allCalls.ok() && allCalls->size() > 4);
+        bool diagnosed = false;
+        for (std::size_t i = 4; i < allCalls->size(); ++i) {
+            const auto& p = (*allCalls)[i].prompt;
+            diagnosed = diagnosed || (p.find("## Diagnosis (from profiling this kernel)") != std::string::npos && p.find("_bound: ") != std::string::npos);
+        }
+        QVERIFY2(diagnosed, allCalls->back().prompt.c_str());
     }
 
     void tokenBudgetEndsTheSearch() {

@@ -16,6 +16,8 @@
 // @ks-param STREAM: bool = false
 // @ks-param THREADS: 1 | 2 = 1
 // @ks-param EXP: enum(portable, avx512) = portable
+// @ks-param SCRATCH: bool = false
+// @ks-param PREFETCH: bool = false
 //
 // VEC      floats per vector (4 = SSE, 8 = AVX2, 16 = AVX-512 register).
 // ACC      independent vectors per step (max, sum and exp chains interleave).
@@ -25,6 +27,12 @@
 //          (online softmax), then y = exp(x - max) / sum is written once
 //          (two passes over memory, but two exps per element).
 // STREAM   write the final pass of y with non-temporal stores.
+// SCRATCH  (three passes) pass 2 keeps exp(x - max) in a row buffer on the
+//          stack instead of y (rows up to 8192 floats): y is then written once,
+//          by the final pass, so a plain store of y costs no read-for-ownership
+//          in pass 2 and STREAM can skip the cache entirely.
+// PREFETCH while a row is in its compute passes, prefetch the next row's x,
+//          so memory stays busy when no pass streams from it.
 // THREADS  OpenMP threads over rows.
 // EXP      portable: the exp below in vector extensions. avx512: with VEC = 16
 //          on an AVX-512 target, the same polynomial with hardware rounding
@@ -52,6 +60,12 @@
 #endif
 #ifndef THREADS
 #define THREADS 1
+#endif
+#ifndef SCRATCH
+#define SCRATCH 0
+#endif
+#ifndef PREFETCH
+#define PREFETCH 0
 #endif
 #define portable 0
 #define avx512 1
@@ -132,6 +146,8 @@ inline VF vexp(const VF& x) {
 
 inline float sexp(float x) { return x < -87.3f ? 0.0f : std::exp(x); }
 
+constexpr int64_t kScratch = 8192; // floats of the SCRATCH row buffer (32 KiB of stack)
+
 inline VF vmax(const VF& a, const VF& b) { return a > b ? a : b; }
 
 inline float hmax(const VF& v) {
@@ -203,35 +219,46 @@ void row(const float* xr, float* yr, int64_t N) {
     }
     for (; n < N; ++n) mx = xr[n] > mx ? xr[n] : mx;
 
-    // Pass 2: y = exp(x - max), summed.
+    // Pass 2: e = exp(x - max), summed, kept in y or in the scratch row.
+#if SCRATCH
+    alignas(64) float scratch[kScratch];
+    float* er = N <= kScratch ? scratch : yr;
+#else
+    float* er = yr;
+#endif
     const VF vmx = VF{} + mx;
     VF s[ACC];
     for (int a = 0; a < ACC; ++a) s[a] = VF{};
     n = 0;
-    for (; n + VEC * ACC <= N; n += VEC * ACC)
+    for (; n + VEC * ACC <= N; n += VEC * ACC) {
+#if PREFETCH
+        // One prefetch per cache line of the next row (16 floats).
+        for (int64_t p = n; p < n + VEC * ACC; p += 16) __builtin_prefetch(xr + N + p, 0, 3);
+#endif
         for (int a = 0; a < ACC; ++a) {
             const VF e = vexp(at(xr + n + a * VEC) - vmx);
-            at(yr + n + a * VEC) = e;
+            at(er + n + a * VEC) = e;
             s[a] += e;
         }
+    }
     for (; n + VEC <= N; n += VEC) {
         const VF e = vexp(at(xr + n) - vmx);
-        at(yr + n) = e;
+        at(er + n) = e;
         s[0] += e;
     }
     for (int a = 1; a < ACC; ++a) s[0] += s[a];
     float sum = hsum(s[0]);
     for (; n < N; ++n) {
         const float e = sexp(xr[n] - mx);
-        yr[n] = e;
+        er[n] = e;
         sum += e;
     }
 
-    // Pass 3: scale y in place.
+    // Pass 3: y = e / sum.
     const float inv = 1.0f / sum;
     const VF vinv = VF{} + inv;
-    writeRow(yr, N, [&](int64_t i) -> VF { return at(yr + i) * vinv; },
-             [&](int64_t i) { return yr[i] * inv; });
+    writeRow(yr, N, [&](int64_t i) -> VF { return at(er + i) * vinv; },
+             [&](int64_t i) { return er[i] * inv; });
 #else
     // Pass 1 (online): per-lane running max m and sum s of exp(x - m); when a
     // lane's max grows, its sum is rescaled by exp(m_old - m_new).
