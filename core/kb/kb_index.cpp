@@ -4,6 +4,7 @@
 #include "util/files.h"
 #include "util/hash.h"
 #include "util/paths.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -14,21 +15,6 @@
 
 namespace ks::kb {
 namespace {
-
-std::string joinList(const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
-    return s;
-}
-
-std::vector<std::string> splitList(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    std::string item;
-    while (std::getline(in, item, ','))
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
 
 // Words too common in kernel prose to tell documents apart.
 bool stopword(const std::string& w) {
@@ -67,9 +53,9 @@ KbDocument readDoc(const store::Statement& s) {
     d.hash = s.text(3);
     d.title = s.text(4);
     d.category = s.text(5);
-    d.platforms = splitList(s.text(6));
-    d.triggers = splitList(s.text(7));
-    d.tags = splitList(s.text(8));
+    d.platforms = splitComma(s.text(6));
+    d.triggers = splitComma(s.text(7));
+    d.tags = splitComma(s.text(8));
     d.status = s.text(9);
     d.body = s.text(10);
     return d; // sections on demand: listing and ranking do not need them
@@ -119,7 +105,7 @@ Status KbIndex::put(const KbDocument& d) const {
         auto doc = db_.prepare(std::string("INSERT INTO kb_docs (") + kDocColumns + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         if (!doc) return doc.error();
         doc->bind(1, d.id).bind(2, d.path).bind(3, d.root).bind(4, d.hash).bind(5, d.title).bind(6, d.category);
-        doc->bind(7, joinList(d.platforms)).bind(8, joinList(d.triggers)).bind(9, joinList(d.tags)).bind(10, d.status).bind(11, d.body);
+        doc->bind(7, joinComma(d.platforms)).bind(8, joinComma(d.triggers)).bind(9, joinComma(d.tags)).bind(10, d.status).bind(11, d.body);
         if (auto s = doc->run(); !s) return s;
         // Metadata is searchable too: a trigger or tag word finds the document.
         std::string meta = d.title + " " + d.category;
@@ -277,7 +263,7 @@ Result<std::vector<Snippet>> KbIndex::search(const RetrievalQuery& q) const {
         c.snippet.path = d.path;
         std::ostringstream why;
         if (c.bm25 > 0) why << "text match (bm25 " << static_cast<int>(c.bm25 * 10) / 10.0 << ")";
-        if (!c.matchedTriggers.empty()) why << (c.bm25 > 0 ? "; " : "") << "triggers " << joinList(c.matchedTriggers);
+        if (!c.matchedTriggers.empty()) why << (c.bm25 > 0 ? "; " : "") << "triggers " << joinComma(c.matchedTriggers);
         if (!q.platform.empty() && q.platform != "any") why << "; platform " << (contains(d.platforms, q.platform) ? q.platform : "any");
         if (d.status == "approved") why << "; approved skill";
         c.snippet.reason = why.str();

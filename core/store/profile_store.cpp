@@ -1,23 +1,9 @@
 #include "store/profile_store.h"
 
-#include <sstream>
+#include "util/text.h"
 
 namespace ks::store {
 namespace {
-
-std::string joinSignals(const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
-    return s;
-}
-
-std::vector<std::string> splitSignals(const std::string& s) {
-    std::vector<std::string> v;
-    std::istringstream in(s);
-    for (std::string x; std::getline(in, x, ',');)
-        if (!x.empty()) v.push_back(x);
-    return v;
-}
 
 // Deeper levels sort later: the latest() of an evaluation is its deepest profile.
 constexpr const char* kSelect =
@@ -32,7 +18,7 @@ Status ProfileStore::save(const ProfileRecord& r) const {
         "ON CONFLICT (evaluation_id, level) DO UPDATE SET report = excluded.report, diagnosis = excluded.diagnosis, "
         "machine = excluded.machine, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')");
     if (!stmt) return stmt.error();
-    stmt->bind(1, r.evaluationId).bind(2, r.level).bind(3, r.reportJson).bind(4, joinSignals(r.diagnosis)).bind(5, r.machine);
+    stmt->bind(1, r.evaluationId).bind(2, r.level).bind(3, r.reportJson).bind(4, joinComma(r.diagnosis)).bind(5, r.machine);
     return stmt->run();
 }
 
@@ -50,7 +36,7 @@ Result<std::vector<ProfileRecord>> ProfileStore::all(std::int64_t evaluationId) 
         r.evaluationId = stmt->int64(1);
         r.level = stmt->text(2);
         r.reportJson = stmt->text(3);
-        r.diagnosis = splitSignals(stmt->text(4));
+        r.diagnosis = splitComma(stmt->text(4));
         r.machine = stmt->text(5);
         r.createdAt = stmt->text(6);
         out.push_back(std::move(r));

@@ -1,7 +1,9 @@
 #pragma once
 // Small string helpers shared across core.
+#include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ks {
 
@@ -12,6 +14,22 @@ inline std::string trim(std::string_view s) {
     if (b == std::string_view::npos) return {};
     const auto e = s.find_last_not_of(ws);
     return std::string(s.substr(b, e - b + 1));
+}
+
+// "a,b,c": how short lists are kept in one database column.
+inline std::string joinComma(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
+    return s;
+}
+
+// The inverse of joinComma; empty items are dropped.
+inline std::vector<std::string> splitComma(const std::string& s) {
+    std::vector<std::string> out;
+    std::istringstream in(s);
+    for (std::string item; std::getline(in, item, ',');)
+        if (!item.empty()) out.push_back(item);
+    return out;
 }
 
 } // namespace ks

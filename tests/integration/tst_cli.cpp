@@ -1,5 +1,5 @@
 // kernelsmith-cli as a user runs it: exit codes, messages, JSON.
-#include "test_support.h"
+#include "cli_runner.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -9,10 +9,7 @@
 #include <QtTest/QtTest>
 
 namespace {
-struct Run {
-    int code = -1;
-    QString out, err;
-};
+using Run = ks::test::CliRun;
 
 QString data(const std::string& rel) { return QString::fromStdString((ks::test::dataDir() / rel).string()); }
 } // namespace
@@ -23,18 +20,7 @@ private:
     QTemporaryDir dir_;
 
     Run cli(const QStringList& args, int timeoutMs = 120000) {
-        QProcess p;
-        p.start(ks::test::cliPath(), QStringList{"--db", dir_.path() + "/ws.db"} + args);
-        Run r;
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            r.err = "timed out";
-            return r;
-        }
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
+        return ks::test::runCli(QStringList{"--db", dir_.path() + "/ws.db"} + args, timeoutMs);
     }
 
 private slots:

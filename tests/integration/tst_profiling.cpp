@@ -2,7 +2,7 @@
 // its cache, GPU import, ncu CSV parsing, eval --profile at every CPU level,
 // the memory- and compute-bound fixture kernels classified, stored profiles,
 // and a search that ends near the roofline.
-#include "test_support.h"
+#include "cli_runner.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -13,11 +13,7 @@
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-    QJsonDocument json() const { return QJsonDocument::fromJson(out.toUtf8()); }
-};
+using Run = ks::test::CliRun;
 
 QString data(const std::string& rel) { return QString::fromStdString((ks::test::dataDir() / rel).string()); }
 
@@ -35,21 +31,9 @@ private:
     QTemporaryDir dir_;
 
     Run cli(const QStringList& args, int timeoutMs = 300000) {
-        QProcess p;
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("XDG_CACHE_HOME", dir_.path() + "/cache"); // this suite's own machine model
-        p.setProcessEnvironment(env);
-        p.start(ks::test::cliPath(), QStringList{"--db", dir_.path() + "/ws.db"} + args);
-        Run r;
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            r.err = "timed out";
-            return r;
-        }
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
+        return ks::test::runCli(QStringList{"--db", dir_.path() + "/ws.db"} + args, timeoutMs, env);
     }
 
     QJsonObject evalProfile(const QString& problem, const QString& seed, const QString& level) {
