@@ -21,6 +21,7 @@
 // @ks-param OFFSETS: bool = false
 // @ks-param ZERO: enum(loop, memset, stream) = loop
 // @ks-param THREADS: 1 | 2 = 1
+// @ks-param ONEPASS: bool = false
 //
 // COPY     how values are copied: an element loop, memcpy, or non-temporal
 //          (streaming) stores for runs of at least 64 floats (AVX-512 / AVX;
@@ -31,6 +32,10 @@
 //          re-sum the inner lengths of dropped events to skip their values.
 // ZERO     how the output tails are zeroed: element loop, memset, or streaming.
 // THREADS  OpenMP threads over chunks of users (and over the tails).
+// ONEPASS  with one thread, skip pass 1 and the scan: one serial pass keeps the
+//          output positions as it goes, so inner_lengths is read once, not twice
+//          (pass 2 re-reads what pass 1 read; a chunk's inner lengths need not
+//          stay in cache between them).
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -52,6 +57,9 @@
 #endif
 #ifndef THREADS
 #define THREADS 1
+#endif
+#ifndef ONEPASS
+#define ONEPASS 0
 #endif
 
 #if defined(__AVX512F__)
@@ -121,6 +129,44 @@ inline void zeroPiece(T* p, int64_t begin, int64_t end, int t, int pieces) {
 void batch_event_truncate(const int64_t* outer_lengths, const int64_t* inner_lengths, const float* values,
                           int64_t* out_outer_lengths, int64_t* out_inner_lengths, float* out_values, int64_t U,
                           int64_t NE, int64_t NV, int64_t KEEP) {
+#if ONEPASS && THREADS == 1
+    {
+        int64_t ein = 0, vin = 0, eout = 0, vout = 0;
+        for (int64_t u = 0; u < U; ++u) {
+            const int64_t n = outer_lengths[u];
+            const int64_t k = n < KEEP ? n : KEEP;
+            out_outer_lengths[u] = k;
+            int64_t sk = 0;
+#if RUNS
+            for (int64_t i = 0; i < k; ++i) {
+                const int64_t len = inner_lengths[ein + i];
+                out_inner_lengths[eout + i] = len;
+                sk += len;
+            }
+            copyValues(out_values + vout, values + vin, sk);
+#else
+            for (int64_t i = 0; i < k; ++i) {
+                const int64_t len = inner_lengths[ein + i];
+                out_inner_lengths[eout + i] = len;
+                copyValues(out_values + vout + sk, values + vin + sk, len);
+                sk += len;
+            }
+#endif
+            int64_t sa = 0;
+            for (int64_t i = k; i < n; ++i) sa += inner_lengths[ein + i];
+            vin += sk + sa;
+            vout += sk;
+            eout += k;
+            ein += n;
+        }
+        zeroRange(out_inner_lengths + eout, NE - eout);
+        zeroRange(out_values + vout, NV - vout);
+#if BET_NT && (COPY == 2 || ZERO == 2)
+        _mm_sfence();
+#endif
+        return;
+    }
+#endif
     const int64_t chunks = (U + kChunk - 1) / kChunk;
     // Per chunk: input events, input values, kept events, kept values; scanned
     // in place to start positions (index chunks holds the totals).

@@ -12,10 +12,12 @@
 // Defaults are the plain variant (scalar with libm exp, no unrolling, one
 // thread): finding the tuned configuration is the search's job.
 // @ks-param VEC: 1 | 4 | 8 | 16 = 1
-// @ks-param UNROLL: 1 | 2 | 4 = 1
+// @ks-param UNROLL: 1 | 2 | 4 | 8 = 1
 // @ks-param FIXED_K: bool = false
 // @ks-param THREADS: 1 | 2 = 1
 // @ks-param EXP: enum(portable, avx512) = portable
+// @ks-param STREAM: bool = false
+// @ks-param DIV: enum(exact, rcp) = exact
 //
 // VEC      floats per vector (4 = SSE, 8 = AVX2, 16 = AVX-512); 1 = scalar
 //          with std::exp. GCC vector extensions split a vector wider than the
@@ -28,6 +30,14 @@
 //          AVX-512 target, the same polynomial with hardware rounding
 //          (vrndscaleps), min/max clamps and vscalefps for the 2^n factor:
 //          fewer instructions per vector. Elsewhere it falls back to portable.
+// DIV      exact: silu = v / (1 + e) with a vector division. rcp: with VEC = 16
+//          on AVX-512, v * 1/(1 + e) from the 14-bit reciprocal estimate
+//          (vrcp14ps) refined by one Newton step (about 1 ulp): a division
+//          takes several times the issue slots of the two FMAs it replaces.
+// STREAM   store y with non-temporal stores (VEC >= 8 on an AVX target): y is
+//          written once and never read back, so caching it only costs a
+//          read-for-ownership of every line. Each row's head is extended to
+//          the next 64-byte boundary so the main loop's stores are aligned.
 #include <cmath>
 #include <cstdint>
 
@@ -48,11 +58,34 @@
 #ifndef EXP
 #define EXP portable
 #endif
+#ifndef STREAM
+#define STREAM 0
+#endif
+#define exact 0
+#define rcp 1
+#ifndef DIV
+#define DIV exact
+#endif
+#if DIV == rcp && VEC == 16 && defined(__AVX512F__)
+#define DW_RCP 1
+#else
+#define DW_RCP 0
+#endif
 #if EXP == avx512 && VEC == 16 && defined(__AVX512F__)
-#include <immintrin.h>
 #define DW_EXP_AVX512 1
 #else
 #define DW_EXP_AVX512 0
+#endif
+// Widest non-temporal store for STREAM, in floats (0: plain stores).
+#if STREAM && VEC == 16 && defined(__AVX512F__)
+#define DW_NT 16
+#elif STREAM && VEC >= 8 && defined(__AVX__)
+#define DW_NT 8
+#else
+#define DW_NT 0
+#endif
+#if DW_EXP_AVX512 || DW_NT || DW_RCP
+#include <immintrin.h>
 #endif
 
 namespace {
@@ -119,13 +152,42 @@ inline void vexp(VF& x) {
 #if VEC > 1
 constexpr int64_t kMaxEdgeTaps = 64;
 
+// silu from v and e = exp(-v): v / (1 + e).
+inline VF siluOf(const VF& v, const VF& e) {
+#if DW_RCP
+    const __m512 d = _mm512_add_ps((__m512)e, _mm512_set1_ps(1.0f));
+    __m512 r = _mm512_rcp14_ps(d);
+    // One Newton step: r = r * (2 - d * r).
+    r = _mm512_mul_ps(r, _mm512_fnmadd_ps(d, r, _mm512_set1_ps(2.0f)));
+    return (VF)_mm512_mul_ps((__m512)v, r);
+#else
+    return v / (1.0f + e);
+#endif
+}
+
+// A vector of outputs to an aligned address: non-temporal with STREAM.
+inline void put(float* p, const VF& v) {
+#if DW_NT
+    const float* lanes = reinterpret_cast<const float*>(&v);
+    for (int i = 0; i < VEC; i += DW_NT) {
+#if DW_NT == 16
+        _mm512_stream_ps(p + i, _mm512_loadu_ps(lanes + i));
+#else
+        _mm256_stream_ps(p + i, _mm256_loadu_ps(lanes + i));
+#endif
+    }
+#else
+    at(p) = v;
+#endif
+}
+
 // One vector of outputs t .. t+VEC-1 away from the head (t >= K-1).
 inline VF silu(const float* base, const float* wc, float bc, int64_t k, int64_t t) {
     VF v = VF{} + bc;
     for (int64_t j = 0; j < k; ++j) v += wc[j] * at(base + t + j);
     VF e = -v;
     vexp(e);
-    return v / (1.0f + e);
+    return siluOf(v, e);
 }
 
 // silu(bias + taps) for the outputs t .. t+n-1 (n <= VEC) at a row's edges:
@@ -154,8 +216,22 @@ void row(const float* xr, const float* wc, float bc, float* yr, int64_t L, int64
 #if VEC > 1
     const bool edgesVectorized = k <= kMaxEdgeTaps;
     // Head: the first K-1 outputs read the zero padding.
+    int64_t headEnd = k - 1;
+#if DW_NT
+    // Up to the first 64-byte boundary of y at or after K-1: aligned stores from there on.
+    while (headEnd < L && reinterpret_cast<uintptr_t>(yr + headEnd) % 64 != 0) ++headEnd;
+    if (!edgesVectorized) headEnd = k - 1;
+#endif
     if (edgesVectorized)
-        for (; t < L && t < k - 1; t += VEC) edgeVector(xr, wc, bc, yr, L, k, t, L - t < VEC ? L - t : VEC);
+        while (t < L && t < headEnd) {
+            // Whole vectors, except the last one stops at headEnd with STREAM.
+            int64_t n = L - t < VEC ? L - t : VEC;
+#if DW_NT
+            n = headEnd - t < n ? headEnd - t : n;
+#endif
+            edgeVector(xr, wc, bc, yr, L, k, t, n);
+            t += n;
+        }
 #endif
     for (; t < L && t < k - 1; ++t) yr[t] = outScalar<KK>(xr, wc, bc, t, K);
 #if VEC > 1
@@ -170,7 +246,13 @@ void row(const float* xr, const float* wc, float bc, float* yr, int64_t L, int64
             e[u] = -v[u];
             vexp(e[u]);
         }
-        for (int u = 0; u < UNROLL; ++u) at(yr + t + u * VEC) = v[u] / (1.0f + e[u]);
+#if DW_NT
+        if (reinterpret_cast<uintptr_t>(yr + t) % 64 == 0) {
+            for (int u = 0; u < UNROLL; ++u) put(yr + t + u * VEC, siluOf(v[u], e[u]));
+            continue;
+        }
+#endif
+        for (int u = 0; u < UNROLL; ++u) at(yr + t + u * VEC) = siluOf(v[u], e[u]);
     }
 #else
     for (; t + UNROLL <= L; t += UNROLL) {
@@ -198,16 +280,24 @@ void row(const float* xr, const float* wc, float bc, float* yr, int64_t L, int64
 void dwconv1d_silu(const float* x, const float* w, const float* bias, float* y, int64_t B, int64_t C, int64_t L,
                    int64_t K) {
 #if THREADS > 1
-#pragma omp parallel for num_threads(THREADS) schedule(static)
+#pragma omp parallel num_threads(THREADS)
 #endif
-    for (int64_t bc = 0; bc < B * C; ++bc) {
-        const int64_t c = bc % C;
+    {
+#if THREADS > 1
+#pragma omp for schedule(static)
+#endif
+        for (int64_t bc = 0; bc < B * C; ++bc) {
+            const int64_t c = bc % C;
 #if FIXED_K
-        if (K == 4) {
-            row<4>(x + bc * L, w + c * K, bias[c], y + bc * L, L, K);
-            continue;
-        }
+            if (K == 4) {
+                row<4>(x + bc * L, w + c * K, bias[c], y + bc * L, L, K);
+                continue;
+            }
 #endif
-        row<0>(x + bc * L, w + c * K, bias[c], y + bc * L, L, K);
+            row<0>(x + bc * L, w + c * K, bias[c], y + bc * L, L, K);
+        }
+#if DW_NT
+        _mm_sfence(); // non-temporal stores are weakly ordered: each thread fences its own
+#endif
     }
 }

@@ -17,7 +17,7 @@
 // @ks-param THREADS: 1 | 2 = 1
 // @ks-param EXP: enum(portable, avx512) = portable
 // @ks-param SCRATCH: bool = false
-// @ks-param PREFETCH: bool = false
+// @ks-param PREFETCH: 0 | 4096 | 16384 | 32768 = 0
 //
 // VEC      floats per vector (4 = SSE, 8 = AVX2, 16 = AVX-512 register).
 // ACC      independent vectors per step (max, sum and exp chains interleave).
@@ -31,8 +31,9 @@
 //          stack instead of y (rows up to 8192 floats): y is then written once,
 //          by the final pass, so a plain store of y costs no read-for-ownership
 //          in pass 2 and STREAM can skip the cache entirely.
-// PREFETCH while a row is in its compute passes, prefetch the next row's x,
-//          so memory stays busy when no pass streams from it.
+// PREFETCH bytes ahead in x to prefetch while a row is in its compute pass
+//          (0: none), so memory stays busy when no pass streams from it; short
+//          rows need a distance of several rows.
 // THREADS  OpenMP threads over rows.
 // EXP      portable: the exp below in vector extensions. avx512: with VEC = 16
 //          on an AVX-512 target, the same polynomial with hardware rounding
@@ -232,8 +233,8 @@ void row(const float* xr, float* yr, int64_t N) {
     n = 0;
     for (; n + VEC * ACC <= N; n += VEC * ACC) {
 #if PREFETCH
-        // One prefetch per cache line of the next row (16 floats).
-        for (int64_t p = n; p < n + VEC * ACC; p += 16) __builtin_prefetch(xr + N + p, 0, 3);
+        // One prefetch per cache line (16 floats), PREFETCH bytes ahead.
+        for (int64_t p = n; p < n + VEC * ACC; p += 16) __builtin_prefetch(xr + p + PREFETCH / 4, 0, 3);
 #endif
         for (int a = 0; a < ACC; ++a) {
             const VF e = vexp(at(xr + n + a * VEC) - vmx);
