@@ -115,7 +115,7 @@ inline VFu& at(float* p) { return *reinterpret_cast<VFu*>(p); }
 // The same Cephes polynomial; 2^n applied by vscalefps.
 inline void vexp(VF& xv) {
     __m512 x = (__m512)xv;
-    x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.3f)), _mm512_set1_ps(88.3f));
+    // vscalefps saturates to 0 or inf by itself, so the argument needs no clamp.
     const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
     r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
