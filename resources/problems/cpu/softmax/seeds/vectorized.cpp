@@ -17,7 +17,7 @@
 // @ks-param THREADS: 1 | 2 = 1
 // @ks-param EXP: enum(portable, avx512) = portable
 // @ks-param SCRATCH: bool = false
-// @ks-param PREFETCH: 0 | 4096 | 16384 | 32768 = 0
+// @ks-param PREFETCH: 0 | 4096 | 16384 = 0
 //
 // VEC      floats per vector (4 = SSE, 8 = AVX2, 16 = AVX-512 register).
 // ACC      independent vectors per step (max, sum and exp chains interleave).
@@ -31,9 +31,10 @@
 //          stack instead of y (rows up to 8192 floats): y is then written once,
 //          by the final pass, so a plain store of y costs no read-for-ownership
 //          in pass 2 and STREAM can skip the cache entirely.
-// PREFETCH bytes ahead in x to prefetch while a row is in its compute pass
-//          (0: none), so memory stays busy when no pass streams from it; short
-//          rows need a distance of several rows.
+// PREFETCH while a row is in its compute pass, prefetch x at least this many
+//          bytes ahead and never inside the current row (already cached): the
+//          next row for long rows, several rows ahead for short ones (0: none).
+//          Memory then stays busy when no pass streams from it.
 // THREADS  OpenMP threads over rows.
 // EXP      portable: the exp below in vector extensions. avx512: with VEC = 16
 //          on an AVX-512 target, the same polynomial with hardware rounding
@@ -151,6 +152,12 @@ constexpr int64_t kScratch = 8192; // floats of the SCRATCH row buffer (32 KiB o
 
 inline VF vmax(const VF& a, const VF& b) { return a > b ? a : b; }
 
+// Horizontal reductions: a shuffle tree on AVX-512 (short rows pay these once
+// per row, so a lane-by-lane loop shows), a lane loop elsewhere.
+#if VEC == 16 && defined(__AVX512F__)
+inline float hmax(const VF& v) { return _mm512_reduce_max_ps((__m512)v); }
+inline float hsum(const VF& v) { return _mm512_reduce_add_ps((__m512)v); }
+#else
 inline float hmax(const VF& v) {
     float m = v[0];
     for (int l = 1; l < VEC; ++l) m = v[l] > m ? v[l] : m;
@@ -162,6 +169,7 @@ inline float hsum(const VF& v) {
     for (int l = 0; l < VEC; ++l) s += v[l];
     return s;
 }
+#endif
 
 #if SM_NT
 #if VEC < SM_NT
@@ -228,13 +236,16 @@ void row(const float* xr, float* yr, int64_t N) {
     float* er = yr;
 #endif
     const VF vmx = VF{} + mx;
+#if PREFETCH
+    const int64_t pfDistance = N > PREFETCH / 4 ? N : PREFETCH / 4;
+#endif
     VF s[ACC];
     for (int a = 0; a < ACC; ++a) s[a] = VF{};
     n = 0;
     for (; n + VEC * ACC <= N; n += VEC * ACC) {
 #if PREFETCH
-        // One prefetch per cache line (16 floats), PREFETCH bytes ahead.
-        for (int64_t p = n; p < n + VEC * ACC; p += 16) __builtin_prefetch(xr + p + PREFETCH / 4, 0, 3);
+        // One prefetch per cache line (16 floats).
+        for (int64_t p = n; p < n + VEC * ACC; p += 16) __builtin_prefetch(xr + p + pfDistance, 0, 3);
 #endif
         for (int a = 0; a < ACC; ++a) {
             const VF e = vexp(at(xr + n + a * VEC) - vmx);
