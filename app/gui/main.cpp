@@ -16,7 +16,7 @@ namespace {
 // Saves a picture of the window once it is shown and laid out, then quits:
 // a way to look at the GUI on a headless machine (xvfb-run, offscreen).
 void screenshotAndQuit(ks::ui::MainWindow& window, const QString& file) {
-    QTimer::singleShot(200, &window, [&window, file] {
+    QTimer::singleShot(1000, &window, [&window, file] {
         QCoreApplication::processEvents();
         const bool saved = window.grab().save(file, "PNG");
         if (!saved) std::fprintf(stderr, "kernelsmith: cannot write %s\n", qPrintable(file));
@@ -50,8 +50,10 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Save the window as a PNG to FILE once shown, then quit."),
                                         QStringLiteral("FILE"));
+    const QCommandLineOption search(QStringLiteral("search"), QStringLiteral("Open the tree of search ID of the workspace."), QStringLiteral("ID"));
     parser.addOption(workspace);
     parser.addOption(screenshot);
+    parser.addOption(search);
 
     if (asksForHelpOrVersion(argc, argv)) {
         // Answered without a display, so that they work on a headless machine too.
@@ -70,12 +72,17 @@ int main(int argc, char** argv) {
         // Nobody is there to dismiss a message box: report on stderr and carry on.
         if (auto status = window.openWorkspace(workspacePath); !status)
             std::fprintf(stderr, "kernelsmith: %s: %s\n", qPrintable(workspacePath), status.error().message.c_str());
+        if (parser.isSet(search) && !window.openSearch(parser.value(search).toLongLong()))
+            std::fprintf(stderr, "kernelsmith: no search %s in the workspace\n", qPrintable(parser.value(search)));
         window.show();
         screenshotAndQuit(window, parser.value(screenshot));
     } else {
         window.show();
         // After show, so that a failure's message box sits on the window.
-        QTimer::singleShot(0, &window, [&window, workspacePath] { window.openWorkspaceOrWarn(workspacePath); });
+        const qint64 searchId = parser.isSet(search) ? parser.value(search).toLongLong() : 0;
+        QTimer::singleShot(0, &window, [&window, workspacePath, searchId] {
+            if (window.openWorkspaceOrWarn(workspacePath) && searchId) window.openSearch(searchId);
+        });
     }
     return app.exec();
 }

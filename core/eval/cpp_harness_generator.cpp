@@ -216,7 +216,7 @@ static std::string profileStep(ProfileLevel level, const std::string& seconds, c
     if (level != ProfileLevel::Counters && level != ProfileLevel::Cachegrind) return "";
     std::string s =
         "if [ -f result.json ] && grep -q '^\"status\":\"ok\"' result.json; then\n"
-        "  rm -rf profile; mkdir -p profile\n";
+        "  mkdir -p profile\n";
     if (level == ProfileLevel::Counters) {
         s += "  timeout -s KILL " + seconds + " ./build/harness profile counters > build/profile.out 2> build/profile.err\n"
              "  prc=$?\n"
@@ -342,7 +342,9 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
           "# Only a harness that ended normally wrote result.json itself; anything else\n"
           "# there may come from the candidate. Crashes are classified by Kernelsmith\n"
           "# from build/harness.rc, build/phase and the markers in build/run.err.\n"
-          "[ \"$rc\" -eq 0 ] || rm -f result.json\n";
+          "[ \"$rc\" -eq 0 ] || rm -f result.json\n"
+          "# profile/ holds only what a profiling step below writes, never the candidate's files.\n"
+          "rm -rf profile\n";
     sh << profileStep(o.profile, secs(profileS), compileCandidate("-mno-avx512f ", "build/candidate_cg.so", "build/candidate_cg.log"));
     sh << "exit 0\n";
     if (auto s = put("run.sh", sh.str()); !s) return s.error();

@@ -1,5 +1,7 @@
 #include "store/search_store.h"
 
+#include <algorithm>
+
 namespace ks::store {
 namespace {
 constexpr const char* kSearchColumns = "id, problem, problem_dir, problem_hash, config, status, stop_reason, evaluations, "
@@ -186,6 +188,25 @@ Result<std::vector<NodeRecord>> SearchStore::loadNodes(std::int64_t searchId) co
     return readAll<NodeRecord>(*stmt, readNode);
 }
 
+Result<std::vector<NodeRecord>> SearchStore::loadNodesById(std::int64_t searchId, const std::vector<std::int64_t>& ids) const {
+    std::vector<NodeRecord> out;
+    // Bound parameters in chunks (SQLite's default limit on variables is far above 500).
+    for (std::size_t begin = 0; begin < ids.size(); begin += 500) {
+        const std::size_t end = std::min(ids.size(), begin + 500);
+        std::string sql = std::string("SELECT ") + kNodeColumns + " FROM nodes WHERE search_id = ? AND id IN (";
+        for (std::size_t i = begin; i < end; ++i) sql += i == begin ? "?" : ", ?";
+        sql += ") ORDER BY id";
+        auto stmt = db_.prepare(sql);
+        if (!stmt) return stmt.error();
+        stmt->bind(1, searchId);
+        for (std::size_t i = begin; i < end; ++i) stmt->bind(static_cast<int>(i - begin) + 2, ids[i]);
+        auto part = readAll<NodeRecord>(*stmt, readNode);
+        if (!part) return part.error();
+        out.insert(out.end(), part->begin(), part->end());
+    }
+    return out;
+}
+
 Result<std::int64_t> SearchStore::postCommand(std::int64_t searchId, const std::string& verb, const std::string& argsJson) const {
     auto stmt = db_.prepare("INSERT INTO commands (search_id, verb, args) VALUES (?, ?, ?)");
     if (!stmt) return stmt.error();
@@ -212,6 +233,15 @@ Status SearchStore::markCommand(std::int64_t commandId, const std::string& outco
 
 Status SearchStore::appendEvent(std::int64_t searchId, const std::string& kind, const std::string& payload) const {
     return insertEvent(db_, searchId, kind, payload);
+}
+
+Result<std::int64_t> SearchStore::lastEventId(std::int64_t searchId) const {
+    auto stmt = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM events WHERE search_id = ?");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, searchId);
+    auto row = stmt->step();
+    if (!row) return row.error();
+    return *row ? stmt->int64(0) : 0;
 }
 
 Result<std::vector<EventRecord>> SearchStore::eventsAfter(std::int64_t searchId, std::int64_t afterId, int limit) const {

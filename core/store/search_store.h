@@ -63,12 +63,16 @@ public:
     Status finishNode(const NodeRecord& node, const SearchRecord& search) const;
     Status updateNodeFlags(const NodeRecord& node) const; // pinned, pruned, boost, hint
     Result<std::vector<NodeRecord>> loadNodes(std::int64_t searchId) const;
+    // The given nodes of a search, by id (a follower's refresh after events).
+    Result<std::vector<NodeRecord>> loadNodesById(std::int64_t searchId, const std::vector<std::int64_t>& ids) const;
 
     Result<std::int64_t> postCommand(std::int64_t searchId, const std::string& verb, const std::string& argsJson) const;
     Result<std::vector<CommandRecord>> pendingCommands(std::int64_t searchId) const;
     Status markCommand(std::int64_t commandId, const std::string& outcome) const;
 
     Status appendEvent(std::int64_t searchId, const std::string& kind, const std::string& payload) const;
+    // The newest event's id (0 when none): where a follower that just loaded the nodes starts reading.
+    Result<std::int64_t> lastEventId(std::int64_t searchId) const;
     Result<std::vector<EventRecord>> eventsAfter(std::int64_t searchId, std::int64_t afterId, int limit = 1000) const;
 
 private:

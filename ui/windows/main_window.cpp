@@ -2,6 +2,9 @@
 
 #include "models/evaluation_list_model.h"
 #include "models/problem_list_model.h"
+#include "models/search_list_model.h"
+#include "store/search_store.h"
+#include "widgets/search_view.h"
 #include "store/evaluation_store.h"
 #include "widgets/problem_details_view.h"
 #include "windows/app_settings.h"
@@ -22,6 +25,7 @@
 #include <QtWidgets/QSplitter>
 #include <QtWidgets/QStackedWidget>
 #include <QtWidgets/QStatusBar>
+#include <QtWidgets/QTabWidget>
 #include <QtWidgets/QTableView>
 
 #include <algorithm>
@@ -60,8 +64,22 @@ MainWindow::MainWindow(std::filesystem::path problemsRoot, QWidget* parent)
     : QMainWindow(parent), problemsRoot_(std::move(problemsRoot)) {
     problems_ = new ProblemListModel(this);
     evaluations_ = new EvaluationListModel(this);
+    searches_ = new SearchListModel(this);
 
-    setCentralWidget(createProblemPanel());
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("mainTabs"));
+    tabs_->setDocumentMode(true);
+    tabs_->setTabsClosable(true);
+    tabs_->addTab(createProblemPanel(), tr("Problems"));
+    tabs_->tabBar()->setTabButton(0, QTabBar::RightSide, nullptr); // the problems stay
+    connect(tabs_, &QTabWidget::tabCloseRequested, this, [this](int index) {
+        if (index == 0) return;
+        QWidget* w = tabs_->widget(index);
+        tabs_->removeTab(index);
+        delete w;
+    });
+    setCentralWidget(tabs_);
+    createSearchesDock();
     createEvaluationsDock();
     createMenus();
 
@@ -113,6 +131,57 @@ void MainWindow::createEvaluationsDock() {
     resizeDocks({dock}, {200}, Qt::Vertical);
 }
 
+void MainWindow::createSearchesDock() {
+    auto* dock = new QDockWidget(tr("Searches"), this);
+    dock->setObjectName(QStringLiteral("searchesDock"));
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+    searchTable_ = makeTable(searches_, dock);
+    searchTable_->setObjectName(QStringLiteral("searchTable"));
+    searchTable_->setToolTip(tr("Double-click a search to open its tree"));
+    connect(searchTable_, &QTableView::activated, this, [this](const QModelIndex& index) {
+        if (index.isValid()) openSearch(searches_->searchAt(index.row()).id);
+    });
+    dock->setWidget(searchTable_);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+}
+
+void MainWindow::refreshSearches() {
+    if (!workspace_) {
+        searches_->setSearches({});
+        return;
+    }
+    auto records = store::SearchStore(*workspace_).listSearches();
+    if (!records) {
+        searches_->setSearches({});
+        statusBar()->showMessage(tr("Cannot read searches: %1").arg(QString::fromStdString(records.error().message)));
+        return;
+    }
+    std::vector<SearchRow> rows;
+    for (const auto& r : *records) rows.push_back(SearchRow::fromRecord(r));
+    std::sort(rows.begin(), rows.end(), [](const SearchRow& a, const SearchRow& b) { return a.id > b.id; });
+    searches_->setSearches(std::move(rows));
+    fitColumns(searchTable_);
+}
+
+SearchView* MainWindow::openSearch(qint64 searchId) {
+    if (!workspace_) return nullptr;
+    for (int i = 1; i < tabs_->count(); ++i)
+        if (auto* v = qobject_cast<SearchView*>(tabs_->widget(i)); v && v->searchId() == searchId) {
+            tabs_->setCurrentIndex(i);
+            return v;
+        }
+    auto record = store::SearchStore(*workspace_).loadSearch(searchId);
+    if (!record) {
+        statusBar()->showMessage(QString::fromStdString(record.error().message), 5000);
+        return nullptr;
+    }
+    auto* view = new SearchView(workspace_->path(), searchId, tabs_);
+    view->setObjectName(QStringLiteral("searchView%1").arg(searchId));
+    const int index = tabs_->addTab(view, tr("Search %1 · %2").arg(searchId).arg(QString::fromStdString(record->problem)));
+    tabs_->setCurrentIndex(index);
+    return view;
+}
+
 void MainWindow::createMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* open = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open Workspace…"), this,
@@ -132,6 +201,7 @@ void MainWindow::createMenus() {
         refreshEvaluations();
     });
     reload->setShortcut(QKeySequence::Refresh);
+    connect(reload, &QAction::triggered, this, &MainWindow::refreshSearches);
     view->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
@@ -150,6 +220,13 @@ Status MainWindow::openWorkspace(const QString& path) {
     workspace_ = std::move(db).value();
     updateWorkspaceLabels();
     refreshEvaluations();
+    refreshSearches();
+    // Tabs of the previous workspace's searches no longer apply.
+    while (tabs_->count() > 1) {
+        QWidget* w = tabs_->widget(1);
+        tabs_->removeTab(1);
+        delete w;
+    }
     return {};
 }
 

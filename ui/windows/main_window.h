@@ -1,7 +1,8 @@
 #pragma once
-// The first workbench window: a workspace (one SQLite database) is open, the
-// bundled problems are listed with their details, and the workspace's newest
-// evaluations are shown below. Searches and the live tree come later.
+// The workbench window: a workspace (one SQLite database) is open; the
+// bundled problems are listed with their details, the workspace's searches and
+// newest evaluations sit in docks, and each opened search gets a tab with its
+// live tree (SearchView).
 #include "store/database.h"
 #include "util/result.h"
 
@@ -14,12 +15,15 @@ class QLabel;
 class QSplitter;
 class QStackedWidget;
 class QTableView;
+class QTabWidget;
 
 namespace ks::ui {
 
 class EvaluationListModel;
 class ProblemDetailsView;
 class ProblemListModel;
+class SearchListModel;
+class SearchView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -37,10 +41,15 @@ public:
 
     void reloadProblems();
     void refreshEvaluations();
+    void refreshSearches();
+    // Opens (or brings forward) the tab of a search; nullptr when there is no such search.
+    SearchView* openSearch(qint64 searchId);
     void selectProblem(int row);
 
     ProblemListModel* problemModel() const { return problems_; }
     EvaluationListModel* evaluationModel() const { return evaluations_; }
+    SearchListModel* searchModel() const { return searches_; }
+    QTabWidget* tabs() const { return tabs_; }
     ProblemDetailsView* detailsView() const { return details_; }
 
 protected:
@@ -50,6 +59,7 @@ private:
     void createMenus();
     QWidget* createProblemPanel();
     void createEvaluationsDock();
+    void createSearchesDock();
     void chooseWorkspaceToOpen();
     void chooseNewWorkspace();
     void showCurrentProblem();
@@ -62,6 +72,9 @@ private:
 
     ProblemListModel* problems_ = nullptr;
     EvaluationListModel* evaluations_ = nullptr;
+    SearchListModel* searches_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QTableView* searchTable_ = nullptr;
     QSplitter* splitter_ = nullptr;
     QTableView* problemTable_ = nullptr;
     ProblemDetailsView* details_ = nullptr;

@@ -1,0 +1,244 @@
+// The live search tree: the tidy layout, the canvas (selection, collapse,
+// filters, painting), the searches model, and the follower that reads a real
+// workspace on its own thread and delivers new nodes within half a second.
+#include "models/search_list_model.h"
+#include "session/search_follower.h"
+#include "store/database.h"
+#include "store/search_store.h"
+#include "tree/tree_canvas.h"
+#include "tree/tree_layout.h"
+
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QTemporaryDir>
+#include <QtCore/QThread>
+#include <QtGui/QImage>
+#include <QtGui/QPainter>
+#include <QtTest/QAbstractItemModelTester>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QtTest>
+
+using namespace ks;
+using namespace ks::ui;
+
+namespace {
+
+NodeSnapshot node(qint64 id, qint64 parent, NodeGlyph glyph = NodeGlyph::Correct, double speedup = 1.0) {
+    NodeSnapshot n;
+    n.id = id;
+    n.parentId = parent;
+    n.glyph = glyph;
+    n.speedup = glyph == NodeGlyph::Correct ? speedup : 0;
+    n.origin = QStringLiteral("mutation");
+    return n;
+}
+
+QPointF at(const TreeLayout& l, qint64 id) { return l.placed()[static_cast<std::size_t>(l.indexOf(id))].center; }
+
+// 1 -> {2 -> {4, 5}, 3}
+NodeBatch smallTree() { return {node(1, 0), node(2, 1, NodeGlyph::Correct, 2.0), node(3, 1, NodeGlyph::Wrong), node(4, 2, NodeGlyph::Correct, 3.5), node(5, 2, NodeGlyph::Pending)}; }
+
+} // namespace
+
+class TestSearchTree : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { qRegisterMetaType<ks::ui::NodeBatch>(); }
+
+    void tidyLayout() {
+        TreeLayout l;
+        l.apply(smallTree());
+        QCOMPARE(l.size(), 5);
+        // Leaves take consecutive columns in creation order; depth is the row.
+        QCOMPARE(at(l, 4), QPointF(0, 2));
+        QCOMPARE(at(l, 5), QPointF(1, 2));
+        QCOMPARE(at(l, 3), QPointF(2, 1));
+        QCOMPARE(at(l, 2), QPointF(0.5, 1)); // centred over its children
+        QCOMPARE(at(l, 1), QPointF(1.25, 0));
+        QCOMPARE(l.bounds(), QRectF(0, 0, 3, 3));
+        QCOMPARE(l.placed()[static_cast<std::size_t>(l.indexOf(4))].parentIndex, l.indexOf(2));
+    }
+
+    void bestPathAndUpdates() {
+        TreeLayout l;
+        l.apply(smallTree());
+        QCOMPARE(l.bestId(), qint64(4));
+        QCOMPARE(l.bestPath(), (std::vector<qint64>{4, 2, 1}));
+        // The best node is re-reported as failed (say, after a pruning): the best moves.
+        l.apply({node(4, 2, NodeGlyph::Pruned)});
+        QCOMPARE(l.bestId(), qint64(2));
+        QCOMPARE(l.size(), 5);
+    }
+
+    void childBeforeParentIsPlacedLater() {
+        TreeLayout l;
+        l.apply({node(1, 0), node(3, 2)});
+        QCOMPARE(static_cast<int>(l.placed().size()), 1); // 3 waits for its parent
+        l.apply({node(2, 1)});
+        QCOMPARE(static_cast<int>(l.placed().size()), 3);
+        QCOMPARE(at(l, 3).y(), 2.0);
+    }
+
+    void collapseHidesASubtree() {
+        TreeLayout l;
+        l.apply(smallTree());
+        l.setCollapsed(2, true);
+        QCOMPARE(static_cast<int>(l.placed().size()), 3);
+        QCOMPARE(l.indexOf(4), -1);
+        const auto& p = l.placed()[static_cast<std::size_t>(l.indexOf(2))];
+        QVERIFY(p.collapsed);
+        QCOMPARE(p.hiddenDescendants, 2);
+        l.setCollapsed(2, false);
+        QCOMPARE(static_cast<int>(l.placed().size()), 5);
+    }
+
+    void deepTreesDoNotOverflowTheStack() {
+        TreeLayout l;
+        NodeBatch chain;
+        for (qint64 i = 1; i <= 100000; ++i) chain.push_back(node(i, i - 1));
+        l.apply(chain);
+        QCOMPARE(at(l, 100000).y(), 99999.0);
+    }
+
+    void canvasSelectsFiltersAndPaints() {
+        TreeCanvas canvas;
+        canvas.resize(800, 500);
+        QSignalSpy selected(&canvas, &TreeCanvas::nodeSelected);
+        canvas.applyBatch(smallTree());
+        QVERIFY(canvas.selectNode(4));
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(canvas.selectedId(), qint64(4));
+        QVERIFY(!canvas.selectNode(99));
+        // The selected node is centred, so it is under the view's centre.
+        QCOMPARE(canvas.nodeAt(QPointF(400, 250)), qint64(4));
+        canvas.toggleCollapsed(2);
+        QCOMPARE(canvas.layout().indexOf(4), -1);
+        canvas.toggleCollapsed(2);
+        TreeFilter f;
+        f.minSpeedup = 3;
+        canvas.setFilter(f);
+        QVERIFY(f.matches(*canvas.layout().node(4)));
+        QVERIFY(!f.matches(*canvas.layout().node(2)));
+        f = {};
+        f.hiddenGlyphs.insert(static_cast<int>(NodeGlyph::Wrong));
+        QVERIFY(!f.matches(*canvas.layout().node(3)));
+        // Painting (zoomed in, fitted, zoomed far out) must not fail and must draw something.
+        for (double zoom : {1.0, 4.0, 0.01}) {
+            canvas.fitToView();
+            canvas.zoomBy(zoom, QPointF(400, 250));
+            QImage image(canvas.size(), QImage::Format_ARGB32);
+            image.fill(Qt::black);
+            canvas.render(&image);
+            QVERIFY(image.pixelColor(400, 250).isValid());
+        }
+        QVERIFY(TreeCanvas::speedupColor(4, 4) != TreeCanvas::speedupColor(1.1, 4));
+    }
+
+    void searchListModel() {
+        SearchListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        store::SearchRecord a;
+        a.id = 3;
+        a.problem = "softmax";
+        a.status = "finished";
+        a.stopReason = "budget";
+        a.evaluations = 64;
+        a.bestSpeedup = 12.5;
+        a.configJson = R"({"policy":"mcts","synth":"tuner","max_evaluations":64})";
+        a.createdAt = "2026-11-22T10:00:00.000Z";
+        model.setSearches({SearchRow::fromRecord(a)});
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0, SearchListModel::Status).data().toString(), QStringLiteral("finished (budget)"));
+        QCOMPARE(model.index(0, SearchListModel::Evaluations).data().toString(), QStringLiteral("64 / 64"));
+        QVERIFY(model.index(0, SearchListModel::Best).data().toString().startsWith(QStringLiteral("12")));
+        QCOMPARE(model.index(0, SearchListModel::Policy).data().toString(), QStringLiteral("mcts, tuner"));
+        QCOMPARE(model.rowOf(3), 0);
+        QCOMPARE(model.rowOf(4), -1);
+        model.setSearches({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    // A writer (as a CLI search would be) adds nodes; the follower on its own
+    // thread reads them from the database file and delivers them.
+    void followerDeliversNewNodesLive() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.filePath(QStringLiteral("ws.db")).toStdString());
+        auto db = store::Database::open(path);
+        QVERIFY(db);
+        store::SearchStore ss(*db);
+        store::SearchRecord s;
+        s.problem = "saxpy";
+        s.problemDir = "/nowhere";
+        s.problemHash = "h";
+        s.configJson = "{}";
+        s.status = "running";
+        auto searchId = ss.createSearch(s);
+        QVERIFY(searchId);
+        QVERIFY(ss.putSource("src", "void saxpy() {}"));
+        auto add = [&](std::int64_t parent, int seq) {
+            store::NodeRecord n;
+            n.searchId = *searchId;
+            n.parentId = parent;
+            n.seq = seq;
+            n.origin = parent ? "mutation" : "seed";
+            n.sourceName = "k";
+            n.sourceHash = "src";
+            n.paramsJson = "{\"U\":\"" + std::to_string(seq) + "\"}";
+            n.state = "pending";
+            return ss.insertNode(n);
+        };
+        auto root = add(0, 1);
+        QVERIFY(root);
+
+        QThread thread;
+        auto* follower = new SearchFollower(path, *searchId, 50);
+        follower->moveToThread(&thread);
+        connect(&thread, &QThread::finished, follower, &QObject::deleteLater);
+        NodeBatch received;
+        connect(follower, &SearchFollower::nodes, this, [&](const NodeBatch& b) { received += b; }, Qt::QueuedConnection);
+        thread.start();
+        QMetaObject::invokeMethod(follower, &SearchFollower::start, Qt::QueuedConnection);
+        QTRY_COMPARE_WITH_TIMEOUT(received.size(), 1, 2000); // the initial load
+
+        // New nodes and a result, written now, must arrive within half a second.
+        QElapsedTimer t;
+        t.start();
+        auto child = add(*root, 2);
+        QVERIFY(child);
+        store::NodeRecord done;
+        done.id = *root;
+        done.searchId = *searchId;
+        done.state = "done";
+        done.status = "ok";
+        done.speedup = 2.5;
+        auto search = ss.loadSearch(*searchId);
+        QVERIFY(search);
+        QVERIFY(ss.finishNode(done, *search));
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(received.begin(), received.end(), [&](const NodeSnapshot& n) { return n.id == *child; }) &&
+                                     std::any_of(received.begin(), received.end(), [&](const NodeSnapshot& n) { return n.id == *root && n.speedup == 2.5; }),
+                                 500);
+        qInfo("new nodes arrived after %lld ms", static_cast<long long>(t.elapsed()));
+        QVERIFY(ss.appendEvent(*searchId, "search_ended", R"({"reason":"budget"})"));
+        QSignalSpy ended(follower, &SearchFollower::ended);
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 1000);
+        QCOMPARE(ended.first().first().toString(), QStringLiteral("budget"));
+        thread.quit();
+        thread.wait();
+    }
+
+    void followerReportsAMissingWorkspace() {
+        QThread thread;
+        auto* follower = new SearchFollower("/nonexistent/dir/ws.db", 1, 50);
+        follower->moveToThread(&thread);
+        connect(&thread, &QThread::finished, follower, &QObject::deleteLater);
+        QSignalSpy failed(follower, &SearchFollower::failed);
+        thread.start();
+        QMetaObject::invokeMethod(follower, &SearchFollower::start, Qt::QueuedConnection);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 2000);
+        QVERIFY(!failed.first().first().toString().isEmpty());
+        thread.quit();
+        thread.wait();
+    }
+};
+
+QTEST_MAIN(TestSearchTree)
+#include "tst_search_tree.moc"

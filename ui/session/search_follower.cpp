@@ -1,0 +1,88 @@
+#include "session/search_follower.h"
+
+#include "store/database.h"
+#include "store/search_store.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QtCore/QTimer>
+
+#include <set>
+
+namespace ks::ui {
+
+SearchFollower::SearchFollower(std::filesystem::path database, qint64 searchId, int pollMs)
+    : database_(std::move(database)), searchId_(searchId), pollMs_(pollMs) {}
+
+SearchFollower::~SearchFollower() = default;
+
+void SearchFollower::start() {
+    auto db = store::Database::open(database_, store::Database::Mode::ReadOnly);
+    if (!db) {
+        emit failed(QString::fromStdString(db.error().message));
+        return;
+    }
+    db_ = std::make_unique<store::Database>(std::move(*db));
+    store::SearchStore store(*db_);
+    // The event id first: a node that changes while the nodes load is reloaded on the next poll.
+    auto last = store.lastEventId(searchId_);
+    auto all = store.loadNodes(searchId_);
+    if (!last || !all) {
+        emit failed(QString::fromStdString(!last ? last.error().message : all.error().message));
+        return;
+    }
+    lastEvent_ = *last;
+    NodeBatch batch;
+    batch.reserve(static_cast<qsizetype>(all->size()));
+    for (const auto& n : *all) batch.push_back(NodeSnapshot::fromRecord(n));
+    emit nodes(batch);
+    timer_ = new QTimer(this);
+    connect(timer_, &QTimer::timeout, this, &SearchFollower::poll);
+    timer_->start(pollMs_);
+}
+
+void SearchFollower::stop() {
+    if (timer_) timer_->stop();
+}
+
+void SearchFollower::poll() {
+    if (!db_) return;
+    store::SearchStore store(*db_);
+    std::set<std::int64_t> changed;
+    QString endReason;
+    bool ended = false;
+    for (;;) {
+        auto events = store.eventsAfter(searchId_, lastEvent_, 2000);
+        if (!events) {
+            timer_->stop();
+            emit failed(QString::fromStdString(events.error().message));
+            return;
+        }
+        for (const auto& e : *events) {
+            lastEvent_ = e.id;
+            auto payload = nlohmann::json::parse(e.payload, nullptr, false);
+            if (e.kind == "search_ended") {
+                ended = true;
+                if (payload.is_object()) endReason = QString::fromStdString(payload.value("reason", std::string()));
+            } else if (payload.is_object() && payload.contains("node") && payload["node"].is_number_integer()) {
+                changed.insert(payload["node"].get<std::int64_t>());
+            }
+        }
+        if (events->size() < 2000) break;
+    }
+    if (!changed.empty()) {
+        auto loaded = store.loadNodesById(searchId_, std::vector<std::int64_t>(changed.begin(), changed.end()));
+        if (!loaded) {
+            timer_->stop();
+            emit failed(QString::fromStdString(loaded.error().message));
+            return;
+        }
+        NodeBatch batch;
+        batch.reserve(static_cast<qsizetype>(loaded->size()));
+        for (const auto& n : *loaded) batch.push_back(NodeSnapshot::fromRecord(n));
+        emit nodes(batch);
+    }
+    if (ended) emit this->ended(endReason);
+}
+
+} // namespace ks::ui

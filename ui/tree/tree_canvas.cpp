@@ -1,0 +1,356 @@
+#include "tree/tree_canvas.h"
+
+#include <QtGui/QKeyEvent>
+#include <QtGui/QMouseEvent>
+#include <QtGui/QPainter>
+#include <QtGui/QPainterPath>
+#include <QtGui/QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ks::ui {
+namespace {
+
+constexpr double kMinScale = 0.02, kMaxScale = 120;
+
+} // namespace
+
+bool TreeFilter::matches(const NodeSnapshot& n) const {
+    if (hiddenGlyphs.contains(static_cast<int>(n.glyph))) return false;
+    if (!origin.isEmpty() && n.origin != origin) return false;
+    if (minSpeedup > 0 && (n.glyph != NodeGlyph::Correct || n.speedup < minSpeedup)) return false;
+    return true;
+}
+
+TreeCanvas::TreeCanvas(QWidget* parent) : QWidget(parent) {
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(false);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumSize(200, 150);
+}
+
+void TreeCanvas::applyBatch(const NodeBatch& batch) {
+    if (batch.isEmpty()) return;
+    layout_.apply(batch);
+    if (!fitted_) {
+        fitToView();
+        fitted_ = true;
+    }
+    update();
+}
+
+void TreeCanvas::clearTree() {
+    layout_.clear();
+    selected_ = 0;
+    fitted_ = false;
+    update();
+}
+
+void TreeCanvas::setFilter(const TreeFilter& filter) {
+    filter_ = filter;
+    update();
+}
+
+QPointF TreeCanvas::toScreen(QPointF p) const { return offset_ + QPointF(p.x() * scale_, p.y() * scale_ * rowPixels_); }
+
+bool TreeCanvas::selectNode(qint64 id) {
+    const int i = layout_.indexOf(id);
+    if (i < 0) return false;
+    selected_ = id;
+    const QPointF at = toScreen(layout_.placed()[static_cast<std::size_t>(i)].center);
+    offset_ += QPointF(width() / 2.0, height() / 2.0) - at;
+    update();
+    emit nodeSelected(id);
+    return true;
+}
+
+void TreeCanvas::fitToView() {
+    const QRectF b = layout_.bounds();
+    if (b.isEmpty()) return;
+    const double margin = 24;
+    const double sx = (width() - 2 * margin) / std::max(1.0, b.width());
+    const double sy = (height() - 2 * margin) / std::max(1.0, b.height() * rowPixels_);
+    scale_ = std::clamp(std::min(sx, sy), kMinScale, 40.0);
+    const QSizeF used(b.width() * scale_, b.height() * scale_ * rowPixels_);
+    offset_ = QPointF((width() - used.width()) / 2 + scale_ / 2, (height() - used.height()) / 2 + scale_ * rowPixels_ / 2);
+    update();
+}
+
+void TreeCanvas::zoomBy(double factor, QPointF anchor) {
+    const double next = std::clamp(scale_ * factor, kMinScale, kMaxScale);
+    const double f = next / scale_;
+    offset_ = anchor + (offset_ - anchor) * f;
+    scale_ = next;
+    update();
+}
+
+void TreeCanvas::toggleCollapsed(qint64 id) {
+    layout_.setCollapsed(id, !layout_.isCollapsed(id));
+    update();
+}
+
+qint64 TreeCanvas::nodeAt(QPointF pos) const {
+    const double radius = std::max(4.0, std::min(scale_ * 0.4, 14.0));
+    qint64 found = 0;
+    double best = radius * radius;
+    for (const auto& n : layout_.placed()) {
+        const QPointF d = toScreen(n.center) - pos;
+        const double dist = d.x() * d.x() + d.y() * d.y();
+        if (dist <= best) {
+            best = dist;
+            found = n.id;
+        }
+    }
+    return found;
+}
+
+QColor TreeCanvas::glyphColor(NodeGlyph glyph) {
+    switch (glyph) {
+    case NodeGlyph::Pending: return QColor(0x9e, 0x9e, 0x9e);
+    case NodeGlyph::Running: return QColor(0x1e, 0x88, 0xe5);
+    case NodeGlyph::CompileError: return QColor(0xfb, 0x8c, 0x00);
+    case NodeGlyph::Wrong: return QColor(0xe5, 0x39, 0x35);
+    case NodeGlyph::Failed: return QColor(0x8e, 0x24, 0xaa);
+    case NodeGlyph::Correct: return QColor(0x43, 0xa0, 0x47);
+    case NodeGlyph::Pruned: return QColor(0xcf, 0xd8, 0xdc);
+    }
+    return Qt::gray;
+}
+
+// Slower than the reference: grey-blue; from 1x to the search's best: a
+// perceptual ramp from teal to yellow (log scale, so 2x and 20x both read).
+QColor TreeCanvas::speedupColor(double speedup, double best) {
+    if (speedup < 1) return QColor(0x78, 0x90, 0x9c);
+    const double top = std::max(best, 1.0001);
+    const double t = std::clamp(std::log(speedup) / std::log(top), 0.0, 1.0);
+    static const QColor stops[] = {QColor(0x26, 0x82, 0x8e), QColor(0x35, 0xb7, 0x79), QColor(0x90, 0xd7, 0x43), QColor(0xfd, 0xe7, 0x25)};
+    const double x = t * 3;
+    const int i = std::min(2, static_cast<int>(x));
+    const double f = x - i;
+    const QColor& a = stops[i];
+    const QColor& b = stops[i + 1];
+    return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * f), static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * f),
+                            static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * f));
+}
+
+void TreeCanvas::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    const auto& placed = layout_.placed();
+    if (placed.empty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("No nodes yet"));
+        return;
+    }
+    const QRectF view = QRectF(rect()).adjusted(-20, -20, 20, 20);
+    const double radius = std::clamp(scale_ * 0.35, 1.5, 14.0);
+    const bool detailed = radius >= 3;
+
+    // Edges: one batched call; an edge is drawn when either end is in view.
+    std::vector<QLineF> edges, bestEdges;
+    edges.reserve(placed.size());
+    const auto path = layout_.bestPath();
+    QSet<qint64> onBest(path.begin(), path.end());
+    for (const auto& n : placed) {
+        if (n.parentIndex < 0) continue;
+        const QPointF a = toScreen(placed[static_cast<std::size_t>(n.parentIndex)].center), b = toScreen(n.center);
+        if (!view.contains(a) && !view.contains(b) && !view.intersects(QRectF(a, b).normalized().adjusted(-1, -1, 1, 1))) continue;
+        (onBest.contains(n.id) && onBest.contains(placed[static_cast<std::size_t>(n.parentIndex)].id) ? bestEdges : edges).emplace_back(a, b);
+    }
+    p.setRenderHint(QPainter::Antialiasing, detailed && placed.size() < 5000);
+    QColor edgeColor = palette().color(QPalette::Text);
+    edgeColor.setAlphaF(0.35f);
+    p.setPen(QPen(edgeColor, 1));
+    p.drawLines(edges.data(), static_cast<int>(edges.size()));
+    p.setPen(QPen(QColor(0xff, 0xb3, 0x00), std::max(2.0, radius * 0.5)));
+    p.drawLines(bestEdges.data(), static_cast<int>(bestEdges.size()));
+
+    // Nodes.
+    const double best = layout_.bestSpeedup();
+    for (const auto& pn : placed) {
+        const QPointF c = toScreen(pn.center);
+        if (!view.contains(c)) continue;
+        const NodeSnapshot* n = layout_.node(pn.id);
+        if (!n) continue;
+        QColor fill = n->glyph == NodeGlyph::Correct ? speedupColor(n->speedup, best) : glyphColor(n->glyph);
+        const bool dim = filter_.active() && !filter_.matches(*n);
+        if (dim) fill.setAlphaF(0.15f);
+        const QRectF box(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius);
+        if (!detailed) {
+            p.fillRect(box, fill);
+            continue;
+        }
+        p.setBrush(n->glyph == NodeGlyph::Pending ? QBrush(Qt::NoBrush) : QBrush(fill));
+        QColor outline = n->glyph == NodeGlyph::Pending ? glyphColor(NodeGlyph::Pending) : fill.darker(150);
+        if (dim) outline.setAlphaF(0.2f);
+        p.setPen(QPen(outline, n->pinned ? 2.5 : 1));
+        if (n->glyph == NodeGlyph::CompileError || n->glyph == NodeGlyph::Wrong || n->glyph == NodeGlyph::Failed) {
+            // Failures are diamonds: tell them apart without colour.
+            QPolygonF d{{c.x(), c.y() - radius}, {c.x() + radius, c.y()}, {c.x(), c.y() + radius}, {c.x() - radius, c.y()}};
+            p.drawPolygon(d);
+        } else {
+            p.drawEllipse(box);
+        }
+        if (pn.collapsed) {
+            p.setPen(palette().color(QPalette::Text));
+            p.drawText(QRectF(c.x() - 40, c.y() + radius, 80, 14), Qt::AlignHCenter | Qt::AlignTop, QStringLiteral("+%1").arg(pn.hiddenDescendants));
+        }
+        if (radius >= 9 && n->glyph == NodeGlyph::Correct) {
+            p.setPen(palette().color(QPalette::Text));
+            p.drawText(QRectF(c.x() - 40, c.y() + radius + 1, 80, 14), Qt::AlignHCenter | Qt::AlignTop,
+                       QString::number(n->speedup, 'g', 3) + QLatin1Char('x'));
+        }
+        if (pn.id == selected_) {
+            p.setBrush(Qt::NoBrush);
+            p.setPen(QPen(palette().color(QPalette::Highlight), 2.5));
+            p.drawEllipse(box.adjusted(-4, -4, 4, 4));
+        }
+    }
+    if (!detailed && selected_) {
+        const int i = layout_.indexOf(selected_);
+        if (i >= 0) {
+            const QPointF c = toScreen(placed[static_cast<std::size_t>(i)].center);
+            p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawEllipse(c, 7, 7);
+        }
+    }
+    paintLegend(p);
+    paintMinimap(p);
+}
+
+void TreeCanvas::paintLegend(QPainter& p) {
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const double best = std::max(layout_.bestSpeedup(), 1.0);
+    const QRectF box(8, height() - 64, 240, 56);
+    QColor bg = palette().color(QPalette::Window);
+    bg.setAlphaF(0.85f);
+    p.setPen(Qt::NoPen);
+    p.setBrush(bg);
+    p.drawRoundedRect(box, 4, 4);
+    // The speedup ramp from 1x to the best.
+    const QRectF ramp(box.left() + 8, box.top() + 8, 150, 10);
+    for (int i = 0; i < 150; ++i) {
+        const double s = std::exp(std::log(best) * i / 149.0);
+        p.fillRect(QRectF(ramp.left() + i, ramp.top(), 1.5, ramp.height()), speedupColor(s, best));
+    }
+    p.setPen(palette().color(QPalette::Text));
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 0.85);
+    p.setFont(f);
+    p.drawText(QPointF(ramp.left(), ramp.bottom() + 12), QStringLiteral("1x"));
+    p.drawText(QPointF(ramp.right() - 30, ramp.bottom() + 12), QString::number(best, 'g', 3) + QLatin1Char('x'));
+    p.drawText(QPointF(ramp.right() + 8, ramp.bottom()), tr("speedup"));
+    // Status swatches.
+    const NodeGlyph glyphs[] = {NodeGlyph::Pending, NodeGlyph::Running, NodeGlyph::CompileError, NodeGlyph::Wrong, NodeGlyph::Failed, NodeGlyph::Pruned};
+    double x = ramp.left();
+    for (auto g : glyphs) {
+        p.setBrush(glyphColor(g));
+        p.setPen(Qt::NoPen);
+        p.drawEllipse(QPointF(x + 4, box.bottom() - 10), 4, 4);
+        x += 38;
+    }
+    p.setBrush(Qt::NoBrush);
+}
+
+QRectF TreeCanvas::minimapRect() const { return QRectF(width() - 168, 8, 160, 100); }
+
+void TreeCanvas::paintMinimap(QPainter& p) {
+    const QRectF b = layout_.bounds();
+    if (b.isEmpty()) return;
+    const QRectF drawn(toScreen(b.topLeft()) - QPointF(scale_ / 2, scale_ * rowPixels_ / 2),
+                       QSizeF(b.width() * scale_, b.height() * scale_ * rowPixels_));
+    if (QRectF(rect()).contains(drawn)) return; // all in view: no map needed
+    const QRectF mm = minimapRect();
+    QColor bg = palette().color(QPalette::Window);
+    bg.setAlphaF(0.9f);
+    p.setPen(QPen(palette().color(QPalette::Mid), 1));
+    p.setBrush(bg);
+    p.drawRect(mm);
+    const double sx = mm.width() / b.width(), sy = mm.height() / (b.height());
+    // Every node as a dot (cheap: one rect each, thinned when there are many).
+    const auto& placed = layout_.placed();
+    const std::size_t step = std::max<std::size_t>(1, placed.size() / 4000);
+    for (std::size_t i = 0; i < placed.size(); i += step) {
+        const NodeSnapshot* n = layout_.node(placed[i].id);
+        const QColor c = n && n->glyph == NodeGlyph::Correct ? speedupColor(n->speedup, layout_.bestSpeedup()) : glyphColor(n ? n->glyph : NodeGlyph::Pending);
+        p.fillRect(QRectF(mm.left() + placed[i].center.x() * sx, mm.top() + placed[i].center.y() * sy, 1.5, 1.5), c);
+    }
+    // The view's rectangle, in layout units.
+    const QPointF tl((0 - offset_.x()) / scale_, (0 - offset_.y()) / (scale_ * rowPixels_));
+    const QPointF br((width() - offset_.x()) / scale_, (height() - offset_.y()) / (scale_ * rowPixels_));
+    QRectF v(QPointF(mm.left() + tl.x() * sx, mm.top() + tl.y() * sy), QPointF(mm.left() + br.x() * sx, mm.top() + br.y() * sy));
+    p.setPen(QPen(palette().color(QPalette::Highlight), 1.5));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(v.intersected(mm));
+}
+
+void TreeCanvas::wheelEvent(QWheelEvent* event) {
+    const double steps = event->angleDelta().y() / 120.0;
+    zoomBy(std::pow(1.2, steps), event->position());
+    event->accept();
+}
+
+void TreeCanvas::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton && minimapRect().contains(event->position()) && !layout_.bounds().isEmpty()) {
+        // Click on the minimap: centre the view there.
+        const QRectF mm = minimapRect(), b = layout_.bounds();
+        const QPointF target((event->position().x() - mm.left()) / mm.width() * b.width(), (event->position().y() - mm.top()) / mm.height() * b.height());
+        offset_ += QPointF(width() / 2.0, height() / 2.0) - toScreen(target);
+        update();
+        return;
+    }
+    if (event->button() == Qt::LeftButton) {
+        if (const qint64 id = nodeAt(event->position())) {
+            selected_ = id;
+            update();
+            emit nodeSelected(id);
+        }
+        dragFrom_ = event->position();
+    }
+}
+
+void TreeCanvas::mouseMoveEvent(QMouseEvent* event) {
+    if (!dragFrom_) return;
+    offset_ += event->position() - *dragFrom_;
+    dragFrom_ = event->position();
+    update();
+}
+
+void TreeCanvas::mouseReleaseEvent(QMouseEvent*) { dragFrom_.reset(); }
+
+void TreeCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
+    if (const qint64 id = nodeAt(event->position())) {
+        const int i = layout_.indexOf(id);
+        const bool hasChildren = i >= 0 && (layout_.placed()[static_cast<std::size_t>(i)].collapsed ||
+                                            std::any_of(layout_.placed().begin(), layout_.placed().end(), [i](const PlacedNode& n) { return n.parentIndex == i; }));
+        if (hasChildren) toggleCollapsed(id);
+        else emit nodeActivated(id);
+    }
+}
+
+void TreeCanvas::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+    case Qt::Key_F: fitToView(); break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomBy(1.25, QPointF(width() / 2.0, height() / 2.0)); break;
+    case Qt::Key_Minus: zoomBy(0.8, QPointF(width() / 2.0, height() / 2.0)); break;
+    case Qt::Key_B:
+        if (layout_.bestId()) selectNode(layout_.bestId());
+        break;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        if (selected_) emit nodeActivated(selected_);
+        break;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    event->accept();
+}
+
+void TreeCanvas::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (!fitted_) fitToView();
+}
+
+} // namespace ks::ui

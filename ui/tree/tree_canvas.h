@@ -1,0 +1,82 @@
+#pragma once
+// The live search tree: a tidy top-down layout (tree_layout.h) drawn with
+// culling, so that pan and zoom stay smooth at tens of thousands of nodes.
+// Each glyph shows the node's status, and a correct node's speedup on a colour
+// scale (legend bottom-left). The best path is drawn bold. Wheel zooms, drag
+// pans, F fits, a click selects, a double click collapses or expands a
+// subtree, and a minimap shows where the view is once the tree outgrows it.
+#include "tree/tree_layout.h"
+
+#include <QtWidgets/QWidget>
+
+#include <functional>
+#include <optional>
+
+namespace ks::ui {
+
+struct TreeFilter {
+    QSet<int> hiddenGlyphs;         // NodeGlyph values dimmed out
+    QString origin;                 // only this origin ("" = any)
+    double minSpeedup = 0;          // correct nodes below it are dimmed (0 = off)
+    bool matches(const NodeSnapshot& n) const;
+    bool active() const { return !hiddenGlyphs.isEmpty() || !origin.isEmpty() || minSpeedup > 0; }
+};
+
+class TreeCanvas : public QWidget {
+    Q_OBJECT
+public:
+    explicit TreeCanvas(QWidget* parent = nullptr);
+
+    void applyBatch(const NodeBatch& batch);
+    void clearTree();
+    const TreeLayout& layout() const { return layout_; }
+
+    void setFilter(const TreeFilter& filter);
+    const TreeFilter& filter() const { return filter_; }
+
+    qint64 selectedId() const { return selected_; }
+    // Selects and centres a node; false when there is no such node.
+    bool selectNode(qint64 id);
+    void fitToView();
+    void zoomBy(double factor, QPointF anchor);
+    void toggleCollapsed(qint64 id);
+    // Node under a widget position, 0 when none.
+    qint64 nodeAt(QPointF pos) const;
+
+    // Layout units to pixels.
+    double scale() const { return scale_; }
+    QPointF toScreen(QPointF layoutPoint) const;
+
+    static QColor speedupColor(double speedup, double best);
+    static QColor glyphColor(NodeGlyph glyph);
+
+signals:
+    void nodeSelected(qint64 id);
+    void nodeActivated(qint64 id); // double click on a leaf, or Enter
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void paintLegend(QPainter& p);
+    void paintMinimap(QPainter& p);
+    QRectF minimapRect() const;
+
+    TreeLayout layout_;
+    TreeFilter filter_;
+    qint64 selected_ = 0;
+    double scale_ = 24;        // pixels per layout column
+    double rowPixels_ = 2.2;   // a depth row is this many columns tall
+    QPointF offset_{20, 20};   // screen position of layout (0, 0)
+    std::optional<QPointF> dragFrom_;
+    bool fitted_ = false;      // the first batch fits; after that the user's view stays
+};
+
+} // namespace ks::ui

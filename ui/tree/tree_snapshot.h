@@ -1,0 +1,35 @@
+#pragma once
+// What the workbench knows of one search tree node: an immutable value built
+// from the store's record on the reading thread and handed to the UI thread.
+#include "store/search_store.h"
+
+#include <QtCore/QMetaType>
+#include <QtCore/QString>
+#include <QtCore/QVector>
+
+#include <cstdint>
+
+namespace ks::ui {
+
+enum class NodeGlyph { Pending, Running, CompileError, Wrong, Failed, Correct, Pruned };
+
+struct NodeSnapshot {
+    qint64 id = 0, parentId = 0, seq = 0, evaluationId = 0;
+    QString origin, sourceName, params, status, message, hint;
+    NodeGlyph glyph = NodeGlyph::Pending;
+    double speedup = 0; // 0 unless correct
+    bool pinned = false, pruned = false;
+
+    static NodeSnapshot fromRecord(const store::NodeRecord& record);
+};
+
+// Nodes that changed since the last delivery, in store order (a parent always
+// before its children, since ids grow).
+using NodeBatch = QVector<NodeSnapshot>;
+
+QString glyphName(NodeGlyph glyph);
+
+} // namespace ks::ui
+
+Q_DECLARE_METATYPE(ks::ui::NodeSnapshot)
+Q_DECLARE_METATYPE(ks::ui::NodeBatch)

@@ -1,0 +1,205 @@
+#include "widgets/search_view.h"
+
+#include "session/search_follower.h"
+#include "store/database.h"
+#include "store/evaluation_store.h"
+#include "store/profile_store.h"
+#include "store/search_store.h"
+#include "tree/tree_canvas.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QtCore/QThread>
+#include <QtGui/QFontDatabase>
+#include <QtWidgets/QCheckBox>
+#include <QtWidgets/QDoubleSpinBox>
+#include <QtWidgets/QHBoxLayout>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QPlainTextEdit>
+#include <QtWidgets/QSplitter>
+#include <QtWidgets/QTabWidget>
+#include <QtWidgets/QTextBrowser>
+#include <QtWidgets/QToolButton>
+#include <QtWidgets/QVBoxLayout>
+
+namespace ks::ui {
+namespace {
+
+QString esc(const QString& s) { return s.toHtmlEscaped(); }
+QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+
+} // namespace
+
+SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget* parent)
+    : QWidget(parent), database_(std::move(database)), searchId_(searchId) {
+    qRegisterMetaType<ks::ui::NodeBatch>();
+
+    canvas_ = new TreeCanvas(this);
+    canvas_->setObjectName(QStringLiteral("treeCanvas"));
+
+    auto* bar = new QHBoxLayout;
+    auto button = [&](const QString& text, const QString& tip, auto slot) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setToolTip(tip);
+        connect(b, &QToolButton::clicked, this, slot);
+        bar->addWidget(b);
+        return b;
+    };
+    button(tr("Fit"), tr("Fit the tree into the view (F)"), [this] { canvas_->fitToView(); });
+    button(tr("Best"), tr("Select and centre the best node (B)"), [this] {
+        if (canvas_->layout().bestId()) canvas_->selectNode(canvas_->layout().bestId());
+    });
+    find_ = new QLineEdit(this);
+    find_->setPlaceholderText(tr("Node id"));
+    find_->setClearButtonEnabled(true);
+    find_->setMaximumWidth(120);
+    connect(find_, &QLineEdit::returnPressed, this, &SearchView::findNode);
+    bar->addWidget(find_);
+    hideFailures_ = new QCheckBox(tr("Dim failures"), this);
+    connect(hideFailures_, &QCheckBox::toggled, this, &SearchView::applyFilter);
+    bar->addWidget(hideFailures_);
+    bar->addWidget(new QLabel(tr("Speedup ≥"), this));
+    minSpeedup_ = new QDoubleSpinBox(this);
+    minSpeedup_->setRange(0, 1000);
+    minSpeedup_->setDecimals(2);
+    minSpeedup_->setSingleStep(0.5);
+    minSpeedup_->setSpecialValueText(tr("any"));
+    connect(minSpeedup_, &QDoubleSpinBox::valueChanged, this, &SearchView::applyFilter);
+    bar->addWidget(minSpeedup_);
+    bar->addStretch(1);
+    summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("searchSummary"));
+    bar->addWidget(summary_);
+
+    inspector_ = new QTabWidget(this);
+    inspector_->setObjectName(QStringLiteral("inspector"));
+    nodeInfo_ = new QTextBrowser(inspector_);
+    code_ = new QPlainTextEdit(inspector_);
+    code_->setReadOnly(true);
+    code_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    code_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    profile_ = new QTextBrowser(inspector_);
+    inspector_->addTab(nodeInfo_, tr("Node"));
+    inspector_->addTab(code_, tr("Code"));
+    inspector_->addTab(profile_, tr("Profile"));
+    nodeInfo_->setPlaceholderText(tr("Select a node in the tree."));
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(canvas_);
+    split->addWidget(inspector_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+
+    connect(canvas_, &TreeCanvas::nodeSelected, this, &SearchView::showNode);
+
+    // The follower reads on its own thread; batches arrive queued, as values.
+    thread_ = new QThread(this);
+    follower_ = new SearchFollower(database_, searchId_);
+    follower_->moveToThread(thread_);
+    connect(thread_, &QThread::finished, follower_, &QObject::deleteLater);
+    connect(follower_, &SearchFollower::nodes, this, &SearchView::onBatch, Qt::QueuedConnection);
+    connect(follower_, &SearchFollower::ended, this, [this](const QString& reason) {
+        ended_ = reason;
+        onBatch({});
+    });
+    connect(follower_, &SearchFollower::failed, this, [this](const QString& message) { summary_->setText(tr("Cannot follow: %1").arg(message)); });
+    thread_->start();
+    QMetaObject::invokeMethod(follower_, &SearchFollower::start, Qt::QueuedConnection);
+}
+
+SearchView::~SearchView() {
+    thread_->quit();
+    thread_->wait();
+}
+
+void SearchView::onBatch(const NodeBatch& batch) {
+    canvas_->applyBatch(batch);
+    const auto& layout = canvas_->layout();
+    QString text = tr("%1 nodes").arg(layout.size());
+    if (layout.bestId()) text += tr(" · best %1× at node %2").arg(layout.bestSpeedup(), 0, 'g', 3).arg(layout.bestId());
+    if (!ended_.isEmpty()) text += tr(" · ended (%1)").arg(ended_);
+    summary_->setText(text);
+    if (!batch.isEmpty()) emit nodesArrived(layout.size());
+    if (canvas_->selectedId()) {
+        for (const auto& n : batch)
+            if (n.id == canvas_->selectedId()) {
+                showNode(n.id);
+                break;
+            }
+    }
+}
+
+void SearchView::applyFilter() {
+    TreeFilter f;
+    if (hideFailures_->isChecked())
+        for (auto g : {NodeGlyph::CompileError, NodeGlyph::Wrong, NodeGlyph::Failed, NodeGlyph::Pruned}) f.hiddenGlyphs.insert(static_cast<int>(g));
+    f.minSpeedup = minSpeedup_->value();
+    canvas_->setFilter(f);
+}
+
+void SearchView::findNode() {
+    bool ok = false;
+    const qint64 id = find_->text().trimmed().toLongLong(&ok);
+    if (!ok || !canvas_->selectNode(id)) summary_->setText(tr("No node %1 in this search").arg(find_->text().trimmed()));
+}
+
+// Reads one node's details from the workspace: single-row lookups, quick
+// enough for the UI thread.
+void SearchView::showNode(qint64 id) {
+    const NodeSnapshot* n = canvas_->layout().node(id);
+    if (!n) return;
+    QString html = QStringLiteral("<h3>Node %1</h3><table>").arg(n->id);
+    auto row = [&](const QString& k, const QString& v) { html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v); };
+    row(tr("status"), esc(glyphName(n->glyph) + (n->status.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(n->status))));
+    if (n->glyph == NodeGlyph::Correct) row(tr("speedup"), QStringLiteral("%1×").arg(n->speedup, 0, 'g', 4));
+    row(tr("origin"), esc(n->origin));
+    row(tr("parent"), n->parentId ? QString::number(n->parentId) : tr("(root)"));
+    row(tr("kernel"), esc(n->sourceName));
+    row(tr("params"), esc(n->params));
+    if (!n->hint.isEmpty()) row(tr("hint"), esc(n->hint));
+    html += QStringLiteral("</table>");
+    if (!n->message.isEmpty()) html += QStringLiteral("<p>%1</p>").arg(esc(n->message));
+
+    code_->clear();
+    profile_->clear();
+    auto db = store::Database::open(database_, store::Database::Mode::ReadOnly);
+    if (db) {
+        store::SearchStore ss(*db);
+        if (auto nodes = ss.loadNodesById(searchId_, {id}); nodes && !nodes->empty()) {
+            if (auto text = ss.sourceText(nodes->front().sourceHash)) code_->setPlainText(QString::fromStdString(*text));
+        }
+        if (n->evaluationId) {
+            if (auto rec = store::ProfileStore(*db).latest(n->evaluationId); rec && *rec) {
+                const auto j = nlohmann::json::parse((*rec)->reportJson, nullptr, false);
+                QString p = QStringLiteral("<h3>Profile (%1)</h3>").arg(esc((*rec)->level));
+                if (j.is_object() && j.contains("roofline")) {
+                    const auto& t = j["roofline"]["total"];
+                    p += tr("<p>%1 GB/s, %2 GFLOP/s; %3% of the roofline bound; intensity %4 flop/B</p>")
+                             .arg(t.value("gbs", 0.0), 0, 'f', 1)
+                             .arg(t.value("gflops", 0.0), 0, 'f', 1)
+                             .arg(t.value("roofline_fraction", 0.0) * 100, 0, 'f', 0)
+                             .arg(t.value("intensity", 0.0), 0, 'g', 3);
+                }
+                p += QStringLiteral("<ul>");
+                if (j.is_object() && j.contains("signals") && j["signals"].is_array())
+                    for (const auto& s : j["signals"])
+                        p += QStringLiteral("<li><b>%1</b>: %2</li>").arg(esc(s.value("signal", std::string())), esc(s.value("evidence", std::string())));
+                p += QStringLiteral("</ul>");
+                profile_->setHtml(p);
+            }
+        }
+    } else {
+        html += QStringLiteral("<p><i>%1</i></p>").arg(esc(db.error().message));
+    }
+    nodeInfo_->setHtml(html);
+}
+
+} // namespace ks::ui

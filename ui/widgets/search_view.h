@@ -1,0 +1,61 @@
+#pragma once
+// One search, live: the tree canvas, a toolbar (fit, best, find by id,
+// filters) and an inspector for the selected node (its summary, code and
+// profile). A SearchFollower on its own thread feeds the canvas; the view
+// reads a selected node's details from the workspace on demand.
+#include "tree/tree_snapshot.h"
+
+#include <QtWidgets/QWidget>
+
+#include <filesystem>
+
+class QCheckBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QTabWidget;
+class QTextBrowser;
+class QThread;
+
+namespace ks::ui {
+
+class SearchFollower;
+class TreeCanvas;
+
+class SearchView : public QWidget {
+    Q_OBJECT
+public:
+    SearchView(std::filesystem::path database, qint64 searchId, QWidget* parent = nullptr);
+    ~SearchView() override;
+
+    qint64 searchId() const { return searchId_; }
+    TreeCanvas* canvas() const { return canvas_; }
+    QTabWidget* inspector() const { return inspector_; }
+
+signals:
+    void nodesArrived(int total); // after each batch: the tree's size
+
+private:
+    void onBatch(const NodeBatch& batch);
+    void showNode(qint64 id);
+    void applyFilter();
+    void findNode();
+
+    std::filesystem::path database_;
+    qint64 searchId_;
+    QThread* thread_ = nullptr;
+    SearchFollower* follower_ = nullptr;
+    TreeCanvas* canvas_ = nullptr;
+    QLabel* summary_ = nullptr;
+    QLineEdit* find_ = nullptr;
+    QCheckBox* hideFailures_ = nullptr;
+    QDoubleSpinBox* minSpeedup_ = nullptr;
+    QTabWidget* inspector_ = nullptr;
+    QTextBrowser* nodeInfo_ = nullptr;
+    QPlainTextEdit* code_ = nullptr;
+    QTextBrowser* profile_ = nullptr;
+    QString ended_;
+};
+
+} // namespace ks::ui
