@@ -2,11 +2,14 @@
 // else the default) and shows the bundled problems.
 #include "util/paths.h"
 #include "windows/app_settings.h"
+#include "tree/tree_canvas.h"
+#include "widgets/search_view.h"
 #include "windows/main_window.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QTimer>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QTabWidget>
 
 #include <cstdio>
 #include <string_view>
@@ -21,6 +24,15 @@ void screenshotAndQuit(ks::ui::MainWindow& window, const QString& file) {
         const bool saved = window.grab().save(file, "PNG");
         if (!saved) std::fprintf(stderr, "kernelsmith: cannot write %s\n", qPrintable(file));
         QCoreApplication::exit(saved ? 0 : 1);
+    });
+}
+
+// Selects a node as soon as the follower has delivered it (screenshots of the inspector).
+void selectWhenLoaded(ks::ui::SearchView* view, qint64 node, const QString& tab) {
+    QObject::connect(view, &ks::ui::SearchView::nodesArrived, view, [view, node, tab] {
+        if (view->canvas()->selectedId() == node || !view->canvas()->selectNode(node)) return;
+        for (int i = 0; i < view->inspector()->count(); ++i)
+            if (view->inspector()->tabText(i).compare(tab, Qt::CaseInsensitive) == 0) view->inspector()->setCurrentIndex(i);
     });
 }
 
@@ -53,7 +65,12 @@ int main(int argc, char** argv) {
     const QCommandLineOption search(QStringLiteral("search"), QStringLiteral("Open the tree of search ID of the workspace."), QStringLiteral("ID"));
     parser.addOption(workspace);
     parser.addOption(screenshot);
+    const QCommandLineOption node(QStringLiteral("node"), QStringLiteral("With --search: select node ID once the tree is loaded."), QStringLiteral("ID"));
+    const QCommandLineOption tab(QStringLiteral("inspector-tab"), QStringLiteral("With --node: show this inspector tab (Node, Code, Diff, Evaluation, Profile, LLM)."),
+                                 QStringLiteral("NAME"));
     parser.addOption(search);
+    parser.addOption(node);
+    parser.addOption(tab);
 
     if (asksForHelpOrVersion(argc, argv)) {
         // Answered without a display, so that they work on a headless machine too.
@@ -72,8 +89,11 @@ int main(int argc, char** argv) {
         // Nobody is there to dismiss a message box: report on stderr and carry on.
         if (auto status = window.openWorkspace(workspacePath); !status)
             std::fprintf(stderr, "kernelsmith: %s: %s\n", qPrintable(workspacePath), status.error().message.c_str());
-        if (parser.isSet(search) && !window.openSearch(parser.value(search).toLongLong()))
-            std::fprintf(stderr, "kernelsmith: no search %s in the workspace\n", qPrintable(parser.value(search)));
+        if (parser.isSet(search)) {
+            auto* view = window.openSearch(parser.value(search).toLongLong());
+            if (!view) std::fprintf(stderr, "kernelsmith: no search %s in the workspace\n", qPrintable(parser.value(search)));
+            if (view && parser.isSet(node)) selectWhenLoaded(view, parser.value(node).toLongLong(), parser.value(tab));
+        }
         window.show();
         screenshotAndQuit(window, parser.value(screenshot));
     } else {

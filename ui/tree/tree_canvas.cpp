@@ -223,7 +223,7 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
 void TreeCanvas::paintLegend(QPainter& p) {
     p.setRenderHint(QPainter::Antialiasing, true);
     const double best = std::max(layout_.bestSpeedup(), 1.0);
-    const QRectF box(8, height() - 64, 240, 56);
+    const QRectF box(8, height() - 80, 264, 72);
     QColor bg = palette().color(QPalette::Window);
     bg.setAlphaF(0.85f);
     p.setPen(Qt::NoPen);
@@ -242,14 +242,15 @@ void TreeCanvas::paintLegend(QPainter& p) {
     p.drawText(QPointF(ramp.left(), ramp.bottom() + 12), QStringLiteral("1x"));
     p.drawText(QPointF(ramp.right() - 30, ramp.bottom() + 12), QString::number(best, 'g', 3) + QLatin1Char('x'));
     p.drawText(QPointF(ramp.right() + 8, ramp.bottom()), tr("speedup"));
-    // Status swatches.
-    const NodeGlyph glyphs[] = {NodeGlyph::Pending, NodeGlyph::Running, NodeGlyph::CompileError, NodeGlyph::Wrong, NodeGlyph::Failed, NodeGlyph::Pruned};
-    double x = ramp.left();
-    for (auto g : glyphs) {
-        p.setBrush(glyphColor(g));
+    // Status swatches with their names, three to a row.
+    const NodeGlyph glyphs[] = {NodeGlyph::Pending, NodeGlyph::Running, NodeGlyph::Pruned, NodeGlyph::CompileError, NodeGlyph::Wrong, NodeGlyph::Failed};
+    for (int i = 0; i < 6; ++i) {
+        const QPointF at(ramp.left() + 4 + (i % 3) * 84, box.top() + 40 + (i / 3) * 15);
+        p.setBrush(glyphColor(glyphs[i]));
         p.setPen(Qt::NoPen);
-        p.drawEllipse(QPointF(x + 4, box.bottom() - 10), 4, 4);
-        x += 38;
+        p.drawEllipse(at, 4, 4);
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(at + QPointF(8, 4), glyphName(glyphs[i]));
     }
     p.setBrush(Qt::NoBrush);
 }

@@ -1,11 +1,17 @@
 #include "widgets/search_view.h"
 
+#include "charts/timing_plot.h"
+#include "editor/code_view.h"
+#include "editor/line_diff.h"
+#include "eval/evaluation_result.h"
 #include "session/search_follower.h"
+#include "store/llm_call_store.h"
 #include "store/database.h"
 #include "store/evaluation_store.h"
 #include "store/profile_store.h"
 #include "store/search_store.h"
 #include "tree/tree_canvas.h"
+#include "util/format.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,7 +22,6 @@
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
-#include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QSplitter>
 #include <QtWidgets/QTabWidget>
 #include <QtWidgets/QTextBrowser>
@@ -76,14 +81,23 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     inspector_ = new QTabWidget(this);
     inspector_->setObjectName(QStringLiteral("inspector"));
     nodeInfo_ = new QTextBrowser(inspector_);
-    code_ = new QPlainTextEdit(inspector_);
-    code_->setReadOnly(true);
-    code_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    code_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    code_ = new CodeView(inspector_);
+    code_->setObjectName(QStringLiteral("codeView"));
+    diff_ = new CodeView(inspector_);
+    diff_->setObjectName(QStringLiteral("diffView"));
+    auto* evalPage = new QSplitter(Qt::Vertical, inspector_);
+    evaluation_ = new QTextBrowser(evalPage);
+    timing_ = new TimingPlot(evalPage);
+    evalPage->addWidget(evaluation_);
+    evalPage->addWidget(timing_);
     profile_ = new QTextBrowser(inspector_);
+    llm_ = new QTextBrowser(inspector_);
     inspector_->addTab(nodeInfo_, tr("Node"));
     inspector_->addTab(code_, tr("Code"));
+    inspector_->addTab(diff_, tr("Diff"));
+    inspector_->addTab(evalPage, tr("Evaluation"));
     inspector_->addTab(profile_, tr("Profile"));
+    inspector_->addTab(llm_, tr("LLM"));
     nodeInfo_->setPlaceholderText(tr("Select a node in the tree."));
 
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -168,38 +182,127 @@ void SearchView::showNode(qint64 id) {
     html += QStringLiteral("</table>");
     if (!n->message.isEmpty()) html += QStringLiteral("<p>%1</p>").arg(esc(n->message));
 
-    code_->clear();
     profile_->clear();
-    auto db = store::Database::open(database_, store::Database::Mode::ReadOnly);
-    if (db) {
-        store::SearchStore ss(*db);
-        if (auto nodes = ss.loadNodesById(searchId_, {id}); nodes && !nodes->empty()) {
-            if (auto text = ss.sourceText(nodes->front().sourceHash)) code_->setPlainText(QString::fromStdString(*text));
-        }
-        if (n->evaluationId) {
-            if (auto rec = store::ProfileStore(*db).latest(n->evaluationId); rec && *rec) {
-                const auto j = nlohmann::json::parse((*rec)->reportJson, nullptr, false);
-                QString p = QStringLiteral("<h3>Profile (%1)</h3>").arg(esc((*rec)->level));
-                if (j.is_object() && j.contains("roofline")) {
-                    const auto& t = j["roofline"]["total"];
-                    p += tr("<p>%1 GB/s, %2 GFLOP/s; %3% of the roofline bound; intensity %4 flop/B</p>")
-                             .arg(t.value("gbs", 0.0), 0, 'f', 1)
-                             .arg(t.value("gflops", 0.0), 0, 'f', 1)
-                             .arg(t.value("roofline_fraction", 0.0) * 100, 0, 'f', 0)
-                             .arg(t.value("intensity", 0.0), 0, 'g', 3);
-                }
-                p += QStringLiteral("<ul>");
-                if (j.is_object() && j.contains("signals") && j["signals"].is_array())
-                    for (const auto& s : j["signals"])
-                        p += QStringLiteral("<li><b>%1</b>: %2</li>").arg(esc(s.value("signal", std::string())), esc(s.value("evidence", std::string())));
-                p += QStringLiteral("</ul>");
-                profile_->setHtml(p);
-            }
-        }
-    } else {
-        html += QStringLiteral("<p><i>%1</i></p>").arg(esc(db.error().message));
+    const store::Database* db = workspace();
+    if (!db) {
+        html += tr("<p><i>The workspace cannot be read.</i></p>");
+        nodeInfo_->setHtml(html);
+        return;
     }
+    store::SearchStore ss(*db);
+    const auto language = CodeView::languageFor(n->sourceName);
+    QString source;
+    if (auto nodes = ss.loadNodesById(searchId_, {id}); nodes && !nodes->empty())
+        if (auto text = ss.sourceText(nodes->front().sourceHash)) source = QString::fromStdString(*text);
+    code_->showCode(source, language);
+    if (n->parentId) {
+        QString parentSource;
+        if (auto parents = ss.loadNodesById(searchId_, {n->parentId}); parents && !parents->empty())
+            if (auto text = ss.sourceText(parents->front().sourceHash)) parentSource = QString::fromStdString(*text);
+        const auto d = diffLines(parentSource, source);
+        const bool same = std::all_of(d.begin(), d.end(), [](const DiffLine& l) { return l.kind == DiffLine::Same; });
+        if (same) diff_->showCode(tr("// Same source as node %1; only the params differ:\n// %2").arg(n->parentId).arg(n->params), language);
+        else diff_->showDiff(d, language);
+    } else {
+        diff_->showCode(tr("// A root: no parent to compare with."), language);
+    }
+    showEvaluation(*n);
+    showLlmCall(*n);
+    if (n->evaluationId) {
+        if (auto rec = store::ProfileStore(*db).latest(n->evaluationId); rec && *rec) {
+            const auto j = nlohmann::json::parse((*rec)->reportJson, nullptr, false);
+            QString p = QStringLiteral("<h3>Profile (%1)</h3>").arg(esc((*rec)->level));
+            if (j.is_object() && j.contains("roofline")) {
+                const auto& t = j["roofline"]["total"];
+                p += tr("<p>%1 GB/s, %2 GFLOP/s; %3% of the roofline bound; intensity %4 flop/B</p>")
+                         .arg(t.value("gbs", 0.0), 0, 'f', 1)
+                         .arg(t.value("gflops", 0.0), 0, 'f', 1)
+                         .arg(t.value("roofline_fraction", 0.0) * 100, 0, 'f', 0)
+                         .arg(t.value("intensity", 0.0), 0, 'g', 3);
+            }
+            p += QStringLiteral("<ul>");
+            if (j.is_object() && j.contains("signals") && j["signals"].is_array())
+                for (const auto& sig : j["signals"])
+                    p += QStringLiteral("<li><b>%1</b>: %2</li>").arg(esc(sig.value("signal", std::string())), esc(sig.value("evidence", std::string())));
+            p += QStringLiteral("</ul>");
+            profile_->setHtml(p);
+        }
+    }
+    if (profile_->toPlainText().isEmpty()) profile_->setHtml(tr("<p><i>No profile: the node is not a correct, timed kernel, or no machine model was at hand.</i></p>"));
     nodeInfo_->setHtml(html);
+}
+
+const store::Database* SearchView::workspace() {
+    if (!db_) {
+        auto db = store::Database::open(database_, store::Database::Mode::ReadOnly);
+        if (!db) return nullptr;
+        db_ = std::make_unique<store::Database>(std::move(*db));
+    }
+    return db_.get();
+}
+
+void SearchView::showEvaluation(const NodeSnapshot& n) {
+    timing_->clearTiming();
+    if (!n.evaluationId) {
+        evaluation_->setHtml(tr("<p><i>Not evaluated (yet).</i></p>"));
+        return;
+    }
+    auto rec = store::EvaluationStore(*workspace()).find(n.evaluationId);
+    auto result = rec ? eval::parseResultJson(rec->resultJson) : Result<eval::EvaluationResult>(rec.error());
+    if (!result) {
+        evaluation_->setHtml(QStringLiteral("<p><i>%1</i></p>").arg(esc(result.error().message)));
+        return;
+    }
+    QString html = QStringLiteral("<h3>%1</h3><p>%2</p>").arg(esc(eval::statusName(result->status)), esc(result->message));
+    int passed = 0;
+    for (const auto& c : result->checks) passed += c.passed ? 1 : 0;
+    html += tr("<p>checks: %1 of %2 passed</p>").arg(passed).arg(result->checks.size());
+    int shown = 0;
+    for (const auto& c : result->checks) {
+        if (c.passed || shown++ >= 8) continue;
+        html += QStringLiteral("<p style='color:#c62828'>%1 seed %2, %3: %4 (%5 of %6 wrong)</p>")
+                    .arg(esc(c.shape))
+                    .arg(c.seed)
+                    .arg(esc(c.output), esc(c.kind))
+                    .arg(c.mismatches)
+                    .arg(c.elements);
+    }
+    for (const auto& t : result->timing) {
+        html += tr("<p><b>%1</b>: candidate %2 median (CV %3%)").arg(esc(t.shape), esc(formatSeconds(t.candidate.median))).arg(t.candidate.cv * 100, 0, 'f', 1);
+        for (const auto& b : t.baselines) html += tr(", %1 %2").arg(esc(b.name), esc(formatSeconds(b.median)));
+        html += tr("; %1× over the reference</p>").arg(t.speedup, 0, 'g', 3);
+    }
+    if (!result->buildLog.empty()) html += QStringLiteral("<pre>%1</pre>").arg(esc(result->buildLog.substr(0, 4000)));
+    evaluation_->setHtml(html);
+    if (!result->timing.empty()) timing_->showTiming(result->timing.front());
+}
+
+void SearchView::showLlmCall(const NodeSnapshot& n) {
+    auto call = store::LlmCallStore(*workspace()).forNode(n.id);
+    if (!call || !*call) {
+        llm_->setHtml(tr("<p><i>No language-model call made this node (origin: %1).</i></p>").arg(esc(n.origin)));
+        return;
+    }
+    const auto& c = **call;
+    QString html = tr("<h3>%1 (%2)</h3><p>%3 in + %4 out tokens%5 · $%6 · %7 s · %8 attempt(s) · %9</p>")
+                       .arg(esc(c.modelName), esc(c.provider))
+                       .arg(c.inputTokens)
+                       .arg(c.outputTokens)
+                       .arg(c.usageEstimated ? tr(" (estimated)") : QString())
+                       .arg(c.costUsd, 0, 'f', 4)
+                       .arg(c.latencyS, 0, 'f', 1)
+                       .arg(c.attempts)
+                       .arg(esc(c.status));
+    if (!c.error.empty()) html += QStringLiteral("<p style='color:#c62828'>%1</p>").arg(esc(c.error));
+    if (auto docs = store::LlmCallStore(*workspace()).retrievedDocs(c.id); docs && !docs->empty()) {
+        html += tr("<h4>Knowledge-base documents</h4><ul>");
+        for (const auto& d : *docs) html += QStringLiteral("<li>%1</li>").arg(esc(d));
+        html += QStringLiteral("</ul>");
+    }
+    if (!c.reasoning.empty()) html += tr("<h4>Reasoning</h4><pre>%1</pre>").arg(esc(c.reasoning));
+    html += tr("<h4>Reply</h4><pre>%1</pre>").arg(esc(c.reply));
+    html += tr("<h4>Prompt</h4><pre>%1</pre>").arg(esc(c.prompt));
+    llm_->setHtml(html);
 }
 
 } // namespace ks::ui

@@ -8,19 +8,25 @@
 #include <QtWidgets/QWidget>
 
 #include <filesystem>
+#include <memory>
 
 class QCheckBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
-class QPlainTextEdit;
 class QTabWidget;
 class QTextBrowser;
 class QThread;
 
+namespace ks::store {
+class Database;
+}
+
 namespace ks::ui {
 
+class CodeView;
 class SearchFollower;
+class TimingPlot;
 class TreeCanvas;
 
 class SearchView : public QWidget {
@@ -41,6 +47,9 @@ private:
     void showNode(qint64 id);
     void applyFilter();
     void findNode();
+    const store::Database* workspace(); // the view's own read-only connection, opened on first use
+    void showEvaluation(const NodeSnapshot& n);
+    void showLlmCall(const NodeSnapshot& n);
 
     std::filesystem::path database_;
     qint64 searchId_;
@@ -53,8 +62,13 @@ private:
     QDoubleSpinBox* minSpeedup_ = nullptr;
     QTabWidget* inspector_ = nullptr;
     QTextBrowser* nodeInfo_ = nullptr;
-    QPlainTextEdit* code_ = nullptr;
+    CodeView* code_ = nullptr;
+    CodeView* diff_ = nullptr;
+    QTextBrowser* evaluation_ = nullptr;
+    TimingPlot* timing_ = nullptr;
     QTextBrowser* profile_ = nullptr;
+    QTextBrowser* llm_ = nullptr;
+    std::unique_ptr<store::Database> db_;
     QString ended_;
 };
 

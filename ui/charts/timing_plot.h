@@ -1,0 +1,19 @@
+#pragma once
+// The timing distribution of one timing shape (QCustomPlot): every sample of
+// the candidate and of each baseline as a dot, jittered sideways, with the
+// median as a bar, on a common time axis.
+#include "eval/evaluation_result.h"
+
+#include <qcustomplot.h>
+
+namespace ks::ui {
+
+class TimingPlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit TimingPlot(QWidget* parent = nullptr);
+    void showTiming(const eval::TimingCase& timing);
+    void clearTiming();
+};
+
+} // namespace ks::ui
