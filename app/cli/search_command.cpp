@@ -11,6 +11,7 @@
 #include "search/search_config_json.h"
 #include "profile/machine_cache.h"
 #include "search/search_engine.h"
+#include "search/steering.h"
 #include "kb/kb_index.h"
 #include "kb/kb_retriever.h"
 #include "kb/skill_distiller.h"
@@ -509,53 +510,31 @@ int steer(const std::string& verb, const Args& args, const GlobalOptions& global
     if (opened.failure) return opened.failure;
     auto& db = opened.db;
     auto* search = &opened.search;
-    if (search->status == "finished") {
-        std::fprintf(stderr, "search %s: search %lld is finished (%s); nothing changed. Continue it with `search resume %lld --budget N`.\n",
-                     verb.c_str(), static_cast<long long>(search->id), search->stopReason.c_str(), static_cast<long long>(search->id));
+    long long number = 0;
+    if (pos.size() >= 3 && !toInt(pos[2], number)) {
+        std::fprintf(stderr, "search %s: '%s' is not a %s\n", verb.c_str(), pos[2].c_str(), verb == "budget" ? "number of evaluations" : "node id");
         return kExitUsage;
     }
-    store::SearchStore store(*db);
-    nlohmann::json a = nlohmann::json::object();
-    if (pos.size() >= 3 && verb != "budget") {
-        long long node = 0;
-        if (!toInt(pos[2], node)) {
-            std::fprintf(stderr, "search %s: '%s' is not a node id\n", verb.c_str(), pos[2].c_str());
-            return kExitUsage;
-        }
-        auto nodes = store.loadNodes(search->id);
-        bool found = false;
-        for (const auto& n : nodes ? *nodes : std::vector<store::NodeRecord>{}) found = found || n.id == node;
-        if (!found) {
-            std::fprintf(stderr, "search %s: search %lld has no node %lld; nothing changed\n", verb.c_str(), static_cast<long long>(search->id), node);
-            return kExitUsage;
-        }
-        a["node"] = node;
-    }
-    if (verb == "budget") {
-        long long n = 0;
-        if (!toInt(pos[2], n) || n < 1) {
-            std::fprintf(stderr, "search budget: expects a positive number of evaluations\n");
-            return kExitUsage;
-        }
-        a["max_evaluations"] = n;
-    }
-    if (verb == "boost") {
+    search::SteeringCommand command;
+    if (verb == "pause") command = search::SteeringCommand::pause();
+    else if (verb == "stop") command = search::SteeringCommand::stop();
+    else if (verb == "budget") command = search::SteeringCommand::budget(number);
+    else if (verb == "prune" || verb == "unprune") command = search::SteeringCommand::prune(number, verb == "prune");
+    else if (verb == "pin" || verb == "unpin") command = search::SteeringCommand::pin(number, verb == "pin");
+    else if (verb == "hint") command = search::SteeringCommand::hint(number, pos[3]);
+    else if (verb == "boost") {
         try {
-            a["amount"] = std::stod(pos[3]);
+            command = search::SteeringCommand::boost(number, std::stod(pos[3]));
         } catch (const std::exception&) {
             std::fprintf(stderr, "search boost: AMOUNT must be a number\n");
             return kExitUsage;
         }
-    }
-    if (verb == "hint") a["text"] = pos[3];
-    if (verb == "add-child") {
+    } else if (verb == "add-child") {
         auto text = readTextFile(pos[3]);
         if (!text) {
             std::fprintf(stderr, "search add-child: %s\n", text.error().message.c_str());
             return kExitUsage;
         }
-        a["source"] = *text;
-        a["name"] = std::filesystem::path(pos[3]).stem().string();
         nlohmann::json params = nlohmann::json::object();
         for (const auto& kv : args.all("param")) {
             const auto eq = kv.find('=');
@@ -565,13 +544,12 @@ int steer(const std::string& verb, const Args& args, const GlobalOptions& global
             }
             params[kv.substr(0, eq)] = kv.substr(eq + 1);
         }
-        a["params"] = params;
+        command = search::SteeringCommand::addChild(number, std::filesystem::path(pos[3]).stem().string(), *text, params);
     }
-    const std::string storedVerb = verb == "add-child" ? "add_child" : verb;
-    auto id = store.postCommand(search->id, storedVerb, a.dump());
+    auto id = search::postSteering(*db, search->id, command);
     if (!id) {
         std::fprintf(stderr, "search %s: %s\n", verb.c_str(), id.error().message.c_str());
-        return kExitError;
+        return id.error().code == ErrorCode::Database || id.error().code == ErrorCode::Io ? kExitError : kExitUsage;
     }
     if (ownerAlive(*search)) std::printf("search %lld: %s sent to the running search (command %lld)\n", static_cast<long long>(search->id), verb.c_str(), static_cast<long long>(*id));
     else std::printf("search %lld is not running: %s queued (command %lld), applied when it resumes\n", static_cast<long long>(search->id), verb.c_str(), static_cast<long long>(*id));

@@ -2,6 +2,8 @@
 // filters, painting), the searches model, and the follower that reads a real
 // workspace on its own thread and delivers new nodes within half a second.
 #include "models/search_list_model.h"
+#include "search/steering.h"
+#include "widgets/search_view.h"
 #include "session/search_follower.h"
 #include "store/database.h"
 #include "store/search_store.h"
@@ -16,6 +18,8 @@
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
 
 using namespace ks;
 using namespace ks::ui;
@@ -223,6 +227,58 @@ private slots:
         QCOMPARE(ended.first().first().toString(), QStringLiteral("budget"));
         thread.quit();
         thread.wait();
+    }
+
+    // The workbench steers through the CLI's API: checked against the stored
+    // search, posted to the commands table, refused with a reason otherwise.
+    void steeringFromTheView() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.filePath(QStringLiteral("ws.db")).toStdString());
+        auto db = store::Database::open(path);
+        QVERIFY(db);
+        store::SearchStore ss(*db);
+        store::SearchRecord s;
+        s.problem = "saxpy";
+        s.problemDir = "/nowhere";
+        s.problemHash = "h";
+        s.configJson = "{}";
+        s.status = "running";
+        auto searchId = ss.createSearch(s);
+        QVERIFY(searchId);
+        QVERIFY(ss.putSource("src", "void saxpy() {}"));
+        store::NodeRecord n;
+        n.searchId = *searchId;
+        n.seq = 1;
+        n.origin = "seed";
+        n.sourceName = "k";
+        n.sourceHash = "src";
+        n.paramsJson = "{}";
+        n.state = "done";
+        auto node = ss.insertNode(n);
+        QVERIFY(node);
+
+        SearchView view(path, *searchId);
+        QVERIFY(view.steer(search::SteeringCommand::prune(*node)));
+        QVERIFY(view.steer(search::SteeringCommand::hint(*node, "try non-temporal stores")));
+        QVERIFY(view.steer(search::SteeringCommand::budget(100)));
+        QVERIFY(!view.steer(search::SteeringCommand::pin(*node + 100)));   // no such node
+        QVERIFY(!view.steer(search::SteeringCommand::budget(0)));          // not a budget
+        auto pending = ss.pendingCommands(*searchId);
+        QVERIFY(pending);
+        QCOMPARE(pending->size(), std::size_t(3));
+        QCOMPARE((*pending)[0].verb, std::string("prune"));
+        QCOMPARE(nlohmann::json::parse((*pending)[0].argsJson)["node"].get<std::int64_t>(), *node);
+        QCOMPARE(nlohmann::json::parse((*pending)[1].argsJson)["text"].get<std::string>(), std::string("try non-temporal stores"));
+        QCOMPARE(nlohmann::json::parse((*pending)[2].argsJson)["max_evaluations"].get<int>(), 100);
+        // A finished search takes no commands.
+        auto rec = ss.loadSearch(*searchId);
+        QVERIFY(rec);
+        rec->status = "finished";
+        rec->stopReason = "budget";
+        QVERIFY(ss.updateSearch(*rec));
+        auto refused = search::postSteering(*db, *searchId, search::SteeringCommand::stop());
+        QVERIFY(!refused);
+        QVERIFY(refused.error().message.find("nothing changed") != std::string::npos);
     }
 
     void followerReportsAMissingWorkspace() {

@@ -1,5 +1,6 @@
 #include "tree/tree_canvas.h"
 
+#include <QtGui/QContextMenuEvent>
 #include <QtGui/QKeyEvent>
 #include <QtGui/QMouseEvent>
 #include <QtGui/QPainter>
@@ -347,6 +348,15 @@ void TreeCanvas::keyPressEvent(QKeyEvent* event) {
     default: QWidget::keyPressEvent(event); return;
     }
     event->accept();
+}
+
+void TreeCanvas::contextMenuEvent(QContextMenuEvent* event) {
+    if (const qint64 id = nodeAt(event->pos())) {
+        selected_ = id;
+        update();
+        emit nodeSelected(id);
+        emit nodeContextMenu(id, event->globalPos());
+    }
 }
 
 void TreeCanvas::resizeEvent(QResizeEvent* event) {

@@ -53,6 +53,7 @@ public:
 signals:
     void nodeSelected(qint64 id);
     void nodeActivated(qint64 id); // double click on a leaf, or Enter
+    void nodeContextMenu(qint64 id, QPoint globalPos); // right click on a node
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -62,6 +63,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 private:

@@ -17,7 +17,13 @@
 
 #include <QtCore/QThread>
 #include <QtGui/QFontDatabase>
+#include <QtCore/QFile>
+#include <QtCore/QFileInfo>
 #include <QtWidgets/QCheckBox>
+#include <QtWidgets/QFileDialog>
+#include <QtWidgets/QInputDialog>
+#include <QtWidgets/QMenu>
+#include <QtWidgets/QMessageBox>
 #include <QtWidgets/QDoubleSpinBox>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QLabel>
@@ -73,6 +79,15 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     minSpeedup_->setSpecialValueText(tr("any"));
     connect(minSpeedup_, &QDoubleSpinBox::valueChanged, this, &SearchView::applyFilter);
     bar->addWidget(minSpeedup_);
+    bar->addSpacing(12);
+    button(tr("Pause"), tr("Pause the search (the running evaluations finish)"), [this] { steer(search::SteeringCommand::pause()); });
+    button(tr("Resume"), tr("Resume a paused search"), [this] { steer(search::SteeringCommand::resume()); });
+    button(tr("Stop"), tr("Stop the search"), [this] { steer(search::SteeringCommand::stop()); });
+    button(tr("Budget…"), tr("Change the number of evaluations"), [this] {
+        bool ok = false;
+        const int n = QInputDialog::getInt(this, tr("Budget"), tr("Evaluations in all:"), 64, 1, 1000000, 1, &ok);
+        if (ok) steer(search::SteeringCommand::budget(n));
+    });
     bar->addStretch(1);
     summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("searchSummary"));
@@ -113,6 +128,7 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     layout->addWidget(split, 1);
 
     connect(canvas_, &TreeCanvas::nodeSelected, this, &SearchView::showNode);
+    connect(canvas_, &TreeCanvas::nodeContextMenu, this, &SearchView::nodeMenu);
 
     // The follower reads on its own thread; batches arrive queued, as values.
     thread_ = new QThread(this);
@@ -230,6 +246,53 @@ void SearchView::showNode(qint64 id) {
     }
     if (profile_->toPlainText().isEmpty()) profile_->setHtml(tr("<p><i>No profile: the node is not a correct, timed kernel, or no machine model was at hand.</i></p>"));
     nodeInfo_->setHtml(html);
+}
+
+bool SearchView::steer(const search::SteeringCommand& command) {
+    // A writing connection for the moment of posting: the view's own is read-only.
+    auto db = store::Database::open(database_);
+    auto id = db ? search::postSteering(*db, searchId_, command) : Result<std::int64_t>(db.error());
+    if (!id) {
+        // In the summary line, not a modal box: steering is often done in a hurry, mid-search.
+        summary_->setText(tr("<span style='color:#c62828'>%1 refused: %2</span>")
+                              .arg(QString::fromStdString(command.verb), QString::fromStdString(id.error().message).toHtmlEscaped()));
+        return false;
+    }
+    summary_->setText(tr("%1 sent (command %2); the running search applies it").arg(QString::fromStdString(command.verb)).arg(*id));
+    return true;
+}
+
+void SearchView::nodeMenu(qint64 id, QPoint globalPos) {
+    const NodeSnapshot* n = canvas_->layout().node(id);
+    if (!n) return;
+    // Values, not the snapshot: batches keep arriving while the menu is open.
+    const bool pruned = n->pruned, pinned = n->pinned;
+    QMenu menu(this);
+    menu.addAction(pruned ? tr("Unprune subtree") : tr("Prune subtree"), this, [this, id, pruned] { steer(search::SteeringCommand::prune(id, !pruned)); });
+    menu.addAction(pinned ? tr("Unpin") : tr("Pin (expand this node next)"), this, [this, id, pinned] { steer(search::SteeringCommand::pin(id, !pinned)); });
+    menu.addAction(tr("Boost…"), this, [this, id] {
+        bool ok = false;
+        const double amount = QInputDialog::getDouble(this, tr("Boost"), tr("Priority added to node %1:").arg(id), 0.5, -10, 10, 2, &ok);
+        if (ok) steer(search::SteeringCommand::boost(id, amount));
+    });
+    menu.addAction(tr("Hint…"), this, [this, id] {
+        bool ok = false;
+        const QString text = QInputDialog::getMultiLineText(this, tr("Hint"), tr("Instruction for the next expansion of node %1:").arg(id), {}, &ok);
+        if (ok && !text.trimmed().isEmpty()) steer(search::SteeringCommand::hint(id, text.trimmed().toStdString()));
+    });
+    menu.addAction(tr("Add a manual child from a file…"), this, [this, id] {
+        const QString file = QFileDialog::getOpenFileName(this, tr("Kernel source"), {}, tr("Sources (*.cpp *.cc *.cu *.py);;All files (*)"));
+        if (file.isEmpty()) return;
+        QFile f(file);
+        if (!f.open(QIODevice::ReadOnly)) {
+            QMessageBox::warning(this, tr("Add child"), tr("Cannot read %1").arg(file));
+            return;
+        }
+        steer(search::SteeringCommand::addChild(id, QFileInfo(file).completeBaseName().toStdString(), f.readAll().toStdString(), nlohmann::json::object()));
+    });
+    menu.addSeparator();
+    menu.addAction(tr("Collapse / expand subtree"), this, [this, id] { canvas_->toggleCollapsed(id); });
+    menu.exec(globalPos);
 }
 
 const store::Database* SearchView::workspace() {

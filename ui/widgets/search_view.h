@@ -3,6 +3,7 @@
 // filters) and an inspector for the selected node (its summary, code and
 // profile). A SearchFollower on its own thread feeds the canvas; the view
 // reads a selected node's details from the workspace on demand.
+#include "search/steering.h"
 #include "tree/tree_snapshot.h"
 
 #include <QtWidgets/QWidget>
@@ -39,6 +40,10 @@ public:
     TreeCanvas* canvas() const { return canvas_; }
     QTabWidget* inspector() const { return inspector_; }
 
+    // Posts a steering command through the same API as the CLI (search/steering.h);
+    // false, with the reason shown, when it was refused.
+    bool steer(const search::SteeringCommand& command);
+
 signals:
     void nodesArrived(int total); // after each batch: the tree's size
 
@@ -50,6 +55,7 @@ private:
     const store::Database* workspace(); // the view's own read-only connection, opened on first use
     void showEvaluation(const NodeSnapshot& n);
     void showLlmCall(const NodeSnapshot& n);
+    void nodeMenu(qint64 id, QPoint globalPos);
 
     std::filesystem::path database_;
     qint64 searchId_;
