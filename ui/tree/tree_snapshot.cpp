@@ -15,6 +15,7 @@ NodeSnapshot NodeSnapshot::fromRecord(const store::NodeRecord& r) {
     n.message = QString::fromStdString(r.message);
     n.hint = QString::fromStdString(r.hint);
     n.pinned = r.pinned;
+    n.createdAt = QDateTime::fromString(QString::fromStdString(r.createdAt), Qt::ISODateWithMs);
     n.pruned = r.pruned;
     const std::string status = r.status.value_or("");
     if (r.pruned) n.glyph = NodeGlyph::Pruned;

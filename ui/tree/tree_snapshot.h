@@ -3,6 +3,7 @@
 // from the store's record on the reading thread and handed to the UI thread.
 #include "store/search_store.h"
 
+#include <QtCore/QDateTime>
 #include <QtCore/QMetaType>
 #include <QtCore/QString>
 #include <QtCore/QVector>
@@ -19,6 +20,7 @@ struct NodeSnapshot {
     NodeGlyph glyph = NodeGlyph::Pending;
     double speedup = 0; // 0 unless correct
     bool pinned = false, pruned = false;
+    QDateTime createdAt; // when the node was proposed (UTC)
 
     static NodeSnapshot fromRecord(const store::NodeRecord& record);
 };

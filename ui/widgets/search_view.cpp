@@ -1,5 +1,6 @@
 #include "widgets/search_view.h"
 
+#include "charts/progress_plot.h"
 #include "charts/timing_plot.h"
 #include "editor/code_view.h"
 #include "editor/line_diff.h"
@@ -15,7 +16,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+
 #include <QtCore/QThread>
+#include <QtCore/QTimer>
 #include <QtGui/QFontDatabase>
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
@@ -113,6 +117,18 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     inspector_->addTab(evalPage, tr("Evaluation"));
     inspector_->addTab(profile_, tr("Profile"));
     inspector_->addTab(llm_, tr("LLM"));
+    auto* progressPage = new QWidget(inspector_);
+    auto* progressLayout = new QVBoxLayout(progressPage);
+    progress_ = new ProgressPlot(progressPage);
+    progressText_ = new QLabel(progressPage);
+    progressText_->setWordWrap(true);
+    progressLayout->addWidget(progress_, 1);
+    progressLayout->addWidget(progressText_);
+    inspector_->addTab(progressPage, tr("Progress"));
+    progressTimer_ = new QTimer(this);
+    progressTimer_->setSingleShot(true);
+    progressTimer_->setInterval(300);
+    connect(progressTimer_, &QTimer::timeout, this, &SearchView::updateProgress);
     nodeInfo_->setPlaceholderText(tr("Select a node in the tree."));
 
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -157,7 +173,11 @@ void SearchView::onBatch(const NodeBatch& batch) {
     if (layout.bestId()) text += tr(" · best %1× at node %2").arg(layout.bestSpeedup(), 0, 'g', 3).arg(layout.bestId());
     if (!ended_.isEmpty()) text += tr(" · ended (%1)").arg(ended_);
     summary_->setText(text);
-    if (!batch.isEmpty()) emit nodesArrived(layout.size());
+    if (!batch.isEmpty()) {
+        // Coalesced: a burst of batches redraws the plots once.
+        if (!progressTimer_->isActive()) progressTimer_->start();
+        emit nodesArrived(layout.size());
+    }
     if (canvas_->selectedId()) {
         for (const auto& n : batch)
             if (n.id == canvas_->selectedId()) {
@@ -246,6 +266,26 @@ void SearchView::showNode(qint64 id) {
     }
     if (profile_->toPlainText().isEmpty()) profile_->setHtml(tr("<p><i>No profile: the node is not a correct, timed kernel, or no machine model was at hand.</i></p>"));
     nodeInfo_->setHtml(html);
+}
+
+void SearchView::updateProgress() {
+    const auto& layout = canvas_->layout();
+    std::vector<NodeSnapshot> nodes;
+    nodes.reserve(static_cast<std::size_t>(layout.size()));
+    std::map<NodeGlyph, int> counts;
+    for (const auto& p : layout.placed())
+        if (const NodeSnapshot* n = layout.node(p.id)) {
+            nodes.push_back(*n);
+            ++counts[n->glyph];
+        }
+    progress_->showProgress(nodes);
+    QStringList parts;
+    for (const auto& [glyph, count] : counts) parts << QStringLiteral("%1 %2").arg(count).arg(glyphName(glyph));
+    QString text = parts.join(QStringLiteral(" · "));
+    if (const store::Database* db = workspace())
+        if (auto spend = store::LlmCallStore(*db).spend(searchId_); spend && spend->calls > 0)
+            text += tr(" · %1 LLM calls, %2 tokens, $%3").arg(spend->calls).arg(spend->tokens).arg(spend->costUsd, 0, 'f', 4);
+    progressText_->setText(text);
 }
 
 bool SearchView::steer(const search::SteeringCommand& command) {

@@ -18,6 +18,7 @@ class QLineEdit;
 class QTabWidget;
 class QTextBrowser;
 class QThread;
+class QTimer;
 
 namespace ks::store {
 class Database;
@@ -26,6 +27,7 @@ class Database;
 namespace ks::ui {
 
 class CodeView;
+class ProgressPlot;
 class SearchFollower;
 class TimingPlot;
 class TreeCanvas;
@@ -56,6 +58,7 @@ private:
     void showEvaluation(const NodeSnapshot& n);
     void showLlmCall(const NodeSnapshot& n);
     void nodeMenu(qint64 id, QPoint globalPos);
+    void updateProgress();
 
     std::filesystem::path database_;
     qint64 searchId_;
@@ -72,6 +75,9 @@ private:
     CodeView* diff_ = nullptr;
     QTextBrowser* evaluation_ = nullptr;
     TimingPlot* timing_ = nullptr;
+    ProgressPlot* progress_ = nullptr;
+    QLabel* progressText_ = nullptr;
+    QTimer* progressTimer_ = nullptr;
     QTextBrowser* profile_ = nullptr;
     QTextBrowser* llm_ = nullptr;
     std::unique_ptr<store::Database> db_;
