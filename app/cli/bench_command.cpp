@@ -132,7 +132,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         std::fprintf(stderr, "bench: %s\n", executor.error().message.c_str());
         return kExitError;
     }
-    const int workers = static_cast<int>((*executor)->slots());
+    const int workers = static_cast<int>((*executor)->slotCount());
     // Each worker owns cores/workers CPUs; the roofline is that share's.
     const int coresPerJob = std::max(1, roof.cores / workers);
     eval::Evaluator evaluator(**executor, &*db);

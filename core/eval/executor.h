@@ -32,7 +32,7 @@ class Executor {
 public:
     virtual ~Executor() = default;
     virtual std::string name() const = 0;
-    virtual std::size_t slots() const = 0;
+    virtual std::size_t slotCount() const = 0;
     // Never blocks on the job itself; the future becomes ready when it ends.
     virtual std::future<JobOutcome> submit(JobRequest request) = 0;
 };

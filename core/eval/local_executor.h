@@ -38,7 +38,7 @@ public:
     ~LocalExecutor() override;
 
     std::string name() const override { return "local"; }
-    std::size_t slots() const override { return workers_.size(); }
+    std::size_t slotCount() const override { return workers_.size(); }
     std::future<JobOutcome> submit(JobRequest request) override;
 
     bool sandboxed() const { return sandbox_.available; }

@@ -108,7 +108,7 @@ public:
         if (auto spend = store::LlmCallStore(db_).spend(search_.id)) spend_ = *spend;
         if (tree_.nodes().empty())
             if (auto s = addSeeds(); !s) return s.error();
-        slots_ = config_.workers > 0 ? static_cast<std::size_t>(config_.workers) : evaluator_.executor().slots();
+        slots_ = config_.workers > 0 ? static_cast<std::size_t>(config_.workers) : evaluator_.executor().slotCount();
         search_.status = "running";
         search_.ownerPid = getpid();
         if (auto s = store_.updateSearch(search_); !s) return s.error();

@@ -4,7 +4,9 @@
 #include "models/problem_list_model.h"
 #include "models/search_list_model.h"
 #include "store/search_store.h"
+#include "session/search_runner.h"
 #include "widgets/search_view.h"
+#include "windows/new_search_dialog.h"
 #include "store/evaluation_store.h"
 #include "widgets/problem_details_view.h"
 #include "windows/app_settings.h"
@@ -12,6 +14,7 @@
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
 #include <QtCore/QItemSelectionModel>
+#include <QtCore/QThread>
 #include <QtGui/QAction>
 #include <QtGui/QCloseEvent>
 #include <QtGui/QKeySequence>
@@ -92,7 +95,18 @@ MainWindow::MainWindow(std::filesystem::path problemsRoot, QWidget* parent)
     reloadProblems();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() { stopRunningSearches(); }
+
+// Searches started here stop with the window (evaluations in flight re-run on resume).
+void MainWindow::stopRunningSearches() {
+    for (auto& [thread, runner] : runners_) {
+        if (!thread) continue;
+        if (runner) runner->requestStop();
+        thread->quit();
+        thread->wait();
+    }
+    runners_.clear();
+}
 
 QWidget* MainWindow::createProblemPanel() {
     splitter_ = new QSplitter(Qt::Horizontal, this);
@@ -182,6 +196,44 @@ SearchView* MainWindow::openSearch(qint64 searchId) {
     return view;
 }
 
+void MainWindow::chooseNewSearch() {
+    if (!workspace_) {
+        QMessageBox::information(this, tr("New search"), tr("Open a workspace first (File › Open Workspace)."));
+        return;
+    }
+    std::vector<std::pair<QString, std::filesystem::path>> problems;
+    for (int r = 0; r < problems_->rowCount(); ++r)
+        if (problems_->problemAt(r).valid()) problems.emplace_back(problems_->problemAt(r).id, std::filesystem::path(problems_->problemAt(r).dir.toStdString()));
+    NewSearchDialog dialog(problems, this);
+    if (dialog.exec() == QDialog::Accepted) startSearch(dialog.problemDir(), dialog.configJson());
+}
+
+void MainWindow::startSearch(const std::filesystem::path& problemDir, const QString& configJson) {
+    if (!workspace_) return;
+    auto* thread = new QThread(this);
+    auto* runner = new SearchRunner({workspace_->path(), problemDir, configJson});
+    runner->moveToThread(thread);
+    connect(thread, &QThread::started, runner, &SearchRunner::run);
+    connect(runner, &SearchRunner::started, this, [this](qint64 id) {
+        refreshSearches();
+        openSearch(id);
+    });
+    auto done = [thread] { thread->quit(); };
+    connect(runner, &SearchRunner::finished, this, [this, done](qint64 id, const QString& reason) {
+        statusBar()->showMessage(tr("Search %1 ended (%2)").arg(id).arg(reason), 8000);
+        refreshSearches();
+        done();
+    });
+    connect(runner, &SearchRunner::failed, this, [this, done](const QString& message) {
+        QMessageBox::warning(this, tr("Search"), message);
+        done();
+    });
+    connect(thread, &QThread::finished, runner, &QObject::deleteLater);
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    runners_.push_back({thread, runner});
+    thread->start();
+}
+
 void MainWindow::createMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* open = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open Workspace…"), this,
@@ -190,6 +242,8 @@ void MainWindow::createMenus() {
     auto* create = file->addAction(QIcon::fromTheme(QStringLiteral("document-new")), tr("&New Workspace…"), this,
                                    &MainWindow::chooseNewWorkspace);
     create->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_N));
+    auto* newSearch = file->addAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("New &Search…"), this, &MainWindow::chooseNewSearch);
+    newSearch->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
     file->addSeparator();
     auto* quit = file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -354,6 +408,7 @@ void MainWindow::saveWindowState() const {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     saveWindowState();
+    stopRunningSearches();
     QMainWindow::closeEvent(event);
 }
 

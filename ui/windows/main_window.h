@@ -6,10 +6,15 @@
 #include "store/database.h"
 #include "util/result.h"
 
+#include <QtCore/QPointer>
+#include <QtCore/QThread>
 #include <QtWidgets/QMainWindow>
+
+#include "session/search_runner.h"
 
 #include <filesystem>
 #include <optional>
+#include <vector>
 
 class QLabel;
 class QSplitter;
@@ -23,6 +28,7 @@ class EvaluationListModel;
 class ProblemDetailsView;
 class ProblemListModel;
 class SearchListModel;
+class SearchRunner;
 class SearchView;
 
 class MainWindow : public QMainWindow {
@@ -44,6 +50,8 @@ public:
     void refreshSearches();
     // Opens (or brings forward) the tab of a search; nullptr when there is no such search.
     SearchView* openSearch(qint64 searchId);
+    // Runs a search on an engine thread of its own and opens its tab once it exists.
+    void startSearch(const std::filesystem::path& problemDir, const QString& configJson);
     void selectProblem(int row);
 
     ProblemListModel* problemModel() const { return problems_; }
@@ -60,6 +68,8 @@ private:
     QWidget* createProblemPanel();
     void createEvaluationsDock();
     void createSearchesDock();
+    void chooseNewSearch();
+    void stopRunningSearches();
     void chooseWorkspaceToOpen();
     void chooseNewWorkspace();
     void showCurrentProblem();
@@ -75,6 +85,7 @@ private:
     SearchListModel* searches_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QTableView* searchTable_ = nullptr;
+    std::vector<std::pair<QPointer<QThread>, QPointer<SearchRunner>>> runners_; // engine threads started here
     QSplitter* splitter_ = nullptr;
     QTableView* problemTable_ = nullptr;
     ProblemDetailsView* details_ = nullptr;

@@ -1,0 +1,49 @@
+#include "session/search_runner.h"
+
+#include "eval/evaluator.h"
+#include "eval/local_executor.h"
+#include "problem/problem_loader.h"
+#include "profile/machine_cache.h"
+#include "search/search_config_json.h"
+#include "search/search_engine.h"
+#include "store/database.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace ks::ui {
+
+SearchRunner::SearchRunner(SearchRequest request) : request_(std::move(request)) {}
+
+void SearchRunner::run() {
+    auto fail = [this](const std::string& m) { emit failed(QString::fromStdString(m)); };
+    auto db = store::Database::open(request_.database);
+    if (!db) return fail(db.error().message);
+    auto problem = problem::loadProblem(request_.problemDir);
+    if (!problem) return fail("the problem does not load:\n" + problem.error().message);
+    auto cfgJson = nlohmann::json::parse(request_.configJson.toStdString(), nullptr, false);
+    auto config = search::configFromJson(cfgJson);
+    if (!config) return fail(config.error().message);
+    if (config->synth != search::SynthMode::Tuner)
+        return fail("the workbench runs tuner searches; start language-model searches with kernelsmith-cli search start --synth llm "
+                    "and follow them here");
+    eval::LocalExecutorConfig execConfig;
+    execConfig.workers = static_cast<std::size_t>(config->workers);
+    auto executor = eval::LocalExecutor::create(execConfig);
+    if (!executor) return fail(executor.error().message);
+    auto id = search::SearchEngine::create(*db, *problem, *config);
+    if (!id) return fail(id.error().message);
+    emit started(*id);
+    eval::Evaluator evaluator(**executor, &*db);
+    search::SearchEngine engine(*db, evaluator, eval::EvalOptions{});
+    if (auto machine = profile::localMachine(false)) {
+        const int allotted = std::max(1, machine->cores / static_cast<int>(std::max<std::size_t>(1, (*executor)->slotCount())));
+        engine.setProfiler(std::make_shared<const profile::Profiler>(*machine, allotted));
+    }
+    auto outcome = engine.run(*id, stop_.get_token(), nullptr);
+    if (!outcome) return fail(outcome.error().message);
+    emit finished(*id, QString::fromStdString(outcome->stopReason));
+}
+
+} // namespace ks::ui

@@ -1,0 +1,42 @@
+#pragma once
+// Runs a search started in the workbench on an engine thread of its own: the
+// engine, its executor and its database connection live there and nowhere
+// else. The UI follows the search like any other (SearchFollower reads what
+// the engine writes) and stops it through the stop token.
+#include <QtCore/QObject>
+#include <QtCore/QString>
+
+#include <atomic>
+#include <filesystem>
+#include <stop_token>
+
+namespace ks::ui {
+
+struct SearchRequest {
+    std::filesystem::path database;
+    std::filesystem::path problemDir;
+    QString configJson; // search::SearchConfig as JSON (search_config_json.h)
+};
+
+class SearchRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit SearchRunner(SearchRequest request);
+
+    // Thread-safe: asks the running engine to stop (evaluations in flight are cancelled).
+    void requestStop() { stop_.request_stop(); }
+
+public slots:
+    void run(); // on the engine thread; returns when the search ends
+
+signals:
+    void started(qint64 searchId);
+    void finished(qint64 searchId, const QString& reason);
+    void failed(const QString& message);
+
+private:
+    SearchRequest request_;
+    std::stop_source stop_;
+};
+
+} // namespace ks::ui
