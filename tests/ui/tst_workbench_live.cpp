@@ -78,7 +78,7 @@ private slots:
         auto ro = store::Database::open(db().toStdString(), store::Database::Mode::ReadOnly);
         QVERIFY(ro);
         auto nodes = store::SearchStore(*ro).loadNodes(searchId);
-        QVERIFY(nodes && nodes->size() >= 10);
+        QVERIFY(nodes && nodes->size() >= 3); // saxpy has 4 configurations: the search exhausts them
         QElapsedTimer caughtUp;
         caughtUp.start();
         QTRY_COMPARE_WITH_TIMEOUT(view.canvas()->layout().size(), static_cast<int>(nodes->size()), 500);

@@ -69,12 +69,13 @@ bool TreeCanvas::selectNode(qint64 id) {
 void TreeCanvas::fitToView() {
     const QRectF b = layout_.bounds();
     if (b.isEmpty()) return;
-    const double margin = 24;
+    // Room at the bottom for the legend, so that no node hides under it.
+    const double margin = 24, bottom = 96;
     const double sx = (width() - 2 * margin) / std::max(1.0, b.width());
-    const double sy = (height() - 2 * margin) / std::max(1.0, b.height() * rowPixels_);
+    const double sy = (height() - margin - bottom) / std::max(1.0, b.height() * rowPixels_);
     scale_ = std::clamp(std::min(sx, sy), kMinScale, 40.0);
     const QSizeF used(b.width() * scale_, b.height() * scale_ * rowPixels_);
-    offset_ = QPointF((width() - used.width()) / 2 + scale_ / 2, (height() - used.height()) / 2 + scale_ * rowPixels_ / 2);
+    offset_ = QPointF((width() - used.width()) / 2 + scale_ / 2, margin + (height() - margin - bottom - used.height()) / 2 + scale_ * rowPixels_ / 2);
     update();
 }
 
