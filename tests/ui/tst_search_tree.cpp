@@ -21,6 +21,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
+#include <optional>
+
 using namespace ks;
 using namespace ks::ui;
 
@@ -37,6 +40,38 @@ NodeSnapshot node(qint64 id, qint64 parent, NodeGlyph glyph = NodeGlyph::Correct
 }
 
 QPointF at(const TreeLayout& l, qint64 id) { return l.placed()[static_cast<std::size_t>(l.indexOf(id))].center; }
+
+// A workspace with one running search of one kernel source, as the engine writes them.
+struct Workspace {
+    std::unique_ptr<store::Database> db;
+    std::int64_t searchId = 0;
+
+    explicit Workspace(const std::filesystem::path& path) {
+        auto opened = store::Database::open(path);
+        if (!opened) return;
+        db = std::make_unique<store::Database>(std::move(*opened));
+        store::SearchRecord s;
+        s.problem = "saxpy";
+        s.problemDir = "/nowhere";
+        s.problemHash = "h";
+        s.configJson = "{}";
+        s.status = "running";
+        if (auto id = store::SearchStore(*db).createSearch(s)) searchId = *id;
+        (void)store::SearchStore(*db).putSource("src", "void saxpy() {}");
+    }
+    Result<std::int64_t> addNode(std::int64_t parent, int seq, const std::string& state = "pending") const {
+        store::NodeRecord n;
+        n.searchId = searchId;
+        n.parentId = parent;
+        n.seq = seq;
+        n.origin = parent ? "mutation" : "seed";
+        n.sourceName = "k";
+        n.sourceHash = "src";
+        n.paramsJson = "{\"U\":\"" + std::to_string(seq) + "\"}";
+        n.state = state;
+        return store::SearchStore(*db).insertNode(n);
+    }
+};
 
 // 1 -> {2 -> {4, 5}, 3}
 NodeBatch smallTree() { return {node(1, 0), node(2, 1, NodeGlyph::Correct, 2.0), node(3, 1, NodeGlyph::Wrong), node(4, 2, NodeGlyph::Correct, 3.5), node(5, 2, NodeGlyph::Pending)}; }
@@ -166,30 +201,11 @@ private slots:
     void followerDeliversNewNodesLive() {
         QTemporaryDir dir;
         const auto path = std::filesystem::path(dir.filePath(QStringLiteral("ws.db")).toStdString());
-        auto db = store::Database::open(path);
-        QVERIFY(db);
-        store::SearchStore ss(*db);
-        store::SearchRecord s;
-        s.problem = "saxpy";
-        s.problemDir = "/nowhere";
-        s.problemHash = "h";
-        s.configJson = "{}";
-        s.status = "running";
-        auto searchId = ss.createSearch(s);
-        QVERIFY(searchId);
-        QVERIFY(ss.putSource("src", "void saxpy() {}"));
-        auto add = [&](std::int64_t parent, int seq) {
-            store::NodeRecord n;
-            n.searchId = *searchId;
-            n.parentId = parent;
-            n.seq = seq;
-            n.origin = parent ? "mutation" : "seed";
-            n.sourceName = "k";
-            n.sourceHash = "src";
-            n.paramsJson = "{\"U\":\"" + std::to_string(seq) + "\"}";
-            n.state = "pending";
-            return ss.insertNode(n);
-        };
+        Workspace ws(path);
+        QVERIFY(ws.db && ws.searchId);
+        store::SearchStore ss(*ws.db);
+        auto searchId = std::optional<std::int64_t>(ws.searchId);
+        auto add = [&](std::int64_t parent, int seq) { return ws.addNode(parent, seq); };
         auto root = add(0, 1);
         QVERIFY(root);
 
@@ -234,28 +250,13 @@ private slots:
     void steeringFromTheView() {
         QTemporaryDir dir;
         const auto path = std::filesystem::path(dir.filePath(QStringLiteral("ws.db")).toStdString());
-        auto db = store::Database::open(path);
-        QVERIFY(db);
-        store::SearchStore ss(*db);
-        store::SearchRecord s;
-        s.problem = "saxpy";
-        s.problemDir = "/nowhere";
-        s.problemHash = "h";
-        s.configJson = "{}";
-        s.status = "running";
-        auto searchId = ss.createSearch(s);
-        QVERIFY(searchId);
-        QVERIFY(ss.putSource("src", "void saxpy() {}"));
-        store::NodeRecord n;
-        n.searchId = *searchId;
-        n.seq = 1;
-        n.origin = "seed";
-        n.sourceName = "k";
-        n.sourceHash = "src";
-        n.paramsJson = "{}";
-        n.state = "done";
-        auto node = ss.insertNode(n);
+        Workspace ws(path);
+        QVERIFY(ws.db && ws.searchId);
+        store::SearchStore ss(*ws.db);
+        auto searchId = std::optional<std::int64_t>(ws.searchId);
+        auto node = ws.addNode(0, 1, "done");
         QVERIFY(node);
+        auto& db = ws.db;
 
         SearchView view(path, *searchId);
         QVERIFY(view.steer(search::SteeringCommand::prune(*node)));

@@ -100,6 +100,26 @@ inline void copyValues(float* dst, const float* src, int64_t n) {
 #endif
 }
 
+// Copies one user's k kept events (their inner lengths and values); returns
+// the number of values copied.
+inline int64_t copyKept(const int64_t* inner, const float* vals, int64_t* outInner, float* outVals, int64_t k) {
+    int64_t sk = 0;
+#if RUNS
+    for (int64_t i = 0; i < k; ++i) {
+        outInner[i] = inner[i];
+        sk += inner[i];
+    }
+    copyValues(outVals, vals, sk);
+#else
+    for (int64_t i = 0; i < k; ++i) {
+        outInner[i] = inner[i];
+        copyValues(outVals + sk, vals + sk, inner[i]);
+        sk += inner[i];
+    }
+#endif
+    return sk;
+}
+
 template <typename T>
 inline void zeroRange(T* p, int64_t n) {
     if (n <= 0) return;
@@ -136,22 +156,7 @@ void batch_event_truncate(const int64_t* outer_lengths, const int64_t* inner_len
             const int64_t n = outer_lengths[u];
             const int64_t k = n < KEEP ? n : KEEP;
             out_outer_lengths[u] = k;
-            int64_t sk = 0;
-#if RUNS
-            for (int64_t i = 0; i < k; ++i) {
-                const int64_t len = inner_lengths[ein + i];
-                out_inner_lengths[eout + i] = len;
-                sk += len;
-            }
-            copyValues(out_values + vout, values + vin, sk);
-#else
-            for (int64_t i = 0; i < k; ++i) {
-                const int64_t len = inner_lengths[ein + i];
-                out_inner_lengths[eout + i] = len;
-                copyValues(out_values + vout + sk, values + vin + sk, len);
-                sk += len;
-            }
-#endif
+            const int64_t sk = copyKept(inner_lengths + ein, values + vin, out_inner_lengths + eout, out_values + vout, k);
             int64_t sa = 0;
             for (int64_t i = k; i < n; ++i) sa += inner_lengths[ein + i];
             vin += sk + sa;
@@ -244,22 +249,7 @@ void batch_event_truncate(const int64_t* outer_lengths, const int64_t* inner_len
                 const int64_t n = outer_lengths[u];
                 const int64_t k = n < KEEP ? n : KEEP;
                 out_outer_lengths[u] = k;
-                int64_t sk = 0;
-#if RUNS
-                for (int64_t i = 0; i < k; ++i) {
-                    const int64_t len = inner_lengths[ein + i];
-                    out_inner_lengths[eout + i] = len;
-                    sk += len;
-                }
-                copyValues(out_values + vout, values + vin, sk);
-#else
-                for (int64_t i = 0; i < k; ++i) {
-                    const int64_t len = inner_lengths[ein + i];
-                    out_inner_lengths[eout + i] = len;
-                    copyValues(out_values + vout + sk, values + vin + sk, len);
-                    sk += len;
-                }
-#endif
+                const int64_t sk = copyKept(inner_lengths + ein, values + vin, out_inner_lengths + eout, out_values + vout, k);
                 vout += sk;
                 eout += k;
 #if OFFSETS
