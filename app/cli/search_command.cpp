@@ -11,6 +11,7 @@
 #include "search/search_config_json.h"
 #include "profile/machine_cache.h"
 #include "search/search_engine.h"
+#include "report/standalone_kernel.h"
 #include "search/steering.h"
 #include "kb/kb_index.h"
 #include "kb/kb_retriever.h"
@@ -468,34 +469,17 @@ int exportBest(const Args& args, const GlobalOptions& global) {
         std::fprintf(stderr, "search export: search %lld has no correct node yet\n", static_cast<long long>(search->id));
         return kExitError;
     }
-    store::SearchStore store(*db);
-    auto nodes = store.loadNodes(search->id);
-    if (!nodes) return kExitError;
-    for (const auto& n : *nodes) {
-        if (n.id != *search->bestNode) continue;
-        auto source = store.sourceText(n.sourceHash);
-        if (!source) {
-            std::fprintf(stderr, "search export: %s\n", source.error().message.c_str());
-            return kExitError;
-        }
-        // Bake the params in: the exported file compiles on its own.
-        std::string header = "// Exported by Kernelsmith: search " + std::to_string(search->id) + ", node " + std::to_string(n.id) +
-                             ", problem " + search->problem + ", measured " + std::to_string(n.speedup.value_or(0)) + "x the reference.\n";
-        const auto params = nlohmann::json::parse(n.paramsJson).get<problem::ParamAssignment>();
-        auto space = problem::parseParamDeclarations(*source, n.sourceName);
-        if (space)
-            for (const auto& def : problem::paramDefines(*space, params)) {
-                const auto eq = def.find('=');
-                header += "#define " + def.substr(2, eq - 2) + " " + def.substr(eq + 1) + "\n";
-            }
-        if (auto s = writeFileAtomic(*file, header + *source); !s) {
-            std::fprintf(stderr, "search export: %s\n", s.error().message.c_str());
-            return kExitError;
-        }
-        std::printf("wrote node %lld (%.3gx) to %s\n", static_cast<long long>(n.id), n.speedup.value_or(0), file->c_str());
-        return kExitOk;
+    auto text = report::standaloneKernel(*db, search->id, *search->bestNode);
+    if (!text) {
+        std::fprintf(stderr, "search export: %s\n", text.error().message.c_str());
+        return kExitError;
     }
-    return kExitError;
+    if (auto s = writeFileAtomic(*file, *text); !s) {
+        std::fprintf(stderr, "search export: %s\n", s.error().message.c_str());
+        return kExitError;
+    }
+    std::printf("wrote node %lld (%.3gx) to %s\n", static_cast<long long>(*search->bestNode), search->bestSpeedup.value_or(0), file->c_str());
+    return kExitOk;
 }
 
 int steer(const std::string& verb, const Args& args, const GlobalOptions& global) {

@@ -9,6 +9,7 @@
 #include "store/search_store.h"
 #include "tree/tree_canvas.h"
 #include "tree/tree_layout.h"
+#include "tree/tree_svg.h"
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QTemporaryDir>
@@ -170,6 +171,17 @@ private slots:
             QVERIFY(image.pixelColor(400, 250).isValid());
         }
         QVERIFY(TreeCanvas::speedupColor(4, 4) != TreeCanvas::speedupColor(1.1, 4));
+    }
+
+    void treeAsSvg() {
+        TreeLayout l;
+        l.apply(smallTree());
+        const QString svg = treeSvg(l);
+        QVERIFY(svg.startsWith(QStringLiteral("<?xml")));
+        QCOMPARE(svg.count(QStringLiteral("<circle")), 5);
+        QCOMPARE(svg.count(QStringLiteral("<line")), 4);
+        QVERIFY(svg.contains(QStringLiteral("node 4: correct, 3.5x")));
+        QCOMPARE(svg.count(QStringLiteral("stroke=\"#ffb300\"")), 2); // the best path: 1-2-4
     }
 
     void searchListModel() {

@@ -11,7 +11,9 @@
 #include "store/evaluation_store.h"
 #include "store/profile_store.h"
 #include "store/search_store.h"
+#include "report/standalone_kernel.h"
 #include "tree/tree_canvas.h"
+#include "tree/tree_svg.h"
 #include "util/format.h"
 
 #include <nlohmann/json.hpp>
@@ -92,6 +94,24 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
         const int n = QInputDialog::getInt(this, tr("Budget"), tr("Evaluations in all:"), 64, 1, 1000000, 1, &ok);
         if (ok) steer(search::SteeringCommand::budget(n));
     });
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export"));
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    auto* exportMenu = new QMenu(exportButton);
+    exportMenu->addAction(tr("Kernel of the selected node…"), this, [this] { exportKernel(canvas_->selectedId()); });
+    exportMenu->addAction(tr("Best kernel…"), this, [this] { exportKernel(canvas_->layout().bestId()); });
+    exportMenu->addAction(tr("Tree as PNG…"), this, [this] {
+        const QString file = QFileDialog::getSaveFileName(this, tr("Tree as PNG"), QStringLiteral("search-%1.png").arg(searchId_), tr("PNG (*.png)"));
+        if (!file.isEmpty() && !canvas_->grab().save(file, "PNG")) summary_->setText(tr("Cannot write %1").arg(file));
+    });
+    exportMenu->addAction(tr("Tree as SVG…"), this, [this] {
+        const QString file = QFileDialog::getSaveFileName(this, tr("Tree as SVG"), QStringLiteral("search-%1.svg").arg(searchId_), tr("SVG (*.svg)"));
+        if (file.isEmpty()) return;
+        QFile f(file);
+        if (!f.open(QIODevice::WriteOnly) || f.write(treeSvg(canvas_->layout()).toUtf8()) < 0) summary_->setText(tr("Cannot write %1").arg(file));
+    });
+    exportButton->setMenu(exportMenu);
+    bar->addWidget(exportButton);
     bar->addStretch(1);
     summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("searchSummary"));
@@ -266,6 +286,23 @@ void SearchView::showNode(qint64 id) {
     }
     if (profile_->toPlainText().isEmpty()) profile_->setHtml(tr("<p><i>No profile: the node is not a correct, timed kernel, or no machine model was at hand.</i></p>"));
     nodeInfo_->setHtml(html);
+}
+
+void SearchView::exportKernel(qint64 nodeId) {
+    if (!nodeId || !workspace()) {
+        summary_->setText(tr("No node to export: select one, or wait for a correct node"));
+        return;
+    }
+    auto text = report::standaloneKernel(*workspace(), searchId_, nodeId);
+    if (!text) {
+        summary_->setText(QString::fromStdString(text.error().message).toHtmlEscaped());
+        return;
+    }
+    const QString file = QFileDialog::getSaveFileName(this, tr("Export kernel"), QStringLiteral("node-%1.cpp").arg(nodeId), tr("Sources (*.cpp *.cu *.py);;All files (*)"));
+    if (file.isEmpty()) return;
+    QFile f(file);
+    if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(*text)) < 0) summary_->setText(tr("Cannot write %1").arg(file));
+    else summary_->setText(tr("Wrote node %1 to %2").arg(nodeId).arg(file));
 }
 
 void SearchView::updateProgress() {

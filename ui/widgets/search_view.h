@@ -59,6 +59,7 @@ private:
     void showLlmCall(const NodeSnapshot& n);
     void nodeMenu(qint64 id, QPoint globalPos);
     void updateProgress();
+    void exportKernel(qint64 nodeId);
 
     std::filesystem::path database_;
     qint64 searchId_;

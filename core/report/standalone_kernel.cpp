@@ -1,0 +1,42 @@
+#include "report/standalone_kernel.h"
+
+#include "problem/tunable_params.h"
+#include "store/search_store.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace ks::report {
+
+Result<std::string> standaloneKernel(const store::Database& db, std::int64_t searchId, std::int64_t nodeId) {
+    store::SearchStore store(db);
+    auto search = store.loadSearch(searchId);
+    if (!search) return search.error();
+    auto nodes = store.loadNodesById(searchId, {nodeId});
+    if (!nodes) return nodes.error();
+    if (nodes->empty()) return makeError(ErrorCode::NotFound, "search " + std::to_string(searchId) + " has no node " + std::to_string(nodeId));
+    const auto& n = nodes->front();
+    auto source = store.sourceText(n.sourceHash);
+    if (!source) return source.error();
+    char measured[64];
+    std::snprintf(measured, sizeof measured, "%.3gx", n.speedup.value_or(0));
+    std::string header = "// Exported by Kernelsmith: search " + std::to_string(searchId) + ", node " + std::to_string(n.id) + ", problem " +
+                         search->problem + ", status " + n.status.value_or(n.state) +
+                         (n.speedup ? std::string(", measured ") + measured + " the reference" : std::string()) + ".\n";
+    auto params = nlohmann::json::parse(n.paramsJson, nullptr, false);
+    auto space = problem::parseParamDeclarations(*source, n.sourceName);
+    if (space && params.is_object()) {
+        try {
+            for (const auto& def : problem::paramDefines(*space, params.get<problem::ParamAssignment>())) {
+                const auto eq = def.find('=');
+                header += "#define " + def.substr(2, eq - 2) + " " + def.substr(eq + 1) + "\n";
+            }
+        } catch (const nlohmann::json::exception& e) {
+            return makeError(ErrorCode::ParseError, std::string("node params are not a name -> value object: ") + e.what());
+        }
+    }
+    return header + *source;
+}
+
+} // namespace ks::report
