@@ -26,6 +26,9 @@
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
 #include <QtWidgets/QCheckBox>
+#include <QtWidgets/QDialog>
+#include <QtWidgets/QDialogButtonBox>
+#include <QtWidgets/QPushButton>
 #include <QtWidgets/QFileDialog>
 #include <QtWidgets/QInputDialog>
 #include <QtWidgets/QMenu>
@@ -120,8 +123,17 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     inspector_ = new QTabWidget(this);
     inspector_->setObjectName(QStringLiteral("inspector"));
     nodeInfo_ = new QTextBrowser(inspector_);
-    code_ = new CodeView(inspector_);
+    auto* codePage = new QWidget(inspector_);
+    auto* codeLayout = new QVBoxLayout(codePage);
+    codeLayout->setContentsMargins(0, 0, 0, 0);
+    code_ = new CodeView(codePage);
     code_->setObjectName(QStringLiteral("codeView"));
+    auto* fork = new QToolButton(codePage);
+    fork->setText(tr("Fork && edit…"));
+    fork->setToolTip(tr("Edit a copy of this kernel and submit it as a manual child of the node"));
+    connect(fork, &QToolButton::clicked, this, &SearchView::forkAndEdit);
+    codeLayout->addWidget(fork, 0, Qt::AlignLeft);
+    codeLayout->addWidget(code_, 1);
     diff_ = new CodeView(inspector_);
     diff_->setObjectName(QStringLiteral("diffView"));
     auto* evalPage = new QSplitter(Qt::Vertical, inspector_);
@@ -132,7 +144,7 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     profile_ = new QTextBrowser(inspector_);
     llm_ = new QTextBrowser(inspector_);
     inspector_->addTab(nodeInfo_, tr("Node"));
-    inspector_->addTab(code_, tr("Code"));
+    inspector_->addTab(codePage, tr("Code"));
     inspector_->addTab(diff_, tr("Diff"));
     inspector_->addTab(evalPage, tr("Evaluation"));
     inspector_->addTab(profile_, tr("Profile"));
@@ -257,8 +269,23 @@ void SearchView::showNode(qint64 id) {
             if (auto text = ss.sourceText(parents->front().sourceHash)) parentSource = QString::fromStdString(*text);
         const auto d = diffLines(parentSource, source);
         const bool same = std::all_of(d.begin(), d.end(), [](const DiffLine& l) { return l.kind == DiffLine::Same; });
-        if (same) diff_->showCode(tr("// Same source as node %1; only the params differ:\n// %2").arg(n->parentId).arg(n->params), language);
-        else diff_->showDiff(d, language);
+        if (same) {
+            // Same source: the change is in the params, one per line.
+            auto paramLines = [](const QString& json) {
+                QString out;
+                const auto j = nlohmann::json::parse(json.toStdString(), nullptr, false);
+                if (j.is_object())
+                    for (auto it = j.begin(); it != j.end(); ++it)
+                        out += QStringLiteral("%1 = %2\n").arg(QString::fromStdString(it.key()), QString::fromStdString(it->is_string() ? it->get<std::string>() : it->dump()));
+                return out;
+            };
+            const NodeSnapshot* parent = canvas_->layout().node(n->parentId);
+            auto lines = diffLines(parent ? paramLines(parent->params) : QString(), paramLines(n->params));
+            lines.insert(lines.begin(), {DiffLine::Same, tr("// same source as node %1; params:").arg(n->parentId)});
+            diff_->showDiff(lines, language);
+        } else {
+            diff_->showDiff(d, language);
+        }
     } else {
         diff_->showCode(tr("// A root: no parent to compare with."), language);
     }
@@ -286,6 +313,34 @@ void SearchView::showNode(qint64 id) {
     }
     if (profile_->toPlainText().isEmpty()) profile_->setHtml(tr("<p><i>No profile: the node is not a correct, timed kernel, or no machine model was at hand.</i></p>"));
     nodeInfo_->setHtml(html);
+}
+
+void SearchView::forkAndEdit() {
+    const qint64 id = canvas_->selectedId();
+    const NodeSnapshot* n = canvas_->layout().node(id);
+    if (!n) {
+        summary_->setText(tr("Select a node to fork"));
+        return;
+    }
+    const QString name = n->sourceName, params = n->params;
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Fork node %1").arg(id));
+    auto* layout = new QVBoxLayout(&dialog);
+    auto* editor = new CodeView(&dialog);
+    editor->showCode(code_->text(), CodeView::languageFor(name));
+    editor->setReadOnly(false);
+    layout->addWidget(new QLabel(tr("Edit the kernel; it is submitted as a manual child of node %1 with the same params (%2).").arg(id).arg(params), &dialog));
+    layout->addWidget(editor, 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Submit as child"));
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog.resize(900, 700);
+    if (dialog.exec() != QDialog::Accepted) return;
+    auto parsed = nlohmann::json::parse(params.toStdString(), nullptr, false);
+    steer(search::SteeringCommand::addChild(id, name.toStdString() + "-edit", editor->text().toStdString(),
+                                            parsed.is_object() ? parsed : nlohmann::json::object()));
 }
 
 void SearchView::exportKernel(qint64 nodeId) {

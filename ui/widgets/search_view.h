@@ -60,6 +60,7 @@ private:
     void nodeMenu(qint64 id, QPoint globalPos);
     void updateProgress();
     void exportKernel(qint64 nodeId);
+    void forkAndEdit();
 
     std::filesystem::path database_;
     qint64 searchId_;
