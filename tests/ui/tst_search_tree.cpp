@@ -9,6 +9,7 @@
 #include "store/search_store.h"
 #include "tree/tree_canvas.h"
 #include "tree/tree_layout.h"
+#include "tree/search_report.h"
 #include "tree/tree_svg.h"
 
 #include <QtCore/QElapsedTimer>
@@ -276,6 +277,14 @@ private slots:
         QVERIFY(view.steer(search::SteeringCommand::budget(100)));
         QVERIFY(!view.steer(search::SteeringCommand::pin(*node + 100)));   // no such node
         QVERIFY(!view.steer(search::SteeringCommand::budget(0)));          // not a budget
+        // The review report: self-contained HTML with the tree and a candidates table.
+        TreeLayout l;
+        l.apply({NodeSnapshot::fromRecord(ss.loadNodesById(*searchId, {*node})->front())});
+        const QString report = searchReportHtml(*db, *searchId, l);
+        QVERIFY(report.startsWith(QStringLiteral("<!DOCTYPE html>")));
+        QVERIFY(report.contains(QStringLiteral("<svg")));
+        QVERIFY(report.contains(QStringLiteral("Top candidates")));
+        QVERIFY(!report.contains(QStringLiteral("src=\"http")));
         auto pending = ss.pendingCommands(*searchId);
         QVERIFY(pending);
         QCOMPARE(pending->size(), std::size_t(3));

@@ -13,6 +13,7 @@
 #include "store/search_store.h"
 #include "report/standalone_kernel.h"
 #include "tree/tree_canvas.h"
+#include "tree/search_report.h"
 #include "tree/tree_svg.h"
 #include "util/format.h"
 
@@ -112,6 +113,13 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
         if (file.isEmpty()) return;
         QFile f(file);
         if (!f.open(QIODevice::WriteOnly) || f.write(treeSvg(canvas_->layout()).toUtf8()) < 0) summary_->setText(tr("Cannot write %1").arg(file));
+    });
+    exportMenu->addAction(tr("HTML report…"), this, [this] {
+        const QString file = QFileDialog::getSaveFileName(this, tr("Search report"), QStringLiteral("search-%1.html").arg(searchId_), tr("HTML (*.html)"));
+        if (file.isEmpty() || !workspace()) return;
+        QFile f(file);
+        if (!f.open(QIODevice::WriteOnly) || f.write(searchReportHtml(*workspace(), searchId_, canvas_->layout()).toUtf8()) < 0)
+            summary_->setText(tr("Cannot write %1").arg(file));
     });
     exportButton->setMenu(exportMenu);
     bar->addWidget(exportButton);
