@@ -172,8 +172,7 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args, std:
                                                      std::fprintf(stderr, "first search on this host: probing %s (cached afterwards)...\n", s.c_str());
                                                  }});
     if (machine) {
-        const int allotted = std::max(1, machine->cores / static_cast<int>(std::max<std::size_t>(1, (*executor)->slotCount())));
-        engine.setProfiler(std::make_shared<const profile::Profiler>(*machine, allotted));
+        engine.setProfiler(profile::Profiler::forExecutor(*machine, (*executor)->slotCount()));
     }
     if (config->synth != search::SynthMode::Tuner) {
         if (!llm) {

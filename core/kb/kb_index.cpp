@@ -287,13 +287,7 @@ Result<std::vector<Snippet>> KbIndex::search(const RetrievalQuery& q) const {
 Result<std::vector<KbDocument>> KbIndex::list() const {
     auto stmt = db_.prepare(std::string("SELECT ") + kDocColumns + " FROM kb_docs ORDER BY category, id");
     if (!stmt) return stmt.error();
-    std::vector<KbDocument> out;
-    for (;;) {
-        auto row = stmt->step();
-        if (!row) return row.error();
-        if (!*row) return out;
-        out.push_back(readDoc(*stmt));
-    }
+    return store::readAll<KbDocument>(*stmt, readDoc);
 }
 
 Result<std::optional<KbDocument>> KbIndex::find(const std::string& id) const {

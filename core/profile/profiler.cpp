@@ -9,6 +9,11 @@ namespace ks::profile {
 Profiler::Profiler(std::optional<MachineModel> machine, int allottedCores, double nearRoofline)
     : machine_(std::move(machine)), allottedCores_(std::max(1, allottedCores)), nearRoofline_(nearRoofline) {}
 
+std::shared_ptr<const Profiler> Profiler::forExecutor(const MachineModel& machine, std::size_t slots) {
+    const int allotted = std::max(1, machine.cores / static_cast<int>(std::max<std::size_t>(1, slots)));
+    return std::make_shared<const Profiler>(machine, allotted);
+}
+
 ProfileReport Profiler::profile(const eval::EvaluationResult& result, eval::ProfileLevel level, const std::string& source,
                                 const std::string& paramsJson) const {
     ProfileRequest request;

@@ -6,6 +6,8 @@
 #include "profile/profile_report.h"
 #include "store/database.h"
 
+#include <cstddef>
+#include <memory>
 #include <optional>
 
 namespace ks::profile {
@@ -14,6 +16,8 @@ class Profiler {
 public:
     // allottedCores: the cores one job may use (all cores / executor slots).
     Profiler(std::optional<MachineModel> machine, int allottedCores, double nearRoofline = 0.85);
+    // For a search's engine: each of the executor's slots owns cores / slots cores.
+    static std::shared_ptr<const Profiler> forExecutor(const MachineModel& machine, std::size_t slots);
 
     ProfileReport profile(const eval::EvaluationResult& result, eval::ProfileLevel level, const std::string& source,
                           const std::string& paramsJson) const;

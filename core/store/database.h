@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -41,6 +42,18 @@ private:
     sqlite3* db_;
     sqlite3_stmt* stmt_;
 };
+
+// Steps a statement to its end, mapping each row with read(statement).
+template <typename T, typename Read>
+Result<std::vector<T>> readAll(Statement& stmt, Read read) {
+    std::vector<T> out;
+    for (;;) {
+        auto row = stmt.step();
+        if (!row) return row.error();
+        if (!*row) return out;
+        out.push_back(read(stmt));
+    }
+}
 
 class Database {
 public:

@@ -55,14 +55,7 @@ Result<std::vector<EvaluationRecord>> EvaluationStore::recent(int limit) const {
     auto stmt = db_.prepare(std::string("SELECT ") + kColumns + " FROM evaluations ORDER BY id DESC LIMIT ?");
     if (!stmt) return stmt.error();
     stmt->bind(1, static_cast<std::int64_t>(limit));
-    std::vector<EvaluationRecord> out;
-    for (;;) {
-        auto row = stmt->step();
-        if (!row) return row.error();
-        if (!*row) break;
-        out.push_back(readRow(*stmt));
-    }
-    return out;
+    return readAll<EvaluationRecord>(*stmt, readRow);
 }
 
 Result<EvaluationRecord> EvaluationStore::find(std::int64_t id) const {

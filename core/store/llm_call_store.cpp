@@ -66,13 +66,7 @@ Result<std::vector<LlmCallRecord>> LlmCallStore::forSearch(std::int64_t searchId
     auto stmt = db_.prepare(std::string("SELECT ") + kColumns + " FROM llm_calls WHERE search_id = ? ORDER BY id");
     if (!stmt) return stmt.error();
     stmt->bind(1, searchId);
-    std::vector<LlmCallRecord> out;
-    for (;;) {
-        auto row = stmt->step();
-        if (!row) return row.error();
-        if (!*row) return out;
-        out.push_back(readCall(*stmt));
-    }
+    return readAll<LlmCallRecord>(*stmt, readCall);
 }
 
 Result<std::optional<LlmCallRecord>> LlmCallStore::forNode(std::int64_t nodeId) const {
@@ -114,13 +108,7 @@ Result<std::vector<std::string>> LlmCallStore::retrievedDocs(std::int64_t callId
     auto stmt = db_.prepare("SELECT doc_id FROM kb_retrievals WHERE llm_call_id = ? ORDER BY id");
     if (!stmt) return stmt.error();
     stmt->bind(1, callId);
-    std::vector<std::string> out;
-    for (;;) {
-        auto row = stmt->step();
-        if (!row) return row.error();
-        if (!*row) return out;
-        out.push_back(stmt->text(0));
-    }
+    return readAll<std::string>(*stmt, [](const Statement& s) { return s.text(0); });
 }
 
 } // namespace ks::store

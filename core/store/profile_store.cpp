@@ -26,22 +26,9 @@ Result<std::vector<ProfileRecord>> ProfileStore::all(std::int64_t evaluationId) 
     auto stmt = db_.prepare(kSelect);
     if (!stmt) return stmt.error();
     stmt->bind(1, evaluationId);
-    std::vector<ProfileRecord> out;
-    for (;;) {
-        auto row = stmt->step();
-        if (!row) return row.error();
-        if (!*row) break;
-        ProfileRecord r;
-        r.id = stmt->int64(0);
-        r.evaluationId = stmt->int64(1);
-        r.level = stmt->text(2);
-        r.reportJson = stmt->text(3);
-        r.diagnosis = splitComma(stmt->text(4));
-        r.machine = stmt->text(5);
-        r.createdAt = stmt->text(6);
-        out.push_back(std::move(r));
-    }
-    return out;
+    return readAll<ProfileRecord>(*stmt, [](const Statement& s) {
+        return ProfileRecord{s.int64(0), s.int64(1), s.text(2), s.text(3), splitComma(s.text(4)), s.text(5), s.text(6)};
+    });
 }
 
 Result<std::optional<ProfileRecord>> ProfileStore::latest(std::int64_t evaluationId) const {

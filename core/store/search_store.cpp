@@ -50,17 +50,6 @@ NodeRecord readNode(const Statement& s) {
     return n;
 }
 
-template <typename T, typename Read>
-Result<std::vector<T>> readAll(Statement& stmt, Read read) {
-    std::vector<T> out;
-    for (;;) {
-        auto row = stmt.step();
-        if (!row) return row.error();
-        if (!*row) return out;
-        out.push_back(read(stmt));
-    }
-}
-
 Status insertEvent(const Database& db, std::int64_t searchId, const std::string& kind, const std::string& payload) {
     auto stmt = db.prepare("INSERT INTO events (search_id, kind, payload) VALUES (?, ?, ?)");
     if (!stmt) return stmt.error();

@@ -10,8 +10,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-
 namespace ks::ui {
 
 SearchRunner::SearchRunner(SearchRequest request) : request_(std::move(request)) {}
@@ -38,8 +36,7 @@ void SearchRunner::run() {
     eval::Evaluator evaluator(**executor, &*db);
     search::SearchEngine engine(*db, evaluator, eval::EvalOptions{});
     if (auto machine = profile::localMachine(false)) {
-        const int allotted = std::max(1, machine->cores / static_cast<int>(std::max<std::size_t>(1, (*executor)->slotCount())));
-        engine.setProfiler(std::make_shared<const profile::Profiler>(*machine, allotted));
+        engine.setProfiler(profile::Profiler::forExecutor(*machine, (*executor)->slotCount()));
     }
     auto outcome = engine.run(*id, stop_.get_token(), nullptr);
     if (!outcome) return fail(outcome.error().message);
