@@ -3,7 +3,7 @@
 #include "args.h"
 #include "commands.h"
 #include "exit_codes.h"
-#include "llm_setup.h"
+#include "synth/llm_setup.h"
 
 #include "kb/front_matter.h"
 #include "kb/kb_import.h"
@@ -156,7 +156,7 @@ int distill(const Args& args, const GlobalOptions& global) {
     if (!db) return fail("distill", db.error().message);
     std::unique_ptr<synth::llm::LlmClient> client;
     if (auto name = args.value("model")) {
-        auto settings = loadLlmSettings(args.value("llm-config").value_or(""));
+        auto settings = synth::loadLlmSettings(args.value("llm-config").value_or(""));
         if (!settings) return fail("distill", settings.error().message);
         auto model = synth::llm::resolveModel(*settings, *name);
         if (!model) return fail("distill", model.error().message, kExitUsage);

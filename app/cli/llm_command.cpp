@@ -3,7 +3,7 @@
 #include "args.h"
 #include "commands.h"
 #include "exit_codes.h"
-#include "llm_setup.h"
+#include "synth/llm_setup.h"
 
 #include <cstdio>
 
@@ -30,7 +30,7 @@ public:
 };
 
 int models(const Args& args) {
-    auto settings = loadLlmSettings(args.value("llm-config").value_or(""));
+    auto settings = synth::loadLlmSettings(args.value("llm-config").value_or(""));
     if (!settings) {
         std::fprintf(stderr, "llm models: %s\n", settings.error().message.c_str());
         return kExitError;
@@ -54,7 +54,7 @@ int test(const Args& args) {
         std::fprintf(stderr, "llm test: --model NAME is required\n");
         return kExitUsage;
     }
-    auto settings = loadLlmSettings(args.value("llm-config").value_or(""));
+    auto settings = synth::loadLlmSettings(args.value("llm-config").value_or(""));
     if (!settings) {
         std::fprintf(stderr, "llm test: %s\n", settings.error().message.c_str());
         return kExitError;

@@ -2,7 +2,7 @@
 #include "args.h"
 #include "commands.h"
 #include "exit_codes.h"
-#include "llm_setup.h"
+#include "synth/llm_setup.h"
 #include "verdict_printer.h"
 
 #include "eval/evaluator.h"
@@ -14,7 +14,7 @@
 #include "report/standalone_kernel.h"
 #include "search/steering.h"
 #include "kb/kb_index.h"
-#include "kb/kb_retriever.h"
+#include "search/llm_equip.h"
 #include "kb/skill_distiller.h"
 #include "store/llm_call_store.h"
 #include "store/search_store.h"
@@ -175,18 +175,12 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args, std:
         engine.setProfiler(profile::Profiler::forExecutor(*machine, (*executor)->slotCount()));
     }
     if (config->synth != search::SynthMode::Tuner) {
-        if (!llm) {
-            auto made = makeLlmSynthesizer(*config, args.value("llm-config").value_or(""));
-            if (!made) {
-                std::fprintf(stderr, "search: %s\n", made.error().message.c_str());
-                return kExitUsage;
-            }
-            llm = *made;
+        auto equipped = search::equipWithLlm(engine, db, *config, args.value("llm-config").value_or(""), llm,
+                                             [](const std::string& m) { std::fprintf(stderr, "search: %s\n", m.c_str()); });
+        if (!equipped) {
+            std::fprintf(stderr, "search: %s\n", equipped.error().message.c_str());
+            return kExitUsage;
         }
-        // The knowledge base feeds the prompts: indexed (by hash) before the run.
-        auto retriever = std::make_shared<kb::KbRetriever>(db, kb::hostPlatform());
-        if (auto synced = kb::KbIndex(db).sync(kb::defaultKbRoots()); !synced) std::fprintf(stderr, "search: knowledge base: %s\n", synced.error().message.c_str());
-        engine.setLlm(llm, retriever);
     }
     auto outcome = engine.run(searchId, stop.get_token(), &printer);
     printer.finish();
@@ -239,7 +233,7 @@ int start(const Args& args, const GlobalOptions& global) {
     if (auto v = args.value("synth")) cfg["synth"] = *v;
     if (args.has("seed-from-history")) cfg["seed_from_history"] = true;
     for (const auto& m : args.all("model")) {
-        const auto choice = parseModelChoice(m);
+        const auto choice = synth::parseModelChoice(m);
         cfg["models"].push_back({{"name", choice.name}, {"weight", choice.weight}});
     }
     if (!number("max-tokens", "max_tokens", false) || !number("max-cost", "max_cost_usd", false) ||
@@ -259,7 +253,7 @@ int start(const Args& args, const GlobalOptions& global) {
     std::shared_ptr<const synth::LlmSynthesizer> llm;
     if (config->synth != search::SynthMode::Tuner) {
         // Models and keys are checked before the search exists, not after.
-        auto made = makeLlmSynthesizer(*config, args.value("llm-config").value_or(""));
+        auto made = synth::makeLlmSynthesizer(*config, args.value("llm-config").value_or(""));
         if (!made) {
             std::fprintf(stderr, "search start: %s\n", made.error().message.c_str());
             return kExitUsage;

@@ -1,6 +1,7 @@
 // kernelsmith: the workbench. Opens a workspace (the one given, else the last,
 // else the default) and shows the bundled problems.
 #include "util/paths.h"
+#include "theme/app_theme.h"
 #include "windows/app_settings.h"
 #include "tree/tree_canvas.h"
 #include "widgets/search_view.h"
@@ -71,6 +72,9 @@ int main(int argc, char** argv) {
     parser.addOption(search);
     parser.addOption(node);
     parser.addOption(tab);
+    const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("system (the desktop's palette, the default), light or dark."),
+                                   QStringLiteral("NAME"), QStringLiteral("system"));
+    parser.addOption(theme);
 
     if (asksForHelpOrVersion(argc, argv)) {
         // Answered without a display, so that they work on a headless machine too.
@@ -81,6 +85,12 @@ int main(int argc, char** argv) {
     // QApplication first: it takes its own options (-platform, -style, …) out of argv.
     QApplication app(argc, argv);
     parser.process(app);
+    const auto chosenTheme = ks::ui::parseTheme(parser.value(theme));
+    if (!chosenTheme) {
+        std::fprintf(stderr, "kernelsmith: %s\n", chosenTheme.error().message.c_str());
+        return 2;
+    }
+    ks::ui::applyTheme(app, *chosenTheme);
 
     ks::ui::MainWindow window(ks::paths::bundledProblemsDir());
     const auto workspacePath = ks::ui::settings::initialWorkspace(parser.value(workspace));

@@ -94,6 +94,13 @@ Result<LlmSpend> LlmCallStore::spend(std::int64_t searchId) const {
     return spend;
 }
 
+Result<std::vector<LlmSpendPoint>> LlmCallStore::spendTimeline(std::int64_t searchId) const {
+    auto stmt = db_.prepare("SELECT created_at, input_tokens + output_tokens, cost_usd FROM llm_calls WHERE search_id = ? ORDER BY id");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, searchId);
+    return readAll<LlmSpendPoint>(*stmt, [](const Statement& s) { return LlmSpendPoint{s.text(0), s.int64(1), s.real(2)}; });
+}
+
 Status LlmCallStore::recordRetrieval(std::int64_t callId, std::int64_t nodeId, const std::string& docId, const std::string& section, double score,
                                      const std::string& reason) const {
     auto stmt = db_.prepare("INSERT INTO kb_retrievals (llm_call_id, node_id, doc_id, section, score, reason) VALUES (?, ?, ?, ?, ?, ?)");

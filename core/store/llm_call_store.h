@@ -29,6 +29,13 @@ struct LlmSpend {
     double costUsd = 0;
 };
 
+// One call's share of a search's spending, for plotting it over time.
+struct LlmSpendPoint {
+    std::string createdAt;
+    std::int64_t tokens = 0;
+    double costUsd = 0;
+};
+
 class LlmCallStore {
 public:
     explicit LlmCallStore(const Database& db) : db_(db) {}
@@ -38,6 +45,8 @@ public:
     Result<std::vector<LlmCallRecord>> forSearch(std::int64_t searchId) const;
     Result<std::optional<LlmCallRecord>> forNode(std::int64_t nodeId) const;
     Result<LlmSpend> spend(std::int64_t searchId) const;
+    // Every call of the search, oldest first, without its texts.
+    Result<std::vector<LlmSpendPoint>> spendTimeline(std::int64_t searchId) const;
     // Which knowledge-base section fed the call (and so the node it made).
     Status recordRetrieval(std::int64_t callId, std::int64_t nodeId, const std::string& docId, const std::string& section, double score,
                            const std::string& reason) const;

@@ -7,7 +7,7 @@ namespace {
 constexpr const char* kSearchColumns = "id, problem, problem_dir, problem_hash, config, status, stop_reason, evaluations, "
                                        "best_node, best_speedup, owner_pid, created_at, updated_at";
 constexpr const char* kNodeColumns = "id, search_id, parent_id, seq, origin, source_name, source_hash, params, state, status, "
-                                     "speedup, message, evaluation_id, pinned, pruned, boost, hint, created_at";
+                                     "speedup, message, evaluation_id, pinned, pruned, boost, hint, created_at, finished_at";
 
 SearchRecord readSearch(const Statement& s) {
     SearchRecord r;
@@ -47,6 +47,7 @@ NodeRecord readNode(const Statement& s) {
     n.boost = s.real(15);
     n.hint = s.text(16);
     n.createdAt = s.text(17);
+    if (!s.isNull(18)) n.finishedAt = s.text(18);
     return n;
 }
 

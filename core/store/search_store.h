@@ -32,6 +32,7 @@ struct NodeRecord {
     bool pinned = false, pruned = false;
     double boost = 0;
     std::string hint, createdAt;
+    std::string finishedAt; // when its result was recorded ("" while pending or running)
 };
 
 struct CommandRecord {

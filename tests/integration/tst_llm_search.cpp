@@ -4,6 +4,7 @@
 // key end the search cleanly; hybrid mode polishes LLM children with the
 // tuner; and the API key appears nowhere in the database, logs or exports.
 #include "llm_server_fixture.h"
+#include "saxpy_replies.h"
 #include "store/database.h"
 #include "store/llm_call_store.h"
 #include "store/search_store.h"
@@ -24,20 +25,7 @@ namespace {
 
 const char* kKey = "sk-e2e-secret-key-9f8e7d6c5b4a";
 
-// A correct saxpy with a tunable unroll: what a good model might send.
-std::string kernelReply(int variant, bool withParam) {
-    std::string code = "#include <cstdint>\n";
-    if (withParam) code += "// @ks-param UNROLL: 1 | 2 | 4 = 2\n#ifndef UNROLL\n#define UNROLL 2\n#endif\n";
-    else code += "#define UNROLL " + std::to_string(variant) + "\n";
-    code += "// variant " + std::to_string(variant) + "\n"
-            "void saxpy(const float* x, const float* z, float* y, int64_t N, float a) {\n"
-            "    int64_t i = 0;\n"
-            "    for (; i + UNROLL <= N; i += UNROLL)\n"
-            "        for (int u = 0; u < UNROLL; ++u) y[i + u] = a * x[i + u] + z[i + u];\n"
-            "    for (; i < N; ++i) y[i] = a * x[i] + z[i];\n"
-            "}\n";
-    return "I unrolled the loop by UNROLL so the compiler can keep several FMAs in flight.\n\n```cpp\n" + code + "```\n";
-}
+std::string kernelReply(int variant, bool withParam) { return test::saxpyKernelReply(variant, withParam); }
 
 std::string readAll(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

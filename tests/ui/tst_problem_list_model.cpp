@@ -4,6 +4,8 @@
 #include "models/problem_list_model.h"
 #include "store/database.h"
 #include "store/evaluation_store.h"
+#include "store/search_store.h"
+#include "widgets/search_view.h"
 #include "test_support.h"
 #include "widgets/problem_details_view.h"
 #include "windows/app_settings.h"
@@ -18,6 +20,7 @@
 #include <QtGui/QAction>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QMessageBox>
+#include <QtWidgets/QTabWidget>
 #include <QtWidgets/QTableView>
 
 using ks::ui::EvaluationListModel;
@@ -201,6 +204,8 @@ private slots:
         for (const auto* action : window.findChildren<QAction*>()) shortcuts << action->shortcut().toString();
         QVERIFY(shortcuts.contains(QStringLiteral("Ctrl+O")));
         QVERIFY(shortcuts.contains(QStringLiteral("Ctrl+Q")));
+        QVERIFY(shortcuts.contains(QStringLiteral("Ctrl+W")));
+        QVERIFY(shortcuts.contains(QStringLiteral("F1")));
     }
 
     void remembersTheLastWorkspace() {
@@ -218,6 +223,58 @@ private slots:
         QCOMPARE(ks::ui::settings::initialWorkspace(QString()), path);
         QCOMPARE(ks::ui::settings::initialWorkspace(QStringLiteral("other.db")), QStringLiteral("other.db"));
         QVERIFY(!ks::ui::settings::mainWindowState().geometry.isEmpty());
+    }
+
+    void restoresSearchTabsPerWorkspace() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto first = dir.filePath(QStringLiteral("tabs-a.db")), second = dir.filePath(QStringLiteral("tabs-b.db"));
+        std::vector<std::int64_t> ids;
+        {
+            auto db = ks::store::Database::open(first.toStdString());
+            QVERIFY(db.ok());
+            for (int i = 0; i < 3; ++i) {
+                ks::store::SearchRecord s;
+                s.problem = "vector_add";
+                s.problemDir = "/nowhere";
+                s.configJson = "{}";
+                s.status = "finished";
+                auto id = ks::store::SearchStore(*db).createSearch(s);
+                QVERIFY(id.ok());
+                ids.push_back(*id);
+            }
+        }
+        auto tabIds = [](const ks::ui::MainWindow& w) {
+            QList<qint64> open;
+            for (int i = 1; i < w.tabs()->count(); ++i)
+                if (auto* v = qobject_cast<ks::ui::SearchView*>(w.tabs()->widget(i))) open.push_back(v->searchId());
+            return open;
+        };
+        {
+            ks::ui::MainWindow window(ks::test::dataDir() / "problems");
+            QVERIFY(window.openWorkspace(first).ok());
+            QVERIFY(window.openSearch(ids[2]));
+            QVERIFY(window.openSearch(ids[0]));
+            // Another workspace has tabs of its own: none yet.
+            QVERIFY(window.openWorkspace(second).ok());
+            QCOMPARE(window.tabs()->count(), 1);
+            // Back again: the same tabs in the same order, the last one in front.
+            QVERIFY(window.openWorkspace(first).ok());
+            QCOMPARE(tabIds(window), (QList<qint64>{ids[2], ids[0]}));
+            QCOMPARE(qobject_cast<ks::ui::SearchView*>(window.tabs()->currentWidget())->searchId(), ids[0]);
+            window.tabs()->setCurrentIndex(1);
+            QVERIFY(window.close());
+        }
+        // A later run restores them too, and skips a search that is gone.
+        {
+            auto db = ks::store::Database::open(first.toStdString());
+            QVERIFY(db.ok());
+            QVERIFY(db->exec("DELETE FROM searches WHERE id = " + std::to_string(ids[0])).ok());
+        }
+        ks::ui::MainWindow window(ks::test::dataDir() / "problems");
+        QVERIFY(window.openWorkspace(first).ok());
+        QCOMPARE(tabIds(window), (QList<qint64>{ids[2]}));
+        QCOMPARE(window.tabs()->currentIndex(), 1);
     }
 };
 

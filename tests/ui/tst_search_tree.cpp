@@ -20,6 +20,7 @@
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QtTest>
+#include <QtWidgets/QTabWidget>
 
 #include <nlohmann/json.hpp>
 
@@ -174,6 +175,36 @@ private slots:
         QVERIFY(TreeCanvas::speedupColor(4, 4) != TreeCanvas::speedupColor(1.1, 4));
     }
 
+    void canvasKeyboardNavigation() {
+        TreeCanvas canvas;
+        canvas.resize(800, 500);
+        canvas.applyBatch(smallTree()); // 1 → {2, 3}, 2 → {4, 5}
+        QCOMPARE(canvas.neighbour(4, Qt::Key_Up), qint64(2));
+        QCOMPARE(canvas.neighbour(2, Qt::Key_Down), qint64(4));
+        QCOMPARE(canvas.neighbour(4, Qt::Key_Right), qint64(5));
+        QCOMPARE(canvas.neighbour(5, Qt::Key_Left), qint64(4));
+        QCOMPARE(canvas.neighbour(2, Qt::Key_Right), qint64(3));
+        QCOMPARE(canvas.neighbour(1, Qt::Key_Up), qint64(0));
+        QCOMPARE(canvas.neighbour(3, Qt::Key_Down), qint64(0));
+        QCOMPARE(canvas.neighbour(4, Qt::Key_Left), qint64(0));
+        // The keys themselves: from nothing selected the arrows start at the root.
+        QSignalSpy selected(&canvas, &TreeCanvas::nodeSelected);
+        QTest::keyClick(&canvas, Qt::Key_Down);
+        QCOMPARE(canvas.selectedId(), qint64(1));
+        QTest::keyClick(&canvas, Qt::Key_Down);
+        QTest::keyClick(&canvas, Qt::Key_Down);
+        QCOMPARE(canvas.selectedId(), qint64(4));
+        QTest::keyClick(&canvas, Qt::Key_Right);
+        QCOMPARE(canvas.selectedId(), qint64(5));
+        QCOMPARE(selected.count(), 4);
+        QTest::keyClick(&canvas, Qt::Key_Up);
+        QTest::keyClick(&canvas, Qt::Key_C); // collapses the selected subtree
+        QCOMPARE(canvas.layout().indexOf(4), -1);
+        QSignalSpy activated(&canvas, &TreeCanvas::nodeActivated);
+        QTest::keyClick(&canvas, Qt::Key_Return);
+        QCOMPARE(activated.count(), 1);
+    }
+
     void treeAsSvg() {
         TreeLayout l;
         l.apply(smallTree());
@@ -277,6 +308,14 @@ private slots:
         QVERIFY(view.steer(search::SteeringCommand::budget(100)));
         QVERIFY(!view.steer(search::SteeringCommand::pin(*node + 100)));   // no such node
         QVERIFY(!view.steer(search::SteeringCommand::budget(0)));          // not a budget
+        // The keyboard steers too: Ctrl+Shift+P posts a pause; Ctrl+N picks inspector tab N.
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.activateWindow();
+        view.canvas()->setFocus();
+        QTest::keyClick(view.canvas(), Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
+        QTest::keyClick(view.canvas(), Qt::Key_4, Qt::ControlModifier);
+        QCOMPARE(view.inspector()->currentIndex(), 3);
         // The review report: self-contained HTML with the tree and a candidates table.
         TreeLayout l;
         l.apply({NodeSnapshot::fromRecord(ss.loadNodesById(*searchId, {*node})->front())});
@@ -287,7 +326,8 @@ private slots:
         QVERIFY(!report.contains(QStringLiteral("src=\"http")));
         auto pending = ss.pendingCommands(*searchId);
         QVERIFY(pending);
-        QCOMPARE(pending->size(), std::size_t(3));
+        QCOMPARE(pending->size(), std::size_t(4));
+        QCOMPARE((*pending)[3].verb, std::string("pause"));
         QCOMPARE((*pending)[0].verb, std::string("prune"));
         QCOMPARE(nlohmann::json::parse((*pending)[0].argsJson)["node"].get<std::int64_t>(), *node);
         QCOMPARE(nlohmann::json::parse((*pending)[1].argsJson)["text"].get<std::string>(), std::string("try non-temporal stores"));

@@ -4,6 +4,12 @@
 // `kernelsmith` app saves screenshots of the window and every inspector tab
 // (into the build folder, to be looked at).
 #include "cli_runner.h"
+#include "charts/progress_plot.h"
+#include "llm_server_fixture.h"
+#include "saxpy_replies.h"
+#include "store/llm_call_store.h"
+#include "windows/main_window.h"
+#include "windows/new_search_dialog.h"
 #include "store/database.h"
 #include "store/search_store.h"
 #include "tree/tree_canvas.h"
@@ -16,8 +22,19 @@
 #include <QtCore/QTimer>
 #include <QtGui/QImage>
 #include <QtTest/QtTest>
+#include <QtWidgets/QComboBox>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QStatusBar>
+#include <QtWidgets/QTabWidget>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <fstream>
 
 using namespace ks;
+using nlohmann::json;
 
 namespace {
 
@@ -30,6 +47,20 @@ class TestWorkbenchLive : public QObject {
 private:
     QTemporaryDir dir_;
     QString db() const { return dir_.filePath(QStringLiteral("ws.db")); }
+    QString llmDb() const { return dir_.filePath(QStringLiteral("llm-ws.db")); }
+
+    // Runs the real app on a workspace, saves its window as file and checks the picture.
+    void screenshot(const QString& workspace, const QStringList& extra, const QString& file) {
+        QFile::remove(file);
+        QProcess app;
+        app.start(qEnvironmentVariable("KS_GUI"), QStringList{"--workspace", workspace, "--screenshot", file} + extra);
+        QVERIFY(app.waitForFinished(60000));
+        QVERIFY2(app.exitCode() == 0, app.readAllStandardError().constData());
+        QImage image(file);
+        QVERIFY2(!image.isNull(), qPrintable(file));
+        QVERIFY(image.width() >= 800 && image.height() >= 500);
+        qInfo("saved %s", qPrintable(file));
+    }
 
 private slots:
     void initTestCase() { QVERIFY(dir_.isValid()); }
@@ -90,10 +121,93 @@ private slots:
         QVERIFY2(worstGapMs < 100, qPrintable(QStringLiteral("the UI thread was busy for %1 ms").arg(worstGapMs)));
     }
 
+    void startsALanguageModelSearchInTheWorkbench() {
+        // The scripted server answers each prompt with another correct kernel.
+        json replies = json::array();
+        for (int unroll : {2, 4, 8, 16, 32, 64})
+            replies.push_back({{"text", test::saxpyKernelReply(unroll, false)}, {"reasoning", "Unrolling keeps more FMAs in flight."},
+                               {"input_tokens", 1200}, {"output_tokens", 300}});
+        test::LlmServer server(json{{"replies", replies}, {"default", replies.back()}});
+        QVERIFY(server.ready());
+        const auto settings = dir_.filePath(QStringLiteral("llm.json")).toStdString();
+        std::ofstream(settings) << json{{"models", json::array({{{"name", "scripted"}, {"provider", "openai"}, {"base_url", server.baseUrl("/v1")},
+                                                                  {"model", "scripted-model"}, {"api_key", "sk-workbench-test"},
+                                                                  {"price_in_per_mtok", 1.0}, {"price_out_per_mtok", 2.0}}})}}
+                                       .dump();
+        chmod(settings.c_str(), 0600);
+        qputenv("KS_LLM_CONFIG", QByteArray::fromStdString(settings));
+
+        ui::MainWindow window(test::dataDir() / "problems");
+        QVERIFY(window.openWorkspace(llmDb()).ok());
+        window.show();
+        const json config{{"policy", "greedy"}, {"synth", "llm"}, {"models", json::array({{{"name", "scripted"}, {"weight", 1.0}}})},
+                          {"max_evaluations", 6}, {"workers", 1}, {"seed", 1}};
+        window.startSearch(test::problemDir("saxpy"), QString::fromStdString(config.dump()), 0.05);
+        // The search's tab opens as soon as the engine has created it, and it ends on its budget.
+        QTRY_VERIFY_WITH_TIMEOUT(window.tabs()->count() == 2, 30000);
+        auto* view = qobject_cast<ui::SearchView*>(window.tabs()->widget(1));
+        QVERIFY(view);
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().contains(QStringLiteral("ended")), 120000);
+        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("budget")), qPrintable(window.statusBar()->currentMessage()));
+
+        auto ro = store::Database::open(llmDb().toStdString(), store::Database::Mode::ReadOnly);
+        QVERIFY(ro);
+        const auto calls = store::LlmCallStore(*ro).forSearch(view->searchId());
+        QVERIFY(calls && calls->size() >= 5);
+        QCOMPARE(calls->front().reasoning, std::string("Unrolling keeps more FMAs in flight."));
+        // The knowledge base fed the prompts, as it does for the CLI.
+        QVERIFY(calls->front().prompt.find("## Reference material") != std::string::npos);
+        auto nodes = store::SearchStore(*ro).loadNodes(view->searchId());
+        QVERIFY(nodes);
+        QString tree;
+        for (const auto& n : *nodes) tree += QString::fromStdString(n.origin + ":" + n.status.value_or("-") + " ");
+        QVERIFY2(std::count_if(nodes->begin(), nodes->end(), [](const store::NodeRecord& n) { return n.origin == "llm" && n.status == "ok"; }) >= 4,
+                 qPrintable(tree));
+
+        // The progress page's panels: throughput counts every finished node once,
+        // and the cost curve ends at what the calls cost.
+        QTRY_COMPARE_WITH_TIMEOUT(view->canvas()->layout().size(), static_cast<int>(nodes->size()), 2000);
+        view->inspector()->setCurrentIndex(view->inspector()->count() - 1);
+        auto* plot = view->findChild<ui::ProgressPlot*>();
+        QVERIFY(plot);
+        QTRY_VERIFY_WITH_TIMEOUT(plot->series().evals.size() == static_cast<int>(nodes->size()), 2000);
+        const auto& series = plot->series();
+        double counted = 0;
+        for (double rate : series.perMinute) counted += rate * series.binWidth;
+        QCOMPARE(qRound(counted), static_cast<int>(nodes->size()));
+        double cost = 0;
+        for (const auto& c : *calls) cost += c.costUsd;
+        QVERIFY(!series.cumulativeCost.isEmpty());
+        QVERIFY(qAbs(series.cumulativeCost.back() - cost) < 1e-12);
+        QCOMPARE(static_cast<std::size_t>(series.cumulativeTokens.size()), calls->size());
+        qunsetenv("KS_LLM_CONFIG");
+    }
+
+    void newSearchDialogRefusesModelsThatDoNotResolve() {
+        ui::NewSearchDialog dialog({{QStringLiteral("saxpy"), test::problemDir("saxpy")}});
+        auto* synth = dialog.findChildren<QComboBox*>().at(2);
+        QCOMPARE(synth->itemText(1), QStringLiteral("llm"));
+        synth->setCurrentIndex(1);
+        auto* models = dialog.findChild<QLineEdit*>();
+        QVERIFY(models->isEnabled());
+        models->setText(QStringLiteral("no-such-model"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        auto* error = dialog.findChild<QLabel*>(QStringLiteral("newSearchError"));
+        QVERIFY(error && !error->isHidden());
+        QVERIFY2(error->text().contains(QStringLiteral("no-such-model")), qPrintable(error->text()));
+        // A local preset needs no key: accepted, with its weight.
+        models->setText(QStringLiteral("ollama:qwen2.5-coder:2"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        const auto config = json::parse(dialog.configJson().toStdString());
+        QCOMPARE(config["models"][0]["name"].get<std::string>(), std::string("ollama:qwen2.5-coder"));
+        QCOMPARE(config["models"][0]["weight"].get<double>(), 2.0);
+    }
+
     void screenshotsOfTheWindowAndEveryTab() {
-        const QString gui = qEnvironmentVariable("KS_GUI");
         const QString out = qEnvironmentVariable("KS_SCREENSHOT_DIR");
-        QVERIFY2(!gui.isEmpty() && !out.isEmpty(), "KS_GUI and KS_SCREENSHOT_DIR come from CTest");
+        QVERIFY2(!qEnvironmentVariable("KS_GUI").isEmpty() && !out.isEmpty(), "KS_GUI and KS_SCREENSHOT_DIR come from CTest");
         QDir().mkpath(out);
         auto ro = store::Database::open(db().toStdString(), store::Database::Mode::ReadOnly);
         QVERIFY(ro);
@@ -104,17 +218,23 @@ private slots:
         const QStringList tabs{"Node", "Code", "Diff", "Evaluation", "Profile", "LLM", "Progress"};
         for (const QString& tab : QStringList{QString()} + tabs) {
             const QString file = QDir(out).filePath(tab.isEmpty() ? QStringLiteral("window.png") : QStringLiteral("inspector-%1.png").arg(tab.toLower()));
-            QFile::remove(file);
-            QStringList args{"--workspace", db(), "--search", QString::number(s.id), "--screenshot", file};
+            QStringList args{"--search", QString::number(s.id)};
             if (!tab.isEmpty()) args << "--node" << QString::number(*s.bestNode) << "--inspector-tab" << tab;
-            QProcess app;
-            app.start(gui, args);
-            QVERIFY(app.waitForFinished(60000));
-            QCOMPARE(app.exitCode(), 0);
-            QImage image(file);
-            QVERIFY2(!image.isNull(), qPrintable(file));
-            QVERIFY(image.width() >= 800 && image.height() >= 500);
-            qInfo("saved %s", qPrintable(file));
+            screenshot(db(), args, file);
+            if (QTest::currentTestFailed()) return;
+        }
+        // The language-model search started in the workbench: its reasoning and
+        // its spending; and the dark theme, on the same pages.
+        auto llmRo = store::Database::open(llmDb().toStdString(), store::Database::Mode::ReadOnly);
+        QVERIFY(llmRo);
+        auto llmSearches = store::SearchStore(*llmRo).listSearches();
+        QVERIFY(llmSearches && !llmSearches->empty() && llmSearches->front().bestNode);
+        const auto& l = llmSearches->front();
+        const std::pair<QString, QString> pages[] = {{"light", "LLM"}, {"light", "Progress"}, {"dark", "Code"}, {"dark", "LLM"}, {"dark", "Progress"}};
+        for (const auto& [theme, tab] : pages) {
+            screenshot(llmDb(), {"--theme", theme, "--search", QString::number(l.id), "--node", QString::number(*l.bestNode), "--inspector-tab", tab},
+                       QDir(out).filePath(QStringLiteral("llm-%1-%2.png").arg(theme, tab.toLower())));
+            if (QTest::currentTestFailed()) return;
         }
     }
 };

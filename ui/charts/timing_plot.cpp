@@ -1,5 +1,7 @@
 #include "charts/timing_plot.h"
 
+#include "charts/plot_theme.h"
+
 #include <algorithm>
 
 namespace ks::ui {
@@ -9,6 +11,15 @@ TimingPlot::TimingPlot(QWidget* parent) : QCustomPlot(parent) {
     yAxis->setLabel(tr("time per call (µs)"));
     xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
     legend->setVisible(false);
+    followPalette(*this);
+}
+
+void TimingPlot::changeEvent(QEvent* event) {
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        followPalette(*this);
+        replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void TimingPlot::clearTiming() {

@@ -14,6 +14,9 @@ public:
     explicit TimingPlot(QWidget* parent = nullptr);
     void showTiming(const eval::TimingCase& timing);
     void clearTiming();
+
+protected:
+    void changeEvent(QEvent* event) override;
 };
 
 } // namespace ks::ui

@@ -3,6 +3,7 @@
 #include <Qsci/qscilexercpp.h>
 #include <Qsci/qscilexerpython.h>
 
+#include <QtCore/QEvent>
 #include <QtGui/QFontDatabase>
 
 namespace ks::ui {
@@ -40,6 +41,49 @@ void CodeView::setLanguage(Language language) {
     lexer->setFont(mono);
     setLexer(lexer);
     setMarginsFont(mono);
+    language_ = language;
+    followPalette();
+}
+
+void CodeView::followPalette() {
+    QsciLexer* l = lexer();
+    if (!l) return;
+    const QPalette pal = palette();
+    const QColor paper = pal.color(QPalette::Base), text = pal.color(QPalette::Text);
+    l->setDefaultPaper(paper);
+    l->setPaper(paper, -1);
+    setMarginsBackgroundColor(pal.color(QPalette::Window));
+    setMarginsForegroundColor(pal.color(QPalette::PlaceholderText));
+    setCaretForegroundColor(text);
+    setFoldMarginColors(pal.color(QPalette::Window), pal.color(QPalette::Window));
+    if (paper.lightness() >= 128) return; // a light palette: the lexer's own colours are made for it
+    l->setDefaultColor(text);
+    l->setColor(text, -1);
+    const QColor comment(0x7c, 0xa6, 0x68), keyword(0x6c, 0xb6, 0xff), string(0xe6, 0xa4, 0x7e), number(0xb5, 0xce, 0xa8),
+        preprocessor(0xd0, 0x9c, 0xe0), type(0x4e, 0xc9, 0xb0);
+    if (language_ == Language::Python) {
+        for (int style : {QsciLexerPython::Comment, QsciLexerPython::CommentBlock}) l->setColor(comment, style);
+        l->setColor(keyword, QsciLexerPython::Keyword);
+        for (int style : {QsciLexerPython::DoubleQuotedString, QsciLexerPython::SingleQuotedString, QsciLexerPython::TripleSingleQuotedString,
+                          QsciLexerPython::TripleDoubleQuotedString, QsciLexerPython::DoubleQuotedFString, QsciLexerPython::SingleQuotedFString})
+            l->setColor(string, style);
+        l->setColor(number, QsciLexerPython::Number);
+        for (int style : {QsciLexerPython::ClassName, QsciLexerPython::FunctionMethodName}) l->setColor(type, style);
+        l->setColor(preprocessor, QsciLexerPython::Decorator);
+    } else {
+        for (int style : {QsciLexerCPP::Comment, QsciLexerCPP::CommentLine, QsciLexerCPP::CommentDoc, QsciLexerCPP::CommentLineDoc})
+            l->setColor(comment, style);
+        l->setColor(keyword, QsciLexerCPP::Keyword);
+        l->setColor(type, QsciLexerCPP::KeywordSet2);
+        for (int style : {QsciLexerCPP::DoubleQuotedString, QsciLexerCPP::SingleQuotedString, QsciLexerCPP::RawString}) l->setColor(string, style);
+        l->setColor(number, QsciLexerCPP::Number);
+        l->setColor(preprocessor, QsciLexerCPP::PreProcessor);
+    }
+}
+
+void CodeView::changeEvent(QEvent* event) {
+    QsciScintilla::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) followPalette();
 }
 
 void CodeView::showCode(const QString& text, Language language) {

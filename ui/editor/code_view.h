@@ -19,8 +19,15 @@ public:
 
     static Language languageFor(const QString& fileName);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void setLanguage(Language language);
+    // Paper and text from the palette; on a dark palette, token colours that
+    // read on it (the lexers' own are made for white paper).
+    void followPalette();
+    Language language_ = Language::Cpp;
     int addedMarker_ = 0, removedMarker_ = 1;
 };
 

@@ -6,6 +6,8 @@
 #include "profile/machine_cache.h"
 #include "search/search_config_json.h"
 #include "search/search_engine.h"
+#include "search/llm_equip.h"
+#include "synth/llm_setup.h"
 #include "store/database.h"
 
 #include <nlohmann/json.hpp>
@@ -23,18 +25,29 @@ void SearchRunner::run() {
     auto cfgJson = nlohmann::json::parse(request_.configJson.toStdString(), nullptr, false);
     auto config = search::configFromJson(cfgJson);
     if (!config) return fail(config.error().message);
-    if (config->synth != search::SynthMode::Tuner)
-        return fail("the workbench runs tuner searches; start language-model searches with kernelsmith-cli search start --synth llm "
-                    "and follow them here");
     eval::LocalExecutorConfig execConfig;
     execConfig.workers = static_cast<std::size_t>(config->workers);
     auto executor = eval::LocalExecutor::create(execConfig);
     if (!executor) return fail(executor.error().message);
+    // Models and keys are checked before the search exists, as the CLI does.
+    std::shared_ptr<const synth::LlmSynthesizer> llm;
+    if (config->synth != search::SynthMode::Tuner) {
+        auto made = synth::makeLlmSynthesizer(*config, request_.llmConfigFile.string());
+        if (!made) return fail(made.error().message);
+        llm = *made;
+    }
     auto id = search::SearchEngine::create(*db, *problem, *config);
     if (!id) return fail(id.error().message);
     emit started(*id);
     eval::Evaluator evaluator(**executor, &*db);
-    search::SearchEngine engine(*db, evaluator, eval::EvalOptions{});
+    eval::EvalOptions options;
+    options.timeBudgetS = request_.timeBudgetS;
+    search::SearchEngine engine(*db, evaluator, options);
+    if (llm) {
+        auto equipped = search::equipWithLlm(engine, *db, *config, request_.llmConfigFile.string(), llm,
+                                             [this](const std::string& m) { emit warning(QString::fromStdString(m)); });
+        if (!equipped) return fail(equipped.error().message);
+    }
     if (auto machine = profile::localMachine(false)) {
         engine.setProfiler(profile::Profiler::forExecutor(*machine, (*executor)->slotCount()));
     }

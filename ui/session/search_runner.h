@@ -16,6 +16,8 @@ struct SearchRequest {
     std::filesystem::path database;
     std::filesystem::path problemDir;
     QString configJson; // search::SearchConfig as JSON (search_config_json.h)
+    std::filesystem::path llmConfigFile; // LLM settings; empty: KS_LLM_CONFIG, else the default file
+    double timeBudgetS = 0.5;            // timing per shape and evaluation, as the CLI's --time-budget
 };
 
 class SearchRunner : public QObject {
@@ -33,6 +35,7 @@ signals:
     void started(qint64 searchId);
     void finished(qint64 searchId, const QString& reason);
     void failed(const QString& message);
+    void warning(const QString& message); // the search goes on
 
 private:
     SearchRequest request_;

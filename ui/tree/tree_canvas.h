@@ -40,6 +40,9 @@ public:
     void fitToView();
     void zoomBy(double factor, QPointF anchor);
     void toggleCollapsed(qint64 id);
+    // The node an arrow key leads to from id: Up the parent, Down the first
+    // child, Left/Right the nearest node on the same row; 0 when none.
+    qint64 neighbour(qint64 id, Qt::Key key) const;
     // Node under a widget position, 0 when none.
     qint64 nodeAt(QPointF pos) const;
 

@@ -16,6 +16,7 @@ NodeSnapshot NodeSnapshot::fromRecord(const store::NodeRecord& r) {
     n.hint = QString::fromStdString(r.hint);
     n.pinned = r.pinned;
     n.createdAt = QDateTime::fromString(QString::fromStdString(r.createdAt), Qt::ISODateWithMs);
+    if (!r.finishedAt.empty()) n.finishedAt = QDateTime::fromString(QString::fromStdString(r.finishedAt), Qt::ISODateWithMs);
     n.pruned = r.pruned;
     const std::string status = r.status.value_or("");
     if (r.pruned) n.glyph = NodeGlyph::Pruned;

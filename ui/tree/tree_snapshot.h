@@ -20,7 +20,8 @@ struct NodeSnapshot {
     NodeGlyph glyph = NodeGlyph::Pending;
     double speedup = 0; // 0 unless correct
     bool pinned = false, pruned = false;
-    QDateTime createdAt; // when the node was proposed (UTC)
+    QDateTime createdAt;  // when the node was proposed (UTC)
+    QDateTime finishedAt; // when its result was recorded (invalid while pending or running)
 
     static NodeSnapshot fromRecord(const store::NodeRecord& record);
 };

@@ -12,6 +12,7 @@
 #include "store/profile_store.h"
 #include "store/search_store.h"
 #include "report/standalone_kernel.h"
+#include "theme/app_theme.h"
 #include "tree/tree_canvas.h"
 #include "tree/search_report.h"
 #include "tree/tree_svg.h"
@@ -23,6 +24,7 @@
 
 #include <QtCore/QThread>
 #include <QtCore/QTimer>
+#include <QtGui/QAction>
 #include <QtGui/QFontDatabase>
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
@@ -170,6 +172,7 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     progressTimer_->setInterval(300);
     connect(progressTimer_, &QTimer::timeout, this, &SearchView::updateProgress);
     nodeInfo_->setPlaceholderText(tr("Select a node in the tree."));
+    addShortcuts();
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(canvas_);
@@ -185,6 +188,7 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
 
     connect(canvas_, &TreeCanvas::nodeSelected, this, &SearchView::showNode);
     connect(canvas_, &TreeCanvas::nodeContextMenu, this, &SearchView::nodeMenu);
+    connect(canvas_, &TreeCanvas::nodeActivated, this, [this] { inspector_->setCurrentIndex(1); }); // Enter or a double click: the code
 
     // The follower reads on its own thread; batches arrive queued, as values.
     thread_ = new QThread(this);
@@ -368,6 +372,27 @@ void SearchView::exportKernel(qint64 nodeId) {
     else summary_->setText(tr("Wrote node %1 to %2").arg(nodeId).arg(file));
 }
 
+void SearchView::addShortcuts() {
+    // Active while focus is anywhere in this tab, so several open searches do not clash.
+    auto shortcut = [this](const QString& text, const QKeySequence& keys, auto slot) {
+        auto* a = new QAction(text, this);
+        a->setShortcut(keys);
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        connect(a, &QAction::triggered, this, slot);
+        addAction(a);
+    };
+    shortcut(tr("Find a node by id"), QKeySequence::Find, [this] {
+        find_->setFocus();
+        find_->selectAll();
+    });
+    shortcut(tr("Focus the tree"), QKeySequence(Qt::CTRL | Qt::Key_T), [this] { canvas_->setFocus(); });
+    for (int i = 0; i < inspector_->count() && i < 9; ++i)
+        shortcut(tr("Inspector: %1").arg(inspector_->tabText(i)), QKeySequence(Qt::CTRL | (Qt::Key_1 + i)), [this, i] { inspector_->setCurrentIndex(i); });
+    shortcut(tr("Pause the search"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), [this] { steer(search::SteeringCommand::pause()); });
+    shortcut(tr("Resume the search"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), [this] { steer(search::SteeringCommand::resume()); });
+    shortcut(tr("Export the best kernel"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportKernel(canvas_->layout().bestId()); });
+}
+
 void SearchView::updateProgress() {
     const auto& layout = canvas_->layout();
     std::vector<NodeSnapshot> nodes;
@@ -378,13 +403,22 @@ void SearchView::updateProgress() {
             nodes.push_back(*n);
             ++counts[n->glyph];
         }
-    progress_->showProgress(nodes);
+    std::vector<store::LlmSpendPoint> spend;
+    if (const store::Database* db = workspace())
+        if (auto timeline = store::LlmCallStore(*db).spendTimeline(searchId_)) spend = std::move(*timeline);
+    progress_->showProgress(nodes, spend);
     QStringList parts;
     for (const auto& [glyph, count] : counts) parts << QStringLiteral("%1 %2").arg(count).arg(glyphName(glyph));
     QString text = parts.join(QStringLiteral(" · "));
-    if (const store::Database* db = workspace())
-        if (auto spend = store::LlmCallStore(*db).spend(searchId_); spend && spend->calls > 0)
-            text += tr(" · %1 LLM calls, %2 tokens, $%3").arg(spend->calls).arg(spend->tokens).arg(spend->costUsd, 0, 'f', 4);
+    if (!spend.empty()) {
+        std::int64_t tokens = 0;
+        double cost = 0;
+        for (const auto& p : spend) {
+            tokens += p.tokens;
+            cost += p.costUsd;
+        }
+        text += tr(" · %1 LLM calls, %2 tokens, $%3").arg(spend.size()).arg(tokens).arg(cost, 0, 'f', 4);
+    }
     progressText_->setText(text);
 }
 
@@ -394,8 +428,8 @@ bool SearchView::steer(const search::SteeringCommand& command) {
     auto id = db ? search::postSteering(*db, searchId_, command) : Result<std::int64_t>(db.error());
     if (!id) {
         // In the summary line, not a modal box: steering is often done in a hurry, mid-search.
-        summary_->setText(tr("<span style='color:#c62828'>%1 refused: %2</span>")
-                              .arg(QString::fromStdString(command.verb), QString::fromStdString(id.error().message).toHtmlEscaped()));
+        summary_->setText(tr("<span style='color:%3'>%1 refused: %2</span>")
+                              .arg(QString::fromStdString(command.verb), QString::fromStdString(id.error().message).toHtmlEscaped(), errorColorName(palette())));
         return false;
     }
     summary_->setText(tr("%1 sent (command %2); the running search applies it").arg(QString::fromStdString(command.verb)).arg(*id));
@@ -463,12 +497,13 @@ void SearchView::showEvaluation(const NodeSnapshot& n) {
     int shown = 0;
     for (const auto& c : result->checks) {
         if (c.passed || shown++ >= 8) continue;
-        html += QStringLiteral("<p style='color:#c62828'>%1 seed %2, %3: %4 (%5 of %6 wrong)</p>")
+        html += QStringLiteral("<p style='color:%7'>%1 seed %2, %3: %4 (%5 of %6 wrong)</p>")
                     .arg(esc(c.shape))
                     .arg(c.seed)
                     .arg(esc(c.output), esc(c.kind))
                     .arg(c.mismatches)
-                    .arg(c.elements);
+                    .arg(c.elements)
+                    .arg(errorColorName(palette()));
     }
     for (const auto& t : result->timing) {
         html += tr("<p><b>%1</b>: candidate %2 median (CV %3%)").arg(esc(t.shape), esc(formatSeconds(t.candidate.median))).arg(t.candidate.cv * 100, 0, 'f', 1);
@@ -496,7 +531,7 @@ void SearchView::showLlmCall(const NodeSnapshot& n) {
                        .arg(c.latencyS, 0, 'f', 1)
                        .arg(c.attempts)
                        .arg(esc(c.status));
-    if (!c.error.empty()) html += QStringLiteral("<p style='color:#c62828'>%1</p>").arg(esc(c.error));
+    if (!c.error.empty()) html += QStringLiteral("<p style='color:%2'>%1</p>").arg(esc(c.error), errorColorName(palette()));
     if (auto docs = store::LlmCallStore(*workspace()).retrievedDocs(c.id); docs && !docs->empty()) {
         html += tr("<h4>Knowledge-base documents</h4><ul>");
         for (const auto& d : *docs) html += QStringLiteral("<li>%1</li>").arg(esc(d));

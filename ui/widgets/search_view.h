@@ -58,6 +58,7 @@ private:
     void showEvaluation(const NodeSnapshot& n);
     void showLlmCall(const NodeSnapshot& n);
     void nodeMenu(qint64 id, QPoint globalPos);
+    void addShortcuts();
     void updateProgress();
     void exportKernel(qint64 nodeId);
     void forkAndEdit();

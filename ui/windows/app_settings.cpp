@@ -2,6 +2,8 @@
 
 #include "util/paths.h"
 
+#include <QtCore/QCryptographicHash>
+#include <QtCore/QFileInfo>
 #include <QtCore/QSettings>
 
 namespace ks::ui::settings {
@@ -13,6 +15,13 @@ const QString kLastWorkspace = QStringLiteral("workspace/last");
 const QString kGeometry = QStringLiteral("mainWindow/geometry");
 const QString kState = QStringLiteral("mainWindow/state");
 const QString kSplitter = QStringLiteral("mainWindow/splitter");
+
+// One group per workspace, named by a hash of its absolute path: a path's
+// slashes would otherwise nest groups.
+QString workspaceKey(const QString& workspace) {
+    const auto path = QFileInfo(workspace).absoluteFilePath().toUtf8();
+    return QStringLiteral("workspaces/") + QString::fromLatin1(QCryptographicHash::hash(path, QCryptographicHash::Sha1).toHex().left(16));
+}
 
 } // namespace
 
@@ -36,6 +45,29 @@ void setMainWindowState(const WindowState& windowState) {
     s.setValue(kGeometry, windowState.geometry);
     s.setValue(kState, windowState.state);
     s.setValue(kSplitter, windowState.splitter);
+}
+
+} // namespace ks::ui::settings
+
+namespace ks::ui::settings {
+
+WorkspaceTabs workspaceTabs(const QString& workspace) {
+    auto s = store();
+    s.beginGroup(workspaceKey(workspace));
+    WorkspaceTabs tabs;
+    for (const auto& v : s.value(QStringLiteral("searches")).toList()) tabs.searches.push_back(v.toLongLong());
+    tabs.current = s.value(QStringLiteral("current"), 0).toLongLong();
+    return tabs;
+}
+
+void setWorkspaceTabs(const QString& workspace, const WorkspaceTabs& tabs) {
+    auto s = store();
+    s.beginGroup(workspaceKey(workspace));
+    QVariantList ids;
+    for (qint64 id : tabs.searches) ids.push_back(id);
+    s.setValue(QStringLiteral("path"), QFileInfo(workspace).absoluteFilePath()); // for a person reading the file
+    s.setValue(QStringLiteral("searches"), ids);
+    s.setValue(QStringLiteral("current"), tabs.current);
 }
 
 } // namespace ks::ui::settings

@@ -3,6 +3,7 @@
 // and application "Kernelsmith". Named explicitly rather than taken from the
 // QCoreApplication so that tests and tools read the same place as the app.
 #include <QtCore/QByteArray>
+#include <QtCore/QList>
 #include <QtCore/QString>
 
 namespace ks::ui::settings {
@@ -19,5 +20,14 @@ struct WindowState {
 };
 WindowState mainWindowState();
 void setMainWindowState(const WindowState& windowState);
+
+// The search tabs open in a workspace (by search id, in tab order) and the
+// one in front (0: the problems), restored when the workspace opens again.
+struct WorkspaceTabs {
+    QList<qint64> searches;
+    qint64 current = 0;
+};
+WorkspaceTabs workspaceTabs(const QString& workspace);
+void setWorkspaceTabs(const QString& workspace, const WorkspaceTabs& tabs);
 
 } // namespace ks::ui::settings

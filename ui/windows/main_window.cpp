@@ -13,6 +13,7 @@
 
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
+#include <QtCore/QSet>
 #include <QtCore/QItemSelectionModel>
 #include <QtCore/QThread>
 #include <QtGui/QAction>
@@ -23,6 +24,7 @@
 #include <QtWidgets/QFileDialog>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
+#include <QtWidgets/QMenu>
 #include <QtWidgets/QMenuBar>
 #include <QtWidgets/QMessageBox>
 #include <QtWidgets/QSplitter>
@@ -205,13 +207,13 @@ void MainWindow::chooseNewSearch() {
     for (int r = 0; r < problems_->rowCount(); ++r)
         if (problems_->problemAt(r).valid()) problems.emplace_back(problems_->problemAt(r).id, std::filesystem::path(problems_->problemAt(r).dir.toStdString()));
     NewSearchDialog dialog(problems, this);
-    if (dialog.exec() == QDialog::Accepted) startSearch(dialog.problemDir(), dialog.configJson());
+    if (dialog.exec() == QDialog::Accepted) startSearch(dialog.problemDir(), dialog.configJson(), dialog.timeBudgetS());
 }
 
-void MainWindow::startSearch(const std::filesystem::path& problemDir, const QString& configJson) {
+void MainWindow::startSearch(const std::filesystem::path& problemDir, const QString& configJson, double timeBudgetS) {
     if (!workspace_) return;
     auto* thread = new QThread(this);
-    auto* runner = new SearchRunner({workspace_->path(), problemDir, configJson});
+    auto* runner = new SearchRunner({workspace_->path(), problemDir, configJson, {}, timeBudgetS});
     runner->moveToThread(thread);
     connect(thread, &QThread::started, runner, &SearchRunner::run);
     connect(runner, &SearchRunner::started, this, [this](qint64 id) {
@@ -224,6 +226,7 @@ void MainWindow::startSearch(const std::filesystem::path& problemDir, const QStr
         refreshSearches();
         done();
     });
+    connect(runner, &SearchRunner::warning, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(runner, &SearchRunner::failed, this, [this, done](const QString& message) {
         QMessageBox::warning(this, tr("Search"), message);
         done();
@@ -259,7 +262,19 @@ void MainWindow::createMenus() {
     view->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
+    auto* closeTab = view->addAction(tr("&Close Search Tab"), this, [this] {
+        if (tabs_->currentIndex() > 0) emit tabs_->tabCloseRequested(tabs_->currentIndex());
+    });
+    closeTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_W));
+    auto* nextTab = view->addAction(tr("&Next Tab"), this, [this] { tabs_->setCurrentIndex((tabs_->currentIndex() + 1) % tabs_->count()); });
+    nextTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    auto* previousTab = view->addAction(tr("&Previous Tab"), this,
+                                        [this] { tabs_->setCurrentIndex((tabs_->currentIndex() + tabs_->count() - 1) % tabs_->count()); });
+    previousTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+
     auto* help = menuBar()->addMenu(tr("&Help"));
+    auto* keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    keys->setShortcut(QKeySequence(Qt::Key_F1));
     help->addAction(tr("&About Kernelsmith"), this, [this] {
         QMessageBox::about(this, tr("About Kernelsmith"),
                            tr("<h3>Kernelsmith %1</h3><p>A workbench for agentic kernel search.</p>")
@@ -267,20 +282,51 @@ void MainWindow::createMenus() {
     });
 }
 
+void MainWindow::showShortcuts() {
+    // Read from the actions themselves, so the list cannot drift from what the keys do.
+    QString rows;
+    auto row = [&rows](const QString& keys, const QString& what) {
+        rows += QStringLiteral("<tr><td style='padding-right:16px'><b>%1</b></td><td>%2</td></tr>").arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
+    };
+    // Every search tab holds the same keys: each listed once.
+    QSet<QString> seen;
+    for (auto* a : findChildren<QAction*>()) {
+        const QString keys = a->shortcut().toString(QKeySequence::NativeText);
+        const QString what = a->text().remove(QLatin1Char('&')).remove(QStringLiteral("…"));
+        if (keys.isEmpty() || seen.contains(keys + what)) continue;
+        seen.insert(keys + what);
+        row(keys, what);
+    }
+    rows += QStringLiteral("<tr><td colspan=2><br><b>%1</b></td></tr>").arg(tr("In the tree"));
+    row(QStringLiteral("↑ ↓ ← →"), tr("parent, first child, neighbours on the same row"));
+    row(QStringLiteral("F"), tr("fit the tree into the view"));
+    row(QStringLiteral("B"), tr("select the best node"));
+    row(QStringLiteral("C"), tr("collapse or expand the selected subtree"));
+    row(QStringLiteral("+ −"), tr("zoom in and out (or the wheel)"));
+    row(QStringLiteral("Enter"), tr("open the selected node's code"));
+    QMessageBox box(QMessageBox::NoIcon, tr("Keyboard shortcuts"), QString(), QMessageBox::Close, this);
+    box.setObjectName(QStringLiteral("shortcutsBox"));
+    box.setText(QStringLiteral("<table>%1</table>").arg(rows));
+    box.exec();
+}
+
 Status MainWindow::openWorkspace(const QString& path) {
     if (path.isEmpty()) return makeError(ErrorCode::InvalidArgument, "No workspace file was given.");
     auto db = store::Database::open(std::filesystem::path(path.toStdString()));
     if (!db) return db.error();
-    workspace_ = std::move(db).value();
-    updateWorkspaceLabels();
-    refreshEvaluations();
-    refreshSearches();
-    // Tabs of the previous workspace's searches no longer apply.
+    // Tabs of the previous workspace's searches no longer apply; they are
+    // remembered for when it opens again.
+    saveWorkspaceTabs();
     while (tabs_->count() > 1) {
         QWidget* w = tabs_->widget(1);
         tabs_->removeTab(1);
         delete w;
     }
+    workspace_ = std::move(db).value();
+    updateWorkspaceLabels();
+    refreshEvaluations();
+    refreshSearches();
+    restoreWorkspaceTabs();
     return {};
 }
 
@@ -404,6 +450,28 @@ void MainWindow::restoreWindowState() {
 void MainWindow::saveWindowState() const {
     settings::setMainWindowState({saveGeometry(), saveState(), splitter_->saveState()});
     if (workspace_) settings::setLastWorkspace(workspacePath());
+    saveWorkspaceTabs();
+}
+
+void MainWindow::saveWorkspaceTabs() const {
+    if (!workspace_) return;
+    settings::WorkspaceTabs saved;
+    for (int i = 1; i < tabs_->count(); ++i)
+        if (auto* v = qobject_cast<SearchView*>(tabs_->widget(i))) {
+            saved.searches.push_back(v->searchId());
+            if (i == tabs_->currentIndex()) saved.current = v->searchId();
+        }
+    settings::setWorkspaceTabs(workspacePath(), saved);
+}
+
+void MainWindow::restoreWorkspaceTabs() {
+    const auto saved = settings::workspaceTabs(workspacePath());
+    // A search deleted since (or a workspace replaced by another file) is skipped quietly.
+    for (qint64 id : saved.searches)
+        if (auto record = store::SearchStore(*workspace_).loadSearch(id)) openSearch(id);
+    tabs_->setCurrentIndex(0);
+    for (int i = 1; i < tabs_->count(); ++i)
+        if (auto* v = qobject_cast<SearchView*>(tabs_->widget(i)); v && v->searchId() == saved.current) tabs_->setCurrentIndex(i);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

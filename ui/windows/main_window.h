@@ -50,8 +50,9 @@ public:
     void refreshSearches();
     // Opens (or brings forward) the tab of a search; nullptr when there is no such search.
     SearchView* openSearch(qint64 searchId);
-    // Runs a search on an engine thread of its own and opens its tab once it exists.
-    void startSearch(const std::filesystem::path& problemDir, const QString& configJson);
+    // Runs a search on an engine thread of its own and opens its tab once it
+    // exists. timeBudgetS: timing per shape and evaluation.
+    void startSearch(const std::filesystem::path& problemDir, const QString& configJson, double timeBudgetS = 0.5);
     void selectProblem(int row);
 
     ProblemListModel* problemModel() const { return problems_; }
@@ -69,6 +70,7 @@ private:
     void createEvaluationsDock();
     void createSearchesDock();
     void chooseNewSearch();
+    void showShortcuts();
     void stopRunningSearches();
     void chooseWorkspaceToOpen();
     void chooseNewWorkspace();
@@ -76,6 +78,8 @@ private:
     void updateWorkspaceLabels();
     void restoreWindowState();
     void saveWindowState() const;
+    void saveWorkspaceTabs() const;
+    void restoreWorkspaceTabs();
 
     std::filesystem::path problemsRoot_;
     std::optional<store::Database> workspace_;

@@ -1,11 +1,17 @@
 #include "windows/new_search_dialog.h"
 
+#include "search/search_config_json.h"
+#include "synth/llm_setup.h"
+#include "theme/app_theme.h"
+
 #include <nlohmann/json.hpp>
 
-#include <QtGui/QStandardItemModel>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QCompleter>
 #include <QtWidgets/QDialogButtonBox>
+#include <QtWidgets/QDoubleSpinBox>
 #include <QtWidgets/QFormLayout>
+#include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QPushButton>
 #include <QtWidgets/QSpinBox>
@@ -22,18 +28,17 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     policy_->addItems({QStringLiteral("mcts"), QStringLiteral("evolutionary"), QStringLiteral("beam"), QStringLiteral("greedy")});
     synth_ = new QComboBox(this);
     synth_->addItems({QStringLiteral("tuner"), QStringLiteral("llm"), QStringLiteral("hybrid")});
-    // Language-model searches need the LLM settings and keys the CLI resolves;
-    // until the workbench does too, they are started there and followed here.
-    for (int i = 1; i < synth_->count(); ++i) {
-        auto* model = qobject_cast<QStandardItemModel*>(synth_->model());
-        if (auto* item = model ? model->item(i) : nullptr) {
-            item->setEnabled(false);
-            item->setToolTip(tr("Start language-model searches with kernelsmith-cli search start --synth llm; the workbench follows them live."));
-        }
-    }
     models_ = new QLineEdit(this);
-    models_->setPlaceholderText(tr("model names from the LLM settings, comma-separated (llm and hybrid)"));
     models_->setEnabled(false);
+    // The configured names, offered as completions; presets such as
+    // openai:MODEL or ollama:MODEL are accepted too.
+    QStringList names;
+    if (auto settings = synth::loadLlmSettings(""); settings)
+        for (const auto& m : settings->models) names << QString::fromStdString(m.name);
+    models_->setPlaceholderText(names.isEmpty() ? tr("e.g. openai:gpt-4o, ollama:qwen2.5-coder (comma-separated; NAME:WEIGHT for an ensemble)")
+                                                : tr("comma-separated, from: %1").arg(names.join(QStringLiteral(", "))));
+    if (!names.isEmpty()) models_->setCompleter(new QCompleter(names, models_));
+    models_->setToolTip(tr("Models as in kernelsmith-cli llm models: configured names or presets; NAME:WEIGHT for an ensemble."));
     connect(synth_, &QComboBox::currentTextChanged, this, [this](const QString& s) { models_->setEnabled(s != QStringLiteral("tuner")); });
     budget_ = new QSpinBox(this);
     budget_->setRange(1, 100000);
@@ -51,11 +56,24 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     form->addRow(tr("Budget (evaluations)"), budget_);
     form->addRow(tr("Workers"), workers_);
     form->addRow(tr("Seed"), seed_);
+    timeBudget_ = new QDoubleSpinBox(this);
+    timeBudget_->setRange(0.01, 60);
+    timeBudget_->setDecimals(2);
+    timeBudget_->setValue(0.5);
+    timeBudget_->setSuffix(tr(" s"));
+    timeBudget_->setToolTip(tr("Timing per shape and evaluation: longer is steadier, shorter searches faster"));
+    form->addRow(tr("Timing per shape"), timeBudget_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Start"));
     buttons->button(QDialogButtonBox::Ok)->setEnabled(!problems_.empty());
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    error_ = new QLabel(this);
+    error_->setWordWrap(true);
+    error_->setObjectName(QStringLiteral("newSearchError"));
+    error_->setStyleSheet(QStringLiteral("color: %1").arg(errorColorName(palette())));
+    error_->hide();
+    form->addRow(error_);
     form->addRow(buttons);
 }
 
@@ -72,10 +90,28 @@ QString NewSearchDialog::configJson() const {
                      {"seed", seed_->value()}};
     if (synth_->currentText() != QStringLiteral("tuner")) {
         c["models"] = nlohmann::json::array();
-        for (const auto& m : models_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
-            c["models"].push_back({{"name", m.trimmed().toStdString()}, {"weight", 1.0}});
+        for (const auto& m : models_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const auto choice = synth::parseModelChoice(m.trimmed().toStdString());
+            c["models"].push_back({{"name", choice.name}, {"weight", choice.weight}});
+        }
     }
     return QString::fromStdString(c.dump());
+}
+
+double NewSearchDialog::timeBudgetS() const { return timeBudget_->value(); }
+
+void NewSearchDialog::accept() {
+    auto config = search::configFromJson(nlohmann::json::parse(configJson().toStdString()));
+    std::string problem;
+    if (!config) problem = config.error().message;
+    else if (config->synth != search::SynthMode::Tuner)
+        if (auto made = synth::makeLlmSynthesizer(*config, ""); !made) problem = made.error().message;
+    if (problem.empty()) {
+        QDialog::accept();
+        return;
+    }
+    error_->setText(QString::fromStdString(problem));
+    error_->show();
 }
 
 } // namespace ks::ui

@@ -1,14 +1,17 @@
 #pragma once
 // Starts a search from the workbench: problem, policy, synthesizer, budget,
 // workers, seed. Produces the search config as JSON, the same document the
-// CLI stores; language-model searches take their models from the LLM settings.
+// CLI stores; language-model searches take their models from the LLM settings
+// (KS_LLM_CONFIG, else the default file), checked before the dialog closes.
 #include <QtWidgets/QDialog>
 
 #include <filesystem>
 #include <vector>
 
 class QComboBox;
+class QLabel;
 class QLineEdit;
+class QDoubleSpinBox;
 class QSpinBox;
 
 namespace ks::ui {
@@ -21,6 +24,9 @@ public:
 
     std::filesystem::path problemDir() const;
     QString configJson() const;
+    double timeBudgetS() const; // timing per shape and evaluation
+
+    void accept() override; // refuses, with the reason shown, a language-model search whose models or keys do not resolve
 
 private:
     std::vector<std::pair<QString, std::filesystem::path>> problems_;
@@ -31,6 +37,8 @@ private:
     QSpinBox* budget_ = nullptr;
     QSpinBox* workers_ = nullptr;
     QSpinBox* seed_ = nullptr;
+    QDoubleSpinBox* timeBudget_ = nullptr;
+    QLabel* error_ = nullptr;
 };
 
 } // namespace ks::ui

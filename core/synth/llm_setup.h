@@ -1,6 +1,6 @@
 #pragma once
 // Turns a search's model choices into a ready LLM synthesizer: settings file,
-// presets, keys from the environment. Shared by `search` and `llm`.
+// presets, keys from the environment. Shared by the CLI and the workbench.
 #include "search/search_types.h"
 #include "synth/llm_synthesizer.h"
 #include "util/result.h"
@@ -8,14 +8,14 @@
 #include <memory>
 #include <string>
 
-namespace ks::cli {
+namespace ks::synth {
 
 // "NAME" or "NAME:WEIGHT" (a name may itself hold colons: openai:gpt-4o:2).
 search::ModelChoice parseModelChoice(const std::string& text);
 
 // The settings file named by --llm-config, else KS_LLM_CONFIG, else the default.
-Result<synth::llm::LlmSettings> loadLlmSettings(const std::string& explicitFile);
+Result<llm::LlmSettings> loadLlmSettings(const std::string& explicitFile);
 
-Result<std::shared_ptr<const synth::LlmSynthesizer>> makeLlmSynthesizer(const search::SearchConfig& config, const std::string& llmConfigFile);
+Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const search::SearchConfig& config, const std::string& llmConfigFile);
 
-} // namespace ks::cli
+} // namespace ks::synth

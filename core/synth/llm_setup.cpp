@@ -1,11 +1,11 @@
-#include "llm_setup.h"
+#include "synth/llm_setup.h"
 
 #include "eval/machine_info.h"
 
 #include <cstdlib>
 #include <thread>
 
-namespace ks::cli {
+namespace ks::synth {
 
 search::ModelChoice parseModelChoice(const std::string& text) {
     search::ModelChoice c{text, 1.0};
@@ -21,29 +21,29 @@ search::ModelChoice parseModelChoice(const std::string& text) {
     return c;
 }
 
-Result<synth::llm::LlmSettings> loadLlmSettings(const std::string& explicitFile) {
-    if (!explicitFile.empty()) return synth::llm::loadSettings(explicitFile, true);
-    if (const char* env = std::getenv("KS_LLM_CONFIG"); env && *env) return synth::llm::loadSettings(env, true);
-    return synth::llm::loadSettings(synth::llm::defaultSettingsFile(), false);
+Result<llm::LlmSettings> loadLlmSettings(const std::string& explicitFile) {
+    if (!explicitFile.empty()) return llm::loadSettings(explicitFile, true);
+    if (const char* env = std::getenv("KS_LLM_CONFIG"); env && *env) return llm::loadSettings(env, true);
+    return llm::loadSettings(llm::defaultSettingsFile(), false);
 }
 
-Result<std::shared_ptr<const synth::LlmSynthesizer>> makeLlmSynthesizer(const search::SearchConfig& config, const std::string& llmConfigFile) {
+Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const search::SearchConfig& config, const std::string& llmConfigFile) {
     auto settings = loadLlmSettings(llmConfigFile);
     if (!settings) return settings.error();
-    std::vector<std::unique_ptr<synth::llm::LlmClient>> clients;
+    std::vector<std::unique_ptr<llm::LlmClient>> clients;
     for (const auto& choice : config.models) {
-        auto model = synth::llm::resolveModel(*settings, choice.name);
+        auto model = llm::resolveModel(*settings, choice.name);
         if (!model) return model.error();
         model->weight = choice.weight;
-        clients.push_back(std::make_unique<synth::llm::LlmClient>(*model));
+        clients.push_back(std::make_unique<llm::LlmClient>(*model));
     }
     if (clients.empty()) return makeError(ErrorCode::InvalidArgument, "no model given: add --model NAME (see `kernelsmith-cli llm models`)");
-    synth::LlmOptions options;
+    LlmOptions options;
     options.promptTokenBudget = config.promptTokens;
     const auto& machine = eval::machineInfo("g++");
     options.machine = machine.cpu + ", " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " hardware threads, " +
                       machine.compilerVersion;
-    return std::shared_ptr<const synth::LlmSynthesizer>(std::make_shared<synth::LlmSynthesizer>(std::move(clients), options));
+    return std::shared_ptr<const LlmSynthesizer>(std::make_shared<LlmSynthesizer>(std::move(clients), options));
 }
 
-} // namespace ks::cli
+} // namespace ks::synth

@@ -1,0 +1,12 @@
+#pragma once
+// QCustomPlot paints white paper and black axes unless told otherwise; these
+// give a plot the widget palette's colours, so that it reads in a dark theme
+// as in a light one, and again after the palette changes.
+#include <qcustomplot.h>
+
+namespace ks::ui {
+
+// Background, axes, tick labels, grids and legend of every axis rect.
+void followPalette(QCustomPlot& plot);
+
+} // namespace ks::ui
