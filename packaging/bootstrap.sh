@@ -16,7 +16,8 @@ packages=(
   libqscintilla2-qt6-dev libqcustomplot-dev
   libsqlite3-dev nlohmann-json3-dev libcurl4-openssl-dev libspdlog-dev libssl-dev
   bubblewrap xvfb xauth
-  libopenblas-dev poppler-utils valgrind
+  libopenblas-dev poppler-utils valgrind python3
+  openssh-client openssh-server  # tst_ssh_executor starts its own sshd; the package also enables the system ssh service
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -3,19 +3,21 @@
 // the machine's roofline.
 #include "args.h"
 #include "commands.h"
+#include "executor_options.h"
 #include "exit_codes.h"
 #include "verdict_printer.h"
 
 #include "eval/evaluator.h"
-#include "eval/local_executor.h"
 #include "problem/problem_loader.h"
 #include "profile/machine_cache.h"
 #include "search/search_config_json.h"
 #include "search/search_engine.h"
 #include "store/evaluation_store.h"
+#include "store/search_store.h"
 #include "util/files.h"
 #include "util/paths.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -33,6 +35,9 @@ the best kernel's time, its speedup, the % of the roofline bound it reaches,
 the evaluations used and the wall time. Times are summed over each problem's
 timing shapes. The roofline comes from this host's machine model (probed once
 and cached: see `machine --help`); --reprobe measures the machine first.
+With --executor ssh the candidates run on the hosts given and the roofline
+column is left out (it is this host's).
+
 )";
 
 class QuietProgress final : public search::SearchObserver {
@@ -61,19 +66,39 @@ struct Row {
         double bytes = 0, flops = 0, seconds = 0;
     };
     std::vector<Shape> shapes; // of the best kernel, for the roofline at the end
+    bool gpu = false;          // a torch problem: timed on the GPU, against eager and torch.compile
+    double floorS = 0;         // GPU: the bytes the operator must move at the GPU's copy bandwidth
 };
+
+// A torch problem's best kernel, evaluated once more in a fresh job with
+// torch.compile of the reference timed beside it (the search itself skips
+// that baseline: compiling it in every job would cost more than the kernel).
+Result<eval::EvaluationResult> retimeWithCompile(eval::Evaluator& evaluator, const store::Database& db, const problem::ProblemSpec& p,
+                                                 const store::NodeRecord& node, eval::EvalOptions options) {
+    auto source = store::SearchStore(db).sourceText(node.sourceHash);
+    if (!source) return source.error();
+    eval::Candidate c{node.sourceName, *source, {}};
+    const auto params = nlohmann::json::parse(node.paramsJson, nullptr, false);
+    if (!params.is_object()) return makeError(ErrorCode::Database, "node " + std::to_string(node.id) + ": unreadable params");
+    for (auto it = params.begin(); it != params.end(); ++it) c.params[it.key()] = it->is_string() ? it->get<std::string>() : it->dump();
+    options.torchCompileBaseline = true;
+    options.useCache = false;
+    return evaluator.evaluate(p, c, options);
+}
 
 } // namespace
 
 int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
-    auto args = Args::parse(argv, {"problems", "budget", "policy", "workers", "seed", "time-budget", "json"}, {"help", "reprobe"}, error);
+    auto args = Args::parse(argv, withExecutorOptions({"problems", "budget", "policy", "workers", "seed", "time-budget", "json"}),
+                            {"help", "reprobe"}, error);
     if (!args) {
         std::fprintf(stderr, "bench: %s\n", error.c_str());
         return kExitUsage;
     }
     if (args->has("help")) {
         std::fputs(kBenchHelp, stdout);
+        std::fputs(kExecutorHelp, stdout);
         return kExitOk;
     }
     std::vector<std::filesystem::path> dirs;
@@ -125,18 +150,17 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         std::fprintf(stderr, "bench: %s\n", db.error().message.c_str());
         return kExitError;
     }
-    eval::LocalExecutorConfig execConfig;
-    execConfig.workers = static_cast<std::size_t>(config->workers);
-    auto executor = eval::LocalExecutor::create(execConfig);
+    auto executor = makeExecutor(*args, static_cast<std::size_t>(config->workers));
     if (!executor) {
         std::fprintf(stderr, "bench: %s\n", executor.error().message.c_str());
-        return kExitError;
+        return executor.error().code == ErrorCode::InvalidArgument ? kExitUsage : kExitError;
     }
     const int workers = static_cast<int>((*executor)->slotCount());
     // Each worker owns cores/workers CPUs; the roofline is that share's.
     const int coresPerJob = std::max(1, roof.cores / workers);
     eval::Evaluator evaluator(**executor, &*db);
     const auto profiler = std::make_shared<const profile::Profiler>(roof, coresPerJob);
+    const bool onThisHost = (*executor)->name() == "local"; // else this host's roofline is not the jobs'
 
     std::vector<Row> rows;
     for (const auto& p : problems) {
@@ -147,8 +171,10 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
             return kExitError;
         }
         QuietProgress progress(p.name);
-        search::SearchEngine engine(*db, evaluator, options);
-        engine.setProfiler(profiler);
+        eval::EvalOptions searchOptions = options;
+        if (p.backend == "torch") searchOptions.torchCompileBaseline = false;
+        search::SearchEngine engine(*db, evaluator, searchOptions);
+        if (onThisHost) engine.setProfiler(profiler);
         auto outcome = engine.run(*id, {}, &progress);
         Row row;
         row.problem = p.name;
@@ -165,6 +191,16 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
             auto rec = store::EvaluationStore(*db).find(n.evaluationId);
             auto result = rec ? eval::parseResultJson(rec->resultJson) : Result<eval::EvaluationResult>(rec.error());
             if (!result) continue;
+            if (p.backend == "torch") {
+                row.gpu = true;
+                auto again = retimeWithCompile(evaluator, *db, p, n, options);
+                if (!again || !again->correct()) {
+                    std::fprintf(stderr, "bench: %s: re-timing the best kernel with torch.compile failed: %s\n", p.name.c_str(),
+                                 again ? again->message.c_str() : again.error().message.c_str());
+                } else {
+                    result = std::move(again);
+                }
+            }
             row.speedup = result->speedup.value_or(0);
             row.params = n.paramsJson;
             for (const auto& t : result->timing) {
@@ -183,7 +219,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     // The memory roof is the best the machine has shown: the cached model's
     // DRAM figure or a probe taken now, whichever is higher (a model probed
     // while the machine was slow must not flatter the kernels).
-    {
+    if (onThisHost) {
         const bool all = coresPerJob >= roof.cores;
         const double now = profile::probeDramBandwidth(all ? roof.cores : 1);
         for (auto& level : roof.bandwidth) {
@@ -201,26 +237,53 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
             bytes += t.bytes;
             flops += t.flops;
         }
-        row.roofline = row.bestS > 0 ? floor / row.bestS : 0;
+        row.roofline = row.bestS > 0 && onThisHost ? floor / row.bestS : 0;
         if (row.declaredBound == "latency") row.bound = 'l';
         else if (row.declaredBound == "memory") row.bound = 'm';
         else if (row.declaredBound == "compute") row.bound = 'c';
         else row.bound = roof.memoryBound(bytes, flops, coresPerJob) ? 'm' : 'c';
     }
 
+    // GPU rows: the floor is their bytes at the copy bandwidth measured on this host's GPU.
+    const double copyGBs = roof.gpus.empty() ? 0 : roof.gpus.front().copyGBs;
+    for (auto& row : rows) {
+        if (!row.gpu) continue;
+        double bytes = 0;
+        for (const auto& t : row.shapes) bytes += t.bytes;
+        row.floorS = copyGBs > 0 ? bytes / (copyGBs * 1e9) : 0;
+        row.roofline = row.floorS > 0 && row.bestS > 0 ? row.floorS / row.bestS : 0;
+        row.bound = 'm';
+    }
+
     std::printf("\n%-22s %11s %11s %11s %9s %9s %6s %8s\n", "problem", "reference", "library", "best", "speedup", "roofline", "evals", "wall");
     double logSum = 0;
     int counted = 0;
     for (const auto& r : rows) {
-        std::printf("%-22s %11s %11s %11s %8.2fx %8.0f%%%c %6d %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
+        char roofline[32] = "-";
+        if (onThisHost) std::snprintf(roofline, sizeof roofline, "%.0f%%%c", r.roofline * 100, r.bound);
+        std::printf("%-22s %11s %11s %11s %8.2fx %10s %6d %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
                     r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(), r.speedup,
-                    r.roofline * 100, r.bound, r.evaluations, formatSeconds(r.wallS).c_str());
+                    roofline, r.evaluations, formatSeconds(r.wallS).c_str());
         if (r.speedup > 0) {
             logSum += std::log(r.speedup);
             ++counted;
         }
     }
     const double geomean = counted ? std::exp(logSum / counted) : 0;
+    if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.gpu; })) {
+        if (copyGBs <= 0) std::printf("\n(no GPU in this host's machine model: run resources/probe/gpu_probe.cu and `machine import-gpu` for the floor)\n");
+        std::printf("\nGPU %s, copy bandwidth %.0f GB/s (the floor: the bytes each problem must move at that rate)\n",
+                    roof.gpus.empty() ? "?" : roof.gpus.front().name.c_str(), copyGBs);
+        std::printf("%-26s %10s %14s %10s %10s %11s %14s %8s\n", "problem", "eager", "torch.compile", "best", "floor", "best/floor",
+                    "compile/floor", "beats");
+        for (const auto& r : rows) {
+            if (!r.gpu) continue;
+            const auto ratio = [&](double t) { return r.floorS > 0 && t > 0 ? t / r.floorS : 0.0; };
+            std::printf("%-26s %10s %14s %10s %10s %10.2fx %13.2fx %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
+                        r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(), formatSeconds(r.floorS).c_str(),
+                        ratio(r.bestS), ratio(r.libraryS), r.libraryS > 0 ? (r.bestS < r.libraryS ? "yes" : "no") : "-");
+        }
+    }
     std::printf("\ngeometric-mean speedup over the references: %.2fx (%d problems); roofline: m = memory-bound, c = compute-bound, "
                 "l = latency-bound (declared by the problem; %% of the bandwidth floor shown for reference), for %d core(s) per evaluation\n", geomean, counted, coresPerJob);
 
@@ -231,7 +294,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
             j["problems"].push_back({{"problem", r.problem}, {"reference_s", r.referenceS}, {"library", r.library}, {"library_s", r.libraryS},
                                      {"best_s", r.bestS}, {"speedup", r.speedup}, {"roofline_fraction", r.roofline},
                                      {"bound", r.bound == 'm' ? "memory" : r.bound == 'l' ? "latency" : "compute"}, {"evaluations", r.evaluations}, {"wall_s", r.wallS},
-                                     {"best_params", r.params}});
+                                     {"best_params", r.params}, {"gpu", r.gpu}, {"floor_s", r.floorS}});
         if (auto s = writeFileAtomic(*file, j.dump(2) + "\n"); !s) {
             std::fprintf(stderr, "bench: %s\n", s.error().message.c_str());
             return kExitError;

@@ -1,12 +1,12 @@
 // kernelsmith-cli eval --problem DIR --candidate FILE [--param K=V ...] [--json]
 #include "args.h"
 #include "commands.h"
+#include "executor_options.h"
 #include "exit_codes.h"
 #include "profile_printer.h"
 #include "verdict_printer.h"
 
 #include "eval/evaluator.h"
-#include "eval/local_executor.h"
 #include "problem/problem_loader.h"
 #include "profile/machine_cache.h"
 #include "profile/profiler.h"
@@ -50,11 +50,19 @@ on every check shape and seed, and times it interleaved with the baselines.
   --sandbox POLICY       required | preferred (default) | off
   --keep-job             keep the job dir (its path is printed)
   --jobs-dir DIR         where job dirs are created
+)";
 
+const char* kEvalExitCodes = R"(
 Exit codes: 0 correct, 3 wrong_answer, 4 compile_error, 5 runtime_error,
 6 timeout, 7 oom, 8 sandbox_violation, 9 infra_error, 10 invalid problem,
 2 usage, 1 other errors.
 )";
+
+void printHelp(std::FILE* out) {
+    std::fputs(kEvalHelp, out);
+    std::fputs(kExecutorHelp, out);
+    std::fputs(kEvalExitCodes, out);
+}
 
 bool parseDouble(const std::string& text, double& out) {
     try {
@@ -71,20 +79,21 @@ bool parseDouble(const std::string& text, double& out) {
 int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
     auto args = Args::parse(argv,
-                            {"problem", "candidate", "seed", "param", "seeds", "time-budget", "reps", "call-timeout",
-                             "run-timeout", "sandbox", "jobs-dir", "profile"},
+                            withExecutorOptions({"problem", "candidate", "seed", "param", "seeds", "time-budget", "reps", "call-timeout",
+                                                 "run-timeout", "sandbox", "jobs-dir", "profile"}),
                             {"json", "check-only", "no-cache", "no-static-rules", "keep-job", "reference", "help"}, error);
     if (!args) {
         std::fprintf(stderr, "eval: %s\n", error.c_str());
         return kExitUsage;
     }
     if (args->has("help")) {
-        std::fputs(kEvalHelp, stdout);
+        printHelp(stdout);
         return kExitOk;
     }
     const int sources = (args->has("candidate") ? 1 : 0) + (args->has("seed") ? 1 : 0) + (args->has("reference") ? 1 : 0);
     if (!args->has("problem") || sources != 1 || !args->positional().empty()) {
-        std::fprintf(stderr, "eval: give --problem and exactly one of --candidate FILE, --seed NAME, --reference\n\n%s", kEvalHelp);
+        std::fprintf(stderr, "eval: give --problem and exactly one of --candidate FILE, --seed NAME, --reference\n\n");
+        printHelp(stderr);
         return kExitUsage;
     }
     auto problem = problem::loadProblem(resolveProblemDir(*args->value("problem")));
@@ -191,20 +200,10 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
         options.profile = *parsed;
     }
 
-    eval::LocalExecutorConfig execConfig;
-    execConfig.workers = 1;
-    if (auto policy = args->value("sandbox")) {
-        auto p = eval::parseSandboxPolicy(*policy);
-        if (!p) {
-            std::fprintf(stderr, "eval: %s\n", p.error().message.c_str());
-            return kExitUsage;
-        }
-        execConfig.sandbox = *p;
-    }
-    auto executor = eval::LocalExecutor::create(execConfig);
+    auto executor = makeExecutor(*args, 1);
     if (!executor) {
         std::fprintf(stderr, "eval: %s\n", executor.error().message.c_str());
-        return kExitError;
+        return executor.error().code == ErrorCode::InvalidArgument ? kExitUsage : kExitError;
     }
     const std::filesystem::path dbPath = global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database);
     auto db = store::Database::open(dbPath);
@@ -229,11 +228,16 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
 
     std::optional<profile::ProfileReport> report;
     if (options.profile != eval::ProfileLevel::None) {
-        auto machine = profile::localMachine(false, {1, [](const std::string& s) {
-                                                          std::fprintf(stderr, "first profile on this host: probing %s...\n", s.c_str());
-                                                      }});
+        // This host's roofline says nothing about a job that ran on another.
+        std::optional<profile::MachineModel> machine;
+        if ((*executor)->name() == "local") {
+            auto probed = profile::localMachine(false, {1, [](const std::string& s) {
+                                                            std::fprintf(stderr, "first profile on this host: probing %s...\n", s.c_str());
+                                                        }});
+            if (probed) machine = *probed;
+        }
         const int cores = machine ? machine->cores : 1;
-        profile::Profiler profiler(machine ? std::optional<profile::MachineModel>(*machine) : std::nullopt, cores);
+        profile::Profiler profiler(machine, cores);
         report = profiler.profile(result, options.profile, candidate.source, nlohmann::json(prepared->params).dump());
         if (auto saved = profiler.store(*db, result.recordId, *report); !saved)
             std::fprintf(stderr, "eval: the profile was not stored: %s\n", saved.error().message.c_str());

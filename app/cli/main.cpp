@@ -27,6 +27,9 @@ commands:
   machine probe|show       this host's machine model: bandwidths, peaks (machine --help)
   profile ncu|show         parse ncu CSV; stored profiles of an evaluation (profile --help)
 
+eval, search and bench run candidates on this machine, or on GPU hosts over ssh:
+  --ssh-host USER@HOST[:PORT] [--ssh-key FILE] [--ssh-gpus 0,1] (eval --help)
+
 global options:
   --db PATH     the workspace database (default: $XDG_DATA_HOME/kernelsmith/workspace.db)
   -v, --verbose log what happens (twice: debug)

@@ -2,6 +2,7 @@
 #include "args.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "util/text.h"
 
 #include "problem/problem_loader.h"
 #include "util/paths.h"
@@ -42,19 +43,29 @@ int check(const std::string& target) {
     const auto& p = *spec;
     std::printf("%s: ok\n", dir.c_str());
     std::printf("  name        %s (%s backend)\n", p.name.c_str(), p.backend.c_str());
-    std::printf("  kernel      extern \"C\" %s\n", p.prototype().c_str());
-    std::printf("  arguments   ");
-    for (std::size_t i = 0; i < p.arguments.size(); ++i) {
-        const auto& a = p.arguments[i];
-        std::string shape;
-        for (const auto& d : a.shape) shape += (shape.empty() ? "" : ", ") + d.text();
-        std::printf("%s%s %s[%s]%s", i ? ", " : "", std::string(problem::dtypeName(a.dtype)).c_str(), a.name.c_str(), shape.c_str(),
-                    a.output ? " (out)" : "");
+    if (p.backend == "torch") {
+        std::string sizes = joinComma(p.sizes), forbidden;
+        for (const auto& f : p.forbidden) forbidden += (forbidden.empty() ? "" : ", ") + ("\"" + f + "\"");
+        std::printf("  module      class ModelNew(torch.nn.Module), replacing %s's Model\n", p.reference.path.filename().c_str());
+        std::printf("  sizes       %s\n", sizes.c_str());
+        std::printf("  shapes      %zu check, %zu timing\n", p.checkShapes.size(), p.timeShapes.size());
+        std::printf("  baselines   reference (eager), torch.compile\n");
+        if (!forbidden.empty()) std::printf("  forbidden   %s\n", forbidden.c_str());
+    } else {
+        std::printf("  kernel      extern \"C\" %s\n", p.prototype().c_str());
+        std::printf("  arguments   ");
+        for (std::size_t i = 0; i < p.arguments.size(); ++i) {
+            const auto& a = p.arguments[i];
+            std::string shape;
+            for (const auto& d : a.shape) shape += (shape.empty() ? "" : ", ") + d.text();
+            std::printf("%s%s %s[%s]%s", i ? ", " : "", std::string(problem::dtypeName(a.dtype)).c_str(), a.name.c_str(), shape.c_str(),
+                        a.output ? " (out)" : "");
+        }
+        std::printf("\n  shapes      %zu check, %zu timing\n", p.checkShapes.size(), p.timeShapes.size());
+        std::printf("  baselines   reference%s", p.baselines.empty() ? "" : ", ");
+        for (std::size_t i = 0; i < p.baselines.size(); ++i) std::printf("%s%s", i ? ", " : "", p.baselines[i].name.c_str());
+        std::printf("\n");
     }
-    std::printf("\n  shapes      %zu check, %zu timing\n", p.checkShapes.size(), p.timeShapes.size());
-    std::printf("  baselines   reference%s", p.baselines.empty() ? "" : ", ");
-    for (std::size_t i = 0; i < p.baselines.size(); ++i) std::printf("%s%s", i ? ", " : "", p.baselines[i].name.c_str());
-    std::printf("\n");
     for (const auto& s : p.seeds) {
         std::printf("  seed        %s: %zu params, %llu configurations\n", s.name.c_str(), s.params.params.size(),
                     static_cast<unsigned long long>(s.params.size()));

@@ -1,12 +1,12 @@
 // kernelsmith-cli search start|resume|list|show|export and the steering verbs.
 #include "args.h"
 #include "commands.h"
+#include "executor_options.h"
 #include "exit_codes.h"
 #include "synth/llm_setup.h"
 #include "verdict_printer.h"
 
 #include "eval/evaluator.h"
-#include "eval/local_executor.h"
 #include "problem/problem_loader.h"
 #include "search/search_config_json.h"
 #include "profile/machine_cache.h"
@@ -45,7 +45,8 @@ const char* kSearchHelp = R"(usage: kernelsmith-cli search COMMAND ...
         [--max-tokens N] [--max-cost USD] [--llm-concurrency N] [--llm-config FILE]
         [--seed-from-history]            also start from earlier searches' best kernels
         [--distill]                      at the end, write what worked as a skill (pending review)
-  resume ID [--budget N] [--llm-config FILE]
+        [--executor local|ssh] [--ssh-host USER@HOST[:PORT] ...]   where candidates run (below)
+  resume ID [--budget N] [--llm-config FILE] [--executor ... --ssh-host ...]
                                          continue an interrupted or paused search
   list                                   every search of the workspace
   show ID [--all]                        the tree as text and the best node
@@ -57,7 +58,14 @@ steering (also while the search runs in another process):
   prune ID NODE | unprune ID NODE | pin ID NODE | unpin ID NODE
   boost ID NODE AMOUNT | hint ID NODE TEXT
   add-child ID PARENT FILE [--param K=V ...]
+
+where candidates run (start, resume):
 )";
+
+void printHelp(std::FILE* out) {
+    std::fputs(kSearchHelp, out);
+    std::fputs(kExecutorHelp, out);
+}
 
 volatile std::sig_atomic_t gInterrupted = 0;
 void onInterrupt(int) { gInterrupted = 1; }
@@ -120,7 +128,6 @@ Result<store::Database> openWorkspace(const GlobalOptions& global) {
 // llm: the synthesizer when the caller has built it already (start checks the
 // models before creating the search); otherwise built here from the config.
 int runEngine(store::Database& db, std::int64_t searchId, const Args& args, std::shared_ptr<const synth::LlmSynthesizer> llm = nullptr) {
-    eval::LocalExecutorConfig execConfig;
     auto record = store::SearchStore(db).loadSearch(searchId);
     if (!record) {
         std::fprintf(stderr, "search: %s\n", record.error().message.c_str());
@@ -131,19 +138,10 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args, std:
         std::fprintf(stderr, "search: %s\n", config.error().message.c_str());
         return kExitError;
     }
-    execConfig.workers = config->workers > 0 ? static_cast<std::size_t>(config->workers) : 0;
-    if (auto policy = args.value("sandbox")) {
-        auto p = eval::parseSandboxPolicy(*policy);
-        if (!p) {
-            std::fprintf(stderr, "search: %s\n", p.error().message.c_str());
-            return kExitUsage;
-        }
-        execConfig.sandbox = *p;
-    }
-    auto executor = eval::LocalExecutor::create(execConfig);
+    auto executor = makeExecutor(args, config->workers > 0 ? static_cast<std::size_t>(config->workers) : 0);
     if (!executor) {
         std::fprintf(stderr, "search: %s\n", executor.error().message.c_str());
-        return kExitError;
+        return executor.error().code == ErrorCode::InvalidArgument ? kExitUsage : kExitError;
     }
     eval::Evaluator evaluator(**executor, &db);
     eval::EvalOptions options;
@@ -167,12 +165,13 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args, std:
     ProgressPrinter printer;
     search::SearchEngine engine(db, evaluator, options);
     // Every correct node gets a roofline profile and a diagnosis; the first
-    // search on a host probes it (seconds) and caches the model.
-    auto machine = profile::localMachine(false, {3, [](const std::string& s) {
-                                                     std::fprintf(stderr, "first search on this host: probing %s (cached afterwards)...\n", s.c_str());
-                                                 }});
-    if (machine) {
-        engine.setProfiler(profile::Profiler::forExecutor(*machine, (*executor)->slotCount()));
+    // search on a host probes it (seconds) and caches the model. Jobs that run
+    // on other hosts get none: this host's roofline is not theirs.
+    if ((*executor)->name() == "local") {
+        auto machine = profile::localMachine(false, {3, [](const std::string& s) {
+                                                         std::fprintf(stderr, "first search on this host: probing %s (cached afterwards)...\n", s.c_str());
+                                                     }});
+        if (machine) engine.setProfiler(profile::Profiler::forExecutor(*machine, (*executor)->slotCount()));
     }
     if (config->synth != search::SynthMode::Tuner) {
         auto equipped = search::equipWithLlm(engine, db, *config, args.value("llm-config").value_or(""), llm,
@@ -580,9 +579,9 @@ int calls(const Args& args, const GlobalOptions& global) {
 int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
     auto args = Args::parse(argv,
-                            {"problem", "policy", "budget", "workers", "seed", "memory", "target", "stall", "time", "time-budget",
-                             "exploration", "sandbox", "best", "param", "synth", "model", "max-tokens", "max-cost", "llm-concurrency", "stop-near-roofline",
-                             "llm-config", "polish", "node"},
+                            withExecutorOptions({"problem", "policy", "budget", "workers", "seed", "memory", "target", "stall", "time",
+                                                 "time-budget", "exploration", "sandbox", "best", "param", "synth", "model", "max-tokens",
+                                                 "max-cost", "llm-concurrency", "stop-near-roofline", "llm-config", "polish", "node"}),
                             {"help", "check-only", "all", "full", "seed-from-history", "distill"}, error);
     if (!args) {
         std::fprintf(stderr, "search: %s\n", error.c_str());
@@ -590,7 +589,7 @@ int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& 
     }
     const auto& pos = args->positional();
     if (args->has("help") || pos.empty()) {
-        std::fputs(kSearchHelp, args->has("help") ? stdout : stderr);
+        printHelp(args->has("help") ? stdout : stderr);
         return args->has("help") ? kExitOk : kExitUsage;
     }
     const auto& verb = pos[0];
@@ -602,7 +601,8 @@ int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& 
     if (verb == "calls") return calls(*args, global);
     static const std::set<std::string> steering{"pause", "stop", "budget", "prune", "unprune", "pin", "unpin", "boost", "hint", "add-child"};
     if (steering.count(verb)) return steer(verb, *args, global);
-    std::fprintf(stderr, "search: unknown command '%s'\n\n%s", verb.c_str(), kSearchHelp);
+    std::fprintf(stderr, "search: unknown command '%s'\n\n", verb.c_str());
+    printHelp(stderr);
     return kExitUsage;
 }
 

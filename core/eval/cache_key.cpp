@@ -23,6 +23,7 @@ std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candid
     for (const auto& f : problem.compileFlags) h.addField(f);
     for (auto s : options.seeds) h.addField(std::to_string(s));
     h.addField(std::to_string(options.timeSeed)).addField(options.checkOnly ? "check" : "check+time");
+    if (problem.backend == "torch") h.addField(options.torchCompileBaseline ? "torch.compile" : "eager only");
     return h.hexDigest();
 }
 

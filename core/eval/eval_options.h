@@ -32,6 +32,7 @@ struct EvalOptions {
     bool staticRules = true;                    // reject forbidden constructs before building
     bool useCache = true;                       // serve identical evaluations from the store
     std::string compiler = "g++";
+    bool torchCompileBaseline = true;           // torch backend: time torch.compile of the reference too
     // Counters and cachegrind add a step after the run when the candidate is
     // correct; its files come back in JobOutcome::profileFiles.
     ProfileLevel profile = ProfileLevel::None;

@@ -2,6 +2,7 @@
 
 #include "eval/cache_key.h"
 #include "eval/cpp_harness_generator.h"
+#include "eval/torch_harness_generator.h"
 #include "eval/crash_classifier.h"
 #include "eval/machine_info.h"
 #include "util/hash.h"
@@ -48,9 +49,10 @@ std::filesystem::path Evaluator::defaultJobsRoot() {
 }
 
 Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, const Candidate& candidate, const EvalOptions& options) {
-    if (problem.backend != "cpp")
+    if (problem.backend != "cpp" && problem.backend != "torch")
         return makeError(ErrorCode::InvalidArgument, "problem " + problem.name + ": backend '" + problem.backend +
-                                                         "' has no evaluator on this build yet (only 'cpp')");
+                                                         "' has no evaluator on this build yet (only 'cpp' and 'torch')");
+    const bool torch = problem.backend == "torch";
     PreparedJob job;
     auto space = problem::parseParamDeclarations(candidate.source, candidate.name);
     if (!space) {
@@ -66,7 +68,8 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
     job.cacheKey = evaluationCacheKey(problem, complete, options);
 
     if (options.staticRules) {
-        if (auto violations = checkStaticRules(candidate.source); !violations.empty()) {
+        const auto violations = torch ? checkPythonRules(candidate.source, problem.forbidden) : checkStaticRules(candidate.source);
+        if (!violations.empty()) {
             job.finished = failedResult(EvalStatus::SandboxViolation, describeViolations(violations));
             return job;
         }
@@ -95,11 +98,12 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
         std::filesystem::permissions(dir, std::filesystem::perms::owner_all | std::filesystem::perms::group_exec |
                                               std::filesystem::perms::others_exec, ec);
     const auto dir = config_.jobsRoot / (problem.name + "-" + job.cacheKey.substr(0, 12) + "-" + uniqueSuffix());
-    auto written = CppHarnessGenerator::write(problem, complete, *space, options, dir);
+    auto written = torch ? TorchHarnessGenerator::write(problem, complete, *space, options, dir)
+                         : CppHarnessGenerator::write(problem, complete, *space, options, dir);
     if (!written) return written.error();
     job.request.dir = written->dir;
     job.request.limits = written->limits;
-    if (config_.prebuild && executor_.name() == "local") usePrebuilt(problem, complete, *space, options, dir);
+    if (!torch && config_.prebuild && executor_.name() == "local") usePrebuilt(problem, complete, *space, options, dir);
     return job;
 }
 

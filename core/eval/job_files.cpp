@@ -25,4 +25,12 @@ std::map<std::string, std::string> readProfileFiles(const std::filesystem::path&
     return files;
 }
 
+void readJobOutputs(const std::filesystem::path& dir, const std::string& endedHow, JobOutcome& outcome) {
+    if (auto err = readTextFile(dir / "build" / "runsh.err")) outcome.logTail = truncateMiddle(*err, 2000, 6000);
+    outcome.profileFiles = readProfileFiles(dir / "profile");
+    if (auto result = readTextFile(dir / "result.json")) outcome.resultJson = *result;
+    else if (!outcome.timedOut && !outcome.stopped)
+        outcome.infraError = "run.sh ended (" + endedHow + ") without writing result.json";
+}
+
 } // namespace ks::eval

@@ -72,47 +72,12 @@ Result<std::unique_ptr<LocalExecutor>> LocalExecutor::create(LocalExecutorConfig
 
 LocalExecutor::LocalExecutor(LocalExecutorConfig config, SandboxStatus sandbox)
     : config_(config), sandbox_(std::move(sandbox)) {
-    for (std::size_t i = 0; i < config_.workers; ++i) workers_.emplace_back([this, i] { workerLoop(i); });
+    pool_ = std::make_unique<JobPool>(config_.workers, [this](std::size_t slot, const JobRequest& r) { return runJob(slot, r); });
 }
 
-LocalExecutor::~LocalExecutor() {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
-    }
-    wake_.notify_all();
-    for (auto& w : workers_) w.join();
-    for (auto& p : queue_) {
-        JobOutcome o;
-        o.infraError = "the executor shut down before the job ran";
-        p.promise.set_value(o);
-    }
-}
+LocalExecutor::~LocalExecutor() = default;
 
-std::future<JobOutcome> LocalExecutor::submit(JobRequest request) {
-    Pending p{std::move(request), {}};
-    auto future = p.promise.get_future();
-    {
-        std::lock_guard lock(mutex_);
-        queue_.push_back(std::move(p));
-    }
-    wake_.notify_one();
-    return future;
-}
-
-void LocalExecutor::workerLoop(std::size_t slot) {
-    for (;;) {
-        Pending job;
-        {
-            std::unique_lock lock(mutex_);
-            wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-            if (stopping_) return;
-            job = std::move(queue_.front());
-            queue_.pop_front();
-        }
-        job.promise.set_value(runJob(slot, job.request));
-    }
-}
+std::future<JobOutcome> LocalExecutor::submit(JobRequest request) { return pool_->submit(std::move(request)); }
 
 JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) const {
     JobOutcome outcome;
@@ -146,8 +111,8 @@ JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) co
     }
     spec.limits.maxProcesses = countTasksOfUser(uid) + config_.extraProcesses;
     const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-    if (config_.pinCpus && workers_.size() > 1 && workers_.size() <= cores) {
-        const std::size_t per = cores / workers_.size();
+    if (config_.pinCpus && config_.workers > 1 && config_.workers <= cores) {
+        const std::size_t per = cores / config_.workers;
         for (std::size_t c = slot * per; c < (slot + 1) * per; ++c) spec.cpus.push_back(static_cast<int>(c));
     }
 
@@ -174,12 +139,7 @@ JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) co
         outcome.infraError = "could not start the job: " + p.startError;
         return outcome;
     }
-    if (auto err = readTextFile(spec.stderrFile)) outcome.logTail = truncateMiddle(*err, 2000, 6000);
-    outcome.profileFiles = readProfileFiles(dir / "profile");
-    if (auto result = readTextFile(dir / "result.json")) outcome.resultJson = *result;
-    else if (!p.timedOut && !p.stopped)
-        outcome.infraError = "run.sh ended (exit " + std::to_string(p.exitCode) + (p.signal ? ", signal " + std::to_string(p.signal) : "") +
-                             ") without writing result.json";
+    readJobOutputs(dir, "exit " + std::to_string(p.exitCode) + (p.signal ? ", signal " + std::to_string(p.signal) : ""), outcome);
     return outcome;
 }
 

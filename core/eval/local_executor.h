@@ -1,12 +1,9 @@
 #pragma once
 #include "eval/executor.h"
+#include "eval/job_pool.h"
 #include "eval/sandbox.h"
 
-#include <condition_variable>
-#include <deque>
-#include <mutex>
-#include <thread>
-#include <vector>
+#include <memory>
 
 namespace ks::eval {
 
@@ -38,7 +35,7 @@ public:
     ~LocalExecutor() override;
 
     std::string name() const override { return "local"; }
-    std::size_t slotCount() const override { return workers_.size(); }
+    std::size_t slotCount() const override { return pool_->size(); }
     std::future<JobOutcome> submit(JobRequest request) override;
 
     bool sandboxed() const { return sandbox_.available; }
@@ -46,21 +43,11 @@ public:
 
 private:
     LocalExecutor(LocalExecutorConfig config, SandboxStatus sandbox);
-    void workerLoop(std::size_t slot);
     JobOutcome runJob(std::size_t slot, const JobRequest& request) const;
-
-    struct Pending {
-        JobRequest request;
-        std::promise<JobOutcome> promise;
-    };
 
     LocalExecutorConfig config_;
     SandboxStatus sandbox_;
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::deque<Pending> queue_;
-    bool stopping_ = false;
-    std::vector<std::thread> workers_;
+    std::unique_ptr<JobPool> pool_; // last: its threads stop before the members they use go
 };
 
 } // namespace ks::eval

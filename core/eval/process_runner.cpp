@@ -13,7 +13,9 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 namespace ks::eval {
@@ -54,7 +56,7 @@ void setLimit(int resource, std::uint64_t value) {
     setLimit(RLIMIT_NPROC, spec.limits.maxProcesses);
     const int out = open(spec.stdoutFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     const int err = open(spec.stderrFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    const int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    const int in = open(spec.stdinFile.empty() ? "/dev/null" : spec.stdinFile.c_str(), O_RDONLY | O_CLOEXEC);
     if (out < 0 || err < 0 || in < 0 || chdir(spec.workDir.c_str()) != 0) {
         const char msg[] = "cannot open the job's log files or enter its folder";
         (void)!write(errPipe, msg, sizeof msg - 1);
@@ -153,6 +155,17 @@ ProcessOutcome runProcess(const ProcessSpec& spec, std::stop_token stop) {
     if (WIFEXITED(status)) outcome.exitCode = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
     return outcome;
+}
+
+std::string findExecutable(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "/usr/bin:/bin");
+    std::string dir;
+    while (std::getline(dirs, dir, ':')) {
+        const auto candidate = std::filesystem::path(dir) / name;
+        if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    }
+    return {};
 }
 
 std::uint64_t countTasksOfUser(unsigned uid) {

@@ -22,6 +22,7 @@ struct ProcessSpec {
     std::vector<std::string> argv;
     std::filesystem::path workDir;
     std::filesystem::path stdoutFile, stderrFile;
+    std::filesystem::path stdinFile;   // empty: /dev/null
     ProcessLimits limits;
     std::optional<unsigned> runAsUid;  // root only: drop to this uid/gid before exec
     std::vector<int> cpus;             // pin to these CPUs (empty: no pinning)
@@ -40,6 +41,9 @@ struct ProcessOutcome {
 };
 
 ProcessOutcome runProcess(const ProcessSpec& spec, std::stop_token stop = {});
+
+// The full path of `name` found on $PATH; empty when it is not there.
+std::string findExecutable(const std::string& name);
 
 // Tasks (threads included) that `uid` runs now; RLIMIT_NPROC counts these.
 std::uint64_t countTasksOfUser(unsigned uid);

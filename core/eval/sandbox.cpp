@@ -13,20 +13,9 @@
 namespace ks::eval {
 namespace {
 
-std::string findInPath(const std::string& name) {
-    const char* path = std::getenv("PATH");
-    std::istringstream dirs(path ? path : "/usr/bin:/bin");
-    std::string dir;
-    while (std::getline(dirs, dir, ':')) {
-        const auto candidate = std::filesystem::path(dir) / name;
-        if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
-    }
-    return {};
-}
-
 SandboxStatus probe() {
     SandboxStatus s;
-    s.bwrapPath = findInPath("bwrap");
+    s.bwrapPath = findExecutable("bwrap");
     if (s.bwrapPath.empty()) {
         s.reason = "bubblewrap (bwrap) is not installed; install the 'bubblewrap' package";
         return s;

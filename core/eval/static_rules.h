@@ -16,6 +16,12 @@ struct RuleViolation {
 };
 
 std::vector<RuleViolation> checkStaticRules(const std::string& source);
+// The same for a Python candidate of a torch problem: it runs in the harness's
+// own interpreter, so the rules also keep it from patching what the harness
+// uses (torch, timers, the result file) and from side streams that the
+// timing would miss; `forbidden` adds the problem's own strings (its reference
+// op), matched anywhere outside comments.
+std::vector<RuleViolation> checkPythonRules(const std::string& source, const std::vector<std::string>& forbidden);
 std::string describeViolations(const std::vector<RuleViolation>& violations);
 
 } // namespace ks::eval

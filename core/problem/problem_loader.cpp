@@ -111,13 +111,23 @@ public:
         spec_.dir = std::filesystem::absolute(dir_);
         readHeader(root);
         readSizes(root);
-        readScalars(root);
-        readArguments(root);
-        readCall(root);
-        readShapes(root);
-        readTolerances(root);
-        readFormulas(root);
-        readSources(root);
+        if (spec_.backend == "torch") {
+            // A PyTorch module is the interface: no C signature, arguments or fills.
+            readShapes(root);
+            readTensorTolerances(root);
+            readFormulas(root);
+            readSources(root);
+            readForbidden(root);
+            checkPythonSources();
+        } else {
+            readScalars(root);
+            readArguments(root);
+            readCall(root);
+            readShapes(root);
+            readTolerances(root);
+            readFormulas(root);
+            readSources(root);
+        }
         readLimits(root);
         if (!check_.ok())
             return makeError(ErrorCode::Validation, check_.joined());
@@ -141,7 +151,7 @@ private:
         spec_.backend = check_.str(root, "", "backend", true);
         if (!spec_.backend.empty() && spec_.backend != "cpp" && spec_.backend != "cuda" && spec_.backend != "torch")
             check_.fail("/backend", "expected \"cpp\", \"cuda\" or \"torch\", found \"" + spec_.backend + "\"");
-        spec_.function = check_.str(root, "", "function", true);
+        spec_.function = check_.str(root, "", "function", spec_.backend != "torch");
         if (!spec_.function.empty() && !isIdentifier(spec_.function))
             check_.fail("/function", "\"" + spec_.function + "\" is not a C identifier");
     }
@@ -407,6 +417,63 @@ private:
         }
     }
 
+    void readTensorTolerances(const json& root) {
+        spec_.tensorTolerances = defaultTensorTolerances();
+        const json* tol = check_.field(root, "", "tolerance", json::value_t::object, false);
+        if (!tol) return;
+        for (auto it = tol->begin(); it != tol->end(); ++it) {
+            const std::string p = "/tolerance/" + it.key();
+            if (!spec_.tensorTolerances.count(it.key())) {
+                check_.fail(p, "unknown dtype for a torch problem (known: f32, f64, f16, bf16; integer outputs compare exactly)");
+                continue;
+            }
+            if (!it->is_object()) { check_.fail(p, "expected {\"rtol\": x, \"atol\": y}"); continue; }
+            Tolerance t;
+            t.rtol = check_.num(*it, p, "rtol", true);
+            t.atol = check_.num(*it, p, "atol", true);
+            if (t.rtol < 0 || t.atol < 0) check_.fail(p, "tolerances must be non-negative");
+            spec_.tensorTolerances[it.key()] = t;
+        }
+    }
+
+    void readForbidden(const json& root) {
+        const json* list = check_.field(root, "", "forbidden", json::value_t::array, false);
+        if (!list) return;
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const auto& v = (*list)[i];
+            if (!v.is_string() || v.get<std::string>().empty()) {
+                check_.fail("/forbidden/" + std::to_string(i), "expected a non-empty string (text a candidate must not contain)");
+                continue;
+            }
+            spec_.forbidden.push_back(v.get<std::string>());
+        }
+        for (const auto& seed : spec_.seeds)
+            for (const auto& f : spec_.forbidden)
+                if (seed.text.find(f) != std::string::npos)
+                    check_.fail("/seeds", "seed " + seed.name + " contains the forbidden \"" + f + "\"");
+    }
+
+    // The reference must be a KernelBench module; seeds must define ModelNew.
+    void checkPythonSources() {
+        auto defines = [](const std::string& text, const std::string& what) {
+            return std::regex_search(text, std::regex("(^|\\n)\\s*(class|def)\\s+" + what + "\\b"));
+        };
+        if (!spec_.reference.text.empty()) {
+            for (const char* what : {"Model", "get_inputs", "get_init_inputs"})
+                if (!defines(spec_.reference.text, what))
+                    check_.fail("/reference", spec_.reference.path.filename().string() + " defines no " + what +
+                                                  " (a torch reference needs class Model, get_inputs() and get_init_inputs())");
+            for (const auto& size : spec_.sizes)
+                if (!std::regex_search(spec_.reference.text, std::regex("(^|\\n)" + size + "\\s*=")))
+                    check_.fail("/sizes", "size \"" + size + "\" is not a module-level variable of " + spec_.reference.path.filename().string() +
+                                              " (the shape cases set it before get_inputs() runs)");
+        }
+        for (std::size_t i = 0; i < spec_.seeds.size(); ++i)
+            if (!defines(spec_.seeds[i].text, "ModelNew"))
+                check_.fail("/seeds/" + std::to_string(i), "seed " + spec_.seeds[i].name + " defines no class ModelNew");
+        if (!spec_.baselines.empty()) check_.fail("/baselines", "a torch problem's baselines are eager PyTorch and torch.compile, measured in every job; remove this list");
+    }
+
     void readFormulas(const json& root) {
         std::set<std::string> known(spec_.sizes.begin(), spec_.sizes.end());
         known.insert(spec_.derivedSizes.begin(), spec_.derivedSizes.end());
@@ -509,6 +576,7 @@ private:
         h.addField(spec_.reference.text);
         for (const auto& b : spec_.baselines) h.addField(b.name).addField(b.text);
         h.addField(spec_.fillSourceText);
+        for (const auto& f : spec_.forbidden) h.addField(f);
         return h.hexDigest();
     }
 

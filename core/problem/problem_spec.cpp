@@ -43,4 +43,8 @@ Tolerance defaultTolerance(DType dtype) {
     }
 }
 
+std::map<std::string, Tolerance> defaultTensorTolerances() {
+    return {{"f32", {1e-4, 1e-4}}, {"f64", {1e-10, 1e-12}}, {"f16", {1e-2, 1e-2}}, {"bf16", {1e-2, 1e-2}}};
+}
+
 } // namespace ks::problem

@@ -99,6 +99,11 @@ struct ProblemSpec {
     std::optional<std::filesystem::path> fillSource;
     std::string fillSourceText;
     Limits limits;
+    // The torch backend: strings a candidate must not contain (the reference's
+    // own op, so that it cannot fall back to it), and tolerances by output
+    // dtype name (f32, f64, f16, bf16; integer outputs compare exactly).
+    std::vector<std::string> forbidden;
+    std::map<std::string, Tolerance> tensorTolerances;
     std::string contentHash;                // over problem.json and every source it names
 
     const Argument* findArgument(const std::string& argName) const;
@@ -109,5 +114,7 @@ struct ProblemSpec {
 };
 
 Tolerance defaultTolerance(DType dtype);
+// Defaults of the torch backend: f32 1e-4, f16 and bf16 1e-2, f64 1e-10.
+std::map<std::string, Tolerance> defaultTensorTolerances();
 
 } // namespace ks::problem

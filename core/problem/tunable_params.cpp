@@ -144,7 +144,8 @@ Result<ParamSpace> parseParamDeclarations(const std::string& source, const std::
     std::istringstream in(source);
     std::string line;
     int lineNo = 0;
-    static const std::regex decl(R"(^\s*//\s*@ks-param\s+(.*)$)");
+    // `//` in C++ and CUDA, `#` in Python.
+    static const std::regex decl(R"(^\s*(?://|#)\s*@ks-param\s+(.*)$)");
     while (std::getline(in, line)) {
         ++lineNo;
         std::smatch m;

@@ -1,6 +1,7 @@
 #include "problem/problem_loader.h"
 #include "test_support.h"
 
+#include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include <fstream>
@@ -105,6 +106,38 @@ private slots:
         QCOMPARE(spec->derivedSizes, std::vector<std::string>{"NV"});
         QCOMPARE(spec->prototype(), std::string("void f(const int64_t* offsets, const float* values, float* out, int64_t U, int64_t NV)"));
     }
+    void torchProblemsAreCheckedToo() {
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        auto write = [&](const std::string& rel, const std::string& text) {
+            std::filesystem::create_directories((root / rel).parent_path());
+            std::ofstream(root / rel) << text;
+        };
+        write("problem.json", R"({"name": "t", "description": "d", "backend": "torch", "reference": "reference.py",
+            "sizes": ["n"], "shapes": {"check": [{"sizes": {"n": 3}}], "time": [{"sizes": {"n": 1024}}]},
+            "tolerance": {"bf16": {"rtol": 0.02, "atol": 0.02}}, "bytes": "8*n", "flops": "n",
+            "seeds": [{"name": "triton", "source": "seeds/triton.py"}], "forbidden": ["torch.relu"]})");
+        write("reference.py", "import torch\nn = 1024\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return torch.relu(x)\n"
+                              "def get_inputs():\n    return [torch.randn(n)]\ndef get_init_inputs():\n    return []\n");
+        write("seeds/triton.py", "# @ks-param BLOCK: 128 | 256 = 256\nfrom ks_params import BLOCK\nclass ModelNew:\n    pass\n");
+        auto ok = loadProblem(root);
+        QVERIFY2(ok.ok(), ok.ok() ? "" : ok.error().message.c_str());
+        QCOMPARE(ok->tensorTolerances.at("bf16").rtol, 0.02);
+        QCOMPARE(ok->tensorTolerances.at("f32").rtol, 1e-4);
+        QCOMPARE(ok->seeds.front().params.size(), std::uint64_t(2));
+        // A reference without get_inputs, a size it does not define, a seed
+        // without ModelNew that uses the forbidden op: each named.
+        write("reference.py", "import torch\nclass Model(torch.nn.Module):\n    pass\ndef get_init_inputs():\n    return []\n");
+        write("seeds/triton.py", "import torch\ndef forward(x):\n    return torch.relu(x)\n");
+        auto bad = loadProblem(root);
+        QVERIFY(!bad.ok());
+        const auto& m = bad.error().message;
+        QVERIFY2(contains(m, "defines no get_inputs"), m.c_str());
+        QVERIFY2(contains(m, "size \"n\" is not a module-level variable"), m.c_str());
+        QVERIFY2(contains(m, "defines no class ModelNew"), m.c_str());
+        QVERIFY2(contains(m, "contains the forbidden \"torch.relu\""), m.c_str());
+    }
+
     void findsProblemFolders() {
         const auto dirs = findProblemDirs(ks::test::dataDir() / "problems");
         QVERIFY(dirs.size() >= 5);

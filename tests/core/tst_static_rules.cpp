@@ -50,6 +50,61 @@ void k(const float* x, float* y, long n) {
         QVERIFY(text.find("line 2 [processes]") != std::string::npos);
         QVERIFY(text.find("a kernel does not start processes") != std::string::npos);
     }
+
+    // Python candidates share the harness's interpreter: patching what it
+    // uses, side streams and the reference's own op are refused too.
+    void flagsEachPythonRule_data() {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("rule");
+        QTest::newRow("subprocess") << "import subprocess" << "processes";
+        QTest::newRow("os.system") << "os.system('nvidia-smi -r')" << "processes";
+        QTest::newRow("ctypes") << "lib = ctypes.CDLL('libcuda.so')" << "native-loading";
+        QTest::newRow("gc") << "refs = gc.get_objects()" << "introspection";
+        QTest::newRow("frames") << "f = sys._getframe(1)" << "introspection";
+        QTest::newRow("patch sync") << "torch.cuda.synchronize = lambda: None" << "monkey-patching";
+        QTest::newRow("patch event") << "    torch.cuda.Event.elapsed_time = fake" << "monkey-patching";
+        QTest::newRow("setattr") << "setattr(torch, 'allclose', lambda *a: True)" << "monkey-patching";
+        QTest::newRow("open") << "open('result.json', 'w').write('{}')" << "files";
+        QTest::newRow("environ") << "os.environ['X'] = '1'" << "environment";
+        QTest::newRow("exit") << "sys.exit(0)" << "exit";
+        QTest::newRow("stream") << "s = torch.cuda.Stream()" << "streams";
+        QTest::newRow("thread") << "import threading" << "threads";
+        QTest::newRow("sleep") << "time.sleep(1)" << "timers-signals";
+        QTest::newRow("reference op") << "return torch.softmax(x, dim=-1)" << "reference-op";
+    }
+    void flagsEachPythonRule() {
+        QFETCH(QString, code);
+        QFETCH(QString, rule);
+        const auto v = checkPythonRules("import torch\n" + code.toStdString() + "\n", {"torch.softmax"});
+        QVERIFY2(!v.empty(), qPrintable(code));
+        QCOMPARE(QString::fromStdString(v.front().rule), rule);
+        QCOMPARE(v.front().line, 2);
+    }
+    void honestPythonPasses() {
+        const char* src = R"(# never torch.softmax here, nor open( or subprocess
+import torch
+import triton
+import triton.language as tl
+from ks_params import BLOCK, NUM_WARPS  # BLOCK: elements per program
+
+@triton.jit
+def _kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0).to(tl.int64)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.store(y_ptr + offs, x * 2.0, mask=offs < n)
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        y = torch.empty_like(x, dtype=torch.float32)
+        if x.dtype == torch.float32:
+            n = x.numel()
+            _kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK, num_warps=NUM_WARPS)
+        return y
+)";
+        const auto v = checkPythonRules(src, {"torch.softmax"});
+        QVERIFY2(v.empty(), v.empty() ? "" : describeViolations(v).c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestStaticRules)

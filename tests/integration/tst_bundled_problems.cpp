@@ -3,6 +3,10 @@
 // (each value at least once, the others at their defaults).
 #include "eval_fixture.h"
 
+#include "eval/static_rules.h"
+#include "util/files.h"
+
+#include <QtCore/QProcess>
 #include <QtTest/QtTest>
 
 using namespace ks;
@@ -56,6 +60,69 @@ private slots:
             QVERIFY2(r.correct(), (j.label + ": " + eval::statusName(r.status) + " — " + r.message + "\n" + r.buildLog).c_str());
         }
         qInfo("%zu evaluations, all correct", jobs.size());
+    }
+
+    // GPU problems cannot run here (no CUDA in CI); what can be checked is:
+    // each loads, its seeds pass the Python rules and have a real design space,
+    // the generated job dir holds compilable Python with the params baked
+    // into ks_params, and a host without PyTorch is an infra_error, never the
+    // candidate's failure.
+    void gpuProblemsMakeJobsThatRunAnywhere() {
+        const auto dirs = problem::findProblemDirs(test::bundledProblemsDir() / "gpu");
+        QVERIFY2(dirs.size() >= 9, "expected the nine bundled GPU problems");
+        // A Python without site-packages cannot import torch, whatever is
+        // installed. It is put in each job dir (run.sh starts there), where a
+        // sandboxed job can reach it.
+        const std::string noTorch = "#!/bin/sh\nexec python3 -S \"$@\"\n";
+        qputenv("KS_PYTHON", "./python-without-torch");
+        eval::EvalOptions options;
+        options.checkOnly = true;
+        options.useCache = false;
+        for (const auto& dir : dirs) {
+            auto spec = problem::loadProblem(dir);
+            QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
+            QCOMPARE(spec->backend, std::string("torch"));
+            QVERIFY2(!spec->forbidden.empty(), (spec->name + ": no forbidden reference ops").c_str());
+            QVERIFY(!spec->seeds.empty());
+            const auto& seed = spec->seeds.front();
+            QVERIFY2(seed.params.size() >= 12, (spec->name + ": fewer than 12 configurations").c_str());
+            const auto violations = eval::checkPythonRules(seed.text, spec->forbidden);
+            QVERIFY2(violations.empty(), (spec->name + ": " + eval::describeViolations(violations)).c_str());
+            // Every param at a non-default value, so ks_params is seen to carry it.
+            problem::ParamAssignment params;
+            for (const auto& d : seed.params.params)
+                for (const auto& v : d.values())
+                    if (v != d.defaultValue && !params.count(d.name)) params[d.name] = v;
+            auto job = fixture_.evaluator().prepare(*spec, eval::Candidate{seed.name, seed.text, params}, options);
+            QVERIFY2(job.ok(), job.ok() ? "" : job.error().message.c_str());
+            QVERIFY(!job->finished);
+            const auto jobDir = job->request.dir;
+            auto ksParams = readTextFile(jobDir / "src" / "ks_params.py");
+            QVERIFY(ksParams.ok());
+            for (const auto& [name, value] : params) {
+                const auto* d = seed.params.find(name);
+                const std::string literal = d->kind == problem::ParamDomain::Kind::Bool ? (value == "true" ? "True" : "False")
+                                            : d->kind == problem::ParamDomain::Kind::Enum ? "\"" + value + "\""
+                                                                                          : value;
+                QVERIFY2(ksParams->find(name + " = " + literal + "\n") != std::string::npos, ksParams->c_str());
+            }
+            QProcess compile;
+            compile.start(QStringLiteral("python3"), {"-m", "py_compile", QString::fromStdString((jobDir / "src" / "torch_harness.py").string()),
+                                                      QString::fromStdString((jobDir / "src" / "reference.py").string()),
+                                                      QString::fromStdString((jobDir / "src" / "candidate.py").string()),
+                                                      QString::fromStdString((jobDir / "src" / "ks_params.py").string())});
+            QVERIFY2(compile.waitForFinished(30000), "python3 is missing: packaging/bootstrap.sh installs it");
+            QVERIFY2(compile.exitCode() == 0, compile.readAllStandardError().constData());
+            QVERIFY(writeFileAtomic(jobDir / "python-without-torch", noTorch).ok());
+            std::filesystem::permissions(jobDir / "python-without-torch", std::filesystem::perms::owner_all | std::filesystem::perms::others_read |
+                                                                             std::filesystem::perms::others_exec | std::filesystem::perms::group_read |
+                                                                             std::filesystem::perms::group_exec);
+            const auto outcome = fixture_.executor().submit(job->request).get();
+            const auto r = fixture_.evaluator().finish(*spec, *job, outcome);
+            QVERIFY2(r.status == eval::EvalStatus::InfraError, (spec->name + ": " + eval::statusName(r.status) + " " + r.message).c_str());
+            QVERIFY2(r.message.find("PyTorch does not import") != std::string::npos, r.message.c_str());
+        }
+        qunsetenv("KS_PYTHON");
     }
 
 private:

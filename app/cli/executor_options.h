@@ -1,0 +1,26 @@
+#pragma once
+// Where evaluations run: --executor local|ssh and the --ssh-* options, read
+// the same way by eval, search start/resume and bench.
+#include "args.h"
+
+#include "eval/executor.h"
+#include "util/result.h"
+
+#include <memory>
+#include <set>
+#include <string>
+
+namespace ks::cli {
+
+// `valued` plus the executor's valued options, for Args::parse.
+std::set<std::string> withExecutorOptions(std::set<std::string> valued);
+
+// The options' help, for the commands' usage text.
+extern const char* const kExecutorHelp;
+
+// `localWorkers`: the local pool's size (0: one per core). Reads --sandbox
+// too where the command takes it. Errors with code InvalidArgument are the
+// command line's.
+Result<std::unique_ptr<eval::Executor>> makeExecutor(const Args& args, std::size_t localWorkers);
+
+} // namespace ks::cli

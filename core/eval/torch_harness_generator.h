@@ -1,0 +1,23 @@
+#pragma once
+// Turns (problem, candidate, options) into a self-contained job dir for the
+// `torch` backend: run.sh, src/torch_harness.py (the generic harness),
+// src/reference.py, src/candidate.py, src/ks_params.py (the candidate's
+// params) and src/torch_job.json (shapes, seeds, tolerances, timing). run.sh
+// needs only a Python with PyTorch and a CUDA device on the host that runs it
+// (KS_PYTHON picks the interpreter).
+#include "eval/cpp_harness_generator.h"
+
+namespace ks::eval {
+
+class TorchHarnessGenerator {
+public:
+    static Result<JobDescription> write(const problem::ProblemSpec& problem, const Candidate& candidate,
+                                        const problem::ParamSpace& space, const EvalOptions& options,
+                                        const std::filesystem::path& jobDir);
+
+    // The generated ks_params.py and torch_job.json (exposed for tests).
+    static std::string paramsModule(const problem::ParamSpace& space, const problem::ParamAssignment& params);
+    static Result<std::string> jobConfig(const problem::ProblemSpec& problem, const EvalOptions& options);
+};
+
+} // namespace ks::eval

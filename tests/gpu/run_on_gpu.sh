@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Repeats the GPU benchmark on a CUDA host that reaches no package registry:
+# builds kernelsmith-cli from Debian packages carried in DEBS (fetched on any
+# Debian 12 machine with `tests/gpu/fetch_debs.sh DEBS`), measures the GPU
+# (resources/probe/gpu_probe.cu), then runs `bench` on the GPU problems.
+#
+# usage: tests/gpu/run_on_gpu.sh DEBS OUT [BUDGET] [PROBLEMS]
+#   BUDGET    evaluations per problem (default 8)
+#   PROBLEMS  comma-separated names (default: every bundled GPU problem)
+#   STEP=build|bench|all (environment, default all): build only, or bench with
+#   the build of an earlier call (the prefix and build stay in /tmp).
+# Needs: bash, cmake, ninja or make, g++ (C++20), nvcc, python3 with PyTorch and Triton.
+set -euo pipefail
+debs=${1:?usage: run_on_gpu.sh DEBS OUT [BUDGET] [PROBLEMS]}
+out=${2:?usage: run_on_gpu.sh DEBS OUT [BUDGET] [PROBLEMS]}
+budget=${3:-8}
+problems=${4:-gpu_rmsnorm_fwd,gpu_rmsnorm_bwd,gpu_softmax,gpu_layernorm,gpu_dwconv1d_silu,gpu_fm_classic,gpu_batch_event_truncate,gpu_mbdt,gpu_mapid}
+step=${STEP:-all}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+prefix=/tmp/ks-prefix
+build=/tmp/ks-gpu-build
+lib=$prefix/usr/lib/x86_64-linux-gnu
+mkdir -p "$out"
+export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+if [ "$step" != bench ]; then
+  rm -rf "$prefix" && mkdir -p "$prefix"
+  for f in "$debs"/*.deb; do dpkg -x "$f" "$prefix"; done
+  t0=$(date +%s)
+  generator=$(command -v ninja > /dev/null && echo Ninja || echo "Unix Makefiles")
+  cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release -DKS_BUILD_GUI=OFF -DKS_BUILD_TESTS=OFF -DKS_WERROR=OFF \
+    -DCMAKE_PREFIX_PATH="$prefix/usr" -DOPENSSL_ROOT_DIR="$prefix/usr" \
+    -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,$lib -Wl,-rpath,$lib" > "$out/cmake.log" 2>&1 || { tail -40 "$out/cmake.log"; exit 1; }
+  cmake --build "$build" --parallel "$(nproc)" --target kernelsmith-cli > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+  echo "run_on_gpu: built kernelsmith-cli in $(( $(date +%s) - t0 )) s"
+  nvcc -O2 -arch=sm_90 -o "$build/gpu_probe" "$root/resources/probe/gpu_probe.cu" -lcublas
+fi
+cli=$build/app/cli/kernelsmith-cli
+"$cli" --version
+[ "$step" = build ] && exit 0
+
+# The floor's copy bandwidth is measured in this run, on this GPU.
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$out/nvidia-smi.txt" 2>&1 || true
+"$build/gpu_probe" > "$out/gpu_probe.json"
+"$cli" machine import-gpu "$out/gpu_probe.json" --host "$(hostname)"
+python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
+"$cli" --db "$out/gpu-bench.db" bench --problems "$problems" --budget "$budget" --workers 2 --time-budget 0.3 --json "$out/bench.json" 2>&1 | tee "$out/bench.log"
