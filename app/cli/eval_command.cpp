@@ -27,7 +27,7 @@ Builds the candidate with the problem's harness, checks it against the reference
 on every check shape and seed, and times it interleaved with the baselines.
 
   --problem DIR|NAME     a problem folder, or a bundled problem's name (mbdt)
-  --candidate FILE       the candidate's C++ source
+  --candidate FILE       the candidate's source (C++, or Python defining ModelNew for a torch problem)
   --seed NAME            evaluate one of the problem's seed candidates
   --reference            evaluate the reference against itself (a harness check)
   --param K=V            a value for a declared @ks-param (repeatable)
@@ -100,6 +100,11 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
     if (!problem) {
         std::fprintf(stderr, "eval: invalid problem\n%s\n", problem.error().message.c_str());
         return kExitInvalidProblem;
+    }
+    if (problem->backend == "torch" && args->has("reference")) {
+        std::fprintf(stderr, "eval: a torch problem's reference is timed in every job as the eager baseline (and torch.compile of it);\n"
+                             "evaluate a seed (--seed NAME) or a candidate defining ModelNew (--candidate FILE)\n");
+        return kExitUsage;
     }
 
     eval::Candidate candidate;

@@ -56,6 +56,8 @@ Result<std::string> TorchHarnessGenerator::jobConfig(const problem::ProblemSpec&
         {"check_shapes", shapeList(p.checkShapes, p, false)},
         {"time_shapes", shapeList(p.timeShapes, p, true)},
         {"seeds", o.seeds},
+        // Fresh seeds on top, so that every check runs on at least five input sets.
+        {"fresh_seeds", o.seeds.size() >= 5 ? 2 : 5 - o.seeds.size()},
         {"time_seed", o.timeSeed},
         {"tolerances", tolerances},
         {"check_only", o.checkOnly},

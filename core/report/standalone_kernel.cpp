@@ -1,11 +1,13 @@
 #include "report/standalone_kernel.h"
 
+#include "eval/torch_harness_generator.h"
 #include "problem/tunable_params.h"
 #include "store/search_store.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <regex>
 
 namespace ks::report {
 
@@ -26,6 +28,20 @@ Result<std::string> standaloneKernel(const store::Database& db, std::int64_t sea
                          (n.speedup ? std::string(", measured ") + measured + " the reference" : std::string()) + ".\n";
     auto params = nlohmann::json::parse(n.paramsJson, nullptr, false);
     auto space = problem::parseParamDeclarations(*source, n.sourceName);
+    if (source->find("class ModelNew") != std::string::npos) {
+        // A torch candidate: the params, as ks_params would hold them, replace its import of ks_params.
+        problem::ParamAssignment assignment;
+        if (params.is_object())
+            for (auto it = params.begin(); it != params.end(); ++it) assignment[it.key()] = it->is_string() ? it->get<std::string>() : it->dump();
+        std::string baked = space ? eval::TorchHarnessGenerator::paramsModule(*space, assignment) : std::string();
+        std::string text = *source;
+        static const std::regex importLine(R"((^|\n)[ \t]*from[ \t]+ks_params[ \t]+import[^\n]*)");
+        std::smatch m;
+        if (std::regex_search(text, m, importLine)) text.replace(static_cast<std::size_t>(m.position(0)) + m[1].length(), m[0].length() - m[1].length(), baked);
+        else text = baked + text;
+        header.replace(0, 2, "#");
+        return header + text;
+    }
     if (space && params.is_object()) {
         try {
             for (const auto& def : problem::paramDefines(*space, params.get<problem::ParamAssignment>())) {

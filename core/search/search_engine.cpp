@@ -304,8 +304,10 @@ private:
             if (observer_) sink = std::make_shared<ObserverSink>(observer_, parent->id);
             LlmInFlight f;
             f.parent = parent->id;
-            f.result = std::async(std::launch::async, [llm = llm_, job = std::move(job), sink, stop = llmStop_.get_token(), fn = problem_.function] {
-                return llm->run(job, sink.get(), stop, fn);
+            f.result = std::async(std::launch::async, [llm = llm_, job = std::move(job), sink, stop = llmStop_.get_token(),
+                                                                     fn = problem_.backend == "torch" ? std::string("ModelNew") : problem_.function,
+                                                                     language = problem_.backend == "torch" ? std::string("python") : std::string("cpp")] {
+                return llm->run(job, sink.get(), stop, fn, language);
             });
             llmCalls_.push_back(std::move(f));
         }

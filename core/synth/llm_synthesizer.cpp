@@ -36,7 +36,8 @@ LlmJob LlmSynthesizer::prepare(const llm::PromptInput& input, search::NodeId par
     return job;
 }
 
-LlmResult LlmSynthesizer::run(const LlmJob& job, llm::StreamSink* sink, std::stop_token stop, const std::string& function) const {
+LlmResult LlmSynthesizer::run(const LlmJob& job, llm::StreamSink* sink, std::stop_token stop, const std::string& function,
+                              const std::string& language) const {
     LlmResult result;
     result.job = job;
     const auto& client = *clients_[job.model];
@@ -47,7 +48,7 @@ LlmResult LlmSynthesizer::run(const LlmJob& job, llm::StreamSink* sink, std::sto
         return result;
     }
     result.costUsd = client.model().cost(call.reply.usage.inputTokens, call.reply.usage.outputTokens);
-    auto parsed = llm::parseReply(call.reply.text, function, call.reply.finishReason);
+    auto parsed = llm::parseReply(call.reply.text, function, call.reply.finishReason, language);
     if (!parsed) {
         result.error = "the reply of " + client.model().name + " has no usable kernel: " + parsed.error().message;
         return result;

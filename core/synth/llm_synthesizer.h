@@ -58,7 +58,9 @@ public:
 
     LlmJob prepare(const llm::PromptInput& input, search::NodeId parent, const std::string& parentSourceName, std::mt19937_64& rng) const;
     // Thread-safe. The sink (may be null) sees the reply as it streams in.
-    LlmResult run(const LlmJob& job, llm::StreamSink* sink, std::stop_token stop, const std::string& function) const;
+    // function and language: what the reply must define, and in which code block ("cpp" or "python").
+    LlmResult run(const LlmJob& job, llm::StreamSink* sink, std::stop_token stop, const std::string& function,
+                  const std::string& language = "cpp") const;
 
 private:
     std::vector<std::unique_ptr<llm::LlmClient>> clients_;

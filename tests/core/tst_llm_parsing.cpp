@@ -73,6 +73,32 @@ private slots:
         QVERIFY(!parseReply("```cpp\n```\n", fn).ok());
     }
 
+    // A torch problem asks for a python block defining ModelNew, shows the
+    // reference module, and its replies are parsed as Python.
+    void torchProblemsSpeakPython() {
+        auto spec = problem::loadProblem(test::bundledProblemsDir() / "gpu" / "gpu_softmax");
+        QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
+        PromptInput in;
+        in.problem = &*spec;
+        in.source = spec->seeds.front().text;
+        const auto prompt = buildPrompt(in, 100000);
+        QVERIFY(prompt.system.find("```python") != std::string::npos);
+        QVERIFY(prompt.system.find("class ModelNew(torch.nn.Module)") != std::string::npos);
+        QVERIFY(prompt.system.find("`torch.softmax`") != std::string::npos);   // the forbidden op, named
+        QVERIFY(prompt.user.find("class Model(") != std::string::npos);         // the reference module
+        QVERIFY(prompt.user.find("```python\n") != std::string::npos);
+        QVERIFY(prompt.user.find("bf16 rtol") != std::string::npos);
+        const std::string reply = "Fused the max and the sum.\n\n```sh\npip install triton\n```\n```python\nimport torch\nclass ModelNew(torch.nn.Module):\n    pass\n```\n";
+        auto parsed = parseReply(reply, "ModelNew", {}, "python");
+        QVERIFY2(parsed.ok(), parsed.ok() ? "" : parsed.error().message.c_str());
+        QVERIFY(parsed->code.find("class ModelNew") != std::string::npos);
+        auto bare = parseReply("import torch\nclass ModelNew(torch.nn.Module):\n    pass\n", "ModelNew", {}, "python");
+        QVERIFY(bare.ok());
+        auto none = parseReply("I would write a Triton kernel.", "ModelNew", {}, "python");
+        QVERIFY(!none.ok());
+        QVERIFY2(none.error().message.find("```python") != std::string::npos, none.error().message.c_str());
+    }
+
     void promptBudgetCutsTheLeastValuableFirst() {
         auto spec = problem::loadProblem(test::problemDir("saxpy"));
         QVERIFY(spec.ok());

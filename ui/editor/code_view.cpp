@@ -26,9 +26,12 @@ CodeView::CodeView(QWidget* parent) : QsciScintilla(parent) {
     setLanguage(Language::Cpp);
 }
 
-CodeView::Language CodeView::languageFor(const QString& fileName) {
+CodeView::Language CodeView::languageFor(const QString& fileName, const QString& text) {
     if (fileName.endsWith(QStringLiteral(".py"))) return Language::Python;
     if (fileName.endsWith(QStringLiteral(".cu")) || fileName.endsWith(QStringLiteral(".cuh"))) return Language::Cuda;
+    // Node sources are named by origin ("triton", "llm"), not by file: a torch candidate shows itself.
+    if (text.contains(QStringLiteral("class ModelNew")) || text.startsWith(QStringLiteral("import ")) || text.contains(QStringLiteral("\nimport torch")))
+        return Language::Python;
     return Language::Cpp;
 }
 

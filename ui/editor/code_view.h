@@ -17,7 +17,8 @@ public:
     // The diff as one text with +/- markers in the margin and coloured lines.
     void showDiff(const std::vector<DiffLine>& diff, Language language = Language::Cpp);
 
-    static Language languageFor(const QString& fileName);
+    // By the file name's extension, else by the text itself.
+    static Language languageFor(const QString& fileName, const QString& text = {});
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -270,10 +270,10 @@ void SearchView::showNode(qint64 id) {
         return;
     }
     store::SearchStore ss(*db);
-    const auto language = CodeView::languageFor(n->sourceName);
     QString source;
     if (auto nodes = ss.loadNodesById(searchId_, {id}); nodes && !nodes->empty())
         if (auto text = ss.sourceText(nodes->front().sourceHash)) source = QString::fromStdString(*text);
+    const auto language = CodeView::languageFor(n->sourceName, source);
     code_->showCode(source, language);
     if (n->parentId) {
         QString parentSource;
@@ -339,7 +339,7 @@ void SearchView::forkAndEdit() {
     dialog.setWindowTitle(tr("Fork node %1").arg(id));
     auto* layout = new QVBoxLayout(&dialog);
     auto* editor = new CodeView(&dialog);
-    editor->showCode(code_->text(), CodeView::languageFor(name));
+    editor->showCode(code_->text(), CodeView::languageFor(name, code_->text()));
     editor->setReadOnly(false);
     layout->addWidget(new QLabel(tr("Edit the kernel; it is submitted as a manual child of node %1 with the same params (%2).").arg(id).arg(params), &dialog));
     layout->addWidget(editor, 1);
@@ -365,7 +365,7 @@ void SearchView::exportKernel(qint64 nodeId) {
         summary_->setText(QString::fromStdString(text.error().message).toHtmlEscaped());
         return;
     }
-    const QString file = QFileDialog::getSaveFileName(this, tr("Export kernel"), QStringLiteral("node-%1.cpp").arg(nodeId), tr("Sources (*.cpp *.cu *.py);;All files (*)"));
+    const QString file = QFileDialog::getSaveFileName(this, tr("Export kernel"), QStringLiteral("node-%1.%2").arg(nodeId).arg(QString::fromStdString(*text).contains(QStringLiteral("class ModelNew")) ? QStringLiteral("py") : QStringLiteral("cpp")), tr("Sources (*.cpp *.cu *.py);;All files (*)"));
     if (file.isEmpty()) return;
     QFile f(file);
     if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(*text)) < 0) summary_->setText(tr("Cannot write %1").arg(file));

@@ -1,5 +1,7 @@
 #include "synth/llm/prompt_builder.h"
 
+#include "util/text.h"
+
 #include "util/format.h"
 
 #include <algorithm>
@@ -91,44 +93,79 @@ int estimateTokens(const std::string& text) { return static_cast<int>((text.size
 Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
     const auto& p = *in.problem;
     Prompt prompt;
-    prompt.system =
-        "You are an expert performance engineer. You improve one " + p.backend + " kernel at a time inside an automated search. "
-        "Every reply is compiled with the flags below, checked against a reference implementation on many shapes and input seeds "
-        "(outputs are poisoned before each call, every element is compared, inputs must stay unmodified, results must be deterministic), "
-        "then timed against the reference on the production shapes. Fitness is reference time / kernel time when correct, 0 otherwise.\n\n"
-        "Rules: the kernel must compute the operator itself (no calls into BLAS or other libraries unless the problem says so), "
-        "must not special-case the test inputs, must not read or write files, the network, or other processes, and must be correct for "
-        "every size, not only the timing shapes.\n\n"
-        "Output contract: reply with a short explanation of what you changed and why (a few sentences), then exactly one fenced code "
-        "block (```cpp ... ```) holding the complete source file. It must define\n    " + p.prototype() + "\n"
-        "You may declare tunable parameters as comment lines `// @ks-param NAME: a | b | c = a` (or `lo..hi`, `bool`, "
-        "`enum(x, y)`); each is passed as a macro -DNAME=value and the search tunes them. Do not put any other code block in the reply.";
+    const bool torch = p.backend == "torch";
+    const std::string fence = torch ? "python" : "cpp";
+    if (torch) {
+        std::string forbidden;
+        for (const auto& f : p.forbidden) forbidden += (forbidden.empty() ? "" : ", ") + ("`" + f + "`");
+        prompt.system =
+            "You are an expert GPU performance engineer. You improve one PyTorch module at a time inside an automated search. "
+            "Every reply is checked against the reference module on many shapes and fresh input seeds (every output element is "
+            "compared within the dtype's tolerance, unwritten outputs read as NaN, inputs must stay unmodified), then timed with CUDA "
+            "events against eager PyTorch on the production shapes, L2 flushed before each call. Fitness is reference time / your "
+            "time when correct, 0 otherwise.\n\n"
+            "Rules: compute the operator yourself with Triton kernels or CUDA through torch.utils.cpp_extension.load_inline; "
+            "do not call the reference's own op" + (forbidden.empty() ? std::string() : " (" + forbidden + " are refused)") +
+            ", torch.compile, side streams, threads, files, the network or other processes; do not patch torch or the standard "
+            "library; be correct for every size, not only the timing shapes.\n\n"
+            "Output contract: reply with a short explanation of what you changed and why (a few sentences), then exactly one fenced "
+            "code block (```python ... ```) holding the complete file. It must define class ModelNew(torch.nn.Module) with the same "
+            "constructor arguments and forward signature as the reference's Model, returning the same outputs (shapes and dtypes); "
+            "parameters named as Model's get Model's values. You may declare tunable parameters as comment lines "
+            "`# @ks-param NAME: a | b | c = a` (or `lo..hi`, `bool`, `enum(x, y)`) and read them with `from ks_params import NAME`; "
+            "the search tunes them. Do not put any other code block in the reply.";
+    } else {
+        prompt.system =
+            "You are an expert performance engineer. You improve one " + p.backend + " kernel at a time inside an automated search. "
+            "Every reply is compiled with the flags below, checked against a reference implementation on many shapes and input seeds "
+            "(outputs are poisoned before each call, every element is compared, inputs must stay unmodified, results must be deterministic), "
+            "then timed against the reference on the production shapes. Fitness is reference time / kernel time when correct, 0 otherwise.\n\n"
+            "Rules: the kernel must compute the operator itself (no calls into BLAS or other libraries unless the problem says so), "
+            "must not special-case the test inputs, must not read or write files, the network, or other processes, and must be correct for "
+            "every size, not only the timing shapes.\n\n"
+            "Output contract: reply with a short explanation of what you changed and why (a few sentences), then exactly one fenced code "
+            "block (```cpp ... ```) holding the complete source file. It must define\n    " + p.prototype() + "\n"
+            "You may declare tunable parameters as comment lines `// @ks-param NAME: a | b | c = a` (or `lo..hi`, `bool`, "
+            "`enum(x, y)`); each is passed as a macro -DNAME=value and the search tunes them. Do not put any other code block in the reply.";
+    }
 
     std::vector<Piece> pieces;
     {
         std::ostringstream o;
-        o << p.title << " (" << p.name << ")\n" << p.description << "\n\nkernel: " << p.prototype() << "\n";
-        o << "arguments:";
-        for (const auto& a : p.arguments) {
-            o << "\n- " << a.name << ": " << problem::dtypeName(a.dtype) << "[";
-            for (std::size_t i = 0; i < a.shape.size(); ++i) o << (i ? ", " : "") << a.shape[i].text();
-            o << "]" << (a.output ? " (output)" : "");
+        if (torch) {
+            o << p.title << " (" << p.name << ")\n" << p.description << "\n\nreference (" << p.reference.path.filename().string() << "):\n```python\n"
+              << p.reference.text << (p.reference.text.empty() || p.reference.text.back() == '\n' ? "" : "\n") << "```\n";
+            o << "sizes (module-level names the shapes set before get_inputs()): " << joinComma(p.sizes);
+            o << "\ncheck shapes:";
+            for (const auto& s : p.checkShapes) o << " {" << sizesText(s.sizes) << "}";
+            o << "\ntiming shapes (production):";
+            for (const auto& s : p.timeShapes) o << " " << s.name << " {" << sizesText(s.sizes) << "}";
+            o << "\ntolerances:";
+            for (const auto& [d, t] : p.tensorTolerances) o << " " << d << " rtol " << t.rtol << " atol " << t.atol << ";";
+        } else {
+            o << p.title << " (" << p.name << ")\n" << p.description << "\n\nkernel: " << p.prototype() << "\n";
+            o << "arguments:";
+            for (const auto& a : p.arguments) {
+                o << "\n- " << a.name << ": " << problem::dtypeName(a.dtype) << "[";
+                for (std::size_t i = 0; i < a.shape.size(); ++i) o << (i ? ", " : "") << a.shape[i].text();
+                o << "]" << (a.output ? " (output)" : "");
+            }
+            o << "\ncheck shapes:";
+            for (const auto& s : p.checkShapes) o << " {" << sizesText(s.sizes) << "}";
+            o << "\ntiming shapes (production):";
+            for (const auto& s : p.timeShapes) o << " " << s.name << " {" << sizesText(s.sizes) << "}";
+            o << "\ntolerances:";
+            for (const auto& [d, t] : p.tolerances)
+                if (problem::isFloating(d)) o << " " << problem::dtypeName(d) << " rtol " << t.rtol << " atol " << t.atol << ";";
+            o << "\ncompile flags:";
+            for (const auto& f : p.compileFlags) o << " " << f;
+            if (!in.machine.empty()) o << "\nmachine: " << in.machine; // the host's CPU: GPU problems run elsewhere
         }
-        o << "\ncheck shapes:";
-        for (const auto& s : p.checkShapes) o << " {" << sizesText(s.sizes) << "}";
-        o << "\ntiming shapes (production):";
-        for (const auto& s : p.timeShapes) o << " " << s.name << " {" << sizesText(s.sizes) << "}";
-        o << "\ntolerances:";
-        for (const auto& [d, t] : p.tolerances)
-            if (problem::isFloating(d)) o << " " << problem::dtypeName(d) << " rtol " << t.rtol << " atol " << t.atol << ";";
-        o << "\ncompile flags:";
-        for (const auto& f : p.compileFlags) o << " " << f;
-        if (!in.machine.empty()) o << "\nmachine: " << in.machine;
         if (in.bestSpeedup > 0) o << "\nbest speedup so far in this search: " << in.bestSpeedup << "x";
         if (in.targetSpeedup > 0) o << "\ntarget speedup: " << in.targetSpeedup << "x";
         pieces.push_back({"Problem", o.str() + "\n", -1, ""});
     }
-    pieces.push_back({"Current kernel", (in.params.empty() ? std::string() : "param values: " + in.params + "\n") + "```cpp\n" + in.source +
+    pieces.push_back({"Current kernel", (in.params.empty() ? std::string() : "param values: " + in.params + "\n") + "```" + fence + "\n" + in.source +
                                             (in.source.empty() || in.source.back() == '\n' ? "" : "\n") + "```\n",
                       -1, ""});
     if (in.feedback) feedbackPieces(*in.feedback, pieces);

@@ -58,7 +58,9 @@ std::vector<Block> findBlocks(const std::string& text) {
 
 } // namespace
 
-Result<ParsedReply> parseReply(const std::string& reply, const std::string& function, const std::string& finishReason) {
+Result<ParsedReply> parseReply(const std::string& reply, const std::string& function, const std::string& finishReason, const std::string& language) {
+    const bool python = language == "python";
+    const auto expected = [python](const std::string& tag) { return python ? (tag == "python" || tag == "py") : isCppTag(tag); };
     if (finishReason == "length")
         return makeError(ErrorCode::Validation, "the reply was cut off at the max_tokens limit before it ended; raise max_tokens for this model");
     if (trim(reply).empty()) return makeError(ErrorCode::Validation, "the reply is empty");
@@ -67,10 +69,10 @@ Result<ParsedReply> parseReply(const std::string& reply, const std::string& func
     for (const auto& b : blocks)
         if (!trim(b.code).empty()) candidates.push_back(&b);
     if (candidates.size() > 1) {
-        // Several blocks: the contract asks for one; accept only when exactly one is C++.
+        // Several blocks: the contract asks for one; accept only when exactly one is in the expected language.
         std::vector<const Block*> cpp;
         for (const auto* b : candidates)
-            if (isCppTag(b->language)) cpp.push_back(b);
+            if (expected(b->language)) cpp.push_back(b);
         if (cpp.size() != 1)
             return makeError(ErrorCode::Validation, "the reply has " + std::to_string(candidates.size()) +
                                                         " code blocks and the contract asks for exactly one; it is ambiguous which is the kernel");
@@ -84,10 +86,11 @@ Result<ParsedReply> parseReply(const std::string& reply, const std::string& func
         parsed.explanation = trim(reply.substr(0, b.begin) + reply.substr(b.end));
     } else if (!blocks.empty()) {
         return makeError(ErrorCode::Validation, "the reply's code block is empty");
-    } else if (reply.find(function) != std::string::npos && reply.find('{') != std::string::npos && reply.find('}') != std::string::npos) {
+    } else if (reply.find(function) != std::string::npos &&
+               (python ? reply.find("class " + function) != std::string::npos : reply.find('{') != std::string::npos && reply.find('}') != std::string::npos)) {
         parsed.code = trim(reply) + "\n"; // bare code, no fences
     } else {
-        return makeError(ErrorCode::Validation, "the reply has no code block (expected one ```cpp block defining " + function + ")");
+        return makeError(ErrorCode::Validation, "the reply has no code block (expected one ```" + language + " block defining " + function + ")");
     }
     if (parsed.code.find(function) == std::string::npos)
         return makeError(ErrorCode::Validation, "the code does not define " + function + " (the kernel's name)");

@@ -13,7 +13,10 @@ struct ParsedReply {
     std::string explanation;   // the reply without its code block
 };
 
-// function: the kernel's name, to recognize a reply that is bare code.
-Result<ParsedReply> parseReply(const std::string& reply, const std::string& function, const std::string& finishReason = {});
+// function: the kernel's name (ModelNew for a torch problem), to recognize a
+// reply that is bare code; language: "cpp" or "python", the block expected
+// when a reply holds several.
+Result<ParsedReply> parseReply(const std::string& reply, const std::string& function, const std::string& finishReason = {},
+                               const std::string& language = "cpp");
 
 } // namespace ks::synth::llm

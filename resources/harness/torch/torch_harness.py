@@ -156,10 +156,13 @@ class Harness:
     def poison_allocator(self, nbytes):
         # Freed blocks stay in PyTorch's caching allocator; the candidate's
         # torch.empty reuses them, so what it never writes reads as NaN.
+        # Both pools: blocks of 1 MiB and less come from the small-block pool.
         torch = self.torch
-        block = torch.empty(max(nbytes, 1 << 20), dtype=torch.uint8, device="cuda")
-        block.fill_(0xFF)
-        del block
+        blocks = [torch.empty(max(nbytes, 2 << 20), dtype=torch.uint8, device="cuda")]
+        blocks += [torch.empty(size, dtype=torch.uint8, device="cuda") for size in (512, 4096, 65536, 1 << 20) for _ in range(4)]
+        for b in blocks:
+            b.fill_(0xFF)
+        del blocks
 
     # ---- correctness --------------------------------------------------------
     def compare(self, shape, seed, index, expected, actual):
@@ -218,8 +221,11 @@ class Harness:
         # Expected outputs first, before any candidate code exists in this process.
         phase("reference outputs")
         cases = []
+        # The configured seeds, plus seeds drawn now: a candidate cannot have
+        # been fitted to inputs nobody knew before this run.
+        fresh = [int.from_bytes(os.urandom(4), "little") for _ in range(job.get("fresh_seeds", 0))]
         for shape in job["check_shapes"]:
-            for seed in job["seeds"]:
+            for seed in list(job["seeds"]) + fresh:
                 inputs, init = self.make_inputs(shape["sizes"], seed)
                 ref = self.build(self.reference.Model, init, seed)
                 with torch.no_grad():
@@ -336,7 +342,6 @@ class Harness:
         samples = {name: [] for name, _ in runs}
         with torch.no_grad():
             # Warm-up: JIT compilation, autotuning and allocator growth stay out of the numbers.
-            estimate = 0.0
             for name, model in runs:
                 t0 = time.perf_counter()
                 n = 0
@@ -352,7 +357,14 @@ class Harness:
                     n += 1
                     if n >= 1000:
                         break
-                estimate += (time.perf_counter() - t0) / n
+            # The rep count from one more call of each, warm: a first call that
+            # compiled (Inductor, Triton) must not shrink the sample.
+            estimate = 0.0
+            for name, model in runs:
+                t0 = time.perf_counter()
+                model(*inputs)
+                torch.cuda.synchronize()
+                estimate += time.perf_counter() - t0
             reps = int(min(job["max_reps"], max(job["min_reps"], job["time_budget_s"] / max(estimate, 1e-6))))
             # Round robin, so that clock and thermal drift fall on every kernel alike.
             for _ in range(reps):
