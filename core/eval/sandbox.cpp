@@ -84,8 +84,14 @@ std::vector<std::string> sandboxedCommand(const SandboxStatus& status, const std
                                   "--unshare-all",       // network, PID, IPC, UTS, cgroup, user
                                   "--die-with-parent",
                                   "--new-session",
-                                  "--setenv", "TMPDIR", "/tmp",
-                                  "--"};
+                                  "--setenv", "TMPDIR", "/tmp"};
+    // GPU jobs (torch, cuda) need the NVIDIA device nodes, which the fresh /dev lacks.
+    std::error_code ec;
+    for (auto it = std::filesystem::directory_iterator("/dev", ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+        const auto name = it->path().filename().string();
+        if (name.rfind("nvidia", 0) == 0) argv.insert(argv.end(), {"--dev-bind-try", it->path().string(), it->path().string()});
+    }
+    argv.push_back("--");
     argv.insert(argv.end(), command.begin(), command.end());
     return argv;
 }

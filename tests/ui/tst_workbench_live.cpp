@@ -203,6 +203,28 @@ private slots:
         const auto config = json::parse(dialog.configJson().toStdString());
         QCOMPARE(config["models"][0]["name"].get<std::string>(), std::string("ollama:qwen2.5-coder"));
         QCOMPARE(config["models"][0]["weight"].get<double>(), 2.0);
+
+        // Candidates may run on GPU hosts over ssh: the hosts are checked before the dialog closes.
+        ui::NewSearchDialog remote({{QStringLiteral("saxpy"), test::problemDir("saxpy")}});
+        auto combos = remote.findChildren<QComboBox*>();
+        auto* executor = combos.at(3);
+        QCOMPARE(executor->itemData(1).toString(), QStringLiteral("ssh"));
+        executor->setCurrentIndex(1);
+        remote.accept();
+        QCOMPARE(remote.result(), int(QDialog::Rejected));
+        QVERIFY(remote.findChild<QLabel*>(QStringLiteral("newSearchError"))->text().contains(QStringLiteral("at least one")));
+        remote.findChild<QLineEdit*>(QStringLiteral("sshHosts"))->setText(QStringLiteral("me@gpu-box:2222, gpu2"));
+        remote.findChild<QLineEdit*>(QStringLiteral("sshGpus"))->setText(QStringLiteral("0,1"));
+        remote.accept();
+        QCOMPARE(remote.result(), int(QDialog::Accepted));
+        const auto ssh = remote.executorConfig();
+        QVERIFY(ssh.ok() && ssh->has_value());
+        QCOMPARE((*ssh)->hosts.size(), std::size_t(2));
+        QCOMPARE((*ssh)->hosts[0].user, std::string("me"));
+        QCOMPARE((*ssh)->hosts[0].port, 2222);
+        QCOMPARE((*ssh)->hosts[1].host, std::string("gpu2"));
+        QCOMPARE((*ssh)->hosts[1].slotCount, std::size_t(2));
+        QCOMPARE((*ssh)->hosts[1].gpus, (std::vector<std::string>{"0", "1"}));
     }
 
     void screenshotsOfTheWindowAndEveryTab() {

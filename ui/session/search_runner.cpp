@@ -25,10 +25,18 @@ void SearchRunner::run() {
     auto cfgJson = nlohmann::json::parse(request_.configJson.toStdString(), nullptr, false);
     auto config = search::configFromJson(cfgJson);
     if (!config) return fail(config.error().message);
-    eval::LocalExecutorConfig execConfig;
-    execConfig.workers = static_cast<std::size_t>(config->workers);
-    auto executor = eval::LocalExecutor::create(execConfig);
-    if (!executor) return fail(executor.error().message);
+    std::unique_ptr<eval::Executor> executor;
+    if (request_.ssh) {
+        auto ssh = eval::SshExecutor::create(*request_.ssh);
+        if (!ssh) return fail(ssh.error().message);
+        executor = std::move(*ssh);
+    } else {
+        eval::LocalExecutorConfig execConfig;
+        execConfig.workers = static_cast<std::size_t>(config->workers);
+        auto local = eval::LocalExecutor::create(execConfig);
+        if (!local) return fail(local.error().message);
+        executor = std::move(*local);
+    }
     // Models and keys are checked before the search exists, as the CLI does.
     std::shared_ptr<const synth::LlmSynthesizer> llm;
     if (config->synth != search::SynthMode::Tuner) {
@@ -39,7 +47,7 @@ void SearchRunner::run() {
     auto id = search::SearchEngine::create(*db, *problem, *config);
     if (!id) return fail(id.error().message);
     emit started(*id);
-    eval::Evaluator evaluator(**executor, &*db);
+    eval::Evaluator evaluator(*executor, &*db);
     eval::EvalOptions options;
     options.timeBudgetS = request_.timeBudgetS;
     search::SearchEngine engine(*db, evaluator, options);
@@ -48,9 +56,9 @@ void SearchRunner::run() {
                                              [this](const std::string& m) { emit warning(QString::fromStdString(m)); });
         if (!equipped) return fail(equipped.error().message);
     }
-    if (auto machine = profile::localMachine(false)) {
-        engine.setProfiler(profile::Profiler::forExecutor(*machine, (*executor)->slotCount()));
-    }
+    // This machine's roofline describes local jobs only.
+    if (!request_.ssh)
+        if (auto machine = profile::localMachine(false)) engine.setProfiler(profile::Profiler::forExecutor(*machine, executor->slotCount()));
     auto outcome = engine.run(*id, stop_.get_token(), nullptr);
     if (!outcome) return fail(outcome.error().message);
     emit finished(*id, QString::fromStdString(outcome->stopReason));

@@ -207,13 +207,16 @@ void MainWindow::chooseNewSearch() {
     for (int r = 0; r < problems_->rowCount(); ++r)
         if (problems_->problemAt(r).valid()) problems.emplace_back(problems_->problemAt(r).id, std::filesystem::path(problems_->problemAt(r).dir.toStdString()));
     NewSearchDialog dialog(problems, this);
-    if (dialog.exec() == QDialog::Accepted) startSearch(dialog.problemDir(), dialog.configJson(), dialog.timeBudgetS());
+    if (dialog.exec() != QDialog::Accepted) return;
+    auto executor = dialog.executorConfig(); // checked when the dialog was accepted
+    startSearch(dialog.problemDir(), dialog.configJson(), dialog.timeBudgetS(), executor ? *executor : std::nullopt);
 }
 
-void MainWindow::startSearch(const std::filesystem::path& problemDir, const QString& configJson, double timeBudgetS) {
+void MainWindow::startSearch(const std::filesystem::path& problemDir, const QString& configJson, double timeBudgetS,
+                             std::optional<eval::SshExecutorConfig> ssh) {
     if (!workspace_) return;
     auto* thread = new QThread(this);
-    auto* runner = new SearchRunner({workspace_->path(), problemDir, configJson, {}, timeBudgetS});
+    auto* runner = new SearchRunner({workspace_->path(), problemDir, configJson, {}, timeBudgetS, std::move(ssh)});
     runner->moveToThread(thread);
     connect(thread, &QThread::started, runner, &SearchRunner::run);
     connect(runner, &SearchRunner::started, this, [this](qint64 id) {

@@ -52,7 +52,9 @@ public:
     SearchView* openSearch(qint64 searchId);
     // Runs a search on an engine thread of its own and opens its tab once it
     // exists. timeBudgetS: timing per shape and evaluation.
-    void startSearch(const std::filesystem::path& problemDir, const QString& configJson, double timeBudgetS = 0.5);
+    // ssh: run the candidates on these hosts instead of this machine.
+    void startSearch(const std::filesystem::path& problemDir, const QString& configJson, double timeBudgetS = 0.5,
+                     std::optional<eval::SshExecutorConfig> ssh = std::nullopt);
     void selectProblem(int row);
 
     ProblemListModel* problemModel() const { return problems_; }

@@ -63,6 +63,31 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     timeBudget_->setSuffix(tr(" s"));
     timeBudget_->setToolTip(tr("Timing per shape and evaluation: longer is steadier, shorter searches faster"));
     form->addRow(tr("Timing per shape"), timeBudget_);
+    executor_ = new QComboBox(this);
+    executor_->addItem(tr("this machine"), QStringLiteral("local"));
+    executor_->addItem(tr("hosts over ssh"), QStringLiteral("ssh"));
+    sshHosts_ = new QLineEdit(this);
+    sshHosts_->setPlaceholderText(tr("USER@HOST[:PORT], comma-separated"));
+    sshKey_ = new QLineEdit(this);
+    sshKey_->setPlaceholderText(tr("private key file (empty: ssh's own keys and agent)"));
+    sshDir_ = new QLineEdit(QStringLiteral("/tmp/kernelsmith-jobs"), this);
+    sshGpus_ = new QLineEdit(this);
+    sshGpus_->setPlaceholderText(tr("GPUs per host, one slot each, e.g. 0,1 (empty: one slot)"));
+    sshHosts_->setObjectName(QStringLiteral("sshHosts"));
+    sshKey_->setObjectName(QStringLiteral("sshKey"));
+    sshDir_->setObjectName(QStringLiteral("sshDir"));
+    sshGpus_->setObjectName(QStringLiteral("sshGpus"));
+    const auto showSsh = [this] {
+        const bool ssh = executor_->currentData().toString() == QStringLiteral("ssh");
+        for (auto* w : {sshHosts_, sshKey_, sshDir_, sshGpus_}) w->setEnabled(ssh);
+    };
+    connect(executor_, &QComboBox::currentIndexChanged, this, showSsh);
+    showSsh();
+    form->addRow(tr("Run candidates on"), executor_);
+    form->addRow(tr("ssh hosts"), sshHosts_);
+    form->addRow(tr("ssh key"), sshKey_);
+    form->addRow(tr("Remote job dir"), sshDir_);
+    form->addRow(tr("GPUs"), sshGpus_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Start"));
     buttons->button(QDialogButtonBox::Ok)->setEnabled(!problems_.empty());
@@ -100,10 +125,29 @@ QString NewSearchDialog::configJson() const {
 
 double NewSearchDialog::timeBudgetS() const { return timeBudget_->value(); }
 
+Result<std::optional<eval::SshExecutorConfig>> NewSearchDialog::executorConfig() const {
+    if (executor_->currentData().toString() != QStringLiteral("ssh")) return std::optional<eval::SshExecutorConfig>();
+    eval::SshExecutorConfig config;
+    std::vector<std::string> gpus;
+    for (const auto& g : sshGpus_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) gpus.push_back(g.trimmed().toStdString());
+    for (const auto& target : sshHosts_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        auto host = eval::parseSshTarget(target.trimmed().toStdString());
+        if (!host) return makeError(ErrorCode::InvalidArgument, "ssh hosts: " + host.error().message);
+        host->identityFile = sshKey_->text().trimmed().toStdString();
+        if (!sshDir_->text().trimmed().isEmpty()) host->remoteDir = sshDir_->text().trimmed().toStdString();
+        host->gpus = gpus;
+        host->slotCount = gpus.empty() ? 1 : gpus.size();
+        config.hosts.push_back(std::move(*host));
+    }
+    if (config.hosts.empty()) return makeError(ErrorCode::InvalidArgument, "ssh hosts: give at least one USER@HOST[:PORT]");
+    return std::optional<eval::SshExecutorConfig>(std::move(config));
+}
+
 void NewSearchDialog::accept() {
     auto config = search::configFromJson(nlohmann::json::parse(configJson().toStdString()));
     std::string problem;
     if (!config) problem = config.error().message;
+    else if (auto executor = executorConfig(); !executor) problem = executor.error().message;
     else if (config->synth != search::SynthMode::Tuner)
         if (auto made = synth::makeLlmSynthesizer(*config, ""); !made) problem = made.error().message;
     if (problem.empty()) {

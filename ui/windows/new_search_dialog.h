@@ -1,9 +1,14 @@
 #pragma once
 // Starts a search from the workbench: problem, policy, synthesizer, budget,
-// workers, seed. Produces the search config as JSON, the same document the
+// workers, seed, and where candidates run (this machine, or hosts over ssh). Produces the search config as JSON, the same document the
 // CLI stores; language-model searches take their models from the LLM settings
 // (KS_LLM_CONFIG, else the default file), checked before the dialog closes.
+#include "eval/ssh_executor.h"
+#include "util/result.h"
+
 #include <QtWidgets/QDialog>
+
+#include <optional>
 
 #include <filesystem>
 #include <vector>
@@ -25,6 +30,9 @@ public:
     std::filesystem::path problemDir() const;
     QString configJson() const;
     double timeBudgetS() const; // timing per shape and evaluation
+    // Where candidates run: nothing for this machine, or the ssh hosts given
+    // (an error names the field to fix).
+    Result<std::optional<eval::SshExecutorConfig>> executorConfig() const;
 
     void accept() override; // refuses, with the reason shown, a language-model search whose models or keys do not resolve
 
@@ -38,6 +46,11 @@ private:
     QSpinBox* workers_ = nullptr;
     QSpinBox* seed_ = nullptr;
     QDoubleSpinBox* timeBudget_ = nullptr;
+    QComboBox* executor_ = nullptr;
+    QLineEdit* sshHosts_ = nullptr;
+    QLineEdit* sshKey_ = nullptr;
+    QLineEdit* sshDir_ = nullptr;
+    QLineEdit* sshGpus_ = nullptr;
     QLabel* error_ = nullptr;
 };
 
