@@ -1,5 +1,6 @@
 // kernelsmith: the workbench. Opens a workspace (the one given, else the last,
 // else the default) and shows the bundled problems.
+#include "models/problem_list_model.h"
 #include "util/paths.h"
 #include "theme/app_theme.h"
 #include "windows/app_settings.h"
@@ -72,6 +73,8 @@ int main(int argc, char** argv) {
     parser.addOption(search);
     parser.addOption(node);
     parser.addOption(tab);
+    const QCommandLineOption problemOption(QStringLiteral("problem"), QStringLiteral("Select problem NAME in the Problems tab."), QStringLiteral("NAME"));
+    parser.addOption(problemOption);
     const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("system (the desktop's palette, the default), light or dark."),
                                    QStringLiteral("NAME"), QStringLiteral("system"));
     parser.addOption(theme);
@@ -93,6 +96,15 @@ int main(int argc, char** argv) {
     ks::ui::applyTheme(app, *chosenTheme);
 
     ks::ui::MainWindow window(ks::paths::bundledProblemsDir());
+    if (parser.isSet(problemOption)) {
+        bool found = false;
+        for (int r = 0; r < window.problemModel()->rowCount(); ++r)
+            if (const QString id = window.problemModel()->problemAt(r).id; id == parser.value(problemOption) || id.endsWith(QLatin1Char('/') + parser.value(problemOption))) {
+                window.selectProblem(r);
+                found = true;
+            }
+        if (!found) std::fprintf(stderr, "kernelsmith: no bundled problem %s\n", qPrintable(parser.value(problemOption)));
+    }
     const auto workspacePath = ks::ui::settings::initialWorkspace(parser.value(workspace));
 
     if (parser.isSet(screenshot)) {

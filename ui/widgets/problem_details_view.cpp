@@ -1,5 +1,7 @@
 #include "widgets/problem_details_view.h"
 
+#include "util/text.h"
+
 #include <QtCore/QEvent>
 #include <QtCore/QStringList>
 
@@ -114,15 +116,30 @@ QString validProblemHtml(const ProblemRow& row, const QPalette& palette) {
     html += QStringLiteral("<p><code>%1</code> · %2 · %3</p>")
                 .arg(esc(p.name), QObject::tr("%1 backend").arg(esc(p.backend)), row.dir.toHtmlEscaped());
     if (!p.description.empty()) html += QStringLiteral("<p>%1</p>").arg(esc(p.description));
-    html += QStringLiteral("<h3>%1</h3><pre style=\"white-space: pre-wrap\">extern \"C\" %2;</pre>").arg(QObject::tr("Kernel"), esc(p.prototype()));
-    html += argumentsSection(p, palette);
+    if (p.backend == "torch") {
+        // The interface is a PyTorch module: show the reference that candidates replace.
+        html += QStringLiteral("<h3>%1</h3><p>%2</p><pre>%3</pre>")
+                    .arg(QObject::tr("Module"),
+                         QObject::tr("Candidates define <code>class ModelNew(torch.nn.Module)</code> with the constructor and forward of "
+                                     "<code>%1</code>'s <code>Model</code>; sizes %2.")
+                             .arg(esc(p.reference.path.filename().string()), esc(joinComma(p.sizes))),
+                         esc(p.reference.text));
+        if (!p.forbidden.empty()) {
+            QStringList forbidden;
+            for (const auto& f : p.forbidden) forbidden << QStringLiteral("<code>%1</code>").arg(esc(f));
+            html += QStringLiteral("<p>%1 %2</p>").arg(QObject::tr("Refused in candidates:"), forbidden.join(QStringLiteral(", ")));
+        }
+    } else {
+        html += QStringLiteral("<h3>%1</h3><pre style=\"white-space: pre-wrap\">extern \"C\" %2;</pre>").arg(QObject::tr("Kernel"), esc(p.prototype()));
+        html += argumentsSection(p, palette);
+    }
     if (p.bytes || p.flops)
         html += QStringLiteral("<p>%1 <code>%2</code>, %3 <code>%4</code></p>")
                     .arg(QObject::tr("Bytes moved:"), p.bytes ? esc(p.bytes->text()) : QStringLiteral("?"),
                          QObject::tr("flops:"), p.flops ? esc(p.flops->text()) : QStringLiteral("?"));
     html += shapesSection(p, palette);
     html += seedsSection(p, palette);
-    QStringList baselines{QObject::tr("reference")};
+    QStringList baselines{p.backend == "torch" ? QObject::tr("reference (eager PyTorch), torch.compile of it") : QObject::tr("reference")};
     for (const auto& b : p.baselines) baselines << esc(b.name);
     html += QStringLiteral("<h3>%1</h3><p>%2</p>").arg(QObject::tr("Baselines"), baselines.join(QStringLiteral(", ")));
     return html;
