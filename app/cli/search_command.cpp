@@ -146,6 +146,9 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args, std:
     eval::Evaluator evaluator(**executor, &db);
     eval::EvalOptions options;
     options.checkOnly = args.has("check-only");
+    // torch problems: fitness is against eager PyTorch; compiling torch.compile's
+    // baseline in every job would cost more than the kernel (eval and bench time it).
+    options.torchCompileBaseline = false;
     options.timeBudgetS = 0.5;
     if (auto v = args.value("time-budget")) {
         try {

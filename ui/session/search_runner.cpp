@@ -50,6 +50,7 @@ void SearchRunner::run() {
     eval::Evaluator evaluator(*executor, &*db);
     eval::EvalOptions options;
     options.timeBudgetS = request_.timeBudgetS;
+    options.torchCompileBaseline = false; // as the CLI's searches: fitness is against eager PyTorch
     search::SearchEngine engine(*db, evaluator, options);
     if (llm) {
         auto equipped = search::equipWithLlm(engine, *db, *config, request_.llmConfigFile.string(), llm,
