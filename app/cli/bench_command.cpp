@@ -77,10 +77,9 @@ Result<eval::EvaluationResult> retimeWithCompile(eval::Evaluator& evaluator, con
                                                  const store::NodeRecord& node, eval::EvalOptions options) {
     auto source = store::SearchStore(db).sourceText(node.sourceHash);
     if (!source) return source.error();
-    eval::Candidate c{node.sourceName, *source, {}};
-    const auto params = nlohmann::json::parse(node.paramsJson, nullptr, false);
-    if (!params.is_object()) return makeError(ErrorCode::Database, "node " + std::to_string(node.id) + ": unreadable params");
-    for (auto it = params.begin(); it != params.end(); ++it) c.params[it.key()] = it->is_string() ? it->get<std::string>() : it->dump();
+    auto params = problem::parseAssignmentJson(node.paramsJson);
+    if (!params) return params.error();
+    eval::Candidate c{node.sourceName, *source, *params};
     options.torchCompileBaseline = true;
     options.useCache = false;
     return evaluator.evaluate(p, c, options);

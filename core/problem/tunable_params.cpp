@@ -1,6 +1,8 @@
 #include "problem/tunable_params.h"
 #include "util/text.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <limits>
 #include <regex>
@@ -230,6 +232,14 @@ std::string formatAssignment(const ParamAssignment& assignment) {
     std::string s;
     for (const auto& [k, v] : assignment) s += (s.empty() ? "" : " ") + k + "=" + v;
     return s;
+}
+
+Result<ParamAssignment> parseAssignmentJson(const std::string& text) {
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object()) return makeError(ErrorCode::ParseError, "params are not a JSON object of name -> value: " + text.substr(0, 120));
+    ParamAssignment a;
+    for (auto it = j.begin(); it != j.end(); ++it) a[it.key()] = it->is_string() ? it->get<std::string>() : it->dump();
+    return a;
 }
 
 } // namespace ks::problem

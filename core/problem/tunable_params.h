@@ -52,5 +52,7 @@ Result<ParamSpace> parseParamDeclarations(const std::string& source, const std::
 std::vector<std::string> paramDefines(const ParamSpace& space, const ParamAssignment& assignment);
 
 std::string formatAssignment(const ParamAssignment& assignment); // "BLOCK=64 UNROLL=4"
+// A stored assignment ({"BLOCK": "64"}, as nodes keep it); numbers and booleans are taken as their text.
+Result<ParamAssignment> parseAssignmentJson(const std::string& text);
 
 } // namespace ks::problem

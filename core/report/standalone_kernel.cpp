@@ -4,8 +4,6 @@
 #include "problem/tunable_params.h"
 #include "store/search_store.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <regex>
 
@@ -26,14 +24,12 @@ Result<std::string> standaloneKernel(const store::Database& db, std::int64_t sea
     std::string header = "// Exported by Kernelsmith: search " + std::to_string(searchId) + ", node " + std::to_string(n.id) + ", problem " +
                          search->problem + ", status " + n.status.value_or(n.state) +
                          (n.speedup ? std::string(", measured ") + measured + " the reference" : std::string()) + ".\n";
-    auto params = nlohmann::json::parse(n.paramsJson, nullptr, false);
+    auto params = problem::parseAssignmentJson(n.paramsJson);
+    if (!params) return params.error();
     auto space = problem::parseParamDeclarations(*source, n.sourceName);
     if (source->find("class ModelNew") != std::string::npos) {
         // A torch candidate: the params, as ks_params would hold them, replace its import of ks_params.
-        problem::ParamAssignment assignment;
-        if (params.is_object())
-            for (auto it = params.begin(); it != params.end(); ++it) assignment[it.key()] = it->is_string() ? it->get<std::string>() : it->dump();
-        std::string baked = space ? eval::TorchHarnessGenerator::paramsModule(*space, assignment) : std::string();
+        std::string baked = space ? eval::TorchHarnessGenerator::paramsModule(*space, *params) : std::string();
         std::string text = *source;
         static const std::regex importLine(R"((^|\n)[ \t]*from[ \t]+ks_params[ \t]+import[^\n]*)");
         std::smatch m;
@@ -42,16 +38,11 @@ Result<std::string> standaloneKernel(const store::Database& db, std::int64_t sea
         header.replace(0, 2, "#");
         return header + text;
     }
-    if (space && params.is_object()) {
-        try {
-            for (const auto& def : problem::paramDefines(*space, params.get<problem::ParamAssignment>())) {
-                const auto eq = def.find('=');
-                header += "#define " + def.substr(2, eq - 2) + " " + def.substr(eq + 1) + "\n";
-            }
-        } catch (const nlohmann::json::exception& e) {
-            return makeError(ErrorCode::ParseError, std::string("node params are not a name -> value object: ") + e.what());
+    if (space)
+        for (const auto& def : problem::paramDefines(*space, *params)) {
+            const auto eq = def.find('=');
+            header += "#define " + def.substr(2, eq - 2) + " " + def.substr(eq + 1) + "\n";
         }
-    }
     return header + *source;
 }
 
