@@ -66,7 +66,7 @@ struct Row {
         double bytes = 0, flops = 0, seconds = 0;
     };
     std::vector<Shape> shapes; // of the best kernel, for the roofline at the end
-    bool gpu = false;          // a torch problem: timed on the GPU, against eager and torch.compile
+    bool gpu = false;          // a torch or cuda problem: timed on the GPU (torch: against eager and torch.compile)
     double floorS = 0;         // GPU: the bytes the operator must move at the GPU's copy bandwidth
 };
 
@@ -190,8 +190,8 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
             auto rec = store::EvaluationStore(*db).find(n.evaluationId);
             auto result = rec ? eval::parseResultJson(rec->resultJson) : Result<eval::EvaluationResult>(rec.error());
             if (!result) continue;
+            row.gpu = p.backend == "torch" || p.backend == "cuda";
             if (p.backend == "torch") {
-                row.gpu = true;
                 auto again = retimeWithCompile(evaluator, *db, p, n, options);
                 if (!again || !again->correct()) {
                     std::fprintf(stderr, "bench: %s: re-timing the best kernel with torch.compile failed: %s\n", p.name.c_str(),

@@ -24,6 +24,7 @@ std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candid
     for (auto s : options.seeds) h.addField(std::to_string(s));
     h.addField(std::to_string(options.timeSeed)).addField(options.checkOnly ? "check" : "check+time");
     if (problem.backend == "torch") h.addField(options.torchCompileBaseline ? "torch.compile" : "eager only");
+    if (problem.backend == "cuda") h.addField(options.cudaArch.empty() ? problem.cudaArch : options.cudaArch);
     return h.hexDigest();
 }
 

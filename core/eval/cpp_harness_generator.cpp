@@ -2,6 +2,7 @@
 
 #include "eval/embedded_templates.h"
 #include "util/files.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -34,22 +35,6 @@ std::string cppDouble(double v) {
 std::string dtEnum(DType t) {
     static const char* names[] = {"F32", "F64", "I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64"};
     return std::string("DT::") + names[static_cast<int>(t)];
-}
-
-// Shell single-quoting: safe for any flag text.
-std::string shellQuote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) {
-        if (c == '\'') out += "'\\''";
-        else out += c;
-    }
-    return out + "'";
-}
-
-std::string joinQuoted(const std::vector<std::string>& parts) {
-    std::string s;
-    for (const auto& p : parts) s += (s.empty() ? "" : " ") + shellQuote(p);
-    return s;
 }
 
 std::string joinPlain(const std::vector<std::string>& parts) {
@@ -187,7 +172,7 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
             std::size_t index = 0;
             while (p.arguments[index].name != name) ++index;
             type = std::string(a->output ? "" : "const ") + std::string(problem::dtypeCppType(a->dtype)) + "*";
-            value = "reinterpret_cast<" + type + ">(c.buffers[" + std::to_string(index) + "].data)";
+            value = "reinterpret_cast<" + type + ">(KS_DATA(c.buffers[" + std::to_string(index) + "]))";
         } else if (const auto* sc = p.findScalar(name)) {
             type = std::string(problem::dtypeCppType(sc->dtype));
             value = "static_cast<" + type + ">(" + cppDouble(sc->value) + ")";
@@ -256,6 +241,26 @@ static std::string profileStep(ProfileLevel level, const std::string& seconds, c
     return s;
 }
 
+std::string CppHarnessGenerator::jobManifest(const problem::ProblemSpec& p, const Candidate& candidate, const EvalOptions& o,
+                                             const JobLimits& limits) {
+    nlohmann::json job{
+        {"schema", 1},
+        {"backend", p.backend},
+        {"problem", p.name},
+        {"problem_hash", p.contentHash},
+        {"candidate", candidate.name},
+        {"params", candidate.params},
+        {"stages", o.checkOnly ? nlohmann::json{"build", "check"} : nlohmann::json{"build", "check", "time"}},
+        {"seeds", o.seeds},
+        {"check_shapes", p.checkShapes.size()},
+        {"time_shapes", p.timeShapes.size()},
+        {"limits", {{"compile_timeout_s", limits.compileTimeoutS}, {"run_timeout_s", limits.runTimeoutS},
+                    {"call_timeout_s", o.callTimeoutS.value_or(p.limits.callTimeoutS)}, {"wall_timeout_s", limits.wallTimeoutS}}},
+        {"timing", {{"budget_s", o.timeBudgetS}, {"min_reps", o.minReps}, {"max_reps", o.maxReps}}},
+    };
+    return job.dump(2) + "\n";
+}
+
 Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p, const Candidate& candidate,
                                                   const problem::ParamSpace& space, const EvalOptions& o,
                                                   const std::filesystem::path& jobDir) {
@@ -287,8 +292,8 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
     const double profileS = o.profile == ProfileLevel::Cachegrind ? 4 * limits.runTimeoutS : o.profile == ProfileLevel::Counters ? limits.runTimeoutS : 0;
     limits.wallTimeoutS = limits.compileTimeoutS * static_cast<double>(compileSteps) + limits.runTimeoutS + profileS + 30;
 
-    const std::string flags = joinQuoted(p.compileFlags);
-    const std::string paramFlags = joinQuoted(problem::paramDefines(space, candidate.params));
+    const std::string flags = shellWords(p.compileFlags);
+    const std::string paramFlags = shellWords(problem::paramDefines(space, candidate.params));
     const auto secs = [](double v) { return std::to_string(static_cast<long long>(v + 0.999)); };
     std::ostringstream sh;
     sh << "#!/usr/bin/env bash\n"
@@ -316,8 +321,8 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
           "}\n"
           "build_problem_so reference src/reference.cpp\n";
     for (const auto& b : p.baselines)
-        sh << "build_problem_so baseline_" << b.name << " src/baseline_" << b.name << ".cpp " << joinQuoted(b.extraFlags) << " "
-           << joinQuoted(b.linkFlags) << "\n";
+        sh << "build_problem_so baseline_" << b.name << " src/baseline_" << b.name << ".cpp " << shellWords(b.extraFlags) << " "
+           << shellWords(b.linkFlags) << "\n";
     // A prebuild job (no candidate code runs in it) stops here; its outputs
     // are then reused by every job of the same problem on this machine.
     sh << "[ -f build/prebuild-only ] && exit 0\n";
@@ -352,22 +357,7 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
                                                       std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
                                                       std::filesystem::perms::others_exec, ec);
 
-    nlohmann::json job{
-        {"schema", 1},
-        {"backend", "cpp"},
-        {"problem", p.name},
-        {"problem_hash", p.contentHash},
-        {"candidate", candidate.name},
-        {"params", candidate.params},
-        {"stages", o.checkOnly ? nlohmann::json{"build", "check"} : nlohmann::json{"build", "check", "time"}},
-        {"seeds", o.seeds},
-        {"check_shapes", p.checkShapes.size()},
-        {"time_shapes", p.timeShapes.size()},
-        {"limits", {{"compile_timeout_s", limits.compileTimeoutS}, {"run_timeout_s", limits.runTimeoutS},
-                    {"call_timeout_s", o.callTimeoutS.value_or(p.limits.callTimeoutS)}, {"wall_timeout_s", limits.wallTimeoutS}}},
-        {"timing", {{"budget_s", o.timeBudgetS}, {"min_reps", o.minReps}, {"max_reps", o.maxReps}}},
-    };
-    if (auto s = put("job.json", job.dump(2) + "\n"); !s) return s.error();
+    if (auto s = put("job.json", jobManifest(p, candidate, o, limits)); !s) return s.error();
     return JobDescription{jobDir, limits};
 }
 

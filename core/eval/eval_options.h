@@ -33,6 +33,7 @@ struct EvalOptions {
     bool useCache = true;                       // serve identical evaluations from the store
     std::string compiler = "g++";
     bool torchCompileBaseline = true;           // torch backend: time torch.compile of the reference too
+    std::string cudaArch;                       // cuda backend: nvcc -arch for the target (empty: the problem's)
     // Counters and cachegrind add a step after the run when the candidate is
     // correct; its files come back in JobOutcome::profileFiles.
     ProfileLevel profile = ProfileLevel::None;

@@ -2,6 +2,8 @@
 
 #include "eval/cache_key.h"
 #include "eval/cpp_harness_generator.h"
+#include "eval/cuda_compile_check.h"
+#include "eval/cuda_harness_generator.h"
 #include "eval/torch_harness_generator.h"
 #include "eval/crash_classifier.h"
 #include "eval/machine_info.h"
@@ -49,10 +51,10 @@ std::filesystem::path Evaluator::defaultJobsRoot() {
 }
 
 Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, const Candidate& candidate, const EvalOptions& options) {
-    if (problem.backend != "cpp" && problem.backend != "torch")
+    if (problem.backend != "cpp" && problem.backend != "torch" && problem.backend != "cuda")
         return makeError(ErrorCode::InvalidArgument, "problem " + problem.name + ": backend '" + problem.backend +
-                                                         "' has no evaluator on this build yet (only 'cpp' and 'torch')");
-    const bool torch = problem.backend == "torch";
+                                                         "' has no evaluator (known: cpp, cuda, torch)");
+    const bool torch = problem.backend == "torch", cuda = problem.backend == "cuda";
     PreparedJob job;
     auto space = problem::parseParamDeclarations(candidate.source, candidate.name);
     if (!space) {
@@ -68,7 +70,9 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
     job.cacheKey = evaluationCacheKey(problem, complete, options);
 
     if (options.staticRules) {
-        const auto violations = torch ? checkPythonRules(candidate.source, problem.forbidden) : checkStaticRules(candidate.source);
+        const auto violations = torch  ? checkPythonRules(candidate.source, problem.forbidden)
+                                : cuda ? checkCudaRules(candidate.source, problem.forbidden)
+                                       : checkStaticRules(candidate.source);
         if (!violations.empty()) {
             job.finished = failedResult(EvalStatus::SandboxViolation, describeViolations(violations));
             return job;
@@ -98,12 +102,28 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
         std::filesystem::permissions(dir, std::filesystem::perms::owner_all | std::filesystem::perms::group_exec |
                                               std::filesystem::perms::others_exec, ec);
     const auto dir = config_.jobsRoot / (problem.name + "-" + job.cacheKey.substr(0, 12) + "-" + uniqueSuffix());
-    auto written = torch ? TorchHarnessGenerator::write(problem, complete, *space, options, dir)
-                         : CppHarnessGenerator::write(problem, complete, *space, options, dir);
+    auto written = torch  ? TorchHarnessGenerator::write(problem, complete, *space, options, dir)
+                   : cuda ? CudaHarnessGenerator::write(problem, complete, *space, options, dir)
+                          : CppHarnessGenerator::write(problem, complete, *space, options, dir);
     if (!written) return written.error();
     job.request.dir = written->dir;
     job.request.limits = written->limits;
-    if (!torch && config_.prebuild && executor_.name() == "local") usePrebuilt(problem, complete, *space, options, dir);
+    job.request.key = job.cacheKey;
+    const bool runsHere = executor_.name() == "local";
+    // A build error found here never travels to a GPU host (a local job finds it itself).
+    if (cuda && !runsHere && config_.cudaCompileCheck) {
+        const auto check = compileCudaCandidate(dir, written->limits.compileTimeoutS);
+        if (!check.ran) {
+            log::eval()->debug("compile-only stage skipped: {}", check.note);
+        } else if (!check.built) {
+            job.finished = failedResult(EvalStatus::CompileError, "the candidate did not build with nvcc (found by the compile-only stage on this machine)");
+            job.finished->buildLog = check.log;
+            job.finished->compileSeconds = check.seconds;
+            if (!config_.keepJobs) std::filesystem::remove_all(dir, ec);
+            return job;
+        }
+    }
+    if (!torch && config_.prebuild && runsHere) usePrebuilt(problem, complete, *space, options, dir);
     return job;
 }
 
@@ -111,8 +131,10 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
                             const EvalOptions& options, const std::filesystem::path& jobDir) {
     // Everything the prebuilt files depend on: the job's sources other than the
     // candidate, the problem's flags, the compiler and this machine.
+    const bool cuda = problem.backend == "cuda";
     Sha256 h;
-    for (const char* rel : {"src/harness_main.cpp", "src/harness_problem.inc", "src/kernel.h", "src/reference.cpp", "src/fill.cpp"}) {
+    for (const char* rel : {"src/harness_main.cpp", "src/harness_problem.inc", "src/kernel.h", "src/reference.cpp", "src/fill.cpp",
+                            "src/reference.cu", "src/device_mirror.cu"}) {
         auto text = readTextFile(jobDir / rel);
         h.addField(rel).addField(text ? *text : std::string());
     }
@@ -120,6 +142,7 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
     for (const auto& f : problem.compileFlags) h.addField(f);
     const auto& machine = machineInfo(options.compiler);
     h.addField(machine.compilerVersion).addField(machine.host).addField(machine.cpu);
+    if (cuda) h.addField(findNvcc().string()).addField(options.cudaArch.empty() ? problem.cudaArch : options.cudaArch);
     const auto cacheDir = config_.jobsRoot.parent_path() / "prebuilt" / h.hexDigest().substr(0, 32);
 
     std::vector<std::string> files{"harness", "reference.so"};
@@ -128,10 +151,11 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
     std::lock_guard lock(prebuildMutex_);
     if (!std::filesystem::exists(cacheDir / "complete", ec)) {
         const auto buildDir = config_.jobsRoot / (problem.name + "-prebuild-" + uniqueSuffix());
-        auto written = CppHarnessGenerator::write(problem, candidate, space, options, buildDir);
+        auto written = cuda ? CudaHarnessGenerator::write(problem, candidate, space, options, buildDir)
+                            : CppHarnessGenerator::write(problem, candidate, space, options, buildDir);
         if (!written) return;
         if (auto s = writeFileAtomic(buildDir / "build" / "prebuild-only", "\n"); !s) return;
-        JobRequest request{buildDir, written->limits, {}};
+        JobRequest request{buildDir, written->limits, {}, {}};
         const auto outcome = executor_.submit(request).get();
         bool built = !outcome.resultJson; // a result means the problem's own code failed to build
         for (const auto& f : files) built = built && std::filesystem::exists(buildDir / "build" / f, ec);

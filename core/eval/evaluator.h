@@ -19,6 +19,9 @@ struct EvaluatorConfig {
     // in a job that runs no candidate code, and copy them into every job.
     // Only for executors that run on this host.
     bool prebuild = true;
+    // The cuda backend: build each candidate here first (where nvcc exists)
+    // when the executor runs jobs elsewhere, so build errors never travel.
+    bool cudaCompileCheck = true;
 };
 
 struct PreparedJob {

@@ -16,6 +16,10 @@ struct JobRequest {
     std::filesystem::path dir;
     JobLimits limits;
     std::stop_token stop;
+    // The job's identity across runs (the evaluation's cache key): executors
+    // that leave jobs running elsewhere (Slurm) find them again by it after a
+    // restart. Empty: the job has none.
+    std::string key;
 };
 
 struct JobOutcome {

@@ -96,6 +96,21 @@ const std::vector<Rule>& pythonRules() {
     return r;
 }
 
+// The C++ rules less inline assembly, plus the device's own controls.
+const std::vector<Rule>& cudaRules() {
+    static const std::vector<Rule> r = [] {
+        std::vector<Rule> list;
+        for (const auto& rule : rules())
+            if (std::string(rule.name) != "raw-syscalls") list.push_back(rule);
+        list.push_back({"raw-syscalls", std::regex(R"(\bsyscall\s*\(|<sys/syscall\.h>)"), "raw system calls bypass the rules"});
+        list.push_back({"device-control",
+                        std::regex(R"(\b(cudaDeviceReset|cudaSetDevice|cudaDeviceSetLimit|cudaDeviceSetCacheConfig|cudaProfilerStart|cudaProfilerStop|cudaCtx\w*|cuCtx\w*|cuInit|cuModuleLoad\w*|cudaIpc\w*)\s*\()"),
+                        "the device, its context and the loaded modules belong to the harness"});
+        return list;
+    }();
+    return r;
+}
+
 // Blanks Python comments (# to the end of the line, outside string literals).
 std::string stripPythonComments(const std::string& src) {
     std::string out = src;
@@ -149,6 +164,10 @@ std::vector<RuleViolation> checkStaticRules(const std::string& source) { return 
 
 std::vector<RuleViolation> checkPythonRules(const std::string& source, const std::vector<std::string>& forbidden) {
     return scan(source, stripPythonComments(source), pythonRules(), forbidden);
+}
+
+std::vector<RuleViolation> checkCudaRules(const std::string& source, const std::vector<std::string>& forbidden) {
+    return scan(source, stripComments(source), cudaRules(), forbidden);
 }
 
 std::string describeViolations(const std::vector<RuleViolation>& violations) {

@@ -22,6 +22,11 @@ std::vector<RuleViolation> checkStaticRules(const std::string& source);
 // timing would miss; `forbidden` adds the problem's own strings (its reference
 // op), matched anywhere outside comments.
 std::vector<RuleViolation> checkPythonRules(const std::string& source, const std::vector<std::string>& forbidden);
+// The same for a CUDA candidate (a launcher and its kernels): the C++ rules,
+// except that inline assembly is allowed (PTX is how device code reaches some
+// instructions), and the device and its context stay the harness's; plus the
+// problem's `forbidden` strings.
+std::vector<RuleViolation> checkCudaRules(const std::string& source, const std::vector<std::string>& forbidden);
 std::string describeViolations(const std::vector<RuleViolation>& violations);
 
 } // namespace ks::eval

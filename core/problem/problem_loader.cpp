@@ -127,6 +127,7 @@ public:
             readTolerances(root);
             readFormulas(root);
             readSources(root);
+            if (spec_.backend == "cuda") readForbidden(root);
         }
         readLimits(root);
         if (!check_.ok())
@@ -540,7 +541,17 @@ private:
                     if (f.is_string()) spec_.compileFlags.push_back(f.get<std::string>());
                     else check_.fail("/compile/flags", "expected strings");
                 }
-        if (spec_.compileFlags.empty()) spec_.compileFlags = {"-O3", "-march=native", "-fopenmp"};
+        const bool cuda = spec_.backend == "cuda";
+        if (spec_.compileFlags.empty()) spec_.compileFlags = cuda ? std::vector<std::string>{"-O3"}
+                                                                  : std::vector<std::string>{"-O3", "-march=native", "-fopenmp"};
+        if (cuda) {
+            spec_.cudaArch = "sm_90";
+            if (const json* compile = root.contains("compile") && root["compile"].is_object() ? &root["compile"] : nullptr)
+                spec_.cudaArch = check_.str(*compile, "/compile", "arch", false, spec_.cudaArch);
+            if (!std::regex_match(spec_.cudaArch, std::regex("sm_[0-9]+[a-z]?|native")))
+                check_.fail("/compile/arch", "expected a GPU architecture for nvcc -arch such as \"sm_90\" or \"sm_90a\", found \"" +
+                                                 spec_.cudaArch + "\"");
+        }
 
         const std::string fillSource = check_.str(root, "", "fill_source", false);
         if (!fillSource.empty()) {

@@ -96,6 +96,7 @@ struct ProblemSpec {
     std::vector<SourceFile> baselines;      // extra baselines; the reference is always the first
     std::vector<SourceFile> seeds;
     std::vector<std::string> compileFlags;
+    std::string cudaArch;                   // the cuda backend: nvcc -arch of the target GPU (default sm_90)
     std::optional<std::filesystem::path> fillSource;
     std::string fillSourceText;
     Limits limits;

@@ -32,4 +32,18 @@ inline std::vector<std::string> splitComma(const std::string& s) {
     return out;
 }
 
+// For a POSIX shell: single quotes, a quote inside written as '\''; safe for any text.
+inline std::string shellQuote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// Each word shell-quoted, joined by spaces.
+inline std::string shellWords(const std::vector<std::string>& words) {
+    std::string s;
+    for (const auto& w : words) s += (s.empty() ? "" : " ") + shellQuote(w);
+    return s;
+}
+
 } // namespace ks

@@ -69,7 +69,7 @@ private slots:
     // candidate's failure.
     void gpuProblemsMakeJobsThatRunAnywhere() {
         const auto dirs = problem::findProblemDirs(test::bundledProblemsDir() / "gpu");
-        QVERIFY2(dirs.size() >= 9, "expected the nine bundled GPU problems");
+        int torchProblems = 0;
         // A Python without site-packages cannot import torch, whatever is
         // installed. It is put in each job dir (run.sh starts there), where a
         // sandboxed job can reach it.
@@ -81,7 +81,8 @@ private slots:
         for (const auto& dir : dirs) {
             auto spec = problem::loadProblem(dir);
             QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
-            QCOMPARE(spec->backend, std::string("torch"));
+            if (spec->backend != "torch") continue; // cuda problems: tst_cuda_backend
+            ++torchProblems;
             QVERIFY2(!spec->forbidden.empty(), (spec->name + ": no forbidden reference ops").c_str());
             QVERIFY(!spec->seeds.empty());
             const auto& seed = spec->seeds.front();
@@ -123,6 +124,7 @@ private slots:
             QVERIFY2(r.message.find("PyTorch does not import") != std::string::npos, r.message.c_str());
         }
         qunsetenv("KS_PYTHON");
+        QVERIFY2(torchProblems >= 9, "expected the nine bundled torch problems");
     }
 
 private:

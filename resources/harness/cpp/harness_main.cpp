@@ -22,6 +22,11 @@
 //
 // The problem-specific part (sizes, fills, the call) is generated into
 // harness_problem.inc by Kernelsmith's CppHarnessGenerator.
+//
+// Built with -DKS_CUDA (the `cuda` backend), the kernels are launchers taking
+// device pointers: every buffer gets a device mirror (device_mirror.h), calls
+// are timed with CUDA events around a device-wide synchronize, the L2 is
+// flushed before each call, and the host copies are what gets checked.
 #include <dirent.h>
 #include <dlfcn.h>
 #include <linux/perf_event.h>
@@ -46,6 +51,10 @@
 #include <new>
 #include <string>
 #include <vector>
+
+#ifdef KS_CUDA
+#include "device_mirror.h"
+#endif
 
 namespace {
 
@@ -118,6 +127,7 @@ struct Buffer {
     size_t mapBytes = 0;
     size_t dataBytes = 0;
     unsigned char* data = nullptr;
+    void* dev = nullptr; // the device mirror (KS_CUDA)
 
     void allocate() {
         const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -134,6 +144,10 @@ struct Buffer {
         data = static_cast<unsigned char*>(map) + (usable - rounded);
     }
     void release() {
+#ifdef KS_CUDA
+        ksDevFree(dev);
+        dev = nullptr;
+#endif
         if (map) munmap(map, mapBytes);
         map = nullptr;
         data = nullptr;
@@ -365,7 +379,15 @@ std::string readFileTail(const char* path, size_t maxBytes) {
 } // namespace
 
 // The generated, problem-specific part: KS_* constants, ks_build_case,
-// ks_invoke, ks_bytes, ks_flops, ks_size_json.
+// ks_invoke, ks_bytes, ks_flops, ks_size_json. ks_invoke passes KS_DATA(b):
+// the device mirror for CUDA launchers, the host buffer otherwise.
+#ifdef KS_CUDA
+#define KS_DATA(b) static_cast<unsigned char*>((b).dev)
+#define KS_CACHE_EVICTION "l2flush"
+#else
+#define KS_DATA(b) ((b).data)
+#define KS_CACHE_EVICTION "clflush"
+#endif
 #include "harness_problem.inc"
 
 namespace {
@@ -428,6 +450,9 @@ std::string cpuModel() {
 std::string envJson() {
     return std::string("{\"host\":") + q(hostName()) + ",\"cpu\":" + q(cpuModel()) +
            ",\"cores\":" + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + ",\"compiler\":" + q(__VERSION__) +
+#ifdef KS_CUDA
+           ",\"gpu\":" + q(ksDevName()) +
+#endif
            ",\"flags\":" + q(KS_COMPILE_FLAGS) + "}";
 }
 
@@ -508,13 +533,57 @@ void protectInputs(Case& c, bool readOnly) {
     gInputCount = readOnly ? n : 0;
 }
 
+#ifdef KS_CUDA
+std::string cudaFailure(const std::string& error) {
+    return error.empty() ? error : "cuda: " + error;
+}
+#endif
+
+// Builds a case's inputs on the host and, for CUDA launchers, their device
+// mirrors; "" or why the case does not fit.
+std::string buildCase(const int64_t* sizes, uint64_t seed, Case& c) {
+    ks_build_case(sizes, seed, c);
+#ifdef KS_CUDA
+    for (auto& b : c.buffers) {
+        if (std::string err = ksDevAlloc(b.dataBytes, &b.dev); !err.empty()) return err;
+        if (!b.output)
+            if (std::string err = ksDevUpload(b.dev, b.data, b.dataBytes); !err.empty()) return err;
+    }
+#endif
+    return {};
+}
+
 // Calls a kernel under the watchdog; inputs read-only for the duration.
-// Returns "" or a failure kind: "oom", "exception".
+// Returns "" or a failure kind: "oom", "exception", "cuda: <what failed>".
 // `protect`: false when the caller already holds the inputs read-only.
+// A CUDA launcher's outputs go up (as the host copy holds them: poisoned)
+// before the call and come back after it; the time is the CUDA events'.
 std::string callKernel(const Kernel& k, Case& c, double limitS, double* elapsed, bool protect = true) {
     if (protect) protectInputs(c, true);
     gInCandidate = k.candidate ? 1 : 0;
     std::string failure;
+#ifdef KS_CUDA
+    for (auto& b : c.buffers)
+        if (b.output && failure.empty()) failure = cudaFailure(ksDevUpload(b.dev, b.data, b.dataBytes));
+    if (failure.empty()) failure = cudaFailure(ksDevFlushL2());
+    double seconds = 0;
+    armWatchdog(limitS);
+    if (failure.empty()) failure = cudaFailure(ksDevBegin());
+    if (failure.empty()) {
+        try {
+            ks_invoke(k.fn, c);
+        } catch (const std::bad_alloc&) {
+            failure = "oom";
+        } catch (...) {
+            failure = "exception";
+        }
+        const std::string end = cudaFailure(ksDevEnd(&seconds));
+        if (failure.empty()) failure = end;
+    }
+    disarmWatchdog();
+    for (auto& b : c.buffers)
+        if (b.output && failure.empty()) failure = cudaFailure(ksDevDownload(b.data, b.dev, b.dataBytes));
+#else
     armWatchdog(limitS);
     const double t0 = now();
     try {
@@ -524,19 +593,51 @@ std::string callKernel(const Kernel& k, Case& c, double limitS, double* elapsed,
     } catch (...) {
         failure = "exception";
     }
-    const double t1 = now();
+    const double seconds = now() - t0;
     disarmWatchdog();
+#endif
     gInCandidate = 0;
     if (protect) protectInputs(c, false);
-    if (elapsed) *elapsed = t1 - t0;
+    if (elapsed) *elapsed = seconds;
     return failure;
+}
+
+// What a failed call did, for a message: "threw a C++ exception".
+std::string callFailureText(const std::string& failure) {
+    if (failure == "exception") return "threw a C++ exception";
+    if (failure == "oom") return "ran out of memory";
+    if (failure.rfind("cuda: ", 0) == 0) return "failed on the device (" + failure.substr(6) + ")";
+    return "failed (" + failure + ")";
 }
 
 std::string modifiedInput(Case& c, const Snapshot& pristine) {
     for (size_t i = 0; i < c.buffers.size(); ++i) {
         const Buffer& b = c.buffers[i];
-        if (!b.output && std::memcmp(b.data, pristine.bytes[i].data(), b.dataBytes) != 0) return b.name;
+        if (b.output) continue;
+        if (std::memcmp(b.data, pristine.bytes[i].data(), b.dataBytes) != 0) return b.name;
+#ifdef KS_CUDA
+        // The launcher got the device mirror: that is the copy to check.
+        std::vector<unsigned char> mirror(b.dataBytes);
+        if (!ksDevDownload(mirror.data(), b.dev, b.dataBytes).empty() ||
+            std::memcmp(mirror.data(), pristine.bytes[i].data(), b.dataBytes) != 0)
+            return b.name;
+#endif
     }
+    return {};
+}
+
+// A buffer whose device red zone changed: "out (byte 12 past the end)".
+// Host buffers end at a guard page instead, which faults at once.
+std::string wrotePastEnd(Case& c) {
+#ifdef KS_CUDA
+    for (auto& b : c.buffers) {
+        bool intact = true;
+        const std::string where = ksDevRedZone(b.dev, b.dataBytes, &intact);
+        if (!intact || !where.empty()) return b.name + " (" + (where.empty() ? "its red zone is unreadable" : where) + ")";
+    }
+#else
+    (void)c;
+#endif
     return {};
 }
 
@@ -673,7 +774,9 @@ std::string statsJson(const std::string& name, const std::vector<double>& sample
 // Evicts the case's buffers from every cache level so that each timed call
 // starts cold, whatever the size of the working set.
 void flushCaches(Case& c) {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(KS_CUDA)
+    (void)c; // callKernel flushes the device's L2 itself, after the outputs went up
+#elif defined(__x86_64__) || defined(__i386__)
     for (auto& b : c.buffers)
         for (size_t off = 0; off < b.dataBytes; off += 64) __builtin_ia32_clflush(b.data + off);
     __builtin_ia32_mfence();
@@ -708,6 +811,15 @@ int run() {
         return 0;
     }
     const Kernel& reference = kernels[0];
+#ifdef KS_CUDA
+    setPhase("starting the device");
+    if (std::string err = ksDevInit(); !err.empty()) {
+        r.status = "infra_error";
+        r.message = "the GPU host cannot run the job: " + err;
+        writeResult(r, "");
+        return 0;
+    }
+#endif
     r.setupSeconds = now() - start;
 
     // ---- correctness: every check shape x every seed ----
@@ -718,7 +830,11 @@ int run() {
             const KsShape& shape = KS_CHECK_SHAPES[s];
             const uint64_t seed = KS_SEEDS[k];
             Case c;
-            ks_build_case(shape.sizes, mixSeed(seed, static_cast<uint64_t>(s)), c);
+            if (std::string err = buildCase(shape.sizes, mixSeed(seed, static_cast<uint64_t>(s)), c); !err.empty()) {
+                r.status = "infra_error";
+                r.message = std::string("check shape ") + shape.name + " does not fit on the device: " + err;
+                break;
+            }
             const std::string sizesJson = ks_size_json(c);
             Snapshot pristine;
             pristine.take(c, false);
@@ -745,7 +861,7 @@ int run() {
             // Two candidate runs, different poisons.
             std::vector<Snapshot> runs(2);
             std::string failure;
-            std::string modified;
+            std::string modified, pastEnd;
             for (int run = 0; run < 2 && failure.empty() && modified.empty(); ++run) {
                 std::snprintf(phase, sizeof phase, "candidate on check shape %s seed %" PRIu64 " (call %d)", shape.name, seed, run + 1);
                 setPhase(phase);
@@ -754,10 +870,16 @@ int run() {
                 failure = callKernel(candidate, c, callLimit(refSeconds), &t);
                 r.kernelSeconds += t;
                 modified = modifiedInput(c, pristine);
+                if (failure.empty() && modified.empty()) pastEnd = wrotePastEnd(c);
                 runs[run].take(c, true);
             }
             if (failure == "oom") { r.status = "oom"; r.message = std::string("the candidate ran out of memory on shape ") + shape.name; break; }
-            if (!failure.empty()) { r.status = "runtime_error"; r.message = std::string("the candidate threw a C++ exception on shape ") + shape.name; break; }
+            if (!failure.empty()) { r.status = "runtime_error"; r.message = "the candidate " + callFailureText(failure) + " on shape " + shape.name; break; }
+            if (!pastEnd.empty()) {
+                r.status = "wrong_answer";
+                r.message = std::string("shape ") + shape.name + " seed " + std::to_string(seed) + ": the candidate wrote past the end of " + pastEnd;
+                break;
+            }
             if (!modified.empty()) {
                 Comparison cmp;
                 cmp.kind = "modified_input";
@@ -806,7 +928,11 @@ int run() {
     for (int s = 0; s < KS_NUM_TIME_SHAPES && r.status == "ok"; ++s) {
         const KsShape& shape = KS_TIME_SHAPES[s];
         Case c;
-        ks_build_case(shape.sizes, mixSeed(KS_TIME_SEED, 1000u + static_cast<uint64_t>(s)), c);
+        if (std::string err = buildCase(shape.sizes, mixSeed(KS_TIME_SEED, 1000u + static_cast<uint64_t>(s)), c); !err.empty()) {
+            r.status = "infra_error";
+            r.message = std::string("timing shape ") + shape.name + " does not fit on the device: " + err;
+            break;
+        }
         Snapshot pristine;
         pristine.take(c, false);
         char phase[200];
@@ -831,7 +957,7 @@ int run() {
         std::string failure = callKernel(candidate, c, callLimit(refSeconds), &candSeconds);
         r.kernelSeconds += candSeconds;
         if (failure == "oom") { r.status = "oom"; r.message = std::string("the candidate ran out of memory on timing shape ") + shape.name; break; }
-        if (!failure.empty()) { r.status = "runtime_error"; r.message = std::string("the candidate threw on timing shape ") + shape.name; break; }
+        if (!failure.empty()) { r.status = "runtime_error"; r.message = "the candidate " + callFailureText(failure) + " on timing shape " + shape.name; break; }
         Snapshot golden;
         golden.take(c, true);
         for (size_t i = 0; i < c.buffers.size(); ++i) {
@@ -859,14 +985,18 @@ int run() {
             for (size_t k = 0; k < timed.size(); ++k) {
                 for (auto& b : c.buffers) if (b.output) poison(b, 0);
                 double t = 0;
-                if (!callKernel(timed[k], c, callLimit(refSeconds), &t, false).empty()) { r.status = "runtime_error"; break; }
+                if (std::string f = callKernel(timed[k], c, callLimit(refSeconds), &t, false); !f.empty()) {
+                    r.status = "runtime_error";
+                    r.message = timed[k].name + " " + callFailureText(f) + " during warm-up";
+                    break;
+                }
                 estimate[k] = t;
                 r.kernelSeconds += t;
             }
             ++warmups;
             if (r.status != "ok") break;
         }
-        if (r.status != "ok") { r.message = "a kernel failed during warm-up"; break; }
+        if (r.status != "ok") break;
         double perRound = 0;
         for (double e : estimate) perRound += e;
         int reps = perRound > 0 ? static_cast<int>(KS_TIME_BUDGET_S / perRound) : KS_MAX_REPS;
@@ -891,7 +1021,11 @@ int run() {
                 r.poisonSeconds += p1 - p0;
                 r.flushSeconds += now() - p1;
                 double t = 0;
-                if (!callKernel(timed[k], c, callLimit(refSeconds), &t, false).empty()) { r.status = "runtime_error"; r.message = "a kernel failed while timed"; break; }
+                if (std::string f = callKernel(timed[k], c, callLimit(refSeconds), &t, false); !f.empty()) {
+                    r.status = "runtime_error";
+                    r.message = timed[k].name + " " + callFailureText(f) + " while timed";
+                    break;
+                }
                 samples[k].push_back(t);
                 r.kernelSeconds += t;
                 if (k == candIndex) {
@@ -920,7 +1054,7 @@ int run() {
         if (speedup > 0) logSpeedups.push_back(std::log(speedup));
         std::string t = "{\"shape\":" + q(shape.name) + ",\"sizes\":" + ks_size_json(c) + ",\"bytes\":" + num(ks_bytes(c)) +
                         ",\"flops\":" + num(ks_flops(c)) + ",\"warmup\":" + std::to_string(warmups) + ",\"reps\":" + std::to_string(reps) +
-                        ",\"cache\":\"clflush\",\"speedup\":" + num(speedup) + ",\"candidate\":" + statsJson("candidate", samples[candIndex]) +
+                        ",\"cache\":\"" KS_CACHE_EVICTION "\",\"speedup\":" + num(speedup) + ",\"candidate\":" + statsJson("candidate", samples[candIndex]) +
                         ",\"baselines\":[";
         for (size_t k = 0; k < candIndex; ++k) t += (k ? "," : "") + statsJson(timed[k].name, samples[k]);
         r.timings.push_back(t + "]}");
@@ -1005,6 +1139,12 @@ std::vector<int> threadIds() {
 }
 
 int profileRun(const std::string& what, const char* library) {
+#ifdef KS_CUDA
+    (void)what;
+    (void)library;
+    std::fprintf(stderr, "the harness's profiling steps count CPU events; profile CUDA launchers with ncu\n");
+    return 3;
+#endif
     installHandlers();
     Kernel candidate{"candidate", library ? library : "build/candidate.so", nullptr, true};
     if (std::string err = loadKernel(candidate); !err.empty()) {
@@ -1017,7 +1157,10 @@ int profileRun(const std::string& what, const char* library) {
     }
     setPhase("profiling: building the first timing shape");
     Case c;
-    ks_build_case(KS_TIME_SHAPES[0].sizes, mixSeed(KS_TIME_SEED, 1000u), c);
+    if (std::string err = buildCase(KS_TIME_SHAPES[0].sizes, mixSeed(KS_TIME_SEED, 1000u), c); !err.empty()) {
+        std::fprintf(stderr, "%s\n", err.c_str());
+        return 3;
+    }
     if (what == "once") {
         setPhase("profiling: one candidate call");
         if (!callKernel(candidate, c, KS_CALL_TIMEOUT_S, nullptr).empty()) return 4;
