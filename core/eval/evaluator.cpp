@@ -123,7 +123,8 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
             return job;
         }
     }
-    if (!torch && config_.prebuild && runsHere) usePrebuilt(problem, complete, *space, options, dir);
+    // Slurm jobs use them on nodes of the CPU they were built on (slurm_executor.cpp).
+    if (!torch && config_.prebuild && (runsHere || executor_.name() == "slurm")) usePrebuilt(problem, complete, *space, options, dir);
     return job;
 }
 

@@ -17,7 +17,8 @@ struct EvaluatorConfig {
     bool keepJobs = false;           // keep job dirs after they finish (debugging)
     // Build the harness, reference and baselines once per problem and machine
     // in a job that runs no candidate code, and copy them into every job.
-    // Only for executors that run on this host.
+    // For executors that run on this host, and for Slurm (its nodes use them
+    // only on the CPU they were built on).
     bool prebuild = true;
     // The cuda backend: build each candidate here first (where nvcc exists)
     // when the executor runs jobs elsewhere, so build errors never travel.

@@ -2,8 +2,25 @@
 
 #include "util/files.h"
 #include "util/log.h"
+#include "util/text.h"
+
+#include <cctype>
 
 namespace ks::eval {
+
+std::string fileSafeName(std::string name) {
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+    return name;
+}
+
+std::string lastLineOf(const std::filesystem::path& file) {
+    auto text = readTextFile(file);
+    if (!text) return {};
+    const std::string t = trim(*text);
+    const auto nl = t.find_last_of('\n');
+    return trim(nl == std::string::npos ? t : t.substr(nl + 1)).substr(0, 500);
+}
 
 std::map<std::string, std::string> readProfileFiles(const std::filesystem::path& dir) {
     constexpr std::size_t kMaxFiles = 16;
@@ -31,6 +48,26 @@ void readJobOutputs(const std::filesystem::path& dir, const std::string& endedHo
     if (auto result = readTextFile(dir / "result.json")) outcome.resultJson = *result;
     else if (!outcome.timedOut && !outcome.stopped)
         outcome.infraError = "run.sh ended (" + endedHow + ") without writing result.json";
+}
+
+void copyJobOutputs(const std::filesystem::path& from, const std::filesystem::path& to) {
+    std::error_code ec;
+    const auto copyPlain = [&](const std::filesystem::path& rel) {
+        if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(from / rel, ec))) return;
+        std::filesystem::create_directories((to / rel).parent_path(), ec);
+        std::filesystem::copy_file(from / rel, to / rel, std::filesystem::copy_options::overwrite_existing, ec);
+        if (ec) log::eval()->warn("could not copy {} back: {}", (from / rel).string(), ec.message());
+    };
+    for (const char* rel : {"result.json", "build/times", "build/phase", "build/harness.rc", "build/run.err", "build/runsh.out",
+                            "build/runsh.err"})
+        copyPlain(rel);
+    for (const char* sub : {"build", "profile"}) {
+        if (!std::filesystem::is_directory(std::filesystem::symlink_status(from / sub, ec))) continue;
+        for (const auto& entry : std::filesystem::directory_iterator(from / sub, ec)) {
+            const auto name = entry.path().filename();
+            if (std::string(sub) == "profile" || name.extension() == ".log") copyPlain(std::filesystem::path(sub) / name);
+        }
+    }
 }
 
 } // namespace ks::eval

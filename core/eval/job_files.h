@@ -9,6 +9,12 @@
 
 namespace ks::eval {
 
+// Only characters that make a plain file name on any host.
+std::string fileSafeName(std::string name);
+
+// A file's last non-empty line, trimmed and bounded (for error messages).
+std::string lastLineOf(const std::filesystem::path& file);
+
 // The plain files directly in `dir` (file name -> text); none when it is missing.
 std::map<std::string, std::string> readProfileFiles(const std::filesystem::path& dir);
 
@@ -18,5 +24,10 @@ std::map<std::string, std::string> readProfileFiles(const std::filesystem::path&
 // nor stopped) without a result.json is an infra error; `endedHow` says how
 // run.sh ended ("exit 3").
 void readJobOutputs(const std::filesystem::path& dir, const std::string& endedHow, JobOutcome& outcome);
+
+// Copies what readJobOutputs and the crash classifier read (result.json,
+// profile/, build/'s logs, times and phase) from a job dir run elsewhere into
+// `to`. Plain files only: links the candidate planted stay behind.
+void copyJobOutputs(const std::filesystem::path& from, const std::filesystem::path& to);
 
 } // namespace ks::eval

@@ -8,7 +8,6 @@
 
 #include <unistd.h>
 
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -34,21 +33,6 @@ std::string target(const SshHost& h) {
     return (h.user.empty() ? "" : h.user + "@") + h.host + ":" + std::to_string(h.port);
 }
 
-// Only characters that make a plain file name on any host.
-std::string fileSafe(std::string s) {
-    for (char& c : s)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
-    return s;
-}
-
-std::string lastLine(const std::filesystem::path& file) {
-    auto text = readTextFile(file);
-    if (!text) return {};
-    const std::string t = trim(*text);
-    const auto nl = t.find_last_of('\n');
-    return trim(nl == std::string::npos ? t : t.substr(nl + 1)).substr(0, 500);
-}
-
 bool sleepUnlessStopped(double seconds, std::stop_token stop) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     while (std::chrono::steady_clock::now() < until) {
@@ -68,7 +52,7 @@ std::string runTar(std::vector<std::string> args, const std::filesystem::path& s
     spec.stderrFile = scratch / "tar.err";
     const auto p = runProcess(spec);
     if (!p.started) return p.startError;
-    if (p.exitCode != 0) return "tar ended with exit " + std::to_string(p.exitCode) + ": " + lastLine(spec.stderrFile);
+    if (p.exitCode != 0) return "tar ended with exit " + std::to_string(p.exitCode) + ": " + lastLineOf(spec.stderrFile);
     return {};
 }
 
@@ -223,7 +207,7 @@ Result<std::unique_ptr<SshExecutor>> SshExecutor::create(SshExecutorConfig confi
                                                       (std::string(tool) == "ssh" ? "openssh-client" : "tar"));
     char name[256] = {};
     if (gethostname(name, sizeof name - 1) != 0) std::snprintf(name, sizeof name, "kernelsmith");
-    return std::unique_ptr<SshExecutor>(new SshExecutor(std::move(config), fileSafe(name)));
+    return std::unique_ptr<SshExecutor>(new SshExecutor(std::move(config), fileSafeName(name)));
 }
 
 SshExecutor::SshExecutor(SshExecutorConfig config, std::string localHost)
@@ -296,7 +280,7 @@ SshExecutor::Call SshExecutor::call(const SshHost& host, const std::string& remo
             return finish();
         }
         std::string why =
-            p.timedOut ? "no answer within " + std::to_string(static_cast<long long>(wallS)) + " s" : lastLine(files.err);
+            p.timedOut ? "no answer within " + std::to_string(static_cast<long long>(wallS)) + " s" : lastLineOf(files.err);
         if (why.empty()) why = p.signal ? "ssh was killed by signal " + std::to_string(p.signal) : "ssh failed (exit 255)";
         if (attempt >= attempts) {
             result.error = "ssh " + target(host) + ": " + why + " (after " + std::to_string(attempt) +
@@ -321,11 +305,11 @@ JobOutcome SshExecutor::runJob(std::size_t slotIndex, const JobRequest& request)
     const Slot& slot = slots_[slotIndex];
     const SshHost& host = config_.hosts[slot.host];
     const auto dir = std::filesystem::absolute(request.dir);
-    const std::string jobName = fileSafe(localHost_ + "-" + dir.filename().string());
+    const std::string jobName = fileSafeName(localHost_ + "-" + dir.filename().string());
     const std::string job = remotePath(host.remoteDir + "/" + jobName);
     // Slots that share a GPU, or share none, take turns timing (see LocalExecutorConfig::exclusiveTiming).
     const std::string lock = remotePath(host.remoteDir + "/.timing-" +
-                                        (slot.gpu.empty() ? std::string("cpu") : "gpu-" + fileSafe(slot.gpu)) + ".lock");
+                                        (slot.gpu.empty() ? std::string("cpu") : "gpu-" + fileSafeName(slot.gpu)) + ".lock");
 
     // The tarballs and ssh's own output stay beside the job dir, out of what is copied.
     const auto scratch = dir.parent_path() / (dir.filename().string() + ".ssh");
@@ -350,7 +334,7 @@ JobOutcome SshExecutor::runJob(std::size_t slotIndex, const JobRequest& request)
         const auto r = call(host, fillIn(kRemoveScript, {{"@JOB@", job}}), {{}, sshOut, sshErr}, slack, 1, {});
         if (!r.connected || r.exitCode != 0)
             log::eval()->warn("ssh {}: could not remove {} there: {}", target(host), jobName,
-                              r.connected ? lastLine(sshErr) : r.error);
+                              r.connected ? lastLineOf(sshErr) : r.error);
     };
     // A failed call: stopped, or an infra error saying which step and why.
     const auto failed = [&](const Call& c, const std::string& step) {
@@ -360,7 +344,7 @@ JobOutcome SshExecutor::runJob(std::size_t slotIndex, const JobRequest& request)
             return outcome;
         }
         outcome.infraError = c.connected ? "ssh " + target(host) + ": " + step + " failed (exit " + std::to_string(c.exitCode) +
-                                               "): " + lastLine(sshErr)
+                                               "): " + lastLineOf(sshErr)
                                          : c.error;
         if (c.connected) removeRemote();
         log::eval()->warn("{}", outcome.infraError);
@@ -391,7 +375,7 @@ JobOutcome SshExecutor::runJob(std::size_t slotIndex, const JobRequest& request)
         outcome.infraError = "ssh " + target(host) + ": the results that came back are unreadable: " + err;
         return outcome;
     }
-    const std::string status = lastLine(scratch / "back" / "build" / "runsh.rc");
+    const std::string status = lastLineOf(scratch / "back" / "build" / "runsh.rc");
     adoptReturnedFiles(scratch / "back", dir);
 
     int rc = -1;

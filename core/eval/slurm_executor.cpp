@@ -1,0 +1,477 @@
+#include "eval/slurm_executor.h"
+
+#include "eval/job_files.h"
+#include "eval/process_runner.h"
+#include "util/files.h"
+#include "util/hash.h"
+#include "util/log.h"
+#include "util/text.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <sstream>
+
+namespace ks::eval {
+namespace {
+
+std::string uniqueTag() {
+    static std::atomic<unsigned> counter{0};
+    return std::to_string(getpid()) + "-" + std::to_string(counter++);
+}
+
+std::string describeExit(int rc) {
+    return "exit " + std::to_string(rc) + (rc > 128 ? ", signal " + std::to_string(rc - 128) : "");
+}
+
+// Removes a submission's link and, once it is the last, its batch dir.
+void removeLink(const std::filesystem::path& link) {
+    if (link.empty()) return;
+    std::error_code ec;
+    std::filesystem::remove(link, ec);
+    std::filesystem::remove(link.parent_path(), ec); // fails while other tasks' links remain
+}
+
+// Prebuilt files (the harness, reference and baselines of a prebuild job,
+// built with -march=native) are used on nodes of the CPU they were built on:
+// <sharedDir>/.kernelsmith/prebuilt/<digest of the harness> names that CPU.
+std::filesystem::path prebuiltRecord(const std::filesystem::path& sharedDir, const std::filesystem::path& harness) {
+    auto bytes = readTextFile(harness);
+    return bytes ? sharedDir / ".kernelsmith" / "prebuilt" / sha256Hex(*bytes).substr(0, 32) : std::filesystem::path();
+}
+
+void removePrebuilt(const std::filesystem::path& build) {
+    std::error_code ec;
+    std::filesystem::remove(build / "harness", ec);
+    for (const auto& entry : std::filesystem::directory_iterator(build, ec))
+        if (entry.path().extension() == ".so") std::filesystem::remove(entry.path(), ec);
+}
+
+// A prebuild job's products come back to the client, which copies them into
+// later jobs; the CPU they were built for is recorded beside them.
+void adoptPrebuilt(const std::filesystem::path& sharedDir, const std::filesystem::path& jobBuild, const std::filesystem::path& localBuild) {
+    std::error_code ec;
+    auto cpu = readTextFile(jobBuild / "prebuilt-on");
+    const auto record = prebuiltRecord(sharedDir, jobBuild / "harness");
+    if (!cpu || record.empty()) return;
+    std::filesystem::create_directories(record.parent_path(), ec);
+    if (!writeFileAtomic(record, *cpu)) return;
+    for (const auto& entry : std::filesystem::directory_iterator(jobBuild, ec))
+        if ((entry.path().filename() == "harness" || entry.path().extension() == ".so") && entry.is_regular_file(ec))
+            std::filesystem::copy_file(entry.path(), localBuild / entry.path().filename(), std::filesystem::copy_options::overwrite_existing, ec);
+}
+
+// Before submitting: prebuilt files of a known CPU go with their record (the
+// batch script drops them on other CPUs); of an unknown one, they are dropped.
+void checkPrebuilt(const std::filesystem::path& sharedDir, const std::filesystem::path& entry) {
+    const auto build = entry / "job" / "build";
+    std::error_code ec;
+    if (!std::filesystem::exists(build / "harness", ec) || std::filesystem::exists(build / "prebuild-only", ec)) return;
+    const auto record = prebuiltRecord(sharedDir, build / "harness");
+    auto cpu = record.empty() ? Result<std::string>(makeError(ErrorCode::NotFound, "")) : readTextFile(record);
+    if (!cpu || !writeFileAtomic(entry / "prebuilt-on", *cpu)) removePrebuilt(build);
+}
+
+} // namespace
+
+struct SlurmExecutor::Tracked {
+    JobRequest request;
+    std::promise<JobOutcome> promise;
+    std::filesystem::path entry;   // <sharedDir>/<name>: job/ (the copy), limit, submission, rc
+    std::string slurmId;           // queued or running on the cluster; empty: waiting to be submitted
+    std::filesystem::path link;    // <batch dir>/<task> -> entry, while submitted
+    bool mayAttach = true;         // the shared dir was not looked at yet: it may hold an earlier client's job
+    int submitFailures = 0;
+    Clock::time_point notBefore{}; // after an sbatch failure
+    std::vector<std::string> lostRuns;            // how Slurm ended earlier attempts
+    std::optional<Clock::time_point> endedSince;  // Slurm says it ended; its run record not seen yet
+    bool done = false;
+};
+
+Result<std::unique_ptr<SlurmExecutor>> SlurmExecutor::create(SlurmExecutorConfig config) {
+    const auto invalid = [](const std::string& m) { return makeError(ErrorCode::InvalidArgument, m); };
+    if (config.sharedDir.empty())
+        return invalid("the Slurm executor needs a shared dir that the compute nodes see (--slurm-dir DIR)");
+    if (!config.sharedDir.is_absolute())
+        return invalid("the Slurm shared dir '" + config.sharedDir.string() +
+                       "' must be an absolute path, the same on the compute nodes (--slurm-dir DIR)");
+    if (config.maxJobs == 0) return invalid("slurm: the number of jobs at once must be at least 1 (--slurm-jobs N)");
+    if (config.requeueAttempts < 0) return invalid("slurm: requeue attempts must not be negative");
+    if (config.submitAttempts < 1) return invalid("slurm: submit attempts must be at least 1");
+    if (!(config.pollIntervalS > 0) || config.maxPollIntervalS < config.pollIntervalS || config.retryBaseS < 0 ||
+        config.batchWindowS < 0 || config.lostGraceS < 0)
+        return invalid("slurm: the poll interval must be positive and at most its maximum; delays must not be negative");
+    auto& s = config.submit;
+    if (s.jobName.empty()) s.jobName = "kernelsmith";
+    for (const auto* field : {&s.partition, &s.account, &s.qos, &s.gres, &s.timeLimit, &s.jobName})
+        if (field->find_first_of("\n\r") != std::string::npos) return invalid("slurm: an sbatch option holds a line break");
+    for (const char* tool : {"sbatch", "squeue", "scancel"})
+        if (findExecutable(tool).empty())
+            return makeError(ErrorCode::NotFound, std::string("the Slurm executor needs `") + tool +
+                                                      "` on PATH here: install slurm-client, or load the cluster's Slurm module");
+
+    std::error_code ec;
+    const auto own = config.sharedDir / ".kernelsmith";
+    std::filesystem::create_directories(own / "batches", ec);
+    if (ec)
+        return makeError(ErrorCode::Io, "cannot create " + (own / "batches").string() + ": " + ec.message() +
+                                            " (--slurm-dir must be a writable dir on the shared file system)");
+    // Named by its content: clients of other versions sharing the dir keep their own.
+    const auto script = own / ("run-job-" + sha256Hex(kSlurmBatchScript).substr(0, 12) + ".sh");
+    if (!std::filesystem::exists(script, ec)) {
+        if (auto w = writeFileAtomic(script, kSlurmBatchScript); !w)
+            return makeError(ErrorCode::Io, "cannot write the batch script: " + w.error().message);
+    }
+    std::filesystem::permissions(script, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                             std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                             std::filesystem::perms::others_exec,
+                                 ec);
+    const auto scratch = std::filesystem::temp_directory_path() / ("kernelsmith-" + std::to_string(getuid())) / ("slurm-" + uniqueTag());
+    std::filesystem::create_directories(scratch, ec);
+    if (ec) return makeError(ErrorCode::Io, "cannot create " + scratch.string() + ": " + ec.message() + " (set TMPDIR to a writable dir)");
+    return std::unique_ptr<SlurmExecutor>(new SlurmExecutor(std::move(config), script, scratch));
+}
+
+SlurmExecutor::SlurmExecutor(SlurmExecutorConfig config, std::filesystem::path script, std::filesystem::path scratch)
+    : config_(std::move(config)), script_(std::move(script)), scratch_(std::move(scratch)) {
+    manager_ = std::thread([this] { manage(); });
+}
+
+SlurmExecutor::~SlurmExecutor() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    manager_.join();
+    std::error_code ec;
+    std::filesystem::remove_all(scratch_, ec);
+}
+
+std::future<JobOutcome> SlurmExecutor::submit(JobRequest request) {
+    std::list<Tracked> one(1);
+    one.front().request = std::move(request);
+    auto future = one.front().promise.get_future();
+    {
+        std::lock_guard lock(mutex_);
+        arrived_.splice(arrived_.end(), one);
+    }
+    wake_.notify_all();
+    return future;
+}
+
+SlurmExecutor::Run SlurmExecutor::runCommand(const std::vector<std::string>& argv, double timeoutS) const {
+    ProcessSpec spec;
+    spec.argv = argv;
+    spec.workDir = scratch_;
+    spec.stdoutFile = scratch_ / "cmd.out";
+    spec.stderrFile = scratch_ / "cmd.err";
+    spec.limits.wallSeconds = timeoutS;
+    const auto p = runProcess(spec);
+    Run r;
+    if (!p.started) {
+        r.error = "cannot start " + argv[0] + ": " + p.startError;
+        return r;
+    }
+    auto out = readTextFile(spec.stdoutFile);
+    r.out = out ? *out : std::string();
+    if (p.timedOut) r.error = argv[0] + " gave no answer within " + std::to_string(static_cast<int>(timeoutS)) + " s";
+    else if (p.exitCode != 0) {
+        r.error = lastLineOf(spec.stderrFile);
+        if (r.error.empty()) r.error = argv[0] + " ended with " + describeExit(p.exitCode);
+    }
+    r.ok = r.error.empty();
+    return r;
+}
+
+void SlurmExecutor::manage() {
+    auto nextPoll = Clock::now();
+    double interval = config_.pollIntervalS;
+    for (;;) {
+        std::list<Tracked> arrived;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stopping_ || !arrived_.empty(); });
+            if (stopping_) break;
+            if (!arrived_.empty() && config_.batchWindowS > 0) {
+                // Jobs submitted together (a search filling its slots) go as one job array.
+                lock.unlock();
+                std::this_thread::sleep_for(std::chrono::duration<double>(config_.batchWindowS));
+                lock.lock();
+            }
+            arrived.splice(arrived.end(), arrived_);
+        }
+        adopt(arrived);
+        bool changed = cancelStopped();
+        changed = collectFinished() || changed;
+        changed = startWaiting() || changed;
+        const auto now = Clock::now();
+        if (changed) {
+            interval = config_.pollIntervalS;
+            nextPoll = std::min(nextPoll, now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval)));
+        }
+        const bool anySubmitted = std::any_of(jobs_.begin(), jobs_.end(), [](const Tracked& j) { return !j.done && !j.slurmId.empty(); });
+        if (anySubmitted && now >= nextPoll) {
+            const bool moved = poll();
+            const bool ending = std::any_of(jobs_.begin(), jobs_.end(), [](const Tracked& j) { return j.endedSince.has_value(); });
+            interval = moved || ending ? config_.pollIntervalS : std::min(interval * 2, config_.maxPollIntervalS);
+            nextPoll = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval));
+        }
+        jobs_.remove_if([](const Tracked& j) { return j.done; });
+    }
+    // Jobs on the cluster keep running: a resumed search re-attaches to them.
+    std::lock_guard lock(mutex_);
+    jobs_.splice(jobs_.end(), arrived_);
+    for (auto& job : jobs_) {
+        JobOutcome o;
+        o.infraError = "the Slurm executor shut down before the job ended" +
+                       (job.slurmId.empty() ? std::string() : " (Slurm job " + job.slurmId + " stays; resuming the search re-attaches to it)");
+        job.promise.set_value(o);
+    }
+    jobs_.clear();
+}
+
+void SlurmExecutor::adopt(std::list<Tracked>& arrived) {
+    for (auto& job : arrived) {
+        const auto& r = job.request;
+        std::string name = r.key.empty() ? fileSafeName(std::filesystem::absolute(r.dir).filename().string()) : "job-" + fileSafeName(r.key);
+        job.entry = config_.sharedDir / name;
+        // The same job twice in this client: the second gets a dir of its own
+        // instead of taking over the first one's.
+        for (int n = 2; std::any_of(jobs_.begin(), jobs_.end(), [&](const Tracked& t) { return !t.done && t.entry == job.entry; }); ++n) {
+            job.entry = config_.sharedDir / (name + "-" + std::to_string(n));
+            job.mayAttach = false;
+        }
+        jobs_.push_back(std::move(job));
+    }
+}
+
+bool SlurmExecutor::cancelStopped() {
+    std::vector<std::string> ids;
+    std::vector<Tracked*> stopped;
+    for (auto& job : jobs_) {
+        if (job.done || !job.request.stop.stop_requested()) continue;
+        if (!job.slurmId.empty()) ids.push_back(job.slurmId);
+        stopped.push_back(&job);
+    }
+    if (stopped.empty()) return false;
+    if (!ids.empty()) {
+        const auto r = runCommand(scancelCommand(ids), 60);
+        if (!r.ok) log::eval()->warn("slurm: scancel {} failed: {}", joinComma(ids), r.error);
+        else log::eval()->debug("slurm: cancelled {}", joinComma(ids));
+    }
+    for (auto* job : stopped) {
+        JobOutcome o;
+        o.stopped = true;
+        finish(*job, o);
+    }
+    return true;
+}
+
+bool SlurmExecutor::collectFinished() {
+    bool any = false;
+    std::error_code ec;
+    for (auto& job : jobs_) {
+        if (job.done || job.slurmId.empty() || !std::filesystem::exists(job.entry / "rc", ec)) continue;
+        auto text = readTextFile(job.entry / "rc");
+        const auto record = parseRunRecord(text ? *text : std::string());
+        JobOutcome o;
+        const int rc = record ? record->exitCode : -1;
+        o.wallSeconds = record ? record->wallSeconds : 0;
+        const double limit = job.request.limits.wallTimeoutS;
+        // timeout(1) ends with 124 when TERM stopped run.sh, 137 when it needed KILL.
+        o.timedOut = limit > 0 && (rc == 124 || (rc == 137 && o.wallSeconds >= limit));
+        const auto dir = std::filesystem::absolute(job.request.dir);
+        copyJobOutputs(job.entry / "job", dir);
+        if (std::filesystem::exists(dir / "build" / "prebuild-only", ec)) adoptPrebuilt(config_.sharedDir, job.entry / "job" / "build", dir / "build");
+        readJobOutputs(dir, describeExit(rc) + (record && !record->host.empty() ? " on " + record->host : ""), o);
+        log::eval()->debug("slurm: job {} ({}) ended, {:.2f} s", job.slurmId, job.entry.filename().string(), o.wallSeconds);
+        finish(job, o);
+        any = true;
+    }
+    return any;
+}
+
+bool SlurmExecutor::startWaiting() {
+    std::size_t active = 0;
+    for (const auto& job : jobs_) active += !job.done && !job.slurmId.empty();
+    const auto now = Clock::now();
+    bool changed = false;
+    std::vector<Tracked*> batch;
+    for (auto& job : jobs_) {
+        if (active + batch.size() >= config_.maxJobs) break;
+        if (job.done || !job.slurmId.empty() || now < job.notBefore) continue;
+        if (job.mayAttach) {
+            job.mayAttach = false;
+            if (attach(job)) {
+                ++active;
+                changed = true;
+                continue;
+            }
+        }
+        batch.push_back(&job);
+    }
+    if (!batch.empty()) {
+        submitBatch(batch);
+        changed = true;
+    }
+    return changed;
+}
+
+bool SlurmExecutor::attach(Tracked& job) {
+    auto text = readTextFile(job.entry / "submission");
+    if (!text) return false;
+    std::istringstream in(*text);
+    std::string id, link;
+    std::getline(in, id);
+    std::getline(in, link);
+    id = trim(id);
+    if (id.empty()) return false;
+    job.slurmId = id;
+    job.link = trim(link);
+    log::eval()->info("slurm: re-attached to job {} ({}), submitted by an earlier run", id, job.entry.filename().string());
+    return true;
+}
+
+void SlurmExecutor::submitBatch(const std::vector<Tracked*>& batch) {
+    std::vector<Tracked*> ready;
+    double wallLimit = 0;
+    for (auto* job : batch) {
+        // A fresh copy every attempt: an earlier one may have left half a run behind.
+        std::error_code ec;
+        std::filesystem::remove_all(job->entry, ec);
+        std::filesystem::create_directories(job->entry, ec);
+        if (!ec)
+            std::filesystem::copy(job->request.dir, job->entry / "job",
+                                  std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks, ec);
+        const double limit = job->request.limits.wallTimeoutS;
+        Status written = ec ? Status(makeError(ErrorCode::Io, ec.message()))
+                            : writeFileAtomic(job->entry / "limit", std::to_string(static_cast<long long>(std::ceil(limit))) + "\n");
+        if (!written) {
+            JobOutcome o;
+            o.infraError = "cannot copy the job dir into the Slurm shared dir " + job->entry.string() + ": " + written.error().message;
+            finish(*job, o);
+            continue;
+        }
+        checkPrebuilt(config_.sharedDir, job->entry);
+        wallLimit = std::max(wallLimit, limit);
+        ready.push_back(job);
+    }
+    if (ready.empty()) return;
+
+    SlurmBatch b;
+    b.script = script_;
+    b.batchDir = config_.sharedDir / ".kernelsmith" / "batches" / uniqueTag();
+    b.tasks = ready.size();
+    b.wallLimitS = wallLimit;
+    std::error_code ec;
+    std::filesystem::create_directories(b.batchDir, ec);
+    for (std::size_t i = 0; i < ready.size(); ++i) std::filesystem::create_directory_symlink(ready[i]->entry, b.batchDir / std::to_string(i), ec);
+    Run r = ec ? Run{false, {}, "cannot link the jobs into " + b.batchDir.string() + ": " + ec.message()} : runCommand(sbatchCommand(config_.submit, b), 60);
+    Result<std::vector<std::string>> ids = r.ok ? parseSbatchOutput(r.out, b.tasks) : Result<std::vector<std::string>>(makeError(ErrorCode::Io, r.error));
+    if (!ids) {
+        std::filesystem::remove_all(b.batchDir, ec);
+        for (auto* job : ready) {
+            ++job->submitFailures;
+            if (job->submitFailures >= config_.submitAttempts) {
+                JobOutcome o;
+                o.infraError = "sbatch failed: " + ids.error().message + " (after " + std::to_string(job->submitFailures) +
+                               (job->submitFailures == 1 ? " attempt)" : " attempts)");
+                finish(*job, o);
+                continue;
+            }
+            const double delay = config_.retryBaseS * std::pow(2.0, job->submitFailures - 1);
+            job->notBefore = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(delay));
+        }
+        log::eval()->warn("slurm: sbatch failed: {}; retrying in {:.1f} s", ids.error().message, config_.retryBaseS);
+        return;
+    }
+    for (std::size_t i = 0; i < ready.size(); ++i) {
+        auto& job = *ready[i];
+        job.slurmId = (*ids)[i];
+        job.link = b.batchDir / std::to_string(i);
+        job.submitFailures = 0;
+        // What a later client needs to re-attach. A client killed between
+        // sbatch and this write leaves a job it cannot find; that job only
+        // costs its node time.
+        if (auto w = writeFileAtomic(job.entry / "submission", job.slurmId + "\n" + job.link.string() + "\n"); !w)
+            log::eval()->warn("slurm: cannot record job {} in {}: {}", job.slurmId, job.entry.string(), w.error().message);
+    }
+    log::eval()->debug("slurm: submitted {} job(s) as {}", ready.size(), (*ids)[0]);
+}
+
+bool SlurmExecutor::poll() {
+    const auto r = runCommand(squeueCommand(config_.submit.jobName), 60);
+    if (!r.ok) {
+        // The controller may be restarting: the jobs keep their state until it answers.
+        log::eval()->warn("slurm: squeue failed: {}; polling again later", r.error);
+        return false;
+    }
+    const auto states = parseSqueueOutput(r.out);
+    const auto now = Clock::now();
+    bool moved = false;
+    std::error_code ec;
+    for (auto& job : jobs_) {
+        if (job.done || job.slurmId.empty()) continue;
+        const auto it = states.find(job.slurmId);
+        if (it != states.end() && !slurmStateIsFinal(it->second.state)) {
+            job.endedSince.reset();
+            continue;
+        }
+        if (std::filesystem::exists(job.entry / "rc", ec)) continue; // collected on the next round
+        if (!job.endedSince) {
+            job.endedSince = now;
+            moved = true;
+            continue;
+        }
+        if (std::chrono::duration<double>(now - *job.endedSince).count() < config_.lostGraceS) continue;
+        SlurmJobState state{job.slurmId, {}, {}, {}, {}};
+        if (it != states.end()) state = it->second;
+        else
+            // Gone from slurmctld's memory: ask the accounting, or the job completion log.
+            for (bool completionLog : {false, true}) {
+                const auto acct = runCommand(sacctCommand({job.slurmId}, completionLog), 60);
+                const auto found = acct.ok ? parseSacctOutput(acct.out) : std::map<std::string, SlurmJobState>{};
+                if (auto f = found.find(job.slurmId); f != found.end()) {
+                    state = f->second;
+                    break;
+                }
+            }
+        lost(job, state);
+        moved = true;
+    }
+    return moved;
+}
+
+void SlurmExecutor::lost(Tracked& job, const SlurmJobState& state) {
+    std::string what = "Slurm job " + job.slurmId + " " + describeLostJob(state);
+    if (const auto log = lastLineOf(job.entry / "slurm.out"); !log.empty()) what += " [its log: " + log + "]";
+    job.lostRuns.push_back(what);
+    removeLink(job.link);
+    job.link.clear();
+    job.slurmId.clear();
+    job.endedSince.reset();
+    const int attempts = static_cast<int>(job.lostRuns.size());
+    if (attempts > config_.requeueAttempts) {
+        JobOutcome o;
+        o.infraError = attempts == 1 ? what : "the cluster lost the job " + std::to_string(attempts) + " times: ";
+        if (attempts > 1)
+            for (std::size_t i = 0; i < job.lostRuns.size(); ++i) o.infraError += (i ? "; " : "") + job.lostRuns[i];
+        log::eval()->warn("slurm: {}: {}", job.entry.filename().string(), o.infraError);
+        finish(job, o);
+        return;
+    }
+    log::eval()->warn("slurm: {}; resubmitting (attempt {}/{})", what, attempts + 1, config_.requeueAttempts + 1);
+}
+
+void SlurmExecutor::finish(Tracked& job, JobOutcome outcome) {
+    removeLink(job.link);
+    std::error_code ec;
+    std::filesystem::remove_all(job.entry, ec);
+    job.done = true;
+    job.promise.set_value(std::move(outcome));
+}
+
+} // namespace ks::eval
