@@ -18,6 +18,13 @@ std::filesystem::path cacheDir() {
     return std::filesystem::path(home && *home ? home : ".") / ".cache/kernelsmith";
 }
 
+std::filesystem::path configDir() {
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+        return std::filesystem::path(xdg) / "kernelsmith";
+    const char* home = std::getenv("HOME");
+    return std::filesystem::path(home && *home ? home : "/tmp") / ".config/kernelsmith";
+}
+
 std::filesystem::path defaultDatabase() { return dataDir() / "workspace.db"; }
 
 std::filesystem::path resourcesDir() {

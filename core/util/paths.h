@@ -7,6 +7,8 @@ namespace ks::paths {
 std::filesystem::path dataDir();
 // $XDG_CACHE_HOME/kernelsmith (default ~/.cache/kernelsmith): what can be measured again.
 std::filesystem::path cacheDir();
+// $XDG_CONFIG_HOME/kernelsmith (default ~/.config/kernelsmith): what a person sets up.
+std::filesystem::path configDir();
 // The default workspace database inside dataDir().
 std::filesystem::path defaultDatabase();
 // resources/ of the build tree or the installed share/kernelsmith;

@@ -1,6 +1,7 @@
 #include "synth/llm/llm_config.h"
 
 #include "util/files.h"
+#include "util/paths.h"
 
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
@@ -61,13 +62,7 @@ Status resolveKey(ModelConfig& m) {
 
 std::string providerName(ProviderKind kind) { return kind == ProviderKind::Anthropic ? "anthropic" : "openai"; }
 
-std::filesystem::path defaultSettingsFile() {
-    const char* xdg = std::getenv("XDG_CONFIG_HOME");
-    std::filesystem::path base;
-    if (xdg && *xdg) base = xdg;
-    else base = std::filesystem::path(envOr("HOME", "/tmp")) / ".config";
-    return base / "kernelsmith" / "llm.json";
-}
+std::filesystem::path defaultSettingsFile() { return paths::configDir() / "llm.json"; }
 
 Result<LlmSettings> loadSettings(const std::filesystem::path& file, bool explicitFile) {
     LlmSettings settings;
