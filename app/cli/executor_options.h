@@ -1,6 +1,7 @@
 #pragma once
-// Where evaluations run: --executor local|ssh and the --ssh-* options, read
-// the same way by eval, search start/resume and bench.
+// Where evaluations run: --executor local|ssh|slurm, --executor-profile NAME,
+// and the --ssh-* and --slurm-* options, read the same way by eval, search
+// start/resume and bench.
 #include "args.h"
 
 #include "eval/executor.h"

@@ -45,8 +45,9 @@ const char* kSearchHelp = R"(usage: kernelsmith-cli search COMMAND ...
         [--max-tokens N] [--max-cost USD] [--llm-concurrency N] [--llm-config FILE]
         [--seed-from-history]            also start from earlier searches' best kernels
         [--distill]                      at the end, write what worked as a skill (pending review)
-        [--executor local|ssh] [--ssh-host USER@HOST[:PORT] ...]   where candidates run (below)
-  resume ID [--budget N] [--llm-config FILE] [--executor ... --ssh-host ...]
+        [--executor local|ssh|slurm] [--executor-profile NAME] [--ssh-* ...] [--slurm-* ...]
+                                         where candidates run (below)
+  resume ID [--budget N] [--llm-config FILE] [--executor ... | --executor-profile NAME]
                                          continue an interrupted or paused search
   list                                   every search of the workspace
   show ID [--all]                        the tree as text and the best node
