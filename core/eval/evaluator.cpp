@@ -143,11 +143,20 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
     for (const auto& f : problem.compileFlags) h.addField(f);
     const auto& machine = machineInfo(options.compiler);
     h.addField(machine.compilerVersion).addField(machine.host).addField(machine.cpu);
+    // Jobs that run elsewhere (Slurm) get files built there, in a job of theirs.
+    if (executor_.name() != "local") h.addField(executor_.name());
     if (cuda) h.addField(findNvcc().string()).addField(options.cudaArch.empty() ? problem.cudaArch : options.cudaArch);
     const auto cacheDir = config_.jobsRoot.parent_path() / "prebuilt" / h.hexDigest().substr(0, 32);
 
     std::vector<std::string> files{"harness", "reference.so"};
     for (const auto& b : problem.baselines) files.push_back("baseline_" + b.name + ".so");
+    // Where jobs run on other machines, the prebuild job records the CPU the
+    // files were built for; those jobs use them only on that CPU.
+    const auto withCpuRecord = [](std::vector<std::string> names, const std::filesystem::path& dir) {
+        std::error_code missing;
+        if (std::filesystem::exists(dir / "prebuilt-on", missing)) names.push_back("prebuilt-on");
+        return names;
+    };
     std::error_code ec;
     std::lock_guard lock(prebuildMutex_);
     if (!std::filesystem::exists(cacheDir / "complete", ec)) {
@@ -163,7 +172,8 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
         if (built) {
             const auto temp = cacheDir.string() + ".tmp-" + uniqueSuffix();
             std::filesystem::create_directories(temp, ec);
-            for (const auto& f : files) std::filesystem::copy_file(buildDir / "build" / f, std::filesystem::path(temp) / f, ec);
+            for (const auto& f : withCpuRecord(files, buildDir / "build"))
+                std::filesystem::copy_file(buildDir / "build" / f, std::filesystem::path(temp) / f, ec);
             if (!ec) (void)writeFileAtomic(std::filesystem::path(temp) / "complete", "\n");
             std::filesystem::rename(temp, cacheDir, ec);
             if (ec) std::filesystem::remove_all(temp, ec);
@@ -172,7 +182,7 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
         std::filesystem::remove_all(buildDir, ec);
         if (!built) return;
     }
-    for (const auto& f : files)
+    for (const auto& f : withCpuRecord(files, cacheDir))
         std::filesystem::copy_file(cacheDir / f, jobDir / "build" / f, std::filesystem::copy_options::overwrite_existing, ec);
 }
 

@@ -59,10 +59,11 @@ if ! cd "$entry/job" 2>/dev/null; then
 fi
 limit=$(cat ../limit 2>/dev/null || echo 0)
 mkdir -p build
-# Prebuilt harness and reference (-march=native) run only on nodes of the CPU
-# they were built on (../prebuilt-on); elsewhere run.sh builds them again.
+# A prebuild job records the CPU it built the harness and reference for
+# (-march=native); other jobs use them only on that CPU, else run.sh builds
+# them again. No candidate code has run in this dir yet: the record is ours.
 sig=$( { uname -m; grep -m1 '^model name' /proc/cpuinfo; grep -m1 '^flags' /proc/cpuinfo; } 2>/dev/null | cksum | cut -d' ' -f1)
-if [ ! -f build/prebuild-only ] && [ "$(cat ../prebuilt-on 2>/dev/null)" != "$sig" ]; then rm -f build/harness build/*.so; fi
+if [ ! -f build/prebuild-only ] && [ "$(cat build/prebuilt-on 2>/dev/null)" != "$sig" ]; then rm -f build/harness build/*.so; fi
 # Jobs on one node take turns timing, as the local executor's workers do.
 lock="${TMPDIR:-/tmp}/kernelsmith-timing-$(id -u)-${SLURM_JOB_GPUS:-${CUDA_VISIBLE_DEVICES:-cpu}}.lock"
 exec 3>>"$lock" || exec 3>/dev/null

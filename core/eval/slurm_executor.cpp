@@ -34,44 +34,15 @@ void removeLink(const std::filesystem::path& link) {
     std::filesystem::remove(link.parent_path(), ec); // fails while other tasks' links remain
 }
 
-// Prebuilt files (the harness, reference and baselines of a prebuild job,
-// built with -march=native) are used on nodes of the CPU they were built on:
-// <sharedDir>/.kernelsmith/prebuilt/<digest of the harness> names that CPU.
-std::filesystem::path prebuiltRecord(const std::filesystem::path& sharedDir, const std::filesystem::path& harness) {
-    auto bytes = readTextFile(harness);
-    return bytes ? sharedDir / ".kernelsmith" / "prebuilt" / sha256Hex(*bytes).substr(0, 32) : std::filesystem::path();
-}
-
-void removePrebuilt(const std::filesystem::path& build) {
+// A prebuild job's products (harness, reference and baselines, and the CPU
+// they were built for) go back to the client, which copies them into later jobs.
+void adoptPrebuilt(const std::filesystem::path& jobBuild, const std::filesystem::path& localBuild) {
     std::error_code ec;
-    std::filesystem::remove(build / "harness", ec);
-    for (const auto& entry : std::filesystem::directory_iterator(build, ec))
-        if (entry.path().extension() == ".so") std::filesystem::remove(entry.path(), ec);
-}
-
-// A prebuild job's products come back to the client, which copies them into
-// later jobs; the CPU they were built for is recorded beside them.
-void adoptPrebuilt(const std::filesystem::path& sharedDir, const std::filesystem::path& jobBuild, const std::filesystem::path& localBuild) {
-    std::error_code ec;
-    auto cpu = readTextFile(jobBuild / "prebuilt-on");
-    const auto record = prebuiltRecord(sharedDir, jobBuild / "harness");
-    if (!cpu || record.empty()) return;
-    std::filesystem::create_directories(record.parent_path(), ec);
-    if (!writeFileAtomic(record, *cpu)) return;
-    for (const auto& entry : std::filesystem::directory_iterator(jobBuild, ec))
-        if ((entry.path().filename() == "harness" || entry.path().extension() == ".so") && entry.is_regular_file(ec))
-            std::filesystem::copy_file(entry.path(), localBuild / entry.path().filename(), std::filesystem::copy_options::overwrite_existing, ec);
-}
-
-// Before submitting: prebuilt files of a known CPU go with their record (the
-// batch script drops them on other CPUs); of an unknown one, they are dropped.
-void checkPrebuilt(const std::filesystem::path& sharedDir, const std::filesystem::path& entry) {
-    const auto build = entry / "job" / "build";
-    std::error_code ec;
-    if (!std::filesystem::exists(build / "harness", ec) || std::filesystem::exists(build / "prebuild-only", ec)) return;
-    const auto record = prebuiltRecord(sharedDir, build / "harness");
-    auto cpu = record.empty() ? Result<std::string>(makeError(ErrorCode::NotFound, "")) : readTextFile(record);
-    if (!cpu || !writeFileAtomic(entry / "prebuilt-on", *cpu)) removePrebuilt(build);
+    for (const auto& entry : std::filesystem::directory_iterator(jobBuild, ec)) {
+        const auto name = entry.path().filename();
+        if ((name == "harness" || name == "prebuilt-on" || name.extension() == ".so") && entry.is_regular_file(ec) && !entry.is_symlink(ec))
+            std::filesystem::copy_file(entry.path(), localBuild / name, std::filesystem::copy_options::overwrite_existing, ec);
+    }
 }
 
 } // namespace
@@ -285,7 +256,7 @@ bool SlurmExecutor::collectFinished() {
         o.timedOut = limit > 0 && (rc == 124 || (rc == 137 && o.wallSeconds >= limit));
         const auto dir = std::filesystem::absolute(job.request.dir);
         copyJobOutputs(job.entry / "job", dir);
-        if (std::filesystem::exists(dir / "build" / "prebuild-only", ec)) adoptPrebuilt(config_.sharedDir, job.entry / "job" / "build", dir / "build");
+        if (std::filesystem::exists(dir / "build" / "prebuild-only", ec)) adoptPrebuilt(job.entry / "job" / "build", dir / "build");
         readJobOutputs(dir, describeExit(rc) + (record && !record->host.empty() ? " on " + record->host : ""), o);
         log::eval()->debug("slurm: job {} ({}) ended, {:.2f} s", job.slurmId, job.entry.filename().string(), o.wallSeconds);
         finish(job, o);
@@ -355,7 +326,6 @@ void SlurmExecutor::submitBatch(const std::vector<Tracked*>& batch) {
             finish(*job, o);
             continue;
         }
-        checkPrebuilt(config_.sharedDir, job->entry);
         wallLimit = std::max(wallLimit, limit);
         ready.push_back(job);
     }
