@@ -18,6 +18,7 @@ packages=(
   bubblewrap xvfb xauth
   libopenblas-dev poppler-utils valgrind python3
   openssh-client openssh-server  # tst_ssh_executor starts its own sshd; the package also enables the system ssh service
+  slurm-wlm munge  # tst_slurm_executor starts its own single-node cluster (munged, slurmctld, slurmd)
 )
 missing=()
 for p in "${packages[@]}"; do
