@@ -39,6 +39,10 @@ public:
     virtual std::size_t slotCount() const = 0;
     // Never blocks on the job itself; the future becomes ready when it ends.
     virtual std::future<JobOutcome> submit(JobRequest request) = 0;
+    // Whether a paused search should cancel its jobs in flight (and run them
+    // again on resume) rather than let them finish: true where jobs wait in a
+    // queue that others share, a cluster's.
+    virtual bool cancelsOnPause() const { return false; }
 };
 
 } // namespace ks::eval

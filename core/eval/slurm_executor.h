@@ -57,6 +57,7 @@ public:
     std::string name() const override { return "slurm"; }
     std::size_t slotCount() const override { return config_.maxJobs; }
     std::future<JobOutcome> submit(JobRequest request) override;
+    bool cancelsOnPause() const override { return true; }
 
     const SlurmExecutorConfig& config() const { return config_; }
 

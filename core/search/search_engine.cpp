@@ -18,7 +18,9 @@
 
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <future>
+#include <memory>
 #include <thread>
 
 namespace ks::search {
@@ -52,6 +54,11 @@ struct InFlight {
     NodeId node = 0;
     eval::PreparedJob job;
     std::future<eval::JobOutcome> outcome;
+    // Cancels this job alone (its subtree pruned, the search paused on a
+    // cluster); the search's stop token reaches it through `link`.
+    std::stop_source cancel;
+    std::unique_ptr<std::stop_callback<std::function<void()>>> link;
+    bool requeue = false; // cancelled by a pause: evaluated again on resume
 };
 
 struct LlmInFlight {
@@ -517,7 +524,8 @@ private:
         } else {
             f.job = std::move(*job);
             if (!f.job.finished) {
-                f.job.request.stop = stop_;
+                f.link = std::make_unique<std::stop_callback<std::function<void()>>>(stop_, [s = f.cancel]() mutable { s.request_stop(); });
+                f.job.request.stop = f.cancel.get_token();
                 f.outcome = evaluator_.executor().submit(f.job.request);
             }
         }
@@ -539,8 +547,11 @@ private:
             eval::JobOutcome outcome;
             if (it->outcome.valid()) outcome = it->outcome.get();
             if (outcome.stopped) {
-                // Cancelled: stays pending in the store and is rerun on resume.
+                // Cancelled: stays pending in the store and is rerun on resume
+                // (a paused one in this run already, first of all).
                 (void)store_.setNodeState(it->node, "pending");
+                if (Node* n = tree_.find(it->node)) n->state = NodeState::Pending;
+                if (it->requeue && !stop_.stop_requested()) queue_.push_front(it->node);
                 it = inFlight_.erase(it);
                 continue;
             }
@@ -624,6 +635,13 @@ private:
         if (c.verb == "pause") {
             paused_ = true;
             search_.status = "paused";
+            // On a cluster, waiting jobs hold places in a queue others share:
+            // a paused search takes its jobs back (elsewhere they drain).
+            if (evaluator_.executor().cancelsOnPause())
+                for (auto& f : inFlight_) {
+                    f.requeue = true;
+                    f.cancel.request_stop();
+                }
         } else if (c.verb == "resume") {
             paused_ = false;
             search_.status = "running";
@@ -676,6 +694,9 @@ private:
             if (tree_.inPrunedSubtree(*it)) it = queue_.erase(it);
             else ++it;
         }
+        // Evaluations of pruned nodes under way are not wanted either.
+        for (auto& f : inFlight_)
+            if (tree_.inPrunedSubtree(f.node)) f.cancel.request_stop();
     }
 
     Result<SearchOutcome> finishRun() {

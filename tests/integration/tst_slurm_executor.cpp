@@ -91,8 +91,9 @@ private slots:
     void cleanupTestCase() { cluster_.reset(); }
 
     // A search of 20 evaluations through sbatch, two jobs at once, with the
-    // executor from a profile. One job is cancelled from outside and slurmd
-    // restarted while jobs run; every node still ends with a result of its own.
+    // executor from a profile. One job is cancelled from outside, slurmd
+    // restarted while jobs run, and the search paused (its jobs cancelled) and
+    // resumed; every node still ends with a result of its own.
     void searchThroughSlurm() {
         const auto config = root_ / "config";
         std::filesystem::create_directories(config / "kernelsmith");
@@ -163,6 +164,26 @@ private slots:
         std::this_thread::sleep_for(std::chrono::seconds(2));
         const auto restarted = cluster_->startSlurmd();
         QVERIFY2(restarted.empty(), restarted.c_str());
+
+        // Paused, the search takes its jobs off the cluster; resumed, it runs them again.
+        const auto cancelledNow = [] {
+            std::set<std::string> ids;
+            for (const auto& [id, state] : squeue())
+                if (state.state.rfind("CANCELLED", 0) == 0) ids.insert(id);
+            return ids;
+        };
+        const auto before = cancelledNow();
+        const auto dbArg = QString::fromStdString(db.string());
+        QCOMPARE(test::runCli({QStringLiteral("--db"), dbArg, QStringLiteral("search"), QStringLiteral("pause"), QStringLiteral("1")}).code, 0);
+        QVERIFY2(waitFor(
+                     [&] {
+                         for (const auto& [id, state] : squeue())
+                             if (state.state == "RUNNING" || state.state == "PENDING") return false;
+                         return cancelledNow().size() > before.size();
+                     },
+                     30),
+                 "the paused search left jobs on the cluster");
+        QCOMPARE(test::runCli({QStringLiteral("--db"), dbArg, QStringLiteral("search"), QStringLiteral("resume"), QStringLiteral("1")}).code, 0);
 
         QVERIFY2(cli.waitForFinished(150000), "the search did not end within 150 s");
         const QString log = QString::fromUtf8(cli.readAll());
