@@ -145,7 +145,8 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
     h.addField(machine.compilerVersion).addField(machine.host).addField(machine.cpu);
     // Jobs that run elsewhere (Slurm) get files built there, in a job of theirs.
     if (executor_.name() != "local") h.addField(executor_.name());
-    if (cuda) h.addField(findNvcc().string()).addField(options.cudaArch.empty() ? problem.cudaArch : options.cudaArch);
+    // The build commands too: a run.sh for no candidate in particular holds them all.
+    if (cuda) h.addField(findNvcc().string()).addField(CudaHarnessGenerator::runScript(problem, {}, {}, options, {}));
     const auto cacheDir = config_.jobsRoot.parent_path() / "prebuilt" / h.hexDigest().substr(0, 32);
 
     std::vector<std::string> files{"harness", "reference.so"};

@@ -534,6 +534,10 @@ void protectInputs(Case& c, bool readOnly) {
 }
 
 #ifdef KS_CUDA
+// While timing, outputs are poisoned and checked on the device itself, so
+// calls leave them there instead of moving them over PCIe.
+bool gOutputsStayOnDevice = false;
+
 std::string cudaFailure(const std::string& error) {
     return error.empty() ? error : "cuda: " + error;
 }
@@ -564,7 +568,7 @@ std::string callKernel(const Kernel& k, Case& c, double limitS, double* elapsed,
     std::string failure;
 #ifdef KS_CUDA
     for (auto& b : c.buffers)
-        if (b.output && failure.empty()) failure = cudaFailure(ksDevUpload(b.dev, b.data, b.dataBytes));
+        if (b.output && failure.empty() && !gOutputsStayOnDevice) failure = cudaFailure(ksDevUpload(b.dev, b.data, b.dataBytes));
     if (failure.empty()) failure = cudaFailure(ksDevFlushL2());
     double seconds = 0;
     armWatchdog(limitS);
@@ -582,7 +586,7 @@ std::string callKernel(const Kernel& k, Case& c, double limitS, double* elapsed,
     }
     disarmWatchdog();
     for (auto& b : c.buffers)
-        if (b.output && failure.empty()) failure = cudaFailure(ksDevDownload(b.data, b.dev, b.dataBytes));
+        if (b.output && failure.empty() && !gOutputsStayOnDevice) failure = cudaFailure(ksDevDownload(b.data, b.dev, b.dataBytes));
 #else
     armWatchdog(limitS);
     const double t0 = now();
@@ -1009,13 +1013,58 @@ int run() {
             for (auto& b : c.buffers) if (b.output) poison(b, which);
             poisoned[which].take(c, true);
         }
+#ifdef KS_CUDA
+        // The same images on the device: a timed call then costs device copies
+        // (poison in, output compared) rather than two PCIe transfers.
+        struct DeviceImages {
+            void* poison[2] = {nullptr, nullptr};
+            void* golden = nullptr;
+        };
+        std::vector<DeviceImages> onDevice(c.buffers.size());
+        for (size_t i = 0; i < c.buffers.size() && r.status == "ok"; ++i) {
+            if (!c.buffers[i].output) continue;
+            std::string err;
+            void** slots[3] = {&onDevice[i].poison[0], &onDevice[i].poison[1], &onDevice[i].golden};
+            const unsigned char* images[3] = {poisoned[0].bytes[i].data(), poisoned[1].bytes[i].data(), golden.bytes[i].data()};
+            for (int k = 0; k < 3 && err.empty(); ++k) {
+                err = ksDevAlloc(c.buffers[i].dataBytes, slots[k]);
+                if (err.empty()) err = ksDevUpload(*slots[k], images[k], c.buffers[i].dataBytes);
+            }
+            if (!err.empty()) {
+                r.status = "infra_error";
+                r.message = std::string("timing shape ") + shape.name + ": no room on the device for the timing images: " + err;
+            }
+        }
+        struct FreeImages {
+            std::vector<DeviceImages>& images;
+            ~FreeImages() {
+                for (auto& d : images) {
+                    ksDevFree(d.poison[0]);
+                    ksDevFree(d.poison[1]);
+                    ksDevFree(d.golden);
+                }
+                gOutputsStayOnDevice = false;
+            }
+        } freeImages{onDevice};
+        gOutputsStayOnDevice = true;
+#endif
         for (int rep = 0; rep < reps && r.status == "ok"; ++rep) {
             for (size_t j = 0; j < timed.size(); ++j) {
                 // Rotate the order so no kernel always runs right after another.
                 const size_t k = (j + static_cast<size_t>(rep)) % timed.size();
                 double p0 = now();
-                for (size_t i = 0; i < c.buffers.size(); ++i)
-                    if (c.buffers[i].output) std::memcpy(c.buffers[i].data, poisoned[rep & 1].bytes[i].data(), c.buffers[i].dataBytes);
+                for (size_t i = 0; i < c.buffers.size(); ++i) {
+                    if (!c.buffers[i].output) continue;
+#ifdef KS_CUDA
+                    if (std::string err = ksDevCopy(c.buffers[i].dev, onDevice[i].poison[rep & 1], c.buffers[i].dataBytes); !err.empty()) {
+                        r.status = "runtime_error";
+                        r.message = "poisoning " + c.buffers[i].name + " before a timed call failed on the device (" + err + ")";
+                    }
+#else
+                    std::memcpy(c.buffers[i].data, poisoned[rep & 1].bytes[i].data(), c.buffers[i].dataBytes);
+#endif
+                }
+                if (r.status != "ok") break;
                 double p1 = now();
                 flushCaches(c);
                 r.poisonSeconds += p1 - p0;
@@ -1031,12 +1080,26 @@ int run() {
                 if (k == candIndex) {
                     const double v0 = now();
                     // Every timed output must be the verified one, bit for bit.
-                    for (size_t i = 0; i < c.buffers.size(); ++i)
-                        if (c.buffers[i].output && std::memcmp(c.buffers[i].data, golden.bytes[i].data(), c.buffers[i].dataBytes) != 0) {
+                    for (size_t i = 0; i < c.buffers.size(); ++i) {
+                        if (!c.buffers[i].output) continue;
+#ifdef KS_CUDA
+                        bool same = false;
+                        const std::string err = ksDevEqual(c.buffers[i].dev, onDevice[i].golden, c.buffers[i].dataBytes, &same);
+                        if (!err.empty()) {
+                            r.status = "runtime_error";
+                            r.message = "comparing a timed " + c.buffers[i].name + " on the device failed (" + err + ")";
+                            continue;
+                        }
+                        const bool differs = !same;
+#else
+                        const bool differs = std::memcmp(c.buffers[i].data, golden.bytes[i].data(), c.buffers[i].dataBytes) != 0;
+#endif
+                        if (differs) {
                             r.status = "wrong_answer";
                             r.message = std::string("timed call ") + std::to_string(rep + 1) + " on shape " + shape.name +
                                         " produced a different " + c.buffers[i].name + " than the verified call";
                         }
+                    }
                     r.verifySeconds += now() - v0;
                 }
             }

@@ -25,6 +25,23 @@ std::string check(cudaError_t e, const char* what) {
     return std::string(what) + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
 }
 
+int* gDiffers = nullptr; // device flag of ksDevEqual
+
+// Sets *differs when any byte differs; 16 bytes a load where both are aligned (cudaMalloc's are).
+__global__ void compareBytes(const unsigned char* a, const unsigned char* b, size_t bytes, int* differs) {
+    const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+    const size_t first = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const size_t chunks = bytes / 16;
+    const uint4* a4 = reinterpret_cast<const uint4*>(a);
+    const uint4* b4 = reinterpret_cast<const uint4*>(b);
+    for (size_t i = first; i < chunks; i += stride) {
+        const uint4 x = a4[i], y = b4[i];
+        if (x.x != y.x || x.y != y.y || x.z != y.z || x.w != y.w) *differs = 1;
+    }
+    for (size_t i = chunks * 16 + first; i < bytes; i += stride)
+        if (a[i] != b[i]) *differs = 1;
+}
+
 } // namespace
 
 std::string ksDevInit() {
@@ -94,6 +111,27 @@ std::string ksDevRedZone(const void* dev, size_t bytes, bool* intact) {
             *intact = false;
             return "byte " + std::to_string(i) + " past the end";
         }
+    return {};
+}
+
+std::string ksDevCopy(void* dst, const void* src, size_t bytes) {
+    if (bytes == 0) return {};
+    return check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy on the device");
+}
+
+std::string ksDevEqual(const void* a, const void* b, size_t bytes, bool* equal) {
+    *equal = false;
+    if (!gDiffers)
+        if (auto err = check(cudaMalloc(&gDiffers, sizeof(int)), "cudaMalloc (comparison flag)"); !err.empty()) return err;
+    if (auto err = check(cudaMemset(gDiffers, 0, sizeof(int)), "cudaMemset (comparison flag)"); !err.empty()) return err;
+    if (bytes > 0) {
+        compareBytes<<<264, 256>>>(static_cast<const unsigned char*>(a), static_cast<const unsigned char*>(b), bytes, gDiffers);
+        if (auto err = check(cudaGetLastError(), "the comparison kernel's launch"); !err.empty()) return err;
+    }
+    int differs = 1;
+    if (auto err = check(cudaMemcpy(&differs, gDiffers, sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy (comparison flag)"); !err.empty())
+        return err;
+    *equal = differs == 0;
     return {};
 }
 

@@ -28,6 +28,12 @@ std::string ksDevDownload(void* host, const void* dev, size_t bytes);
 // otherwise how far past the end the first changed byte is.
 std::string ksDevRedZone(const void* dev, size_t bytes, bool* intact);
 
+// Device to device, for the poisoned images of the timed calls.
+std::string ksDevCopy(void* dst, const void* src, size_t bytes);
+// Whether two device buffers hold the same bytes (compared on the device: a
+// timed output is checked without bringing it back).
+std::string ksDevEqual(const void* a, const void* b, size_t bytes, bool* equal);
+
 // Evicts the L2 (writes a buffer larger than it), so every timed call starts cold.
 std::string ksDevFlushL2();
 // Around one kernel call: the start event, then (after the launcher returned)
