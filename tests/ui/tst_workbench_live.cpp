@@ -12,6 +12,7 @@
 #include "windows/new_search_dialog.h"
 #include "store/database.h"
 #include "store/search_store.h"
+#include "util/files.h"
 #include "tree/tree_canvas.h"
 #include "widgets/search_view.h"
 
@@ -25,6 +26,7 @@
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
+#include <QtWidgets/QSpinBox>
 #include <QtWidgets/QStatusBar>
 #include <QtWidgets/QTabWidget>
 
@@ -218,13 +220,66 @@ private slots:
         remote.accept();
         QCOMPARE(remote.result(), int(QDialog::Accepted));
         const auto ssh = remote.executorConfig();
-        QVERIFY(ssh.ok() && ssh->has_value());
-        QCOMPARE((*ssh)->hosts.size(), std::size_t(2));
-        QCOMPARE((*ssh)->hosts[0].user, std::string("me"));
-        QCOMPARE((*ssh)->hosts[0].port, 2222);
-        QCOMPARE((*ssh)->hosts[1].host, std::string("gpu2"));
-        QCOMPARE((*ssh)->hosts[1].slotCount, std::size_t(2));
-        QCOMPARE((*ssh)->hosts[1].gpus, (std::vector<std::string>{"0", "1"}));
+        QVERIFY(ssh.ok() && ssh->kind == eval::ExecutorKind::Ssh);
+        const auto& hosts = ssh->ssh.hosts;
+        QCOMPARE(hosts.size(), std::size_t(2));
+        QCOMPARE(hosts[0].user, std::string("me"));
+        QCOMPARE(hosts[0].port, 2222);
+        QCOMPARE(hosts[1].host, std::string("gpu2"));
+        QCOMPARE(hosts[1].slotCount, std::size_t(2));
+        QCOMPARE(hosts[1].gpus, (std::vector<std::string>{"0", "1"}));
+    }
+
+    // Or on a Slurm cluster, given in the dialog or named by a profile of executors.json.
+    void newSearchDialogRunsOnSlurm() {
+        const auto profiles = eval::defaultExecutorProfilesFile();
+        std::filesystem::remove(profiles);
+        ui::NewSearchDialog cluster({{QStringLiteral("saxpy"), test::problemDir("saxpy")}});
+        auto* executor = cluster.findChildren<QComboBox*>().at(3);
+        QCOMPARE(executor->itemData(2).toString(), QStringLiteral("slurm"));
+        QCOMPARE(executor->count(), 3); // no profiles file: no profiles
+        auto* dir = cluster.findChild<QLineEdit*>(QStringLiteral("slurmDir"));
+        QVERIFY(!dir->isEnabled());
+        executor->setCurrentIndex(2);
+        QVERIFY(dir->isEnabled());
+        QVERIFY(!cluster.findChild<QLineEdit*>(QStringLiteral("sshHosts"))->isEnabled());
+        cluster.accept();
+        QCOMPARE(cluster.result(), int(QDialog::Rejected));
+        QVERIFY(cluster.findChild<QLabel*>(QStringLiteral("newSearchError"))->text().contains(QStringLiteral("absolute path")));
+        dir->setText(QStringLiteral("/shared/ks-jobs"));
+        cluster.findChild<QLineEdit*>(QStringLiteral("slurmPartition"))->setText(QStringLiteral("gpu"));
+        cluster.findChild<QLineEdit*>(QStringLiteral("slurmGres"))->setText(QStringLiteral("gpu:1"));
+        cluster.findChild<QSpinBox*>(QStringLiteral("slurmJobs"))->setValue(8);
+        cluster.accept();
+        QCOMPARE(cluster.result(), int(QDialog::Accepted));
+        auto slurm = cluster.executorConfig();
+        QVERIFY(slurm.ok() && slurm->kind == eval::ExecutorKind::Slurm);
+        QCOMPARE(slurm->slurm.sharedDir, std::filesystem::path("/shared/ks-jobs"));
+        QCOMPARE(slurm->slurm.submit.partition, std::string("gpu"));
+        QCOMPARE(slurm->slurm.submit.gres, std::string("gpu:1"));
+        QCOMPARE(slurm->slurm.maxJobs, std::size_t(8));
+
+        std::filesystem::create_directories(profiles.parent_path());
+        QVERIFY(writeFileAtomic(profiles, R"({"profiles": {"gpu-cluster": {"kind": "slurm", "dir": "/shared/ks", "jobs": 16}}})").ok());
+        ui::NewSearchDialog named({{QStringLiteral("saxpy"), test::problemDir("saxpy")}});
+        auto* choices = named.findChildren<QComboBox*>().at(3);
+        const int at = choices->findData(QStringLiteral("profile:gpu-cluster"));
+        QVERIFY(at >= 0);
+        QVERIFY2(choices->itemText(at).contains(QStringLiteral("slurm")), qPrintable(choices->itemText(at)));
+        choices->setCurrentIndex(at);
+        named.accept();
+        QCOMPARE(named.result(), int(QDialog::Accepted));
+        slurm = named.executorConfig();
+        QVERIFY(slurm.ok() && slurm->kind == eval::ExecutorKind::Slurm);
+        QCOMPARE(slurm->slurm.maxJobs, std::size_t(16));
+
+        // A malformed file is said in the dialog; the other choices still work.
+        QVERIFY(writeFileAtomic(profiles, R"({"profiles": {"gpu-cluster": {"kind": "slurm"}}})").ok());
+        ui::NewSearchDialog broken({{QStringLiteral("saxpy"), test::problemDir("saxpy")}});
+        auto* error = broken.findChild<QLabel*>(QStringLiteral("newSearchError"));
+        QVERIFY2(!error->isHidden() && error->text().contains(QStringLiteral("\"dir\"")), qPrintable(error->text()));
+        QCOMPARE(broken.findChildren<QComboBox*>().at(3)->count(), 3);
+        std::filesystem::remove(profiles);
     }
 
     void screenshotsOfTheWindowAndEveryTab() {

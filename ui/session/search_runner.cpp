@@ -1,7 +1,6 @@
 #include "session/search_runner.h"
 
 #include "eval/evaluator.h"
-#include "eval/local_executor.h"
 #include "problem/problem_loader.h"
 #include "profile/machine_cache.h"
 #include "search/search_config_json.h"
@@ -25,18 +24,11 @@ void SearchRunner::run() {
     auto cfgJson = nlohmann::json::parse(request_.configJson.toStdString(), nullptr, false);
     auto config = search::configFromJson(cfgJson);
     if (!config) return fail(config.error().message);
-    std::unique_ptr<eval::Executor> executor;
-    if (request_.ssh) {
-        auto ssh = eval::SshExecutor::create(*request_.ssh);
-        if (!ssh) return fail(ssh.error().message);
-        executor = std::move(*ssh);
-    } else {
-        eval::LocalExecutorConfig execConfig;
-        execConfig.workers = static_cast<std::size_t>(config->workers);
-        auto local = eval::LocalExecutor::create(execConfig);
-        if (!local) return fail(local.error().message);
-        executor = std::move(*local);
-    }
+    auto choice = request_.executor;
+    if (config->workers > 0) choice.local.workers = static_cast<std::size_t>(config->workers);
+    auto executorMade = eval::makeExecutor(choice);
+    if (!executorMade) return fail(executorMade.error().message);
+    std::unique_ptr<eval::Executor> executor = std::move(*executorMade);
     // Models and keys are checked before the search exists, as the CLI does.
     std::shared_ptr<const synth::LlmSynthesizer> llm;
     if (config->synth != search::SynthMode::Tuner) {
@@ -58,7 +50,7 @@ void SearchRunner::run() {
         if (!equipped) return fail(equipped.error().message);
     }
     // This machine's roofline describes local jobs only.
-    if (!request_.ssh)
+    if (choice.kind == eval::ExecutorKind::Local)
         if (auto machine = profile::localMachine(false)) engine.setProfiler(profile::Profiler::forExecutor(*machine, executor->slotCount()));
     auto outcome = engine.run(*id, stop_.get_token(), nullptr);
     if (!outcome) return fail(outcome.error().message);

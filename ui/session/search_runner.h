@@ -3,7 +3,7 @@
 // engine, its executor and its database connection live there and nowhere
 // else. The UI follows the search like any other (SearchFollower reads what
 // the engine writes) and stops it through the stop token.
-#include "eval/ssh_executor.h"
+#include "eval/executor_profiles.h"
 
 #include <QtCore/QObject>
 #include <QtCore/QString>
@@ -21,7 +21,7 @@ struct SearchRequest {
     QString configJson; // search::SearchConfig as JSON (search_config_json.h)
     std::filesystem::path llmConfigFile; // LLM settings; empty: KS_LLM_CONFIG, else the default file
     double timeBudgetS = 0.5;            // timing per shape and evaluation, as the CLI's --time-budget
-    std::optional<eval::SshExecutorConfig> ssh; // candidates run on these hosts; none: on this machine
+    eval::ExecutorChoice executor;       // where candidates run: this machine (default), ssh hosts, a Slurm cluster
 };
 
 class SearchRunner : public QObject {

@@ -209,14 +209,14 @@ void MainWindow::chooseNewSearch() {
     NewSearchDialog dialog(problems, this);
     if (dialog.exec() != QDialog::Accepted) return;
     auto executor = dialog.executorConfig(); // checked when the dialog was accepted
-    startSearch(dialog.problemDir(), dialog.configJson(), dialog.timeBudgetS(), executor ? *executor : std::nullopt);
+    startSearch(dialog.problemDir(), dialog.configJson(), dialog.timeBudgetS(), executor ? *executor : eval::ExecutorChoice{});
 }
 
 void MainWindow::startSearch(const std::filesystem::path& problemDir, const QString& configJson, double timeBudgetS,
-                             std::optional<eval::SshExecutorConfig> ssh) {
+                             eval::ExecutorChoice executor) {
     if (!workspace_) return;
     auto* thread = new QThread(this);
-    auto* runner = new SearchRunner({workspace_->path(), problemDir, configJson, {}, timeBudgetS, std::move(ssh)});
+    auto* runner = new SearchRunner({workspace_->path(), problemDir, configJson, {}, timeBudgetS, std::move(executor)});
     runner->moveToThread(thread);
     connect(thread, &QThread::started, runner, &SearchRunner::run);
     connect(runner, &SearchRunner::started, this, [this](qint64 id) {

@@ -52,9 +52,9 @@ public:
     SearchView* openSearch(qint64 searchId);
     // Runs a search on an engine thread of its own and opens its tab once it
     // exists. timeBudgetS: timing per shape and evaluation.
-    // ssh: run the candidates on these hosts instead of this machine.
+    // executor: where the candidates run (default: this machine).
     void startSearch(const std::filesystem::path& problemDir, const QString& configJson, double timeBudgetS = 0.5,
-                     std::optional<eval::SshExecutorConfig> ssh = std::nullopt);
+                     eval::ExecutorChoice executor = {});
     void selectProblem(int row);
 
     ProblemListModel* problemModel() const { return problems_; }

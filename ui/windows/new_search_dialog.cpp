@@ -66,6 +66,16 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     executor_ = new QComboBox(this);
     executor_->addItem(tr("this machine"), QStringLiteral("local"));
     executor_->addItem(tr("hosts over ssh"), QStringLiteral("ssh"));
+    executor_->addItem(tr("Slurm cluster"), QStringLiteral("slurm"));
+    // Named executors (executors.json), as the CLI's --executor-profile.
+    if (auto profiles = eval::loadExecutorProfiles(eval::defaultExecutorProfilesFile()); profiles) {
+        profiles_ = *profiles;
+        for (const auto& [name, choice] : profiles_)
+            executor_->addItem(tr("profile %1 (%2)").arg(QString::fromStdString(name), QString::fromStdString(eval::executorKindName(choice.kind))),
+                               QStringLiteral("profile:") + QString::fromStdString(name));
+    } else {
+        profilesError_ = QString::fromStdString(profiles.error().message);
+    }
     sshHosts_ = new QLineEdit(this);
     sshHosts_->setPlaceholderText(tr("USER@HOST[:PORT], comma-separated"));
     sshKey_ = new QLineEdit(this);
@@ -77,17 +87,46 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     sshKey_->setObjectName(QStringLiteral("sshKey"));
     sshDir_->setObjectName(QStringLiteral("sshDir"));
     sshGpus_->setObjectName(QStringLiteral("sshGpus"));
-    const auto showSsh = [this] {
-        const bool ssh = executor_->currentData().toString() == QStringLiteral("ssh");
-        for (auto* w : {sshHosts_, sshKey_, sshDir_, sshGpus_}) w->setEnabled(ssh);
+    slurmDir_ = new QLineEdit(this);
+    slurmDir_->setPlaceholderText(tr("a dir the compute nodes see at the same path, e.g. /shared/$USER/ks-jobs"));
+    slurmPartition_ = new QLineEdit(this);
+    slurmPartition_->setPlaceholderText(tr("partition (empty: the cluster's default)"));
+    slurmAccount_ = new QLineEdit(this);
+    slurmAccount_->setPlaceholderText(tr("account (optional)"));
+    slurmQos_ = new QLineEdit(this);
+    slurmQos_->setPlaceholderText(tr("QoS (optional)"));
+    slurmGres_ = new QLineEdit(this);
+    slurmGres_->setPlaceholderText(tr("generic resources per job, e.g. gpu:1"));
+    slurmTime_ = new QLineEdit(this);
+    slurmTime_->setPlaceholderText(tr("time limit per job, e.g. 00:30:00 (empty: the job's own limit + 1 min)"));
+    slurmJobs_ = new QSpinBox(this);
+    slurmJobs_->setRange(1, 10000);
+    slurmJobs_->setValue(4);
+    slurmJobs_->setToolTip(tr("Jobs queued or running at once"));
+    const std::pair<QWidget*, const char*> slurmFields[] = {{slurmDir_, "slurmDir"},         {slurmPartition_, "slurmPartition"},
+                                                            {slurmAccount_, "slurmAccount"}, {slurmQos_, "slurmQos"},
+                                                            {slurmGres_, "slurmGres"},       {slurmTime_, "slurmTime"},
+                                                            {slurmJobs_, "slurmJobs"}};
+    for (const auto& [w, name] : slurmFields) w->setObjectName(QString::fromLatin1(name));
+    const auto showFields = [this, slurmFields] {
+        const QString kind = executor_->currentData().toString();
+        for (auto* w : {sshHosts_, sshKey_, sshDir_, sshGpus_}) w->setEnabled(kind == QStringLiteral("ssh"));
+        for (const auto& field : slurmFields) field.first->setEnabled(kind == QStringLiteral("slurm"));
     };
-    connect(executor_, &QComboBox::currentIndexChanged, this, showSsh);
-    showSsh();
+    connect(executor_, &QComboBox::currentIndexChanged, this, showFields);
+    showFields();
     form->addRow(tr("Run candidates on"), executor_);
     form->addRow(tr("ssh hosts"), sshHosts_);
     form->addRow(tr("ssh key"), sshKey_);
     form->addRow(tr("Remote job dir"), sshDir_);
     form->addRow(tr("GPUs"), sshGpus_);
+    form->addRow(tr("Slurm shared dir"), slurmDir_);
+    form->addRow(tr("Partition"), slurmPartition_);
+    form->addRow(tr("Account"), slurmAccount_);
+    form->addRow(tr("QoS"), slurmQos_);
+    form->addRow(tr("GRES"), slurmGres_);
+    form->addRow(tr("Time limit"), slurmTime_);
+    form->addRow(tr("Jobs at once"), slurmJobs_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Start"));
     buttons->button(QDialogButtonBox::Ok)->setEnabled(!problems_.empty());
@@ -97,7 +136,9 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     error_->setWordWrap(true);
     error_->setObjectName(QStringLiteral("newSearchError"));
     error_->setStyleSheet(QStringLiteral("color: %1").arg(errorColorName(palette())));
-    error_->hide();
+    // A malformed profiles file is said at once; the other choices still work.
+    error_->setText(profilesError_);
+    error_->setVisible(!profilesError_.isEmpty());
     form->addRow(error_);
     form->addRow(buttons);
 }
@@ -125,9 +166,31 @@ QString NewSearchDialog::configJson() const {
 
 double NewSearchDialog::timeBudgetS() const { return timeBudget_->value(); }
 
-Result<std::optional<eval::SshExecutorConfig>> NewSearchDialog::executorConfig() const {
-    if (executor_->currentData().toString() != QStringLiteral("ssh")) return std::optional<eval::SshExecutorConfig>();
-    eval::SshExecutorConfig config;
+Result<eval::ExecutorChoice> NewSearchDialog::executorConfig() const {
+    const QString kind = executor_->currentData().toString();
+    eval::ExecutorChoice choice;
+    if (kind.startsWith(QStringLiteral("profile:"))) {
+        const auto it = profiles_.find(kind.mid(8).toStdString());
+        if (it == profiles_.end()) return makeError(ErrorCode::NotFound, "the executor profile is gone from executors.json");
+        return it->second;
+    }
+    if (kind == QStringLiteral("slurm")) {
+        choice.kind = eval::ExecutorKind::Slurm;
+        auto& s = choice.slurm;
+        s.sharedDir = slurmDir_->text().trimmed().toStdString();
+        if (s.sharedDir.empty() || !s.sharedDir.is_absolute())
+            return makeError(ErrorCode::InvalidArgument, "Slurm shared dir: give an absolute path that the compute nodes see");
+        s.submit.partition = slurmPartition_->text().trimmed().toStdString();
+        s.submit.account = slurmAccount_->text().trimmed().toStdString();
+        s.submit.qos = slurmQos_->text().trimmed().toStdString();
+        s.submit.gres = slurmGres_->text().trimmed().toStdString();
+        s.submit.timeLimit = slurmTime_->text().trimmed().toStdString();
+        s.maxJobs = static_cast<std::size_t>(slurmJobs_->value());
+        return choice;
+    }
+    if (kind != QStringLiteral("ssh")) return choice;
+    choice.kind = eval::ExecutorKind::Ssh;
+    auto& config = choice.ssh;
     std::vector<std::string> gpus;
     for (const auto& g : sshGpus_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) gpus.push_back(g.trimmed().toStdString());
     for (const auto& target : sshHosts_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
@@ -140,7 +203,7 @@ Result<std::optional<eval::SshExecutorConfig>> NewSearchDialog::executorConfig()
         config.hosts.push_back(std::move(*host));
     }
     if (config.hosts.empty()) return makeError(ErrorCode::InvalidArgument, "ssh hosts: give at least one USER@HOST[:PORT]");
-    return std::optional<eval::SshExecutorConfig>(std::move(config));
+    return choice;
 }
 
 void NewSearchDialog::accept() {

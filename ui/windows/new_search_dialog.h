@@ -1,9 +1,10 @@
 #pragma once
 // Starts a search from the workbench: problem, policy, synthesizer, budget,
-// workers, seed, and where candidates run (this machine, or hosts over ssh). Produces the search config as JSON, the same document the
+// workers, seed, and where candidates run (this machine, hosts over ssh, a
+// Slurm cluster, or a named profile from executors.json). Produces the search config as JSON, the same document the
 // CLI stores; language-model searches take their models from the LLM settings
 // (KS_LLM_CONFIG, else the default file), checked before the dialog closes.
-#include "eval/ssh_executor.h"
+#include "eval/executor_profiles.h"
 #include "util/result.h"
 
 #include <QtWidgets/QDialog>
@@ -11,6 +12,7 @@
 #include <optional>
 
 #include <filesystem>
+#include <map>
 #include <vector>
 
 class QComboBox;
@@ -30,9 +32,8 @@ public:
     std::filesystem::path problemDir() const;
     QString configJson() const;
     double timeBudgetS() const; // timing per shape and evaluation
-    // Where candidates run: nothing for this machine, or the ssh hosts given
-    // (an error names the field to fix).
-    Result<std::optional<eval::SshExecutorConfig>> executorConfig() const;
+    // Where candidates run (an error names the field to fix).
+    Result<eval::ExecutorChoice> executorConfig() const;
 
     void accept() override; // refuses, with the reason shown, a language-model search whose models or keys do not resolve
 
@@ -51,6 +52,15 @@ private:
     QLineEdit* sshKey_ = nullptr;
     QLineEdit* sshDir_ = nullptr;
     QLineEdit* sshGpus_ = nullptr;
+    QLineEdit* slurmDir_ = nullptr;
+    QLineEdit* slurmPartition_ = nullptr;
+    QLineEdit* slurmAccount_ = nullptr;
+    QLineEdit* slurmQos_ = nullptr;
+    QLineEdit* slurmGres_ = nullptr;
+    QLineEdit* slurmTime_ = nullptr;
+    QSpinBox* slurmJobs_ = nullptr;
+    std::map<std::string, eval::ExecutorChoice> profiles_; // from executors.json, offered in the executor list
+    QString profilesError_;                                // why they could not be read ("" when they could)
     QLabel* error_ = nullptr;
 };
 
