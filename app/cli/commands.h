@@ -16,6 +16,7 @@ int runLlmCommand(const std::vector<std::string>& args, const GlobalOptions& glo
 int runKbCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runMachineCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runProfileCommand(const std::vector<std::string>& args, const GlobalOptions& global);
+int runExportCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 
 // Resolves DIR, or a bundled problem's name ("mbdt", "cpu/mbdt").
 std::string resolveProblemDir(const std::string& nameOrDir);

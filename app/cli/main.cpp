@@ -26,6 +26,7 @@ commands:
   kb                       the knowledge base: import, search, validate, skills (kb --help)
   machine probe|show       this host's machine model: bandwidths, peaks (machine --help)
   profile ncu|show         parse ncu CSV; stored profiles of an evaluation (profile --help)
+  export trajectories|best LLM trajectories for training; the best kernel as a folder (export --help)
 
 eval, search and bench run candidates on this machine, or on GPU hosts over ssh:
   --ssh-host USER@HOST[:PORT] [--ssh-key FILE] [--ssh-gpus 0,1] (eval --help)
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
     if (command == "kb") return ks::cli::runKbCommand(rest, global);
     if (command == "machine") return ks::cli::runMachineCommand(rest, global);
     if (command == "profile") return ks::cli::runProfileCommand(rest, global);
+    if (command == "export") return ks::cli::runExportCommand(rest, global);
     std::fprintf(stderr, "unknown command '%s'\n\n%s", command.c_str(), kHelp);
     return ks::cli::kExitUsage;
 }

@@ -11,6 +11,7 @@
 #include "search/search_config_json.h"
 #include "profile/machine_cache.h"
 #include "search/search_engine.h"
+#include "report/secret_scrubber.h"
 #include "report/standalone_kernel.h"
 #include "search/steering.h"
 #include "kb/kb_index.h"
@@ -53,6 +54,7 @@ const char* kSearchHelp = R"(usage: kernelsmith-cli search COMMAND ...
   show ID [--all]                        the tree as text and the best node
   calls ID [--node N] [--full]           the LLM calls: model, tokens, cost, reply
   export ID --best FILE                  the best kernel, its params baked in
+                                         (export best ID --out DIR adds its results; see export --help)
 
 steering (also while the search runs in another process):
   pause ID | stop ID | budget ID N
@@ -470,7 +472,7 @@ int exportBest(const Args& args, const GlobalOptions& global) {
         std::fprintf(stderr, "search export: %s\n", text.error().message.c_str());
         return kExitError;
     }
-    if (auto s = writeFileAtomic(*file, *text); !s) {
+    if (auto s = writeFileAtomic(*file, report::SecretScrubber::fromEnvironment(args.value("llm-config").value_or("")).scrub(*text)); !s) {
         std::fprintf(stderr, "search export: %s\n", s.error().message.c_str());
         return kExitError;
     }

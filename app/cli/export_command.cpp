@@ -1,0 +1,160 @@
+// kernelsmith-cli export trajectories|best: a workspace's data for the next
+// step (training sets, a kernel for someone's codebase). The work is in
+// core/report; this file parses arguments and prints.
+#include "args.h"
+#include "commands.h"
+#include "exit_codes.h"
+
+#include "report/best_kernel_export.h"
+#include "report/secret_scrubber.h"
+#include "report/trajectory_export.h"
+#include "util/files.h"
+#include "util/paths.h"
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ks::cli {
+namespace {
+
+const char* kExportHelp = R"(usage: kernelsmith-cli export trajectories SEARCH... --format openai-chat|jsonl
+                              [--correct-only] [--min-speedup X] [--out FILE]
+       kernelsmith-cli export best SEARCH --out DIR
+
+  trajectories   one JSON line per LLM expansion of the searches: the prompt as sent
+                 (system and user messages), the reply, the evaluation (status,
+                 speedup, message) and the reward (the speedup; 0 when not correct).
+                 Expansions not evaluated yet are left out. Schema: docs/export-format.md
+    --format openai-chat   {"messages": [...], "metadata": {...}}: chat fine-tuning data
+    --format jsonl         one flat object per expansion
+    --correct-only         only expansions whose kernel was correct
+    --min-speedup X        only correct ones with a speedup of at least X
+    --out FILE             write there (default: standard output)
+  best           the best kernel of SEARCH in DIR: its source with the params baked
+                 in, and README.md with its timings per shape against the baselines,
+                 the machine, and the command that evaluates it again
+
+  --llm-config FILE      LLM settings whose keys must be scrubbed too (default as for search)
+
+Secrets never leave: API keys this process can see (environment, LLM settings),
+Authorization/x-api-key values and key-shaped tokens are replaced by [redacted].
+)";
+
+int usage(const char* what) {
+    std::fprintf(stderr, "export: %s\n\n%s", what, kExportHelp);
+    return kExitUsage;
+}
+
+bool parseId(const std::string& text, std::int64_t& id) {
+    try {
+        std::size_t used = 0;
+        id = std::stoll(text, &used);
+        return used == text.size() && id > 0;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+Result<store::Database> openForExport(const GlobalOptions& global) {
+    const std::filesystem::path path = global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        return makeError(ErrorCode::NotFound, "no workspace at " + path.string() + " (give one with --db PATH)");
+    return store::Database::open(path, store::Database::Mode::ReadOnly);
+}
+
+int trajectories(const Args& args, const GlobalOptions& global) {
+    const auto& pos = args.positional();
+    std::vector<std::int64_t> ids;
+    for (std::size_t i = 1; i < pos.size(); ++i) {
+        std::int64_t id = 0;
+        if (!parseId(pos[i], id)) return usage(("'" + pos[i] + "' is not a search id (see `search list`)").c_str());
+        ids.push_back(id);
+    }
+    if (ids.empty()) return usage("export trajectories needs at least one search id");
+    const auto formatName = args.value("format");
+    if (!formatName) return usage("export trajectories needs --format openai-chat or --format jsonl");
+    const auto format = report::parseTrajectoryFormat(*formatName);
+    if (!format) return usage(("unknown --format '" + *formatName + "' (expected openai-chat or jsonl)").c_str());
+    report::TrajectoryFilter filter;
+    filter.correctOnly = args.has("correct-only");
+    if (auto min = args.value("min-speedup")) {
+        try {
+            std::size_t used = 0;
+            filter.minSpeedup = std::stod(*min, &used);
+            if (used != min->size()) throw std::invalid_argument(*min);
+        } catch (const std::exception&) {
+            return usage("--min-speedup expects a number, e.g. 1.5");
+        }
+    }
+    auto db = openForExport(global);
+    if (!db) {
+        std::fprintf(stderr, "export trajectories: %s\n", db.error().message.c_str());
+        return kExitError;
+    }
+    const auto scrubber = report::SecretScrubber::fromEnvironment(args.value("llm-config").value_or(""));
+    auto exported = report::exportTrajectories(*db, ids, *format, filter, scrubber);
+    if (!exported) {
+        std::fprintf(stderr, "export trajectories: %s\n", exported.error().message.c_str());
+        return exported.error().code == ErrorCode::NotFound ? kExitUsage : kExitError;
+    }
+    const auto out = args.value("out");
+    if (!out) std::fputs(exported->text.c_str(), stdout);
+    else if (auto s = writeFileAtomic(*out, exported->text); !s) {
+        std::fprintf(stderr, "export trajectories: %s\n", s.error().message.c_str());
+        return kExitError;
+    }
+    // The summary goes to stderr so that standard output stays pure JSON lines.
+    std::fprintf(stderr, "%zu record(s)%s%s; %zu left out by the filter, %zu not evaluated yet\n", exported->records, out ? " to " : "",
+                 out ? out->c_str() : "", exported->filteredOut, exported->unevaluated);
+    return kExitOk;
+}
+
+int best(const Args& args, const GlobalOptions& global) {
+    const auto& pos = args.positional();
+    std::int64_t id = 0;
+    if (pos.size() != 2 || !parseId(pos[1], id)) return usage("export best needs one search id");
+    const auto dir = args.value("out");
+    if (!dir) return usage("export best needs --out DIR");
+    auto db = openForExport(global);
+    if (!db) {
+        std::fprintf(stderr, "export best: %s\n", db.error().message.c_str());
+        return kExitError;
+    }
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(*dir, ec);
+    const auto scrubber = report::SecretScrubber::fromEnvironment(args.value("llm-config").value_or(""));
+    auto exported = report::exportBestKernel(*db, id, ec ? std::filesystem::path(*dir) : absolute, scrubber);
+    if (!exported) {
+        std::fprintf(stderr, "export best: %s\n", exported.error().message.c_str());
+        return kExitError;
+    }
+    if (auto s = report::writeBestKernelExport(*exported, *dir); !s) {
+        std::fprintf(stderr, "export best: %s\n", s.error().message.c_str());
+        return kExitError;
+    }
+    std::printf("wrote node %lld (%.3gx) to %s: %s and README.md\nverify: %s\n", static_cast<long long>(exported->nodeId), exported->speedup,
+                dir->c_str(), exported->kernelFile.c_str(), exported->verifyCommand.c_str());
+    return kExitOk;
+}
+
+} // namespace
+
+int runExportCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
+    std::string error;
+    auto args = Args::parse(argv, {"format", "min-speedup", "out", "llm-config"}, {"help", "correct-only"}, error);
+    if (!args) return usage(error.c_str());
+    const auto& pos = args->positional();
+    if (args->has("help")) {
+        std::fputs(kExportHelp, stdout);
+        return kExitOk;
+    }
+    if (pos.empty()) return usage("which export: trajectories or best?");
+    if (pos[0] == "trajectories") return trajectories(*args, global);
+    if (pos[0] == "best") return best(*args, global);
+    return usage(("unknown export '" + pos[0] + "'").c_str());
+}
+
+} // namespace ks::cli
