@@ -19,6 +19,7 @@ packages=(
   libopenblas-dev poppler-utils valgrind python3
   openssh-client openssh-server  # tst_ssh_executor starts its own sshd; the package also enables the system ssh service
   slurm-wlm munge  # tst_slurm_executor starts its own single-node cluster (munged, slurmctld, slurmd)
+  dpkg-dev file  # tst_package: cpack's Debian dependencies come from dpkg-shlibdeps
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -37,6 +37,13 @@ std::filesystem::path resourcesDir() {
     const std::string buildDir = KS_BUILD_DIR;
     if (!ec && exe.compare(0, buildDir.size(), buildDir) == 0)
         return KS_SOURCE_RESOURCES_DIR;
+    // PREFIX/bin/kernelsmith-cli finds PREFIX/share/kernelsmith wherever PREFIX
+    // is: a package built for /usr, a tree unpacked with dpkg -x, an install
+    // under another prefix than the one configured.
+    if (!ec) {
+        const auto beside = std::filesystem::path(exe).parent_path().parent_path() / "share/kernelsmith";
+        if (std::filesystem::exists(beside / "problems", ec)) return beside;
+    }
     const std::filesystem::path installed = KS_INSTALL_DATA_DIR;
     if (std::filesystem::exists(installed / "problems", ec))
         return installed;

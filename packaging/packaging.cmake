@@ -1,0 +1,68 @@
+# What an installation holds besides the executables, and the Debian package
+# (cpack -G DEB) made of it.
+#
+# Packaging never builds: `install` and `cpack` take what the build made
+# (tests/package/tst_package.sh packages the tree the test suite built).
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
+
+set(KS_APP_ID io.github.kernelsmith.Kernelsmith)
+
+# Bundled problems, harness runtimes, the GPU probe and the shipped knowledge
+# base, where paths::resourcesDir() looks: PREFIX/share/kernelsmith.
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/resources/ DESTINATION ${CMAKE_INSTALL_DATADIR}/kernelsmith
+        PATTERN "__pycache__" EXCLUDE)
+
+# kernelsmith-cli(1) and bash completion, from the built CLI's help texts.
+set(KS_MAN_PAGE ${CMAKE_BINARY_DIR}/packaging/kernelsmith-cli.1.gz)
+add_custom_command(
+  OUTPUT ${KS_MAN_PAGE}
+  COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:kernelsmith-cli> -DVERSION=${PROJECT_VERSION} -DOUT=${KS_MAN_PAGE}
+          -P ${CMAKE_SOURCE_DIR}/packaging/cli_man_page.cmake
+  DEPENDS kernelsmith-cli ${CMAKE_SOURCE_DIR}/packaging/cli_man_page.cmake
+  COMMENT "Writing the kernelsmith-cli man page from its --help texts"
+  VERBATIM)
+add_custom_target(kernelsmith-cli-man ALL DEPENDS ${KS_MAN_PAGE})
+install(FILES ${KS_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${CMAKE_SOURCE_DIR}/packaging/kernelsmith-cli.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+        RENAME kernelsmith-cli)
+
+if(KS_BUILD_GUI)
+  install(FILES ${CMAKE_SOURCE_DIR}/packaging/${KS_APP_ID}.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+  install(FILES ${CMAKE_SOURCE_DIR}/packaging/${KS_APP_ID}.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+  install(FILES ${CMAKE_SOURCE_DIR}/packaging/icons/kernelsmith.svg DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps
+          RENAME ${KS_APP_ID}.svg)
+  # PNGs rendered once from the SVG (rsvg-convert -w N -h N) and kept in the repository.
+  foreach(size 48 64 128 256)
+    install(FILES ${CMAKE_SOURCE_DIR}/packaging/icons/kernelsmith-${size}.png
+            DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/${size}x${size}/apps RENAME ${KS_APP_ID}.png)
+  endforeach()
+endif()
+
+# Debian names the folder after the package.
+install(FILES ${CMAKE_SOURCE_DIR}/packaging/copyright DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/kernelsmith)
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME kernelsmith)
+set(CPACK_PACKAGE_VENDOR "Kernelsmith")
+set(CPACK_PACKAGE_CONTACT "Kernelsmith maintainers <kernelsmith@users.noreply.github.com>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "workbench and CLI for agentic search of fast compute kernels")
+set(CPACK_PACKAGE_DESCRIPTION "Kernelsmith grows a tree of candidate kernels for an operator: a language model or an
+offline tuner proposes them, a sandboxed harness checks each one against a
+reference and times it against the baselines, and a tree search decides what
+to try next. kernelsmith is the Qt workbench that shows and steers searches
+live; kernelsmith-cli runs them headless and exports trajectories for model
+training and the best kernel with its measured results.")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/kernelsmith/kernelsmith")
+# Libraries from dpkg-shlibdeps; g++ builds every CPU candidate and the harness.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "g++")
+# The sandbox (without it jobs run with limits only), torch problems, PDF import
+# into the KB, remote executors, cachegrind profiles.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "bubblewrap, python3, poppler-utils, openssh-client")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "valgrind, slurm-client, libopenblas-dev")
+include(CPack)
