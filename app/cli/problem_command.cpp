@@ -4,12 +4,16 @@
 #include "exit_codes.h"
 #include "util/text.h"
 
+#include "eval/cuda_compile_check.h"
+#include "eval/cuda_harness_generator.h"
 #include "problem/problem_loader.h"
 #include "util/paths.h"
 
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+
+#include <unistd.h>
 
 namespace ks::cli {
 
@@ -29,9 +33,43 @@ const char* kProblemHelp = R"(usage: kernelsmith-cli problem check DIR|NAME
        kernelsmith-cli problem list
 
   check   validate a problem folder; prints the kernel's prototype, sizes,
-          shapes, and each seed's tunable parameters. Exit 10 when invalid.
+          shapes, and each seed's tunable parameters. For a cuda problem on a
+          machine with nvcc, also builds the reference, baselines and seeds
+          (compile only). Exit 10 when invalid.
   list    the bundled problems
 )";
+
+// The cuda problem's own sources, built with nvcc as its jobs would build them
+// (compile only, default params): "" when all build, else what did not.
+std::string buildCudaSources(const problem::ProblemSpec& p) {
+    const auto scratch = std::filesystem::temp_directory_path() / ("kernelsmith-check-" + p.name + "-" + std::to_string(::getpid()));
+    std::vector<std::pair<std::string, const std::string*>> sources{{"reference", &p.reference.text}};
+    for (const auto& b : p.baselines) sources.emplace_back("baseline " + b.name, &b.text);
+    for (const auto& s : p.seeds) sources.emplace_back("seed " + s.name, &s.text);
+    std::string failed, built;
+    for (const auto& [what, text] : sources) {
+        auto space = problem::parseParamDeclarations(*text, what);
+        auto params = space ? space->complete({}) : Result<problem::ParamAssignment>(space.error());
+        if (!params) {
+            failed += "  " + what + ": " + params.error().message + "\n";
+            continue;
+        }
+        const auto dir = scratch / std::to_string(&what - &sources.front().first);
+        auto job = eval::CudaHarnessGenerator::write(p, eval::Candidate{what, *text, *params}, *space, eval::EvalOptions{}, dir);
+        if (!job) {
+            failed += "  " + what + ": " + job.error().message + "\n";
+            continue;
+        }
+        const auto result = eval::compileCudaCandidate(dir, p.limits.compileTimeoutS);
+        if (!result.ran) failed += "  " + what + ": " + result.note + "\n";
+        else if (!result.built) failed += "  " + what + " does not build:\n" + result.log + "\n";
+        else built += (built.empty() ? "" : ", ") + what;
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(scratch, ec);
+    if (failed.empty()) std::printf("  nvcc        builds for %s: %s\n", p.cudaArch.c_str(), built.c_str());
+    return failed;
+}
 
 int check(const std::string& target) {
     const auto dir = resolveProblemDir(target);
@@ -53,6 +91,8 @@ int check(const std::string& target) {
         if (!forbidden.empty()) std::printf("  forbidden   %s\n", forbidden.c_str());
     } else {
         std::printf("  kernel      extern \"C\" %s\n", p.prototype().c_str());
+        if (p.backend == "cuda")
+            std::printf("  launcher    takes device pointers and launches its kernels; nvcc -arch=%s\n", p.cudaArch.c_str());
         std::printf("  arguments   ");
         for (std::size_t i = 0; i < p.arguments.size(); ++i) {
             const auto& a = p.arguments[i];
@@ -71,6 +111,14 @@ int check(const std::string& target) {
                     static_cast<unsigned long long>(s.params.size()));
         for (const auto& d : s.params.params)
             std::printf("                %s: %s = %s\n", d.name.c_str(), d.describe().c_str(), d.defaultValue.c_str());
+    }
+    if (p.backend == "cuda") {
+        if (eval::findNvcc().empty()) {
+            std::printf("  nvcc        not on this machine: the sources were not built (KS_NVCC, PATH, /usr/local/cuda/bin)\n");
+        } else if (const auto failed = buildCudaSources(p); !failed.empty()) {
+            std::fprintf(stderr, "%s: the problem's CUDA sources do not all build:\n%s", dir.c_str(), failed.c_str());
+            return kExitInvalidProblem;
+        }
     }
     return kExitOk;
 }

@@ -131,6 +131,9 @@ QString validProblemHtml(const ProblemRow& row, const QPalette& palette) {
         }
     } else {
         html += QStringLiteral("<h3>%1</h3><pre style=\"white-space: pre-wrap\">extern \"C\" %2;</pre>").arg(QObject::tr("Kernel"), esc(p.prototype()));
+        if (p.backend == "cuda")
+            html += QStringLiteral("<p>%1</p>").arg(QObject::tr("A launcher: it receives device pointers and launches its kernels; built by nvcc for %1.")
+                                                        .arg(esc(p.cudaArch)));
         html += argumentsSection(p, palette);
     }
     if (p.bytes || p.flops)
