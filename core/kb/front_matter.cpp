@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <mutex>
 #include <sstream>
 
 namespace ks::kb {
@@ -31,10 +32,6 @@ std::vector<std::string> parseList(const std::string& value, bool& ok) {
     return out;
 }
 
-bool validId(const std::string& id) {
-    return !id.empty() && std::all_of(id.begin(), id.end(), [](unsigned char c) { return std::islower(c) || std::isdigit(c) || c == '-'; });
-}
-
 std::string joined(const std::vector<std::string>& list) {
     std::string s;
     for (const auto& x : list) s += (s.empty() ? "" : ", ") + x;
@@ -47,9 +44,22 @@ const std::vector<std::string>& knownCategories() {
     static const std::vector<std::string> v{"constraints", "guidance", "hardware", "code_samples", "skills"};
     return v;
 }
-const std::vector<std::string>& knownPlatforms() {
-    static const std::vector<std::string> v{"x86-64", "hopper", "cdna3", "neoverse", "any"};
+namespace {
+std::mutex platformsMutex;
+std::vector<std::string>& platformList() {
+    static std::vector<std::string> v{"x86-64", "hopper", "cdna3", "neoverse", "any"};
     return v;
+}
+} // namespace
+
+std::vector<std::string> knownPlatforms() {
+    const std::lock_guard lock(platformsMutex);
+    return platformList();
+}
+
+void registerPlatform(const std::string& platform) {
+    const std::lock_guard lock(platformsMutex);
+    if (!contains(platformList(), platform)) platformList().push_back(platform);
 }
 const std::vector<std::string>& knownSignals() {
     static const std::vector<std::string> v{
@@ -59,6 +69,10 @@ const std::vector<std::string>& knownSignals() {
         "op:softmax",       "op:gemm",         "op:conv",        "op:gather",     "op:scan",           "op:jagged",
         "op:embedding",     "op:attention",    "op:sort"};
     return v;
+}
+
+bool isValidId(const std::string& id) {
+    return !id.empty() && std::all_of(id.begin(), id.end(), [](unsigned char c) { return std::islower(c) || std::isdigit(c) || c == '-'; });
 }
 
 bool contains(const std::vector<std::string>& list, const std::string& value) {
@@ -87,7 +101,10 @@ std::vector<KbSection> splitSections(const std::string& body) {
 ParsedDocument parseDocument(const std::string& path, const std::string& text) {
     ParsedDocument p;
     p.doc.path = path;
-    auto fail = [&](int line, const std::string& what) { p.errors.push_back(path + ":" + std::to_string(line) + ": " + what); };
+    auto fail = [&](int line, const std::string& what, const std::string& key = {}) {
+        p.errors.push_back(path + ":" + std::to_string(line) + ": " + what);
+        p.fieldErrors.push_back({key, what});
+    };
     std::istringstream in(text);
     std::string line;
     int n = 0;
@@ -112,35 +129,37 @@ ParsedDocument parseDocument(const std::string& path, const std::string& text) {
         }
         const std::string key = trim(line.substr(0, colon));
         const std::string value = trim(line.substr(colon + 1));
-        if (contains(seen, key)) fail(n, "'" + key + "' is given twice");
+        if (contains(seen, key)) fail(n, "'" + key + "' is given twice", key);
         seen.push_back(key);
         bool ok = true;
         if (key == "id") {
             p.doc.id = value;
-            if (!validId(value)) fail(n, "id '" + value + "' must be lowercase letters, digits and '-'");
+            if (!isValidId(value)) fail(n, "id '" + value + "' must be lowercase letters, digits and '-'", key);
         } else if (key == "title") {
             p.doc.title = value;
+            if (value.empty()) fail(n, "the title is empty: write one line that says what the document is about", key);
         } else if (key == "category") {
             p.doc.category = value;
-            if (!contains(knownCategories(), value)) fail(n, "unknown category '" + value + "' (known: " + joined(knownCategories()) + ")");
+            if (!contains(knownCategories(), value)) fail(n, "unknown category '" + value + "' (known: " + joined(knownCategories()) + ")", key);
         } else if (key == "platforms" || key == "triggers" || key == "tags") {
             auto list = parseList(value, ok);
-            if (!ok) fail(n, key + ": expected a list like [a, b]");
+            if (!ok) fail(n, key + ": expected a list like [a, b]", key);
             if (key == "platforms") {
                 p.doc.platforms = list;
+                const auto platforms = knownPlatforms();
                 for (const auto& x : list)
-                    if (!contains(knownPlatforms(), x)) fail(n, "unknown platform '" + x + "' (known: " + joined(knownPlatforms()) + ")");
+                    if (!contains(platforms, x)) fail(n, "unknown platform '" + x + "' (known: " + joined(platforms) + "; a new chip's folder hardware/<platform>/ adds one)", key);
             } else if (key == "triggers") {
                 p.doc.triggers = list;
                 for (const auto& x : list)
-                    if (!contains(knownSignals(), x)) fail(n, "unknown trigger '" + x + "' (known signals are listed in docs/kb-format.md)");
+                    if (!contains(knownSignals(), x)) fail(n, "unknown trigger '" + x + "' (known signals are listed in docs/kb-format.md)", key);
             } else {
                 p.doc.tags = list;
             }
         } else if (key == "status") {
             p.doc.status = value;
         } else {
-            fail(n, "unknown key '" + key + "' (expected id, title, category, platforms, triggers, tags)");
+            fail(n, "unknown key '" + key + "' (expected id, title, category, platforms, triggers, tags)", key);
         }
     }
     if (!closed) {
@@ -148,8 +167,8 @@ ParsedDocument parseDocument(const std::string& path, const std::string& text) {
         return p;
     }
     for (const char* required : {"id", "title", "category", "platforms", "triggers"})
-        if (!contains(seen, required)) fail(1, std::string("missing '") + required + "' in the front matter");
-    if (contains(seen, "platforms") && p.doc.platforms.empty()) fail(1, "platforms must list at least one platform (or 'any')");
+        if (!contains(seen, required)) fail(1, std::string("missing '") + required + "' in the front matter", required);
+    if (contains(seen, "platforms") && p.doc.platforms.empty()) fail(1, "platforms must list at least one platform (or 'any')", "platforms");
     std::string rest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     p.doc.body = rest;
     p.doc.sections = splitSections(rest);

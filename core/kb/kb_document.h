@@ -25,7 +25,11 @@ struct KbDocument {
 
 // The vocabularies a document's front matter is checked against.
 const std::vector<std::string>& knownCategories();
-const std::vector<std::string>& knownPlatforms();
+// The platforms the format names, and those a KB folder brings: a folder
+// hardware/<name>/ in a KB root makes <name> a platform (a new chip's docs).
+std::vector<std::string> knownPlatforms();
+// Adds a platform for the rest of the process (idempotent; thread-safe).
+void registerPlatform(const std::string& platform);
 const std::vector<std::string>& knownSignals();
 
 bool contains(const std::vector<std::string>& list, const std::string& value);

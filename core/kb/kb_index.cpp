@@ -85,6 +85,13 @@ std::vector<std::filesystem::path> docFiles(const std::filesystem::path& root) {
     return files;
 }
 
+// A new chip's folder hardware/<platform>/ makes its name a platform before its documents are checked.
+void registerPlatformsIn(const std::filesystem::path& root) {
+    std::error_code ec;
+    for (auto it = std::filesystem::directory_iterator(root / "hardware", ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+        if (it->is_directory() && isValidId(it->path().filename().string())) registerPlatform(it->path().filename().string());
+}
+
 constexpr const char* kDocColumns = "id, path, root, hash, title, category, platforms, triggers, tags, status, body";
 
 } // namespace
@@ -142,6 +149,7 @@ Result<SyncReport> KbIndex::sync(const std::vector<std::filesystem::path>& roots
         if (!std::filesystem::is_directory(root, ec)) continue;
         const std::string rootName = std::filesystem::weakly_canonical(root, ec).string();
         rootNames.insert(rootName);
+        registerPlatformsIn(root);
         for (const auto& f : docFiles(root)) {
             auto text = readTextFile(f);
             if (!text) {
@@ -254,6 +262,7 @@ Result<std::vector<Snippet>> KbIndex::search(const RetrievalQuery& q) const {
     for (auto& [id, c] : best) {
         const auto& d = docs[id];
         c.matchedTriggers = triggersOf(d);
+        c.snippet.matchedTriggers = c.matchedTriggers;
         const double n = static_cast<double>(c.matchedTriggers.size());
         c.snippet.score = c.bm25 * (1 + 0.6 * n) + 1.0 * n;
         // An approved skill was learned on this workspace's machine: worth more than prose of the same match.
@@ -306,6 +315,7 @@ std::vector<std::string> validateTree(const std::filesystem::path& root) {
     std::vector<std::string> errors;
     std::error_code ec;
     if (!std::filesystem::is_directory(root, ec)) return {root.string() + ": not a folder"};
+    registerPlatformsIn(root);
     std::map<std::string, std::string> ids;
     for (const auto& f : docFiles(root)) {
         auto text = readTextFile(f);

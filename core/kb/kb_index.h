@@ -29,6 +29,7 @@ struct Snippet {
     std::string docId, title, category, path, heading, text;
     double score = 0;
     std::string reason;                // why it was chosen
+    std::vector<std::string> matchedTriggers; // the query's signals among the document's triggers
 };
 
 class KbIndex {

@@ -5,8 +5,11 @@
 #include "kb/front_matter.h"
 #include "kb/kb_import.h"
 #include "kb/kb_index.h"
+#include "kb/kb_writer.h"
 #include "store/database.h"
 #include "test_support.h"
+#include "util/files.h"
+#include "tiny_pdf.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
@@ -14,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace ks;
@@ -29,32 +33,6 @@ std::string doc(const std::string& id, const std::string& category, const std::s
 void write(const std::filesystem::path& p, const std::string& text) {
     std::filesystem::create_directories(p.parent_path());
     std::ofstream(p) << text;
-}
-
-// A one-page PDF with two lines of text, offsets computed as the format requires.
-std::string tinyPdf(const std::string& line1, const std::string& line2) {
-    const std::string content = "BT /F1 12 Tf 72 720 Td (" + line1 + ") Tj 0 -20 Td (" + line2 + ") Tj ET";
-    std::vector<std::string> objects{
-        "<< /Type /Catalog /Pages 2 0 R >>",
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-        "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "\nendstream",
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"};
-    std::string pdf = "%PDF-1.4\n";
-    std::vector<std::size_t> offsets;
-    for (std::size_t i = 0; i < objects.size(); ++i) {
-        offsets.push_back(pdf.size());
-        pdf += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
-    }
-    const std::size_t xref = pdf.size();
-    pdf += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
-    for (auto o : offsets) {
-        char line[32];
-        std::snprintf(line, sizeof line, "%010zu 00000 n \n", o);
-        pdf += line;
-    }
-    pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
-    return pdf;
 }
 
 } // namespace
@@ -94,6 +72,130 @@ private slots:
         QTemporaryDir dir;
         write(std::filesystem::path(dir.path().toStdString()) / "guidance" / "a.md", doc("a", "hardware", "[x86-64]", "[]", "text"));
         QCOMPARE(kb::validateTree(dir.path().toStdString()).size(), std::size_t{1});
+    }
+
+    void fieldErrorsNameTheirKey() {
+        auto p = kb::parseDocument("x.md", "---\nid: Bad Id\ntitle: \ncategory: guidance\nplatforms: [mars]\ntriggers: [fast]\ntags: []\n---\nbody\n");
+        QCOMPARE(p.errors.size(), p.fieldErrors.size());
+        std::map<std::string, std::string> byKey;
+        for (const auto& e : p.fieldErrors) byKey[e.key] = e.message;
+        QVERIFY(byKey["id"].find("lowercase letters") != std::string::npos);
+        QVERIFY(byKey["title"].find("title is empty") != std::string::npos);
+        QVERIFY(byKey["platforms"].find("unknown platform 'mars'") != std::string::npos);
+        QVERIFY(byKey["triggers"].find("unknown trigger 'fast'") != std::string::npos);
+        QVERIFY(!byKey.count("category"));
+        QVERIFY(p.errors[0].rfind("x.md:2: ", 0) == 0); // file:line stays for the CLI
+    }
+
+    void writerSavesChecksRenamesAndDeletes() {
+        QTemporaryDir dir;
+        const std::filesystem::path base = dir.path().toStdString(), shipped = base / "shipped", user = base / "user";
+        write(shipped / "guidance/shipped-one.md", doc("shipped-one", "guidance", "[any]", "[]", "shipped text"));
+        auto db = store::Database::open(base / "ws.db");
+        QVERIFY(db.ok());
+        kb::KbWriter writer(*db, {shipped}, {shipped}, user);
+        QVERIFY(writer.reindex().ok());
+
+        kb::KbDocument d;
+        d.id = "shipped-one"; // taken
+        d.title = "Prefetch distance";
+        d.category = "guidance";
+        d.platforms = {"any"};
+        d.body = "# Prefetch distance\n\nIssue prefetches about 400 cycles ahead of use.\n";
+        auto problems = writer.check(d, {});
+        QCOMPARE(problems.size(), std::size_t{1});
+        QCOMPARE(problems[0].key, std::string("id"));
+        QVERIFY(!writer.save(d, {}).ok());
+        QVERIFY(!std::filesystem::exists(user)); // nothing written on refusal
+
+        d.id = "prefetch-distance";
+        auto file = writer.save(d, {});
+        QVERIFY2(file.ok(), file.ok() ? "" : file.error().message.c_str());
+        QCOMPARE(*file, user / "guidance/prefetch-distance.md");
+        auto text = readTextFile(*file);
+        QVERIFY(text.ok() && text->find("id: prefetch-distance\n") != std::string::npos && text->find("400 cycles") != std::string::npos);
+        auto hits = writer.index().search({"prefetches cycles ahead", {}, "", 5, 0, false});
+        QVERIFY(hits.ok() && !hits->empty() && hits->front().docId == "prefetch-distance");
+
+        // A new category moves the file to its folder; the old one is gone.
+        d.category = "hardware";
+        d.platforms = {"x86-64"};
+        auto moved = writer.save(d, *file);
+        QVERIFY(moved.ok());
+        QCOMPARE(*moved, user / "hardware/x86-64/prefetch-distance.md");
+        QVERIFY(!std::filesystem::exists(*file));
+        QVERIFY(kb::validateTree(user).empty());
+
+        // The shipped KB is never written.
+        auto shippedDoc = writer.index().find("shipped-one");
+        QVERIFY(shippedDoc.ok() && *shippedDoc);
+        QVERIFY(!writer.writable((*shippedDoc)->path));
+        auto refused = writer.save(**shippedDoc, (*shippedDoc)->path);
+        QVERIFY(!refused.ok() && refused.error().message.find("read-only") != std::string::npos);
+        QVERIFY(!writer.remove((*shippedDoc)->path).ok());
+
+        auto renamed = writer.rename(*moved, "prefetch-ahead");
+        QVERIFY2(renamed.ok(), renamed.ok() ? "" : renamed.error().message.c_str());
+        QVERIFY(!std::filesystem::exists(*moved));
+        QVERIFY(writer.index().find("prefetch-ahead")->has_value());
+        QVERIFY(!writer.index().find("prefetch-distance")->has_value());
+        QVERIFY(!writer.rename(*renamed, "Not Valid").ok());
+
+        QVERIFY(writer.remove(*renamed).ok());
+        QVERIFY(!std::filesystem::exists(*renamed));
+        QVERIFY(!writer.index().find("prefetch-ahead")->has_value());
+    }
+
+    void writerImportsAllOrNothing() {
+        QTemporaryDir dir;
+        const std::filesystem::path base = dir.path().toStdString();
+        write(base / "in/a.txt", "Streaming stores\n\nBandwidth is what counts here.\n");
+        write(base / "in/b.md", "# Softmax notes\n\nExp dominates a row softmax.\n");
+        auto docs = kb::importPath(base / "in");
+        QVERIFY(docs.ok());
+        QCOMPARE(docs->size(), std::size_t{2});
+        QVERIFY(!std::filesystem::exists(base / "user")); // proposing writes nothing
+        auto db = store::Database::open(base / "ws.db");
+        QVERIFY(db.ok());
+        kb::KbWriter writer(*db, {}, {}, base / "user");
+        write(base / "user/imported" / ((*docs)[1].doc.id + ".md"), "earlier");
+        QVERIFY(!writer.writeImported(*docs, false).ok());
+        QVERIFY(!std::filesystem::exists(base / "user/imported" / ((*docs)[0].doc.id + ".md")));
+        auto files = writer.writeImported(*docs, true);
+        QVERIFY(files.ok());
+        QCOMPARE(files->size(), std::size_t{2});
+        QVERIFY(writer.index().find((*docs)[0].doc.id)->has_value());
+        QVERIFY(writer.index().find((*docs)[1].doc.id)->has_value());
+    }
+
+    void newPlatformGetsValidStarterDocs() {
+        QTemporaryDir dir;
+        const std::filesystem::path base = dir.path().toStdString(), user = base / "user";
+        auto db = store::Database::open(base / "ws.db");
+        QVERIFY(db.ok());
+        kb::KbWriter writer(*db, {}, {}, user);
+        QVERIFY(!writer.createPlatform("MI 400", "").ok());
+        QVERIFY(!writer.createPlatform("any", "").ok());
+        QVERIFY(!writer.createPlatform("hopper", "").ok());
+        QVERIFY(!std::filesystem::exists(user / "hardware"));
+        auto files = writer.createPlatform("mi400x", "Instinct MI400X");
+        QVERIFY2(files.ok(), files.ok() ? "" : files.error().message.c_str());
+        QCOMPARE(files->size(), std::size_t{3});
+        for (const char* folder : {"arch", "debug", "optimization"})
+            QVERIFY(std::filesystem::is_directory(user / "hardware/mi400x" / folder));
+        QVERIFY(kb::contains(kb::knownPlatforms(), "mi400x"));
+        const auto errors = kb::validateTree(user);
+        QVERIFY2(errors.empty(), errors.empty() ? "" : errors.front().c_str());
+        auto doc = writer.index().find("mi400x-optimization-playbook");
+        QVERIFY(doc.ok() && *doc);
+        QCOMPARE((*doc)->platforms, std::vector<std::string>{"mi400x"});
+        QVERIFY((*doc)->title.find("Instinct MI400X") != std::string::npos);
+        auto again = writer.createPlatform("mi400x", "");
+        QVERIFY(!again.ok() && again.error().message.find("exists already") != std::string::npos);
+        // Retrieval filters by the new platform like any other.
+        auto hits = writer.index().search({"tile shapes peak", {"compute_bound"}, "mi400x", 5, 0, false});
+        QVERIFY(hits.ok() && !hits->empty());
+        QCOMPARE(hits->front().docId, std::string("mi400x-optimization-playbook"));
     }
 
     void indexFollowsTheFilesByHash() {
@@ -188,7 +290,7 @@ private slots:
     void pdfImportSplitsAndProposesFrontMatter() {
         QTemporaryDir dir;
         const auto pdf = dir.path().toStdString() + "/prefetch-notes.pdf";
-        std::ofstream(pdf, std::ios::binary) << tinyPdf("Software prefetch on AVX-512 cores", "Memory bandwidth needs many misses in flight.");
+        std::ofstream(pdf, std::ios::binary) << test::tinyPdf("Software prefetch on AVX-512 cores", "Memory bandwidth needs many misses in flight.");
         auto imported = kb::importPath(pdf);
         QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
         QCOMPARE(imported->size(), std::size_t{1});
