@@ -12,7 +12,8 @@ std::string candidateHash(const Candidate& candidate) {
     return h.hexDigest();
 }
 
-std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candidate& candidate, const EvalOptions& options) {
+std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candidate& candidate, const EvalOptions& options,
+                               const std::string& placement) {
     const auto& machine = machineInfo(options.compiler);
     Sha256 h;
     h.addField("cpp-harness");
@@ -20,6 +21,7 @@ std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candid
     h.addField(problem.contentHash).addField(problem.backend);
     h.addField(candidate.source).addField(problem::formatAssignment(candidate.params));
     h.addField(machine.compilerVersion).addField(machine.host).addField(machine.cpu);
+    if (placement != "local") h.addField(placement); // keys of local results stay as they were
     for (const auto& f : problem.compileFlags) h.addField(f);
     for (auto s : options.seeds) h.addField(std::to_string(s));
     h.addField(std::to_string(options.timeSeed)).addField(options.checkOnly ? "check" : "check+time");

@@ -67,7 +67,7 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
     Candidate complete = candidate;
     complete.params = job.params;
     job.candidateHash = candidateHash(complete);
-    job.cacheKey = evaluationCacheKey(problem, complete, options);
+    job.cacheKey = evaluationCacheKey(problem, complete, options, executor_.placement());
 
     if (options.staticRules) {
         const auto violations = torch  ? checkPythonRules(candidate.source, problem.forbidden)

@@ -37,6 +37,10 @@ public:
     virtual ~Executor() = default;
     virtual std::string name() const = 0;
     virtual std::size_t slotCount() const = 0;
+    // Where jobs run, as far as their measurements go: part of the result
+    // cache's key, so that one host's timings never stand in for another's.
+    // This machine (the key already holds its identity) unless overridden.
+    virtual std::string placement() const { return "local"; }
     // Never blocks on the job itself; the future becomes ready when it ends.
     virtual std::future<JobOutcome> submit(JobRequest request) = 0;
     // Whether a paused search should cancel its jobs in flight (and run them

@@ -55,6 +55,11 @@ public:
     ~SlurmExecutor() override;
 
     std::string name() const override { return "slurm"; }
+    // "slurm:PARTITION:GRES:ACCOUNT:QOS": jobs land on any node of the partition.
+    std::string placement() const override {
+        const auto& s = config_.submit;
+        return "slurm:" + s.partition + ":" + s.gres + ":" + s.account + ":" + s.qos;
+    }
     std::size_t slotCount() const override { return config_.maxJobs; }
     std::future<JobOutcome> submit(JobRequest request) override;
     bool cancelsOnPause() const override { return true; }

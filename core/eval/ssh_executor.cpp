@@ -220,6 +220,16 @@ SshExecutor::SshExecutor(SshExecutorConfig config, std::string localHost)
 
 SshExecutor::~SshExecutor() = default;
 
+std::string SshExecutor::placement() const {
+    std::string s = "ssh:";
+    for (const auto& h : config_.hosts) {
+        s += " " + target(h) + "[";
+        for (std::size_t i = 0; i < h.gpus.size(); ++i) s += (i ? "," : "") + h.gpus[i];
+        s += "]";
+    }
+    return s;
+}
+
 std::future<JobOutcome> SshExecutor::submit(JobRequest request) {
     return pool_->submit(std::move(request));
 }

@@ -52,6 +52,8 @@ public:
     ~SshExecutor() override;
 
     std::string name() const override { return "ssh"; }
+    // "ssh:USER@HOST:PORT[GPU,...] ..." for every host.
+    std::string placement() const override;
     std::size_t slotCount() const override { return pool_->size(); }
     std::future<JobOutcome> submit(JobRequest request) override;
 

@@ -233,6 +233,22 @@ private slots:
         QVERIFY2(remoteIsClean(), remoteListing().c_str());
         // Neither the job dirs nor the executor's scratch stay behind locally.
         QVERIFY(std::filesystem::is_empty(ec.jobsRoot));
+
+        // The host's result is cached for the host, never for this machine:
+        // the same evaluation here must run, not be served the host's timings.
+        options.useCache = true;
+        auto again = evaluator.prepare(saxpy_, cases[0].candidate, options);
+        QVERIFY(again.ok());
+        QVERIFY2(again->finished && again->finished->cached, "the same evaluation on the same host comes from the cache");
+        auto local = eval::LocalExecutor::create({});
+        QVERIFY(local.ok());
+        eval::Evaluator here(**local, &*db, ec);
+        auto mine = here.prepare(saxpy_, cases[0].candidate, options);
+        QVERIFY(mine.ok());
+        QVERIFY2(!mine->finished, "a result measured on the ssh host stood in for this machine");
+        QVERIFY(mine->cacheKey != again->cacheKey);
+        std::error_code rmError;
+        std::filesystem::remove_all(mine->request.dir, rmError);
     }
 
     // (b)
