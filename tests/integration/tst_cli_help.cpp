@@ -1,0 +1,50 @@
+// Every command of kernelsmith-cli answers --help with its usage on standard
+// output and exit code 0 (the man page is made of these texts), and the
+// top-level help names every command that answers.
+#include "cli_runner.h"
+
+#include <QtTest/QtTest>
+
+using namespace ks;
+
+class TestCliHelp : public QObject {
+    Q_OBJECT
+private slots:
+    void everyCommandHasHelp_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("top") << QStringList{"--help"} << "usage: kernelsmith-cli";
+        QTest::newRow("help word") << QStringList{"help"} << "usage: kernelsmith-cli";
+        for (const char* command : {"problem", "eval", "search", "bench", "llm", "kb", "machine", "profile", "export"})
+            QTest::newRow(command) << QStringList{command, "--help"} << QString("kernelsmith-cli ") + command;
+        // A verb followed by --help still gets its command's usage, not an action.
+        QTest::newRow("search start") << QStringList{"search", "start", "--help"} << "kernelsmith-cli search";
+        QTest::newRow("export best") << QStringList{"export", "best", "--help"} << "kernelsmith-cli export best";
+        QTest::newRow("export trajectories") << QStringList{"export", "trajectories", "--help"} << "--min-speedup";
+    }
+    void everyCommandHasHelp() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        const auto run = test::runCli(args, 30000);
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.out.contains(expected), qPrintable(run.out + run.err));
+        QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
+    }
+
+    void topLevelHelpListsEveryCommand() {
+        const auto run = test::runCli({"--help"}, 30000);
+        for (const char* command : {"problem", "eval", "search", "bench", "llm", "kb", "machine", "profile", "export"})
+            QVERIFY2(run.out.contains(QString("\n  ") + command + " "), command);
+    }
+
+    void misuseIsAUsageError() {
+        QCOMPARE(test::runCli({"export"}, 30000).code, 2);
+        QCOMPARE(test::runCli({"export", "everything"}, 30000).code, 2);
+        QCOMPARE(test::runCli({"export", "trajectories", "1"}, 30000).code, 2); // no --format
+        QCOMPARE(test::runCli({"export", "best", "1"}, 30000).code, 2);         // no --out
+        QCOMPARE(test::runCli({"no-such-command"}, 30000).code, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliHelp)
+#include "tst_cli_help.moc"
