@@ -6,6 +6,11 @@ _kernelsmith_cli_options() {
     "$1" "$2" --help 2>/dev/null | grep -o -- '--[a-z][a-z0-9-]*' | sort -u
 }
 
+# Bundled problems as `problem list` names them (cpu/mbdt) and by their short name (mbdt).
+_kernelsmith_cli_problems() {
+    "$1" problem list 2>/dev/null | awk 'NF { print $1; n = split($1, part, "/"); print part[n] }'
+}
+
 _kernelsmith_cli() {
     local cur prev cli=${COMP_WORDS[0]}
     cur=${COMP_WORDS[COMP_CWORD]}
@@ -27,7 +32,7 @@ _kernelsmith_cli() {
         --db|--out|--candidate|--llm-config|--json|--ssh-key)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --problem)
-            COMPREPLY=($(compgen -W "$("$cli" problem list 2>/dev/null | awk 'NF {print $1}')" -- "$cur"))
+            COMPREPLY=($(compgen -W "$(_kernelsmith_cli_problems "$cli")" -- "$cur"))
             COMPREPLY+=($(compgen -d -- "$cur")); return ;;
         --format) COMPREPLY=($(compgen -W "openai-chat jsonl" -- "$cur")); return ;;
         --policy) COMPREPLY=($(compgen -W "mcts evo beam greedy random exhaustive" -- "$cur")); return ;;
@@ -65,7 +70,7 @@ _kernelsmith_cli() {
         return
     fi
     if [[ $command == problem && $verb == check ]]; then
-        COMPREPLY=($(compgen -W "$("$cli" problem list 2>/dev/null | awk 'NF {print $1}')" -- "$cur"))
+        COMPREPLY=($(compgen -W "$(_kernelsmith_cli_problems "$cli")" -- "$cur"))
         COMPREPLY+=($(compgen -d -- "$cur"))
         return
     fi

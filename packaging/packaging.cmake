@@ -39,19 +39,28 @@ if(KS_BUILD_GUI)
 endif()
 
 # Debian names the folder after the package.
-install(FILES ${CMAKE_SOURCE_DIR}/packaging/copyright DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/kernelsmith)
+# (a native package's changelog.gz, compressed as Debian wants: -9, no name or time stamp).
+set(KS_CHANGELOG ${CMAKE_BINARY_DIR}/packaging/changelog.gz)
+add_custom_command(
+  OUTPUT ${KS_CHANGELOG}
+  COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_SOURCE_DIR}/packaging/changelog ${CMAKE_BINARY_DIR}/packaging/changelog
+  COMMAND gzip -9nf ${CMAKE_BINARY_DIR}/packaging/changelog
+  DEPENDS ${CMAKE_SOURCE_DIR}/packaging/changelog
+  VERBATIM)
+add_custom_target(kernelsmith-changelog ALL DEPENDS ${KS_CHANGELOG})
+install(FILES ${CMAKE_SOURCE_DIR}/packaging/copyright ${KS_CHANGELOG} DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/kernelsmith)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME kernelsmith)
 set(CPACK_PACKAGE_VENDOR "Kernelsmith")
 set(CPACK_PACKAGE_CONTACT "Kernelsmith maintainers <kernelsmith@users.noreply.github.com>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "workbench and CLI for agentic search of fast compute kernels")
-set(CPACK_PACKAGE_DESCRIPTION "Kernelsmith grows a tree of candidate kernels for an operator: a language model or an
-offline tuner proposes them, a sandboxed harness checks each one against a
-reference and times it against the baselines, and a tree search decides what
-to try next. kernelsmith is the Qt workbench that shows and steers searches
-live; kernelsmith-cli runs them headless and exports trajectories for model
-training and the best kernel with its measured results.")
+set(CPACK_PACKAGE_DESCRIPTION "Kernelsmith grows a tree of candidate kernels for an operator: a language
+model or an offline tuner proposes them, a sandboxed harness checks each one
+against a reference and times it against the baselines, and a tree search
+decides what to try next. kernelsmith is the Qt workbench that shows and
+steers searches live; kernelsmith-cli runs them headless and exports
+trajectories for model training and the best kernel with its results.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
