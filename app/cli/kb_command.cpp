@@ -8,6 +8,7 @@
 #include "kb/front_matter.h"
 #include "kb/kb_import.h"
 #include "kb/kb_index.h"
+#include "kb/kb_writer.h"
 #include "kb/skill_distiller.h"
 #include "util/files.h"
 #include "util/paths.h"
@@ -62,20 +63,16 @@ int import(const Args& args, const GlobalOptions& global) {
     if (args.positional().size() != 2) return fail("import", "usage: kb import FILE|DIR [--force]", kExitUsage);
     auto docs = kb::importPath(args.positional()[1]);
     if (!docs) return fail("import", docs.error().message);
-    const auto dest = kb::userKbDir() / "imported";
-    for (const auto& d : *docs) {
-        const auto file = dest / (d.doc.id + ".md");
-        std::error_code ec;
-        if (std::filesystem::exists(file, ec) && !args.has("force"))
-            return fail("import", file.string() + " exists already (from an earlier import); --force replaces it", kExitUsage);
-        std::filesystem::create_directories(dest, ec);
-        if (auto s = writeFileAtomic(file, d.text); !s) return fail("import", s.error().message);
-        std::printf("%s -> %s (%zu sections)%s\n", d.source.c_str(), file.c_str(), d.doc.sections.size(),
+    auto db = openIndexed(global, true);
+    if (!db) return fail("import", db.error().message);
+    auto files = kb::KbWriter::forInstallation(*db).writeImported(*docs, args.has("force"));
+    if (!files) return fail("import", files.error().message + (args.has("force") ? "" : " (--force replaces it)"), kExitUsage);
+    for (std::size_t i = 0; i < docs->size(); ++i) {
+        const auto& d = (*docs)[i];
+        std::printf("%s -> %s (%zu sections)%s\n", d.source.c_str(), (*files)[i].c_str(), d.doc.sections.size(),
                     d.proposedFrontMatter ? "; proposed front matter:" : "");
         if (d.proposedFrontMatter) std::printf("%s", kb::renderFrontMatter(d.doc).c_str());
     }
-    auto db = openIndexed(global);
-    if (!db) return fail("import", db.error().message);
     return kExitOk;
 }
 
