@@ -1,6 +1,7 @@
 #include "editor/code_view.h"
 
 #include <Qsci/qscilexercpp.h>
+#include <Qsci/qscilexermarkdown.h>
 #include <Qsci/qscilexerpython.h>
 
 #include <QtCore/QEvent>
@@ -38,7 +39,9 @@ CodeView::Language CodeView::languageFor(const QString& fileName, const QString&
 void CodeView::setLanguage(Language language) {
     QsciLexer* lexer = nullptr;
     if (language == Language::Python) lexer = new QsciLexerPython(this);
+    else if (language == Language::Markdown) lexer = new QsciLexerMarkdown(this);
     else lexer = new QsciLexerCPP(this); // CUDA is C++ with a few keywords more
+    setWrapMode(language == Language::Markdown ? QsciScintilla::WrapWord : QsciScintilla::WrapNone);
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     lexer->setDefaultFont(mono);
     lexer->setFont(mono);
@@ -64,7 +67,15 @@ void CodeView::followPalette() {
     l->setColor(text, -1);
     const QColor comment(0x7c, 0xa6, 0x68), keyword(0x6c, 0xb6, 0xff), string(0xe6, 0xa4, 0x7e), number(0xb5, 0xce, 0xa8),
         preprocessor(0xd0, 0x9c, 0xe0), type(0x4e, 0xc9, 0xb0);
-    if (language_ == Language::Python) {
+    if (language_ == Language::Markdown) {
+        for (int style : {QsciLexerMarkdown::Header1, QsciLexerMarkdown::Header2, QsciLexerMarkdown::Header3, QsciLexerMarkdown::Header4})
+            l->setColor(keyword, style);
+        for (int style : {QsciLexerMarkdown::CodeBackticks, QsciLexerMarkdown::CodeDoubleBackticks, QsciLexerMarkdown::CodeBlock})
+            l->setColor(string, style);
+        for (int style : {QsciLexerMarkdown::UnorderedListItem, QsciLexerMarkdown::OrderedListItem, QsciLexerMarkdown::Prechar}) l->setColor(type, style);
+        l->setColor(comment, QsciLexerMarkdown::BlockQuote);
+        l->setColor(number, QsciLexerMarkdown::Link);
+    } else if (language_ == Language::Python) {
         for (int style : {QsciLexerPython::Comment, QsciLexerPython::CommentBlock}) l->setColor(comment, style);
         l->setColor(keyword, QsciLexerPython::Keyword);
         for (int style : {QsciLexerPython::DoubleQuotedString, QsciLexerPython::SingleQuotedString, QsciLexerPython::TripleSingleQuotedString,
@@ -93,8 +104,13 @@ void CodeView::showCode(const QString& text, Language language) {
     setLanguage(language);
     setReadOnly(false);
     setText(text);
-    setReadOnly(true);
+    setReadOnly(!editable_);
     markerDeleteAll();
+}
+
+void CodeView::setEditable(bool editable) {
+    editable_ = editable;
+    setReadOnly(!editable);
 }
 
 void CodeView::showDiff(const std::vector<DiffLine>& diff, Language language) {

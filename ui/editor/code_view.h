@@ -1,6 +1,7 @@
 #pragma once
-// Read-only source view (QScintilla): C++, CUDA and Python highlighting, line
-// numbers, and markers for a diff's added and removed lines.
+// Source view (QScintilla): C++, CUDA, Python and Markdown highlighting, line
+// numbers, and markers for a diff's added and removed lines. Read-only unless
+// made an editor (the knowledge base's documents are edited in one).
 #include "editor/line_diff.h"
 
 #include <Qsci/qsciscintilla.h>
@@ -10,10 +11,12 @@ namespace ks::ui {
 class CodeView : public QsciScintilla {
     Q_OBJECT
 public:
-    enum class Language { Cpp, Cuda, Python };
+    enum class Language { Cpp, Cuda, Python, Markdown };
     explicit CodeView(QWidget* parent = nullptr);
 
     void showCode(const QString& text, Language language = Language::Cpp);
+    // Editable text (markdown wraps at words); showCode keeps it editable.
+    void setEditable(bool editable);
     // The diff as one text with +/- markers in the margin and coloured lines.
     void showDiff(const std::vector<DiffLine>& diff, Language language = Language::Cpp);
 
@@ -30,6 +33,7 @@ private:
     void followPalette();
     Language language_ = Language::Cpp;
     int addedMarker_ = 0, removedMarker_ = 1;
+    bool editable_ = false;
 };
 
 } // namespace ks::ui

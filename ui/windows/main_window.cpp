@@ -10,6 +10,8 @@
 #include "store/evaluation_store.h"
 #include "widgets/problem_details_view.h"
 #include "windows/app_settings.h"
+#include "kb/kb_window.h"
+#include "util/paths.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
@@ -274,6 +276,27 @@ void MainWindow::createMenus() {
     auto* previousTab = view->addAction(tr("&Previous Tab"), this,
                                         [this] { tabs_->setCurrentIndex((tabs_->currentIndex() + tabs_->count() - 1) % tabs_->count()); });
     previousTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+
+    auto* tools = menuBar()->addMenu(tr("&Tools"));
+    auto* knowledge = tools->addAction(QIcon::fromTheme(QStringLiteral("accessories-dictionary")), tr("&Knowledge Base…"), this, [this] {
+        // One KB window at a time, on the open workspace's index.
+        auto* window = findChild<KbWindow*>();
+        if (!window) {
+            const QString ws = workspacePath();
+            auto opened = KbWindow::open(ws.isEmpty() ? paths::defaultDatabase() : std::filesystem::path(ws.toStdString()), this);
+            if (!opened) {
+                QMessageBox::warning(this, tr("Knowledge Base"), QString::fromStdString(opened.error().message));
+                return;
+            }
+            window = *opened;
+            window->setWindowFlag(Qt::Window);
+            window->setAttribute(Qt::WA_DeleteOnClose);
+        }
+        window->show();
+        window->raise();
+        window->activateWindow();
+    });
+    knowledge->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     auto* keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
