@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <map>
 #include <sstream>
@@ -135,7 +136,10 @@ Result<ImportedDocument> importFile(const std::filesystem::path& file) {
 } // namespace
 
 Result<std::string> pdfText(const std::filesystem::path& pdf) {
-    const auto out = std::filesystem::temp_directory_path() / ("kernelsmith-pdf-" + std::to_string(getpid()) + ".txt");
+    // Unique per call: imports may run on several threads of one process.
+    static std::atomic<int> calls{0};
+    const auto out = std::filesystem::temp_directory_path() /
+                     ("kernelsmith-pdf-" + std::to_string(getpid()) + "-" + std::to_string(calls.fetch_add(1)) + ".txt");
     eval::ProcessSpec spec;
     spec.argv = {"pdftotext", "-enc", "UTF-8", std::filesystem::absolute(pdf).string(), out.string()};
     spec.workDir = std::filesystem::temp_directory_path();

@@ -230,6 +230,8 @@ private slots:
         if (havePdf) write(in / "tma.pdf", test::tinyPdf("TMA bulk copies on H100", "Bandwidth needs many bytes in flight."));
         ui::KbImportDialog dialog(window_->writer());
         dialog.addSources({in});
+        QVERIFY(dialog.isReading());
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isReading(), 10000);
         QVERIFY2(dialog.messageLabel()->text().isEmpty(), qPrintable(dialog.messageLabel()->text()));
         QCOMPARE(dialog.proposalList()->count(), havePdf ? 3 : 2);
         // The markdown file's split and proposed front matter, before anything is written.

@@ -1,7 +1,9 @@
 #include "kb/kb_import_dialog.h"
 
+#include <QtCore/QPointer>
+#include <QtCore/QThread>
 #include <QtGui/QFontDatabase>
-#include <QtGui/QGuiApplication>
+#include <QtWidgets/QApplication>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QDialogButtonBox>
 #include <QtWidgets/QFileDialog>
@@ -99,25 +101,44 @@ KbImportDialog::KbImportDialog(const kb::KbWriter& writer, QWidget* parent) : QD
 }
 
 void KbImportDialog::addSources(const std::vector<std::filesystem::path>& paths) {
+    if (paths.empty()) return;
+    ++reading_;
+    message_->setText(tr("Reading %n source(s)…", nullptr, static_cast<int>(paths.size())));
+    updateButton();
+    // The thread sees only its copy of the paths; the dialog sees only the finished values.
+    QPointer<KbImportDialog> self(this);
+    auto* thread = QThread::create([self, paths] {
+        Proposals results;
+        for (const auto& p : paths) results.push_back(kb::importPath(p));
+        QMetaObject::invokeMethod(
+            qApp, [self, results] {
+                if (self) self->takeProposals(results); // a closed dialog drops them
+            },
+            Qt::QueuedConnection);
+    });
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    thread->start();
+}
+
+void KbImportDialog::takeProposals(const Proposals& results) {
+    Q_ASSERT(QThread::currentThread() == thread());
+    --reading_;
     QStringList problems;
-    QGuiApplication::setOverrideCursor(Qt::WaitCursor); // pdftotext takes a moment on a large PDF
-    for (const auto& p : paths) {
-        auto docs = kb::importPath(p);
+    for (const auto& docs : results) {
         if (!docs) {
             problems << QString::fromStdString(docs.error().message);
             continue;
         }
-        for (auto& d : *docs) {
+        for (const auto& d : *docs) {
             auto* item = new QListWidgetItem(QStringLiteral("%1  (%2)").arg(QString::fromStdString(d.doc.id), QString::fromStdString(d.source.filename().string())));
             item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
             item->setCheckState(Qt::Checked);
             item->setToolTip(QString::fromStdString(d.source.string()));
             const QSignalBlocker block(list_);
             list_->addItem(item);
-            proposals_.push_back(std::move(d));
+            proposals_.push_back(d);
         }
     }
-    QGuiApplication::restoreOverrideCursor();
     message_->setText(problems.join(QLatin1Char('\n')));
     if (list_->currentRow() < 0 && list_->count() > 0) list_->setCurrentRow(0);
     updateButton();
@@ -138,7 +159,7 @@ void KbImportDialog::showProposal(int row) {
 void KbImportDialog::updateButton() {
     int checked = 0;
     for (int i = 0; i < list_->count(); ++i) checked += list_->item(i)->checkState() == Qt::Checked;
-    import_->setEnabled(checked > 0);
+    import_->setEnabled(checked > 0 && !isReading());
     import_->setText(tr("&Import %n Document(s)", nullptr, checked));
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // Import of markdown, text and PDF files (or whole folders) into the user KB:
 // each file's proposed split into sections and front matter is shown first,
-// and nothing is written until the import is confirmed.
+// and nothing is written until the import is confirmed. Files are read and
+// split on a thread of their own (pdftotext takes seconds on a long PDF); the
+// proposals come back as values.
 #include "kb/kb_writer.h"
 
 #include <QtWidgets/QDialog>
@@ -22,8 +24,10 @@ class KbImportDialog : public QDialog {
 public:
     KbImportDialog(const kb::KbWriter& writer, QWidget* parent = nullptr);
 
-    // Proposes documents for these files or folders (added to what is shown).
+    // Proposes documents for these files or folders (added to what is shown
+    // once read; isReading() until then).
     void addSources(const std::vector<std::filesystem::path>& paths);
+    bool isReading() const { return reading_ > 0; }
     // Writes the checked proposals; the dialog closes when it worked.
     Result<std::vector<std::filesystem::path>> importChecked();
 
@@ -34,11 +38,14 @@ public:
     QLabel* messageLabel() const { return message_; }
 
 private:
+    using Proposals = std::vector<Result<std::vector<kb::ImportedDocument>>>;
+    void takeProposals(const Proposals& results);
     void showProposal(int row);
     void updateButton();
 
     const kb::KbWriter& writer_;
     std::vector<kb::ImportedDocument> proposals_;
+    int reading_ = 0; // source batches still being read
     QListWidget* list_;
     QPlainTextEdit* frontMatter_;
     QTreeWidget* sections_;
