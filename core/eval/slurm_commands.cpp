@@ -68,6 +68,9 @@ if [ ! -f build/prebuild-only ] && [ "$(cat build/prebuilt-on 2>/dev/null)" != "
 lock="${TMPDIR:-/tmp}/kernelsmith-timing-$(id -u)-${SLURM_JOB_GPUS:-${CUDA_VISIBLE_DEVICES:-cpu}}.lock"
 exec 3>>"$lock" || exec 3>/dev/null
 ulimit -c 0
+# OpenMP code keeps to the CPUs Slurm gave the job even where it does not bind
+# them (as the local executor pins each worker to its own).
+[ -z "$OMP_NUM_THREADS" ] && [ -n "${SLURM_CPUS_ON_NODE:-}" ] && export OMP_NUM_THREADS=$SLURM_CPUS_ON_NODE
 start=$EPOCHREALTIME
 KS_TIMING_LOCK_FD=3 timeout -k 5 "$limit" bash --norc run.sh > build/runsh.out 2> build/runsh.err < /dev/null
 rc=$?
