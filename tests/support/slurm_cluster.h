@@ -47,7 +47,9 @@ public:
     // Writes the configuration, starts the daemons and waits until the node
     // is idle. Sets SLURM_CONF for this process and every process it starts.
     // Errors are returned as text with the daemons' log tails.
-    std::string start(int cpus = 2) {
+    // bindCpus: jobs are bound to the CPUs they were given (task/affinity, no
+    // cgroups), as on most clusters; off, they may run on any.
+    std::string start(int cpus = 2, bool bindCpus = false) {
         std::error_code ec;
         for (const char* sub : {"munge", "state", "spool", "log"}) std::filesystem::create_directories(dir_ / sub, ec);
         std::filesystem::permissions(dir_ / "munge", std::filesystem::perms::owner_all, ec);
@@ -69,7 +71,8 @@ public:
           << "SlurmctldPidFile=" << d("slurmctld.pid") << "\nSlurmdPidFile=" << d("slurmd.pid") << "\n"
           << "SlurmctldLogFile=" << d("log/slurmctld.log") << "\nSlurmdLogFile=" << d("log/slurmd.log") << "\n"
           // No cgroups: linuxproc tracks a job's processes by their parents.
-          << "ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\nJobAcctGatherType=jobacct_gather/none\n"
+          << "ProctrackType=proctrack/linuxproc\nTaskPlugin=" << (bindCpus ? "task/affinity" : "task/none")
+          << "\nJobAcctGatherType=jobacct_gather/none\n"
           << "SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU\nMpiDefault=none\nReturnToService=2\n"
           // Without slurmdbd: ended jobs go to a completion log that sacct --completion reads.
           << "AccountingStorageType=accounting_storage/none\nJobCompType=jobcomp/filetxt\nJobCompLoc=" << d("log/jobcomp.txt") << "\n"
