@@ -12,7 +12,7 @@ Error usage(const std::string& message) {
 
 const char* const kSshOptions[] = {"ssh-host", "ssh-key", "ssh-dir", "ssh-slots", "ssh-gpus", "ssh-option"};
 const char* const kSlurmOptions[] = {"slurm-dir",  "slurm-partition", "slurm-account", "slurm-qos",
-                                     "slurm-gres", "slurm-time",      "slurm-jobs",    "slurm-arg", "slurm-requeue"};
+                                     "slurm-gres", "slurm-time",      "slurm-jobs",    "slurm-arg", "slurm-requeue", "slurm-linger"};
 
 Result<std::size_t> count(const Args& args, const std::string& option, std::size_t minimum, const std::string& what) {
     const auto text = *args.value(option);
@@ -80,6 +80,16 @@ Status applySlurmOptions(const Args& args, eval::SlurmExecutorConfig& config) {
         if (!n) return n.error();
         config.requeueAttempts = static_cast<int>(*n);
     }
+    if (auto text = args.value("slurm-linger")) {
+        try {
+            std::size_t used = 0;
+            const double seconds = std::stod(*text, &used);
+            if (used != text->size() || !(seconds >= 0) || seconds > 3600) throw std::invalid_argument(*text);
+            config.lingerS = seconds;
+        } catch (const std::exception&) {
+            return usage("--slurm-linger expects seconds from 0 to 3600 (0: one evaluation per Slurm job), got '" + *text + "'");
+        }
+    }
     return {};
 }
 
@@ -108,6 +118,8 @@ const char* const kExecutorHelp = R"(  --executor local|ssh|slurm
   --slurm-jobs N         jobs queued or running at once (default 4)
   --slurm-arg ARG        an sbatch argument (repeatable), e.g. --slurm-arg=--constraint=h100
   --slurm-requeue N      resubmissions of a job the cluster lost (default 2)
+  --slurm-linger S       an allocation waits S seconds after its job for the next one,
+                         which then starts at once (default 3; 0: one job per allocation)
 )";
 
 std::set<std::string> withExecutorOptions(std::set<std::string> valued) {

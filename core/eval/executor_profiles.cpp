@@ -45,9 +45,10 @@ public:
         out = v.get<std::size_t>();
         return {};
     }
-    Status seconds(const std::string& key, double& out) const {
+    Status seconds(const std::string& key, double& out, bool zeroAllowed = false) const {
         if (!object_.contains(key)) return {};
-        if (!object_[key].is_number() || object_[key].get<double>() <= 0) return error(key, "a positive number of seconds");
+        if (!object_[key].is_number() || object_[key].get<double>() < 0 || (!zeroAllowed && object_[key].get<double>() == 0))
+            return error(key, zeroAllowed ? "a number of seconds, 0 or more" : "a positive number of seconds");
         out = object_[key].get<double>();
         return {};
     }
@@ -126,7 +127,7 @@ Result<ExecutorChoice> readProfile(const json& p, const std::string& where) {
     }
     case ExecutorKind::Slurm: {
         KS_TRY(r.onlyKnown({"kind", "dir", "partition", "account", "qos", "gres", "time", "jobs", "args", "requeue", "poll",
-                            "max_poll"}));
+                            "max_poll", "linger"}));
         std::string dir;
         KS_TRY(r.text("dir", dir));
         if (dir.empty()) return r.error("dir", "the shared dir for job dirs, an absolute path the compute nodes see");
@@ -144,6 +145,7 @@ Result<ExecutorChoice> readProfile(const json& p, const std::string& where) {
         KS_TRY(r.seconds("poll", c.slurm.pollIntervalS));
         c.slurm.maxPollIntervalS = std::max(c.slurm.maxPollIntervalS, c.slurm.pollIntervalS);
         KS_TRY(r.seconds("max_poll", c.slurm.maxPollIntervalS));
+        KS_TRY(r.seconds("linger", c.slurm.lingerS, true));
         break;
     }
     }

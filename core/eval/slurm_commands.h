@@ -27,6 +27,10 @@ struct SlurmBatch {
     std::filesystem::path batchDir; // <i> -> the shared dir of the i-th job
     std::size_t tasks = 1;          // more than one: a job array 0..tasks-1
     double wallLimitS = 0;          // the longest wall limit of its jobs; 0: none
+    // > 0: each allocation lingers this long after its job for another one
+    // the client hands it through runnersDir/<Slurm id>/next.
+    double lingerS = 0;
+    std::filesystem::path runnersDir;
 };
 
 std::vector<std::string> sbatchCommand(const SlurmSubmitOptions& options, const SlurmBatch& batch);
@@ -37,6 +41,9 @@ Result<std::vector<std::string>> parseSbatchOutput(const std::string& output, st
 
 // Slurm's --time for a wall limit: whole minutes (at least one), D-HH:MM:SS.
 std::string slurmTimeLimit(double seconds);
+// Seconds of a --time value in any of Slurm's forms (M, M:S, H:M:S, D-H,
+// D-H:M, D-H:M:S; UNLIMITED is infinity); nullopt when it is none of them.
+std::optional<double> parseSlurmTimeLimit(const std::string& text);
 
 // What Slurm says about one job (one array task).
 struct SlurmJobState {
@@ -79,6 +86,8 @@ std::optional<SlurmRunRecord> parseRunRecord(const std::string& text);
 // The batch script every job runs. It reads its job from batchDir/<task>,
 // runs run.sh under the job's wall limit with a timing lock of the node, and
 // writes the run record last, so that its presence means run.sh has ended.
+// With a linger time it then waits that long for a handed-over job (see
+// SlurmBatch::lingerS), runs it the same way, and so on.
 extern const char* const kSlurmBatchScript;
 
 } // namespace ks::eval

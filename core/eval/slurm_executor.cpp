@@ -58,6 +58,8 @@ struct SlurmExecutor::Tracked {
     Clock::time_point notBefore{}; // after an sbatch failure
     std::vector<std::string> lostRuns;            // how Slurm ended earlier attempts
     std::optional<Clock::time_point> endedSince;  // Slurm says it ended; its run record not seen yet
+    Clock::time_point runnerEnds{}; // its allocation lives at least until then ({}: unknown)
+    bool handedOver = false;        // runs in an allocation an earlier job had
     bool done = false;
 };
 
@@ -72,7 +74,7 @@ Result<std::unique_ptr<SlurmExecutor>> SlurmExecutor::create(SlurmExecutorConfig
     if (config.requeueAttempts < 0) return invalid("slurm: requeue attempts must not be negative");
     if (config.submitAttempts < 1) return invalid("slurm: submit attempts must be at least 1");
     if (!(config.pollIntervalS > 0) || config.maxPollIntervalS < config.pollIntervalS || config.retryBaseS < 0 ||
-        config.batchWindowS < 0 || config.lostGraceS < 0)
+        config.batchWindowS < 0 || config.lostGraceS < 0 || config.lingerS < 0)
         return invalid("slurm: the poll interval must be positive and at most its maximum; delays must not be negative");
     auto& s = config.submit;
     if (s.jobName.empty()) s.jobName = "kernelsmith";
@@ -86,6 +88,7 @@ Result<std::unique_ptr<SlurmExecutor>> SlurmExecutor::create(SlurmExecutorConfig
     std::error_code ec;
     const auto own = config.sharedDir / ".kernelsmith";
     std::filesystem::create_directories(own / "batches", ec);
+    if (!ec) std::filesystem::create_directories(own / "runners", ec);
     if (ec)
         return makeError(ErrorCode::Io, "cannot create " + (own / "batches").string() + ": " + ec.message() +
                                             " (--slurm-dir must be a writable dir on the shared file system)");
@@ -234,6 +237,8 @@ bool SlurmExecutor::cancelStopped() {
         else log::eval()->debug("slurm: cancelled {}", joinComma(ids));
     }
     for (auto* job : stopped) {
+        std::error_code ec;
+        if (!job->slurmId.empty()) std::filesystem::remove_all(config_.sharedDir / ".kernelsmith" / "runners" / job->slurmId, ec);
         JobOutcome o;
         o.stopped = true;
         finish(*job, o);
@@ -259,6 +264,7 @@ bool SlurmExecutor::collectFinished() {
         if (std::filesystem::exists(dir / "build" / "prebuild-only", ec)) adoptPrebuilt(job.entry / "job" / "build", dir / "build");
         readJobOutputs(dir, describeExit(rc) + (record && !record->host.empty() ? " on " + record->host : ""), o);
         log::eval()->debug("slurm: job {} ({}) ended, {:.2f} s", job.slurmId, job.entry.filename().string(), o.wallSeconds);
+        if (config_.lingerS > 0 && job.runnerEnds != Clock::time_point{}) idle_.push_back({job.slurmId, Clock::now(), job.runnerEnds});
         finish(job, o);
         any = true;
     }
@@ -266,13 +272,17 @@ bool SlurmExecutor::collectFinished() {
 }
 
 bool SlurmExecutor::startWaiting() {
+    const auto now = Clock::now();
+    // A runner stops lingering lingerS after its run record, which was
+    // written before it was seen here; one handed a job after that finds no
+    // inbox (handOver tries the next), so this only spares the attempt.
+    const auto stale = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(config_.lingerS * 0.8));
+    std::erase_if(idle_, [&](const IdleRunner& r) { return now - r.since > stale; });
     std::size_t active = 0;
     for (const auto& job : jobs_) active += !job.done && !job.slurmId.empty();
-    const auto now = Clock::now();
     bool changed = false;
     std::vector<Tracked*> batch;
     for (auto& job : jobs_) {
-        if (active + batch.size() >= config_.maxJobs) break;
         if (job.done || !job.slurmId.empty() || now < job.notBefore) continue;
         if (job.mayAttach) {
             job.mayAttach = false;
@@ -282,6 +292,14 @@ bool SlurmExecutor::startWaiting() {
                 continue;
             }
         }
+        if (handOver(job)) {
+            // An idle allocation became this job's (or the job ended with an infra error).
+            active += !job.done;
+            changed = true;
+            continue;
+        }
+        // Lingering allocations count: they are the cluster's until they go.
+        if (active + idle_.size() + batch.size() >= config_.maxJobs) continue;
         batch.push_back(&job);
     }
     if (!batch.empty()) {
@@ -289,6 +307,48 @@ bool SlurmExecutor::startWaiting() {
         changed = true;
     }
     return changed;
+}
+
+bool SlurmExecutor::handOver(Tracked& job) {
+    const double limit = job.request.limits.wallTimeoutS;
+    if (idle_.empty() || limit <= 0) return false;
+    const auto runners = config_.sharedDir / ".kernelsmith" / "runners";
+    // Its whole wall limit, and the script's own seconds around run.sh, must fit in what the allocation has left.
+    const auto needed = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit + 10));
+    bool prepared = false;
+    while (!idle_.empty()) {
+        const IdleRunner runner = idle_.back(); // the newest has the most of its linger left
+        idle_.pop_back();
+        if (runner.ends - Clock::now() < needed) continue;
+        if (!prepared) {
+            if (!prepareEntry(job)) return true; // finished with an infra error
+            prepared = true;
+        }
+        if (auto w = writeFileAtomic(job.entry / "submission", runner.slurmId + "\n\n"); !w) {
+            log::eval()->warn("slurm: cannot record job {} in {}: {}", runner.slurmId, job.entry.string(), w.error().message);
+            continue;
+        }
+        std::error_code ec;
+        const auto handed = runners / (runner.slurmId + ".handover-" + uniqueTag());
+        std::filesystem::create_directory_symlink(job.entry, handed, ec);
+        // Atomic: the runner either sees it in its inbox, or has already
+        // renamed the inbox away and the rename fails here.
+        if (!ec) std::filesystem::rename(handed, runners / runner.slurmId / "next", ec);
+        if (ec) {
+            std::error_code ignored;
+            std::filesystem::remove(handed, ignored);
+            log::eval()->debug("slurm: allocation {} had stopped lingering: {}", runner.slurmId, ec.message());
+            continue;
+        }
+        job.slurmId = runner.slurmId;
+        job.runnerEnds = runner.ends;
+        job.handedOver = true;
+        job.link.clear();
+        job.submitFailures = 0;
+        log::eval()->debug("slurm: {} runs in allocation {}", job.entry.filename().string(), runner.slurmId);
+        return true;
+    }
+    return false;
 }
 
 bool SlurmExecutor::attach(Tracked& job) {
@@ -310,23 +370,8 @@ void SlurmExecutor::submitBatch(const std::vector<Tracked*>& batch) {
     std::vector<Tracked*> ready;
     double wallLimit = 0;
     for (auto* job : batch) {
-        // A fresh copy every attempt: an earlier one may have left half a run behind.
-        std::error_code ec;
-        std::filesystem::remove_all(job->entry, ec);
-        std::filesystem::create_directories(job->entry, ec);
-        if (!ec)
-            std::filesystem::copy(job->request.dir, job->entry / "job",
-                                  std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks, ec);
-        const double limit = job->request.limits.wallTimeoutS;
-        Status written = ec ? Status(makeError(ErrorCode::Io, ec.message()))
-                            : writeFileAtomic(job->entry / "limit", std::to_string(static_cast<long long>(std::ceil(limit))) + "\n");
-        if (!written) {
-            JobOutcome o;
-            o.infraError = "cannot copy the job dir into the Slurm shared dir " + job->entry.string() + ": " + written.error().message;
-            finish(*job, o);
-            continue;
-        }
-        wallLimit = std::max(wallLimit, limit);
+        if (!prepareEntry(*job)) continue;
+        wallLimit = std::max(wallLimit, job->request.limits.wallTimeoutS);
         ready.push_back(job);
     }
     if (ready.empty()) return;
@@ -336,6 +381,14 @@ void SlurmExecutor::submitBatch(const std::vector<Tracked*>& batch) {
     b.batchDir = config_.sharedDir / ".kernelsmith" / "batches" / uniqueTag();
     b.tasks = ready.size();
     b.wallLimitS = wallLimit;
+    b.lingerS = config_.lingerS;
+    b.runnersDir = config_.sharedDir / ".kernelsmith" / "runners";
+    // The allocations' Slurm time limit, counted from now (they start later).
+    const auto submittedAt = Clock::now();
+    std::optional<double> slurmLimitS;
+    if (!config_.submit.timeLimit.empty()) slurmLimitS = parseSlurmTimeLimit(config_.submit.timeLimit);
+    else if (wallLimit > 0) slurmLimitS = wallLimit + 60;
+    const bool reusable = slurmLimitS && *slurmLimitS < 1e9;
     std::error_code ec;
     std::filesystem::create_directories(b.batchDir, ec);
     for (std::size_t i = 0; i < ready.size(); ++i) std::filesystem::create_directory_symlink(ready[i]->entry, b.batchDir / std::to_string(i), ec);
@@ -363,6 +416,9 @@ void SlurmExecutor::submitBatch(const std::vector<Tracked*>& batch) {
         job.slurmId = (*ids)[i];
         job.link = b.batchDir / std::to_string(i);
         job.submitFailures = 0;
+        job.handedOver = false;
+        job.runnerEnds = reusable ? submittedAt + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*slurmLimitS))
+                                  : Clock::time_point{};
         // What a later client needs to re-attach. A client killed between
         // sbatch and this write leaves a job it cannot find; that job only
         // costs its node time.
@@ -370,6 +426,26 @@ void SlurmExecutor::submitBatch(const std::vector<Tracked*>& batch) {
             log::eval()->warn("slurm: cannot record job {} in {}: {}", job.slurmId, job.entry.string(), w.error().message);
     }
     log::eval()->debug("slurm: submitted {} job(s) as {}", ready.size(), (*ids)[0]);
+}
+
+bool SlurmExecutor::prepareEntry(Tracked& job) {
+    // A fresh copy every attempt: an earlier one may have left half a run behind.
+    std::error_code ec;
+    std::filesystem::remove_all(job.entry, ec);
+    std::filesystem::create_directories(job.entry, ec);
+    if (!ec)
+        std::filesystem::copy(job.request.dir, job.entry / "job",
+                              std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks, ec);
+    const double limit = job.request.limits.wallTimeoutS;
+    Status written = ec ? Status(makeError(ErrorCode::Io, ec.message()))
+                        : writeFileAtomic(job.entry / "limit", std::to_string(static_cast<long long>(std::ceil(limit))) + "\n");
+    if (!written) {
+        JobOutcome o;
+        o.infraError = "cannot copy the job dir into the Slurm shared dir " + job.entry.string() + ": " + written.error().message;
+        finish(job, o);
+        return false;
+    }
+    return true;
 }
 
 bool SlurmExecutor::poll() {
@@ -416,6 +492,18 @@ bool SlurmExecutor::poll() {
 }
 
 void SlurmExecutor::lost(Tracked& job, const SlurmJobState& state) {
+    std::error_code ec;
+    // Its allocation has ended: an inbox it left (killed while lingering or running) goes too.
+    std::filesystem::remove_all(config_.sharedDir / ".kernelsmith" / "runners" / job.slurmId, ec);
+    if (job.handedOver && !std::filesystem::exists(job.entry / "claimed", ec)) {
+        // The allocation went before it took the job (it ended its linger, or
+        // was cancelled, at that moment): nothing of the job ran, no attempt spent.
+        log::eval()->debug("slurm: allocation {} ended before it took {}; submitting it", job.slurmId, job.entry.filename().string());
+        job.slurmId.clear();
+        job.handedOver = false;
+        job.endedSince.reset();
+        return;
+    }
     std::string what = "Slurm job " + job.slurmId + " " + describeLostJob(state);
     if (const auto log = lastLineOf(job.entry / "slurm.out"); !log.empty()) what += " [its log: " + log + "]";
     job.lostRuns.push_back(what);

@@ -30,6 +30,11 @@ struct SlurmExecutorConfig {
     // on a network file system; it counts as lost only after this.
     double lostGraceS = 3;
     double batchWindowS = 0.05; // jobs submitted this close together go as one job array
+    // After its job, an allocation waits this long for another one, which
+    // then runs in it at once instead of waiting for Slurm to schedule a new
+    // job (about a second each, however short the evaluation). 0: one job per
+    // allocation. Allocations never outlive their Slurm time limit for it.
+    double lingerS = 3;
     int submitAttempts = 3;     // sbatch failures (controller unreachable) are retried ...
     double retryBaseS = 1;      // ... after base, 2 base, 4 base seconds
 };
@@ -78,6 +83,8 @@ private:
     bool startWaiting();
     bool poll();
     bool attach(Tracked& job);
+    bool handOver(Tracked& job);
+    bool prepareEntry(Tracked& job);
     void submitBatch(const std::vector<Tracked*>& batch);
     void lost(Tracked& job, const SlurmJobState& state);
     void finish(Tracked& job, JobOutcome outcome);
@@ -91,6 +98,13 @@ private:
     std::filesystem::path script_;  // the batch script in the shared dir
     std::filesystem::path scratch_; // here: the Slurm commands' output
     std::list<Tracked> jobs_;       // the manager thread's alone
+    // Allocations whose job ended a moment ago and that linger for another.
+    struct IdleRunner {
+        std::string slurmId;
+        Clock::time_point since; // its run record seen
+        Clock::time_point ends;  // Slurm's time limit ends it no earlier than this
+    };
+    std::vector<IdleRunner> idle_; // the manager thread's alone
 
     std::mutex mutex_;
     std::condition_variable wake_;

@@ -6,6 +6,7 @@
 #include <QtTest/QtTest>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 
 using namespace ks;
@@ -34,7 +35,11 @@ private slots:
         o.qos = "high";
         o.gres = "gpu:1";
         o.extraArgs = {"--constraint=h100", "--mem=8G"};
-        SlurmBatch b{"/shared/.kernelsmith/run-job.sh", "/shared/.kernelsmith/batches/7-1", 3, 600};
+        SlurmBatch b;
+        b.script = "/shared/.kernelsmith/run-job.sh";
+        b.batchDir = "/shared/.kernelsmith/batches/7-1";
+        b.tasks = 3;
+        b.wallLimitS = 600;
         const auto argv = sbatchCommand(o, b);
         QCOMPARE(argv.front(), std::string("sbatch"));
         for (const char* a : {"--parsable", "--no-requeue", "--job-name=kernelsmith", "--partition=gpu", "--account=kernels", "--qos=high",
@@ -57,6 +62,33 @@ private slots:
         QVERIFY(std::none_of(single.begin(), single.end(), [](const std::string& a) {
             return a.rfind("--time", 0) == 0 || a.rfind("--partition", 0) == 0 || a.rfind("--gres", 0) == 0;
         }));
+    }
+
+    // Lingering allocations get the linger in milliseconds and the runners dir after the batch dir.
+    void lingerFollowsTheBatchDir() {
+        SlurmBatch b;
+        b.script = "/s/run-job.sh";
+        b.batchDir = "/s/batches/1-2";
+        b.lingerS = 2.5;
+        b.runnersDir = "/s/runners";
+        const auto argv = sbatchCommand(SlurmSubmitOptions{}, b);
+        QCOMPARE(argv[argv.size() - 4], std::string("/s/run-job.sh"));
+        QCOMPARE(argv[argv.size() - 3], std::string("/s/batches/1-2"));
+        QCOMPARE(argv[argv.size() - 2], std::string("2500"));
+        QCOMPARE(argv.back(), std::string("/s/runners"));
+    }
+
+    void timeLimitsParseInEverySlurmForm() {
+        QCOMPARE(parseSlurmTimeLimit("30"), std::optional<double>(1800));
+        QCOMPARE(parseSlurmTimeLimit("5:30"), std::optional<double>(330));
+        QCOMPARE(parseSlurmTimeLimit("2:00:00"), std::optional<double>(7200));
+        QCOMPARE(parseSlurmTimeLimit("1-2"), std::optional<double>(93600));
+        QCOMPARE(parseSlurmTimeLimit("1-02:30"), std::optional<double>(86400 + 9000));
+        QCOMPARE(parseSlurmTimeLimit("0-00:11:00"), std::optional<double>(660));
+        QCOMPARE(parseSlurmTimeLimit(slurmTimeLimit(3601)), std::optional<double>(3660));
+        QVERIFY(std::isinf(*parseSlurmTimeLimit("UNLIMITED")));
+        for (const char* bad : {"", "abc", "1:2:3:4", "1-", "-5", "10:", "1.5", "1-2:3:4:5"})
+            QVERIFY2(!parseSlurmTimeLimit(bad), bad);
     }
 
     void timeLimitsAreWholeMinutes() {

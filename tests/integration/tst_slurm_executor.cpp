@@ -291,6 +291,39 @@ private slots:
         QVERIFY2(waitFor([&] { const auto s = squeue(); return s.count(id) && s.at(id).state == "CANCELLED"; }, 15), id.c_str());
     }
 
+    // Jobs waiting while an allocation lingers after its job run in that
+    // allocation, one after another, with no new sbatch; with no linger each
+    // job is a Slurm job of its own.
+    void waitingJobsReuseALingeringAllocation() {
+        const auto slurmJobOf = [](const eval::JobOutcome& o) {
+            const auto text = o.resultJson.value_or("");
+            const auto at = text.find("\"job\": \"");
+            return at == std::string::npos ? std::string("(none: " + o.infraError + ")") : text.substr(at + 8, text.find('"', at + 8) - at - 8);
+        };
+        // run.sh writes {"status": "ok", "job": "<its Slurm job id>"}.
+        const std::string script = "echo \"{\\\"status\\\": \\\"ok\\\", \\\"job\\\": \\\"$SLURM_JOB_ID\\\"}\" > result.json\n";
+        for (const double linger : {3.0, 0.0}) {
+            auto cfg = config();
+            cfg.maxJobs = 1;
+            cfg.lingerS = linger;
+            auto executor = eval::SlurmExecutor::create(cfg);
+            QVERIFY(executor.ok());
+            std::vector<std::future<eval::JobOutcome>> futures;
+            const int jobs = linger > 0 ? 4 : 2;
+            for (int i = 0; i < jobs; ++i) {
+                const auto name = "reuse-" + std::to_string(static_cast<int>(linger)) + "-" + std::to_string(i);
+                futures.push_back((*executor)->submit(request(scriptJob(name, script), name)));
+            }
+            std::set<std::string> allocations;
+            for (auto& f : futures) {
+                const auto o = f.get();
+                QVERIFY2(o.resultJson && o.infraError.empty(), (o.infraError + o.logTail).c_str());
+                allocations.insert(slurmJobOf(o));
+            }
+            QCOMPARE(allocations.size(), linger > 0 ? std::size_t(1) : std::size_t(jobs));
+        }
+    }
+
     void configErrorsSayWhatToFix() {
         const auto message = [](eval::SlurmExecutorConfig c) {
             auto made = eval::SlurmExecutor::create(c);
