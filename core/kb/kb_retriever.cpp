@@ -1,15 +1,14 @@
 #include "kb/kb_retriever.h"
 
+#include "kb/node_query.h"
+
 #include "util/log.h"
 
 namespace ks::kb {
 
 std::vector<synth::llm::KnowledgeSnippet> KbRetriever::retrieve(const problem::ProblemSpec& problem, const std::vector<std::string>& diagnosis,
                                                                 const std::string& /*source*/) {
-    RetrievalQuery q;
-    q.text = problem.title + " " + problem.description;
-    q.diagnosis = diagnosis;
-    q.platform = platform_;
+    RetrievalQuery q = retrievalQueryFor(problem, diagnosis, platform_);
     q.limit = limit_;
     q.tokenBudget = tokenBudget_;
     std::vector<synth::llm::KnowledgeSnippet> out;

@@ -11,11 +11,16 @@
 #include "kb/kb_tree_model.h"
 #include "kb/kb_window.h"
 #include "kb/new_platform_wizard.h"
+#include "kb/node_query.h"
 #include "kb/retrieval_tester.h"
 #include "kb/skill_review_view.h"
+#include "store/evaluation_store.h"
+#include "store/profile_store.h"
+#include "store/search_store.h"
 #include "test_support.h"
 #include "tiny_pdf.h"
 #include "util/files.h"
+#include "util/text.h"
 #include "windows/main_window.h"
 
 #include <QtCore/QDir>
@@ -35,6 +40,7 @@
 #include <QtWidgets/QTreeWidget>
 #include <QtWidgets/QWizard>
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 
@@ -339,6 +345,85 @@ private slots:
             QVERIFY(kb::contains((*doc)->platforms, "x86-64") || kb::contains((*doc)->platforms, "any"));
         }
         screenshot(window_.get(), QStringLiteral("kb-retrieval.png"));
+    }
+
+    // A node picked by search and id: the query is what kb::retrievalQueryForNode
+    // builds (the problem's words, the node's status and stored diagnosis), and
+    // the ranking is the index's for that query.
+    void retrievalTesterTakesANode() {
+        auto db = store::Database::open(base() / "ws.db");
+        QVERIFY(db.ok());
+        store::SearchRecord search;
+        search.problem = "softmax";
+        search.problemDir = (test::bundledProblemsDir() / "cpu" / "softmax").string();
+        search.problemHash = "h";
+        search.configJson = "{}";
+        search.status = "done";
+        auto searchId = store::SearchStore(*db).createSearch(search);
+        QVERIFY(searchId.ok());
+        search.id = *searchId;
+        QVERIFY(store::SearchStore(*db).putSource("src", "void softmax() {}").ok());
+        store::EvaluationRecord evaluation;
+        evaluation.cacheKey = "k1";
+        evaluation.problem = "softmax";
+        evaluation.status = "ok";
+        evaluation.resultJson = "{}";
+        auto evaluationId = store::EvaluationStore(*db).insert(evaluation);
+        QVERIFY(evaluationId.ok());
+        store::ProfileRecord profile;
+        profile.evaluationId = *evaluationId;
+        profile.level = "roofline";
+        profile.reportJson = R"({"signals": [{"signal": "memory_bound", "evidence": "55% of DRAM bandwidth", "source": "roofline"}]})";
+        QVERIFY(store::ProfileStore(*db).save(profile).ok());
+        store::NodeRecord node;
+        node.searchId = *searchId;
+        node.seq = 1;
+        node.origin = "seed";
+        node.sourceName = "vectorized";
+        node.sourceHash = "src";
+        node.paramsJson = "{}";
+        node.state = "pending";
+        auto nodeId = store::SearchStore(*db).insertNode(node);
+        QVERIFY(nodeId.ok());
+        node.id = *nodeId;
+        node.state = "done";
+        node.status = "ok";
+        node.speedup = 4.0;
+        node.evaluationId = *evaluationId;
+        QVERIFY(store::SearchStore(*db).finishNode(node, search).ok());
+
+        auto* tester = window_->retrievalTester();
+        tester->updateSearches();
+        auto used = tester->useNode(*searchId, *nodeId);
+        QVERIFY2(used.ok(), used.ok() ? "" : used.error().message.c_str());
+        const auto q = tester->query();
+        const auto expected = kb::retrievalQueryForNode(*db, *searchId, *nodeId);
+        QVERIFY(expected.ok());
+        QCOMPARE(q.text, expected->text);
+        QVERIFY(q.text.find("softmax") != std::string::npos);
+        // The same signals (the list shows them in its own order).
+        auto signalNames = q.diagnosis;
+        std::sort(signalNames.begin(), signalNames.end());
+        QCOMPARE(QString::fromStdString(joinComma(signalNames)), QStringLiteral("memory_bound,ok"));
+        QCOMPARE(q.platform, kb::hostPlatform());
+        auto ranked = window_->writer().index().search(q);
+        QVERIFY(ranked.ok() && !ranked->empty());
+        QCOMPARE(tester->results()->rowCount(), static_cast<int>(ranked->size()));
+        QCOMPARE(tester->results()->item(0, 1)->data(Qt::UserRole).toString().toStdString(), ranked->front().docId);
+        screenshot(window_.get(), QStringLiteral("kb-retrieval-node.png"));
+
+        // A node that is not there, or a search whose problem moved, is said, not guessed.
+        QVERIFY(!tester->useNode(*searchId, 9999).ok());
+        search.problemDir = (base() / "moved").string();
+        search.problem = "moved";
+        auto moved = store::SearchStore(*db).createSearch(search);
+        QVERIFY(moved.ok());
+        node.searchId = *moved;
+        auto orphan = store::SearchStore(*db).insertNode(node);
+        QVERIFY(orphan.ok());
+        const auto error = tester->useNode(*moved, *orphan);
+        QVERIFY(!error.ok());
+        QVERIFY2(error.error().message.find("moved") != std::string::npos, error.error().message.c_str());
     }
 
     void newPlatformWizardWritesStarterDocs() {

@@ -46,7 +46,7 @@ KbWindow::KbWindow(store::Database db, QWidget* parent)
     split->setStretchFactor(1, 3);
     split->setSizes({300, 900});
     tabs_->addTab(split, tr("&Documents"));
-    tester_ = new RetrievalTester(writer_->index(), tabs_);
+    tester_ = new RetrievalTester(writer_->index(), *db_, tabs_);
     tabs_->addTab(tester_, tr("&Retrieval"));
     review_ = new SkillReviewView(*writer_, tabs_);
     tabs_->addTab(review_, tr("S&kill Review"));
@@ -138,11 +138,17 @@ void KbWindow::reload() {
     selectInTree(QString::fromStdString(editor_->current().id));
     review_->reload();
     tester_->updatePlatforms();
+    tester_->updateSearches();
     const QString skipped = report->errors.empty() ? QString()
                                                    : tr("; %n file(s) skipped, first: %1", nullptr, static_cast<int>(report->errors.size()))
                                                          .arg(QString::fromStdString(report->errors.front()));
     statusBar()->showMessage(tr("%n document(s); yours in %1", nullptr, static_cast<int>(docs->size()))
                                  .arg(QString::fromStdString(writer_->userRoot().string())) + skipped);
+}
+
+void KbWindow::showRetrievalForNode(qint64 searchId, qint64 nodeId) {
+    tabs_->setCurrentWidget(tester_);
+    if (auto used = tester_->useNode(searchId, nodeId); !used) statusBar()->showMessage(QString::fromStdString(used.error().message));
 }
 
 bool KbWindow::openDocument(const QString& id) {

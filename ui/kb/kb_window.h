@@ -36,6 +36,8 @@ public:
     Status deleteCurrent();
     void showImport();
     void showNewPlatform();
+    // The Retrieval tab with what node `nodeId` of search `searchId` would retrieve.
+    void showRetrievalForNode(qint64 searchId, qint64 nodeId);
 
     const kb::KbWriter& writer() const { return *writer_; }
     QTabWidget* tabs() const { return tabs_; }

@@ -1,5 +1,8 @@
 #include "kb/retrieval_tester.h"
 
+#include "kb/node_query.h"
+#include "store/search_store.h"
+
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QFormLayout>
@@ -27,10 +30,28 @@ QString joined(const std::vector<std::string>& list) {
 
 } // namespace
 
-RetrievalTester::RetrievalTester(const kb::KbIndex& index, QWidget* parent) : QWidget(parent), index_(index) {
+RetrievalTester::RetrievalTester(const kb::KbIndex& index, const store::Database& workspace, QWidget* parent)
+    : QWidget(parent), index_(index), workspace_(workspace) {
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
     auto* form = new QFormLayout;
+    // A node of a search: the query its next LLM expansion would make.
+    auto* fromNode = new QHBoxLayout;
+    search_ = new QComboBox(this);
+    search_->setObjectName(QStringLiteral("retrievalSearch"));
+    node_ = new QSpinBox(this);
+    node_->setObjectName(QStringLiteral("retrievalNode"));
+    node_->setRange(1, 1 << 30);
+    node_->setPrefix(tr("node "));
+    auto* useNodeButton = new QPushButton(tr("&Use Node"), this);
+    useNodeButton->setToolTip(tr("The problem's words, the node's status and stored diagnosis, and this host's platform: what its next prompt retrieves"));
+    fromNode->addWidget(search_, 1);
+    fromNode->addWidget(node_);
+    fromNode->addWidget(useNodeButton);
+    auto* fromLabel = new QLabel(tr("&From"), this);
+    fromLabel->setBuddy(search_);
+    form->addRow(fromLabel, fromNode);
+    updateSearches();
     text_ = new QLineEdit(this);
     text_->setObjectName(QStringLiteral("retrievalQuery"));
     text_->setPlaceholderText(tr("the problem's words or a question, e.g. row softmax, exp dominates"));
@@ -77,6 +98,14 @@ RetrievalTester::RetrievalTester(const kb::KbIndex& index, QWidget* parent) : QW
     layout->addWidget(message_);
 
     connect(runButton, &QPushButton::clicked, this, &RetrievalTester::run);
+    connect(useNodeButton, &QPushButton::clicked, this, [this] {
+        if (search_->currentIndex() < 0) {
+            message_->setText(tr("No search in this workspace yet: start one, or type a query."));
+            return;
+        }
+        if (auto used = useNode(search_->currentData().toLongLong(), node_->value()); !used)
+            message_->setText(QString::fromStdString(used.error().message));
+    });
     connect(text_, &QLineEdit::returnPressed, this, &RetrievalTester::run);
     connect(results_, &QTableWidget::cellDoubleClicked, this,
             [this](int row, int) { emit openDocument(results_->item(row, Document)->data(Qt::UserRole).toString()); });
@@ -91,10 +120,46 @@ void RetrievalTester::updatePlatforms() {
     platform_->setCurrentIndex(std::max(0, platform_->findData(keep)));
 }
 
+void RetrievalTester::updateSearches() {
+    const QVariant keep = search_->currentData();
+    search_->clear();
+    auto searches = store::SearchStore(workspace_).listSearches();
+    if (!searches) return;
+    for (const auto& s : *searches)
+        search_->addItem(tr("search %1 · %2").arg(s.id).arg(QString::fromStdString(s.problem)), QVariant::fromValue<qlonglong>(s.id));
+    const int at = search_->findData(keep);
+    search_->setCurrentIndex(at >= 0 ? at : search_->count() - 1);
+}
+
+Status RetrievalTester::useNode(qint64 searchId, qint64 nodeId) {
+    auto q = kb::retrievalQueryForNode(workspace_, searchId, nodeId);
+    if (!q) return q.error();
+    QStringList names;
+    for (const auto& s : q->diagnosis) names << QString::fromStdString(s);
+    setQuery(QString::fromStdString(q->text), names, QString::fromStdString(q->platform));
+    if (search_->findData(QVariant::fromValue<qlonglong>(searchId)) < 0) updateSearches();
+    search_->setCurrentIndex(std::max(0, search_->findData(QVariant::fromValue<qlonglong>(searchId))));
+    node_->setValue(static_cast<int>(nodeId));
+    run();
+    message_->setText(tr("Node %1 of search %2 (signals: %3). %4")
+                          .arg(nodeId)
+                          .arg(searchId)
+                          .arg(names.isEmpty() ? tr("none") : names.join(QStringLiteral(", ")), message_->text()));
+    return {};
+}
+
 void RetrievalTester::setQuery(const QString& text, const QStringList& signalNames, const QString& platform) {
     text_->setText(text);
+    text_->setCursorPosition(0); // a problem's description is long: show its start
     for (int i = 0; i < signals_->count(); ++i)
         signals_->item(i)->setCheckState(signalNames.contains(signals_->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+    // A node's status (ok, wrong_answer, ...) is a signal too, though no list names it: it joins the list, checked.
+    for (const auto& name : signalNames)
+        if (signals_->findItems(name, Qt::MatchExactly).isEmpty()) {
+            auto* item = new QListWidgetItem(name, signals_);
+            item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+            item->setCheckState(Qt::Checked);
+        }
     const int p = platform_->findData(platform);
     platform_->setCurrentIndex(p >= 0 ? p : 0);
 }

@@ -1,9 +1,12 @@
 #pragma once
 // Asks the index what a search would be given: a query, the node's signals
-// and a platform; shows the ranked documents with their scores, the section
-// chosen, the triggers that matched and why. The same call the synthesizer
-// makes (kb::KbIndex::search), so what shows here is what a prompt gets.
+// and a platform, typed or taken from a node of a search in the workspace;
+// shows the ranked documents with their scores, the section chosen, the
+// triggers that matched and why. The same query the synthesizer builds
+// (kb/node_query.h) and the same call (kb::KbIndex::search), so what shows
+// here is what a prompt gets.
 #include "kb/kb_index.h"
+#include "store/database.h"
 
 #include <QtWidgets/QWidget>
 
@@ -20,10 +23,16 @@ namespace ks::ui {
 class RetrievalTester : public QWidget {
     Q_OBJECT
 public:
-    RetrievalTester(const kb::KbIndex& index, QWidget* parent = nullptr);
+    // `workspace` holds the searches whose nodes can be picked.
+    RetrievalTester(const kb::KbIndex& index, const store::Database& workspace, QWidget* parent = nullptr);
 
     void setQuery(const QString& text, const QStringList& signalNames, const QString& platform);
     kb::RetrievalQuery query() const;
+    // Fills the query from node `nodeId` of search `searchId` (its problem, status,
+    // stored diagnosis and this host's platform) and runs it; the error says why not.
+    Status useNode(qint64 searchId, qint64 nodeId);
+    // The workspace's searches again (one may have started since).
+    void updateSearches();
     // Runs the query; the table shows the ranking.
     void run();
     // The platform choices again (a new platform may have joined).
@@ -36,6 +45,9 @@ signals:
 
 private:
     const kb::KbIndex& index_;
+    const store::Database& workspace_;
+    QComboBox* search_;
+    QSpinBox* node_;
     QLineEdit* text_;
     QListWidget* signals_;
     QComboBox* platform_;

@@ -465,6 +465,7 @@ void SearchView::nodeMenu(qint64 id, QPoint globalPos) {
         steer(search::SteeringCommand::addChild(id, QFileInfo(file).completeBaseName().toStdString(), f.readAll().toStdString(), nlohmann::json::object()));
     });
     menu.addSeparator();
+    menu.addAction(tr("Test Knowledge Retrieval…"), this, [this, id] { emit retrievalRequested(searchId_, id); });
     menu.addAction(tr("Collapse / expand subtree"), this, [this, id] { canvas_->toggleCollapsed(id); });
     menu.exec(globalPos);
 }

@@ -48,6 +48,8 @@ public:
 
 signals:
     void nodesArrived(int total); // after each batch: the tree's size
+    // The node menu's "Test Knowledge Retrieval": what this node's next prompt would retrieve.
+    void retrievalRequested(qint64 searchId, qint64 nodeId);
 
 private:
     void onBatch(const NodeBatch& batch);

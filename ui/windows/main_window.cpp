@@ -195,9 +195,32 @@ SearchView* MainWindow::openSearch(qint64 searchId) {
     }
     auto* view = new SearchView(workspace_->path(), searchId, tabs_);
     view->setObjectName(QStringLiteral("searchView%1").arg(searchId));
+    connect(view, &SearchView::retrievalRequested, this, [this](qint64 search, qint64 node) {
+        if (auto* kb = showKnowledgeBase()) kb->showRetrievalForNode(search, node);
+    });
     const int index = tabs_->addTab(view, tr("Search %1 · %2").arg(searchId).arg(QString::fromStdString(record->problem)));
     tabs_->setCurrentIndex(index);
     return view;
+}
+
+KbWindow* MainWindow::showKnowledgeBase() {
+    // One KB window at a time, on the open workspace's index.
+    auto* window = findChild<KbWindow*>();
+    if (!window) {
+        const QString ws = workspacePath();
+        auto opened = KbWindow::open(ws.isEmpty() ? paths::defaultDatabase() : std::filesystem::path(ws.toStdString()), this);
+        if (!opened) {
+            QMessageBox::warning(this, tr("Knowledge Base"), QString::fromStdString(opened.error().message));
+            return nullptr;
+        }
+        window = *opened;
+        window->setWindowFlag(Qt::Window);
+        window->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    window->show();
+    window->raise();
+    window->activateWindow();
+    return window;
 }
 
 void MainWindow::chooseNewSearch() {
@@ -278,24 +301,8 @@ void MainWindow::createMenus() {
     previousTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
 
     auto* tools = menuBar()->addMenu(tr("&Tools"));
-    auto* knowledge = tools->addAction(QIcon::fromTheme(QStringLiteral("accessories-dictionary")), tr("&Knowledge Base…"), this, [this] {
-        // One KB window at a time, on the open workspace's index.
-        auto* window = findChild<KbWindow*>();
-        if (!window) {
-            const QString ws = workspacePath();
-            auto opened = KbWindow::open(ws.isEmpty() ? paths::defaultDatabase() : std::filesystem::path(ws.toStdString()), this);
-            if (!opened) {
-                QMessageBox::warning(this, tr("Knowledge Base"), QString::fromStdString(opened.error().message));
-                return;
-            }
-            window = *opened;
-            window->setWindowFlag(Qt::Window);
-            window->setAttribute(Qt::WA_DeleteOnClose);
-        }
-        window->show();
-        window->raise();
-        window->activateWindow();
-    });
+    auto* knowledge = tools->addAction(QIcon::fromTheme(QStringLiteral("accessories-dictionary")), tr("&Knowledge Base…"), this,
+                                       [this] { showKnowledgeBase(); });
     knowledge->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
 
     auto* help = menuBar()->addMenu(tr("&Help"));

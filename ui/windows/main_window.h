@@ -25,6 +25,7 @@ class QTabWidget;
 namespace ks::ui {
 
 class EvaluationListModel;
+class KbWindow;
 class ProblemDetailsView;
 class ProblemListModel;
 class SearchListModel;
@@ -62,6 +63,8 @@ public:
     SearchListModel* searchModel() const { return searches_; }
     QTabWidget* tabs() const { return tabs_; }
     ProblemDetailsView* detailsView() const { return details_; }
+    // The knowledge-base window on this workspace, opened or raised (nullptr, and a message, when it cannot open).
+    KbWindow* showKnowledgeBase();
 
 protected:
     void closeEvent(QCloseEvent* event) override;

@@ -1,0 +1,44 @@
+#include "kb/node_query.h"
+
+#include "problem/problem_loader.h"
+#include "profile/diagnosis.h"
+#include "store/profile_store.h"
+#include "store/search_store.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ks::kb {
+
+RetrievalQuery retrievalQueryFor(const problem::ProblemSpec& problem, std::vector<std::string> signalNames, std::string platform) {
+    RetrievalQuery q;
+    q.text = problem.title + " " + problem.description;
+    q.diagnosis = std::move(signalNames);
+    q.platform = std::move(platform);
+    return q;
+}
+
+Result<RetrievalQuery> retrievalQueryForNode(const store::Database& db, std::int64_t searchId, std::int64_t nodeId) {
+    const store::SearchStore searches(db);
+    auto search = searches.loadSearch(searchId);
+    if (!search) return search.error();
+    auto nodes = searches.loadNodesById(searchId, {nodeId});
+    if (!nodes) return nodes.error();
+    if (nodes->empty())
+        return makeError(ErrorCode::NotFound, "search " + std::to_string(searchId) + " has no node " + std::to_string(nodeId));
+    auto problem = problem::loadProblem(search->problemDir);
+    if (!problem)
+        return makeError(problem.error().code, "the problem of search " + std::to_string(searchId) + " (" + search->problemDir +
+                                                   ") cannot be read: " + problem.error().message);
+    const auto& node = nodes->front();
+    std::vector<std::string> signalNames;
+    if (node.status) signalNames.push_back(*node.status);
+    if (node.evaluationId)
+        if (auto rec = store::ProfileStore(db).latest(node.evaluationId); rec && *rec) {
+            const auto j = nlohmann::json::parse((*rec)->reportJson, nullptr, false);
+            if (j.is_object() && j.contains("signals"))
+                for (const auto& s : profile::signalsFromJson(j["signals"])) signalNames.push_back(s.name);
+        }
+    return retrievalQueryFor(*problem, std::move(signalNames), hostPlatform());
+}
+
+} // namespace ks::kb

@@ -1,0 +1,24 @@
+#pragma once
+// The retrieval an LLM expansion of a node makes, rebuilt from the workspace:
+// the problem's words, the node's status and the diagnosis stored with its
+// evaluation's latest profile, on this host's platform. The synthesizer's
+// retriever and the workbench's retrieval tester both build their query here,
+// so what the tester shows for a node is what its next prompt gets.
+#include "kb/kb_index.h"
+#include "problem/problem_spec.h"
+#include "store/database.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ks::kb {
+
+// The query for a problem and a node's signals (status first, then diagnosis).
+RetrievalQuery retrievalQueryFor(const problem::ProblemSpec& problem, std::vector<std::string> signalNames, std::string platform);
+
+// The same for node `nodeId` of search `searchId`: its problem is read from the
+// dir the search recorded. Errors name the search, the node or the problem dir.
+Result<RetrievalQuery> retrievalQueryForNode(const store::Database& db, std::int64_t searchId, std::int64_t nodeId);
+
+} // namespace ks::kb
