@@ -1,6 +1,7 @@
 // Every bundled problem is valid, its reference passes against itself, and
-// every seed is correct on every check shape for every value of every param
-// (each value at least once, the others at their defaults).
+// every seed is correct on every check shape at its defaults and for every
+// value of every param (each value at least once, with the other params at
+// values other than their defaults: combinations are checked too).
 #include "eval_fixture.h"
 
 #include "eval/static_rules.h"
@@ -48,9 +49,25 @@ private slots:
             submit(spec, eval::Candidate{"reference", spec.reference.text, {}});
             for (const auto& seed : spec.seeds) {
                 submit(spec, eval::Candidate{seed.name, seed.text, {}});
-                for (const auto& param : seed.params.params)
+                // Assignment i takes every param's i-th value other than its
+                // default (cycling through the shorter lists): each value is
+                // checked, in company with others, in as many jobs as the
+                // longest list has values.
+                std::vector<std::pair<std::string, std::vector<std::string>>> others;
+                std::size_t rounds = 0;
+                for (const auto& param : seed.params.params) {
+                    std::vector<std::string> values;
                     for (const auto& value : param.values())
-                        if (value != param.defaultValue) submit(spec, eval::Candidate{seed.name, seed.text, {{param.name, value}}});
+                        if (value != param.defaultValue) values.push_back(value);
+                    if (values.empty()) continue;
+                    rounds = std::max(rounds, values.size());
+                    others.emplace_back(param.name, std::move(values));
+                }
+                for (std::size_t i = 0; i < rounds; ++i) {
+                    problem::ParamAssignment assignment;
+                    for (const auto& [name, values] : others) assignment[name] = values[i % values.size()];
+                    submit(spec, eval::Candidate{seed.name, seed.text, assignment});
+                }
             }
         }
         for (auto& j : jobs) {
