@@ -167,7 +167,10 @@ void SlurmExecutor::manage() {
         std::list<Tracked> arrived;
         {
             std::unique_lock lock(mutex_);
-            wake_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stopping_ || !arrived_.empty(); });
+            // Run records are looked for on each round: often while jobs are out,
+            // since a lingering allocation waits for the next job meanwhile.
+            const bool out = std::any_of(jobs_.begin(), jobs_.end(), [](const Tracked& j) { return !j.done && !j.slurmId.empty(); });
+            wake_.wait_for(lock, std::chrono::milliseconds(out ? 25 : 100), [this] { return stopping_ || !arrived_.empty(); });
             if (stopping_) break;
             if (!arrived_.empty() && config_.batchWindowS > 0) {
                 // Jobs submitted together (a search filling its slots) go as one job array.
