@@ -8,7 +8,7 @@ namespace ks::kb {
 
 std::vector<synth::llm::KnowledgeSnippet> KbRetriever::retrieve(const problem::ProblemSpec& problem, const std::vector<std::string>& diagnosis,
                                                                 const std::string& /*source*/) {
-    RetrievalQuery q = retrievalQueryFor(problem, diagnosis, platform_);
+    RetrievalQuery q = retrievalQueryFor(problem, diagnosis, platform_.empty() ? retrievalPlatform(problem) : platform_);
     q.limit = limit_;
     q.tokenBudget = tokenBudget_;
     std::vector<synth::llm::KnowledgeSnippet> out;

@@ -9,6 +9,12 @@
 
 namespace ks::kb {
 
+std::string retrievalPlatform(const problem::ProblemSpec& problem) {
+    if (problem.backend == "cpp") return hostPlatform();
+    if (problem.backend == "cuda" && problem.cudaArch.rfind("sm_90", 0) == 0) return "hopper";
+    return {};
+}
+
 RetrievalQuery retrievalQueryFor(const problem::ProblemSpec& problem, std::vector<std::string> signalNames, std::string platform) {
     RetrievalQuery q;
     q.text = problem.title + " " + problem.description;
@@ -38,7 +44,7 @@ Result<RetrievalQuery> retrievalQueryForNode(const store::Database& db, std::int
             if (j.is_object() && j.contains("signals"))
                 for (const auto& s : profile::signalsFromJson(j["signals"])) signalNames.push_back(s.name);
         }
-    return retrievalQueryFor(*problem, std::move(signalNames), hostPlatform());
+    return retrievalQueryFor(*problem, std::move(signalNames), retrievalPlatform(*problem));
 }
 
 } // namespace ks::kb

@@ -15,7 +15,7 @@ Status equipWithLlm(SearchEngine& engine, const store::Database& db, const Searc
     }
     // Indexed (by hash, so unchanged files cost nothing) before the first prompt.
     if (auto synced = kb::KbIndex(db).sync(kb::defaultKbRoots()); !synced && warn) warn("knowledge base: " + synced.error().message);
-    engine.setLlm(std::move(llm), std::make_shared<kb::KbRetriever>(db, kb::hostPlatform()));
+    engine.setLlm(std::move(llm), std::make_shared<kb::KbRetriever>(db));
     return {};
 }
 

@@ -6,6 +6,8 @@
 #include "kb/kb_import.h"
 #include "kb/kb_index.h"
 #include "kb/kb_writer.h"
+#include "kb/node_query.h"
+#include "problem/problem_loader.h"
 #include "store/database.h"
 #include "test_support.h"
 #include "util/files.h"
@@ -249,6 +251,18 @@ private slots:
         // The token budget bounds what is returned.
         hits = index.search({"vector loads cache lines bytes", {}, "", 5, 20, false}); // one section is ~14 tokens
         QCOMPARE(hits->size(), std::size_t{1});
+    }
+
+    // Retrieval for a problem filters by where its kernels run, not by where
+    // the search runs: a cuda problem for sm_90 gets Hopper documents.
+    void retrievalPlatformFollowsTheProblem() {
+        const auto platformOf = [](const char* dir) {
+            auto spec = problem::loadProblem(test::bundledProblemsDir() / dir);
+            return spec ? kb::retrievalPlatform(*spec) : "(" + spec.error().message + ")";
+        };
+        QCOMPARE(platformOf("cpu/mbdt"), kb::hostPlatform());
+        QCOMPARE(platformOf("gpu/cuda_rmsnorm_fwd"), std::string("hopper"));
+        QCOMPARE(platformOf("gpu/gpu_softmax"), std::string()); // torch: the executor's GPU, unknown here
     }
 
     void retrievalSetRecallAt5() {
