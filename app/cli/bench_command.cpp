@@ -68,6 +68,24 @@ struct Row {
     std::vector<Shape> shapes; // of the best kernel, for the roofline at the end
     bool gpu = false;          // a torch or cuda problem: timed on the GPU (torch: against eager and torch.compile)
     double floorS = 0;         // GPU: the bytes the operator must move at the GPU's copy bandwidth
+
+    double bytes() const {
+        double sum = 0;
+        for (const auto& t : shapes) sum += t.bytes;
+        return sum;
+    }
+    double flops() const {
+        double sum = 0;
+        for (const auto& t : shapes) sum += t.flops;
+        return sum;
+    }
+    // The problem's declared bound, else the roofline's verdict on its timing shapes.
+    char boundOn(const profile::MachineModel& roof, int cores) const {
+        if (declaredBound == "latency") return 'l';
+        if (declaredBound == "memory") return 'm';
+        if (declaredBound == "compute") return 'c';
+        return roof.memoryBound(bytes(), flops(), cores) ? 'm' : 'c';
+    }
 };
 
 // A torch problem's best kernel, evaluated once more in a fresh job with
@@ -233,14 +251,8 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
             const char* shownBy = nullptr;
             double shown = 0;
             for (const auto& row : rows) {
-                double bytes = 0, flops = 0;
-                for (const auto& t : row.shapes) {
-                    bytes += t.bytes;
-                    flops += t.flops;
-                }
-                const bool memory = row.declaredBound == "memory" || (row.declaredBound.empty() && roof.memoryBound(bytes, flops, coresPerJob));
-                if (row.gpu || !memory || row.bestS <= 0) continue;
-                const double rate = bytes / row.bestS / 1e9;
+                if (row.gpu || row.bestS <= 0 || row.boundOn(roof, coresPerJob) != 'm') continue;
+                const double rate = row.bytes() / row.bestS / 1e9;
                 if (rate > shown) {
                     shown = rate;
                     shownBy = row.problem.c_str();
@@ -253,26 +265,17 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         }
     }
     for (auto& row : rows) {
-        double floor = 0, bytes = 0, flops = 0;
-        for (const auto& t : row.shapes) {
-            floor += roof.floorSeconds(t.bytes, t.flops, coresPerJob);
-            bytes += t.bytes;
-            flops += t.flops;
-        }
+        double floor = 0;
+        for (const auto& t : row.shapes) floor += roof.floorSeconds(t.bytes, t.flops, coresPerJob);
         row.roofline = row.bestS > 0 && onThisHost ? floor / row.bestS : 0;
-        if (row.declaredBound == "latency") row.bound = 'l';
-        else if (row.declaredBound == "memory") row.bound = 'm';
-        else if (row.declaredBound == "compute") row.bound = 'c';
-        else row.bound = roof.memoryBound(bytes, flops, coresPerJob) ? 'm' : 'c';
+        row.bound = row.boundOn(roof, coresPerJob);
     }
 
     // GPU rows: the floor is their bytes at the copy bandwidth measured on this host's GPU.
     const double copyGBs = roof.gpus.empty() ? 0 : roof.gpus.front().copyGBs;
     for (auto& row : rows) {
         if (!row.gpu) continue;
-        double bytes = 0;
-        for (const auto& t : row.shapes) bytes += t.bytes;
-        row.floorS = copyGBs > 0 ? bytes / (copyGBs * 1e9) : 0;
+        row.floorS = copyGBs > 0 ? row.bytes() / (copyGBs * 1e9) : 0;
         row.roofline = row.floorS > 0 && row.bestS > 0 ? row.floorS / row.bestS : 0;
         row.bound = 'm';
     }

@@ -60,6 +60,7 @@ struct SlurmExecutor::Tracked {
     std::optional<Clock::time_point> endedSince;  // Slurm says it ended; its run record not seen yet
     Clock::time_point runnerEnds{}; // its allocation lives at least until then ({}: unknown)
     bool handedOver = false;        // runs in an allocation an earlier job had
+    bool copied = false;            // entry holds a fresh copy for this attempt
     bool done = false;
 };
 
@@ -241,7 +242,7 @@ bool SlurmExecutor::cancelStopped() {
     }
     for (auto* job : stopped) {
         std::error_code ec;
-        if (!job->slurmId.empty()) std::filesystem::remove_all(config_.sharedDir / ".kernelsmith" / "runners" / job->slurmId, ec);
+        if (!job->slurmId.empty()) std::filesystem::remove_all(runnersDir() / job->slurmId, ec);
         JobOutcome o;
         o.stopped = true;
         finish(*job, o);
@@ -315,18 +316,14 @@ bool SlurmExecutor::startWaiting() {
 bool SlurmExecutor::handOver(Tracked& job) {
     const double limit = job.request.limits.wallTimeoutS;
     if (idle_.empty() || limit <= 0) return false;
-    const auto runners = config_.sharedDir / ".kernelsmith" / "runners";
+    const auto runners = runnersDir();
     // Its whole wall limit, and the script's own seconds around run.sh, must fit in what the allocation has left.
     const auto needed = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit + 10));
-    bool prepared = false;
     while (!idle_.empty()) {
         const IdleRunner runner = idle_.back(); // the newest has the most of its linger left
         idle_.pop_back();
         if (runner.ends - Clock::now() < needed) continue;
-        if (!prepared) {
-            if (!prepareEntry(job)) return true; // finished with an infra error
-            prepared = true;
-        }
+        if (!job.copied && !prepareEntry(job)) return true; // finished with an infra error
         if (auto w = writeFileAtomic(job.entry / "submission", runner.slurmId + "\n\n"); !w) {
             log::eval()->warn("slurm: cannot record job {} in {}: {}", runner.slurmId, job.entry.string(), w.error().message);
             continue;
@@ -373,7 +370,8 @@ void SlurmExecutor::submitBatch(const std::vector<Tracked*>& batch) {
     std::vector<Tracked*> ready;
     double wallLimit = 0;
     for (auto* job : batch) {
-        if (!prepareEntry(*job)) continue;
+        // A copy made for a hand-over that found no allocation is still unused.
+        if (!job->copied && !prepareEntry(*job)) continue;
         wallLimit = std::max(wallLimit, job->request.limits.wallTimeoutS);
         ready.push_back(job);
     }
@@ -385,7 +383,7 @@ void SlurmExecutor::submitBatch(const std::vector<Tracked*>& batch) {
     b.tasks = ready.size();
     b.wallLimitS = wallLimit;
     b.lingerS = config_.lingerS;
-    b.runnersDir = config_.sharedDir / ".kernelsmith" / "runners";
+    b.runnersDir = runnersDir();
     // The allocations' Slurm time limit, counted from now (they start later).
     const auto submittedAt = Clock::now();
     std::optional<double> slurmLimitS;
@@ -448,6 +446,7 @@ bool SlurmExecutor::prepareEntry(Tracked& job) {
         finish(job, o);
         return false;
     }
+    job.copied = true;
     return true;
 }
 
@@ -497,7 +496,8 @@ bool SlurmExecutor::poll() {
 void SlurmExecutor::lost(Tracked& job, const SlurmJobState& state) {
     std::error_code ec;
     // Its allocation has ended: an inbox it left (killed while lingering or running) goes too.
-    std::filesystem::remove_all(config_.sharedDir / ".kernelsmith" / "runners" / job.slurmId, ec);
+    std::filesystem::remove_all(runnersDir() / job.slurmId, ec);
+    job.copied = false; // the next attempt starts from a fresh copy
     if (job.handedOver && !std::filesystem::exists(job.entry / "claimed", ec)) {
         // The allocation went before it took the job (it ended its linger, or
         // was cancelled, at that moment): nothing of the job ran, no attempt spent.

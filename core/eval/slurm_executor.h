@@ -85,6 +85,7 @@ private:
     bool attach(Tracked& job);
     bool handOver(Tracked& job);
     bool prepareEntry(Tracked& job);
+    std::filesystem::path runnersDir() const { return config_.sharedDir / ".kernelsmith" / "runners"; }
     void submitBatch(const std::vector<Tracked*>& batch);
     void lost(Tracked& job, const SlurmJobState& state);
     void finish(Tracked& job, JobOutcome outcome);

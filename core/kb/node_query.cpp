@@ -1,11 +1,8 @@
 #include "kb/node_query.h"
 
 #include "problem/problem_loader.h"
-#include "profile/diagnosis.h"
-#include "store/profile_store.h"
+#include "profile/profiler.h"
 #include "store/search_store.h"
-
-#include <nlohmann/json.hpp>
 
 namespace ks::kb {
 
@@ -38,12 +35,7 @@ Result<RetrievalQuery> retrievalQueryForNode(const store::Database& db, std::int
     const auto& node = nodes->front();
     std::vector<std::string> signalNames;
     if (node.status) signalNames.push_back(*node.status);
-    if (node.evaluationId)
-        if (auto rec = store::ProfileStore(db).latest(node.evaluationId); rec && *rec) {
-            const auto j = nlohmann::json::parse((*rec)->reportJson, nullptr, false);
-            if (j.is_object() && j.contains("signals"))
-                for (const auto& s : profile::signalsFromJson(j["signals"])) signalNames.push_back(s.name);
-        }
+    for (const auto& s : profile::storedDiagnosis(db, node.evaluationId)) signalNames.push_back(s.name);
     return retrievalQueryFor(*problem, std::move(signalNames), retrievalPlatform(*problem));
 }
 

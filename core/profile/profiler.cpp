@@ -35,4 +35,12 @@ Status Profiler::store(const store::Database& db, std::int64_t evaluationId, con
     return store::ProfileStore(db).save(r);
 }
 
+std::vector<Signal> storedDiagnosis(const store::Database& db, std::int64_t evaluationId) {
+    if (evaluationId <= 0) return {};
+    auto rec = store::ProfileStore(db).latest(evaluationId);
+    if (!rec || !*rec) return {};
+    const auto j = nlohmann::json::parse((*rec)->reportJson, nullptr, false);
+    return j.is_object() && j.contains("signals") ? signalsFromJson(j["signals"]) : std::vector<Signal>{};
+}
+
 } // namespace ks::profile

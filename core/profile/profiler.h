@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace ks::profile {
 
@@ -31,5 +32,9 @@ private:
     int allottedCores_;
     double nearRoofline_;
 };
+
+// The diagnosis stored with an evaluation's deepest profile (none when it
+// was never profiled, or its report cannot be read).
+std::vector<Signal> storedDiagnosis(const store::Database& db, std::int64_t evaluationId);
 
 } // namespace ks::profile

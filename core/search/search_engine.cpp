@@ -566,14 +566,7 @@ private:
     // The node's diagnosis: profiled in this run, or stored by an earlier one.
     std::vector<profile::Signal> signalsOf(const Node& n) {
         if (auto it = signals_.find(n.id); it != signals_.end()) return it->second;
-        std::vector<profile::Signal> found;
-        if (n.evaluationId)
-            if (auto rec = store::ProfileStore(db_).latest(n.evaluationId); rec && *rec) {
-                auto j = nlohmann::json::parse((*rec)->reportJson, nullptr, false);
-                if (j.is_object() && j.contains("signals")) found = profile::signalsFromJson(j["signals"]);
-            }
-        signals_[n.id] = found;
-        return found;
+        return signals_[n.id] = profile::storedDiagnosis(db_, n.evaluationId);
     }
 
     // Roofline-level profile of a correct evaluation: stored with it, kept for
