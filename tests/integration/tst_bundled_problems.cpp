@@ -1,7 +1,8 @@
 // Every bundled problem is valid, its reference passes against itself, and
 // every seed is correct on every check shape at its defaults and for every
 // value of every param (each value at least once, with the other params at
-// values other than their defaults: combinations are checked too).
+// values other than their defaults: combinations are checked too, and
+// every param at its last value).
 #include "eval_fixture.h"
 
 #include "eval/static_rules.h"
@@ -9,6 +10,8 @@
 
 #include <QtCore/QProcess>
 #include <QtTest/QtTest>
+
+#include <set>
 
 using namespace ks;
 
@@ -63,11 +66,20 @@ private slots:
                     rounds = std::max(rounds, values.size());
                     others.emplace_back(param.name, std::move(values));
                 }
+                std::set<problem::ParamAssignment> submitted;
                 for (std::size_t i = 0; i < rounds; ++i) {
                     problem::ParamAssignment assignment;
                     for (const auto& [name, values] : others) assignment[name] = values[i % values.size()];
+                    submitted.insert(assignment);
                     submit(spec, eval::Candidate{seed.name, seed.text, assignment});
                 }
+                // And every param at its last value: the seeds list values from
+                // plain to aggressive, so this is the corner where tuned kernels
+                // live (widest vectors with streaming stores, and the like),
+                // whose code paths the cycling above may never combine.
+                problem::ParamAssignment last;
+                for (const auto& [name, values] : others) last[name] = values.back();
+                if (!others.empty() && !submitted.count(last)) submit(spec, eval::Candidate{seed.name, seed.text, last});
             }
         }
         for (auto& j : jobs) {
