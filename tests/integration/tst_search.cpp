@@ -193,7 +193,7 @@ private slots:
         QTemporaryDir dir;
         const QString db = dir.path() + "/ws.db";
         QProcess first;
-        first.start(test::cliPath(), {"--db", db, "search", "start", "--problem", "rmsnorm_fwd", "--policy", "evo", "--budget", "14",
+        first.start(test::cliPath(), {"--db", db, "search", "start", "--problem", "rmsnorm_fwd", "--policy", "evo", "--budget", "10",
                                       "--workers", "2", "--seed", "5", "--check-only"});
         QVERIFY(first.waitForStarted());
         auto openRo = [&] { return store::Database::open(db.toStdString(), store::Database::Mode::ReadOnly); };
@@ -201,7 +201,7 @@ private slots:
             auto ro = openRo();
             return ro ? scalar(*ro, "SELECT count(*) FROM nodes WHERE state = 'done'") : 0;
         };
-        QTRY_VERIFY_WITH_TIMEOUT(doneNodes() >= 5, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(doneNodes() >= 4, 120000);
         first.kill(); // SIGKILL: no chance to clean up
         QVERIFY(first.waitForFinished(10000));
 
@@ -213,7 +213,7 @@ private slots:
             for (const auto& n : *nodes)
                 if (n.state == "done") before[n.id] = n.status.value_or("") + "/" + std::to_string(n.evaluationId);
         }
-        QVERIFY(before.size() >= 5 && before.size() < 14);
+        QVERIFY(before.size() >= 4 && before.size() < 10);
 
         QProcess list;
         list.start(test::cliPath(), {"--db", db, "search", "list"});
@@ -225,7 +225,7 @@ private slots:
         QVERIFY(second.waitForFinished(300000));
         QCOMPARE(second.exitCode(), 0);
         const QString out = QString::fromUtf8(second.readAllStandardOutput());
-        QVERIFY2(out.contains("finished (budget): 14 evaluations"), qPrintable(out));
+        QVERIFY2(out.contains("finished (budget): 10 evaluations"), qPrintable(out));
 
         auto ro = openRo();
         QVERIFY(ro.ok());
@@ -238,9 +238,9 @@ private slots:
             done += n.state == "done" ? 1 : 0;
             if (before.count(n.id)) QCOMPARE(n.status.value_or("") + "/" + std::to_string(n.evaluationId), before[n.id]);
         }
-        QCOMPARE(done, 14);
-        QCOMPARE(static_cast<int>(nodes->size()), 14);
-        QCOMPARE(store::SearchStore(*ro).loadSearch(1)->evaluations, std::int64_t{14});
+        QCOMPARE(done, 10);
+        QCOMPARE(static_cast<int>(nodes->size()), 10);
+        QCOMPARE(store::SearchStore(*ro).loadSearch(1)->evaluations, std::int64_t{10});
         auto check = ro->prepare("PRAGMA integrity_check");
         QVERIFY(check.ok() && *check->step());
         QCOMPARE(check->text(0), std::string("ok"));
