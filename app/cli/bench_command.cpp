@@ -115,12 +115,12 @@ Result<eval::EvaluationResult> retime(eval::Evaluator& evaluator, const store::D
 std::vector<store::NodeRecord> finalists(const std::vector<store::NodeRecord>& nodes, search::NodeId best, int count) {
     std::vector<store::NodeRecord> ok;
     for (const auto& n : nodes)
-        if (n.evaluationId && n.speedup && *n.speedup > 0 && n.status == std::optional<std::string>("ok")) ok.push_back(n);
+        if (n.evaluationId && n.speedup && *n.speedup > 0 && n.status && *n.status == "ok") ok.push_back(n);
     std::stable_sort(ok.begin(), ok.end(), [&](const auto& a, const auto& b) {
         if ((a.id == best) != (b.id == best)) return a.id == best;
         return *a.speedup > *b.speedup;
     });
-    if (static_cast<int>(ok.size()) > count) ok.resize(static_cast<std::size_t>(std::max(count, 1)));
+    if (static_cast<int>(ok.size()) > count) ok.resize(static_cast<std::size_t>(count));
     return ok;
 }
 
@@ -241,12 +241,13 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
             continue;
         }
         row.evaluations = outcome->evaluations;
-        auto nodes = store::SearchStore(*db).loadNodes(*id);
+        auto loaded = store::SearchStore(*db).loadNodes(*id);
+        const auto nodes = loaded ? std::move(*loaded) : std::vector<store::NodeRecord>{};
         // The finalists timed again, alone; the search's own timing of its
         // best stands only if every re-timing fails.
         std::optional<eval::EvaluationResult> chosen;
         store::NodeRecord chosenNode;
-        for (const auto& n : finalists(nodes ? *nodes : std::vector<store::NodeRecord>{}, outcome->bestNode, finalistCount)) {
+        for (const auto& n : finalists(nodes, outcome->bestNode, finalistCount)) {
             auto again = retime(evaluator, *db, p, n, options);
             if (!again || !again->correct()) {
                 std::fprintf(stderr, "bench: %s: timing node %lld again failed: %s\n", p.name.c_str(), static_cast<long long>(n.seq),
@@ -262,21 +263,19 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
                 chosenNode = n;
             }
         }
-        for (const auto& n : nodes ? *nodes : std::vector<store::NodeRecord>{}) {
-            if (chosen) break;
-            if (n.id != outcome->bestNode || !n.evaluationId) continue;
-            auto result = storedResult(*db, n.evaluationId);
-            if (!result) continue;
-            chosen = std::move(*result);
-            chosenNode = n;
+        if (!chosen) {
+            const auto best = std::find_if(nodes.begin(), nodes.end(), [&](const auto& n) { return n.id == outcome->bestNode; });
+            if (best != nodes.end() && best->evaluationId)
+                if (auto stored = storedResult(*db, best->evaluationId)) {
+                    chosen = std::move(*stored);
+                    chosenNode = *best;
+                }
         }
         if (chosen) {
-            const auto& n = chosenNode;
-            const auto* result = &*chosen;
             row.gpu = p.backend == "torch" || p.backend == "cuda";
-            row.speedup = result->speedup.value_or(0);
-            row.params = n.paramsJson;
-            for (const auto& t : result->timing) {
+            row.speedup = chosen->speedup.value_or(0);
+            row.params = chosenNode.paramsJson;
+            for (const auto& t : chosen->timing) {
                 row.bestS += t.candidate.median;
                 if (!t.baselines.empty()) row.referenceS += t.baselines[0].median;
                 if (t.baselines.size() > 1) {

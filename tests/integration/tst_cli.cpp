@@ -131,6 +131,11 @@ private slots:
         QVERIFY(row["speedup"].toDouble() > 0);
         QVERIFY(row["roofline_fraction"].toDouble() > 0);
         QCOMPARE(row["bound"].toString(), QString("memory")); // saxpy moves 12 bytes per 2 flops
+        // The row's kernel was timed again alone: stderr names each finalist.
+        QVERIFY2(r.err.contains("saxpy: finalist node") && r.err.contains("alone"), qPrintable(r.err));
+        auto none = cli({"bench", "--problems", data("problems/saxpy"), "--finalists", "0"});
+        QCOMPARE(none.code, 2);
+        QVERIFY2(none.err.contains("--finalists takes 1 or more"), qPrintable(none.err));
     }
 
     void unusableWorkspaceIsReported() {
