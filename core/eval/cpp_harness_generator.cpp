@@ -53,7 +53,7 @@ std::string sizeLocals(const problem::ProblemSpec& p) {
     std::string s;
     const auto sizes = allSizes(p);
     for (std::size_t i = 0; i < sizes.size(); ++i)
-        s += "    const int64_t " + sizes[i] + " = c.sizes[" + std::to_string(i) + "]; (void)" + sizes[i] + ";\n";
+        s += "    const int64_t " + sizes[i] + " = ks_c.sizes[" + std::to_string(i) + "]; (void)" + sizes[i] + ";\n";
     return s;
 }
 
@@ -62,14 +62,14 @@ std::string fillCode(const problem::Argument& a, const problem::ProblemSpec& p) 
     const FillSpec& f = a.fill;
     const std::string lastDim = a.shape.empty() ? "1" : "(" + a.shape.back().toCpp(false) + ")";
     switch (f.kind) {
-    case FillSpec::Kind::Uniform: return "fillUniform<" + T + ">(b, rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
-    case FillSpec::Kind::Normal: return "fillNormal<" + T + ">(b, rng, " + cppDouble(f.mean) + ", " + cppDouble(f.stddev) + ");";
-    case FillSpec::Kind::IntRange: return "fillIntRange<" + T + ">(b, rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
+    case FillSpec::Kind::Uniform: return "fillUniform<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
+    case FillSpec::Kind::Normal: return "fillNormal<" + T + ">(ks_b, ks_rng, " + cppDouble(f.mean) + ", " + cppDouble(f.stddev) + ");";
+    case FillSpec::Kind::IntRange: return "fillIntRange<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
     case FillSpec::Kind::SortedUniform:
-        return "fillUniform<" + T + ">(b, rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + "); sortRows<" + T + ">(b, " +
+        return "fillUniform<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + "); sortRows<" + T + ">(ks_b, " +
                lastDim + ", true);";
     case FillSpec::Kind::SortedIntRange:
-        return "fillIntRange<" + T + ">(b, rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + "); sortRows<" + T + ">(b, " +
+        return "fillIntRange<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + "); sortRows<" + T + ">(ks_b, " +
                lastDim + ", " + (f.distinct ? "true" : "false") + ");";
     case FillSpec::Kind::Lengths:
     case FillSpec::Kind::Offsets: {
@@ -77,15 +77,36 @@ std::string fillCode(const problem::Argument& a, const problem::ProblemSpec& p) 
         const auto sizes = allSizes(p);
         for (; index < sizes.size(); ++index)
             if (sizes[index] == f.total) break;
-        return f.total + " = fillJagged<" + T + ">(b, rng, " + f.minLength->toCpp(false) + ", " + f.maxLength->toCpp(false) + ", " +
-               cppDouble(f.emptyFraction) + ", " + (f.kind == FillSpec::Kind::Offsets ? "true" : "false") + "); c.sizes[" +
+        return f.total + " = fillJagged<" + T + ">(ks_b, ks_rng, " + f.minLength->toCpp(false) + ", " + f.maxLength->toCpp(false) + ", " +
+               cppDouble(f.emptyFraction) + ", " + (f.kind == FillSpec::Kind::Offsets ? "true" : "false") + "); ks_c.sizes[" +
                std::to_string(index) + "] = " + f.total + ";";
     }
     case FillSpec::Kind::SampleFrom:
-        return "fillSampleFrom<" + T + ">(b, *c.find(" + cppString(f.from) + "), rng, " + cppDouble(f.fraction) + ", " +
+        return "fillSampleFrom<" + T + ">(ks_b, *ks_c.find(" + cppString(f.from) + "), ks_rng, " + cppDouble(f.fraction) + ", " +
                cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
-    case FillSpec::Kind::Constant: return "fillConstant<" + T + ">(b, " + cppDouble(f.value) + ");";
-    case FillSpec::Kind::Function: return f.function + "(b.data, static_cast<int64_t>(b.count), rng.next());";
+    case FillSpec::Kind::Constant: return "fillConstant<" + T + ">(ks_b, " + cppDouble(f.value) + ");";
+    case FillSpec::Kind::Function: return f.function + "(ks_b.data, static_cast<int64_t>(ks_b.count), ks_rng.next());";
+    }
+    return "";
+}
+
+// How ks_refresh_case gives an input fresh contents of the same distribution.
+std::string refreshCode(const problem::Argument& a, const problem::ProblemSpec& p) {
+    (void)p;
+    const std::string T(problem::dtypeCppType(a.dtype));
+    const FillSpec& f = a.fill;
+    const std::string lastDim = a.shape.empty() ? "1" : "static_cast<size_t>(" + a.shape.back().toCpp(false) + ")";
+    switch (f.kind) {
+    case FillSpec::Kind::Uniform:
+    case FillSpec::Kind::Normal:
+    case FillSpec::Kind::IntRange:
+    case FillSpec::Kind::SampleFrom:
+    case FillSpec::Kind::Lengths: return "permuteElements(ks_b, ks_rng, 1);";
+    case FillSpec::Kind::SortedUniform:
+    case FillSpec::Kind::SortedIntRange: return "permuteElements(ks_b, ks_rng, " + lastDim + ");";
+    case FillSpec::Kind::Offsets: return "permuteOffsets<" + T + ">(ks_b, ks_rng);";
+    case FillSpec::Kind::Constant: return "(void)ks_b;";
+    case FillSpec::Kind::Function: return f.function + "(ks_b.data, static_cast<int64_t>(ks_b.count), ks_rng.next());";
     }
     return "";
 }
@@ -143,18 +164,18 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
             s << "extern \"C\" void " << a.fill.function << "(void* data, int64_t count, uint64_t seed);\n";
 
     const auto sizes = allSizes(p);
-    s << "\nstatic void ks_build_case(const int64_t* base, uint64_t seed, Case& c) {\n";
-    s << "    c.sizes.assign(" << std::max<std::size_t>(1, sizes.size()) << ", 0);\n";
+    s << "\nstatic void ks_build_case(const int64_t* ks_base, uint64_t ks_seed, Case& ks_c) {\n";
+    s << "    ks_c.sizes.assign(" << std::max<std::size_t>(1, sizes.size()) << ", 0);\n";
     for (std::size_t i = 0; i < p.sizes.size(); ++i)
-        s << "    const int64_t " << p.sizes[i] << " = base[" << i << "]; c.sizes[" << i << "] = " << p.sizes[i] << ";\n";
+        s << "    const int64_t " << p.sizes[i] << " = ks_base[" << i << "]; ks_c.sizes[" << i << "] = " << p.sizes[i] << ";\n";
     for (const auto& d : p.derivedSizes) s << "    int64_t " << d << " = 0;\n";
-    s << "    (void)base;\n";
+    s << "    (void)ks_base;\n";
     for (std::size_t i = 0; i < p.arguments.size(); ++i) {
         const auto& a = p.arguments[i];
         std::string count;
         for (const auto& dim : a.shape) count += (count.empty() ? "" : " * ") + ("(" + dim.toCpp(false) + ")");
-        s << "    {\n        Rng rng(mixSeed(seed, " << i << "));\n        (void)rng;\n";
-        s << "        Buffer& b = c.add(" << cppString(a.name) << ", " << dtEnum(a.dtype) << ", " << count << ", "
+        s << "    {\n        Rng ks_rng(mixSeed(ks_seed, " << i << "));\n        (void)ks_rng;\n";
+        s << "        Buffer& ks_b = ks_c.add(" << cppString(a.name) << ", " << dtEnum(a.dtype) << ", " << count << ", "
           << (a.output ? "true" : "false") << ");\n";
         if (!a.output) s << "        " << fillCode(a, p) << "\n";
         s << "    }\n";
@@ -162,8 +183,8 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
     for (const auto& d : p.derivedSizes) s << "    (void)" << d << ";\n";
     s << "}\n\n";
 
-    s << "static void ks_invoke(void* fn, Case& c) {\n" << sizeLocals(p);
-    s << "    using Fn = void (*)(";
+    s << "static void ks_invoke(void* ks_fn, Case& ks_c) {\n" << sizeLocals(p);
+    s << "    using ks_Fn = void (*)(";
     std::string args;
     for (std::size_t i = 0; i < p.call.size(); ++i) {
         const auto& name = p.call[i];
@@ -172,7 +193,7 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
             std::size_t index = 0;
             while (p.arguments[index].name != name) ++index;
             type = std::string(a->output ? "" : "const ") + std::string(problem::dtypeCppType(a->dtype)) + "*";
-            value = "reinterpret_cast<" + type + ">(KS_DATA(c.buffers[" + std::to_string(index) + "]))";
+            value = "reinterpret_cast<" + type + ">(KS_DATA(ks_c.buffers[" + std::to_string(index) + "]))";
         } else if (const auto* sc = p.findScalar(name)) {
             type = std::string(problem::dtypeCppType(sc->dtype));
             value = "static_cast<" + type + ">(" + cppDouble(sc->value) + ")";
@@ -183,61 +204,91 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
         s << (i ? ", " : "") << type;
         args += (i ? ", " : "") + value;
     }
-    s << ");\n    reinterpret_cast<Fn>(fn)(" << args << ");\n}\n\n";
+    s << ");\n    reinterpret_cast<ks_Fn>(ks_fn)(" << args << ");\n}\n\n";
 
-    s << "static double ks_bytes(const Case& c) {\n" << sizeLocals(p) << "    return " << (p.bytes ? p.bytes->toCpp(true) : "0.0") << ";\n}\n";
-    s << "static double ks_flops(const Case& c) {\n" << sizeLocals(p) << "    return " << (p.flops ? p.flops->toCpp(true) : "0.0") << ";\n}\n";
-    s << "static std::string ks_size_json(const Case& c) {\n    std::string s = \"{\";\n";
+    // Fresh contents for every input of a built case, without the generator's cost.
+    s << "static void ks_refresh_case(Case& ks_c, uint64_t ks_seed) {\n" << sizeLocals(p);
+    for (std::size_t i = 0; i < p.arguments.size(); ++i) {
+        const auto& a = p.arguments[i];
+        if (a.output) continue;
+        s << "    {\n        Rng ks_rng(mixSeed(ks_seed, " << i << "));\n        Buffer& ks_b = ks_c.buffers[" << i << "];\n        (void)ks_rng;\n        "
+          << refreshCode(a, p) << "\n    }\n";
+    }
+    s << "    (void)ks_seed;\n}\n";
+    s << "static double ks_bytes(const Case& ks_c) {\n" << sizeLocals(p) << "    return " << (p.bytes ? p.bytes->toCpp(true) : "0.0") << ";\n}\n";
+    s << "static double ks_flops(const Case& ks_c) {\n" << sizeLocals(p) << "    return " << (p.flops ? p.flops->toCpp(true) : "0.0") << ";\n}\n";
+    s << "static std::string ks_size_json(const Case& ks_c) {\n    std::string ks_s = \"{\";\n";
     for (std::size_t i = 0; i < sizes.size(); ++i)
-        s << "    s += \"" << (i ? "," : "") << "\\\"" << sizes[i] << "\\\":\" + std::to_string(c.sizes[" << i << "]);\n";
-    s << "    (void)c;\n    return s + \"}\";\n}\n";
+        s << "    ks_s += \"" << (i ? "," : "") << "\\\"" << sizes[i] << "\\\":\" + std::to_string(ks_c.sizes[" << i << "]);\n";
+    s << "    (void)ks_c;\n    return ks_s + \"}\";\n}\n";
     return s.str();
 }
 
-// The profiling step: only for a correct candidate (the harness's own
-// result.json says "ok"). A tool that cannot run leaves
-// profile/unavailable-<tool>.txt saying why, never a failed evaluation.
-static std::string profileStep(ProfileLevel level, const std::string& seconds, const std::string& compileWithoutAvx512) {
-    if (level != ProfileLevel::Counters && level != ProfileLevel::Cachegrind) return "";
-    std::string s =
-        "if [ -f result.json ] && grep -q '^\"status\":\"ok\"' result.json; then\n"
-        "  mkdir -p profile\n";
-    if (level == ProfileLevel::Counters) {
-        s += "  timeout -s KILL " + seconds + " ./build/harness profile counters > build/profile.out 2> build/profile.err\n"
-             "  prc=$?\n"
-             "  [ $prc -eq 0 ] || { echo \"the counting run ended with exit $prc: $(tail -c 300 build/profile.err)\" > profile/unavailable-counters.txt; rm -f profile/counters.json; }\n";
-    } else {
-        s += "  if ! command -v valgrind > /dev/null 2>&1; then\n"
-             "    echo 'valgrind is not installed on the host that ran the job (apt install valgrind)' > profile/unavailable-cachegrind.txt\n"
-             "  else\n"
-             "    SO_CG=build/candidate.so\n"
-             "    # Valgrind (3.19) cannot execute AVX-512: on such CPUs the candidate is rebuilt without it for this step.\n"
-             "    if grep -qw avx512f /proc/cpuinfo; then\n"
-             "      if " + compileWithoutAvx512 + "; then\n"
-             "        SO_CG=build/candidate_cg.so\n"
-             "        echo 'profiled a build of the candidate without AVX-512 (-mno-avx512f): valgrind cannot execute AVX-512; "
-             "instruction counts are those of that build' > profile/note-cachegrind.txt\n"
-             "      else\n"
-             "        SO_CG=\n"
-             "        echo \"the candidate does not build without AVX-512 (valgrind cannot execute AVX-512, so cachegrind needs such a build): "
-             "$(grep -m1 'error' build/candidate_cg.log)\" > profile/unavailable-cachegrind.txt\n"
-             "      fi\n"
-             "    fi\n"
-             "    if [ -n \"$SO_CG\" ]; then\n"
-             "      # Some virtual machines report a whole socket's L3 as one core's; simulate 32 MiB then.\n"
-             "      LL=(); l3=$(getconf LEVEL3_CACHE_SIZE 2> /dev/null); [ \"${l3:-0}\" -gt 268435456 ] 2> /dev/null && LL=(--LL=33554432,16,64)\n"
-             "      timeout -s KILL " + seconds + " valgrind --tool=cachegrind --cache-sim=yes \"${LL[@]}\" --cachegrind-out-file=profile/cachegrind.out"
-             " ./build/harness profile once \"$SO_CG\" > build/profile.out 2> build/profile.err\n"
-             "      prc=$?\n"
-             "      if [ $prc -ne 0 ]; then\n"
-             "        rm -f profile/cachegrind.out\n"
-             "        echo \"valgrind ended with exit $prc: $(grep -v '^==' build/profile.err | grep -v '^--' | tail -c 300)\" > profile/unavailable-cachegrind.txt\n"
-             "      fi\n"
-             "      nm -C --defined-only \"$SO_CG\" > profile/candidate-symbols.txt 2> /dev/null\n"
-             "    fi\n"
-             "  fi\n";
+std::string CppHarnessGenerator::runnerInclude(const problem::ProblemSpec& p) {
+    std::ostringstream s;
+    s << "// Generated by Kernelsmith for problem " << p.name << ": how the runner calls the kernel. Do not edit.\n";
+    s << "static const char* const KS_FUNCTION = " << cppString(p.function) << ";\n";
+    s << "static const char* const KS_PROTOTYPE = " << cppString(p.prototype()) << ";\n";
+    s << "static void ks_runner_invoke(void* ks_fn, unsigned char* const* ks_data, const int64_t* ks_sizes) {\n";
+    const auto sizes = allSizes(p);
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+        s << "    const int64_t " << sizes[i] << " = ks_sizes[" << i << "]; (void)" << sizes[i] << ";\n";
+    s << "    (void)ks_sizes;\n    (void)ks_data;\n    using ks_Fn = void (*)(";
+    std::string args;
+    for (std::size_t i = 0; i < p.call.size(); ++i) {
+        const auto& name = p.call[i];
+        std::string type, value;
+        if (const auto* a = p.findArgument(name)) {
+            std::size_t index = 0;
+            while (p.arguments[index].name != name) ++index;
+            type = std::string(a->output ? "" : "const ") + std::string(problem::dtypeCppType(a->dtype)) + "*";
+            value = "reinterpret_cast<" + type + ">(ks_data[" + std::to_string(index) + "])";
+        } else if (const auto* sc = p.findScalar(name)) {
+            type = std::string(problem::dtypeCppType(sc->dtype));
+            value = "static_cast<" + type + ">(" + cppDouble(sc->value) + ")";
+        } else {
+            type = "int64_t";
+            value = name;
+        }
+        s << (i ? ", " : "") << type;
+        args += (i ? ", " : "") + value;
     }
-    s += "fi\n";
+    s << ");\n    reinterpret_cast<ks_Fn>(ks_fn)(" << args << ");\n}\n";
+    return s.str();
+}
+
+// Prepares the judge's profiling options (JUDGE_PROFILE): the judge profiles
+// a correct candidate itself, in a runner of its own, before it writes the
+// result. A tool that cannot run leaves profile/unavailable-<tool>.txt saying
+// why, never a failed evaluation.
+static std::string profilePreparation(ProfileLevel level, const std::string& compileWithoutAvx512) {
+    std::string s = "JUDGE_PROFILE=()\n";
+    if (level == ProfileLevel::Counters) return s + "JUDGE_PROFILE=(--counters)\n";
+    if (level != ProfileLevel::Cachegrind) return s;
+    s += "mkdir -p profile\n"
+         "if ! command -v valgrind > /dev/null 2>&1; then\n"
+         "  echo 'valgrind is not installed on the host that ran the job (apt install valgrind)' > profile/unavailable-cachegrind.txt\n"
+         "else\n"
+         "  SO_CG=build/candidate.so\n"
+         "  # Valgrind (3.19) cannot execute AVX-512: on such CPUs the candidate is rebuilt without it for this step.\n"
+         "  if grep -qw avx512f /proc/cpuinfo; then\n"
+         "    if " + compileWithoutAvx512 + "; then\n"
+         "      SO_CG=build/candidate_cg.so\n"
+         "      echo 'profiled a build of the candidate without AVX-512 (-mno-avx512f): valgrind cannot execute AVX-512; "
+         "instruction counts are those of that build' > profile/note-cachegrind.txt\n"
+         "    else\n"
+         "      SO_CG=\n"
+         "      echo \"the candidate does not build without AVX-512 (valgrind cannot execute AVX-512, so cachegrind needs such a build): "
+         "$(grep -m1 'error' build/candidate_cg.log)\" > profile/unavailable-cachegrind.txt\n"
+         "    fi\n"
+         "  fi\n"
+         "  if [ -n \"$SO_CG\" ]; then\n"
+         "    # Some virtual machines report a whole socket's L3 as one core's; simulate 32 MiB then.\n"
+         "    LL=(); l3=$(getconf LEVEL3_CACHE_SIZE 2> /dev/null); [ \"${l3:-0}\" -gt 268435456 ] 2> /dev/null && LL=(--LL=33554432,16,64)\n"
+         "    nm -C --defined-only \"$SO_CG\" > profile/candidate-symbols.txt 2> /dev/null\n"
+         "    JUDGE_PROFILE=(--cachegrind \"$SO_CG\" valgrind --tool=cachegrind --cache-sim=yes \"${LL[@]}\" --cachegrind-out-file=profile/cachegrind.out)\n"
+         "  fi\n"
+         "fi\n";
     return s;
 }
 
@@ -272,9 +323,14 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
     const auto& templates = embeddedTemplates();
     auto put = [&](const std::string& rel, const std::string& text) -> Status { return writeFileAtomic(jobDir / rel, text); };
     std::vector<std::pair<std::string, std::string>> files{
-        {"src/harness_main.cpp", templates.at("harness_main.cpp")},
+        {"src/judge_main.cpp", templates.at("judge_main.cpp")},
+        {"src/harness_common.h", templates.at("harness_common.h")},
+        {"src/judge_protocol.h", templates.at("judge_protocol.h")},
+        {"src/runner_seccomp.h", templates.at("runner_seccomp.h")},
+        {"src/kernel_runner.cpp", templates.at("kernel_runner.cpp")},
         {"src/alloc_guard.c", templates.at("alloc_guard.c")},
         {"src/harness_problem.inc", problemInclude(p, o)},
+        {"src/runner_call.inc", runnerInclude(p)},
         {"src/kernel.h", kernelHeader(p)},
         {"src/reference.cpp", p.reference.text},
         {"src/candidate.cpp", candidate.source},
@@ -287,7 +343,7 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
     JobLimits limits;
     limits.compileTimeoutS = o.compileTimeoutS.value_or(p.limits.compileTimeoutS);
     limits.runTimeoutS = o.runTimeoutS.value_or(p.limits.runTimeoutS);
-    const std::size_t compileSteps = 3 + p.baselines.size();
+    const std::size_t compileSteps = 4 + p.baselines.size();
     // A profiling step runs the candidate once more: cachegrind is ~50x slower than native code.
     const double profileS = o.profile == ProfileLevel::Cachegrind ? 4 * limits.runTimeoutS : o.profile == ProfileLevel::Counters ? limits.runTimeoutS : 0;
     limits.wallTimeoutS = limits.compileTimeoutS * static_cast<double>(compileSteps) + limits.runTimeoutS + profileS + 30;
@@ -306,12 +362,17 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
           "SO=(-fPIC -shared -Wl,-z,defs -include src/kernel.h)\n"
           "COMPILE_S=" << secs(limits.compileTimeoutS) << "\n"
           "RUN_S=" << secs(limits.runTimeoutS) << "\n"
+          "PROFILE_S=" << secs(profileS) << "\n"
           "stamp() { date +%s.%N >> build/times; }\n"
           ": > build/times\n"
           "stamp\n"
           "if [ ! -x build/harness ]; then\n"
-          "  timeout -k 5 \"$COMPILE_S\" \"$CXX\" -std=c++17 -O2 -o build/harness src/harness_main.cpp" << (p.fillSource ? " src/fill.cpp" : "")
-       << " -ldl > build/harness.log 2>&1 || { cat build/harness.log >&2; echo 'KS: the harness did not build' >&2; exit 3; }\n"
+          "  timeout -k 5 \"$COMPILE_S\" \"$CXX\" -std=c++17 -O2 -o build/harness src/judge_main.cpp" << (p.fillSource ? " src/fill.cpp" : "")
+       << " > build/harness.log 2>&1 || { cat build/harness.log >&2; echo 'KS: the judge did not build' >&2; exit 3; }\n"
+          "fi\n"
+          "if [ ! -x build/runner ]; then\n"
+          "  timeout -k 5 \"$COMPILE_S\" \"$CXX\" -std=c++17 -O2 -o build/runner src/kernel_runner.cpp -ldl > build/runner.log 2>&1"
+          " || { cat build/runner.log >&2; echo 'KS: the kernel runner did not build' >&2; exit 3; }\n"
           "fi\n"
           "build_problem_so() { # name source extra...\n"
           "  local name=$1 src=$2; shift 2\n"
@@ -340,17 +401,16 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
           "fi\n"
           "stamp\n"
           "rm -f result.json\n"
-          "timeout -s KILL \"$RUN_S\" ./build/harness run > build/run.out 2> build/run.err\n"
+          "rm -rf profile\n";
+    sh << profilePreparation(o.profile, compileCandidate("-mno-avx512f ", "build/candidate_cg.so", "build/candidate_cg.log"));
+    sh << "timeout -s KILL \"$((RUN_S + PROFILE_S))\" ./build/harness run \"${JUDGE_PROFILE[@]}\" > build/run.out 2> build/run.err\n"
           "rc=$?\n"
           "stamp\n"
           "echo \"$rc\" > build/harness.rc\n"
-          "# Only a harness that ended normally wrote result.json itself; anything else\n"
-          "# there may come from the candidate. Crashes are classified by Kernelsmith\n"
-          "# from build/harness.rc, build/phase and the markers in build/run.err.\n"
-          "[ \"$rc\" -eq 0 ] || rm -f result.json\n"
-          "# profile/ holds only what a profiling step below writes, never the candidate's files.\n"
-          "rm -rf profile\n";
-    sh << profileStep(o.profile, secs(profileS), compileCandidate("-mno-avx512f ", "build/candidate_cg.so", "build/candidate_cg.log"));
+          "# Only a judge that ended normally wrote result.json itself; anything else\n"
+          "# there is not a verdict. Crashes are classified by Kernelsmith from\n"
+          "# build/harness.rc, build/phase and build/run.err.\n"
+          "[ \"$rc\" -eq 0 ] || rm -f result.json\n";
     sh << "exit 0\n";
     if (auto s = put("run.sh", sh.str()); !s) return s.error();
     std::filesystem::permissions(jobDir / "run.sh", std::filesystem::perms::owner_all | std::filesystem::perms::group_read |

@@ -32,6 +32,8 @@ public:
     // The generated harness_problem.inc (exposed for tests).
     static std::string problemInclude(const problem::ProblemSpec& problem, const EvalOptions& options);
     static std::string kernelHeader(const problem::ProblemSpec& problem);
+    // The generated runner_call.inc: how a kernel runner calls the kernel.
+    static std::string runnerInclude(const problem::ProblemSpec& problem);
     // job.json: what the job is (problem, candidate, params, stages, limits), for people reading a job dir.
     static std::string jobManifest(const problem::ProblemSpec& problem, const Candidate& candidate, const EvalOptions& options,
                                    const JobLimits& limits);

@@ -97,6 +97,7 @@ Result<JobDescription> CudaHarnessGenerator::write(const problem::ProblemSpec& p
     const auto& templates = embeddedTemplates();
     std::vector<std::pair<std::string, std::string>> files{
         {"src/harness_main.cpp", templates.at("harness_main.cpp")},
+        {"src/harness_common.h", templates.at("harness_common.h")},
         {"src/device_mirror.h", templates.at("device_mirror.h")},
         {"src/device_mirror.cu", templates.at("device_mirror.cu")},
         {"src/harness_problem.inc", CppHarnessGenerator::problemInclude(p, o)},

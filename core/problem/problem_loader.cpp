@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <algorithm>
 #include <regex>
 #include <set>
@@ -69,6 +70,35 @@ private:
 bool isIdentifier(const std::string& s) {
     static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
     return std::regex_match(s, re);
+}
+
+// Why `name` cannot name a size, scalar, argument or the kernel: the
+// generated harness declares it next to its own identifiers and the C++
+// keywords; "" when it can.
+std::string reservedNameReason(const std::string& name) {
+    static const std::set<std::string> keywords{
+        "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const", "constexpr",
+        "const_cast", "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit",
+        "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
+        "noexcept", "not", "nullptr", "operator", "or", "private", "protected", "public", "register", "reinterpret_cast", "return",
+        "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "throw",
+        "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while",
+        "xor", "char8_t", "char16_t", "char32_t", "wchar_t", "concept", "requires", "co_await", "co_return", "co_yield",
+        "thread_local", "restrict", "_Bool"};
+    // What the harness's generated code names next to the problem's names.
+    static const std::set<std::string> harness{
+        "std", "Rng", "Buffer", "Case", "DT", "KsShape", "mixSeed", "fillUniform", "fillNormal", "fillIntRange", "fillConstant",
+        "sortRows", "fillJagged", "fillSampleFrom", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
+        "uint64_t", "size_t", "ptrdiff_t", "main", "malloc", "calloc", "realloc", "free", "memcpy", "memset", "printf", "exit",
+        "abort", "INFINITY", "NAN", "NULL", "errno"};
+    if (keywords.count(name)) return "\"" + name + "\" is a C++ keyword";
+    if (harness.count(name)) return "\"" + name + "\" is a name the generated harness uses itself";
+    std::string lower = name.substr(0, 3);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "ks_") return "names beginning with ks_ or KS_ belong to the generated harness";
+    if (name.size() > 1 && name[0] == '_' && (name[1] == '_' || std::isupper(static_cast<unsigned char>(name[1]))))
+        return "\"" + name + "\" is reserved to the compiler (a leading underscore and a capital, or two underscores)";
+    return {};
 }
 
 std::string lineColumn(const std::string& text, std::size_t byte) {
@@ -155,6 +185,8 @@ private:
         spec_.function = check_.str(root, "", "function", spec_.backend != "torch");
         if (!spec_.function.empty() && !isIdentifier(spec_.function))
             check_.fail("/function", "\"" + spec_.function + "\" is not a C identifier");
+        else if (const auto why = reservedNameReason(spec_.function); !spec_.function.empty() && !why.empty())
+            check_.fail("/function", why + "; rename the kernel");
     }
 
     void readSizes(const json& root) {
@@ -577,6 +609,8 @@ private:
     }
 
     void declare(const std::string& name, const std::string& path) {
+        if (const auto why = reservedNameReason(name); !why.empty() && isIdentifier(name))
+            check_.fail(path, why + "; rename it");
         if (!declared_.insert(name).second)
             check_.fail(path, "the name \"" + name + "\" is already used by another size, scalar or argument");
     }

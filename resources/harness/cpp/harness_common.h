@@ -1,0 +1,452 @@
+// Shared by Kernelsmith's C++ judge (judge_main.cpp) and its CUDA harness
+// (harness_main.cpp): dtypes, the input generator, fills, poisons, output
+// comparison, statistics and JSON text. Header-only, no dependencies beyond
+// the C++ standard library, so a job dir builds it with the toolchain alone.
+// Fills and checks are templates over the buffer type: the judge's buffers
+// live in shared memory, the CUDA harness's in plain mappings.
+#pragma once
+#include <unistd.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+// ---------------------------------------------------------------- dtypes ---
+enum class DT { F32, F64, I8, I16, I32, I64, U8, U16, U32, U64 };
+
+size_t dtSize(DT t) {
+    switch (t) {
+    case DT::F64: case DT::I64: case DT::U64: return 8;
+    case DT::F32: case DT::I32: case DT::U32: return 4;
+    case DT::I16: case DT::U16: return 2;
+    default: return 1;
+    }
+}
+bool dtFloating(DT t) { return t == DT::F32 || t == DT::F64; }
+
+double loadAsDouble(DT t, const void* base, size_t i) {
+    switch (t) {
+    case DT::F32: return static_cast<const float*>(base)[i];
+    case DT::F64: return static_cast<const double*>(base)[i];
+    case DT::I8: return static_cast<const int8_t*>(base)[i];
+    case DT::I16: return static_cast<const int16_t*>(base)[i];
+    case DT::I32: return static_cast<const int32_t*>(base)[i];
+    case DT::I64: return static_cast<double>(static_cast<const int64_t*>(base)[i]);
+    case DT::U8: return static_cast<const uint8_t*>(base)[i];
+    case DT::U16: return static_cast<const uint16_t*>(base)[i];
+    case DT::U32: return static_cast<const uint32_t*>(base)[i];
+    case DT::U64: return static_cast<double>(static_cast<const uint64_t*>(base)[i]);
+    }
+    return 0;
+}
+
+// ------------------------------------------------------------------- rng ---
+// splitmix64: fast, good enough for test data, identical on every host.
+struct Rng {
+    uint64_t state;
+    explicit Rng(uint64_t seed) : state(seed) {}
+    uint64_t next() {
+        uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
+    double normal() {
+        double u1 = uniform(), u2 = uniform();
+        if (u1 < 1e-300) u1 = 1e-300;
+        return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    }
+    int64_t range(int64_t lo, int64_t hi) { // inclusive
+        if (hi <= lo) return lo;
+        return lo + static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1));
+    }
+};
+
+uint64_t mixSeed(uint64_t a, uint64_t b) {
+    Rng r(a * 0x100000001B3ull ^ (b + 0x9E3779B97F4A7C15ull));
+    return r.next();
+}
+
+// ------------------------------------------------------------------ fills ---
+template <typename T, typename B> void fillUniform(B& b, Rng& r, double lo, double hi) {
+    for (size_t i = 0; i < b.count; ++i) b.template as<T>()[i] = static_cast<T>(lo + (hi - lo) * r.uniform());
+}
+template <typename T, typename B> void fillNormal(B& b, Rng& r, double mean, double sd) {
+    for (size_t i = 0; i < b.count; ++i) b.template as<T>()[i] = static_cast<T>(mean + sd * r.normal());
+}
+template <typename T, typename B> void fillIntRange(B& b, Rng& r, double lo, double hi) {
+    for (size_t i = 0; i < b.count; ++i) b.template as<T>()[i] = static_cast<T>(r.range(static_cast<int64_t>(lo), static_cast<int64_t>(hi)));
+}
+template <typename T, typename B> void fillConstant(B& b, double v) {
+    for (size_t i = 0; i < b.count; ++i) b.template as<T>()[i] = static_cast<T>(v);
+}
+// Sorted along the last dimension (`row` elements per row).
+template <typename T, typename B> void sortRows(B& b, int64_t row, bool distinct) {
+    if (row <= 0) return;
+    for (size_t start = 0; start + static_cast<size_t>(row) <= b.count; start += static_cast<size_t>(row)) {
+        T* p = b.template as<T>() + start;
+        std::sort(p, p + row);
+        if (distinct) // nudge duplicates upwards to keep rows strictly increasing
+            for (int64_t i = 1; i < row; ++i)
+                if (!(p[i] > p[i - 1])) {
+                    if constexpr (std::is_floating_point<T>::value) p[i] = std::nextafter(p[i - 1], static_cast<T>(INFINITY));
+                    else p[i] = static_cast<T>(p[i - 1] + 1);
+                }
+    }
+}
+// Jagged lengths; returns their sum. With offsets=true writes n+1 prefix sums.
+template <typename T, typename B> int64_t fillJagged(B& b, Rng& r, int64_t minLen, int64_t maxLen, double emptyFraction, bool offsets) {
+    const size_t n = offsets ? (b.count > 0 ? b.count - 1 : 0) : b.count;
+    int64_t total = 0;
+    if (offsets && b.count > 0) b.template as<T>()[0] = 0;
+    for (size_t i = 0; i < n; ++i) {
+        int64_t len = r.range(minLen, maxLen);
+        if (emptyFraction > 0 && r.uniform() < emptyFraction) len = 0;
+        total += len;
+        if (offsets) b.template as<T>()[i + 1] = static_cast<T>(total);
+        else b.template as<T>()[i] = static_cast<T>(len);
+    }
+    return total;
+}
+template <typename T, typename B> void fillSampleFrom(B& b, const B& from, Rng& r, double fraction, double lo, double hi) {
+    for (size_t i = 0; i < b.count; ++i) {
+        if (from.count > 0 && r.uniform() < fraction) {
+            b.template as<T>()[i] = reinterpret_cast<const T*>(from.data)[r.next() % from.count];
+        } else if (std::is_floating_point<T>::value) {
+            b.template as<T>()[i] = static_cast<T>(lo + (hi - lo) * r.uniform());
+        } else {
+            b.template as<T>()[i] = static_cast<T>(r.range(static_cast<int64_t>(lo), static_cast<int64_t>(hi)));
+        }
+    }
+}
+
+// ---------------------------------------------------------------- refresh ---
+// Gives a filled buffer contents no kernel has seen, at the generator's
+// price of a memory copy: every element moves (a random rotation, then a
+// random affine permutation of blocks). Contents drawn independently per
+// element (or per row, with `unit` = the row length) keep their distribution.
+inline uint64_t gcdU64(uint64_t a, uint64_t b) {
+    while (b) { const uint64_t t = a % b; a = b; b = t; }
+    return a;
+}
+template <typename B> void permuteElements(B& b, Rng& r, size_t unit) {
+    const size_t es = dtSize(b.dt), n = b.count;
+    if (n < 2) return;
+    std::vector<unsigned char> tmp(b.data, b.data + n * es);
+    if (unit <= 1) { // rotate by k, then move blocks of 64 elements
+        const size_t k = 1 + static_cast<size_t>(r.next() % (n - 1));
+        std::memcpy(b.data, tmp.data() + k * es, (n - k) * es);
+        std::memcpy(b.data + (n - k) * es, tmp.data(), k * es);
+        std::memcpy(tmp.data(), b.data, n * es);
+        unit = 64;
+    }
+    const size_t blocks = n / unit;
+    if (blocks < 2) return;
+    uint64_t a = 1 + r.next() % (blocks - 1);
+    while (gcdU64(a, blocks) != 1) a = 1 + (a % (blocks - 1));
+    const uint64_t c = r.next() % blocks;
+    const size_t bytes = unit * es;
+    for (size_t d = 0; d < blocks; ++d)
+        std::memcpy(b.data + d * bytes, tmp.data() + static_cast<size_t>((a * d + c) % blocks) * bytes, bytes);
+}
+// Offsets (n+1 prefix sums): the lengths between them move, the total stays.
+template <typename T, typename B> void permuteOffsets(B& b, Rng& r) {
+    if (b.count < 3) return;
+    T* o = b.template as<T>();
+    const size_t n = b.count - 1;
+    std::vector<T> lengths(n);
+    for (size_t i = 0; i < n; ++i) lengths[i] = static_cast<T>(o[i + 1] - o[i]);
+    for (size_t i = n - 1; i > 0; --i) std::swap(lengths[i], lengths[static_cast<size_t>(r.next() % (i + 1))]);
+    for (size_t i = 0; i < n; ++i) o[i + 1] = static_cast<T>(o[i] + lengths[i]);
+}
+
+int64_t ks_ceil_div(int64_t a, int64_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
+
+double now() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+void writeAll(int fd, const char* s) {
+    size_t n = std::strlen(s);
+    while (n > 0) {
+        ssize_t w = write(fd, s, n);
+        if (w <= 0) return;
+        s += w;
+        n -= static_cast<size_t>(w);
+    }
+}
+
+// ------------------------------------------------------------------ json ---
+// The length of the valid UTF-8 sequence at s[i], or 0 when it is not one
+// (overlong forms, surrogates and code points past U+10FFFF are not).
+size_t utf8SequenceLength(const std::string& s, size_t i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n;
+    uint32_t cp;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) { n = 2; cp = c & 0x1F; }
+    else if (c >= 0xE0 && c <= 0xEF) { n = 3; cp = c & 0x0F; }
+    else if (c >= 0xF0 && c <= 0xF4) { n = 4; cp = c & 0x07; }
+    else return 0;
+    if (i + n > s.size()) return 0;
+    for (size_t k = 1; k < n; ++k) {
+        const unsigned char cc = static_cast<unsigned char>(s[i + k]);
+        if ((cc & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (cc & 0x3F);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return n;
+}
+
+// JSON string contents: always valid UTF-8, whatever bytes a compiler log or
+// a candidate's stderr held (each invalid byte becomes U+FFFD).
+std::string jsonEscape(const std::string& s) {
+    std::string out;
+    out.reserve(s.size() + 8);
+    for (size_t i = 0; i < s.size();) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        const size_t n = utf8SequenceLength(s, i);
+        if (n == 0) {
+            out += "\ufffd";
+            ++i;
+            continue;
+        }
+        if (n > 1) {
+            out.append(s, i, n);
+            i += n;
+            continue;
+        }
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += static_cast<char>(c);
+            }
+        }
+        ++i;
+    }
+    return out;
+}
+std::string q(const std::string& s) { return "\"" + jsonEscape(s) + "\""; }
+std::string num(double v) {
+    if (std::isnan(v)) return "\"nan\"";
+    if (std::isinf(v)) return v > 0 ? "\"inf\"" : "\"-inf\"";
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+std::string readFileTail(const char* path, size_t maxBytes) {
+    FILE* f = std::fopen(path, "rb");
+    if (!f) return {};
+    std::string s;
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+    std::fclose(f);
+    if (s.size() > maxBytes) s = "[... " + std::to_string(s.size() - maxBytes) + " bytes cut ...]\n" + s.substr(s.size() - maxBytes);
+    return s;
+}
+
+std::string hostName() {
+    char buf[256] = {0};
+    gethostname(buf, sizeof buf - 1);
+    return buf;
+}
+
+std::string cpuModel() {
+    FILE* f = std::fopen("/proc/cpuinfo", "r");
+    if (!f) return "unknown";
+    char line[512];
+    std::string model = "unknown";
+    while (std::fgets(line, sizeof line, f)) {
+        if (std::strncmp(line, "model name", 10) == 0) {
+            const char* colon = std::strchr(line, ':');
+            if (colon) {
+                model = colon + 2;
+                while (!model.empty() && (model.back() == '\n' || model.back() == ' ')) model.pop_back();
+            }
+            break;
+        }
+    }
+    std::fclose(f);
+    return model;
+}
+
+// -------------------------------------------------------------- checking ---
+// Poisons: a quiet NaN with a recognisable payload for floats, and two
+// different byte patterns; an element equal to poison A after the first run
+// and poison B after the second was never written.
+template <typename B> void poison(B& b, int which) {
+    if (b.dt == DT::F32) {
+        const uint32_t bits = which == 0 ? 0x7FC0DEADu : 0x7FC0BEEFu;
+        for (size_t i = 0; i < b.count; ++i) std::memcpy(b.data + i * 4, &bits, 4);
+    } else if (b.dt == DT::F64) {
+        const uint64_t bits = which == 0 ? 0x7FF8DEADDEADDEADull : 0x7FF8BEEFBEEFBEEFull;
+        for (size_t i = 0; i < b.count; ++i) std::memcpy(b.data + i * 8, &bits, 8);
+    } else {
+        std::memset(b.data, which == 0 ? 0xA5 : 0x5A, b.dataBytes);
+    }
+}
+template <typename B> bool isPoison(const B& b, size_t i, int which) {
+    const size_t sz = dtSize(b.dt);
+    unsigned char expect[8];
+    if (b.dt == DT::F32) {
+        const uint32_t bits = which == 0 ? 0x7FC0DEADu : 0x7FC0BEEFu;
+        std::memcpy(expect, &bits, 4);
+    } else if (b.dt == DT::F64) {
+        const uint64_t bits = which == 0 ? 0x7FF8DEADDEADDEADull : 0x7FF8BEEFBEEFBEEFull;
+        std::memcpy(expect, &bits, 8);
+    } else {
+        std::memset(expect, which == 0 ? 0xA5 : 0x5A, sz);
+    }
+    return std::memcmp(b.data + i * sz, expect, sz) == 0;
+}
+
+struct Comparison {
+    std::string kind = "ok"; // ok | mismatch | nan | unwritten | all_zero | nondeterministic | modified_input
+    size_t mismatches = 0, unwritten = 0, nondeterministic = 0;
+    double maxAbs = 0, maxRel = 0;
+    long long firstIndex = -1;
+    double firstExpected = 0, firstActual = 0;
+};
+
+template <typename B>
+Comparison compareOutput(const B& actual, const std::vector<unsigned char>& expected, const std::vector<unsigned char>* second,
+                         const B* secondBuffer, double rtol, double atol) {
+    Comparison cmp;
+    const size_t sz = dtSize(actual.dt);
+    const bool floating = dtFloating(actual.dt);
+    bool expectedNonzero = false, actualAllZero = true, sawNan = false;
+    for (size_t i = 0; i < actual.count; ++i) {
+        const double e = loadAsDouble(actual.dt, expected.data(), i);
+        const double a = loadAsDouble(actual.dt, actual.data, i);
+        if (second && secondBuffer && isPoison(actual, i, 0) && isPoison(*secondBuffer, i, 1)) {
+            ++cmp.unwritten;
+            if (cmp.firstIndex < 0) { cmp.firstIndex = static_cast<long long>(i); cmp.firstExpected = e; cmp.firstActual = a; }
+            continue;
+        }
+        if (second && std::memcmp(actual.data + i * sz, second->data() + i * sz, sz) != 0) ++cmp.nondeterministic;
+        if (e != 0) expectedNonzero = true;
+        if (a != 0) actualAllZero = false;
+        bool ok;
+        if (floating) {
+            if (std::isnan(a) || std::isnan(e)) { ok = false; sawNan = true; }
+            else if (std::isinf(a) || std::isinf(e)) ok = a == e;
+            else {
+                const double diff = std::fabs(a - e);
+                const double rel = e != 0 ? diff / std::fabs(e) : (diff == 0 ? 0 : INFINITY);
+                cmp.maxAbs = std::max(cmp.maxAbs, diff);
+                if (rel > cmp.maxRel) cmp.maxRel = rel;
+                ok = diff <= atol + rtol * std::fabs(e);
+            }
+        } else {
+            ok = std::memcmp(actual.data + i * sz, expected.data() + i * sz, sz) == 0;
+            if (!ok) cmp.maxAbs = std::max(cmp.maxAbs, std::fabs(a - e));
+        }
+        if (!ok) {
+            ++cmp.mismatches;
+            if (cmp.firstIndex < 0) { cmp.firstIndex = static_cast<long long>(i); cmp.firstExpected = e; cmp.firstActual = a; }
+        }
+    }
+    if (cmp.unwritten) cmp.kind = "unwritten";
+    else if (sawNan) cmp.kind = "nan";
+    else if (cmp.mismatches) cmp.kind = "mismatch";
+    // Zeros can hide inside an absolute tolerance when the expected values are tiny.
+    else if (expectedNonzero && actualAllZero && actual.count > 0) cmp.kind = "all_zero";
+    else if (cmp.nondeterministic) cmp.kind = "nondeterministic";
+    return cmp;
+}
+
+std::string checkJson(const char* shapeName, const std::string& sizesJson, uint64_t seed, const std::string& output,
+                      const Comparison& c, size_t count, const std::string& detail) {
+    std::string s = "{\"shape\":" + q(shapeName) + ",\"sizes\":" + sizesJson + ",\"seed\":" + std::to_string(seed) +
+                    ",\"output\":" + q(output) + ",\"passed\":" + (c.kind == "ok" ? "true" : "false") + ",\"kind\":" + q(c.kind) +
+                    ",\"elements\":" + std::to_string(count) + ",\"mismatches\":" + std::to_string(c.mismatches) +
+                    ",\"unwritten\":" + std::to_string(c.unwritten) + ",\"nondeterministic\":" + std::to_string(c.nondeterministic) +
+                    ",\"max_abs_error\":" + num(c.maxAbs) + ",\"max_rel_error\":" + num(c.maxRel);
+    if (c.firstIndex >= 0)
+        s += ",\"first_mismatch\":{\"index\":" + std::to_string(c.firstIndex) + ",\"expected\":" + num(c.firstExpected) +
+             ",\"actual\":" + num(c.firstActual) + "}";
+    if (!detail.empty()) s += ",\"detail\":" + q(detail);
+    return s + "}";
+}
+
+std::string describeFailure(const char* shapeName, uint64_t seed, const std::string& output, const Comparison& c, size_t count) {
+    char buf[512];
+    if (c.kind == "unwritten")
+        std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %zu of %zu elements of %s were never written (first at index %lld)",
+                      shapeName, seed, c.unwritten, count, output.c_str(), c.firstIndex);
+    else if (c.kind == "all_zero")
+        std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %s is all zeros but the reference is not", shapeName, seed, output.c_str());
+    else if (c.kind == "nondeterministic")
+        std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %s differs between two calls on the same input (%zu elements)",
+                      shapeName, seed, output.c_str(), c.nondeterministic);
+    else
+        std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %s has %zu of %zu elements wrong%s; first at index %lld: expected %.9g, got %.9g",
+                      shapeName, seed, output.c_str(), c.mismatches, count, c.kind == "nan" ? " (NaN)" : "", c.firstIndex,
+                      c.firstExpected, c.firstActual);
+    return buf;
+}
+
+// ---------------------------------------------------------------- timing ---
+struct Stats {
+    double median = 0, p10 = 0, p90 = 0, mean = 0, cv = 0, min = 0, max = 0;
+};
+
+Stats stats(std::vector<double> v) {
+    Stats s;
+    if (v.empty()) return s;
+    std::sort(v.begin(), v.end());
+    auto pct = [&](double p) {
+        const double idx = p * static_cast<double>(v.size() - 1);
+        const size_t lo = static_cast<size_t>(idx);
+        const size_t hi = std::min(lo + 1, v.size() - 1);
+        return v[lo] + (v[hi] - v[lo]) * (idx - static_cast<double>(lo));
+    };
+    s.median = pct(0.5);
+    s.p10 = pct(0.1);
+    s.p90 = pct(0.9);
+    s.min = v.front();
+    s.max = v.back();
+    double sum = 0;
+    for (double x : v) sum += x;
+    s.mean = sum / static_cast<double>(v.size());
+    double var = 0;
+    for (double x : v) var += (x - s.mean) * (x - s.mean);
+    s.cv = v.size() > 1 && s.mean > 0 ? std::sqrt(var / static_cast<double>(v.size() - 1)) / s.mean : 0;
+    return s;
+}
+
+std::string statsJson(const std::string& name, const std::vector<double>& samples) {
+    const Stats s = stats(samples);
+    std::string out = "{\"name\":" + q(name) + ",\"median\":" + num(s.median) + ",\"p10\":" + num(s.p10) + ",\"p90\":" + num(s.p90) +
+                      ",\"mean\":" + num(s.mean) + ",\"cv\":" + num(s.cv) + ",\"min\":" + num(s.min) + ",\"max\":" + num(s.max) +
+                      ",\"samples\":[";
+    for (size_t i = 0; i < samples.size(); ++i) out += (i ? "," : "") + num(samples[i]);
+    return out + "]}";
+}
+
+// Evicts the case's buffers from every cache level so that each timed call
+
+} // namespace

@@ -1,0 +1,208 @@
+// Kernelsmith's kernel runner: hosts one kernel (the candidate, the reference
+// or a baseline) in a process of its own, for the judge (judge_main.cpp).
+//
+//   runner SO [--threads] [--no-seccomp]
+//
+// Fd 3 is the judge's socket (judge_protocol.h). Before the kernel's library
+// is loaded, the runner installs its seccomp filter (runner_seccomp.h), so
+// the library's constructors are confined too. It then maps the cases the
+// judge sends (inputs read-only: sealed memfds opened read-only; outputs
+// shared), calls the kernel when told and answers Done. Everything in this
+// process is the candidate's to change; the judge trusts none of it: it keeps
+// the clock, freezes this process between calls, and reads the outputs itself.
+// --no-seccomp is for the profiling run under valgrind only, which cannot
+// host a filter; that run never decides a verdict.
+#include "judge_protocol.h"
+#include "runner_seccomp.h"
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "runner_call.inc" // KS_FUNCTION, KS_PROTOTYPE, ks_runner_invoke(fn, data, sizes)
+
+namespace {
+
+using namespace ksproto;
+
+struct MappedCase {
+    bool used = false;
+    uint32_t id = 0;
+    uint32_t buffers = 0;
+    int64_t sizes[kMaxSizes] = {};
+    unsigned char* data[kMaxBuffers] = {};
+    void* map[kMaxBuffers] = {};
+    size_t mapBytes[kMaxBuffers] = {};
+    BufferDesc desc[kMaxBuffers];
+};
+
+constexpr int kMaxCases = 256;
+MappedCase gCases[kMaxCases];
+
+void sendShort(uint32_t type, uint32_t seq, uint32_t status, const char* text) {
+    ShortMsg m{};
+    m.type = type;
+    m.seq = seq;
+    m.status = status;
+    if (text) std::snprintf(m.text, sizeof m.text, "%s", text);
+    (void)!send(kSocketFd, &m, sizeof m, MSG_NOSIGNAL);
+}
+
+// A write into a read-only input faults here: say which input, then die.
+void onSegv(int sig, siginfo_t* info, void*) {
+    const auto* addr = static_cast<const unsigned char*>(info ? info->si_addr : nullptr);
+    for (const auto& c : gCases) {
+        if (!c.used) continue;
+        for (uint32_t b = 0; b < c.buffers; ++b) {
+            const auto* begin = static_cast<const unsigned char*>(c.map[b]);
+            if (!c.desc[b].output && addr >= begin && addr < begin + c.mapBytes[b]) {
+                ShortMsg m{};
+                m.type = Fault;
+                m.status = 1;
+                std::memcpy(m.text, "input-write ", 12);
+                std::memcpy(m.text + 12, c.desc[b].name, sizeof c.desc[b].name);
+                (void)!send(kSocketFd, &m, sizeof m, MSG_NOSIGNAL);
+                _exit(86);
+            }
+        }
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+MappedCase* findCase(uint32_t id) {
+    for (auto& c : gCases)
+        if (c.used && c.id == id) return &c;
+    return nullptr;
+}
+
+void unmapCase(MappedCase& c) {
+    for (uint32_t b = 0; b < c.buffers; ++b)
+        if (c.map[b]) munmap(c.map[b], c.mapBytes[b] + static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+    c = MappedCase{};
+}
+
+// Maps each buffer with a PROT_NONE page after it, so that running off the
+// end of an argument faults at once.
+const char* mapCase(const MapMsg& m, const int* fds, int fdCount) {
+    if (m.buffers > kMaxBuffers || m.sizeCount > kMaxSizes || static_cast<int>(m.buffers) != fdCount) return "malformed map message";
+    MappedCase* slot = nullptr;
+    for (auto& c : gCases)
+        if (!c.used) { slot = &c; break; }
+    if (!slot) return "too many cases mapped";
+    slot->used = true;
+    slot->id = m.caseId;
+    slot->buffers = m.buffers;
+    std::memcpy(slot->sizes, m.sizes, sizeof m.sizes);
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    for (uint32_t b = 0; b < m.buffers; ++b) {
+        const BufferDesc& d = m.buffer[b];
+        slot->desc[b] = d;
+        void* reserve = mmap(nullptr, d.mapBytes + page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (reserve == MAP_FAILED) return "cannot reserve address space for a buffer";
+        slot->map[b] = reserve;
+        slot->mapBytes[b] = d.mapBytes;
+        if (d.mapBytes > 0) {
+            const int prot = d.output ? PROT_READ | PROT_WRITE : PROT_READ;
+            if (mmap(reserve, d.mapBytes, prot, MAP_SHARED | MAP_FIXED | MAP_POPULATE, fds[b], 0) == MAP_FAILED)
+                return "cannot map a buffer the judge sent";
+        }
+        slot->data[b] = static_cast<unsigned char*>(reserve) + d.offset;
+        close(fds[b]);
+    }
+    return "";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: runner SO [--threads] [--no-seccomp]\n");
+        return 2;
+    }
+    bool threads = false, seccomp = true;
+    for (int i = 2; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--threads") == 0) threads = true;
+        if (std::strcmp(argv[i], "--no-seccomp") == 0) seccomp = false;
+    }
+    static char altStack[1 << 16];
+    stack_t ss{};
+    ss.ss_sp = altStack;
+    ss.ss_size = sizeof altStack;
+    sigaltstack(&ss, nullptr);
+    struct sigaction sa{};
+    sa.sa_sigaction = onSegv;
+    sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
+    sigaction(SIGSEGV, &sa, nullptr);
+
+    if (seccomp) {
+        if (const char* why = ksseccomp::install(threads, static_cast<uint32_t>(getpid())); *why) {
+            sendShort(Hello, 0, 1, why);
+            return 3;
+        }
+    }
+    void* handle = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        sendShort(Hello, 0, 2, dlerror());
+        return 3;
+    }
+    void* fn = dlsym(handle, KS_FUNCTION);
+    if (!fn) {
+        const std::string why = std::string("does not define the kernel `") + KS_FUNCTION + "` with C linkage; define exactly: " + KS_PROTOTYPE;
+        sendShort(Hello, 0, 3, why.c_str());
+        return 3;
+    }
+    sendShort(Hello, 0, 0, "");
+
+    static MapMsg msg; // the largest message
+    for (;;) {
+        int fds[kMaxBuffers];
+        int fdCount = 0;
+        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxBuffers)];
+        iovec iov{&msg, sizeof msg};
+        msghdr h{};
+        h.msg_iov = &iov;
+        h.msg_iovlen = 1;
+        h.msg_control = control;
+        h.msg_controllen = sizeof control;
+        const ssize_t n = recvmsg(kSocketFd, &h, MSG_CMSG_CLOEXEC);
+        if (n <= 0) _exit(0); // the judge is gone
+        for (cmsghdr* c = CMSG_FIRSTHDR(&h); c; c = CMSG_NXTHDR(&h, c))
+            if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+                const int got = static_cast<int>((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+                for (int i = 0; i < got && fdCount < static_cast<int>(kMaxBuffers); ++i) std::memcpy(&fds[fdCount++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+            }
+        const uint32_t type = msg.type;
+        if (type == Map) {
+            const char* why = mapCase(msg, fds, fdCount);
+            sendShort(Mapped, msg.caseId, *why ? 1 : 0, why);
+        } else if (type == Unmap) {
+            const auto& m = reinterpret_cast<const ShortMsg&>(msg);
+            if (MappedCase* c = findCase(m.seq)) unmapCase(*c);
+        } else if (type == Nop) {
+            sendShort(Done, reinterpret_cast<const ShortMsg&>(msg).seq, CallOk, "");
+        } else if (type == Call) {
+            const auto& m = reinterpret_cast<const CallMsg&>(msg);
+            uint32_t status = CallOk;
+            for (uint32_t i = 0; i < m.count && i < kMaxBatch && status == CallOk; ++i) {
+                MappedCase* c = findCase(m.caseId[i]);
+                if (!c) { status = CallBadCase; break; }
+                try {
+                    ks_runner_invoke(fn, c->data, c->sizes);
+                } catch (const std::bad_alloc&) {
+                    status = CallOutOfMemory;
+                } catch (...) {
+                    status = CallException;
+                }
+            }
+            sendShort(Done, m.seq, status, "");
+        }
+    }
+}

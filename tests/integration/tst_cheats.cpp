@@ -1,0 +1,103 @@
+// The adversarial corpus (tests/data/cheats/cpp): every dishonest candidate
+// goes through the real judge, executor and sandbox, once with the static
+// rules and once without them. Without the rules, the process boundary, the
+// seccomp filter and the judge alone must give the status the file names on
+// its first line; with them, any rejection will do. No cheat may ever come
+// back correct and faster than the reference.
+#include "eval_fixture.h"
+
+#include <QtTest/QtTest>
+
+#include <regex>
+
+using namespace ks;
+
+namespace {
+struct Cheat {
+    std::string name;
+    std::string source;
+    std::string expect; // a status, or "ok-but-slow": correct, at its honest speed (it does the work several times over)
+};
+
+std::vector<Cheat> corpus() {
+    std::vector<Cheat> cheats;
+    const auto dir = test::dataDir() / "cheats" / "cpp";
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".cpp") continue;
+        auto text = readTextFile(entry.path());
+        std::smatch m;
+        const std::regex expect("^// expect: ([a-z_-]+)");
+        if (!text || !std::regex_search(*text, m, expect)) continue;
+        cheats.push_back({entry.path().stem().string(), *text, m[1]});
+    }
+    std::sort(cheats.begin(), cheats.end(), [](const Cheat& a, const Cheat& b) { return a.name < b.name; });
+    return cheats;
+}
+} // namespace
+
+class TestCheats : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        auto spec = problem::loadProblem(test::problemDir("saxpy"));
+        QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
+        saxpy_ = *spec;
+        QVERIFY(fixture_.ready());
+        options_.useCache = false;
+        options_.timeBudgetS = 0.2;
+        options_.minReps = 10;
+        cheats_ = corpus();
+        QVERIFY2(cheats_.size() >= 18, "the corpus is smaller than the categories it covers");
+    }
+
+    void theJudgeAloneRejectsEveryCheat() { runAll(false); }
+    void theStaticRulesRejectWhatTheyCan() { runAll(true); }
+
+private:
+    void runAll(bool rules) {
+        eval::EvalOptions options = options_;
+        options.staticRules = rules;
+        struct InFlight {
+            const Cheat* cheat;
+            eval::PreparedJob job;
+            std::future<eval::JobOutcome> outcome;
+        };
+        std::vector<InFlight> flights;
+        for (const auto& c : cheats_) {
+            auto job = fixture_.evaluator().prepare(saxpy_, eval::Candidate{c.name, c.source, {}}, options);
+            QVERIFY2(job.ok(), c.name.c_str());
+            InFlight f{&c, std::move(*job), {}};
+            if (!f.job.finished) f.outcome = fixture_.executor().submit(f.job.request);
+            flights.push_back(std::move(f));
+        }
+        int rejectedByRules = 0;
+        for (auto& f : flights) {
+            eval::JobOutcome outcome;
+            if (f.outcome.valid()) outcome = f.outcome.get();
+            const auto r = fixture_.evaluator().finish(saxpy_, f.job, outcome);
+            const std::string status = eval::statusName(r.status);
+            const std::string where = f.cheat->name + (rules ? " (rules on)" : " (rules off)") + ": got " + status + " (" +
+                                      std::to_string(r.speedup.value_or(0)) + "x) — " + r.message;
+            qInfo("%s", where.c_str());
+            QVERIFY2(!(r.correct() && r.speedup.value_or(0) >= 1.0), ("accepted as correct and faster: " + where).c_str());
+            if (rules && r.status == eval::EvalStatus::SandboxViolation && r.message.find("constructs a kernel may not use") != std::string::npos) {
+                ++rejectedByRules;
+                continue;
+            }
+            if (f.cheat->expect == "ok-but-slow") {
+                QVERIFY2(r.correct() && r.speedup.value_or(0) < 0.8, where.c_str());
+            } else {
+                QVERIFY2(status == f.cheat->expect, where.c_str());
+            }
+        }
+        if (rules) QVERIFY2(rejectedByRules >= 8, "the static rules should reject most of the corpus before anything runs");
+    }
+
+    test::EvalFixture fixture_;
+    problem::ProblemSpec saxpy_;
+    eval::EvalOptions options_;
+    std::vector<Cheat> cheats_;
+};
+
+QTEST_GUILESS_MAIN(TestCheats)
+#include "tst_cheats.moc"
