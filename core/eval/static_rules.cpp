@@ -1,6 +1,12 @@
 #include "eval/static_rules.h"
 
+#include "eval/cpp_tokens.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace ks::eval {
@@ -11,34 +17,6 @@ struct Rule {
     std::regex pattern;
     const char* why;
 };
-
-const std::vector<Rule>& rules() {
-    static const std::vector<Rule> r{
-        {"dynamic-loading", std::regex(R"(\b(dlopen|dlmopen|dlsym|dlvsym|dl_iterate_phdr)\b|<dlfcn\.h>|<link\.h>)"),
-         "loading code at run time could reach the reference or the harness"},
-        {"processes", std::regex(R"(\b(fork|vfork|clone|clone3|execl|execlp|execle|execv|execvp|execve|posix_spawn|posix_spawnp|system|popen|daemon)\s*\()"),
-         "a kernel does not start processes"},
-        {"network", std::regex(R"(\b(socket|connect|bind|listen|accept|getaddrinfo|gethostbyname|sendto|recvfrom)\s*\(|<sys/socket\.h>|<netinet/|<arpa/inet\.h>|<netdb\.h>)"),
-         "a kernel does not use the network"},
-        {"raw-syscalls", std::regex(R"(\bsyscall\s*\(|<sys/syscall\.h>|\b__asm__\b|\basm\s*(volatile\s*)?\(|\b__asm\b)"),
-         "raw system calls and inline assembly bypass the rules; use intrinsics"},
-        {"process-internals", std::regex(R"(/proc/|/sys/|\b(ptrace|prctl|mprotect|munmap)\s*\()"),
-         "a kernel does not inspect or change the process it runs in"},
-        {"threads", std::regex(R"(\bstd::(thread|jthread|async)\b|\bpthread_create\s*\()"),
-         "work on other threads can escape the timer; parallelize with OpenMP"},
-        {"timers-signals", std::regex(R"(\b(signal|sigaction|alarm|setitimer|raise|kill|clock_gettime|gettimeofday|clock_settime|__rdtsc|rdtsc)\s*\(|\bstd::chrono\b)"),
-         "timers and signals belong to the harness"},
-        {"files", std::regex(R"(\b(fopen|freopen|open|openat|creat|unlink|truncate)\s*\(|\bstd::(ofstream|ifstream|fstream|filesystem)\b)"),
-         "a kernel reads and writes only its arguments"},
-        {"output-streams", std::regex(R"(\b(write|pwrite|writev|fwrite|fputs|fputc|fprintf|dprintf|vfprintf)\s*\()"),
-         "a kernel writes only its output arguments"},
-        {"environment", std::regex(R"(\b(setenv|putenv|unsetenv|getenv)\s*\()"),
-         "a kernel does not depend on or change the environment"},
-        {"exit", std::regex(R"(\b(exit|_exit|_Exit|quick_exit|abort|atexit|longjmp|setjmp)\s*\()"),
-         "leaving the process or jumping out of the call hides failures"},
-    };
-    return r;
-}
 
 // Blanks comments so that prose never triggers a rule; keeps string literals
 // (a path in a string is what the rules look for) and line structure.
@@ -96,21 +74,6 @@ const std::vector<Rule>& pythonRules() {
     return r;
 }
 
-// The C++ rules less inline assembly, plus the device's own controls.
-const std::vector<Rule>& cudaRules() {
-    static const std::vector<Rule> r = [] {
-        std::vector<Rule> list;
-        for (const auto& rule : rules())
-            if (std::string(rule.name) != "raw-syscalls") list.push_back(rule);
-        list.push_back({"raw-syscalls", std::regex(R"(\bsyscall\s*\(|<sys/syscall\.h>)"), "raw system calls bypass the rules"});
-        list.push_back({"device-control",
-                        std::regex(R"(\b(cudaDeviceReset|cudaSetDevice|cudaDeviceSetLimit|cudaDeviceSetCacheConfig|cudaProfilerStart|cudaProfilerStop|cudaCtx\w*|cuCtx\w*|cuInit|cuModuleLoad\w*|cudaIpc\w*)\s*\()"),
-                        "the device, its context and the loaded modules belong to the harness"});
-        return list;
-    }();
-    return r;
-}
-
 // Blanks Python comments (# to the end of the line, outside string literals).
 std::string stripPythonComments(const std::string& src) {
     std::string out = src;
@@ -138,6 +101,8 @@ std::string trim(const std::string& s) {
 
 namespace {
 
+constexpr std::size_t kMaxLineBytes = 10000;
+
 // Applies rules (and plain forbidden strings) line by line to `code`, the
 // source with comments blanked; excerpts come from the original source.
 std::vector<RuleViolation> scan(const std::string& source, const std::string& code, const std::vector<Rule>& rules,
@@ -149,6 +114,12 @@ std::vector<RuleViolation> scan(const std::string& source, const std::string& co
     while (std::getline(codeLines, line)) {
         std::getline(rawLines, raw);
         ++lineNo;
+        if (line.size() > kMaxLineBytes) {
+            found.push_back({"line-length", lineNo, trim(raw).substr(0, 160),
+                             "a line of " + std::to_string(line.size()) + " characters; split it (lines are limited to " +
+                                 std::to_string(kMaxLineBytes) + ")"});
+            continue;
+        }
         for (const auto& rule : rules)
             if (std::regex_search(line, rule.pattern)) found.push_back({rule.name, lineNo, trim(raw).substr(0, 160), rule.why});
         for (const auto& f : forbidden)
@@ -160,14 +131,215 @@ std::vector<RuleViolation> scan(const std::string& source, const std::string& co
 
 } // namespace
 
-std::vector<RuleViolation> checkStaticRules(const std::string& source) { return scan(source, stripComments(source), rules(), {}); }
+namespace {
+
+struct TokenRule {
+    const char* name;
+    const char* why;
+};
+
+const TokenRule kDynamicLoading{"dynamic-loading", "loading code at run time could reach the reference or the harness"};
+const TokenRule kProcesses{"processes", "a kernel does not start processes"};
+const TokenRule kNetwork{"network", "a kernel does not use the network"};
+const TokenRule kRawSyscalls{"raw-syscalls", "raw system calls and inline assembly bypass the rules; use intrinsics"};
+const TokenRule kInternals{"process-internals", "a kernel does not inspect or change the process it runs in"};
+const TokenRule kThreads{"threads", "work on other threads can escape the timer; parallelize with OpenMP"};
+const TokenRule kTimers{"timers-signals", "timers and signals belong to the harness"};
+const TokenRule kFiles{"files", "a kernel reads and writes only its arguments"};
+const TokenRule kStreams{"output-streams", "a kernel writes only its output arguments"};
+const TokenRule kEnvironment{"environment", "a kernel does not depend on or change the environment"};
+const TokenRule kExit{"exit", "leaving the process or jumping out of the call hides failures"};
+const TokenRule kPasting{"token-pasting", "building names by token pasting (##) hides them from these rules"};
+const TokenRule kIncludes{"includes", "includes name headers of the toolchain, never files of the job or the system by path"};
+const TokenRule kDevice{"device-control", "the device, its context and the loaded modules belong to the harness"};
+const TokenRule kSize{"size", "sources are limited to 1 MiB; a kernel that needs more is generated code that belongs in the problem"};
+
+// Names a kernel never needs, wherever they appear (a call, an address taken,
+// an alias): the C library's and POSIX's, or members of std.
+const std::map<std::string, const TokenRule*>& forbiddenNames() {
+    static const std::map<std::string, const TokenRule*> names = [] {
+        std::map<std::string, const TokenRule*> m;
+        const auto add = [&](const TokenRule& r, std::initializer_list<const char*> list) {
+            for (const char* n : list) m[n] = &r;
+        };
+        add(kDynamicLoading, {"dlopen", "dlmopen", "dlsym", "dlvsym", "dl_iterate_phdr", "dladdr", "dlinfo", "_dl_sym"});
+        add(kProcesses, {"fork", "vfork", "clone", "clone3", "execl", "execlp", "execle", "execv", "execvp", "execvpe", "execve", "fexecve",
+                         "posix_spawn", "posix_spawnp", "system", "popen", "daemon", "wait", "waitpid"});
+        add(kNetwork, {"socket", "socketpair", "connect", "bind", "listen", "accept", "accept4", "getaddrinfo", "gethostbyname", "sendto",
+                       "recvfrom", "sendmsg", "recvmsg"});
+        add(kRawSyscalls, {"syscall", "asm", "__asm__", "__asm", "__asm__volatile"});
+        add(kInternals, {"ptrace", "prctl", "mprotect", "munmap", "mremap", "process_vm_readv", "process_vm_writev", "sched_setaffinity",
+                         "pthread_setaffinity_np", "setpriority", "setrlimit", "prlimit", "getrusage", "madvise", "__builtin_frame_address",
+                         "__builtin_return_address", "backtrace", "environ", "__environ", "program_invocation_name"});
+        add(kThreads, {"pthread_create", "thrd_create", "jthread"});
+        add(kTimers, {"signal", "sigaction", "sigprocmask", "pthread_sigmask", "alarm", "setitimer", "getitimer", "timer_create", "raise",
+                      "kill", "tgkill", "clock_gettime", "gettimeofday", "clock_settime", "clock", "time", "__rdtsc", "rdtsc",
+                      "__builtin_ia32_rdtsc", "__builtin_ia32_rdtscp", "__rdtscp", "_rdtsc", "chrono", "nanosleep", "usleep", "sleep"});
+        add(kFiles, {"fopen", "fopen64", "freopen", "open", "open64", "openat", "creat", "unlink", "unlinkat", "rename", "renameat",
+                     "truncate", "ftruncate", "ofstream", "ifstream", "fstream", "filebuf", "filesystem", "mkdir", "rmdir", "remove",
+                     "chmod", "symlink", "link", "tmpfile", "mkstemp", "memfd_create", "shm_open", "fdopen", "opendir", "readdir"});
+        add(kStreams, {"write", "pwrite", "writev", "fwrite", "fputs", "fputc", "fprintf", "dprintf", "vfprintf", "puts", "putchar",
+                       "cout", "cerr", "clog"});
+        add(kEnvironment, {"setenv", "putenv", "unsetenv", "getenv", "secure_getenv", "clearenv"});
+        add(kExit, {"exit", "_exit", "_Exit", "quick_exit", "abort", "atexit", "at_quick_exit", "longjmp", "setjmp", "siglongjmp",
+                    "sigsetjmp", "terminate", "set_terminate"});
+        return m;
+    }();
+    return names;
+}
+
+// Headers whose only purpose here would be a forbidden facility.
+const TokenRule* forbiddenHeader(const std::string& header) {
+    static const std::map<std::string, const TokenRule*> headers{
+        {"dlfcn.h", &kDynamicLoading}, {"link.h", &kDynamicLoading}, {"sys/socket.h", &kNetwork}, {"arpa/inet.h", &kNetwork},
+        {"netdb.h", &kNetwork}, {"sys/un.h", &kNetwork}, {"sys/syscall.h", &kRawSyscalls}, {"syscall.h", &kRawSyscalls},
+        {"sys/ptrace.h", &kInternals}, {"sys/prctl.h", &kInternals}, {"sys/mman.h", &kInternals}, {"sys/resource.h", &kInternals},
+        {"spawn.h", &kProcesses}, {"sys/wait.h", &kProcesses}, {"thread", &kThreads}, {"future", &kThreads},
+        {"pthread.h", &kThreads}, {"threads.h", &kThreads}, {"chrono", &kTimers}, {"signal.h", &kTimers}, {"csignal", &kTimers},
+        {"sys/time.h", &kTimers}, {"setjmp.h", &kExit}, {"csetjmp", &kExit}, {"fstream", &kFiles}, {"filesystem", &kFiles},
+        {"fcntl.h", &kFiles}, {"dirent.h", &kFiles}, {"iostream", &kStreams}};
+    if (header.rfind("netinet/", 0) == 0 || header.rfind("linux/", 0) == 0 || header.rfind("asm/", 0) == 0) return &kInternals;
+    const auto it = headers.find(header);
+    return it == headers.end() ? nullptr : it->second;
+}
+
+struct Checker {
+    const std::string& source;
+    bool allowAsm;
+    bool cuda;
+    std::vector<RuleViolation> found;
+    std::vector<std::string> lines; // the source's lines, for excerpts
+
+    explicit Checker(const std::string& src, bool asmAllowed, bool isCuda) : source(src), allowAsm(asmAllowed), cuda(isCuda) {
+        std::string line;
+        std::istringstream in(source);
+        while (std::getline(in, line)) lines.push_back(line);
+    }
+    void flag(const TokenRule& rule, int line, const std::string& what = {}) {
+        for (const auto& f : found)
+            if (f.rule == rule.name && f.line == line) return; // one report per rule and line
+        const std::string excerpt = line >= 1 && static_cast<std::size_t>(line) <= lines.size() ? trim(lines[line - 1]).substr(0, 160) : what;
+        found.push_back({rule.name, line, excerpt, rule.why});
+    }
+    void run() {
+        const auto tokens = lexCpp(source);
+        bool usingStd = false;
+        for (std::size_t i = 0; i < tokens.size(); ++i) {
+            const CppToken& t = tokens[i];
+            const CppToken* prev = i > 0 ? &tokens[i - 1] : nullptr;
+            const CppToken* prev2 = i > 1 ? &tokens[i - 2] : nullptr;
+            const CppToken* next = i + 1 < tokens.size() ? &tokens[i + 1] : nullptr;
+            if (t.kind == CppToken::Kind::Directive) {
+                directive(t);
+                continue;
+            }
+            if (t.kind == CppToken::Kind::String) {
+                if (t.text.find("/proc/") != std::string::npos || t.text.find("/sys/") != std::string::npos ||
+                    t.text.find("/dev/") != std::string::npos)
+                    flag(kInternals, t.line);
+                if (t.text.find("result.json") != std::string::npos || t.text.find("run.sh") != std::string::npos ||
+                    t.text.find("build/") != std::string::npos)
+                    flag(kFiles, t.line);
+                continue;
+            }
+            if (t.kind == CppToken::Kind::Punct) {
+                if (t.text == "##") flag(kPasting, t.line);
+                continue;
+            }
+            if (t.kind != CppToken::Kind::Identifier) continue;
+            // A member of an object (v.write(), p->open) is not the C library's function.
+            if (prev && prev->kind == CppToken::Kind::Punct && (prev->text == "." || prev->text == "->")) continue;
+            if (t.text == "namespace" && prev && prev->text == "using" && next && next->text == "std") usingStd = true;
+            const bool stdQualified = prev && prev->text == "::" && prev2 && prev2->text == "std";
+            if ((t.text == "thread" || t.text == "async") && (stdQualified || usingStd)) flag(kThreads, t.line);
+            if (t.text == "asm" || t.text == "__asm__" || t.text == "__asm") {
+                if (!allowAsm) flag(kRawSyscalls, t.line);
+                continue;
+            }
+            if (cuda && deviceControl(t.text)) flag(kDevice, t.line);
+            const auto& names = forbiddenNames();
+            const auto it = names.find(t.text);
+            if (it == names.end()) continue;
+            // Common words are only the library's function when called, named
+            // with :: or their address is taken; as a variable they are harmless.
+            static const std::set<std::string> commonWords{"time", "clock", "wait", "link", "remove", "write", "open", "bind", "accept",
+                                                           "listen", "connect", "signal", "system", "sleep", "exit", "abort", "raise",
+                                                           "kill", "terminate", "puts"};
+            if (commonWords.count(t.text)) {
+                const bool called = next && next->text == "(";
+                const bool addressed = prev && (prev->text == "&" || prev->text == "::");
+                const bool aliased = prev && (prev->text == "=" || prev->text == "," || prev->text == "(" || prev->text == "return");
+                if (!called && !addressed && !(aliased && next && (next->text == ";" || next->text == ")" || next->text == ",")))
+                    continue;
+            }
+            flag(*it->second, t.line);
+        }
+    }
+    static bool deviceControl(const std::string& name) {
+        static const std::set<std::string> exact{"cudaDeviceReset", "cudaSetDevice", "cudaDeviceSetLimit", "cudaDeviceSetCacheConfig",
+                                                 "cudaProfilerStart", "cudaProfilerStop", "cuInit"};
+        return exact.count(name) || name.rfind("cudaCtx", 0) == 0 || name.rfind("cuCtx", 0) == 0 || name.rfind("cuModuleLoad", 0) == 0 ||
+               name.rfind("cudaIpc", 0) == 0 || name.rfind("cuIpc", 0) == 0 ;
+    }
+    void directive(const CppToken& t) {
+        std::size_t p = 1;
+        while (p < t.text.size() && std::isspace(static_cast<unsigned char>(t.text[p]))) ++p;
+        std::size_t q = p;
+        while (q < t.text.size() && std::isalpha(static_cast<unsigned char>(t.text[q]))) ++q;
+        const std::string word = t.text.substr(p, q - p);
+        if (word != "include" && word != "include_next" && word != "import" && word != "embed") return;
+        while (q < t.text.size() && std::isspace(static_cast<unsigned char>(t.text[q]))) ++q;
+        if (q >= t.text.size() || (t.text[q] != '<' && t.text[q] != '"')) {
+            flag(kIncludes, t.line); // a computed include: its target is hidden
+            return;
+        }
+        const char close = t.text[q] == '<' ? '>' : '"';
+        const auto end = t.text.find(close, q + 1);
+        const std::string header = t.text.substr(q + 1, end == std::string::npos ? std::string::npos : end - q - 1);
+        const TokenRule* rule = forbiddenHeader(header);
+        if (rule) {
+            flag(*rule, t.line);
+        } else if (word == "embed" || header.empty() || header[0] == '/' || header.find("..") != std::string::npos ||
+                   (close == '"' && header != "kernel.h")) {
+            // Quoted includes search the job's own folders first, where the
+            // harness's sources are; a path reaches anything on the host.
+            flag(kIncludes, t.line);
+        }
+    }
+};
+
+std::vector<RuleViolation> tokenRules(const std::string& source, bool allowAsm, bool cuda, const std::vector<std::string>& forbidden) {
+    constexpr std::size_t kMaxSourceBytes = 1u << 20;
+    if (source.size() > kMaxSourceBytes)
+        return {{kSize.name, 1, "(" + std::to_string(source.size()) + " bytes)", kSize.why}};
+    Checker c(source, allowAsm, cuda);
+    c.run();
+    if (!forbidden.empty()) {
+        const std::string code = stripComments(source);
+        for (const auto& f : forbidden) {
+            const auto at = code.find(f);
+            if (at == std::string::npos) continue;
+            const int line = 1 + static_cast<int>(std::count(code.begin(), code.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+            c.found.push_back({"reference-op", line, trim(c.lines.size() >= static_cast<std::size_t>(line) ? c.lines[line - 1] : f).substr(0, 160),
+                               "the problem forbids \"" + f + "\": a candidate computes the operator itself"});
+        }
+    }
+    std::stable_sort(c.found.begin(), c.found.end(), [](const RuleViolation& a, const RuleViolation& b) { return a.line < b.line; });
+    return c.found;
+}
+
+} // namespace
+
+std::vector<RuleViolation> checkStaticRules(const std::string& source) { return tokenRules(source, false, false, {}); }
 
 std::vector<RuleViolation> checkPythonRules(const std::string& source, const std::vector<std::string>& forbidden) {
+    constexpr std::size_t kMaxSourceBytes = 1u << 20;
+    if (source.size() > kMaxSourceBytes) return {{kSize.name, 1, "(" + std::to_string(source.size()) + " bytes)", kSize.why}};
     return scan(source, stripPythonComments(source), pythonRules(), forbidden);
 }
 
 std::vector<RuleViolation> checkCudaRules(const std::string& source, const std::vector<std::string>& forbidden) {
-    return scan(source, stripComments(source), cudaRules(), forbidden);
+    return tokenRules(source, true, true, forbidden);
 }
 
 std::string describeViolations(const std::vector<RuleViolation>& violations) {

@@ -1,6 +1,11 @@
 #include "eval/static_rules.h"
 
+#include "test_support.h"
+
 #include <QtTest/QtTest>
+
+#include <fstream>
+#include <sstream>
 
 using namespace ks::eval;
 
@@ -43,6 +48,81 @@ void k(const float* x, float* y, long n) {
 )";
         const auto v = checkStaticRules(src);
         QVERIFY2(v.empty(), v.empty() ? "" : describeViolations(v).c_str());
+    }
+    // Parsed, not matched line by line: the ways around a line regex.
+    void flagsWhatRegexesMissed_data() {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("rule");
+        QTest::newRow("address of fork") << "auto f = &fork; f();" << "processes";
+        QTest::newRow("alias of system") << "int (*run)(const char*) = system;" << "processes";
+        QTest::newRow("using namespace std") << "using namespace std; thread t(work);" << "threads";
+        QTest::newRow("quoted include") << "#include \"sys/socket.h\"" << "network";
+        QTest::newRow("harness include") << "#include \"harness_problem.inc\"" << "includes";
+        QTest::newRow("path include") << "#include </proc/self/environ>" << "includes";
+        QTest::newRow("asm __volatile__") << "asm __volatile__(\"nop\");" << "raw-syscalls";
+        QTest::newRow("__asm__") << "__asm__(\"syscall\");" << "raw-syscalls";
+        QTest::newRow("token pasting") << "#define CAT(a, b) a##b" << "token-pasting";
+        QTest::newRow("continued line") << "int x = for\\\nk();" << "processes";
+        QTest::newRow("raw string path") << "const char* p = R\"(/proc/self/mem)\";" << "process-internals";
+        QTest::newRow("result file") << "const char* p = \"result.json\";" << "files";
+        QTest::newRow("std::chrono alias") << "namespace c = std::chrono;" << "timers-signals";
+        QTest::newRow("global ::write") << "::write(1, p, 4);" << "output-streams";
+    }
+    void flagsWhatRegexesMissed() {
+        QFETCH(QString, code);
+        QFETCH(QString, rule);
+        const auto v = checkStaticRules("void k() {\n" + code.toStdString() + "\n}\n");
+        QVERIFY2(!v.empty(), qPrintable(code));
+        QCOMPARE(QString::fromStdString(v.front().rule), rule);
+    }
+    // Common words are the library's only when used as its functions.
+    void commonWordsAsVariablesPass() {
+        const auto v = checkStaticRules("void k(float* y, long n) {\n  long time = 0, wait = 1; float signal = 2;\n"
+                                        "  for (long i = 0; i < n; ++i) y[i] = signal * (time + wait);\n  out.write(y, n); file->open(3);\n}\n");
+        QVERIFY2(v.empty(), v.empty() ? "" : describeViolations(v).c_str());
+    }
+    // Hostile text never breaks the checker: a 200 KB line, unterminated
+    // comments, strings and raw strings, a megabyte and more.
+    void hostileSourcesAreHandled() {
+        std::string longLine = "void k() { int a = 0" + std::string();
+        for (int i = 0; i < 40000; ++i) longLine += " + 1";
+        longLine += "; fork(); }\n";
+        auto v = checkStaticRules(longLine);
+        QVERIFY(!v.empty());
+        QCOMPARE(v.front().rule, std::string("processes"));
+        QVERIFY(v.front().excerpt.size() <= 160);
+        for (const char* broken : {"/* never closed", "const char* s = \"never closed", "auto r = R\"x(never closed", "#", "'", "R\"",
+                                   "#include", "#include <", "\\", "##########"})
+            (void)checkStaticRules(broken);
+        const std::string huge(2u << 20, ' ');
+        v = checkStaticRules(huge);
+        QCOMPARE(v.size(), std::size_t{1});
+        QCOMPARE(v.front().rule, std::string("size"));
+        QVERIFY(describeViolations(v).find("1 MiB") != std::string::npos);
+        // Python sources: a very long line is refused, not fed to a regex.
+        const std::string longPython = "x = 1" + std::string(300000, ' ') + "\n";
+        v = checkPythonRules(longPython, {});
+        QCOMPARE(v.size(), std::size_t{1});
+        QCOMPARE(v.front().rule, std::string("line-length"));
+    }
+    // Every source the project ships passes: seeds, references, baselines.
+    void bundledSourcesPass() {
+        int checked = 0;
+        for (const auto& root : {ks::test::bundledProblemsDir(), ks::test::dataDir() / "problems"}) {
+            std::error_code ec;
+            for (auto it = std::filesystem::recursive_directory_iterator(root, ec); it != std::filesystem::recursive_directory_iterator();
+                 it.increment(ec)) {
+                const auto ext = it->path().extension();
+                if (ext != ".cpp" && ext != ".cu") continue;
+                std::ifstream in(it->path());
+                std::stringstream text;
+                text << in.rdbuf();
+                const auto v = ext == ".cu" ? checkCudaRules(text.str(), {}) : checkStaticRules(text.str());
+                QVERIFY2(v.empty(), (it->path().string() + ": " + describeViolations(v)).c_str());
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 20);
     }
     void messageNamesLineAndReason() {
         const auto v = checkStaticRules("int a;\nint b = fork();\n");

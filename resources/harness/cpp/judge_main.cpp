@@ -1026,6 +1026,7 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         std::vector<std::vector<double>> samples(timed.size());
         const double loopStart = now();
         size_t lastSet = poolN;
+        int rounds = 0;
         for (int rep = 0; rep < reps && res.ok(); ++rep) {
             if (rep >= KS_MIN_REPS && now() - loopStart > 2 * KS_TIME_BUDGET_S) break; // the round's bookkeeping is not free
             const auto sets = pickSets(order, poolN, batch, lastSet);
@@ -1058,6 +1059,7 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
                                  firstFailure))
                     res.fail("wrong_answer", "a timed call with fresh inputs: " + firstFailure);
             res.verifySeconds += now() - v0;
+            rounds = rep + 1;
         }
         if (!res.ok()) return false;
         if (s == 0 && opt.counters) {
@@ -1076,7 +1078,7 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         if (speedup > 0) logSpeedups.push_back(std::log(speedup));
         Case& c = pool[0]->c;
         std::string t = "{\"shape\":" + q(shape.name) + ",\"sizes\":" + ks_size_json(c) + ",\"bytes\":" + num(ks_bytes(c)) +
-                        ",\"flops\":" + num(ks_flops(c)) + ",\"warmup\":" + std::to_string(warmups) + ",\"reps\":" + std::to_string(reps) +
+                        ",\"flops\":" + num(ks_flops(c)) + ",\"warmup\":" + std::to_string(warmups) + ",\"reps\":" + std::to_string(rounds) +
                         ",\"input_sets\":" + std::to_string(poolN) + ",\"batch\":" + std::to_string(batch) + ",\"handoff_seconds\":" + num(handoff) +
                         ",\"cache\":\"" KS_CACHE_EVICTION "\",\"speedup\":" + num(speedup) +
                         ",\"candidate\":" + statsJson("candidate", samples[candIndex]) + ",\"baselines\":[";
