@@ -309,7 +309,7 @@ std::string CppHarnessGenerator::jobManifest(const problem::ProblemSpec& p, cons
                     {"call_timeout_s", o.callTimeoutS.value_or(p.limits.callTimeoutS)}, {"wall_timeout_s", limits.wallTimeoutS}}},
         {"timing", {{"budget_s", o.timeBudgetS}, {"min_reps", o.minReps}, {"max_reps", o.maxReps}}},
     };
-    return job.dump(2) + "\n";
+    return job.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p, const Candidate& candidate,

@@ -1,5 +1,7 @@
 #include "eval/evaluation_result.h"
 
+#include "util/text.h"
+
 #include <array>
 #include <cmath>
 
@@ -139,10 +141,10 @@ Result<EvaluationResult> parseResultJson(const std::string& text) {
 nlohmann::json toJson(const EvaluationResult& r) {
     nlohmann::json j{{"schema", 1},
                      {"status", statusName(r.status)},
-                     {"message", r.message},
+                     {"message", validUtf8(r.message)},
                      {"speedup", r.speedup ? nlohmann::json(*r.speedup) : nlohmann::json(nullptr)},
                      {"implausible_speedup", r.implausibleSpeedup},
-                     {"build_log", r.buildLog},
+                     {"build_log", validUtf8(r.buildLog)},
                      {"env", r.env},
                      {"phase_seconds", r.phaseSeconds},
                      {"compile_seconds", r.compileSeconds},
@@ -154,7 +156,7 @@ nlohmann::json toJson(const EvaluationResult& r) {
                           {"passed", c.passed}, {"kind", c.kind}, {"elements", c.elements}, {"mismatches", c.mismatches},
                           {"unwritten", c.unwritten}, {"nondeterministic", c.nondeterministic},
                           {"max_abs_error", finite(c.maxAbsError)}, {"max_rel_error", finite(c.maxRelError)}};
-        if (!c.detail.empty()) cj["detail"] = c.detail;
+        if (!c.detail.empty()) cj["detail"] = validUtf8(c.detail);
         if (c.firstIndex)
             cj["first_mismatch"] = {{"index", *c.firstIndex}, {"expected", finite(c.firstExpected)}, {"actual", finite(c.firstActual)}};
         checks.push_back(cj);

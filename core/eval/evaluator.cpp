@@ -238,7 +238,7 @@ std::int64_t Evaluator::record(const problem::ProblemSpec& problem, const Prepar
     rec.problem = problem.name;
     rec.problemHash = problem.contentHash;
     rec.candidateHash = job.candidateHash;
-    rec.paramsJson = nlohmann::json(job.params).dump();
+    rec.paramsJson = nlohmann::json(job.params).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     rec.status = statusName(result.status);
     rec.speedup = result.speedup;
     rec.resultJson = toJson(result).dump();

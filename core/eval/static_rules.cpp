@@ -1,6 +1,7 @@
 #include "eval/static_rules.h"
 
 #include "eval/cpp_tokens.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -345,7 +346,7 @@ std::vector<RuleViolation> checkCudaRules(const std::string& source, const std::
 std::string describeViolations(const std::vector<RuleViolation>& violations) {
     std::string s = "the candidate uses constructs a kernel may not use:";
     for (const auto& v : violations)
-        s += "\n  line " + std::to_string(v.line) + " [" + v.rule + "]: " + v.excerpt + "  (" + v.why + ")";
+        s += "\n  line " + std::to_string(v.line) + " [" + v.rule + "]: " + validUtf8(v.excerpt) + "  (" + v.why + ")";
     return s;
 }
 

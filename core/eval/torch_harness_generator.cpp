@@ -69,7 +69,7 @@ Result<std::string> TorchHarnessGenerator::jobConfig(const problem::ProblemSpec&
         {"compile_baseline", o.torchCompileBaseline},
         {"implausible_speedup", p.limits.implausibleSpeedup},
     };
-    return job.dump(2) + "\n";
+    return job.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& p, const Candidate& candidate, const problem::ParamSpace& space,
@@ -134,7 +134,7 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
     nlohmann::json job{{"schema", 1},           {"backend", "torch"},          {"problem", p.name},
                        {"problem_hash", p.contentHash}, {"candidate", candidate.name}, {"params", candidate.params},
                        {"limits", {{"run_timeout_s", limits.runTimeoutS}, {"wall_timeout_s", limits.wallTimeoutS}}}};
-    if (auto s = writeFileAtomic(jobDir / "job.json", job.dump(2) + "\n"); !s) return s.error();
+    if (auto s = writeFileAtomic(jobDir / "job.json", job.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"); !s) return s.error();
     return JobDescription{jobDir, limits};
 }
 

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace ks::problem {
@@ -73,7 +74,18 @@ private:
             else return lhs;
         }
     }
+    // Nesting ( and unary minus ) is bounded: the parser and every walk of the
+    // tree recurse, and a hostile file must not exhaust the stack.
+    static constexpr int kMaxDepth = 100;
+    struct Deeper {
+        Parser& p;
+        explicit Deeper(Parser& parser) : p(parser) {
+            if (++p.depth_ > kMaxDepth) p.fail("nested more than " + std::to_string(kMaxDepth) + " levels deep");
+        }
+        ~Deeper() { --p.depth_; }
+    };
     NodePtr parseUnary() {
+        Deeper guard(*this);
         if (accept('-')) {
             auto zero = std::make_shared<Node>();
             zero->kind = Node::Kind::Number;
@@ -144,7 +156,29 @@ private:
     const std::string& text_;
     std::set<std::string>& names_;
     std::size_t pos_ = 0;
+    int depth_ = 0;
 };
+
+// 64-bit arithmetic that says when it overflows instead of wrapping or trapping.
+long long checkedInt(char op, long long a, long long b) {
+    long long r = 0;
+    bool overflow = false;
+    switch (op) {
+    case '+': overflow = __builtin_add_overflow(a, b, &r); break;
+    case '-': overflow = __builtin_sub_overflow(a, b, &r); break;
+    case '*': overflow = __builtin_mul_overflow(a, b, &r); break;
+    case '/':
+    case '%':
+        if (b == 0) throw std::runtime_error(op == '/' ? "division by zero" : "modulo by zero");
+        if (a == std::numeric_limits<long long>::min() && b == -1) overflow = true;
+        else r = op == '/' ? a / b : a % b;
+        break;
+    default: break;
+    }
+    if (overflow)
+        throw std::runtime_error(std::to_string(a) + " " + op + " " + std::to_string(b) + " overflows a 64-bit integer");
+    return r;
+}
 
 template <typename T>
 T evalNode(const Node& n, const std::map<std::string, long long>& sizes) {
@@ -162,11 +196,12 @@ T evalNode(const Node& n, const std::map<std::string, long long>& sizes) {
         if (n.name == "min") return a < b ? a : b;
         if (n.name == "max") return a > b ? a : b;
         if (b == 0) throw std::runtime_error("ceil_div by zero");
-        if constexpr (std::is_integral_v<T>) return (a + b - 1) / b;
+        if constexpr (std::is_integral_v<T>) return checkedInt('/', checkedInt('-', checkedInt('+', a, b), 1), b);
         else return std::ceil(a / b);
     }
     case Node::Kind::Binary: {
         const T a = evalNode<T>(*n.lhs, sizes), b = evalNode<T>(*n.rhs, sizes);
+        if constexpr (std::is_integral_v<T>) return checkedInt(n.op, a, b);
         switch (n.op) {
         case '+': return a + b;
         case '-': return a - b;
@@ -175,12 +210,7 @@ T evalNode(const Node& n, const std::map<std::string, long long>& sizes) {
             if (b == 0) throw std::runtime_error("division by zero");
             return a / b;
         case '%':
-            if constexpr (std::is_integral_v<T>) {
-                if (b == 0) throw std::runtime_error("modulo by zero");
-                return a % b;
-            } else {
-                return std::fmod(a, b);
-            }
+            return std::fmod(a, b);
         }
     }
     }
@@ -218,6 +248,11 @@ std::string renderCpp(const Node& n, bool floating) {
 Result<Expression> Expression::parse(const std::string& text) {
     Expression e;
     e.text_ = text;
+    // Long chains (1+1+...+1) make deep trees too; no size expression needs more.
+    constexpr std::size_t kMaxLength = 4096;
+    if (text.size() > kMaxLength)
+        return makeError(ErrorCode::ParseError, "bad expression \"" + text.substr(0, 60) + "...\": longer than " +
+                                                     std::to_string(kMaxLength) + " characters");
     try {
         Parser parser(text, e.names_);
         e.root_ = parser.parseAll();

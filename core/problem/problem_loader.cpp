@@ -67,6 +67,9 @@ private:
     std::vector<std::string> issues_;
 };
 
+// A reference, baseline, seed or fill source, or problem.json itself.
+constexpr std::uintmax_t kMaxSourceBytes = 4u << 20;
+
 bool isIdentifier(const std::string& s) {
     static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
     return std::regex_match(s, re);
@@ -411,16 +414,25 @@ private:
     }
 
     // Dimensions that depend only on declared sizes must evaluate to >= 0 for every case.
+    // Their product, in bytes, must fit in 64 bits (an overflow would wrap to a
+    // small or zero buffer that every kernel "fills").
     void validateDims(const ShapeCase& c, const std::string& path) {
-        for (const auto& a : spec_.arguments)
+        for (const auto& a : spec_.arguments) {
+            long long bytes = static_cast<long long>(problem::dtypeSize(a.dtype));
+            bool known = true;
             for (const auto& dim : a.shape) {
                 bool derived = false;
                 for (const auto& n : dim.names()) derived = derived || !c.sizes.count(n);
-                if (derived) continue;
+                if (derived) { known = false; continue; }
                 auto v = dim.evaluateInt(c.sizes);
-                if (!v) check_.fail(path, "argument " + a.name + ": " + v.error().message);
-                else if (*v < 0) check_.fail(path, "argument " + a.name + ": dimension \"" + dim.text() + "\" is negative (" + std::to_string(*v) + ")");
+                if (!v) { check_.fail(path, "argument " + a.name + ": " + v.error().message); known = false; }
+                else if (*v < 0) { check_.fail(path, "argument " + a.name + ": dimension \"" + dim.text() + "\" is negative (" + std::to_string(*v) + ")"); known = false; }
+                else if (known && __builtin_mul_overflow(bytes, *v, &bytes)) {
+                    check_.fail(path, "argument " + a.name + ": its size in bytes overflows a 64-bit integer; use smaller sizes");
+                    known = false;
+                }
             }
+        }
     }
 
     void readShapes(const json& root) {
@@ -541,7 +553,7 @@ private:
         }
         if (rel.empty()) return std::nullopt;
         s.path = std::filesystem::absolute(dir_ / rel);
-        auto text = readTextFile(s.path);
+        auto text = readTextFile(s.path, kMaxSourceBytes);
         if (!text) { check_.fail(path, text.error().message); return std::nullopt; }
         s.text = *text;
         auto params = parseParamDeclarations(s.text, rel);
@@ -588,7 +600,7 @@ private:
         const std::string fillSource = check_.str(root, "", "fill_source", false);
         if (!fillSource.empty()) {
             spec_.fillSource = std::filesystem::absolute(dir_ / fillSource);
-            auto text = readTextFile(*spec_.fillSource);
+            auto text = readTextFile(*spec_.fillSource, kMaxSourceBytes);
             if (!text) check_.fail("/fill_source", text.error().message);
             else spec_.fillSourceText = *text;
         } else if (needsFillSource_) {
@@ -639,7 +651,7 @@ Result<ProblemSpec> loadProblem(const std::filesystem::path& dir) {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec))
         return makeError(ErrorCode::NotFound, dir.string() + ": not a directory (a problem is a folder holding problem.json)");
-    auto text = readTextFile(dir / "problem.json");
+    auto text = readTextFile(dir / "problem.json", kMaxSourceBytes);
     if (!text)
         return makeError(ErrorCode::NotFound, (dir / "problem.json").string() + ": missing (a problem folder needs a problem.json)");
     auto spec = Loader(dir, *text).run();

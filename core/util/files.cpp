@@ -7,18 +7,26 @@
 
 namespace ks {
 
-Result<std::string> readTextFile(const std::filesystem::path& path) {
+Result<std::string> readTextFile(const std::filesystem::path& path, std::uintmax_t maxBytes) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
         return makeError(ErrorCode::NotFound, path.string() + ": no such file");
     if (std::filesystem::is_directory(path, ec))
         return makeError(ErrorCode::InvalidArgument, path.string() + ": is a directory, expected a file");
+    if (!std::filesystem::is_regular_file(path, ec))
+        return makeError(ErrorCode::InvalidArgument, path.string() + ": is not a regular file (a device or a pipe); expected a file");
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return makeError(ErrorCode::Io, path.string() + ": cannot open: " + std::strerror(errno));
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
+    std::string text;
+    char buf[65536];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        text.append(buf, static_cast<std::size_t>(in.gcount()));
+        if (text.size() > maxBytes)
+            return makeError(ErrorCode::InvalidArgument, path.string() + ": larger than " + std::to_string(maxBytes >> 20) +
+                                                             " MiB, the most this file may hold");
+    }
+    return text;
 }
 
 Status writeFileAtomic(const std::filesystem::path& path, const std::string& content) {

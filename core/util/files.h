@@ -1,12 +1,15 @@
 #pragma once
 #include "util/result.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
 namespace ks {
 
-Result<std::string> readTextFile(const std::filesystem::path& path);
+// Reads a whole regular file; refuses devices and pipes (/dev/zero never
+// ends) and files larger than maxBytes, saying so.
+Result<std::string> readTextFile(const std::filesystem::path& path, std::uintmax_t maxBytes = 256ull << 20);
 // Writes to a sibling temporary file and renames it over the target, so a
 // reader never sees half a file and a crash leaves the old one intact.
 Status writeFileAtomic(const std::filesystem::path& path, const std::string& content);

@@ -2,6 +2,8 @@
 
 #include <QtTest/QtTest>
 
+#include <limits>
+
 using ks::problem::Expression;
 
 class TestExpression : public QObject {
@@ -45,6 +47,37 @@ private slots:
         auto zero = e->evaluateInt({{"M", 1}, {"K", 0}});
         QVERIFY(!zero.ok());
         QVERIFY(zero.error().message.find("division by zero") != std::string::npos);
+    }
+    // Hostile expressions are errors, never traps or crashes.
+    void overflowAndTrapsAreErrors() {
+        auto div = Expression::parse("A / B");
+        QVERIFY(div.ok());
+        auto trap = div->evaluateInt({{"A", std::numeric_limits<long long>::min()}, {"B", -1}});
+        QVERIFY(!trap.ok());
+        QVERIFY2(trap.error().message.find("overflows") != std::string::npos, trap.error().message.c_str());
+        auto mod = Expression::parse("A % B");
+        QVERIFY(!mod->evaluateInt({{"A", std::numeric_limits<long long>::min()}, {"B", -1}}).ok());
+        auto mul = Expression::parse("A * B * 4");
+        auto big = mul->evaluateInt({{"A", 1ll << 40}, {"B", 1ll << 30}});
+        QVERIFY(!big.ok());
+        QVERIFY(big.error().message.find("overflows a 64-bit integer") != std::string::npos);
+        auto sum = Expression::parse("A + 1");
+        QVERIFY(!sum->evaluateInt({{"A", std::numeric_limits<long long>::max()}}).ok());
+        auto ceil = Expression::parse("ceil_div(A, 2)");
+        QVERIFY(!ceil->evaluateInt({{"A", std::numeric_limits<long long>::max()}}).ok());
+    }
+    void nestingAndLengthAreBounded() {
+        const std::string deep = std::string(200000, '(') + "1" + std::string(200000, ')');
+        auto e = Expression::parse(deep);
+        QVERIFY(!e.ok());
+        const std::string minus(100000, '-');
+        QVERIFY(!Expression::parse(minus + "1").ok());
+        std::string chain = "1";
+        for (int i = 0; i < 50000; ++i) chain += "+1";
+        auto c = Expression::parse(chain);
+        QVERIFY(!c.ok());
+        QVERIFY(c.error().message.find("longer than") != std::string::npos);
+        QVERIFY(Expression::parse(std::string(50, '(') + "N" + std::string(50, ')')).ok());
     }
     void rendersCpp() {
         auto e = Expression::parse("max(M, 2) * (N + 1)");

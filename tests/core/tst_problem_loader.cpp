@@ -2,6 +2,8 @@
 #include "test_support.h"
 
 #include <QtCore/QTemporaryDir>
+
+#include <nlohmann/json.hpp>
 #include <QtTest/QtTest>
 
 #include <fstream>
@@ -85,6 +87,46 @@ private slots:
                                      "/shapes/time/0/sizes: size \"N\" is not given",
                                      "/bound: expected \"memory\", \"compute\" or \"latency\""})
             QVERIFY2(contains(m, expected), (std::string("missing: ") + expected + "\nin:\n" + m).c_str());
+    }
+    // Hostile problem folders get messages, never hangs or crashes.
+    void hostileProblemsAreRefused() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString());
+        std::ofstream(path / "reference.cpp") << "void f(const float* x, float* y, int64_t N) {}\n";
+        const auto write = [&](const std::string& function, const std::string& size, const std::string& reference, long long n) {
+            const nlohmann::json j{
+                {"name", "p"}, {"description", "d"}, {"backend", "cpp"}, {"function", function}, {"sizes", {size}},
+                {"arguments",
+                 {{{"name", "x"}, {"dtype", "f32"}, {"shape", {size}}, {"fill", {{"kind", "uniform"}, {"low", 0}, {"high", 1}}}},
+                  {{"name", "y"}, {"dtype", "f64"}, {"shape", {size, size}}, {"output", true}}}},
+                {"call", {"x", "y", size}},
+                {"shapes", {{"check", {{{"sizes", {{size, n}}}}}}, {"time", {{{"sizes", {{size, 4}}}}}}}},
+                {"bytes", "4"}, {"flops", "0"}, {"reference", reference}};
+            std::ofstream(path / "problem.json") << j.dump(2);
+        };
+        // A shape whose bytes wrap around 64 bits.
+        write("f", "N", "reference.cpp", 3037000500ll);
+        auto spec = loadProblem(path);
+        QVERIFY(!spec.ok());
+        QVERIFY2(contains(spec.error().message, "overflows a 64-bit integer"), spec.error().message.c_str());
+        // Names the generated harness uses itself, and keywords.
+        for (const char* name : {"ks_c", "KS_SEEDS", "Rng", "int", "__x"}) {
+            write("f", name, "reference.cpp", 8);
+            spec = loadProblem(path);
+            QVERIFY2(!spec.ok() && contains(spec.error().message, "rename it"), name);
+        }
+        write("main", "N", "reference.cpp", 8);
+        QVERIFY(!loadProblem(path).ok());
+        // A reference that is a device never ends; one that is too large is refused.
+        write("f", "N", "/dev/zero", 8);
+        spec = loadProblem(path);
+        QVERIFY(!spec.ok());
+        QVERIFY2(contains(spec.error().message, "not a regular file"), spec.error().message.c_str());
+        std::ofstream(path / "huge.cpp") << std::string(5u << 20, ' ');
+        write("f", "N", "huge.cpp", 8);
+        spec = loadProblem(path);
+        QVERIFY(!spec.ok());
+        QVERIFY2(contains(spec.error().message, "larger than 4 MiB"), spec.error().message.c_str());
     }
     void jaggedSizesFlowIntoLaterShapes() {
         QTemporaryDir dir;

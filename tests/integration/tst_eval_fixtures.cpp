@@ -51,6 +51,7 @@ private slots:
     void hostileCandidatesGetTheirStatus() {
         const std::vector<Expectation> cases{
             {"compile_error", EvalStatus::CompileError, "does not compile", 60},
+            {"compile_error_not_utf8", EvalStatus::CompileError, "does not compile", 60},
             {"segfault", EvalStatus::RuntimeError, "segmentation fault", 60},
             {"infinite_loop", EvalStatus::Timeout, "time limit", 60},
             {"alloc_100gb", EvalStatus::Oom, "out of memory", 60},
@@ -85,6 +86,8 @@ private slots:
             const auto r = fixture_.evaluator().finish(saxpy_, f.job, outcome);
             const std::string where = std::string(f.expect.fixture) + ": got " + eval::statusName(r.status) + " — " + r.message;
             QVERIFY2(r.status == f.expect.status, where.c_str());
+            // Whatever bytes a log held, the stored result is valid JSON text.
+            QVERIFY(!eval::toJson(r).dump().empty());
             QVERIFY2(r.message.find(f.expect.messagePart) != std::string::npos, where.c_str());
             // Jobs of one worker queue behind each other; bound each by its own run time.
             QVERIFY2(r.wallSeconds <= f.expect.maxSeconds, (where + " took " + std::to_string(r.wallSeconds) + " s").c_str());
