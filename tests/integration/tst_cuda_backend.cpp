@@ -89,7 +89,7 @@ private slots:
         auto inc = readTextFile(dir / "src" / "harness_problem.inc");
         QVERIFY(inc.ok());
         // The launcher gets device pointers: every buffer argument goes through KS_DATA.
-        QVERIFY2(inc->find("KS_DATA(c.buffers[0])") != std::string::npos && inc->find("KS_DATA(c.buffers[2])") != std::string::npos,
+        QVERIFY2(inc->find("KS_DATA(ks_c.buffers[0])") != std::string::npos && inc->find("KS_DATA(ks_c.buffers[2])") != std::string::npos,
                  inc->c_str());
         auto manifest = readTextFile(dir / "job.json");
         QVERIFY(manifest.ok() && manifest->find("\"backend\": \"cuda\"") != std::string::npos);

@@ -206,6 +206,22 @@ void disarmWatchdog() {
     setitimer(ITIMER_REAL, &t, nullptr);
 }
 
+} // namespace
+
+// The generated, problem-specific part: KS_* constants, ks_build_case,
+// ks_invoke, ks_bytes, ks_flops, ks_size_json. ks_invoke passes KS_DATA(b):
+// the device mirror for CUDA launchers, the host buffer otherwise.
+#ifdef KS_CUDA
+#define KS_DATA(b) static_cast<unsigned char*>((b).dev)
+#define KS_CACHE_EVICTION "l2flush"
+#else
+#define KS_DATA(b) ((b).data)
+#define KS_CACHE_EVICTION "clflush"
+#endif
+#include "harness_problem.inc"
+
+namespace {
+
 // --------------------------------------------------------------- kernels ---
 struct Kernel {
     std::string name;
@@ -599,7 +615,7 @@ int run() {
         golden.take(c, true);
         for (size_t i = 0; i < c.buffers.size(); ++i) {
             if (!c.buffers[i].output) continue;
-            Comparison cmp = compareOutput(c.buffers[i], expected.bytes[i], nullptr, nullptr, KS_TOLERANCE[static_cast<int>(c.buffers[i].dt)][0], KS_TOLERANCE[static_cast<int>(c.buffers[i].dt)][1]);
+            Comparison cmp = compareOutput<Buffer>(c.buffers[i], expected.bytes[i], nullptr, nullptr, KS_TOLERANCE[static_cast<int>(c.buffers[i].dt)][0], KS_TOLERANCE[static_cast<int>(c.buffers[i].dt)][1]);
             if (cmp.kind != "ok") {
                 r.checks.push_back(checkJson(shape.name, ks_size_json(c), KS_TIME_SEED, c.buffers[i].name, cmp, c.buffers[i].count, "timing shape"));
                 r.status = "wrong_answer";
