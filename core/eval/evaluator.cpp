@@ -9,6 +9,8 @@
 #include "eval/machine_info.h"
 #include "util/hash.h"
 #include "eval/static_rules.h"
+#include "profile/machine_cache.h"
+#include "profile/plausibility.h"
 #include "store/evaluation_store.h"
 #include "util/files.h"
 #include "util/log.h"
@@ -64,6 +66,7 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
     auto params = space->complete(candidate.params);
     if (!params) return params.error();
     job.params = *params;
+    job.compiler = options.compiler;
     Candidate complete = candidate;
     complete.params = job.params;
     job.candidateHash = candidateHash(complete);
@@ -209,6 +212,12 @@ EvaluationResult Evaluator::finish(const problem::ProblemSpec& problem, Prepared
     } else {
         result = failedResult(EvalStatus::InfraError, outcome.infraError.empty() ? "the job produced no result" : outcome.infraError);
         if (!outcome.logTail.empty()) result.buildLog = outcome.logTail;
+    }
+    // Faster than this machine can move the operator's bytes: flagged for review
+    // (CPU jobs run here, against this host's stored model; never a probe here).
+    if (result.correct() && problem.backend == "cpp" && executor_.name() == "local") {
+        if (auto machine = profile::loadMachine(machineInfo(job.compiler).host); machine)
+            if (profile::flagBelowFloor(result, *machine)) log::eval()->warn("{}: {}", problem.name, result.message);
     }
     result.wallSeconds = outcome.wallSeconds;
     result.profileFiles = outcome.profileFiles;

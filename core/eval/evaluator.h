@@ -29,6 +29,7 @@ struct PreparedJob {
     std::string cacheKey;
     std::string candidateHash;
     problem::ParamAssignment params;          // completed
+    std::string compiler;                     // the options' compiler (names this machine's stored model)
     std::optional<EvaluationResult> finished; // decided without running (cache, static rules, bad declarations)
     JobRequest request;
 };

@@ -44,6 +44,7 @@ store::NodeRecord toRecord(const Node& n, std::int64_t searchId) {
     r.message = n.message;
     r.evaluationId = n.evaluationId;
     r.pinned = n.pinned;
+    r.flagged = n.flagged;
     r.pruned = n.pruned;
     r.boost = n.boost;
     r.hint = n.hint;
@@ -591,6 +592,7 @@ private:
         n->state = NodeState::Done;
         n->status = result.status;
         n->speedup = result.speedup.value_or(0);
+        n->flagged = result.implausibleSpeedup;
         n->message = result.message;
         n->evaluationId = evaluationId;
         profileNode(*n, result);
@@ -803,6 +805,7 @@ Result<Node> nodeFromRecord(const store::NodeRecord& r) {
     n.state = r.state == "done" ? NodeState::Done : r.state == "running" ? NodeState::Running : NodeState::Pending;
     if (r.status) n.status = eval::parseStatus(*r.status);
     n.speedup = r.speedup.value_or(0);
+    n.flagged = r.flagged;
     n.message = r.message;
     n.evaluationId = r.evaluationId;
     n.pinned = r.pinned;

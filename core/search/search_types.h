@@ -81,6 +81,9 @@ struct Node {
     std::string message;
     std::int64_t evaluationId = 0;
     bool pinned = false;
+    // Faster than the operator's floor or the problem's plausibility limit:
+    // not a best (fitness 0) until a person reviews it by pinning the node.
+    bool flagged = false;
     bool pruned = false;
     double boost = 0;
     std::string hint;
@@ -88,7 +91,7 @@ struct Node {
     bool finished() const { return state == NodeState::Done; }
     bool correct() const { return status && *status == eval::EvalStatus::Ok; }
     // Fitness: baseline time / candidate time when correct, else 0.
-    double fitness() const { return correct() ? speedup : 0.0; }
+    double fitness() const { return correct() && (!flagged || pinned) ? speedup : 0.0; }
 };
 
 } // namespace ks::search

@@ -158,6 +158,12 @@ CREATE TABLE profiles (
   UNIQUE (evaluation_id, level)
 );
 )sql",
+        // 6: a result faster than the operator's floor (or the problem's
+        // plausibility limit) is flagged; it is no search's best until a
+        // person reviews it (pins the node).
+        R"sql(
+ALTER TABLE nodes ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;
+)sql",
     };
     return steps;
 }

@@ -7,7 +7,7 @@ namespace {
 constexpr const char* kSearchColumns = "id, problem, problem_dir, problem_hash, config, status, stop_reason, evaluations, "
                                        "best_node, best_speedup, owner_pid, created_at, updated_at";
 constexpr const char* kNodeColumns = "id, search_id, parent_id, seq, origin, source_name, source_hash, params, state, status, "
-                                     "speedup, message, evaluation_id, pinned, pruned, boost, hint, created_at, finished_at";
+                                     "speedup, message, evaluation_id, pinned, pruned, boost, hint, created_at, finished_at, flagged";
 
 SearchRecord readSearch(const Statement& s) {
     SearchRecord r;
@@ -48,6 +48,7 @@ NodeRecord readNode(const Statement& s) {
     n.hint = s.text(16);
     n.createdAt = s.text(17);
     if (!s.isNull(18)) n.finishedAt = s.text(18);
+    n.flagged = s.int64(19) != 0;
     return n;
 }
 
@@ -146,14 +147,15 @@ Status SearchStore::setNodeState(std::int64_t nodeId, const std::string& state) 
 
 Status SearchStore::finishNode(const NodeRecord& n, const SearchRecord& search) const {
     return db_.transaction([&]() -> Status {
-        auto stmt = db_.prepare("UPDATE nodes SET state = ?, status = ?, speedup = ?, message = ?, evaluation_id = ?, "
+        auto stmt = db_.prepare("UPDATE nodes SET state = ?, status = ?, speedup = ?, message = ?, evaluation_id = ?, flagged = ?, "
                                 "finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
         if (!stmt) return stmt.error();
         stmt->bind(1, n.state);
         if (n.status) stmt->bind(2, *n.status); else stmt->bindNull(2);
         stmt->bind(3, n.speedup).bind(4, n.message);
         if (n.evaluationId) stmt->bind(5, n.evaluationId); else stmt->bindNull(5);
-        stmt->bind(6, n.id);
+        stmt->bind(6, static_cast<std::int64_t>(n.flagged ? 1 : 0));
+        stmt->bind(7, n.id);
         if (auto st = stmt->run(); !st) return st;
         if (auto st = updateSearch(search); !st) return st;
         return insertEvent(db_, n.searchId, "node_finished",

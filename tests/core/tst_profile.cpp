@@ -4,6 +4,8 @@
 #include "test_support.h"
 
 #include "profile/machine_model.h"
+#include "profile/plausibility.h"
+#include "search/search_types.h"
 #include "profile/profile_report.h"
 #include "store/database.h"
 #include "store/profile_store.h"
@@ -274,6 +276,41 @@ private slots:
         QVERIFY(bad.error().message.find("machine probe") != std::string::npos);
     }
 
+    // Faster than the machine can move the bytes: flagged, and no best until pinned.
+    void resultsUnderTheFloorAreFlagged() {
+        MachineModel m;
+        m.cores = 4;
+        m.bandwidth = {{"DRAM", 1 << 28, 20, 50}};
+        m.vectorGflops1 = 100;
+        m.vectorGflopsAll = 400;
+        eval::EvaluationResult r;
+        r.status = eval::EvalStatus::Ok;
+        r.speedup = 40;
+        r.message = "correct; 40x the reference";
+        eval::TimingCase t;
+        t.shape = "prod";
+        t.bytes = 1e9; // 20 ms at 50 GB/s
+        t.flops = 1e6;
+        t.candidate.median = 0.021;
+        r.timing.push_back(t);
+        QVERIFY(!flagBelowFloor(r, m)); // just above the floor: plausible
+        QVERIFY(!r.implausibleSpeedup);
+        r.timing[0].candidate.median = 0.005; // 4x under it
+        QVERIFY(flagBelowFloor(r, m));
+        QVERIFY(r.implausibleSpeedup);
+        QVERIFY2(r.message.find("under this machine's floor") != std::string::npos, r.message.c_str());
+        QVERIFY(r.message.find("review before trusting") != std::string::npos);
+
+        search::Node honest, flagged;
+        honest.status = flagged.status = eval::EvalStatus::Ok;
+        honest.speedup = 3;
+        flagged.speedup = 40;
+        flagged.flagged = true;
+        QCOMPARE(flagged.fitness(), 0.0);
+        QCOMPARE(honest.fitness(), 3.0);
+        flagged.pinned = true; // a person reviewed it
+        QCOMPARE(flagged.fitness(), 40.0);
+    }
     void gpuProbeFromTheH100() {
         auto gpus = parseGpuProbe(fixture("machine/h100_gpu_probe.json"));
         QVERIFY2(gpus, gpus ? "" : gpus.error().message.c_str());
@@ -291,7 +328,7 @@ private slots:
         QTemporaryDir dir;
         auto db = store::Database::open(dir.filePath("ws.db").toStdString());
         QVERIFY(db);
-        QCOMPARE(db->schemaVersion(), 5);
+        QCOMPARE(db->schemaVersion(), store::Database::newestSchemaVersion());
         auto ins = db->exec("INSERT INTO evaluations (id, cache_key, problem, problem_hash, candidate_hash, params, status, result) "
                             "VALUES (7, 'k', 'p', 'h', 'c', '{}', 'ok', '{}')");
         QVERIFY2(ins.ok(), ins.ok() ? "" : ins.error().message.c_str());

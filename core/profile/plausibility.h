@@ -1,0 +1,20 @@
+#pragma once
+// A correct result faster than the operator's floor on this machine (its
+// bytes at the measured memory bandwidth, its flops at the measured peak,
+// whichever takes longer) cannot be honest: it is flagged for review, and a
+// flagged node is no search's best until a person pins it.
+#include "eval/evaluation_result.h"
+#include "profile/machine_model.h"
+
+namespace ks::profile {
+
+// How far under the floor a timing may go before it is flagged: the probes
+// measure a little below what the best kernels reach.
+constexpr double kFloorMargin = 0.8;
+
+// Flags `result` (implausibleSpeedup, and a sentence in its message) when a
+// timing shape's candidate median is under kFloorMargin x the floor with all
+// of the machine's cores. True when it flagged.
+bool flagBelowFloor(eval::EvaluationResult& result, const MachineModel& machine);
+
+} // namespace ks::profile
