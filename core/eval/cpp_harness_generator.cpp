@@ -98,12 +98,12 @@ std::string refreshCode(const problem::Argument& a, const problem::ProblemSpec& 
     const std::string lastDim = a.shape.empty() ? "1" : "static_cast<size_t>(" + a.shape.back().toCpp(false) + ")";
     switch (f.kind) {
     case FillSpec::Kind::Uniform:
-    case FillSpec::Kind::Normal:
-    case FillSpec::Kind::IntRange:
+    case FillSpec::Kind::IntRange: return "refreshBlocks<" + T + ">(ks_b, ks_rng, true, " + cppDouble(f.low + f.high) + ");";
+    case FillSpec::Kind::Normal: return "refreshBlocks<" + T + ">(ks_b, ks_rng, true, " + cppDouble(2 * f.mean) + ");";
     case FillSpec::Kind::SampleFrom:
-    case FillSpec::Kind::Lengths: return "permuteElements(ks_b, ks_rng, 1);";
+    case FillSpec::Kind::Lengths: return "refreshBlocks<" + T + ">(ks_b, ks_rng, false, 0.0);";
     case FillSpec::Kind::SortedUniform:
-    case FillSpec::Kind::SortedIntRange: return "permuteElements(ks_b, ks_rng, " + lastDim + ");";
+    case FillSpec::Kind::SortedIntRange: return "shuffleUnits(ks_b, ks_rng, " + lastDim + ");";
     case FillSpec::Kind::Offsets: return "permuteOffsets<" + T + ">(ks_b, ks_rng);";
     case FillSpec::Kind::Constant: return "(void)ks_b;";
     case FillSpec::Kind::Function: return f.function + "(ks_b.data, static_cast<int64_t>(ks_b.count), ks_rng.next());";

@@ -131,33 +131,41 @@ template <typename T, typename B> void fillSampleFrom(B& b, const B& from, Rng& 
 }
 
 // ---------------------------------------------------------------- refresh ---
-// Gives a filled buffer contents no kernel has seen, at the generator's
-// price of a memory copy: every element moves (a random rotation, then a
-// random affine permutation of blocks). Contents drawn independently per
-// element (or per row, with `unit` = the row length) keep their distribution.
-inline uint64_t gcdU64(uint64_t a, uint64_t b) {
-    while (b) { const uint64_t t = a % b; a = b; b = t; }
-    return a;
-}
-template <typename B> void permuteElements(B& b, Rng& r, size_t unit) {
-    const size_t es = dtSize(b.dt), n = b.count;
+// Gives a filled input contents no kernel has seen, in one pass over it and
+// without allocating: each block of 64 elements is rotated by a random amount,
+// swapped with a random other block half of the time, and, for fills that are
+// symmetric about a centre (uniform and integer ranges about lo + hi, normal
+// about twice its mean), reflected (x -> centre - x) half of the time. Values
+// change, not only places, so even an operator that ignores order (a sum, a
+// histogram) gets a different answer; every element keeps its distribution.
+template <typename T, typename B> void refreshBlocks(B& b, Rng& r, bool reflect, double centre) {
+    const size_t n = b.count, block = 64;
     if (n < 2) return;
-    std::vector<unsigned char> tmp(b.data, b.data + n * es);
-    if (unit <= 1) { // rotate by k, then move blocks of 64 elements
-        const size_t k = 1 + static_cast<size_t>(r.next() % (n - 1));
-        std::memcpy(b.data, tmp.data() + k * es, (n - k) * es);
-        std::memcpy(b.data + (n - k) * es, tmp.data(), k * es);
-        std::memcpy(tmp.data(), b.data, n * es);
-        unit = 64;
+    T* x = b.template as<T>();
+    const size_t blocks = (n + block - 1) / block;
+    const T c = static_cast<T>(centre);
+    for (size_t k = 0; k < blocks; ++k) {
+        const uint64_t bits = r.next();
+        T* p = x + k * block;
+        const size_t len = std::min(block, n - k * block);
+        if (len > 1) std::rotate(p, p + static_cast<size_t>(bits % len), p + len);
+        if (reflect && (bits >> 32 & 1))
+            for (size_t i = 0; i < len; ++i) p[i] = static_cast<T>(c - p[i]);
+        if ((bits >> 33 & 1) && blocks > 1) {
+            const size_t other = static_cast<size_t>((bits >> 34) % (n / block > 0 ? n / block : 1));
+            if (other != k && len == block) std::swap_ranges(p, p + block, x + other * block);
+        }
     }
-    const size_t blocks = n / unit;
-    if (blocks < 2) return;
-    uint64_t a = 1 + r.next() % (blocks - 1);
-    while (gcdU64(a, blocks) != 1) a = 1 + (a % (blocks - 1));
-    const uint64_t c = r.next() % blocks;
-    const size_t bytes = unit * es;
-    for (size_t d = 0; d < blocks; ++d)
-        std::memcpy(b.data + d * bytes, tmp.data() + static_cast<size_t>((a * d + c) % blocks) * bytes, bytes);
+}
+// Sorted rows (`unit` elements each): whole rows change places, in place.
+template <typename B> void shuffleUnits(B& b, Rng& r, size_t unit) {
+    const size_t es = dtSize(b.dt);
+    if (unit == 0 || b.count / unit < 2) return;
+    const size_t units = b.count / unit, bytes = unit * es;
+    for (size_t i = units - 1; i > 0; --i) {
+        const size_t j = static_cast<size_t>(r.next() % (i + 1));
+        if (j != i) std::swap_ranges(b.data + i * bytes, b.data + (i + 1) * bytes, b.data + j * bytes);
+    }
 }
 // Offsets (n+1 prefix sums): the lengths between them move, the total stays.
 template <typename T, typename B> void permuteOffsets(B& b, Rng& r) {
@@ -376,6 +384,34 @@ Comparison compareOutput(const B& actual, const std::vector<unsigned char>& expe
     else if (expectedNonzero && actualAllZero && actual.count > 0) cmp.kind = "all_zero";
     else if (cmp.nondeterministic) cmp.kind = "nondeterministic";
     return cmp;
+}
+
+// The fast path of a check that usually passes (every timed call's output):
+// true when every element is within tolerance (floats; integers exactly), no
+// NaN, and not all zeros where the expected values are not. compareOutput
+// then says what is wrong when it is false.
+template <typename T> bool typedWithinTolerance(const T* a, const T* e, size_t n, double rtol, double atol) {
+    bool expectedNonzero = false, actualAllZero = true;
+    for (size_t i = 0; i < n; ++i) {
+        const T x = a[i], y = e[i];
+        expectedNonzero |= y != 0;
+        actualAllZero &= x == 0;
+        if constexpr (std::is_floating_point<T>::value) {
+            if (!(std::fabs(static_cast<double>(x) - static_cast<double>(y)) <= atol + rtol * std::fabs(static_cast<double>(y))) &&
+                !(std::isinf(x) && x == y))
+                return false;
+        } else if (x != y) {
+            return false;
+        }
+    }
+    return !(expectedNonzero && actualAllZero && n > 0);
+}
+template <typename B> bool withinTolerance(const B& actual, const unsigned char* expected, double rtol, double atol) {
+    switch (actual.dt) {
+    case DT::F32: return typedWithinTolerance(reinterpret_cast<const float*>(actual.data), reinterpret_cast<const float*>(expected), actual.count, rtol, atol);
+    case DT::F64: return typedWithinTolerance(reinterpret_cast<const double*>(actual.data), reinterpret_cast<const double*>(expected), actual.count, rtol, atol);
+    default: return std::memcmp(actual.data, expected, actual.dataBytes) == 0; // equal bits: not "all zero" unless the answer is
+    }
 }
 
 std::string checkJson(const char* shapeName, const std::string& sizesJson, uint64_t seed, const std::string& output,
