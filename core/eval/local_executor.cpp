@@ -7,6 +7,7 @@
 #include "util/log.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -70,12 +71,41 @@ Result<std::unique_ptr<LocalExecutor>> LocalExecutor::create(LocalExecutorConfig
     return std::unique_ptr<LocalExecutor>(new LocalExecutor(config, sandbox));
 }
 
+// Claims the first free block of 64 sandbox uids on this machine: an flock on
+// <tmp>/kernelsmith-uids/block-N.lock, held until the executor goes. Returns
+// the block's index and the locked descriptor.
+static std::pair<unsigned, int> claimUidBlock(std::size_t workers) {
+    constexpr unsigned kBlocks = 512;
+    const auto dir = std::filesystem::temp_directory_path() / "kernelsmith-uids";
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    const unsigned perBlock = 64;
+    const unsigned need = static_cast<unsigned>((workers + perBlock - 1) / perBlock);
+    for (unsigned n = 0; n + need <= kBlocks; n += need) {
+        const auto file = dir / ("block-" + std::to_string(n) + ".lock");
+        const int fd = open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0) break;
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0) return {n, fd};
+        close(fd);
+    }
+    log::eval()->warn("every sandbox uid block is taken; sharing block 0 with another session");
+    return {0, -1};
+}
+
 LocalExecutor::LocalExecutor(LocalExecutorConfig config, SandboxStatus sandbox)
     : config_(config), sandbox_(std::move(sandbox)) {
+    if (geteuid() == 0) {
+        const auto [block, fd] = claimUidBlock(config_.workers);
+        uidBlockStart_ = config_.sandboxUidBase + block * 64;
+        uidBlockLock_ = fd;
+    }
     pool_ = std::make_unique<JobPool>(config_.workers, [this](std::size_t slot, const JobRequest& r) { return runJob(slot, r); });
 }
 
-LocalExecutor::~LocalExecutor() = default;
+LocalExecutor::~LocalExecutor() {
+    pool_.reset(); // the workers end before the block is given back
+    if (uidBlockLock_ >= 0) close(uidBlockLock_);
+}
 
 std::future<JobOutcome> LocalExecutor::submit(JobRequest request) { return pool_->submit(std::move(request)); }
 
@@ -105,7 +135,7 @@ JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) co
                                  " lacks search permission for others (chmod o+x it, or choose another --jobs-dir)";
             return outcome;
         }
-        uid = config_.sandboxUidBase + static_cast<unsigned>(slot);
+        uid = sandboxUid(slot);
         spec.runAsUid = uid;
         chownTree(dir, uid);
     }

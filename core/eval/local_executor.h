@@ -13,7 +13,11 @@ struct LocalExecutorConfig {
     std::uint64_t memoryLimitBytes = 0;     // 0: half the RAM shared by the workers (at least 2 GiB)
     std::uint64_t fileSizeLimitBytes = 1ull << 30;
     std::uint64_t extraProcesses = 256;     // tasks a job may add to its user's count
-    unsigned sandboxUidBase = 64000;        // as root, worker i runs jobs as uid base+i
+    // As root, jobs run as users of their own: each executor (each CLI or
+    // workbench session) claims a block of 64 uids from base (a lock file held
+    // while it lives), and worker i runs as block start + i, so no two
+    // sessions' jobs share a process limit.
+    unsigned sandboxUidBase = 64000;
     // Worker i owns CPUs [i*k, (i+1)*k) with k = cores / workers, so that
     // concurrent jobs never time each other's threads. Off when workers > cores.
     bool pinCpus = true;
@@ -33,6 +37,8 @@ public:
     // Fails when the policy is Required and no sandbox can be built here.
     static Result<std::unique_ptr<LocalExecutor>> create(LocalExecutorConfig config);
     ~LocalExecutor() override;
+    // The uid worker `slot` runs jobs as (root only).
+    unsigned sandboxUid(std::size_t slot) const { return uidBlockStart_ + static_cast<unsigned>(slot); }
 
     std::string name() const override { return "local"; }
     std::size_t slotCount() const override { return pool_->size(); }
@@ -47,6 +53,8 @@ private:
 
     LocalExecutorConfig config_;
     SandboxStatus sandbox_;
+    unsigned uidBlockStart_ = 0; // the first uid of this executor's block (root only)
+    int uidBlockLock_ = -1;      // held while this executor lives
     std::unique_ptr<JobPool> pool_; // last: its threads stop before the members they use go
 };
 

@@ -11,6 +11,7 @@
 #include <QtTest/QtTest>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace ks;
 
@@ -88,6 +89,24 @@ private slots:
         p.start("/bin/true", {});
         QVERIFY(p.waitForFinished(5000));
         QCOMPARE(p.exitCode(), 0);
+    }
+
+    // Two sessions (two executors) never run jobs as the same user, so one's
+    // jobs cannot use up the other's process limit.
+    void sessionsRunJobsAsUsersOfTheirOwn() {
+        if (geteuid() != 0) QSKIP("only root switches jobs to sandbox users");
+        eval::LocalExecutorConfig config;
+        config.workers = 2;
+        auto a = eval::LocalExecutor::create(config);
+        auto b = eval::LocalExecutor::create(config);
+        QVERIFY(a && b);
+        QVERIFY((*a)->sandboxUid(0) != (*b)->sandboxUid(0));
+        QVERIFY((*a)->sandboxUid(1) != (*b)->sandboxUid(0) && (*b)->sandboxUid(1) != (*a)->sandboxUid(0));
+        const unsigned first = (*a)->sandboxUid(0);
+        a->reset(); // its block is free again
+        auto c = eval::LocalExecutor::create(config);
+        QVERIFY(c);
+        QCOMPARE((*c)->sandboxUid(0), first);
     }
 
     void requiredPolicyRefusesWithoutBubblewrap() {
