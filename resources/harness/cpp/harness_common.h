@@ -1,9 +1,8 @@
-// Shared by Kernelsmith's C++ judge (judge_main.cpp) and its CUDA harness
-// (harness_main.cpp): dtypes, the input generator, fills, poisons, output
-// comparison, statistics and JSON text. Header-only, no dependencies beyond
-// the C++ standard library, so a job dir builds it with the toolchain alone.
-// Fills and checks are templates over the buffer type: the judge's buffers
-// live in shared memory, the CUDA harness's in plain mappings.
+// Kernelsmith's judge (judge_main.cpp, for the cpp and cuda backends): dtypes,
+// the input generator, fills, poisons, output comparison, statistics and JSON
+// text. Header-only, no dependencies beyond the C++ standard library, so a
+// job dir builds it with the toolchain alone. Fills and checks are templates
+// over the buffer type.
 #pragma once
 #include <unistd.h>
 
@@ -133,27 +132,35 @@ template <typename T, typename B> void fillSampleFrom(B& b, const B& from, Rng& 
 // ---------------------------------------------------------------- refresh ---
 // Gives a filled input contents no kernel has seen, in one pass over it and
 // without allocating: each block of 64 elements is rotated by a random amount,
-// swapped with a random other block half of the time, and, for fills that are
+// swapped with a random nearby block half of the time, and, for fills that are
 // symmetric about a centre (uniform and integer ranges about lo + hi, normal
 // about twice its mean), reflected (x -> centre - x) half of the time. Values
 // change, not only places, so even an operator that ignores order (a sum, a
 // histogram) gets a different answer; every element keeps its distribution.
 template <typename T, typename B> void refreshBlocks(B& b, Rng& r, bool reflect, double centre) {
-    const size_t n = b.count, block = 64;
+    constexpr size_t block = 64, window = 32; // swaps stay within 32 blocks: cache-friendly
+    const size_t n = b.count;
     if (n < 2) return;
     T* x = b.template as<T>();
-    const size_t blocks = (n + block - 1) / block;
+    const size_t blocks = n / block;
     const T c = static_cast<T>(centre);
-    for (size_t k = 0; k < blocks; ++k) {
+    T tmp[block];
+    for (size_t k = 0; k * block < n; ++k) {
         const uint64_t bits = r.next();
         T* p = x + k * block;
         const size_t len = std::min(block, n - k * block);
-        if (len > 1) std::rotate(p, p + static_cast<size_t>(bits % len), p + len);
+        if (len > 1) { // rotate by a random amount
+            const size_t shift = static_cast<size_t>(bits % len);
+            std::memcpy(tmp, p, len * sizeof(T));
+            std::memcpy(p, tmp + shift, (len - shift) * sizeof(T));
+            std::memcpy(p + (len - shift), tmp, shift * sizeof(T));
+        }
         if (reflect && (bits >> 32 & 1))
             for (size_t i = 0; i < len; ++i) p[i] = static_cast<T>(c - p[i]);
-        if ((bits >> 33 & 1) && blocks > 1) {
-            const size_t other = static_cast<size_t>((bits >> 34) % (n / block > 0 ? n / block : 1));
-            if (other != k && len == block) std::swap_ranges(p, p + block, x + other * block);
+        if ((bits >> 33 & 1) && len == block && blocks > 1) {
+            const size_t lo = k > window ? k - window : 0, hi = std::min(blocks, k + window + 1);
+            const size_t other = lo + static_cast<size_t>((bits >> 34) % (hi - lo));
+            if (other != k) std::swap_ranges(p, p + block, x + other * block);
         }
     }
 }
