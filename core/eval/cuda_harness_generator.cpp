@@ -28,8 +28,8 @@ std::string CudaHarnessGenerator::runScript(const problem::ProblemSpec& p, const
           "NVCC=\"${KS_NVCC:-$(command -v nvcc)}\"\n"
           "[ -z \"$NVCC\" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc\n"
           "ARCH=\"${KS_CUDA_ARCH:-" << arch << "}\"\n"
-          "# One CUDA runtime for the harness and every kernel library (-cudart shared): a\n"
-          "# launch error of the candidate's is then the harness's to see (cudaGetLastError).\n"
+          "# One CUDA runtime for a runner and the kernel library it hosts (-cudart shared):\n"
+          "# a launch error of the kernel's is then the runner's to see (cudaGetLastError).\n"
           "CUDART=(-cudart shared -Xlinker -rpath -Xlinker \"$(cd \"$(dirname \"$(readlink -f \"${NVCC:-/}\")\")/..\" 2> /dev/null && pwd)/lib64\")\n"
           "FLAGS=(-std=c++17 -arch=\"$ARCH\" \"${CUDART[@]}\" " << shellWords(p.compileFlags) << ")\n"
           "SO=(-shared -Xcompiler -fPIC --pre-include src/kernel.h)\n"
@@ -54,10 +54,16 @@ std::string CudaHarnessGenerator::runScript(const problem::ProblemSpec& p, const
           "stamp() { date +%s.%N >> build/times; }\n"
           ": > build/times\n"
           "stamp\n"
+          "# The judge (inputs, answers, comparison, clock, result.json) and the kernel\n"
+          "# runner that hosts each kernel in a process of its own.\n"
           "if [ ! -x build/harness ]; then\n"
-          "  timeout -k 5 \"$COMPILE_S\" \"$NVCC\" -std=c++17 -O2 -arch=\"$ARCH\" \"${CUDART[@]}\" -DKS_CUDA -o build/harness src/harness_main.cpp "
+          "  timeout -k 5 \"$COMPILE_S\" \"$NVCC\" -std=c++17 -O2 -arch=\"$ARCH\" \"${CUDART[@]}\" -DKS_CUDA -o build/harness src/judge_main.cpp "
           "src/device_mirror.cu" << (p.fillSource ? " src/fill.cpp" : "")
-       << " -ldl > build/harness.log 2>&1 || { cat build/harness.log >&2; echo 'KS: the harness did not build' >&2; exit 3; }\n"
+       << " > build/harness.log 2>&1 || { cat build/harness.log >&2; echo 'KS: the judge did not build' >&2; exit 3; }\n"
+          "fi\n"
+          "if [ ! -x build/runner ]; then\n"
+          "  timeout -k 5 \"$COMPILE_S\" \"$NVCC\" -std=c++17 -O2 -arch=\"$ARCH\" \"${CUDART[@]}\" -DKS_CUDA -o build/runner src/kernel_runner.cpp -ldl"
+          " > build/runner.log 2>&1 || { cat build/runner.log >&2; echo 'KS: the kernel runner did not build' >&2; exit 3; }\n"
           "fi\n"
           "build_problem_so() { # name source extra...\n"
           "  local name=$1 src=$2; shift 2\n"
@@ -96,8 +102,12 @@ Result<JobDescription> CudaHarnessGenerator::write(const problem::ProblemSpec& p
 
     const auto& templates = embeddedTemplates();
     std::vector<std::pair<std::string, std::string>> files{
-        {"src/harness_main.cpp", templates.at("harness_main.cpp")},
+        {"src/judge_main.cpp", templates.at("judge_main.cpp")},
         {"src/harness_common.h", templates.at("harness_common.h")},
+        {"src/judge_protocol.h", templates.at("judge_protocol.h")},
+        {"src/runner_seccomp.h", templates.at("runner_seccomp.h")},
+        {"src/kernel_runner.cpp", templates.at("kernel_runner.cpp")},
+        {"src/runner_call.inc", CppHarnessGenerator::runnerInclude(p)},
         {"src/device_mirror.h", templates.at("device_mirror.h")},
         {"src/device_mirror.cu", templates.at("device_mirror.cu")},
         {"src/harness_problem.inc", CppHarnessGenerator::problemInclude(p, o)},

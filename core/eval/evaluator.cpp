@@ -137,7 +137,7 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
     // candidate, the problem's flags, the compiler and this machine.
     const bool cuda = problem.backend == "cuda";
     Sha256 h;
-    for (const char* rel : {"src/harness_main.cpp", "src/judge_main.cpp", "src/harness_common.h", "src/judge_protocol.h",
+    for (const char* rel : {"src/judge_main.cpp", "src/harness_common.h", "src/judge_protocol.h",
                             "src/runner_seccomp.h", "src/kernel_runner.cpp", "src/runner_call.inc", "src/harness_problem.inc",
                             "src/kernel.h", "src/reference.cpp", "src/fill.cpp", "src/reference.cu", "src/device_mirror.cu"}) {
         auto text = readTextFile(jobDir / rel);
@@ -153,8 +153,7 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
     if (cuda) h.addField(findNvcc().string()).addField(CudaHarnessGenerator::runScript(problem, {}, {}, options, {}));
     const auto cacheDir = config_.jobsRoot.parent_path() / "prebuilt" / h.hexDigest().substr(0, 32);
 
-    std::vector<std::string> files{"harness", "reference.so"};
-    if (!cuda) files.push_back("runner");
+    std::vector<std::string> files{"harness", "runner", "reference.so"};
     for (const auto& b : problem.baselines) files.push_back("baseline_" + b.name + ".so");
     // Where jobs run on other machines, the prebuild job records the CPU the
     // files were built for; those jobs use them only on that CPU.

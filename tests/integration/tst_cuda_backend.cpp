@@ -77,7 +77,8 @@ private slots:
         QVERIFY2(job.ok(), job.ok() ? "" : job.error().message.c_str());
         QVERIFY(!job->finished);
         const auto dir = job->request.dir;
-        for (const char* f : {"src/harness_main.cpp", "src/device_mirror.cu", "src/device_mirror.h", "src/reference.cu", "src/candidate.cu",
+        for (const char* f : {"src/judge_main.cpp", "src/kernel_runner.cpp", "src/judge_protocol.h", "src/runner_seccomp.h",
+                              "src/runner_call.inc", "src/device_mirror.cu", "src/device_mirror.h", "src/reference.cu", "src/candidate.cu",
                               "src/kernel.h", "src/harness_problem.inc", "job.json"})
             QVERIFY2(std::filesystem::exists(dir / f), f);
         auto run = readTextFile(dir / "run.sh");
@@ -85,12 +86,16 @@ private slots:
         QVERIFY2(run->find("ARCH=\"${KS_CUDA_ARCH:-sm_90}\"") != std::string::npos, run->c_str());
         QVERIFY2(run->find("'-DVEC=4'") != std::string::npos && run->find("'-DSTREAM_Y=1'") != std::string::npos, run->c_str());
         QVERIFY(run->find("-DKS_CUDA") != std::string::npos);
+        // The judge and the runner each built for the device: kernels never run in the judge's process.
+        QVERIFY2(run->find("-DKS_CUDA -o build/harness src/judge_main.cpp") != std::string::npos, run->c_str());
+        QVERIFY2(run->find("-DKS_CUDA -o build/runner src/kernel_runner.cpp") != std::string::npos, run->c_str());
         QVERIFY(run->find("compile-only") != std::string::npos);
         auto inc = readTextFile(dir / "src" / "harness_problem.inc");
         QVERIFY(inc.ok());
-        // The launcher gets device pointers: every buffer argument goes through KS_DATA.
-        QVERIFY2(inc->find("KS_DATA(ks_c.buffers[0])") != std::string::npos && inc->find("KS_DATA(ks_c.buffers[2])") != std::string::npos,
-                 inc->c_str());
+        // The runner calls the launcher with the pointers it opened: every buffer argument comes from ks_data.
+        auto call = readTextFile(dir / "src" / "runner_call.inc");
+        QVERIFY(call.ok());
+        QVERIFY2(call->find("ks_data[0]") != std::string::npos && call->find("ks_data[2]") != std::string::npos, call->c_str());
         auto manifest = readTextFile(dir / "job.json");
         QVERIFY(manifest.ok() && manifest->find("\"backend\": \"cuda\"") != std::string::npos);
         std::error_code ec;
@@ -156,7 +161,7 @@ private slots:
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
         if (r->correct()) return; // a host with a GPU ran it for real
         QVERIFY2(r->status == eval::EvalStatus::InfraError, (eval::statusName(r->status) + ": " + r->message + "\n" + r->buildLog).c_str());
-        QVERIFY2(r->message.find("the GPU host cannot run the job") != std::string::npos, r->message.c_str());
+        QVERIFY2(r->message.find("the judge cannot use the GPU") != std::string::npos, r->message.c_str());
     }
 
 private:

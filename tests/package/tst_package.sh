@@ -46,7 +46,7 @@ step "dpkg-deb --contents"
 contents=$(dpkg-deb --contents "$deb" | awk '{print $6}')
 expect=(./usr/bin/kernelsmith-cli
         ./usr/share/kernelsmith/problems/cpu/mbdt/problem.json
-        ./usr/share/kernelsmith/harness/cpp/harness_main.cpp
+        ./usr/share/kernelsmith/harness/cpp/judge_main.cpp
         ./usr/share/kernelsmith/kb/guidance/
         ./usr/share/man/man1/kernelsmith-cli.1.gz
         ./usr/share/bash-completion/completions/kernelsmith-cli

@@ -20,6 +20,14 @@
 // The hand-off (a call that does nothing) is measured and reported; kernels
 // shorter than a few hand-offs are called in batches over distinct sets.
 //
+// Built with -DKS_CUDA (the cuda backend), kernels are launchers taking device
+// pointers: every buffer also has a device mirror the judge allocates and
+// hands to runners through CUDA IPC (device_mirror.h). The judge uploads
+// inputs when their contents change and poisoned outputs before each call,
+// flushes the L2 before timed calls, and after each call (the runner ends it
+// with a device-wide synchronize) brings the outputs back, compares every
+// input with a device copy no runner holds, and checks each mirror's red zone.
+//
 //   harness run [--counters] [--cachegrind SO WRAPPER...]
 //   harness compile-failed LOG
 //   harness problem-failed WHAT LOG
@@ -29,6 +37,9 @@
 // classifies the crash from build/phase and build/run.err.
 #include "harness_common.h"
 #include "judge_protocol.h"
+#ifdef KS_CUDA
+#include "device_mirror.h"
+#endif
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -64,6 +75,9 @@ struct Buffer {
     void* map = nullptr;
     size_t mapBytes = 0, offset = 0, dataBytes = 0;
     unsigned char* data = nullptr;
+    void* dev = nullptr;      // KS_CUDA: the device mirror runners get
+    void* pristine = nullptr; // KS_CUDA: an input's device copy no runner holds
+    unsigned char ipc[64] = {};
     template <typename T> T* as() { return reinterpret_cast<T*>(data); }
 };
 
@@ -87,6 +101,10 @@ struct Case {
         for (auto& b : buffers) {
             if (b.map) munmap(b.map, b.mapBytes);
             if (b.fd >= 0) close(b.fd);
+#ifdef KS_CUDA
+            ksDevFree(b.dev);
+            ksDevFree(b.pristine);
+#endif
         }
     }
     Buffer& add(const char* name, DT dt, int64_t count, bool output) {
@@ -150,7 +168,11 @@ struct Case {
 // ks_bytes, ks_flops, ks_size_json, ks_case_bytes (a shape's bytes before
 // anything is allocated). The kernels' call is in runner_call.inc.
 #define KS_DATA(b) ((b).data)
+#ifdef KS_CUDA
+#define KS_CACHE_EVICTION "l2flush"
+#else
 #define KS_CACHE_EVICTION "clflush"
+#endif
 #define KS_JUDGE 1
 #include "harness_problem.inc"
 
@@ -183,6 +205,9 @@ struct Json {
 std::string envJson(const Json& r) {
     return std::string("{\"host\":") + q(hostName()) + ",\"cpu\":" + q(cpuModel()) + ",\"cores\":" +
            std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + ",\"compiler\":" + q(__VERSION__) + ",\"flags\":" + q(KS_COMPILE_FLAGS) +
+#ifdef KS_CUDA
+           ",\"gpu\":" + q(ksDevName()) +
+#endif
            ",\"isolation\":{\"processes\":true,\"seccomp\":" + q(r.seccomp) + ",\"input_seed\":\"secret\"}}";
 }
 
@@ -277,7 +302,7 @@ std::vector<std::string> runnerEnvironment() {
     std::vector<std::string> env;
     for (char** e = environ; *e; ++e) {
         const std::string v = *e;
-        for (const char* prefix : {"OMP_", "GOMP_", "KMP_", "OPENBLAS_", "MKL_", "LD_LIBRARY_PATH=", "PATH=", "LANG=", "LC_ALL="})
+        for (const char* prefix : {"OMP_", "GOMP_", "KMP_", "OPENBLAS_", "MKL_", "CUDA_", "NVIDIA_", "LD_LIBRARY_PATH=", "PATH=", "LANG=", "LC_ALL="})
             if (v.rfind(prefix, 0) == 0) { env.push_back(v); break; }
     }
     return env;
@@ -486,15 +511,97 @@ bool startRunner(Json& res, Runner& r, const std::string& so, double limitS) {
 // ------------------------------------------------------------------ cases ---
 // A case as runners see it: inputs sealed against writing and reopened
 // read-only, outputs shared; `id` names it in messages.
+struct SharedCase;
+#ifdef KS_CUDA
+std::map<uint32_t, SharedCase*> gLiveCases; // by id: a call moves its cases' buffers to and from the device
+bool gL2FlushPending = false;               // flushCaches asks; the next call's preparation does it
+#endif
+
 struct SharedCase {
     uint32_t id = 0;
     Case c;
     std::vector<int> sendFds; // one per buffer, in argument order
+    SharedCase() = default;
+    SharedCase(const SharedCase&) = delete;
+    SharedCase& operator=(const SharedCase&) = delete;
     ~SharedCase() {
         for (int fd : sendFds)
             if (fd >= 0) close(fd);
+#ifdef KS_CUDA
+        gLiveCases.erase(id);
+#endif
     }
 };
+
+#ifdef KS_CUDA
+// An input's new contents go up, and into the copy no runner holds.
+std::string uploadInputs(Case& c) {
+    for (auto& b : c.buffers) {
+        if (b.output) continue;
+        if (auto err = ksDevUpload(b.dev, b.data, b.dataBytes); !err.empty()) return err;
+        if (auto err = ksDevCopy(b.pristine, b.dev, b.dataBytes); !err.empty()) return err;
+    }
+    return {};
+}
+
+// Device mirrors for a built case; "" or why the device cannot hold it.
+std::string mirrorCase(SharedCase& sc) {
+    for (auto& b : sc.c.buffers) {
+        if (auto err = ksDevAlloc(b.dataBytes, &b.dev); !err.empty())
+            return "the device cannot hold argument " + b.name + " (" + bytesText(static_cast<double>(b.dataBytes)) + "): " + err;
+        if (auto err = ksDevIpcHandle(b.dev, b.ipc); !err.empty()) return err;
+        if (!b.output)
+            if (auto err = ksDevAlloc(b.dataBytes, &b.pristine); !err.empty())
+                return "the device cannot hold a second copy of argument " + b.name + ": " + err;
+    }
+    gLiveCases[sc.id] = &sc;
+    return uploadInputs(sc.c);
+}
+
+// Before a call: the cases' poisoned outputs go up, the L2 is flushed when
+// asked, and the judge's device work is done before the clock starts.
+std::string deviceBefore(const std::vector<uint32_t>& cases) {
+    for (uint32_t id : cases) {
+        const auto it = gLiveCases.find(id);
+        if (it == gLiveCases.end()) return "internal: a call on a case the judge does not hold";
+        for (auto& b : it->second->c.buffers)
+            if (b.output)
+                if (auto err = ksDevUpload(b.dev, b.data, b.dataBytes); !err.empty()) return err;
+    }
+    if (gL2FlushPending)
+        if (auto err = ksDevFlushL2(); !err.empty()) return err;
+    gL2FlushPending = false;
+    if (auto err = ksDevSync(); !err.empty()) return err;
+    return ksDevProbe();
+}
+
+// After a call, the runner frozen: outputs come back to the host, every input
+// is compared with its copy (and restored), every red zone is checked. "" or
+// the judge's own device failure; *violation says what the kernel did wrong.
+std::string deviceAfter(const std::vector<uint32_t>& cases, std::string* violation) {
+    for (uint32_t id : cases) {
+        const auto it = gLiveCases.find(id);
+        if (it == gLiveCases.end()) return "internal: a call on a case the judge does not hold";
+        for (auto& b : it->second->c.buffers) {
+            if (b.output) {
+                if (auto err = ksDevDownload(b.data, b.dev, b.dataBytes); !err.empty()) return err;
+            } else {
+                bool same = false;
+                if (auto err = ksDevEqual(b.dev, b.pristine, b.dataBytes, &same); !err.empty()) return err;
+                if (!same) {
+                    if (violation->empty()) *violation = "wrote into its input " + b.name + " (inputs are read-only)";
+                    if (auto err = ksDevCopy(b.dev, b.pristine, b.dataBytes); !err.empty()) return err;
+                }
+            }
+            bool intact = true;
+            const std::string where = ksDevRedZone(b.dev, b.dataBytes, &intact);
+            if (!intact && violation->empty()) *violation = "wrote past the end of " + b.name + " (" + where + ")";
+            else if (intact && !where.empty()) return where;
+        }
+    }
+    return {};
+}
+#endif
 
 #ifndef F_SEAL_FUTURE_WRITE
 #define F_SEAL_FUTURE_WRITE 0x0010
@@ -502,11 +609,23 @@ struct SharedCase {
 
 uint32_t gNextCaseId = 1;
 
+std::string sealCase(SharedCase& sc);
+
 // Builds, fills and seals a case; "" or why the host cannot hold it.
 std::string makeCase(const int64_t* sizes, uint64_t seed, SharedCase& sc) {
     sc.id = gNextCaseId++;
     ks_build_case(sizes, seed, sc.c);
     if (!sc.c.allocError.empty()) return sc.c.allocError;
+    if (std::string err = sealCase(sc); !err.empty()) return err;
+#ifdef KS_CUDA
+    return mirrorCase(sc);
+#else
+    return "";
+#endif
+}
+
+// Seals a built case's inputs and prepares the descriptors runners get.
+std::string sealCase(SharedCase& sc) {
     for (auto& b : sc.c.buffers) {
         if (b.output) {
             fcntl(b.fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW);
@@ -527,6 +646,36 @@ std::string makeCase(const int64_t* sizes, uint64_t seed, SharedCase& sc) {
     return "";
 }
 
+// Another input set like `from`: its inputs copied, then refreshed (a fresh
+// draw's distribution at the price of a copy and one pass, where the
+// generator itself costs tens of nanoseconds an element).
+std::string cloneCase(const SharedCase& from, uint64_t seed, SharedCase& sc) {
+    sc.id = gNextCaseId++;
+    sc.c.sizes = from.c.sizes;
+    for (const auto& b : from.c.buffers) {
+        Buffer& nb = sc.c.add(b.name.c_str(), b.dt, static_cast<int64_t>(b.count), b.output);
+        if (!sc.c.allocError.empty()) return sc.c.allocError;
+        if (!b.output && b.dataBytes) std::memcpy(nb.data, b.data, b.dataBytes);
+    }
+    ks_refresh_case(sc.c, seed);
+    if (std::string err = sealCase(sc); !err.empty()) return err;
+#ifdef KS_CUDA
+    return mirrorCase(sc);
+#else
+    return "";
+#endif
+}
+
+// New contents for a case's inputs (on the device too); "" or why not.
+std::string refreshCase(SharedCase& sc, uint64_t seed) {
+    ks_refresh_case(sc.c, seed);
+#ifdef KS_CUDA
+    return uploadInputs(sc.c);
+#else
+    return "";
+#endif
+}
+
 bool shareCase(Runner& r, SharedCase& sc, Json& res, const std::string& where) {
     MapMsg m{};
     m.type = Map;
@@ -536,15 +685,21 @@ bool shareCase(Runner& r, SharedCase& sc, Json& res, const std::string& where) {
     for (uint32_t i = 0; i < m.sizeCount; ++i) m.sizes[i] = sc.c.sizes[i];
     for (uint32_t i = 0; i < m.buffers; ++i) {
         const Buffer& b = sc.c.buffers[i];
-        m.buffer[i] = BufferDesc{b.mapBytes, b.offset, b.dataBytes, b.output ? 1u : 0u, {}};
+        m.buffer[i] = BufferDesc{b.mapBytes, b.offset, b.dataBytes, b.output ? 1u : 0u, {}, {}};
         std::snprintf(m.buffer[i].name, sizeof m.buffer[i].name, "%s", b.name.c_str());
+        std::memcpy(m.buffer[i].ipc, b.ipc, sizeof b.ipc);
     }
+#ifdef KS_CUDA
+    const bool sendFds = false; // the runner opens the device mirrors instead
+#else
+    const bool sendFds = true;
+#endif
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxBuffers)] = {};
     iovec iov{&m, sizeof m};
     msghdr h{};
     h.msg_iov = &iov;
     h.msg_iovlen = 1;
-    if (m.buffers > 0) {
+    if (m.buffers > 0 && sendFds) {
         h.msg_control = control;
         h.msg_controllen = CMSG_SPACE(sizeof(int) * m.buffers);
         cmsghdr* c = CMSG_FIRSTHDR(&h);
@@ -588,23 +743,54 @@ bool callKernel(Runner& r, const std::vector<uint32_t>& cases, double limitS, do
     m.count = static_cast<uint32_t>(std::min<size_t>(cases.size(), kMaxBatch));
     for (uint32_t i = 0; i < m.count; ++i) m.caseId[i] = cases[i];
     const size_t bytes = cases.empty() ? sizeof(ShortMsg) : sizeof m;
+#ifdef KS_CUDA
+    if (std::string err = deviceBefore(cases); !err.empty()) return res.fail("infra_error", "the judge's device work failed " + where + ": " + err);
+#endif
     thaw(r);
     ShortMsg done{};
     bool timedOut = false;
     const double t0 = now();
     const bool sent = send(r.sock, &m, bytes, MSG_NOSIGNAL) == static_cast<ssize_t>(bytes);
     const bool answered = sent && receive(r, Done, m.seq, limitS, done, &timedOut);
-    const double t1 = now();
+    double t1 = now();
     if (!answered) {
         if (timedOut) killRunner(r);
         return failRunner(res, r, "", where, timedOut, limitS);
     }
     if (!freeze(r, res)) return failRunner(res, r, "", where, false, limitS);
+#ifdef KS_CUDA
+    // The runner's answer is the kernel's word that its device work is done;
+    // the clock stops only when the judge sees the device idle (ksDevDrain):
+    // work left running past the answer is the kernel's time, not the next's.
+    double waited = 0, probe = 0;
+    if (std::string err = ksDevDrain(std::max(0.0, limitS - (t1 - t0)), &waited, &probe); !err.empty())
+        return res.fail("infra_error", "the judge's device work failed " + where + ": " + err);
+    t1 += std::max(0.0, waited - probe); // the freeze itself is not the kernel's
+    if (t1 - t0 > limitS) {
+        killRunner(r);
+        return failRunner(res, r, "", where + " (its device work ran on after it answered)", true, limitS);
+    }
+#endif
     if (seconds) *seconds = t1 - t0;
     res.kernelSeconds += t1 - t0;
     if (done.status == CallOutOfMemory) return failRunner(res, r, "oom", where, false, limitS);
     if (done.status == CallException) return failRunner(res, r, "threw a C++ exception", where, false, limitS);
+    done.text[sizeof done.text - 1] = 0;
+    if (done.status == CallDeviceError) return failRunner(res, r, std::string("failed on the device: ") + done.text, where, false, limitS);
     if (done.status != CallOk) return failRunner(res, r, "lost a case the judge had given it", where, false, limitS);
+#ifdef KS_CUDA
+    if (!cases.empty()) {
+        const double v0 = now();
+        std::string violation;
+        if (std::string err = deviceAfter(cases, &violation); !err.empty())
+            return res.fail("infra_error", "the judge's device work failed " + where + ": " + err);
+        res.verifySeconds += now() - v0;
+        if (!violation.empty()) {
+            if (r.candidate) return res.fail("wrong_answer", "the candidate " + violation + " " + where);
+            return res.fail("infra_error", "the problem's " + r.name + " " + violation + " " + where + " (the problem's fault; no candidate was charged)");
+        }
+    }
+#endif
     return true;
 }
 
@@ -628,7 +814,10 @@ void poisonOutputs(Case& c, int which) {
 
 // Evicts a case's buffers from every cache level: each timed call starts cold.
 void flushCaches(Case& c) {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(KS_CUDA)
+    (void)c;
+    gL2FlushPending = true; // the device's L2, once, right before the call
+#elif defined(__x86_64__) || defined(__i386__)
     for (auto& b : c.buffers)
         for (size_t off = 0; off < b.dataBytes; off += 64) __builtin_ia32_clflush(b.data + off);
     __builtin_ia32_mfence();
@@ -932,7 +1121,8 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         for (size_t j = 0; j < poolN; ++j) {
             pool.push_back(std::make_unique<SharedCase>());
             const uint64_t seed = mixSeed(res.secret, mixSeed(1000u + static_cast<uint64_t>(s), j));
-            if (std::string err = makeCase(shape.sizes, seed, *pool.back()); !err.empty())
+            const std::string err = j == 0 ? makeCase(shape.sizes, seed, *pool.back()) : cloneCase(*pool[0], seed, *pool.back());
+            if (!err.empty())
                 return res.fail("infra_error", "timing shape " + std::string(shape.name) + " does not fit on this host: " + err);
             if (j == 0) poolN = poolSize(pool[0]->c.totalBytes());
         }
@@ -964,6 +1154,18 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         const double handoff = measureHandoff(k.candidate, res);
         if (!res.ok()) return false;
         res.handoffSeconds = std::max(res.handoffSeconds, handoff);
+#ifdef KS_CUDA
+        // An empty call costs the GPU two switches between the judge's context
+        // and a runner's, and the drain's probe: hundreds of microseconds,
+        // beside kernels of tens. It is measured through the reference's runner
+        // (the problem's own: no candidate can inflate it) and taken off every
+        // call, as an empty region's cost was taken off event timings.
+        const double emptyCall = measureHandoff(k.reference, res);
+        if (!res.ok()) return false;
+#else
+        const double emptyCall = 0; // batching alone keeps the hand-off small beside a call
+#endif
+        const auto perCall = [emptyCall](double t, size_t n) { return std::max(1e-9, t - emptyCall) / static_cast<double>(n); };
 
         // Warm-up: every kernel a few times, also estimating a call's length.
         std::vector<size_t> last(timed.size(), poolN);
@@ -986,7 +1188,7 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
             double t = 0;
             const double limit = ki == 0 ? KS_CALL_TIMEOUT_S * static_cast<double>(batch) : callLimit(refSeconds) * static_cast<double>(batch);
             if (!callKernel(*timed[ki], ids, limit, &t, res, std::string(stage) + " " + where)) return false;
-            const double per = t / static_cast<double>(sets.size());
+            const double per = perCall(t, sets.size());
             estimate[ki] = per;
             if (samples) samples->push_back(per);
             if (ki != candIndex) return true;
@@ -1034,7 +1236,9 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
             const auto sets = pickSets(order, poolN, batch, lastSet);
             lastSet = sets.back();
             const double r0 = now();
-            for (size_t j : sets) ks_refresh_case(pool[j]->c, order());
+            for (size_t j : sets)
+                if (std::string err = refreshCase(*pool[j], order()); !err.empty())
+                    return res.fail("infra_error", "the judge could not refresh an input set " + where + ": " + err);
             res.refreshSeconds += now() - r0;
             // The reference's answers, and the candidate's outputs when it ran first.
             std::vector<std::vector<std::vector<unsigned char>>> answer(sets.size()), produced(sets.size());
@@ -1074,7 +1278,7 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
                 double t = 0;
                 const double limit = (ki == 0 ? KS_CALL_TIMEOUT_S : callLimit(refSeconds)) * static_cast<double>(sets.size());
                 if (!callKernel(*timed[ki], ids, limit, &t, res, "a timed call " + where)) return false;
-                samples[ki].push_back(t / static_cast<double>(sets.size()));
+                samples[ki].push_back(perCall(t, sets.size()));
                 if (ki == 0) {
                     for (size_t x = 0; x < sets.size(); ++x) answer[x] = outputsOf(pool[sets[x]]->c);
                     referenceDone = true;
@@ -1109,6 +1313,7 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         std::string t = "{\"shape\":" + q(shape.name) + ",\"sizes\":" + ks_size_json(c) + ",\"bytes\":" + num(ks_bytes(c)) +
                         ",\"flops\":" + num(ks_flops(c)) + ",\"warmup\":" + std::to_string(warmups) + ",\"reps\":" + std::to_string(rounds) +
                         ",\"input_sets\":" + std::to_string(poolN) + ",\"batch\":" + std::to_string(batch) + ",\"handoff_seconds\":" + num(handoff) +
+                        ",\"empty_call_seconds\":" + num(emptyCall) +
                         ",\"cache\":\"" KS_CACHE_EVICTION "\",\"speedup\":" + num(speedup) +
                         ",\"candidate\":" + statsJson("candidate", samples[candIndex]) + ",\"baselines\":[";
         for (size_t ki = 0; ki < candIndex; ++ki) t += (ki ? "," : "") + statsJson(timed[ki]->name, samples[ki]);
@@ -1129,6 +1334,13 @@ int run(const Options& opt) {
         writeResult(res, "");
         return 0;
     }
+#ifdef KS_CUDA
+    if (std::string err = ksDevInit(); !err.empty()) {
+        res.fail("infra_error", "the judge cannot use the GPU: " + err);
+        writeResult(res, "");
+        return 0;
+    }
+#endif
     {
         Kernels k;
         k.reference.name = "reference";

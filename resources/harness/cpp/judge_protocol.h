@@ -3,6 +3,9 @@
 // per packet, buffers as memfds in SCM_RIGHTS. Plain structs, same binary on
 // both ends (both are built in the same job dir by the same compiler).
 //
+// With -DKS_CUDA (the cuda backend) buffers live on the device: the judge
+// allocates them and sends CUDA IPC handles instead of memfds.
+//
 // The runner hosts exactly one untrusted or problem kernel. Nothing it sends
 // can make a verdict better: a DONE only stops the judge's clock, after which
 // the runner is frozen and its outputs are read by the judge itself.
@@ -27,7 +30,8 @@ enum Type : uint32_t {
     Fault,      // runner -> judge: it is about to die; text says why
 };
 
-enum CallStatus : uint32_t { CallOk = 0, CallException = 1, CallOutOfMemory = 2, CallBadCase = 3 };
+// CallDeviceError: a CUDA launch or kernel failed (text: the error's name).
+enum CallStatus : uint32_t { CallOk = 0, CallException = 1, CallOutOfMemory = 2, CallBadCase = 3, CallDeviceError = 4 };
 
 struct BufferDesc {
     uint64_t mapBytes;   // size of the memfd (page multiple)
@@ -35,6 +39,7 @@ struct BufferDesc {
     uint64_t dataBytes;
     uint32_t output;     // 1: writable output; 0: read-only input
     char name[44];
+    unsigned char ipc[64]; // KS_CUDA: the device buffer's cudaIpcMemHandle_t
 };
 
 struct MapMsg {

@@ -12,6 +12,12 @@
 // the clock, freezes this process between calls, and reads the outputs itself.
 // --no-seccomp is for the profiling run under valgrind only, which cannot
 // host a filter; that run never decides a verdict.
+//
+// Built with -DKS_CUDA, the kernel is a launcher taking device pointers: the
+// runner makes its CUDA context before the filter (the driver opens its
+// device files then), opens the judge's device buffers through CUDA IPC, and
+// ends every call with a device-wide synchronize, so work on any stream of
+// the kernel's is inside the judge's clock and its errors are reported.
 #include "judge_protocol.h"
 #include "runner_seccomp.h"
 
@@ -25,6 +31,10 @@
 #include <cstring>
 #include <new>
 #include <string>
+
+#ifdef KS_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 #include "runner_call.inc" // KS_FUNCTION, KS_PROTOTYPE, ks_runner_invoke(fn, data, sizes)
 
@@ -84,15 +94,56 @@ MappedCase* findCase(uint32_t id) {
 }
 
 void unmapCase(MappedCase& c) {
-    for (uint32_t b = 0; b < c.buffers; ++b)
+    for (uint32_t b = 0; b < c.buffers; ++b) {
+#ifdef KS_CUDA
+        if (c.data[b]) cudaIpcCloseMemHandle(c.data[b]);
+#endif
         if (c.map[b]) munmap(c.map[b], c.mapBytes[b] + static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+    }
     c = MappedCase{};
 }
+
+#ifdef KS_CUDA
+void* gNopBuffer = nullptr; // what an empty call touches
+
+// Device buffers: the judge's allocations, opened through their IPC handles.
+const char* mapDeviceCase(const MapMsg& m, const int* fds, int fdCount, MappedCase& slot) {
+    for (int i = 0; i < fdCount; ++i) close(fds[i]);
+    for (uint32_t b = 0; b < m.buffers; ++b) {
+        slot.desc[b] = m.buffer[b];
+        cudaIpcMemHandle_t h;
+        static_assert(sizeof h == sizeof m.buffer[b].ipc, "CUDA IPC handles are 64 bytes");
+        std::memcpy(&h, m.buffer[b].ipc, sizeof h);
+        void* p = nullptr;
+        if (cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) {
+            static char why[160];
+            std::snprintf(why, sizeof why, "cannot open the judge's device buffer %s (%s)", m.buffer[b].name, cudaGetErrorName(cudaGetLastError()));
+            return why;
+        }
+        slot.data[b] = static_cast<unsigned char*>(p);
+    }
+    return "";
+}
+
+// After the calls: launch errors, and the device's own (an illegal address).
+uint32_t finishDeviceWork(char* text, size_t size) {
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e == cudaSuccess) return CallOk;
+    std::snprintf(text, size, "%s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+    return CallDeviceError;
+}
+#endif
 
 // Maps each buffer with a PROT_NONE page after it, so that running off the
 // end of an argument faults at once.
 const char* mapCase(const MapMsg& m, const int* fds, int fdCount) {
-    if (m.buffers > kMaxBuffers || m.sizeCount > kMaxSizes || static_cast<int>(m.buffers) != fdCount) return "malformed map message";
+#ifdef KS_CUDA
+    const bool fdsMatch = true; // device buffers come as IPC handles
+#else
+    const bool fdsMatch = static_cast<int>(m.buffers) == fdCount;
+#endif
+    if (m.buffers > kMaxBuffers || m.sizeCount > kMaxSizes || !fdsMatch) return "malformed map message";
     MappedCase* slot = nullptr;
     for (auto& c : gCases)
         if (!c.used) { slot = &c; break; }
@@ -101,6 +152,9 @@ const char* mapCase(const MapMsg& m, const int* fds, int fdCount) {
     slot->id = m.caseId;
     slot->buffers = m.buffers;
     std::memcpy(slot->sizes, m.sizes, sizeof m.sizes);
+#ifdef KS_CUDA
+    return mapDeviceCase(m, fds, fdCount, *slot);
+#endif
     const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     for (uint32_t b = 0; b < m.buffers; ++b) {
         const BufferDesc& d = m.buffer[b];
@@ -142,6 +196,16 @@ int main(int argc, char** argv) {
     sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
     sigaction(SIGSEGV, &sa, nullptr);
 
+#ifdef KS_CUDA
+    // The context first: the driver opens its device files for writing, which
+    // the filter forbids from then on.
+    if (cudaSetDevice(0) != cudaSuccess || cudaFree(nullptr) != cudaSuccess || cudaMalloc(&gNopBuffer, sizeof(int)) != cudaSuccess) {
+        const std::string why = std::string("no usable CUDA device for the kernel runner: ") + cudaGetErrorName(cudaGetLastError());
+        sendShort(Hello, 0, 1, why.c_str());
+        return 3;
+    }
+    threads = true; // the CUDA runtime starts threads of its own
+#endif
     if (seccomp) {
         if (const char* why = ksseccomp::install(threads, static_cast<uint32_t>(getpid())); *why) {
             sendShort(Hello, 0, 1, why);
@@ -187,10 +251,17 @@ int main(int argc, char** argv) {
             const auto& m = reinterpret_cast<const ShortMsg&>(msg);
             if (MappedCase* c = findCase(m.seq)) unmapCase(*c);
         } else if (type == Nop) {
+#ifdef KS_CUDA
+            // An empty call: device work of this runner's own, so that the GPU
+            // switches contexts as for a real call.
+            cudaMemsetAsync(gNopBuffer, 0, sizeof(int));
+            cudaDeviceSynchronize();
+#endif
             sendShort(Done, reinterpret_cast<const ShortMsg&>(msg).seq, CallOk, "");
         } else if (type == Call) {
             const auto& m = reinterpret_cast<const CallMsg&>(msg);
             uint32_t status = CallOk;
+            char text[sizeof(ShortMsg::text)] = "";
             for (uint32_t i = 0; i < m.count && i < kMaxBatch && status == CallOk; ++i) {
                 MappedCase* c = findCase(m.caseId[i]);
                 if (!c) { status = CallBadCase; break; }
@@ -201,8 +272,11 @@ int main(int argc, char** argv) {
                 } catch (...) {
                     status = CallException;
                 }
+#ifdef KS_CUDA
+                if (status == CallOk) status = finishDeviceWork(text, sizeof text);
+#endif
             }
-            sendShort(Done, m.seq, status, "");
+            sendShort(Done, m.seq, status, text);
         }
     }
 }

@@ -1,8 +1,11 @@
-// Kernelsmith CUDA harness: device mirrors, CUDA-event timing and the L2 flush
-// (see device_mirror.h). Built by run.sh with the target's nvcc.
+// Kernelsmith's judge, CUDA side: device mirrors shared through CUDA IPC,
+// comparisons on the device and the L2 flush (see device_mirror.h). Built by
+// run.sh with the target's nvcc.
 #include "device_mirror.h"
 
 #include <cuda_runtime.h>
+
+#include <time.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -14,15 +17,32 @@ namespace {
 constexpr size_t kRedZoneBytes = 4096;
 constexpr unsigned char kRedZoneByte = 0xCD;
 
-cudaEvent_t gStart = nullptr, gEnd = nullptr;
 void* gFlush = nullptr;
 size_t gFlushBytes = 0;
-double gEmptyRegionS = 0;
 std::string gName;
-
 std::string check(cudaError_t e, const char* what) {
     if (e == cudaSuccess) return {};
     return std::string(what) + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+}
+
+double gProbeS = 0; // an idle device's probe round trip (median)
+
+__global__ void probe() {}
+
+double nowS() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// One probe: a launch of the judge's own and its completion.
+std::string probeOnce(double* seconds) {
+    const double t0 = nowS();
+    probe<<<1, 1>>>();
+    if (auto err = check(cudaGetLastError(), "the probe's launch"); !err.empty()) return err;
+    if (auto err = check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (probe)"); !err.empty()) return err;
+    *seconds = nowS() - t0;
+    return {};
 }
 
 int* gDiffers = nullptr; // device flag of ksDevEqual
@@ -53,21 +73,17 @@ std::string ksDevInit() {
     cudaDeviceProp prop{};
     if (auto err = check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties"); !err.empty()) return err;
     gName = std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ")";
-    if (auto err = check(cudaEventCreate(&gStart), "cudaEventCreate"); !err.empty()) return err;
-    if (auto err = check(cudaEventCreate(&gEnd), "cudaEventCreate"); !err.empty()) return err;
     // Twice the L2, at least 64 MiB: writing it evicts whatever a previous call left there.
     gFlushBytes = std::max<size_t>(size_t(2) * static_cast<size_t>(prop.l2CacheSize), size_t(64) << 20);
     if (auto err = check(cudaMalloc(&gFlush, gFlushBytes), "cudaMalloc (L2 flush buffer)"); !err.empty()) return err;
-    // What a timed region costs with no kernel in it: the synchronize and the events.
-    std::vector<double> empty;
+    std::vector<double> probes;
     for (int i = 0; i < 25; ++i) {
         double s = 0;
-        if (auto err = ksDevBegin(); !err.empty()) return err;
-        if (auto err = ksDevEnd(&s); !err.empty()) return err;
-        empty.push_back(s);
+        if (auto err = probeOnce(&s); !err.empty()) return err;
+        probes.push_back(s);
     }
-    std::sort(empty.begin(), empty.end());
-    gEmptyRegionS = empty[empty.size() / 2];
+    std::sort(probes.begin(), probes.end());
+    gProbeS = probes[probes.size() / 2];
     return {};
 }
 
@@ -90,6 +106,18 @@ std::string ksDevAlloc(size_t bytes, void** dev) {
 
 void ksDevFree(void* dev) {
     if (dev) cudaFree(dev);
+}
+
+std::string ksDevIpcHandle(void* dev, unsigned char* handle64) {
+    cudaIpcMemHandle_t h;
+    static_assert(sizeof h == 64, "CUDA IPC handles are 64 bytes");
+    if (auto err = check(cudaIpcGetMemHandle(&h, dev), "cudaIpcGetMemHandle"); !err.empty()) return err;
+    std::memcpy(handle64, &h, sizeof h);
+    return {};
+}
+
+std::string ksDevSync() {
+    return check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 
 std::string ksDevUpload(void* dev, const void* host, size_t bytes) {
@@ -140,24 +168,25 @@ std::string ksDevFlushL2() {
     return {};
 }
 
-std::string ksDevBegin() {
-    // An idle device first: a kernel on a stream of the candidate's own cannot
-    // then start before the start event (say, beside the L2 flush).
-    if (auto err = check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); !err.empty()) return err;
-    return check(cudaEventRecord(gStart, 0), "cudaEventRecord (start)");
+std::string ksDevProbe() {
+    double s = 0;
+    return probeOnce(&s);
 }
 
-std::string ksDevEnd(double* seconds) {
-    *seconds = 0;
-    // The launcher's own errors (a bad launch configuration) and the kernels'
-    // (an illegal address) surface here; the synchronize also takes in work
-    // the candidate put on other streams.
-    if (auto err = check(cudaGetLastError(), "kernel launch"); !err.empty()) return err;
-    if (auto err = check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); !err.empty()) return err;
-    if (auto err = check(cudaEventRecord(gEnd, 0), "cudaEventRecord (end)"); !err.empty()) return err;
-    if (auto err = check(cudaEventSynchronize(gEnd), "cudaEventSynchronize"); !err.empty()) return err;
-    float ms = 0;
-    if (auto err = check(cudaEventElapsedTime(&ms, gStart, gEnd), "cudaEventElapsedTime"); !err.empty()) return err;
-    *seconds = std::max(1e-9, static_cast<double>(ms) * 1e-3 - gEmptyRegionS);
+std::string ksDevDrain(double limitS, double* waitedS, double* probeS) {
+    // Kernels of two processes do not run at once: the GPU gives each context
+    // its time slice in turn. While a runner's kernel still runs, the probe
+    // waits for it or for the end of the slice, far longer than an idle
+    // device's round trip; so the device is idle once a probe comes back in
+    // about that time. What the wait held is charged to the call.
+    const double start = nowS(), quick = std::max(4 * gProbeS, gProbeS + 20e-6);
+    for (;;) {
+        double s = 0;
+        if (auto err = probeOnce(&s); !err.empty()) return err;
+        if (s <= quick) break;
+        if (nowS() - start > limitS) break;
+    }
+    *waitedS = nowS() - start;
+    *probeS = gProbeS;
     return {};
 }

@@ -1,11 +1,13 @@
-// Kernelsmith CUDA harness: the device side of harness_main.cpp (built with -DKS_CUDA).
+// Kernelsmith's judge, CUDA side (judge_main.cpp built with -DKS_CUDA).
 //
-// Every buffer of a case has a device mirror; kernels (reference, baselines,
+// Every buffer of a case has a device mirror that the judge allocates and
+// shares with kernel runners through CUDA IPC; kernels (reference, baselines,
 // candidate) are launchers that take device pointers. The host copies stay the
-// truth the harness checks against: inputs go up once per case and are read
-// back to prove them unmodified, outputs go up poisoned before every call and
-// come back after it. Each mirror is followed by a red zone whose pattern is
-// checked after every checked call, so a write past the end is caught.
+// truth the judge checks against: inputs go up when their contents change and
+// are compared on the device with a copy no runner holds, outputs go up
+// poisoned before every call and come back after it. Each mirror is followed
+// by a red zone whose pattern is checked after every call, so a write past
+// the end is caught.
 //
 // Every CUDA call is checked; a failure comes back as a message ("" = fine).
 #pragma once
@@ -13,8 +15,7 @@
 #include <cstddef>
 #include <string>
 
-// Picks the device (CUDA_VISIBLE_DEVICES chose it), makes the timing events
-// and the L2 flush buffer, and measures what an empty timed region costs.
+// Picks the device (CUDA_VISIBLE_DEVICES chose it) and makes the L2 flush buffer.
 std::string ksDevInit();
 // "NVIDIA H100 80GB HBM3 (sm_90)" for result.json.
 std::string ksDevName();
@@ -22,6 +23,10 @@ std::string ksDevName();
 // `bytes` of device memory followed by a red zone; *dev is null on failure.
 std::string ksDevAlloc(size_t bytes, void** dev);
 void ksDevFree(void* dev);
+// The 64-byte cudaIpcMemHandle_t of an allocation of ksDevAlloc's.
+std::string ksDevIpcHandle(void* dev, unsigned char* handle64);
+// Waits for everything the judge queued on the device.
+std::string ksDevSync();
 std::string ksDevUpload(void* dev, const void* host, size_t bytes);
 std::string ksDevDownload(void* host, const void* dev, size_t bytes);
 // "" when the red zone after a `bytes`-long mirror still holds its pattern;
@@ -36,8 +41,11 @@ std::string ksDevEqual(const void* a, const void* b, size_t bytes, bool* equal);
 
 // Evicts the L2 (writes a buffer larger than it), so every timed call starts cold.
 std::string ksDevFlushL2();
-// Around one kernel call: the start event, then (after the launcher returned)
-// a device-wide synchronize, so work on any stream is inside the measurement,
-// the end event, and the elapsed time less the cost of an empty region.
-std::string ksDevBegin();
-std::string ksDevEnd(double* seconds);
+// A kernel of the judge's own, waited for: before each call, so that every
+// call (an empty one too) starts from the judge's context.
+std::string ksDevProbe();
+// After a runner answered a call: returns once the device is idle (a probe
+// kernel of the judge's comes back as fast as on an idle device), or after
+// `limitS`; *waitedS is how long that took, *probeS an idle probe's time.
+// Work a kernel left running past its answer is inside the judge's clock.
+std::string ksDevDrain(double limitS, double* waitedS, double* probeS);

@@ -1,0 +1,42 @@
+// expect: timeout
+// Blocks the timer signals and spins on the host: a harness whose watchdog
+// is SIGALRM in the candidate's process waits until the job's wall limit.
+__device__ float blockSum(float v) {
+    __shared__ float partial[32];
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    if ((threadIdx.x & 31) == 0) partial[threadIdx.x >> 5] = v;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        v = threadIdx.x < blockDim.x / 32 ? partial[threadIdx.x] : 0.f;
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+        if (threadIdx.x == 0) partial[0] = v;
+    }
+    __syncthreads();
+    return partial[0];
+}
+
+__global__ void rows(const float* x, const float* w, float* y, int64_t N, float eps) {
+    const float* xr = x + blockIdx.x * N;
+    float* yr = y + blockIdx.x * N;
+    float ss = 0.f;
+    for (int64_t i = threadIdx.x; i < N; i += blockDim.x) ss += xr[i] * xr[i];
+    const float s = rsqrtf(blockSum(ss) / N + eps);
+    for (int64_t i = threadIdx.x; i < N; i += blockDim.x) yr[i] = xr[i] * s * w[i];
+}
+
+void honest(const float* x, const float* w, float* y, int64_t M, int64_t N, float eps, cudaStream_t stream = 0) {
+    if (M > 0) rows<<<static_cast<unsigned>(M), 256, 0, stream>>>(x, w, y, N, eps);
+}
+
+
+#include <csignal>
+void rmsnorm_fwd(const float* x, const float* w, float* y, int64_t M, int64_t N, float eps) {
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGALRM);
+    sigaddset(&s, SIGVTALRM);
+    sigprocmask(SIG_BLOCK, &s, nullptr);
+    for (volatile unsigned long i = 0;; ++i) {
+    }
+    honest(x, w, y, M, N, eps);
+}
