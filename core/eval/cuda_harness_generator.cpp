@@ -59,7 +59,7 @@ std::string CudaHarnessGenerator::runScript(const problem::ProblemSpec& p, const
           "if [ ! -x build/harness ]; then\n"
           "  timeout -k 5 \"$COMPILE_S\" \"$NVCC\" -std=c++17 -O2 -arch=\"$ARCH\" \"${CUDART[@]}\" -DKS_CUDA -o build/harness src/judge_main.cpp "
           "src/device_mirror.cu" << (p.fillSource ? " src/fill.cpp" : "")
-       << " > build/harness.log 2>&1 || { cat build/harness.log >&2; echo 'KS: the judge did not build' >&2; exit 3; }\n"
+       << " -ldl > build/harness.log 2>&1 || { cat build/harness.log >&2; echo 'KS: the judge did not build' >&2; exit 3; }\n"
           "fi\n"
           "if [ ! -x build/runner ]; then\n"
           "  timeout -k 5 \"$COMPILE_S\" \"$NVCC\" -std=c++17 -O2 -arch=\"$ARCH\" \"${CUDART[@]}\" -DKS_CUDA -o build/runner src/kernel_runner.cpp -ldl"
@@ -110,6 +110,7 @@ Result<JobDescription> CudaHarnessGenerator::write(const problem::ProblemSpec& p
         {"src/runner_call.inc", CppHarnessGenerator::runnerInclude(p)},
         {"src/device_mirror.h", templates.at("device_mirror.h")},
         {"src/device_mirror.cu", templates.at("device_mirror.cu")},
+        {"src/driver_api.h", templates.at("driver_api.h")},
         {"src/harness_problem.inc", CppHarnessGenerator::problemInclude(p, o)},
         {"src/kernel.h", CppHarnessGenerator::kernelHeader(p)},
         {"src/reference.cu", p.reference.text},

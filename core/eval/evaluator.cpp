@@ -139,7 +139,7 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
     Sha256 h;
     for (const char* rel : {"src/judge_main.cpp", "src/harness_common.h", "src/judge_protocol.h",
                             "src/runner_seccomp.h", "src/kernel_runner.cpp", "src/runner_call.inc", "src/harness_problem.inc",
-                            "src/kernel.h", "src/reference.cpp", "src/fill.cpp", "src/reference.cu", "src/device_mirror.cu"}) {
+                            "src/kernel.h", "src/reference.cpp", "src/fill.cpp", "src/reference.cu", "src/device_mirror.cu", "src/driver_api.h"}) {
         auto text = readTextFile(jobDir / rel);
         h.addField(rel).addField(text ? *text : std::string());
     }

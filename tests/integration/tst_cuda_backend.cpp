@@ -78,7 +78,7 @@ private slots:
         QVERIFY(!job->finished);
         const auto dir = job->request.dir;
         for (const char* f : {"src/judge_main.cpp", "src/kernel_runner.cpp", "src/judge_protocol.h", "src/runner_seccomp.h",
-                              "src/runner_call.inc", "src/device_mirror.cu", "src/device_mirror.h", "src/reference.cu", "src/candidate.cu",
+                              "src/runner_call.inc", "src/device_mirror.cu", "src/device_mirror.h", "src/driver_api.h", "src/reference.cu", "src/candidate.cu",
                               "src/kernel.h", "src/harness_problem.inc", "job.json"})
             QVERIFY2(std::filesystem::exists(dir / f), f);
         auto run = readTextFile(dir / "run.sh");

@@ -77,7 +77,8 @@ struct Buffer {
     unsigned char* data = nullptr;
     void* dev = nullptr;      // KS_CUDA: the device mirror runners get
     void* pristine = nullptr; // KS_CUDA: an input's device copy no runner holds
-    unsigned char ipc[64] = {};
+    int devFd = -1;           // KS_CUDA: the shareable handle of `dev`, for runners
+    size_t devMapBytes = 0;   // KS_CUDA: the size of that allocation
     template <typename T> T* as() { return reinterpret_cast<T*>(data); }
 };
 
@@ -104,6 +105,7 @@ struct Case {
 #ifdef KS_CUDA
             ksDevFree(b.dev);
             ksDevFree(b.pristine);
+            if (b.devFd >= 0) close(b.devFd);
 #endif
         }
     }
@@ -547,12 +549,16 @@ std::string uploadInputs(Case& c) {
 // Device mirrors for a built case; "" or why the device cannot hold it.
 std::string mirrorCase(SharedCase& sc) {
     for (auto& b : sc.c.buffers) {
-        if (auto err = ksDevAlloc(b.dataBytes, &b.dev); !err.empty())
+        if (auto err = ksDevAllocShared(b.dataBytes, &b.dev, &b.devFd, &b.devMapBytes); !err.empty())
             return "the device cannot hold argument " + b.name + " (" + bytesText(static_cast<double>(b.dataBytes)) + "): " + err;
-        if (auto err = ksDevIpcHandle(b.dev, b.ipc); !err.empty()) return err;
         if (!b.output)
             if (auto err = ksDevAlloc(b.dataBytes, &b.pristine); !err.empty())
                 return "the device cannot hold a second copy of argument " + b.name + ": " + err;
+    }
+    // Runners get the device allocations, not the host memfds.
+    for (size_t i = 0; i < sc.c.buffers.size() && i < sc.sendFds.size(); ++i) {
+        if (sc.sendFds[i] >= 0) close(sc.sendFds[i]);
+        sc.sendFds[i] = fcntl(sc.c.buffers[i].devFd, F_DUPFD_CLOEXEC, 0);
     }
     gLiveCases[sc.id] = &sc;
     return uploadInputs(sc.c);
@@ -685,21 +691,19 @@ bool shareCase(Runner& r, SharedCase& sc, Json& res, const std::string& where) {
     for (uint32_t i = 0; i < m.sizeCount; ++i) m.sizes[i] = sc.c.sizes[i];
     for (uint32_t i = 0; i < m.buffers; ++i) {
         const Buffer& b = sc.c.buffers[i];
-        m.buffer[i] = BufferDesc{b.mapBytes, b.offset, b.dataBytes, b.output ? 1u : 0u, {}, {}};
-        std::snprintf(m.buffer[i].name, sizeof m.buffer[i].name, "%s", b.name.c_str());
-        std::memcpy(m.buffer[i].ipc, b.ipc, sizeof b.ipc);
-    }
 #ifdef KS_CUDA
-    const bool sendFds = false; // the runner opens the device mirrors instead
+        m.buffer[i] = BufferDesc{b.devMapBytes, 0, b.dataBytes, b.output ? 1u : 0u, {}};
 #else
-    const bool sendFds = true;
+        m.buffer[i] = BufferDesc{b.mapBytes, b.offset, b.dataBytes, b.output ? 1u : 0u, {}};
 #endif
+        std::snprintf(m.buffer[i].name, sizeof m.buffer[i].name, "%s", b.name.c_str());
+    }
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxBuffers)] = {};
     iovec iov{&m, sizeof m};
     msghdr h{};
     h.msg_iov = &iov;
     h.msg_iovlen = 1;
-    if (m.buffers > 0 && sendFds) {
+    if (m.buffers > 0) {
         h.msg_control = control;
         h.msg_controllen = CMSG_SPACE(sizeof(int) * m.buffers);
         cmsghdr* c = CMSG_FIRSTHDR(&h);

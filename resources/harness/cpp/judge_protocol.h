@@ -4,7 +4,8 @@
 // both ends (both are built in the same job dir by the same compiler).
 //
 // With -DKS_CUDA (the cuda backend) buffers live on the device: the judge
-// allocates them and sends CUDA IPC handles instead of memfds.
+// allocates them shareable (CUDA's virtual memory management) and sends each
+// allocation's file descriptor instead of a memfd; mapBytes is its size.
 //
 // The runner hosts exactly one untrusted or problem kernel. Nothing it sends
 // can make a verdict better: a DONE only stops the judge's clock, after which
@@ -39,7 +40,6 @@ struct BufferDesc {
     uint64_t dataBytes;
     uint32_t output;     // 1: writable output; 0: read-only input
     char name[44];
-    unsigned char ipc[64]; // KS_CUDA: the device buffer's cudaIpcMemHandle_t
 };
 
 struct MapMsg {

@@ -15,7 +15,8 @@
 //
 // Built with -DKS_CUDA, the kernel is a launcher taking device pointers: the
 // runner makes its CUDA context before the filter (the driver opens its
-// device files then), opens the judge's device buffers through CUDA IPC, and
+// device files then), maps the judge's device allocations from the file
+// descriptors it sends (CUDA's virtual memory management), and
 // ends every call with a device-wide synchronize, so work on any stream of
 // the kernel's is inside the judge's clock and its errors are reported.
 #include "judge_protocol.h"
@@ -34,6 +35,10 @@
 
 #ifdef KS_CUDA
 #include <cuda_runtime_api.h>
+
+#include <type_traits>
+
+#include "driver_api.h"
 #endif
 
 #include "runner_call.inc" // KS_FUNCTION, KS_PROTOTYPE, ks_runner_invoke(fn, data, sizes)
@@ -51,9 +56,15 @@ struct MappedCase {
     void* map[kMaxBuffers] = {};
     size_t mapBytes[kMaxBuffers] = {};
     BufferDesc desc[kMaxBuffers];
+#ifdef KS_CUDA
+    CUmemGenericAllocationHandle devHandle[kMaxBuffers] = {};
+#endif
 };
 
 constexpr int kMaxCases = 256;
+#ifdef KS_CUDA
+KsDriverApi gDriver;
+#endif
 MappedCase gCases[kMaxCases];
 
 void sendShort(uint32_t type, uint32_t seq, uint32_t status, const char* text) {
@@ -96,7 +107,13 @@ MappedCase* findCase(uint32_t id) {
 void unmapCase(MappedCase& c) {
     for (uint32_t b = 0; b < c.buffers; ++b) {
 #ifdef KS_CUDA
-        if (c.data[b]) cudaIpcCloseMemHandle(c.data[b]);
+        const auto ptr = reinterpret_cast<CUdeviceptr>(c.data[b]);
+        if (ptr) {
+            gDriver.unmap(ptr, c.mapBytes[b]);
+            gDriver.addressFree(ptr, c.mapBytes[b]);
+        }
+        if (c.devHandle[b]) gDriver.release(c.devHandle[b]);
+        continue;
 #endif
         if (c.map[b]) munmap(c.map[b], c.mapBytes[b] + static_cast<size_t>(sysconf(_SC_PAGESIZE)));
     }
@@ -106,23 +123,39 @@ void unmapCase(MappedCase& c) {
 #ifdef KS_CUDA
 void* gNopBuffer = nullptr; // what an empty call touches
 
-// Device buffers: the judge's allocations, opened through their IPC handles.
+// Device buffers: the judge's allocations, mapped from the descriptors it sent.
 const char* mapDeviceCase(const MapMsg& m, const int* fds, int fdCount, MappedCase& slot) {
-    for (int i = 0; i < fdCount; ++i) close(fds[i]);
-    for (uint32_t b = 0; b < m.buffers; ++b) {
-        slot.desc[b] = m.buffer[b];
-        cudaIpcMemHandle_t h;
-        static_assert(sizeof h == sizeof m.buffer[b].ipc, "CUDA IPC handles are 64 bytes");
-        std::memcpy(&h, m.buffer[b].ipc, sizeof h);
-        void* p = nullptr;
-        if (cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) {
-            static char why[160];
-            std::snprintf(why, sizeof why, "cannot open the judge's device buffer %s (%s)", m.buffer[b].name, cudaGetErrorName(cudaGetLastError()));
-            return why;
+    static char why[200];
+    int device = 0;
+    cudaGetDevice(&device);
+    CUmemAccessDesc access{};
+    access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    access.location.id = device;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    const char* failed = nullptr;
+    CUresult r = CUDA_SUCCESS;
+    for (uint32_t b = 0; b < m.buffers && !failed; ++b) {
+        const BufferDesc& d = m.buffer[b];
+        slot.desc[b] = d;
+        CUdeviceptr ptr = 0;
+        if ((r = gDriver.importHandle(&slot.devHandle[b], reinterpret_cast<void*>(static_cast<uintptr_t>(fds[b])),
+                                                CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)) != CUDA_SUCCESS)
+            failed = "cuMemImportFromShareableHandle";
+        else if ((r = gDriver.reserve(&ptr, d.mapBytes, 0, 0, 0)) != CUDA_SUCCESS)
+            failed = "cuMemAddressReserve";
+        else if ((r = gDriver.map(ptr, d.mapBytes, 0, slot.devHandle[b], 0)) != CUDA_SUCCESS)
+            failed = "cuMemMap";
+        else if ((r = gDriver.setAccess(ptr, d.mapBytes, &access, 1)) != CUDA_SUCCESS)
+            failed = "cuMemSetAccess";
+        if (ptr) {
+            slot.data[b] = reinterpret_cast<unsigned char*>(ptr);
+            slot.mapBytes[b] = d.mapBytes;
         }
-        slot.data[b] = static_cast<unsigned char*>(p);
     }
-    return "";
+    for (int i = 0; i < fdCount; ++i) close(fds[i]);
+    if (!failed) return "";
+    std::snprintf(why, sizeof why, "cannot map the judge's device buffers (%s: %s)", failed, gDriver.errorName(r));
+    return why;
 }
 
 // After the calls: launch errors, and the device's own (an illegal address).
@@ -138,12 +171,7 @@ uint32_t finishDeviceWork(char* text, size_t size) {
 // Maps each buffer with a PROT_NONE page after it, so that running off the
 // end of an argument faults at once.
 const char* mapCase(const MapMsg& m, const int* fds, int fdCount) {
-#ifdef KS_CUDA
-    const bool fdsMatch = true; // device buffers come as IPC handles
-#else
-    const bool fdsMatch = static_cast<int>(m.buffers) == fdCount;
-#endif
-    if (m.buffers > kMaxBuffers || m.sizeCount > kMaxSizes || !fdsMatch) return "malformed map message";
+    if (m.buffers > kMaxBuffers || m.sizeCount > kMaxSizes || static_cast<int>(m.buffers) != fdCount) return "malformed map message";
     MappedCase* slot = nullptr;
     for (auto& c : gCases)
         if (!c.used) { slot = &c; break; }
@@ -202,6 +230,10 @@ int main(int argc, char** argv) {
     if (cudaSetDevice(0) != cudaSuccess || cudaFree(nullptr) != cudaSuccess || cudaMalloc(&gNopBuffer, sizeof(int)) != cudaSuccess) {
         const std::string why = std::string("no usable CUDA device for the kernel runner: ") + cudaGetErrorName(cudaGetLastError());
         sendShort(Hello, 0, 1, why.c_str());
+        return 3;
+    }
+    if (const char* why = gDriver.load(); *why) {
+        sendShort(Hello, 0, 1, why);
         return 3;
     }
     threads = true; // the CUDA runtime starts threads of its own

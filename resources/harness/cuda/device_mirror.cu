@@ -4,12 +4,18 @@
 #include "device_mirror.h"
 
 #include <cuda_runtime.h>
+#include <unistd.h>
+
+#include <type_traits>
+
+#include "driver_api.h"
 
 #include <time.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <vector>
 
 namespace {
@@ -64,12 +70,28 @@ __global__ void compareBytes(const unsigned char* a, const unsigned char* b, siz
 
 } // namespace
 
+namespace {
+struct SharedAllocation {
+    CUmemGenericAllocationHandle handle;
+    size_t size;
+};
+std::map<void*, SharedAllocation> gShared; // ksDevFree tells them from cudaMalloc's
+KsDriverApi gDriver;
+
+std::string checkDriver(CUresult r, const char* what) {
+    if (r == CUDA_SUCCESS) return {};
+    return std::string(what) + ": " + gDriver.errorName(r);
+}
+} // namespace
+
 std::string ksDevInit() {
     int count = 0;
     if (auto err = check(cudaGetDeviceCount(&count), "cudaGetDeviceCount"); !err.empty())
         return "no usable CUDA device on this host: " + err;
     if (count == 0) return "no CUDA device on this host (CUDA_VISIBLE_DEVICES may hide them)";
     if (auto err = check(cudaSetDevice(0), "cudaSetDevice"); !err.empty()) return err;
+    if (auto err = check(cudaFree(nullptr), "cudaFree (making the context)"); !err.empty()) return err;
+    if (const char* why = gDriver.load(); *why) return why;
     cudaDeviceProp prop{};
     if (auto err = check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties"); !err.empty()) return err;
     gName = std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ")";
@@ -105,14 +127,58 @@ std::string ksDevAlloc(size_t bytes, void** dev) {
 }
 
 void ksDevFree(void* dev) {
-    if (dev) cudaFree(dev);
+    if (!dev) return;
+    const auto it = gShared.find(dev);
+    if (it == gShared.end()) {
+        cudaFree(dev);
+        return;
+    }
+    const auto ptr = reinterpret_cast<CUdeviceptr>(dev);
+    gDriver.unmap(ptr, it->second.size);
+    gDriver.addressFree(ptr, it->second.size);
+    gDriver.release(it->second.handle);
+    gShared.erase(it);
 }
 
-std::string ksDevIpcHandle(void* dev, unsigned char* handle64) {
-    cudaIpcMemHandle_t h;
-    static_assert(sizeof h == 64, "CUDA IPC handles are 64 bytes");
-    if (auto err = check(cudaIpcGetMemHandle(&h, dev), "cudaIpcGetMemHandle"); !err.empty()) return err;
-    std::memcpy(handle64, &h, sizeof h);
+
+std::string ksDevAllocShared(size_t bytes, void** dev, int* fd, size_t* mapBytes) {
+    *dev = nullptr;
+    *fd = -1;
+    int device = 0;
+    if (auto err = check(cudaGetDevice(&device), "cudaGetDevice"); !err.empty()) return err;
+    CUmemAllocationProp prop{};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = device;
+    prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    size_t granularity = 0;
+    if (auto err = checkDriver(gDriver.getGranularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED), "cuMemGetAllocationGranularity");
+        !err.empty())
+        return err;
+    const size_t size = (bytes + kRedZoneBytes + granularity - 1) / granularity * granularity;
+    CUmemGenericAllocationHandle handle{};
+    if (auto err = checkDriver(gDriver.create(&handle, size, &prop, 0), "cuMemCreate"); !err.empty()) return err;
+    CUdeviceptr ptr = 0;
+    CUmemAccessDesc access{};
+    access.location = prop.location;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    std::string err = checkDriver(gDriver.reserve(&ptr, size, granularity, 0, 0), "cuMemAddressReserve");
+    if (err.empty()) err = checkDriver(gDriver.map(ptr, size, 0, handle, 0), "cuMemMap");
+    if (err.empty()) err = checkDriver(gDriver.setAccess(ptr, size, &access, 1), "cuMemSetAccess");
+    if (err.empty())
+        err = checkDriver(gDriver.exportHandle(fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), "cuMemExportToShareableHandle");
+    void* p = reinterpret_cast<void*>(ptr);
+    gShared[p] = SharedAllocation{handle, size};
+    if (err.empty()) err = check(cudaMemset(static_cast<unsigned char*>(p) + bytes, kRedZoneByte, kRedZoneBytes), "cudaMemset (red zone)");
+    if (!err.empty()) {
+        if (ptr) ksDevFree(p);
+        else gDriver.release(handle);
+        if (*fd >= 0) close(*fd);
+        *fd = -1;
+        return err;
+    }
+    *dev = p;
+    *mapBytes = size;
     return {};
 }
 

@@ -1,7 +1,9 @@
 // Kernelsmith's judge, CUDA side (judge_main.cpp built with -DKS_CUDA).
 //
 // Every buffer of a case has a device mirror that the judge allocates and
-// shares with kernel runners through CUDA IPC; kernels (reference, baselines,
+// shares with kernel runners as a file descriptor (CUDA's virtual memory
+// management: both processes map it with the device's large pages, where a
+// legacy IPC mapping ran a memory-bound kernel 20-45% slower on an H100); kernels (reference, baselines,
 // candidate) are launchers that take device pointers. The host copies stay the
 // truth the judge checks against: inputs go up when their contents change and
 // are compared on the device with a copy no runner holds, outputs go up
@@ -23,8 +25,9 @@ std::string ksDevName();
 // `bytes` of device memory followed by a red zone; *dev is null on failure.
 std::string ksDevAlloc(size_t bytes, void** dev);
 void ksDevFree(void* dev);
-// The 64-byte cudaIpcMemHandle_t of an allocation of ksDevAlloc's.
-std::string ksDevIpcHandle(void* dev, unsigned char* handle64);
+// Like ksDevAlloc, shareable: *fd is the allocation's handle for another
+// process (cuMemImportFromShareableHandle), *mapBytes its size there.
+std::string ksDevAllocShared(size_t bytes, void** dev, int* fd, size_t* mapBytes);
 // Waits for everything the judge queued on the device.
 std::string ksDevSync();
 std::string ksDevUpload(void* dev, const void* host, size_t bytes);
