@@ -155,20 +155,25 @@ Result<std::unique_ptr<eval::Executor>> makeExecutor(const Args& args, std::size
         if (auto s = refuse(kSshOptions, "ssh"); !s) return s.error();
     if (choice.kind != eval::ExecutorKind::Slurm)
         if (auto s = refuse(kSlurmOptions, "slurm"); !s) return s.error();
+    // --sandbox holds wherever jobs run: on ssh hosts and Slurm nodes too.
+    std::optional<eval::SandboxPolicy> sandbox;
+    if (auto policy = args.value("sandbox")) {
+        auto parsed = eval::parseSandboxPolicy(*policy);
+        if (!parsed) return usage(parsed.error().message);
+        sandbox = *parsed;
+    }
     switch (choice.kind) {
     case eval::ExecutorKind::Ssh:
         if (auto s = applySshOptions(args, choice.ssh); !s) return s.error();
+        if (sandbox) choice.ssh.sandbox = *sandbox;
         break;
     case eval::ExecutorKind::Slurm:
         if (auto s = applySlurmOptions(args, choice.slurm); !s) return s.error();
+        if (sandbox) choice.slurm.sandbox = *sandbox;
         break;
     case eval::ExecutorKind::Local:
         if (localWorkers > 0 || choice.local.workers == 0) choice.local.workers = localWorkers;
-        if (auto policy = args.value("sandbox")) {
-            auto parsed = eval::parseSandboxPolicy(*policy);
-            if (!parsed) return usage(parsed.error().message);
-            choice.local.sandbox = *parsed;
-        }
+        if (sandbox) choice.local.sandbox = *sandbox;
         break;
     }
     return eval::makeExecutor(choice);

@@ -86,21 +86,22 @@ Result<ExecutorChoice> readProfile(const json& p, const std::string& where) {
     ExecutorChoice c;
     c.kind = *kind;
     ProfileReader r(p, where);
+    // "sandbox" holds for every kind: ssh hosts and Slurm nodes too.
+    std::string sandbox;
+    KS_TRY(r.text("sandbox", sandbox));
+    if (!sandbox.empty()) {
+        auto policy = parseSandboxPolicy(sandbox);
+        if (!policy) return makeError(ErrorCode::Validation, where + ": " + policy.error().message);
+        c.local.sandbox = c.ssh.sandbox = c.slurm.sandbox = *policy;
+    }
     switch (c.kind) {
     case ExecutorKind::Local: {
         KS_TRY(r.onlyKnown({"kind", "workers", "sandbox"}));
         KS_TRY(r.count("workers", c.local.workers, 0));
-        std::string sandbox;
-        KS_TRY(r.text("sandbox", sandbox));
-        if (!sandbox.empty()) {
-            auto policy = parseSandboxPolicy(sandbox);
-            if (!policy) return makeError(ErrorCode::Validation, where + ": " + policy.error().message);
-            c.local.sandbox = *policy;
-        }
         break;
     }
     case ExecutorKind::Ssh: {
-        KS_TRY(r.onlyKnown({"kind", "hosts", "key", "dir", "slots", "gpus", "options"}));
+        KS_TRY(r.onlyKnown({"kind", "hosts", "key", "dir", "slots", "gpus", "options", "sandbox"}));
         std::vector<std::string> targets, options;
         KS_TRY(r.list("hosts", targets));
         if (targets.empty()) return r.error("hosts", "a list of one or more USER@HOST[:PORT]");
@@ -127,7 +128,7 @@ Result<ExecutorChoice> readProfile(const json& p, const std::string& where) {
     }
     case ExecutorKind::Slurm: {
         KS_TRY(r.onlyKnown({"kind", "dir", "partition", "account", "qos", "gres", "time", "jobs", "args", "requeue", "poll",
-                            "max_poll", "linger"}));
+                            "max_poll", "linger", "sandbox"}));
         std::string dir;
         KS_TRY(r.text("dir", dir));
         if (dir.empty()) return r.error("dir", "the shared dir for job dirs, an absolute path the compute nodes see");

@@ -59,7 +59,7 @@ void copyJobOutputs(const std::filesystem::path& from, const std::filesystem::pa
         if (ec) log::eval()->warn("could not copy {} back: {}", (from / rel).string(), ec.message());
     };
     for (const char* rel : {"result.json", "build/times", "build/phase", "build/harness.rc", "build/run.err", "build/runsh.out",
-                            "build/runsh.err"})
+                            "build/runsh.err", "build/sandbox"})
         copyPlain(rel);
     for (const char* sub : {"build", "profile"}) {
         if (!std::filesystem::is_directory(std::filesystem::symlink_status(from / sub, ec))) continue;

@@ -2,6 +2,7 @@
 
 #include "eval/job_files.h"
 #include "eval/process_runner.h"
+#include "eval/remote_sandbox.h"
 #include "util/files.h"
 #include "util/hash.h"
 #include "util/log.h"
@@ -266,7 +267,8 @@ bool SlurmExecutor::collectFinished() {
         const auto dir = std::filesystem::absolute(job.request.dir);
         copyJobOutputs(job.entry / "job", dir);
         if (std::filesystem::exists(dir / "build" / "prebuild-only", ec)) adoptPrebuilt(job.entry / "job" / "build", dir / "build");
-        readJobOutputs(dir, describeExit(rc) + (record && !record->host.empty() ? " on " + record->host : ""), o);
+        if (rc == kNoSandboxExit && refusedForNoSandbox(dir)) o.infraError = "slurm: " + noSandboxMessage(dir, record && !record->host.empty() ? record->host : "a node");
+        else readJobOutputs(dir, describeExit(rc) + (record && !record->host.empty() ? " on " + record->host : ""), o);
         log::eval()->debug("slurm: job {} ({}) ended, {:.2f} s", job.slurmId, job.entry.filename().string(), o.wallSeconds);
         if (config_.lingerS > 0 && job.runnerEnds != Clock::time_point{}) idle_.push_back({job.slurmId, Clock::now(), job.runnerEnds});
         finish(job, o);
@@ -440,6 +442,8 @@ bool SlurmExecutor::prepareEntry(Tracked& job) {
     const double limit = job.request.limits.wallTimeoutS;
     Status written = ec ? Status(makeError(ErrorCode::Io, ec.message()))
                         : writeFileAtomic(job.entry / "limit", std::to_string(static_cast<long long>(std::ceil(limit))) + "\n");
+    if (written) written = writeFileAtomic(job.entry / "sandbox", std::string(sandboxPolicyName(config_.sandbox)) + "\n");
+    if (written) written = writeRemoteSandbox(job.entry / "job");
     if (!written) {
         JobOutcome o;
         o.infraError = "cannot copy the job dir into the Slurm shared dir " + job.entry.string() + ": " + written.error().message;

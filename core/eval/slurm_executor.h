@@ -3,8 +3,10 @@
 // copied into a directory the compute nodes share, submitted with sbatch (a
 // job array when several wait at once), followed by one poller for all jobs,
 // and read back from the shared dir. Nodes need bash, coreutils and the job's
-// toolchain; nothing of ours. Candidates run there unsandboxed, as the user.
+// toolchain; nothing of ours. Candidates run there as the user, in
+// bubblewrap where the node has it (remote_sandbox.h, SlurmExecutorConfig::sandbox).
 #include "eval/executor.h"
+#include "eval/sandbox.h"
 #include "eval/slurm_commands.h"
 #include "util/result.h"
 
@@ -37,6 +39,9 @@ struct SlurmExecutorConfig {
     double lingerS = 3;
     int submitAttempts = 3;     // sbatch failures (controller unreachable) are retried ...
     double retryBaseS = 1;      // ... after base, 2 base, 4 base seconds
+    // Candidates run in bubblewrap on nodes that have it (remote_sandbox.h);
+    // Required refuses nodes without it, Off never uses it.
+    SandboxPolicy sandbox = SandboxPolicy::Preferred;
 };
 
 // Ends of jobs follow Slurm's: a job that run.sh finished is reported exactly

@@ -2,6 +2,7 @@
 
 #include "eval/job_files.h"
 #include "eval/process_runner.h"
+#include "eval/remote_sandbox.h"
 #include "util/files.h"
 #include "util/log.h"
 #include "util/text.h"
@@ -76,7 +77,7 @@ else
   find . -mindepth 1 -delete && tar -xf - --no-same-owner || exit 98
   mkdir -p build && exec 3>>@LOCK@ || exit 97
   @ENV@ setsid bash --norc -c 'ulimit -c 0; ulimit -f 1048576
-    timeout -k 5 @LIMIT@ bash --norc "$0/run.sh" > build/runsh.out 2> build/runsh.err < /dev/null &
+    timeout -k 5 @LIMIT@ bash --norc "$0/build/ks-sandbox.sh" @SANDBOX@ bash --norc "$0/run.sh" > build/runsh.out 2> build/runsh.err < /dev/null &
     echo $! > build/runsh.tpid
     wait $!
     echo $? > build/runsh.rc.tmp && mv build/runsh.rc.tmp build/runsh.rc' "$PWD" < /dev/null > /dev/null 2>&1 &
@@ -87,7 +88,7 @@ fi
 pid=$(cat build/runsh.pid)
 while [ ! -e build/runsh.rc ] && kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
 tar -cf - --ignore-failed-read result.json profile build/times build/phase build/harness.rc build/run.err \
-  build/runsh.out build/runsh.err build/runsh.rc build/*.log
+  build/runsh.out build/runsh.err build/runsh.rc build/sandbox build/*.log
 )sh";
 
 std::string fillIn(std::string text, const std::vector<std::pair<std::string, std::string>>& values) {
@@ -97,11 +98,13 @@ std::string fillIn(std::string text, const std::vector<std::pair<std::string, st
     return text;
 }
 
-std::string jobCommand(const std::string& job, const std::string& lockFile, const std::string& gpu, double wallLimitS) {
+std::string jobCommand(const std::string& job, const std::string& lockFile, const std::string& gpu, double wallLimitS,
+                       SandboxPolicy sandbox) {
     const std::string env = "KS_TIMING_LOCK_FD=3" + (gpu.empty() ? std::string() : " CUDA_VISIBLE_DEVICES=" + shellQuoted(gpu));
     return fillIn(kJobScript, {{"@JOB@", job},
                                {"@LOCK@", lockFile},
                                {"@ENV@", env},
+                               {"@SANDBOX@", sandboxPolicyName(sandbox)},
                                {"@LIMIT@", std::to_string(static_cast<long long>(std::ceil(wallLimitS)))}});
 }
 
@@ -361,6 +364,10 @@ JobOutcome SshExecutor::runJob(std::size_t slotIndex, const JobRequest& request)
         return outcome;
     };
 
+    if (auto w = writeRemoteSandbox(dir); !w) {
+        outcome.infraError = "cannot write the sandbox script into " + dir.string() + ": " + w.error().message;
+        return outcome;
+    }
     if (auto err = runTar({"-C", dir.string(), "-cf", (scratch / "job.tar").string(), "."}, scratch); !err.empty()) {
         outcome.infraError = "cannot pack the job dir " + dir.string() + ": " + err;
         return outcome;
@@ -368,7 +375,7 @@ JobOutcome SshExecutor::runJob(std::size_t slotIndex, const JobRequest& request)
     log::eval()->debug("ssh {}: job {} on slot {}{}", target(host), jobName, slotIndex,
                        slot.gpu.empty() ? "" : " (GPU " + slot.gpu + ")");
     const double limit = request.limits.wallTimeoutS;
-    const auto run = call(host, jobCommand(job, lock, slot.gpu, limit), {scratch / "job.tar", scratch / "back.tar", sshErr},
+    const auto run = call(host, jobCommand(job, lock, slot.gpu, limit, config_.sandbox), {scratch / "job.tar", scratch / "back.tar", sshErr},
                           limit > 0 ? limit + 5 + transferS : 0, attempts, request.stop);
     outcome.wallSeconds = run.wallSeconds;
     if (!run.connected || run.exitCode != 0)
@@ -396,6 +403,10 @@ JobOutcome SshExecutor::runJob(std::size_t slotIndex, const JobRequest& request)
     }
     // timeout(1) ends with 124 when TERM stopped run.sh, 137 when it needed KILL.
     outcome.timedOut = limit > 0 && (rc == 124 || (rc == 137 && run.wallSeconds >= limit));
+    if (rc == kNoSandboxExit && refusedForNoSandbox(dir)) {
+        outcome.infraError = "ssh " + noSandboxMessage(dir, target(host));
+        return outcome;
+    }
     readJobOutputs(dir, describeExit(rc), outcome);
     if (rc < 0 && !outcome.resultJson)
         outcome.infraError =

@@ -3,8 +3,11 @@
 // goes over as a tar stream, run.sh runs there under the job's wall limit,
 // result.json and the logs come back the same way. A host needs bash,
 // coreutils, tar, setsid and the job's toolchain; nothing of ours. Candidates
-// run there unsandboxed, as the ssh user.
+// run there as the ssh user, in bubblewrap where the host has it
+// (remote_sandbox.h; SshExecutorConfig::sandbox decides what happens where it
+// has not).
 #include "eval/executor.h"
+#include "eval/sandbox.h"
 #include "eval/job_pool.h"
 #include "util/result.h"
 
@@ -34,6 +37,9 @@ struct SshExecutorConfig {
     // Raw ssh arguments put before ours (e.g. {"-o", "ProxyJump=gate"}); ssh
     // keeps the first value it sees of an option, so these win.
     std::vector<std::string> extraSshOptions;
+    // Candidates run in bubblewrap on hosts that have it (remote_sandbox.h);
+    // Required refuses hosts without it, Off never uses it.
+    SandboxPolicy sandbox = SandboxPolicy::Preferred;
 };
 
 // "USER@HOST[:PORT]", "HOST", "USER@[::1]:2222" -> host, user, port (the rest default).

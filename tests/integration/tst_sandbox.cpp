@@ -3,9 +3,11 @@
 // contained. The kernel runner's seccomp filter stops such a candidate at its
 // first attempt (sandbox_violation); bubblewrap stands behind it. Targets are
 // left world-writable so that only the barrier stops them.
+#include "eval/remote_sandbox.h"
 #include "eval_fixture.h"
 
 #include <QtCore/QDir>
+#include <QtCore/QStandardPaths>
 #include <QtCore/QProcess>
 #include <QtNetwork/QTcpServer>
 #include <QtTest/QtTest>
@@ -122,6 +124,53 @@ private slots:
         const QString err = QString::fromUtf8(cli.readAllStandardError());
         QVERIFY2(err.contains("refusing to run candidates unsandboxed"), qPrintable(err));
         QVERIFY2(err.contains("bubblewrap"), qPrintable(err));
+    }
+
+    // The script that ssh hosts and Slurm nodes run jobs through, run here as
+    // they run it: bubblewrap where it works, a refusal where it is required
+    // and missing, the command as it is where it is only preferred.
+    void remoteHostsRunJobsInBubblewrap() {
+        if (!eval::probeSandbox().available) QSKIP("bubblewrap cannot make a sandbox on this machine");
+        QTemporaryDir dir;
+        const std::filesystem::path d = dir.path().toStdString();
+        QVERIFY(eval::writeRemoteSandbox(d).ok());
+        const auto run = [&](const QString& policy, const QString& command, const QString& path) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            if (!path.isEmpty()) env.insert("PATH", path);
+            p.setProcessEnvironment(env);
+            p.setWorkingDirectory(dir.path());
+            p.start("/bin/bash", {"--norc", QString::fromStdString(eval::kRemoteSandboxFile), policy, "/bin/bash", "-c", command});
+            p.waitForFinished(30000);
+            const auto how = readTextFile(d / "build" / "sandbox");
+            return std::pair{p.exitCode(), how ? *how : std::string()};
+        };
+        // Sandboxed: the job dir is writable, nothing beside it, no network.
+        const QString probe = "touch inside && ! touch /var/tmp/ks-outside-$$ 2>/dev/null && [ \"$(grep -c : /proc/net/dev)\" = 1 ]";
+        auto [rc, how] = run("required", probe, "");
+        QCOMPARE(rc, 0);
+        QCOMPARE(how, std::string("bubblewrap\n"));
+        QVERIFY(std::filesystem::exists(d / "inside"));
+        // Off: the command as it is (here it can reach beside the job dir).
+        std::tie(rc, how) = run("off", "touch /var/tmp/ks-outside-off && rm /var/tmp/ks-outside-off", "");
+        QCOMPARE(rc, 0);
+        QCOMPARE(how, std::string("none\n"));
+        // No bubblewrap on the host (PATH without it): required refuses, preferred runs.
+        const QString bin = dir.path() + "/bin";
+        QDir().mkpath(bin);
+        for (const char* tool : {"mkdir", "true"})
+            QVERIFY(QFile::link(QStandardPaths::findExecutable(tool), bin + "/" + tool));
+        std::tie(rc, how) = run("required", "touch ran", bin);
+        QCOMPARE(rc, eval::kNoSandboxExit);
+        QVERIFY(!std::filesystem::exists(d / "ran"));
+        QVERIFY(eval::refusedForNoSandbox(d));
+        const auto message = eval::noSandboxMessage(d, "gpu-7");
+        QVERIFY2(message.find("gpu-7: bubblewrap (bwrap) is not installed") == 0 && message.find("--sandbox preferred") != std::string::npos,
+                 message.c_str());
+        std::tie(rc, how) = run("preferred", "echo > ran", bin);
+        QCOMPARE(rc, 0);
+        QCOMPARE(how, std::string("none\n"));
+        QVERIFY(!eval::refusedForNoSandbox(d));
     }
 
 private:
