@@ -167,7 +167,7 @@ const std::map<std::string, const TokenRule*>& forbiddenNames() {
         add(kProcesses, {"fork", "vfork", "clone", "clone3", "execl", "execlp", "execle", "execv", "execvp", "execvpe", "execve", "fexecve",
                          "posix_spawn", "posix_spawnp", "system", "popen", "daemon", "wait", "waitpid"});
         add(kNetwork, {"socket", "socketpair", "connect", "bind", "listen", "accept", "accept4", "getaddrinfo", "gethostbyname", "sendto",
-                       "recvfrom", "sendmsg", "recvmsg"});
+                       "recvfrom", "sendmsg", "recvmsg", "send", "recv", "sendmmsg", "recvmmsg"});
         add(kRawSyscalls, {"syscall", "asm", "__asm__", "__asm", "__asm__volatile"});
         add(kInternals, {"ptrace", "prctl", "mprotect", "munmap", "mremap", "process_vm_readv", "process_vm_writev", "sched_setaffinity",
                          "pthread_setaffinity_np", "setpriority", "setrlimit", "prlimit", "getrusage", "madvise", "__builtin_frame_address",
@@ -265,7 +265,7 @@ struct Checker {
             // with :: or their address is taken; as a variable they are harmless.
             static const std::set<std::string> commonWords{"time", "clock", "wait", "link", "remove", "write", "open", "bind", "accept",
                                                            "listen", "connect", "signal", "system", "sleep", "exit", "abort", "raise",
-                                                           "kill", "terminate", "puts"};
+                                                           "kill", "terminate", "puts", "send", "recv"};
             if (commonWords.count(t.text)) {
                 const bool called = next && next->text == "(";
                 const bool addressed = prev && (prev->text == "&" || prev->text == "::");

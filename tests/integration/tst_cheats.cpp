@@ -16,7 +16,7 @@ namespace {
 struct Cheat {
     std::string name;
     std::string source;
-    std::string expect; // a status, or "ok-but-slow": correct, at its honest speed (it does the work several times over)
+    std::string expect; // a status, "a|b" (either), or "ok-but-slow": correct, at its honest speed (it does the work several times over)
 };
 
 std::vector<Cheat> corpus() {
@@ -26,7 +26,7 @@ std::vector<Cheat> corpus() {
         if (entry.path().extension() != ".cpp") continue;
         auto text = readTextFile(entry.path());
         std::smatch m;
-        const std::regex expect("^// expect: ([a-z_-]+)");
+        const std::regex expect("^// expect: ([a-z_|-]+)");
         if (!text || !std::regex_search(*text, m, expect)) continue;
         cheats.push_back({entry.path().stem().string(), *text, m[1]});
     }
@@ -47,7 +47,7 @@ private slots:
         options_.timeBudgetS = 0.2;
         options_.minReps = 10;
         cheats_ = corpus();
-        QVERIFY2(cheats_.size() >= 18, "the corpus is smaller than the categories it covers");
+        QVERIFY2(cheats_.size() >= 32, "the corpus is smaller than the categories it covers");
     }
 
     void theJudgeAloneRejectsEveryCheat() { runAll(false); }
@@ -71,6 +71,7 @@ private:
             flights.push_back(std::move(f));
         }
         int rejectedByRules = 0;
+        std::string failures;
         for (auto& f : flights) {
             eval::JobOutcome outcome;
             if (f.outcome.valid()) outcome = f.outcome.get();
@@ -79,17 +80,22 @@ private:
             const std::string where = f.cheat->name + (rules ? " (rules on)" : " (rules off)") + ": got " + status + " (" +
                                       std::to_string(r.speedup.value_or(0)) + "x) — " + r.message;
             qInfo("%s", where.c_str());
-            QVERIFY2(!(r.correct() && r.speedup.value_or(0) >= 1.0), ("accepted as correct and faster: " + where).c_str());
+            // Every cheat is judged before the test fails, so that one failure does not hide another.
+            if (r.correct() && r.speedup.value_or(0) >= 1.0) {
+                failures += "accepted as correct and faster: " + where + "\n";
+                continue;
+            }
             if (rules && r.status == eval::EvalStatus::SandboxViolation && r.message.find("constructs a kernel may not use") != std::string::npos) {
                 ++rejectedByRules;
                 continue;
             }
-            if (f.cheat->expect == "ok-but-slow") {
-                QVERIFY2(r.correct() && r.speedup.value_or(0) < 0.8, where.c_str());
-            } else {
-                QVERIFY2(status == f.cheat->expect, where.c_str());
-            }
+            // Any of the alternatives; ok-but-slow: correct, and slower than the reference.
+            const std::string alternatives = "|" + f.cheat->expect + "|";
+            const bool expected = alternatives.find("|" + status + "|") != std::string::npos ||
+                                  (alternatives.find("|ok-but-slow|") != std::string::npos && r.correct() && r.speedup.value_or(0) < 0.8);
+            if (!expected) failures += "expected " + f.cheat->expect + ": " + where + "\n";
         }
+        QVERIFY2(failures.empty(), failures.c_str());
         if (rules) QVERIFY2(rejectedByRules >= 8, "the static rules should reject most of the corpus before anything runs");
     }
 

@@ -495,13 +495,25 @@ bool startRunner(Json& res, Runner& r, const std::string& so, double limitS) {
     if (std::string why = spawn(r, so); !why.empty()) return res.fail("infra_error", "cannot start a kernel runner: " + why);
     ShortMsg hello{};
     bool timedOut = false;
+    // The runner's own word, before any of the library's code has run: only
+    // this one can say that the host cannot confine kernels.
+    if (!receive(r, Confined, 0, limitS, hello, &timedOut)) {
+        if (timedOut) killRunner(r);
+        return failRunner(res, r, "", "before loading its library", timedOut, limitS);
+    }
+    hello.text[sizeof hello.text - 1] = 0;
+    if (hello.status != 0)
+        return res.fail("infra_error", std::string("the kernel runner cannot confine kernels on this host: ") + hello.text);
     if (!receive(r, Hello, 0, limitS, hello, &timedOut)) {
         if (timedOut) killRunner(r);
         return failRunner(res, r, "", "while loading (library constructors run then)", timedOut, limitS);
     }
     hello.text[sizeof hello.text - 1] = 0;
-    if (hello.status == 1) {
-        return res.fail("infra_error", std::string("the kernel runner cannot confine kernels on this host: ") + hello.text);
+    if (hello.status != 0 && hello.status != 2 && hello.status != 3) {
+        // Not a status the runner sends once it is confined: the library's own words.
+        if (r.candidate) killRunner(r);
+        return failRunner(res, r, "spoke for its kernel runner while loading (sent a message only the runner may send)",
+                          "while loading", false, limitS);
     }
     if (hello.status != 0) {
         if (r.candidate) return res.fail("compile_error", "cannot load the candidate: " + std::string(hello.text));
@@ -1080,7 +1092,8 @@ void profileUnderWrapper(const std::string& so, const std::vector<std::string>& 
     ShortMsg hello{};
     bool timedOut = false;
     const double limit = std::max(600.0, 50 * KS_CALL_TIMEOUT_S);
-    if (receive(r, Hello, 0, limit, hello, &timedOut) && hello.status == 0 && shareCase(r, sc, scratch, "while profiling"))
+    if (receive(r, Confined, 0, limit, hello, &timedOut) && hello.status == 0 && receive(r, Hello, 0, limit, hello, &timedOut) &&
+        hello.status == 0 && shareCase(r, sc, scratch, "while profiling"))
         callKernel(r, {sc.id}, limit, nullptr, scratch, "while profiling");
     // Closing the socket lets the runner exit normally: valgrind writes its report then.
     thaw(r);

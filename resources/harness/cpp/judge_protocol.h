@@ -21,7 +21,7 @@ constexpr uint32_t kMaxBatch = 64;    // calls per CALL message
 constexpr int kSocketFd = 3;          // where the runner finds its socket
 
 enum Type : uint32_t {
-    Hello = 1,  // runner -> judge: loaded (status 0) or not (text says why)
+    Hello = 1,  // runner -> judge: loaded (status 0) or not (2, 3; text says why)
     Map,        // judge -> runner: a case's buffers (fds attached)
     Mapped,     // runner -> judge
     Unmap,      // judge -> runner: forget a case
@@ -29,6 +29,10 @@ enum Type : uint32_t {
     Done,       // runner -> judge: the calls returned (status 0) or threw
     Nop,        // judge -> runner: answer Done at once (measures the hand-off)
     Fault,      // runner -> judge: it is about to die; text says why
+    // runner -> judge, before the library is loaded (so before any of its code
+    // runs): confined (status 0) or cannot be (1, text says why). Whatever
+    // comes after it may be the library's own words.
+    Confined,
 };
 
 // CallDeviceError: a CUDA launch or kernel failed (text: the error's name).

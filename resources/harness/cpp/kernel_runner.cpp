@@ -229,21 +229,22 @@ int main(int argc, char** argv) {
     // the filter forbids from then on.
     if (cudaSetDevice(0) != cudaSuccess || cudaFree(nullptr) != cudaSuccess || cudaMalloc(&gNopBuffer, sizeof(int)) != cudaSuccess) {
         const std::string why = std::string("no usable CUDA device for the kernel runner: ") + cudaGetErrorName(cudaGetLastError());
-        sendShort(Hello, 0, 1, why.c_str());
+        sendShort(Confined, 0, 1, why.c_str());
         return 3;
     }
     if (const char* why = gDriver.load(); *why) {
-        sendShort(Hello, 0, 1, why);
+        sendShort(Confined, 0, 1, why);
         return 3;
     }
     threads = true; // the CUDA runtime starts threads of its own
 #endif
     if (seccomp) {
         if (const char* why = ksseccomp::install(threads, static_cast<uint32_t>(getpid())); *why) {
-            sendShort(Hello, 0, 1, why);
+            sendShort(Confined, 0, 1, why);
             return 3;
         }
     }
+    sendShort(Confined, 0, 0, "");
     void* handle = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         sendShort(Hello, 0, 2, dlerror());
