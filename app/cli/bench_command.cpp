@@ -2,6 +2,7 @@
 // against the reference, a library baseline where the problem has one, and
 // the machine's roofline.
 #include "args.h"
+#include "util/json_text.h"
 #include "commands.h"
 #include "executor_options.h"
 #include "exit_codes.h"
@@ -376,7 +377,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
                                      {"best_s", r.bestS}, {"speedup", r.speedup}, {"roofline_fraction", r.roofline},
                                      {"bound", r.bound == 'm' ? "memory" : r.bound == 'l' ? "latency" : "compute"}, {"evaluations", r.evaluations}, {"wall_s", r.wallS},
                                      {"best_params", r.params}, {"gpu", r.gpu}, {"floor_s", r.floorS}});
-        if (auto s = writeFileAtomic(*file, j.dump(2) + "\n"); !s) {
+        if (auto s = writeFileAtomic(*file, jsonText(j, 2) + "\n"); !s) {
             std::fprintf(stderr, "bench: %s\n", s.error().message.c_str());
             return kExitError;
         }

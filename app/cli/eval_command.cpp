@@ -1,5 +1,6 @@
 // kernelsmith-cli eval --problem DIR --candidate FILE [--param K=V ...] [--json]
 #include "args.h"
+#include "util/json_text.h"
 #include "commands.h"
 #include "executor_options.h"
 #include "exit_codes.h"
@@ -243,7 +244,7 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
         }
         const int cores = machine ? machine->cores : 1;
         profile::Profiler profiler(machine, cores);
-        report = profiler.profile(result, options.profile, candidate.source, nlohmann::json(prepared->params).dump());
+        report = profiler.profile(result, options.profile, candidate.source, jsonText(nlohmann::json(prepared->params)));
         if (auto saved = profiler.store(*db, result.recordId, *report); !saved)
             std::fprintf(stderr, "eval: the profile was not stored: %s\n", saved.error().message.c_str());
     }
@@ -255,7 +256,7 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
         j["candidate"] = candidate.name;
         j["params"] = prepared->params;
         j["evaluation_id"] = result.recordId;
-        std::printf("%s\n", j.dump(2).c_str());
+        std::printf("%s\n", jsonText(j, 2).c_str());
     } else {
         std::string title = problem->name + ": " + candidate.name;
         if (!prepared->params.empty()) title += " (" + problem::formatAssignment(prepared->params) + ")";

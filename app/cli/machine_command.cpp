@@ -1,6 +1,7 @@
 // kernelsmith-cli machine probe|show|import-gpu: the per-host machine model.
 // kernelsmith-cli profile ncu FILE.csv | profile show --evaluation ID
 #include "args.h"
+#include "util/json_text.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "profile_printer.h"
@@ -65,7 +66,7 @@ int machineProbe(const Args& args) {
         std::fprintf(stderr, "machine probe: %s\n", model.error().message.c_str());
         return kExitError;
     }
-    if (args.has("json")) std::printf("%s\n", profile::toJson(*model).dump(2).c_str());
+    if (args.has("json")) std::printf("%s\n", jsonText(profile::toJson(*model), 2).c_str());
     else {
         printMachine(stdout, *model);
         std::printf("\ncached in %s\n", profile::machineCachePath(model->host).c_str());
@@ -80,7 +81,7 @@ int machineShow(const Args& args) {
         std::fprintf(stderr, "machine show: %s\n", model.error().message.c_str());
         return model.error().code == ErrorCode::NotFound ? kExitUsage : kExitError;
     }
-    if (args.has("json")) std::printf("%s\n", profile::toJson(*model).dump(2).c_str());
+    if (args.has("json")) std::printf("%s\n", jsonText(profile::toJson(*model), 2).c_str());
     else printMachine(stdout, *model);
     return kExitOk;
 }
@@ -140,7 +141,7 @@ int profileNcu(const Args& args) {
         if (args.has("json")) all.push_back(profile::toJson(p));
         else printProfile(stdout, p);
     }
-    if (args.has("json")) std::printf("%s\n", all.dump(2).c_str());
+    if (args.has("json")) std::printf("%s\n", jsonText(all, 2).c_str());
     return kExitOk;
 }
 
@@ -175,7 +176,7 @@ int profileShow(const Args& args, const GlobalOptions& global) {
         auto j = nlohmann::json::parse(r.reportJson, nullptr, false);
         all.push_back({{"level", r.level}, {"machine", r.machine}, {"created_at", r.createdAt}, {"report", j}});
     }
-    std::printf("%s\n", all.dump(2).c_str());
+    std::printf("%s\n", jsonText(all, 2).c_str());
     return kExitOk;
 }
 

@@ -1,5 +1,6 @@
 // kernelsmith-cli search start|resume|list|show|export and the steering verbs.
 #include "args.h"
+#include "util/json_text.h"
 #include "commands.h"
 #include "executor_options.h"
 #include "exit_codes.h"
@@ -344,7 +345,7 @@ int resume(const Args& args, const GlobalOptions& global) {
         }
         auto cfg = nlohmann::json::parse(search->configJson);
         cfg["max_evaluations"] = n;
-        search->configJson = cfg.dump();
+        search->configJson = jsonText(cfg);
         if (auto s = store.updateSearch(*search); !s) {
             std::fprintf(stderr, "search resume: %s\n", s.error().message.c_str());
             return kExitError;

@@ -1,4 +1,5 @@
 #include "eval/evaluator.h"
+#include "util/json_text.h"
 
 #include "eval/cache_key.h"
 #include "eval/cpp_harness_generator.h"
@@ -249,7 +250,7 @@ std::int64_t Evaluator::record(const problem::ProblemSpec& problem, const Prepar
     rec.paramsJson = nlohmann::json(job.params).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     rec.status = statusName(result.status);
     rec.speedup = result.speedup;
-    rec.resultJson = toJson(result).dump();
+    rec.resultJson = jsonText(toJson(result));
     auto id = store::EvaluationStore(*database_).insert(rec);
     if (!id) {
         log::eval()->error("could not record the evaluation: {}", id.error().message);

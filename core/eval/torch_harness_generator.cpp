@@ -1,4 +1,5 @@
 #include "eval/torch_harness_generator.h"
+#include "util/json_text.h"
 
 #include "eval/embedded_templates.h"
 #include "util/files.h"
@@ -15,7 +16,7 @@ namespace {
 std::string pythonLiteral(const problem::ParamDomain& d, const std::string& value) {
     switch (d.kind) {
     case problem::ParamDomain::Kind::Bool: return value == "true" ? "True" : "False";
-    case problem::ParamDomain::Kind::Enum: return nlohmann::json(value).dump();
+    case problem::ParamDomain::Kind::Enum: return jsonText(nlohmann::json(value));
     default: return value;
     }
 }

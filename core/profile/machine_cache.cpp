@@ -1,4 +1,5 @@
 #include "profile/machine_cache.h"
+#include "util/json_text.h"
 
 #include "eval/machine_info.h"
 #include "util/files.h"
@@ -39,7 +40,7 @@ Status saveMachine(const MachineModel& model) {
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec) return makeError(ErrorCode::Io, "cannot create " + path.parent_path().string() + ": " + ec.message());
-    return writeFileAtomic(path, toJson(model).dump(2) + "\n");
+    return writeFileAtomic(path, jsonText(toJson(model), 2) + "\n");
 }
 
 Result<MachineModel> localMachine(bool reprobe, const ProbeOptions& options) {

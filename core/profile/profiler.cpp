@@ -1,4 +1,5 @@
 #include "profile/profiler.h"
+#include "util/json_text.h"
 
 #include "store/profile_store.h"
 
@@ -29,7 +30,7 @@ Status Profiler::store(const store::Database& db, std::int64_t evaluationId, con
     store::ProfileRecord r;
     r.evaluationId = evaluationId;
     r.level = eval::profileLevelName(report.level);
-    r.reportJson = toJson(report).dump();
+    r.reportJson = jsonText(toJson(report));
     r.diagnosis = report.signalNames();
     r.machine = machine_ ? machine_->host : "";
     return store::ProfileStore(db).save(r);

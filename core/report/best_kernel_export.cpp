@@ -1,4 +1,5 @@
 #include "report/best_kernel_export.h"
+#include "util/json_text.h"
 
 #include "eval/evaluation_result.h"
 #include "problem/problem_loader.h"
@@ -54,7 +55,7 @@ std::string timingTable(const eval::EvaluationResult& result) {
     }
     std::string table = header + " speedup |\n" + rule + "---|\n";
     for (const auto& t : result.timing) {
-        table += "| " + t.shape + " | `" + t.sizes.dump() + "` | " + formatSeconds(t.candidate.median) + " | " + formatSeconds(t.candidate.p10) +
+        table += "| " + t.shape + " | `" + jsonText(t.sizes) + "` | " + formatSeconds(t.candidate.median) + " | " + formatSeconds(t.candidate.p10) +
                  " / " + formatSeconds(t.candidate.p90) + " |";
         for (const auto& b : t.baselines) table += " " + formatSeconds(b.median) + " |";
         table += " " + number(t.speedup) + "x |\n";
@@ -67,7 +68,7 @@ std::string machineLines(const nlohmann::json& env) {
     for (const char* key : {"host", "cpu", "cores", "device", "compiler", "flags"})
         if (env.contains(key) && !env[key].is_null()) {
             const auto& v = env[key];
-            lines += std::string("- ") + key + ": " + (v.is_string() ? v.get<std::string>() : v.dump()) + "\n";
+            lines += std::string("- ") + key + ": " + (v.is_string() ? v.get<std::string>() : jsonText(v)) + "\n";
         }
     return lines.empty() ? "- not recorded\n" : lines;
 }

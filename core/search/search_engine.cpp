@@ -1,4 +1,5 @@
 #include "search/search_engine.h"
+#include "util/json_text.h"
 
 #include "store/profile_store.h"
 
@@ -37,7 +38,7 @@ store::NodeRecord toRecord(const Node& n, std::int64_t searchId) {
     r.origin = originName(n.origin);
     r.sourceName = n.sourceName;
     r.sourceHash = n.sourceHash;
-    r.paramsJson = nlohmann::json(n.params).dump();
+    r.paramsJson = jsonText(nlohmann::json(n.params));
     r.state = n.state == NodeState::Pending ? "pending" : n.state == NodeState::Running ? "running" : "done";
     if (n.status) r.status = eval::statusName(*n.status);
     if (n.correct()) r.speedup = n.speedup;
@@ -383,7 +384,7 @@ private:
         rec.model = call.ok && !call.reply.model.empty() ? call.reply.model : model.model;
         rec.systemPrompt = r.job.request.system;
         rec.prompt = r.job.request.user;
-        rec.promptCutJson = nlohmann::json(r.job.promptCut).dump();
+        rec.promptCutJson = jsonText(nlohmann::json(r.job.promptCut));
         // A server may echo the key back; nothing stored may hold it.
         rec.reply = synth::llm::redact(call.ok ? call.reply.text : call.partialText, model.apiKey);
         rec.reasoning = synth::llm::redact(call.ok ? call.reply.reasoning : call.partialReasoning, model.apiKey);
@@ -576,7 +577,7 @@ private:
         if (!profiler_ || !result.correct() || result.timing.empty()) return;
         auto source = sourceOf(n.sourceHash);
         if (!source) return;
-        const auto report = profiler_->profile(result, eval::ProfileLevel::Roofline, *source, nlohmann::json(n.params).dump());
+        const auto report = profiler_->profile(result, eval::ProfileLevel::Roofline, *source, jsonText(nlohmann::json(n.params)));
         signals_[n.id] = report.diagnosis;
         if (auto saved = profiler_->store(db_, n.evaluationId, report); !saved)
             log::search()->warn("node {}: profile not stored: {}", n.id, saved.error().message);
@@ -646,7 +647,7 @@ private:
             if (!args.contains("max_evaluations") || !args["max_evaluations"].is_number_integer() || args["max_evaluations"].get<int>() < 1)
                 return "rejected: budget needs max_evaluations >= 1";
             config_.maxEvaluations = args["max_evaluations"].get<int>();
-            search_.configJson = toJson(config_).dump();
+            search_.configJson = jsonText(toJson(config_));
         } else if (c.verb == "prune" || c.verb == "unprune" || c.verb == "pin" || c.verb == "unpin" || c.verb == "boost" || c.verb == "hint") {
             Node* n = nodeArg();
             if (!n) return "rejected: no such node in search " + std::to_string(search_.id);
@@ -821,7 +822,7 @@ Result<std::int64_t> SearchEngine::create(const store::Database& db, const probl
     r.problem = problem.name;
     r.problemDir = problem.dir.string();
     r.problemHash = problem.contentHash;
-    r.configJson = toJson(config).dump();
+    r.configJson = jsonText(toJson(config));
     r.status = "created";
     return store::SearchStore(db).createSearch(r);
 }

@@ -1,4 +1,5 @@
 #include "search/steering.h"
+#include "util/json_text.h"
 
 #include "store/search_store.h"
 
@@ -45,7 +46,7 @@ Result<std::int64_t> postSteering(const store::Database& db, std::int64_t search
         if (nodes->empty())
             return makeError(ErrorCode::NotFound, "search " + id + " has no node " + std::to_string(c.node) + "; nothing changed");
     }
-    return store.postCommand(searchId, c.verb, c.args.dump());
+    return store.postCommand(searchId, c.verb, jsonText(c.args));
 }
 
 } // namespace ks::search

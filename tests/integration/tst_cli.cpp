@@ -94,6 +94,21 @@ private slots:
         QVERIFY(timing["candidate"].toObject()["samples"].toArray().size() == timing["reps"].toInt());
     }
 
+    // Bytes that are not UTF-8 in a candidate's file name reach the JSON as
+    // U+FFFD: they used to abort the CLI through nlohmann's exception.
+    void namesThatAreNotUtf8StillGiveJson() {
+        const std::string name = dir_.path().toStdString() + "/k\xff\xfe.cpp";
+        QVERIFY(std::filesystem::copy_file(ks::test::dataDir() / "candidates" / "saxpy" / "one_seed.cpp", name));
+        QProcess p;
+        p.start("/bin/bash", {"-c", "\"$0\" --db \"$1\" eval --problem \"$2\" --candidate \"$3\"$'k\\xff\\xfe.cpp' --check-only --json --no-cache",
+                              ks::test::cliPath(), dir_.path() + "/ws.db", data("problems/saxpy"), dir_.path() + "/"});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        const auto j = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        QVERIFY2(!j.isEmpty(), qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        QVERIFY2(j["candidate"].toString().contains(QChar(0xFFFD)), qPrintable(j["candidate"].toString()));
+    }
+
     void verdictAndExitCodes() {
         const QString saxpy = data("problems/saxpy");
         auto compile = cli({"eval", "--problem", saxpy, "--candidate", data("candidates/saxpy/compile_error.cpp"), "--check-only"});

@@ -1,4 +1,5 @@
 #include "windows/new_search_dialog.h"
+#include "util/json_text.h"
 
 #include "search/search_config_json.h"
 #include "synth/llm_setup.h"
@@ -161,7 +162,7 @@ QString NewSearchDialog::configJson() const {
             c["models"].push_back({{"name", choice.name}, {"weight", choice.weight}});
         }
     }
-    return QString::fromStdString(c.dump());
+    return QString::fromStdString(jsonText(c));
 }
 
 double NewSearchDialog::timeBudgetS() const { return timeBudget_->value(); }

@@ -1,6 +1,7 @@
 // Anthropic's Messages API: POST {base}/v1/messages. Extended thinking comes
 // back as "thinking" content blocks, kept apart from the "text" blocks.
 #include "synth/llm/providers.h"
+#include "util/json_text.h"
 
 #include "synth/llm/provider_common.h"
 
@@ -87,7 +88,7 @@ public:
         else body["temperature"] = request.temperature; // thinking requires the default temperature
         std::vector<std::string> headers = {"Content-Type: application/json", std::string("anthropic-version: ") + kApiVersion};
         if (!model_.apiKey.empty()) headers.push_back("x-api-key: " + model_.apiKey.reveal());
-        const auto http = requestFor(model_, joinUrl(model_.baseUrl, "/v1/messages"), std::move(headers), body.dump());
+        const auto http = requestFor(model_, joinUrl(model_.baseUrl, "/v1/messages"), std::move(headers), jsonText(body));
 
         return exchange<StreamState>(http, stream, sink, stop, model_.keySource, model_.model, "message_stop",
                                      [this](const HttpResponse& r, const std::string& url) { return parseWhole(r, url); });

@@ -2,6 +2,7 @@
 // vLLM and llama.cpp's server speak. Reasoning arrives as
 // "reasoning_content" (vLLM, DeepSeek) or "reasoning" (Ollama, OpenRouter).
 #include "synth/llm/providers.h"
+#include "util/json_text.h"
 
 #include "synth/llm/provider_common.h"
 
@@ -82,7 +83,7 @@ public:
         if (stream) body["stream_options"] = {{"include_usage", true}};
         std::vector<std::string> headers = {"Content-Type: application/json", "Accept: " + std::string(stream ? "text/event-stream" : "application/json")};
         if (!model_.apiKey.empty()) headers.push_back("Authorization: Bearer " + model_.apiKey.reveal());
-        const auto http = requestFor(model_, joinUrl(model_.baseUrl, "/chat/completions"), std::move(headers), body.dump());
+        const auto http = requestFor(model_, joinUrl(model_.baseUrl, "/chat/completions"), std::move(headers), jsonText(body));
 
         return exchange<StreamState>(http, stream, sink, stop, model_.keySource, model_.model, "[DONE]",
                                      [this](const HttpResponse& r, const std::string& url) { return parseWhole(r, url); });

@@ -1,4 +1,5 @@
 #include "synth/llm/prompt_builder.h"
+#include "util/json_text.h"
 
 #include "util/text.h"
 
@@ -64,7 +65,7 @@ void feedbackPieces(const eval::EvaluationResult& r, std::vector<Piece>& out) {
     for (const auto& c : r.checks) {
         if (c.passed || shown >= 4) continue;
         std::ostringstream o;
-        o << "failed check: shape " << c.shape << " (" << c.sizes.dump() << "), seed " << c.seed << ", output " << c.output << ": "
+        o << "failed check: shape " << c.shape << " (" << jsonText(c.sizes) << "), seed " << c.seed << ", output " << c.output << ": "
           << c.mismatches << " of " << c.elements << " elements wrong";
         if (c.unwritten) o << ", " << c.unwritten << " never written";
         if (c.nondeterministic) o << ", " << c.nondeterministic << " differ between two identical calls";
@@ -76,7 +77,7 @@ void feedbackPieces(const eval::EvaluationResult& r, std::vector<Piece>& out) {
     }
     for (const auto& t : r.timing) {
         std::ostringstream o;
-        o << "timing on " << t.shape << " (" << t.sizes.dump() << "): this kernel " << formatSeconds(t.candidate.median);
+        o << "timing on " << t.shape << " (" << jsonText(t.sizes) << "): this kernel " << formatSeconds(t.candidate.median);
         if (!t.baselines.empty()) o << ", reference " << formatSeconds(t.baselines[0].median);
         for (std::size_t b = 1; b < t.baselines.size(); ++b) o << ", " << t.baselines[b].name << " " << formatSeconds(t.baselines[b].median);
         if (t.candidate.median > 0) {
