@@ -57,7 +57,8 @@ EvaluationResult classifyCrash(const CrashEvidence& e) {
 
 std::optional<CrashEvidence> readCrashEvidence(const std::filesystem::path& jobDir) {
     auto rc = readTextFile(jobDir / "build" / "harness.rc");
-    auto err = readTextFile(jobDir / "build" / "run.err");
+    // The judge's own markers come last; a candidate's flood of output is cut from the middle.
+    auto err = readFileEnds(jobDir / "build" / "run.err", 64 << 10, 256 << 10);
     if (!rc && !err) return std::nullopt;
     CrashEvidence e;
     if (rc) e.exitCode = std::atoi(rc->c_str());

@@ -15,7 +15,7 @@ std::string fileSafeName(std::string name) {
 }
 
 std::string lastLineOf(const std::filesystem::path& file) {
-    auto text = readTextFile(file);
+    auto text = readFileEnds(file, 0, 4096); // a last line, however long the file
     if (!text) return {};
     const std::string t = trim(*text);
     const auto nl = t.find_last_of('\n');
@@ -43,7 +43,7 @@ std::map<std::string, std::string> readProfileFiles(const std::filesystem::path&
 }
 
 void readJobOutputs(const std::filesystem::path& dir, const std::string& endedHow, JobOutcome& outcome) {
-    if (auto err = readTextFile(dir / "build" / "runsh.err")) outcome.logTail = truncateMiddle(*err, 2000, 6000);
+    if (auto err = readFileEnds(dir / "build" / "runsh.err", 2000, 6000)) outcome.logTail = *err;
     outcome.profileFiles = readProfileFiles(dir / "profile");
     if (auto result = readTextFile(dir / "result.json")) outcome.resultJson = *result;
     else if (!outcome.timedOut && !outcome.stopped)

@@ -29,6 +29,25 @@ Result<std::string> readTextFile(const std::filesystem::path& path, std::uintmax
     return text;
 }
 
+Result<std::string> readFileEnds(const std::filesystem::path& path, std::size_t headBytes, std::size_t tailBytes) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        return makeError(ErrorCode::NotFound, path.string() + ": no such regular file");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) return makeError(ErrorCode::Io, path.string() + ": " + ec.message());
+    if (size <= headBytes + tailBytes) return readTextFile(path, headBytes + tailBytes);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return makeError(ErrorCode::Io, path.string() + ": cannot open: " + std::strerror(errno));
+    std::string head(headBytes, '\0'), tail(tailBytes, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(headBytes));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(size - tailBytes));
+    in.read(tail.data(), static_cast<std::streamsize>(tailBytes));
+    tail.resize(static_cast<std::size_t>(in.gcount()));
+    return head + "\n[... " + std::to_string(size - headBytes - tailBytes) + " bytes cut ...]\n" + tail;
+}
+
 Status writeFileAtomic(const std::filesystem::path& path, const std::string& content) {
     const auto temp = path.string() + ".tmp";
     {

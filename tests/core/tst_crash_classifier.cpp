@@ -48,6 +48,26 @@ private slots:
         QCOMPARE(e->exitCode, 139);
         QCOMPARE(QString::fromStdString(e->phase), QString("candidate on check shape one seed 1 (call 1)"));
     }
+    // A candidate that fills its stderr: a 4 GiB run.err (sparse here) is read
+    // by its ends, and the judge's marker at the end still counts.
+    void hugeStderrIsReadByItsEnds() {
+        QTemporaryDir dir;
+        const std::filesystem::path job = dir.path().toStdString();
+        std::filesystem::create_directories(job / "build");
+        std::ofstream(job / "build" / "harness.rc") << "3\n";
+        {
+            std::ofstream err(job / "build" / "run.err", std::ios::binary);
+            err << "noise";
+            err.seekp((4ll << 30) - 1);
+            err << "\nKS-OOM bytes=12345\n";
+        }
+        auto e = readCrashEvidence(job);
+        QVERIFY(e);
+        QVERIFY2(e->stderrText.size() < (1u << 20), std::to_string(e->stderrText.size()).c_str());
+        QVERIFY(e->stderrText.find("bytes cut") != std::string::npos);
+        const auto r = classifyCrash(*e);
+        QCOMPARE(QString::fromStdString(statusName(r.status)), QString("oom"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCrashClassifier)
