@@ -43,7 +43,15 @@ EvaluationResult classifyCrash(const CrashEvidence& e) {
     } else if (err.find("KS-OOM") != std::string::npos) {
         r = failedResult(EvalStatus::Oom, "the candidate could not allocate memory (" + markerValue(err, "KS-OOM bytes=") + " bytes)" + during);
     } else if (err.find("KS-TIMEOUT") != std::string::npos || e.exitCode == 124 || e.exitCode == 137 || sig == SIGXCPU) {
-        r = failedResult(EvalStatus::Timeout, "time limit exceeded" + during);
+        // The job's limit ran out while no candidate code was being waited for:
+        // the problem's kernels, the judge's own work or other jobs are to blame.
+        const bool notTheCandidates = inReference || e.phase.rfind("waiting for the timing lock", 0) == 0 ||
+                                      e.phase.rfind("building", 0) == 0 || e.phase.rfind("startup", 0) == 0;
+        if (notTheCandidates)
+            r = failedResult(EvalStatus::InfraError, "the job's time limit ran out, but not in the candidate's code" + during +
+                                                         " (the problem's fault or a busy host; no candidate was charged)");
+        else
+            r = failedResult(EvalStatus::Timeout, "time limit exceeded" + during);
     } else if (sig == SIGXFSZ) {
         r = failedResult(EvalStatus::RuntimeError, "the candidate exceeded the file size limit" + during);
     } else if (inReference && !inCandidate) {

@@ -109,7 +109,10 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
     auto written = torch  ? TorchHarnessGenerator::write(problem, complete, *space, options, dir)
                    : cuda ? CudaHarnessGenerator::write(problem, complete, *space, options, dir)
                           : CppHarnessGenerator::write(problem, complete, *space, options, dir);
-    if (!written) return written.error();
+    if (!written) {
+        std::filesystem::remove_all(dir, ec); // whatever was written before the failure
+        return written.error();
+    }
     job.request.dir = written->dir;
     job.request.limits = written->limits;
     job.request.key = job.cacheKey;
@@ -169,8 +172,10 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
         const auto buildDir = config_.jobsRoot / (problem.name + "-prebuild-" + uniqueSuffix());
         auto written = cuda ? CudaHarnessGenerator::write(problem, candidate, space, options, buildDir)
                             : CppHarnessGenerator::write(problem, candidate, space, options, buildDir);
-        if (!written) return;
-        if (auto s = writeFileAtomic(buildDir / "build" / "prebuild-only", "\n"); !s) return;
+        if (!written || !writeFileAtomic(buildDir / "build" / "prebuild-only", "\n")) {
+            std::filesystem::remove_all(buildDir, ec); // the job then builds everything itself
+            return;
+        }
         JobRequest request{buildDir, written->limits, {}, {}};
         const auto outcome = executor_.submit(request).get();
         bool built = !outcome.resultJson; // a result means the problem's own code failed to build

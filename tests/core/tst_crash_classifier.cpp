@@ -24,6 +24,8 @@ private slots:
         QTest::newRow("input write") << 86 << "candidate" << "\nKS-INPUT-WRITE arg=x phase=p\n" << "wrong_answer" << "input x";
         QTest::newRow("file size") << 153 << "candidate" << "\nKS-FATAL signal=25 in_candidate=1\n" << "runtime_error" << "file size";
         QTest::newRow("reference") << 139 << "reference on check shape one seed 1" << "\nKS-FATAL signal=11 in_candidate=0\n" << "infra_error" << "reference failed";
+        QTest::newRow("reference hangs") << 137 << "reference on a timing shape" << "" << "infra_error" << "no candidate was charged";
+        QTest::newRow("lock wait") << 137 << "waiting for the timing lock" << "" << "infra_error" << "not in the candidate's code";
         QTest::newRow("abort") << 134 << "candidate on check shape one seed 2 (call 2)" << "" << "runtime_error" << "abort";
     }
     void classifies() {
