@@ -106,6 +106,30 @@ private slots:
         QVERIFY(fixture_.evaluator().evaluate(*spec, ref, options_)->correct());
     }
 
+    // The reference runs out of memory on its second check case, while the
+    // candidate's runner (frozen) holds what it took on its first: a candidate
+    // holding half a gigabyte is charged (oom), a lean one is not (infra_error).
+    void aReferenceStarvedOfMemoryChargesTheHog() {
+        auto spec = problem::loadProblem(test::problemDir("starved_reference"));
+        QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
+        const std::string body = "    for (int64_t i = 0; i < N; ++i) y[i] = a * x[i] + z[i];\n}\n";
+        eval::Candidate lean{"lean", "void saxpy(const float* x, const float* z, float* y, int64_t N, float a) {\n" + body, {}};
+        eval::Candidate hog{"hog",
+                            "#include <cstdlib>\n#include <cstring>\n"
+                            "void saxpy(const float* x, const float* z, float* y, int64_t N, float a) {\n"
+                            "    static char* held = nullptr;\n"
+                            "    if (!held && (held = static_cast<char*>(std::malloc(512u << 20)))) std::memset(held, 1, 512u << 20);\n" + body,
+                            {}};
+        auto l = fixture_.evaluator().evaluate(*spec, lean, options_);
+        QVERIFY(l.ok());
+        QCOMPARE(eval::statusName(l->status), std::string("infra_error"));
+        QVERIFY2(l->message.find("no candidate was charged") != std::string::npos, l->message.c_str());
+        auto h = fixture_.evaluator().evaluate(*spec, hog, options_);
+        QVERIFY(h.ok());
+        QCOMPARE(eval::statusName(h->status), std::string("oom"));
+        QVERIFY2(h->message.find("the candidate held") != std::string::npos, h->message.c_str());
+    }
+
     void resultsAreCachedByContent() {
         eval::EvalOptions cached = options_;
         cached.useCache = true;

@@ -472,9 +472,39 @@ std::string deathText(const Runner& r) {
 
 // The verdict for a kernel that failed: the candidate's failures are its own,
 // the problem's code failing is never the candidate's fault.
+// The candidate's runner, once started: when one of the problem's kernels
+// runs out of memory, the candidate may be the one holding it (frozen).
+const Runner* gCandidate = nullptr;
+
+// Resident and swapped bytes of a live process (0 when unknown).
+size_t residentBytes(pid_t pid) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/status", static_cast<int>(pid));
+    FILE* f = std::fopen(path, "r");
+    if (!f) return 0;
+    char line[256];
+    size_t kb = 0;
+    while (std::fgets(line, sizeof line, f)) {
+        unsigned long v = 0;
+        if (std::sscanf(line, "VmRSS: %lu kB", &v) == 1 || std::sscanf(line, "VmSwap: %lu kB", &v) == 1) kb += v;
+    }
+    std::fclose(f);
+    return kb * 1024;
+}
+
 bool failRunner(Json& res, const Runner& r, const std::string& what, const std::string& where, bool timedOut, double limitS) {
     const std::string err = stderrText(r);
     if (!r.candidate) {
+        // Out of memory while the candidate's runner holds a great deal of it:
+        // the candidate starved the problem's kernel, and is charged for it.
+        const bool outOfMemory = what == "oom" || err.find("KS-OOM") != std::string::npos ||
+                                 (r.dead && WIFSIGNALED(r.waitStatus) && WTERMSIG(r.waitStatus) == SIGKILL && !r.killedByJudge);
+        if (outOfMemory && gCandidate && !gCandidate->dead) {
+            const size_t held = residentBytes(gCandidate->pid), own = r.dead ? 0 : residentBytes(r.pid);
+            if (held >= std::max<size_t>(size_t(256) << 20, 4 * own))
+                return res.fail("oom", "the candidate held " + bytesText(static_cast<double>(held)) + " of memory while the problem's " + r.name +
+                                           " ran " + where + ", which then ran out of memory");
+        }
         if (timedOut)
             return res.fail("infra_error", "the problem's " + r.name + " did not finish within " + num(limitS) + " s " + where +
                                                " (the problem's fault; no candidate was charged)");
@@ -882,12 +912,14 @@ struct Kernels {
     }
     ~Kernels() {
         for (Runner* r : all()) killRunner(*r);
+        gCandidate = nullptr;
     }
 };
 
 bool ensureCandidate(Kernels& k, Json& res) {
     if (k.candidateStarted) return true;
     k.candidateStarted = true;
+    gCandidate = &k.candidate;
     k.candidate.name = "candidate";
     k.candidate.candidate = true;
     setPhase("loading the candidate");
