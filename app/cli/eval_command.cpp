@@ -111,7 +111,9 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
     eval::Candidate candidate;
     std::string candidateLabel;
     if (auto file = args->value("candidate")) {
-        auto text = readTextFile(*file);
+        // Kernels are kilobytes; the static rules refuse sources over 1 MiB,
+        // and nothing larger than this is read at all (a device never ends).
+        auto text = readTextFile(*file, 16u << 20);
         if (!text) {
             std::fprintf(stderr, "eval: %s\n", text.error().message.c_str());
             return kExitUsage;

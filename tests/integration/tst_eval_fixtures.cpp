@@ -130,6 +130,26 @@ private slots:
         QVERIFY2(h->message.find("the candidate held") != std::string::npos, h->message.c_str());
     }
 
+    // A check shape this host cannot hold (4 TiB an argument) is the host's
+    // limit, not a crash of the candidate's.
+    void aShapeTheHostCannotHoldIsAnInfraError() {
+        QTemporaryDir dir;
+        const std::filesystem::path d = dir.path().toStdString();
+        std::filesystem::copy(test::problemDir("saxpy"), d, std::filesystem::copy_options::recursive);
+        auto json = readTextFile(d / "problem.json");
+        QVERIFY(json.ok());
+        const std::string odd = "{\"name\": \"odd\", \"sizes\": {\"N\": 37}}";
+        const auto at = json->find(odd);
+        QVERIFY(at != std::string::npos);
+        QVERIFY(writeFileAtomic(d / "problem.json", json->replace(at, odd.size(), "{\"name\": \"huge\", \"sizes\": {\"N\": 1099511627776}}")).ok());
+        auto spec = problem::loadProblem(d);
+        QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
+        auto r = fixture_.evaluator().evaluate(*spec, eval::Candidate{"reference", spec->reference.text, {}}, options_);
+        QVERIFY(r.ok());
+        QCOMPARE(eval::statusName(r->status), std::string("infra_error"));
+        QVERIFY2(r->message.find("does not fit on this host") != std::string::npos, r->message.c_str());
+    }
+
     void resultsAreCachedByContent() {
         eval::EvalOptions cached = options_;
         cached.useCache = true;
