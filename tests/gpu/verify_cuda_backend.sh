@@ -5,7 +5,8 @@
 # and exits non-zero when any status differs. Run after
 # `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT` (it uses that build).
 #
-# usage: tests/gpu/verify_cuda_backend.sh OUT
+# usage: tests/gpu/verify_cuda_backend.sh OUT [NAME...]
+#   NAME  only these candidates of tests/gpu/cuda/ (default: all of them)
 set -uo pipefail
 out=${1:?usage: verify_cuda_backend.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -58,8 +59,10 @@ for f in "$root"/tests/gpu/cuda/*.cu; do
   expect=$(sed -n '1s|^// expect: \([a-z_-]*\)$|\1|p' "$f")
   [ -n "$expect" ] && cases+=("$(basename "$f" .cu):$expect")
 done
+only=" ${*:2} "
 for pair in "${cases[@]}"; do
   name=${pair%%:*}
+  [ "$only" = "  " ] || [[ $only == *" $name "* ]] || continue
   expected=${pair#*:}
   runs=("")
   ruled=exact

@@ -657,21 +657,6 @@ std::string deviceAfter(const std::vector<uint32_t>& cases, std::string* violati
 
 uint32_t gNextCaseId = 1;
 
-std::string sealCase(SharedCase& sc);
-
-// Builds, fills and seals a case; "" or why the host cannot hold it.
-std::string makeCase(const int64_t* sizes, uint64_t seed, SharedCase& sc) {
-    sc.id = gNextCaseId++;
-    ks_build_case(sizes, seed, sc.c);
-    if (!sc.c.allocError.empty()) return sc.c.allocError;
-    if (std::string err = sealCase(sc); !err.empty()) return err;
-#ifdef KS_CUDA
-    return mirrorCase(sc);
-#else
-    return "";
-#endif
-}
-
 // Seals a built case's inputs and prepares the descriptors runners get.
 std::string sealCase(SharedCase& sc) {
     for (auto& b : sc.c.buffers) {
@@ -694,6 +679,24 @@ std::string sealCase(SharedCase& sc) {
     return "";
 }
 
+// Seals a built case and, for CUDA kernels, mirrors it on the device.
+std::string finishCase(SharedCase& sc) {
+    if (std::string err = sealCase(sc); !err.empty()) return err;
+#ifdef KS_CUDA
+    return mirrorCase(sc);
+#else
+    return "";
+#endif
+}
+
+// Builds, fills and seals a case; "" or why the host cannot hold it.
+std::string makeCase(const int64_t* sizes, uint64_t seed, SharedCase& sc) {
+    sc.id = gNextCaseId++;
+    ks_build_case(sizes, seed, sc.c);
+    if (!sc.c.allocError.empty()) return sc.c.allocError;
+    return finishCase(sc);
+}
+
 // Another input set like `from`: its inputs copied, then refreshed (a fresh
 // draw's distribution at the price of a copy and one pass, where the
 // generator itself costs tens of nanoseconds an element).
@@ -706,12 +709,7 @@ std::string cloneCase(const SharedCase& from, uint64_t seed, SharedCase& sc) {
         if (!b.output && b.dataBytes) std::memcpy(nb.data, b.data, b.dataBytes);
     }
     ks_refresh_case(sc.c, seed);
-    if (std::string err = sealCase(sc); !err.empty()) return err;
-#ifdef KS_CUDA
-    return mirrorCase(sc);
-#else
-    return "";
-#endif
+    return finishCase(sc);
 }
 
 // New contents for a case's inputs (on the device too); "" or why not.
