@@ -1,7 +1,9 @@
 #include "problem/expression.h"
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -11,6 +13,7 @@ struct Expression::Node {
     enum class Kind { Number, Name, Binary, Call } kind;
     double number = 0;      // Number
     bool integral = true;   // Number written without '.', 'e'
+    long long integer = 0;  // Number, when integral: exact (a double holds only 53 bits)
     std::string name;       // Name, or function for Call
     char op = 0;            // Binary
     std::shared_ptr<const Node> lhs, rhs;
@@ -34,8 +37,9 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const std::string& what) {
-        throw std::runtime_error(what + " at column " + std::to_string(pos_ + 1));
+    [[noreturn]] void fail(const std::string& what) { failAt(pos_, what); }
+    [[noreturn]] void failAt(std::size_t pos, const std::string& what) {
+        throw std::runtime_error(what + " at column " + std::to_string(pos + 1));
     }
     void skipSpace() {
         while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_])))
@@ -117,12 +121,27 @@ private:
             }
             auto n = std::make_shared<Node>();
             n->kind = Node::Kind::Number;
-            try {
-                n->number = std::stod(text_.substr(start, pos_ - start));
-            } catch (const std::exception&) {
-                fail("bad number '" + text_.substr(start, pos_ - start) + "'");
-            }
             n->integral = integral;
+            const std::string literal = text_.substr(start, pos_ - start);
+            if (integral) {
+                // Exactly: through a double, 9007199254740993 would read as ...992
+                // and anything past 2^63 would wrap.
+                const auto [end, ec] = std::from_chars(literal.data(), literal.data() + literal.size(), n->integer);
+                if (ec != std::errc{} || end != literal.data() + literal.size())
+                    failAt(start, "integer " + literal + " does not fit in 64 bits (at most 9223372036854775807; "
+                                  "write a floating constant such as 1e19 for bytes or flops)");
+                n->number = static_cast<double>(n->integer);
+                return n;
+            }
+            std::size_t used = 0;
+            try {
+                n->number = std::stod(literal, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            // "1.2.3" or "1e5e5" would otherwise read as their first number.
+            if (used != literal.size() || !std::isfinite(n->number))
+                failAt(start, "bad number '" + literal + "'");
             return n;
         }
         if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
@@ -180,11 +199,24 @@ long long checkedInt(char op, long long a, long long b) {
     return r;
 }
 
+// A floating constant in an integer (shape) expression, truncated like C++
+// does, but only where the result is defined.
+long long toInteger(double v) {
+    constexpr double kTwoTo63 = 9223372036854775808.0;
+    if (!(v >= -kTwoTo63 && v < kTwoTo63)) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.17g", v);
+        throw std::runtime_error(std::string("constant ") + buf + " does not fit in a 64-bit integer");
+    }
+    return static_cast<long long>(v);
+}
+
 template <typename T>
 T evalNode(const Node& n, const std::map<std::string, long long>& sizes) {
     switch (n.kind) {
     case Node::Kind::Number:
-        return static_cast<T>(n.number);
+        if constexpr (std::is_integral_v<T>) return n.integral ? n.integer : toInteger(n.number);
+        else return n.number;
     case Node::Kind::Name: {
         auto it = sizes.find(n.name);
         if (it == sizes.end())
@@ -221,7 +253,7 @@ std::string renderCpp(const Node& n, bool floating) {
     switch (n.kind) {
     case Node::Kind::Number: {
         if (n.integral && !floating)
-            return std::to_string(static_cast<long long>(n.number)) + "LL";
+            return std::to_string(n.integer) + "LL";
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.17g", n.number);
         std::string s = buf;

@@ -3,12 +3,12 @@
 #include "util/files.h"
 #include "util/hash.h"
 #include "util/log.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cctype>
 #include <algorithm>
-#include <regex>
 #include <set>
 
 namespace ks::problem {
@@ -70,9 +70,67 @@ private:
 // A reference, baseline, seed or fill source, or problem.json itself.
 constexpr std::uintmax_t kMaxSourceBytes = 4u << 20;
 
-bool isIdentifier(const std::string& s) {
-    static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
-    return std::regex_match(s, re);
+// No std::regex on problem content: libstdc++'s matcher recurses once per
+// character, so a long name or a long run of blank lines in a source
+// overflowed the stack. These loops say the same.
+
+// A problem name: [a-z0-9_][a-z0-9_.-]*
+bool isProblemName(const std::string& s) {
+    if (s.empty() || s[0] == '.' || s[0] == '-') return false;
+    for (char c : s)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-')) return false;
+    return true;
+}
+
+// An nvcc -arch value: sm_[0-9]+[a-z]? or native
+bool isCudaArch(const std::string& s) {
+    if (s == "native") return true;
+    if (s.rfind("sm_", 0) != 0) return false;
+    std::size_t i = 3;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    if (i == 3) return false;
+    if (i < s.size() && s[i] >= 'a' && s[i] <= 'z') ++i;
+    return i == s.size();
+}
+
+template <typename LineTest>
+bool anyLine(const std::string& text, LineTest&& test) {
+    for (std::size_t start = 0; start <= text.size();) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        if (test(std::string_view(text).substr(start, end - start))) return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+constexpr std::string_view kBlanks = " \t\r\f\v";
+
+// A line reads "class WHAT" or "def WHAT", at any indentation.
+bool definesPython(const std::string& text, const std::string& what) {
+    return anyLine(text, [&](std::string_view line) {
+        const auto first = line.find_first_not_of(kBlanks);
+        if (first == std::string_view::npos) return false;
+        line.remove_prefix(first);
+        for (std::string_view keyword : {"class", "def"}) {
+            if (line.substr(0, keyword.size()) != keyword) continue;
+            std::string_view rest = line.substr(keyword.size());
+            const auto name = rest.find_first_not_of(kBlanks);
+            if (name == 0 || name == std::string_view::npos) continue;
+            rest.remove_prefix(name);
+            if (rest.substr(0, what.size()) == what && (rest.size() == what.size() || !isIdentChar(rest[what.size()]))) return true;
+        }
+        return false;
+    });
+}
+
+// A line, unindented, reads "NAME =".
+bool assignsAtModuleLevel(const std::string& text, const std::string& name) {
+    return anyLine(text, [&](std::string_view line) {
+        if (line.substr(0, name.size()) != name) return false;
+        const auto eq = line.find_first_not_of(kBlanks, name.size());
+        return eq != std::string_view::npos && line[eq] == '=';
+    });
 }
 
 // Why `name` cannot name a size, scalar, argument or the kernel: the
@@ -137,6 +195,16 @@ public:
             return makeError(ErrorCode::ParseError, (dir_ / "problem.json").string() + ":" +
                                                         lineColumn(text_, e.byte == 0 ? 0 : e.byte - 1) +
                                                         ": not valid JSON: " + cleanMessage(e.what()));
+        } catch (const json::exception& e) {
+            // A number too large for a double ("1e99999") is out_of_range, not a
+            // parse_error, and carries no position: find the quoted token instead.
+            const std::string what = cleanMessage(e.what());
+            const auto q = what.find('\'');
+            const auto token = q == std::string::npos ? std::string() : what.substr(q + 1, what.find('\'', q + 1) - q - 1);
+            const auto at = token.empty() ? std::string::npos : text_.find(token);
+            return makeError(ErrorCode::ParseError, (dir_ / "problem.json").string() +
+                                                        (at == std::string::npos ? "" : ":" + lineColumn(text_, at)) +
+                                                        ": not valid JSON: " + what);
         }
         if (!root.is_object())
             return makeError(ErrorCode::ParseError, (dir_ / "problem.json").string() + ": expected a JSON object at the top level");
@@ -172,13 +240,16 @@ public:
 private:
     static std::string cleanMessage(const std::string& what) {
         // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 3, column 5: "
+        // or "[json.exception.out_of_range.406] ".
         const auto pos = what.rfind(": ");
-        return pos == std::string::npos ? what : what.substr(pos + 2);
+        if (pos != std::string::npos) return what.substr(pos + 2);
+        const auto tag = what.find("] ");
+        return what.rfind("[json.exception.", 0) == 0 && tag != std::string::npos ? what.substr(tag + 2) : what;
     }
 
     void readHeader(const json& root) {
         spec_.name = check_.str(root, "", "name", true);
-        if (!spec_.name.empty() && !std::regex_match(spec_.name, std::regex("[a-z0-9_][a-z0-9_.-]*")))
+        if (!spec_.name.empty() && !isProblemName(spec_.name))
             check_.fail("/name", "use lower-case letters, digits, '_', '-' or '.' (found \"" + spec_.name + "\")");
         spec_.title = check_.str(root, "", "title", false, spec_.name);
         spec_.description = check_.str(root, "", "description", true);
@@ -235,7 +306,7 @@ private:
 
     std::optional<Expression> expression(const json& value, const std::string& path, const std::set<std::string>& known) {
         std::string text;
-        if (value.is_number_integer()) text = std::to_string(value.get<long long>());
+        if (value.is_number_integer()) text = value.dump(); // as written: 18446744073709551615 must not become -1
         else if (value.is_string()) text = value.get<std::string>();
         else { check_.fail(path, "expected an expression (a string like \"M*N\" or an integer)"); return std::nullopt; }
         auto e = Expression::parse(text);
@@ -500,21 +571,18 @@ private:
 
     // The reference must be a KernelBench module; seeds must define ModelNew.
     void checkPythonSources() {
-        auto defines = [](const std::string& text, const std::string& what) {
-            return std::regex_search(text, std::regex("(^|\\n)\\s*(class|def)\\s+" + what + "\\b"));
-        };
         if (!spec_.reference.text.empty()) {
             for (const char* what : {"Model", "get_inputs", "get_init_inputs"})
-                if (!defines(spec_.reference.text, what))
+                if (!definesPython(spec_.reference.text, what))
                     check_.fail("/reference", spec_.reference.path.filename().string() + " defines no " + what +
                                                   " (a torch reference needs class Model, get_inputs() and get_init_inputs())");
             for (const auto& size : spec_.sizes)
-                if (!std::regex_search(spec_.reference.text, std::regex("(^|\\n)" + size + "\\s*=")))
+                if (!assignsAtModuleLevel(spec_.reference.text, size))
                     check_.fail("/sizes", "size \"" + size + "\" is not a module-level variable of " + spec_.reference.path.filename().string() +
                                               " (the shape cases set it before get_inputs() runs)");
         }
         for (std::size_t i = 0; i < spec_.seeds.size(); ++i)
-            if (!defines(spec_.seeds[i].text, "ModelNew"))
+            if (!definesPython(spec_.seeds[i].text, "ModelNew"))
                 check_.fail("/seeds/" + std::to_string(i), "seed " + spec_.seeds[i].name + " defines no class ModelNew");
         if (!spec_.baselines.empty()) check_.fail("/baselines", "a torch problem's baselines are eager PyTorch and torch.compile, measured in every job; remove this list");
     }
@@ -592,7 +660,7 @@ private:
             spec_.cudaArch = "sm_90";
             if (const json* compile = root.contains("compile") && root["compile"].is_object() ? &root["compile"] : nullptr)
                 spec_.cudaArch = check_.str(*compile, "/compile", "arch", false, spec_.cudaArch);
-            if (!std::regex_match(spec_.cudaArch, std::regex("sm_[0-9]+[a-z]?|native")))
+            if (!isCudaArch(spec_.cudaArch))
                 check_.fail("/compile/arch", "expected a GPU architecture for nvcc -arch such as \"sm_90\" or \"sm_90a\", found \"" +
                                                  spec_.cudaArch + "\"");
         }

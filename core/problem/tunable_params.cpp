@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -21,9 +22,26 @@ bool parseInt(const std::string& text, long long& out) {
     }
 }
 
-bool isIdentifier(const std::string& s) {
-    static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
-    return std::regex_match(s, re);
+constexpr unsigned long long kMaxRangeValues = 1u << 16;
+// The regexes below recurse once per character (libstdc++), so they only see
+// declaration lines, and those are kept short.
+constexpr std::size_t kMaxDeclarationLength = 1000;
+
+// The text after "@ks-param " when `line` is a declaration: blanks, `//` (C++,
+// CUDA) or `#` (Python), blanks, "@ks-param", at least one blank.
+std::optional<std::string_view> declarationBody(std::string_view line) {
+    constexpr std::string_view blanks = " \t\r\f\v", tag = "@ks-param";
+    std::size_t i = line.find_first_not_of(blanks);
+    if (i == std::string_view::npos) return std::nullopt;
+    if (line.substr(i, 2) == "//") i += 2;
+    else if (line[i] == '#') i += 1;
+    else return std::nullopt;
+    i = line.find_first_not_of(blanks, i);
+    if (i == std::string_view::npos || line.substr(i, tag.size()) != tag) return std::nullopt;
+    i += tag.size();
+    if (i >= line.size() || blanks.find(line[i]) == std::string_view::npos) return std::nullopt; // "@ks-paramX"
+    const std::size_t body = line.find_first_not_of(blanks, i);
+    return body == std::string_view::npos ? std::string_view{} : line.substr(body);
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -44,7 +62,10 @@ std::vector<std::string> ParamDomain::values() const {
         for (auto v : ints) out.push_back(std::to_string(v));
         break;
     case Kind::IntRange:
-        for (long long v = ints[0]; v <= ints[1]; ++v) out.push_back(std::to_string(v));
+        for (long long v = ints[0];; ++v) { // stops before ++v can pass INT64_MAX
+            out.push_back(std::to_string(v));
+            if (v >= ints[1]) break;
+        }
         break;
     case Kind::Bool:
         out = {"false", "true"};
@@ -59,7 +80,8 @@ std::vector<std::string> ParamDomain::values() const {
 std::size_t ParamDomain::cardinality() const {
     switch (kind) {
     case Kind::IntSet: return ints.size();
-    case Kind::IntRange: return static_cast<std::size_t>(ints[1] - ints[0] + 1);
+    case Kind::IntRange: // unsigned: the distance between two int64 values may not fit in one
+        return static_cast<std::size_t>(static_cast<unsigned long long>(ints[1]) - static_cast<unsigned long long>(ints[0]) + 1);
     case Kind::Bool: return 2;
     case Kind::Enum: return labels.size();
     }
@@ -146,15 +168,16 @@ Result<ParamSpace> parseParamDeclarations(const std::string& source, const std::
     std::istringstream in(source);
     std::string line;
     int lineNo = 0;
-    // `//` in C++ and CUDA, `#` in Python.
-    static const std::regex decl(R"(^\s*(?://|#)\s*@ks-param\s+(.*)$)");
     while (std::getline(in, line)) {
         ++lineNo;
-        std::smatch m;
-        if (!std::regex_match(line, m, decl))
+        const auto declared = declarationBody(line);
+        if (!declared)
             continue;
         const std::string where = origin + ":" + std::to_string(lineNo) + ": ";
-        const std::string body = m[1];
+        if (line.size() > kMaxDeclarationLength)
+            return makeError(ErrorCode::ParseError, where + "@ks-param line longer than " + std::to_string(kMaxDeclarationLength) +
+                                                        " characters; declare fewer values");
+        const std::string body(*declared);
         const auto colon = body.find(':');
         if (colon == std::string::npos)
             return makeError(ErrorCode::ParseError, where + "expected '@ks-param NAME: domain [= default]'");
@@ -172,6 +195,9 @@ Result<ParamSpace> parseParamDeclarations(const std::string& source, const std::
             rest = rest.substr(0, eq);
         }
         const std::string domainText = trim(rest);
+        if (domainText.empty())
+            return makeError(ErrorCode::ParseError, where + "parameter " + d.name +
+                                                        " has no domain; expected 'a | b | c', 'lo..hi', 'bool' or 'enum(x, y)' after ':'");
         static const std::regex range(R"(^(-?\d+)\s*\.\.\s*(-?\d+)$)");
         static const std::regex enumRe(R"(^enum\s*\((.*)\)$)");
         std::smatch dm;
@@ -179,9 +205,17 @@ Result<ParamSpace> parseParamDeclarations(const std::string& source, const std::
             d.kind = ParamDomain::Kind::Bool;
         } else if (std::regex_match(domainText, dm, range)) {
             d.kind = ParamDomain::Kind::IntRange;
-            d.ints = {std::stoll(dm[1]), std::stoll(dm[2])};
-            if (d.ints[0] > d.ints[1])
+            long long lo = 0, hi = 0;
+            if (!parseInt(dm[1], lo) || !parseInt(dm[2], hi))
+                return makeError(ErrorCode::ParseError, where + "range " + domainText + " has a bound outside 64-bit integers");
+            if (lo > hi)
                 return makeError(ErrorCode::ParseError, where + "empty range " + domainText);
+            // The tuner lists every value of a domain, and values() counts up to hi.
+            if (static_cast<unsigned long long>(hi) - static_cast<unsigned long long>(lo) >= kMaxRangeValues)
+                return makeError(ErrorCode::ParseError, where + "range " + domainText + " has more than " +
+                                                            std::to_string(kMaxRangeValues) +
+                                                            " values; narrow it or list the values to try (a | b | c)");
+            d.ints = {lo, hi};
         } else if (std::regex_match(domainText, dm, enumRe)) {
             d.kind = ParamDomain::Kind::Enum;
             for (const auto& label : split(dm[1], ',')) {

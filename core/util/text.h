@@ -39,6 +39,19 @@ inline std::string validUtf8(std::string_view s) {
     return out;
 }
 
+// A C identifier: [A-Za-z_][A-Za-z0-9_]*. A loop, not std::regex: libstdc++'s
+// matcher recurses once per character, and a long name in a hostile file
+// overflowed the stack.
+inline bool isIdentChar(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+inline bool isIdentifier(std::string_view s) {
+    if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+    for (char c : s)
+        if (!isIdentChar(c)) return false;
+    return true;
+}
+
 // s without leading and trailing whitespace (space, tab, CR, LF, FF, VT).
 inline std::string trim(std::string_view s) {
     constexpr std::string_view ws = " \t\r\n\f\v";

@@ -79,6 +79,34 @@ private slots:
         QVERIFY(c.error().message.find("longer than") != std::string::npos);
         QVERIFY(Expression::parse(std::string(50, '(') + "N" + std::string(50, ')')).ok());
     }
+    // Found by tst_fuzz_expression: literals went through a double, so large
+    // integers were rounded or wrapped, and "1.2.3" read as 1.2.
+    void numberLiteralsAreExactOrRefused() {
+        auto big = Expression::parse("9007199254740993");
+        QVERIFY(big.ok());
+        QCOMPARE(*big->evaluateInt({}), 9007199254740993LL);
+        auto max = Expression::parse("9223372036854775807");
+        QVERIFY(max.ok());
+        QCOMPARE(*max->evaluateInt({}), std::numeric_limits<long long>::max());
+        QCOMPARE(QString::fromStdString(max->toCpp(false)), QString("9223372036854775807LL"));
+        auto past = Expression::parse("N * 18446744073709551616");
+        QVERIFY(!past.ok());
+        QVERIFY2(past.error().message.find("does not fit in 64 bits") != std::string::npos, past.error().message.c_str());
+        QVERIFY2(past.error().message.find("column 5") != std::string::npos, past.error().message.c_str());
+        auto huge = Expression::parse("1e308 * N");
+        QVERIFY(huge.ok());
+        QVERIFY(huge->evaluate({{"N", 2}}).ok());
+        auto hugeInt = huge->evaluateInt({{"N", 2}});
+        QVERIFY(!hugeInt.ok());
+        QVERIFY2(hugeInt.error().message.find("does not fit in a 64-bit integer") != std::string::npos, hugeInt.error().message.c_str());
+        for (const char* bad : {"1.2.3", "1..2", "1e5e5", "1e", "2e+", "."}) {
+            auto e = Expression::parse(bad);
+            QVERIFY2(!e.ok(), bad);
+            QVERIFY2(e.error().message.find("bad number") != std::string::npos, e.error().message.c_str());
+        }
+        QCOMPARE(*Expression::parse("1.5e0")->evaluate({}), 1.5);
+        QCOMPARE(*Expression::parse("2e-1 * 10")->evaluate({}), 2.0);
+    }
     void rendersCpp() {
         auto e = Expression::parse("max(M, 2) * (N + 1)");
         QVERIFY(e.ok());

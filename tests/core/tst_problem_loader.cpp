@@ -128,6 +128,85 @@ private slots:
         QVERIFY(!spec.ok());
         QVERIFY2(contains(spec.error().message, "larger than 4 MiB"), spec.error().message.c_str());
     }
+    // Found by tst_fuzz_problem_loader: each was a crash, a hang or an
+    // exception escaping loadProblem; each is now an error naming the file.
+    void fuzzFindingsAreErrors() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString());
+        nlohmann::json j = nlohmann::json::parse(R"({
+          "name": "p", "description": "d", "backend": "cpp", "function": "f", "sizes": ["N"],
+          "arguments": [{"name": "x", "dtype": "f32", "shape": ["N"], "fill": {"kind": "normal"}},
+                        {"name": "y", "dtype": "f32", "shape": ["N"], "output": true}],
+          "call": ["x", "y", "N"], "shapes": {"check": [{"sizes": {"N": 3}}], "time": [{"sizes": {"N": 8}}]},
+          "bytes": "8*N", "flops": "N", "reference": "reference.cpp", "seeds": [{"name": "s", "source": "seed.cpp"}]})");
+        const auto load = [&](const std::string& problemJson, const std::string& seed) {
+            std::ofstream(path / "problem.json") << problemJson;
+            std::ofstream(path / "reference.cpp") << "void f(const float* x, float* y, int64_t N) {}\n";
+            std::ofstream(path / "seed.cpp") << seed;
+            return loadProblem(path);
+        };
+        QVERIFY(load(j.dump(), "// @ks-param B: 1 | 2\n").ok());
+        // A number too large for a double: nlohmann throws out_of_range, not parse_error.
+        auto spec = load(R"({"name": "p", "bytes": 1e99999})", "");
+        QVERIFY(!spec.ok());
+        QCOMPARE(spec.error().code, ks::ErrorCode::ParseError);
+        QVERIFY2(contains(spec.error().message, "problem.json:1:24: not valid JSON: number overflow parsing '1e99999'"),
+                 spec.error().message.c_str());
+        // A range of 2^64 values was listed value by value (a hang), a bound past
+        // 64 bits threw std::out_of_range, an empty domain read an empty vector.
+        for (const auto& [decl, expected] : std::vector<std::pair<std::string, std::string>>{
+                 {"X: -9223372036854775808..9223372036854775807", "has more than 65536 values"},
+                 {"X: 0..99999999999999999999", "has a bound outside 64-bit integers"},
+                 {"X:", "X has no domain"},
+                 {"X: 1 | 2" + std::string(2000, ' '), "longer than 1000 characters"}}) {
+            spec = load(j.dump(), "// @ks-param " + decl + "\n");
+            QVERIFY2(!spec.ok() && contains(spec.error().message, "seed.cpp:1: ") && contains(spec.error().message, expected),
+                     (decl.substr(0, 60) + " -> " + (spec.ok() ? "ok" : spec.error().message)).c_str());
+        }
+        QVERIFY(load(j.dump(), "// @ks-param X: 1..65536\n").ok());
+        spec = load(j.dump(), "// @ks-param X: 9223372036854775805..9223372036854775807\n");
+        QVERIFY(spec.ok()); // listing its values stops at INT64_MAX instead of wrapping
+        QCOMPARE(spec->seeds[0].params.params[0].values().size(), std::size_t{3});
+        QCOMPARE(spec->seeds[0].params.params[0].cardinality(), std::size_t{3});
+        // std::regex recursed once per character and overflowed the stack on
+        // long names and long runs of blank lines.
+        auto longName = j;
+        longName["sizes"] = {std::string(200000, 'N')};
+        spec = load(longName.dump(), "");
+        QVERIFY(!spec.ok());
+        longName = j;
+        longName["name"] = std::string(200000, 'p');
+        QVERIFY(load(longName.dump(), "").ok());
+        longName["backend"] = "cuda";
+        longName["compile"] = {{"arch", "sm_" + std::string(200000, '9')}};
+        QVERIFY(load(longName.dump(), "").ok());
+        longName["compile"] = {{"arch", "sm_90ab"}};
+        spec = load(longName.dump(), "");
+        QVERIFY(!spec.ok() && contains(spec.error().message, "/compile/arch: expected a GPU architecture"));
+        QVERIFY(load(j.dump(), std::string(300000, ' ') + "\n// @ks-param B: 1 | 2\n").ok());
+        // The same for a torch problem's Python sources.
+        nlohmann::json t{{"name", "t"}, {"description", "d"}, {"backend", "torch"}, {"reference", "reference.py"},
+                         {"sizes", {"n"}}, {"shapes", {{"check", {{{"sizes", {{"n", 3}}}}}}, {"time", {{{"sizes", {{"n", 8}}}}}}}},
+                         {"bytes", "8*n"}, {"flops", "n"}, {"seeds", {{{"name", "s"}, {"source", "seed.py"}}}}};
+        std::ofstream(path / "problem.json") << t.dump();
+        std::ofstream(path / "reference.py") << std::string(300000, '\n') << "n = 8\nclass Model:\n  pass\n"
+                                             << "def get_inputs():\n  return []\ndef  get_init_inputs ():\n  return []\n";
+        std::ofstream(path / "seed.py") << std::string(300000, ' ') << "\n\tclass ModelNew(Model):\n  pass\n";
+        spec = loadProblem(path);
+        QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
+        std::ofstream(path / "seed.py") << "class ModelNewer:\n  pass\nclassModelNew = 1\n";
+        std::ofstream(path / "reference.py") << "class Model: pass\ndef get_inputs(): pass\ndef get_init_inputs(): pass\n  n = 8\nnn = 8\n";
+        spec = loadProblem(path);
+        QVERIFY(!spec.ok());
+        QVERIFY2(contains(spec.error().message, "defines no class ModelNew"), spec.error().message.c_str());
+        QVERIFY2(contains(spec.error().message, "size \"n\" is not a module-level variable"), spec.error().message.c_str());
+        // A shape integer past 2^63, as JSON, is not read as -1.
+        auto unsignedShape = j;
+        unsignedShape["arguments"][0]["shape"] = {18446744073709551615ull};
+        spec = load(unsignedShape.dump(), "");
+        QVERIFY(!spec.ok());
+        QVERIFY2(contains(spec.error().message, "integer 18446744073709551615 does not fit in 64 bits"), spec.error().message.c_str());
+    }
     void jaggedSizesFlowIntoLaterShapes() {
         QTemporaryDir dir;
         const auto path = std::filesystem::path(dir.path().toStdString());
