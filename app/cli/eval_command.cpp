@@ -35,6 +35,9 @@ on every check shape and seed, and times it interleaved with the baselines.
   --json                 print the result as JSON instead of a verdict
   --check-only           correctness only, no timing
   --seeds 1,2,3          input seeds for the check cases
+  --input-secret N       reproduce a recorded result's inputs (its input_secret)
+                         instead of drawing a secret: the inputs are then
+                         predictable, so use it to re-check, not to judge
   --time-budget S        seconds of timed calls per timing shape (default 1)
   --reps MIN:MAX         bounds on timed repetitions (default 10:200)
   --call-timeout S       limit for one kernel call (default: the problem's)
@@ -80,7 +83,7 @@ bool parseDouble(const std::string& text, double& out) {
 int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
     auto args = Args::parse(argv,
-                            withExecutorOptions({"problem", "candidate", "seed", "param", "seeds", "time-budget", "reps", "call-timeout",
+                            withExecutorOptions({"problem", "candidate", "seed", "param", "seeds", "input-secret", "time-budget", "reps", "call-timeout",
                                                  "run-timeout", "sandbox", "jobs-dir", "profile"}),
                             {"json", "check-only", "no-cache", "no-static-rules", "keep-job", "reference", "help"}, error);
     if (!args) {
@@ -162,6 +165,17 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
         }
         if (options.seeds.empty()) {
             std::fprintf(stderr, "eval: --seeds needs at least one seed\n");
+            return kExitUsage;
+        }
+    }
+    if (auto secret = args->value("input-secret")) {
+        try {
+            std::size_t used = 0;
+            options.inputSecret = std::stoull(*secret, &used);
+            if (used != secret->size() || secret->front() == '-') throw std::invalid_argument(*secret);
+        } catch (const std::exception&) {
+            std::fprintf(stderr, "eval: --input-secret expects the unsigned number a result.json records as input_secret, got '%s'\n",
+                         secret->c_str());
             return kExitUsage;
         }
     }

@@ -25,6 +25,7 @@ std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candid
     for (const auto& f : problem.compileFlags) h.addField(f);
     for (auto s : options.seeds) h.addField(std::to_string(s));
     h.addField(std::to_string(options.timeSeed)).addField(options.checkOnly ? "check" : "check+time");
+    if (options.inputSecret) h.addField("input secret " + std::to_string(*options.inputSecret));
     if (problem.backend == "torch") h.addField(options.torchCompileBaseline ? "torch.compile" : "eager only");
     if (problem.backend == "cuda") h.addField(options.cudaArch.empty() ? problem.cudaArch : options.cudaArch);
     return h.hexDigest();

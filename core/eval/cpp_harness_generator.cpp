@@ -141,6 +141,9 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
     s << "static const double KS_WARMUP_S = " << cppDouble(o.warmupS) << ";\n";
     s << "static const int KS_MIN_WARMUP = " << o.minWarmup << ", KS_MIN_REPS = " << o.minReps << ", KS_MAX_REPS = " << o.maxReps << ";\n";
     s << "static const bool KS_CHECK_ONLY = " << (o.checkOnly ? "true" : "false") << ";\n";
+    // Drawn by the judge unless given (EvalOptions::inputSecret: reproductions, tests).
+    s << "static const bool KS_SECRET_GIVEN = " << (o.inputSecret ? "true" : "false") << ";\n";
+    s << "static const uint64_t KS_GIVEN_SECRET = " << o.inputSecret.value_or(0) << "ULL;\n";
     s << "static const double KS_IMPLAUSIBLE_SPEEDUP = " << cppDouble(p.limits.implausibleSpeedup) << ";\n";
     s << "static const uint64_t KS_TIME_SEED = " << o.timeSeed << "ull;\n";
     s << "static const uint64_t KS_SEEDS[] = {";

@@ -37,6 +37,12 @@ struct EvalOptions {
     // Counters and cachegrind add a step after the run when the candidate is
     // correct; its files come back in JobOutcome::profileFiles.
     ProfileLevel profile = ProfileLevel::None;
+    // The judge's input secret (cpp, cuda), given instead of drawn: every
+    // input of the job is then known in advance, to anyone who reads the job
+    // dir, a candidate too. For reproducing a recorded result (its
+    // input_secret) and for tests that must not depend on luck; a search
+    // never sets it.
+    std::optional<std::uint64_t> inputSecret;
 };
 
 } // namespace ks::eval

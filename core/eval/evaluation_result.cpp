@@ -93,6 +93,7 @@ Result<EvaluationResult> parseResultJson(const std::string& text) {
         r.implausibleSpeedup = j.value("implausible_speedup", false);
         r.buildLog = j.value("build_log", "");
         if (j.contains("env")) r.env = j["env"];
+        if (j.contains("input_secret") && j["input_secret"].is_string()) r.inputSecret = j["input_secret"].get<std::string>();
         if (j.contains("phase_seconds")) r.phaseSeconds = j["phase_seconds"];
         r.compileSeconds = j.value("compile_seconds", 0.0);
         r.wallSeconds = j.value("wall_seconds", 0.0);
@@ -146,6 +147,7 @@ nlohmann::json toJson(const EvaluationResult& r) {
                      {"implausible_speedup", r.implausibleSpeedup},
                      {"build_log", validUtf8(r.buildLog)},
                      {"env", r.env},
+                     {"input_secret", validUtf8(r.inputSecret)},
                      {"phase_seconds", r.phaseSeconds},
                      {"compile_seconds", r.compileSeconds},
                      {"wall_seconds", r.wallSeconds},

