@@ -1,3 +1,4 @@
+#include "eval/embedded_templates.h"
 #include "problem/problem_loader.h"
 #include "test_support.h"
 
@@ -7,6 +8,8 @@
 #include <QtTest/QtTest>
 
 #include <fstream>
+#include <sstream>
+#include <regex>
 
 using namespace ks::problem;
 
@@ -117,6 +120,30 @@ private slots:
         }
         write("main", "N", "reference.cpp", 8);
         QVERIFY(!loadProblem(path).ok());
+        // Every function and type the shipped harness_common.h defines at its
+        // top level, and the system headers' macros, are refused as names: the
+        // list in the loader cannot fall behind the header.
+        std::vector<std::string> names{"INT64_MAX", "UINTPTR_MAX", "UINT32_C", "O_RDONLY", "SIGKILL", "SIG_DFL", "EOF", "PROT_READ",
+                                       "MAP_FAILED", "CUDA_VERSION", "M_PI", "errno", "stderr", "major", "SIZE_MAX", "EINVAL"};
+        const std::string& common = ks::eval::embeddedTemplates().at("harness_common.h");
+        const std::regex defined(R"(^(?:inline |static |template <[^>]*> )*[A-Za-z_][\w:<>, *&]* [*&]?(\w+)\(|^(?:struct|enum class|enum) (\w+))");
+        std::istringstream lines(common);
+        for (std::string line; std::getline(lines, line);) {
+            std::smatch m;
+            if (line.size() < 400 && std::regex_search(line, m, defined)) names.push_back(m[1].matched ? m[1].str() : m[2].str());
+        }
+        QVERIFY2(names.size() > 30, "found too few of harness_common.h's definitions");
+        for (const auto& name : names) {
+            write("f", name, "reference.cpp", 8);
+            spec = loadProblem(path);
+            QVERIFY2(!spec.ok() && contains(spec.error().message, "rename it"), name.c_str());
+        }
+        // Ordinary names that only look alike stay allowed.
+        for (const char* name : {"N", "EMB", "SIGMA", "INTERVALS", "N_ROWS", "BLOCK", "M_TILE", "Oh", "minor_dim"}) {
+            write("f", name, "reference.cpp", 8);
+            spec = loadProblem(path);
+            QVERIFY2(spec.ok(), (std::string(name) + ": " + (spec.ok() ? "" : spec.error().message)).c_str());
+        }
         // A reference that is a device never ends; one that is too large is refused.
         write("f", "N", "/dev/zero", 8);
         spec = loadProblem(path);
