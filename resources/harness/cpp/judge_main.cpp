@@ -985,9 +985,9 @@ std::vector<size_t> pickSets(std::mt19937_64& rng, size_t pool, size_t n, size_t
     return order;
 }
 
-// Sets per timing shape: several at distinct addresses (at least 3, so that
-// neither repetition nor call parity names a set), more for small shapes so
-// that short kernels can be batched; bounded in bytes.
+// The most sets a timing shape may get: at least 3 (so that neither
+// repetition nor call parity names a set), more for small shapes, where
+// short kernels are batched; bounded in bytes.
 size_t poolSize(size_t caseBytes) {
     const size_t budget = 96u << 20;
     const size_t n = caseBytes > 0 ? budget / caseBytes : kMaxBatch;
@@ -1164,44 +1164,55 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         const KsShape& shape = KS_TIME_SHAPES[s];
         const std::string where = std::string("on timing shape ") + shape.name;
         setPhase("building a timing shape's inputs");
+        // The input sets: three first; more only where short kernels need them
+        // to be batched (each set costs a reference call and a checked call of
+        // the candidate before timing starts, which for a long kernel on small
+        // inputs used to be most of the evaluation).
         std::vector<std::unique_ptr<SharedCase>> pool;
-        size_t poolN = 1;
-        for (size_t j = 0; j < poolN; ++j) {
-            pool.push_back(std::make_unique<SharedCase>());
-            const uint64_t seed = mixSeed(res.secret, mixSeed(1000u + static_cast<uint64_t>(s), j));
-            const std::string err = j == 0 ? makeCase(shape.sizes, seed, *pool.back()) : cloneCase(*pool[0], seed, *pool.back());
-            if (!err.empty())
-                return res.fail("infra_error", "timing shape " + std::string(shape.name) + " does not fit on this host: " + err);
-            if (j == 0) poolN = poolSize(pool[0]->c.totalBytes());
-        }
-        for (Runner* r : timed)
-            for (auto& sc : pool)
-                if (!shareCase(*r, *sc, res, where)) return false;
-
-        // Each set's answer, from the reference.
-        setPhase("reference on a timing shape");
-        std::vector<std::vector<std::vector<unsigned char>>> expected(poolN);
-        double refSeconds = 0;
-        for (size_t j = 0; j < poolN; ++j) {
-            poisonOutputs(pool[j]->c, 0);
-            if (!callKernel(k.reference, {pool[j]->id}, KS_CALL_TIMEOUT_S, &refSeconds, res, where)) return false;
-            expected[j] = outputsOf(pool[j]->c);
-        }
-        // The candidate's first answer on each set, checked like a check case.
-        setPhase("candidate on a timing shape");
-        std::vector<std::vector<std::vector<unsigned char>>> golden(poolN);
+        std::vector<std::vector<std::vector<unsigned char>>> golden;
+        double refSeconds = 0, refShortest = 0, candShortest = 0;
         std::string firstFailure;
-        for (size_t j = 0; j < poolN; ++j) {
-            poisonOutputs(pool[j]->c, 0);
-            if (!callKernel(k.candidate, {pool[j]->id}, callLimit(refSeconds), nullptr, res, where)) return false;
-            if (!compareCase(res, pool[j]->c, expected[j], nullptr, nullptr, shape.name, j, "timing shape", firstFailure))
-                return res.fail("wrong_answer", firstFailure + " (an input set of the timing shape)");
-            golden[j] = outputsOf(pool[j]->c);
-        }
-        expected.clear();
+        const auto addSets = [&](size_t upTo) {
+            const size_t from = pool.size();
+            setPhase("building a timing shape's inputs");
+            for (size_t j = from; j < upTo; ++j) {
+                pool.push_back(std::make_unique<SharedCase>());
+                const uint64_t seed = mixSeed(res.secret, mixSeed(1000u + static_cast<uint64_t>(s), j));
+                const std::string err = j == 0 ? makeCase(shape.sizes, seed, *pool.back()) : cloneCase(*pool[0], seed, *pool.back());
+                if (!err.empty())
+                    return res.fail("infra_error", "timing shape " + std::string(shape.name) + " does not fit on this host: " + err);
+                for (Runner* r : timed)
+                    if (!shareCase(*r, *pool.back(), res, where)) return false;
+            }
+            // Each set's answer, from the reference; then the candidate's first
+            // answer on it, checked like a check case.
+            for (size_t j = from; j < upTo; ++j) {
+                setPhase("reference on a timing shape");
+                poisonOutputs(pool[j]->c, 0);
+                if (!callKernel(k.reference, {pool[j]->id}, KS_CALL_TIMEOUT_S, &refSeconds, res, where)) return false;
+                refShortest = j == 0 ? refSeconds : std::min(refShortest, refSeconds);
+                const auto expected = outputsOf(pool[j]->c);
+                setPhase("candidate on a timing shape");
+                poisonOutputs(pool[j]->c, 0);
+                double candSeconds = 0;
+                if (!callKernel(k.candidate, {pool[j]->id}, callLimit(refSeconds), &candSeconds, res, where)) return false;
+                candShortest = j == 0 ? candSeconds : std::min(candShortest, candSeconds);
+                if (!compareCase(res, pool[j]->c, expected, nullptr, nullptr, shape.name, j, "timing shape", firstFailure))
+                    return res.fail("wrong_answer", firstFailure + " (an input set of the timing shape)");
+                golden.push_back(outputsOf(pool[j]->c));
+            }
+            return true;
+        };
+        if (!addSets(3)) return false;
         const double handoff = measureHandoff(k.candidate, res);
         if (!res.ok()) return false;
         res.handoffSeconds = std::max(res.handoffSeconds, handoff);
+        {
+            const double shortest = std::min(refShortest, candShortest);
+            const size_t wanted = shortest > 0 && shortest < 8 * handoff ? static_cast<size_t>(std::ceil(8 * handoff / shortest)) + 1 : 3;
+            if (!addSets(std::max<size_t>(3, std::min(wanted, poolSize(pool[0]->c.totalBytes()))))) return false;
+        }
+        const size_t poolN = pool.size();
 #ifdef KS_CUDA
         // An empty call costs the GPU two switches between the judge's context
         // and a runner's, and the drain's probe: hundreds of microseconds,
@@ -1278,9 +1289,11 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         size_t lastSet = poolN;
         int rounds = 0;
         for (int rep = 0; rep < reps && res.ok(); ++rep) {
-            // A round's bookkeeping (fresh inputs, checks) is not free: the rounds
-            // stop at 1.25x the time budget once the minimum is met.
-            if (rep >= KS_MIN_REPS && now() - loopStart > 1.25 * KS_TIME_BUDGET_S) break;
+            // A round's bookkeeping (fresh inputs, checks) is not free, and on a
+            // memory-bound shape costs several calls' time: the rounds stop at 3x
+            // the time budget once the minimum is met (at 1.25x, such shapes got
+            // 10-13 samples and a reference timed against itself moved by 5-30%).
+            if (rep >= KS_MIN_REPS && now() - loopStart > 3 * KS_TIME_BUDGET_S) break;
             const auto sets = pickSets(order, poolN, batch, lastSet);
             lastSet = sets.back();
             const double r0 = now();
