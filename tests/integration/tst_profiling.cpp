@@ -123,9 +123,14 @@ private slots:
         const auto r = evalProfile(data("problems/poly_eval"), "interleaved", "roofline");
         const auto profile = r["profile"].toObject();
         const auto names = signalNames(profile);
-        QVERIFY2(names.contains("compute_bound"), qPrintable(QJsonDocument(profile).toJson()));
+        const auto total = profile["roofline"].toObject()["total"].toObject();
+        // The fixture sits just past this machine's ridge (16 flop/B against
+        // about 13): on a busy machine it can reach under 40% of peak, and the
+        // diagnosis then rightly names no bound. What must hold is the side.
+        const bool computeSide = total["compute_fraction"].toDouble() > total["bandwidth_fraction"].toDouble();
+        QVERIFY2(names.contains("compute_bound") || computeSide, qPrintable(QJsonDocument(profile).toJson()));
         QVERIFY(!names.contains("memory_bound"));
-        QVERIFY(!profile["roofline"].toObject()["total"].toObject()["memory_side"].toBool());
+        QVERIFY(!total["memory_side"].toBool());
     }
 
     void cachegrindLevelWorks() {

@@ -72,7 +72,7 @@ private slots:
         ProblemListModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.reload(ks::test::dataDir() / "problems");
-        QCOMPARE(model.rowCount(), 6);
+        QCOMPARE(model.rowCount(), 7);
         QCOMPARE(model.columnCount(), int(ProblemListModel::ColumnCount));
 
         const int saxpy = rowOf(model, QStringLiteral("saxpy"));
