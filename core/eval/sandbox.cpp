@@ -69,22 +69,25 @@ const SandboxStatus& probeSandbox() {
     return status;
 }
 
+std::vector<std::string> sandboxArguments(const std::string& dir) {
+    return {"--ro-bind", "/", "/",
+            "--dev", "/dev",
+            "--proc", "/proc",
+            "--tmpfs", "/tmp",
+            "--tmpfs", "/dev/shm",
+            "--bind", dir, dir,
+            "--chdir", dir,
+            "--unshare-all",       // network, PID, IPC, UTS, cgroup, user
+            "--die-with-parent",
+            "--new-session",
+            "--setenv", "TMPDIR", "/tmp"};
+}
+
 std::vector<std::string> sandboxedCommand(const SandboxStatus& status, const std::filesystem::path& jobDir,
                                           const std::vector<std::string>& command) {
     if (!status.available) return command;
-    const std::string dir = std::filesystem::absolute(jobDir).string();
-    std::vector<std::string> argv{status.bwrapPath,
-                                  "--ro-bind", "/", "/",
-                                  "--dev", "/dev",
-                                  "--proc", "/proc",
-                                  "--tmpfs", "/tmp",
-                                  "--tmpfs", "/dev/shm",
-                                  "--bind", dir, dir,
-                                  "--chdir", dir,
-                                  "--unshare-all",       // network, PID, IPC, UTS, cgroup, user
-                                  "--die-with-parent",
-                                  "--new-session",
-                                  "--setenv", "TMPDIR", "/tmp"};
+    std::vector<std::string> argv{status.bwrapPath};
+    for (auto& a : sandboxArguments(std::filesystem::absolute(jobDir).string())) argv.push_back(std::move(a));
     // GPU jobs (torch, cuda) need the NVIDIA device nodes, which the fresh /dev lacks.
     std::error_code ec;
     for (auto it = std::filesystem::directory_iterator("/dev", ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {

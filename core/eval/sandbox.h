@@ -27,6 +27,11 @@ struct SandboxStatus {
 // Finds bwrap and checks it can build a sandbox here (once per process).
 const SandboxStatus& probeSandbox();
 
+// bubblewrap's arguments for a job in `jobDir` (without the program, the GPU
+// device nodes and the command): the one list the local sandbox and the
+// script that remote hosts run (remote_sandbox.cpp) are built from.
+std::vector<std::string> sandboxArguments(const std::string& jobDir);
+
 // The command that runs `command` inside the sandbox with `jobDir` writable.
 std::vector<std::string> sandboxedCommand(const SandboxStatus& status, const std::filesystem::path& jobDir,
                                           const std::vector<std::string>& command);

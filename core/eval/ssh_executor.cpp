@@ -17,17 +17,11 @@
 namespace ks::eval {
 namespace {
 
-// For the remote shell: single quotes, a quote inside written as '\''.
-std::string shellQuoted(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
 
 // A remote path as the remote shell must see it: "~/x" is "$HOME"/'x'.
 std::string remotePath(const std::string& path) {
-    if (path.rfind("~/", 0) == 0) return "\"$HOME\"/" + shellQuoted(path.substr(2));
-    return shellQuoted(path);
+    if (path.rfind("~/", 0) == 0) return "\"$HOME\"/" + shellQuote(path.substr(2));
+    return shellQuote(path);
 }
 
 std::string target(const SshHost& h) {
@@ -100,7 +94,7 @@ std::string fillIn(std::string text, const std::vector<std::pair<std::string, st
 
 std::string jobCommand(const std::string& job, const std::string& lockFile, const std::string& gpu, double wallLimitS,
                        SandboxPolicy sandbox) {
-    const std::string env = "KS_TIMING_LOCK_FD=3" + (gpu.empty() ? std::string() : " CUDA_VISIBLE_DEVICES=" + shellQuoted(gpu));
+    const std::string env = "KS_TIMING_LOCK_FD=3" + (gpu.empty() ? std::string() : " CUDA_VISIBLE_DEVICES=" + shellQuote(gpu));
     return fillIn(kJobScript, {{"@JOB@", job},
                                {"@LOCK@", lockFile},
                                {"@ENV@", env},
@@ -257,7 +251,7 @@ std::vector<std::string> SshExecutor::sshCommand(const SshHost& host, const std:
     // Through bash whatever the login shell is. That shell has read the
     // account's startup files (PATH to the toolchain); --norc: bash, started
     // under ssh, would read ~/.bashrc once more.
-    argv.insert(argv.end(), {"--", host.host, "bash --norc -c " + shellQuoted(remoteCommand)});
+    argv.insert(argv.end(), {"--", host.host, "bash --norc -c " + shellQuote(remoteCommand)});
     return argv;
 }
 
