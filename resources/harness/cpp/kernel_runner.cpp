@@ -113,9 +113,9 @@ void unmapCase(MappedCase& c) {
             gDriver.addressFree(ptr, c.mapBytes[b]);
         }
         if (c.devHandle[b]) gDriver.release(c.devHandle[b]);
-        continue;
-#endif
+#else
         if (c.map[b]) munmap(c.map[b], c.mapBytes[b] + static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+#endif
     }
     c = MappedCase{};
 }
@@ -182,7 +182,7 @@ const char* mapCase(const MapMsg& m, const int* fds, int fdCount) {
     std::memcpy(slot->sizes, m.sizes, sizeof m.sizes);
 #ifdef KS_CUDA
     return mapDeviceCase(m, fds, fdCount, *slot);
-#endif
+#else
     const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     for (uint32_t b = 0; b < m.buffers; ++b) {
         const BufferDesc& d = m.buffer[b];
@@ -200,6 +200,7 @@ const char* mapCase(const MapMsg& m, const int* fds, int fdCount) {
         close(fds[b]);
     }
     return "";
+#endif
 }
 
 } // namespace
