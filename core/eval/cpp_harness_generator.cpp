@@ -331,7 +331,7 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
         {"src/judge_protocol.h", templates.at("judge_protocol.h")},
         {"src/runner_seccomp.h", templates.at("runner_seccomp.h")},
         {"src/kernel_runner.cpp", templates.at("kernel_runner.cpp")},
-        {"src/alloc_guard.c", templates.at("alloc_guard.c")},
+        {"src/runner_alloc_guard.h", templates.at("runner_alloc_guard.h")},
         {"src/harness_problem.inc", problemInclude(p, o)},
         {"src/runner_call.inc", runnerInclude(p)},
         {"src/kernel.h", kernelHeader(p)},
@@ -393,8 +393,7 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
     // The candidate's build; the cachegrind step may repeat it with other flags.
     const auto compileCandidate = [&](const std::string& extraFlags, const std::string& out, const std::string& log) {
         return "timeout -k 5 \"$COMPILE_S\" \"$CXX\" \"${FLAGS[@]}\" " + extraFlags + paramFlags +
-               " \"${SO[@]}\" -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign"
-               " -o " + out + " src/candidate.cpp src/alloc_guard.c > " + log + " 2>&1";
+               " \"${SO[@]}\" -o " + out + " src/candidate.cpp > " + log + " 2>&1";
     };
     sh << compileCandidate("", "build/candidate.so", "build/candidate.log") << "\n"
           "rc=$?\n"

@@ -107,6 +107,7 @@ Result<JobDescription> CudaHarnessGenerator::write(const problem::ProblemSpec& p
         {"src/judge_protocol.h", templates.at("judge_protocol.h")},
         {"src/runner_seccomp.h", templates.at("runner_seccomp.h")},
         {"src/kernel_runner.cpp", templates.at("kernel_runner.cpp")},
+        {"src/runner_alloc_guard.h", templates.at("runner_alloc_guard.h")},
         {"src/runner_call.inc", CppHarnessGenerator::runnerInclude(p)},
         {"src/device_mirror.h", templates.at("device_mirror.h")},
         {"src/device_mirror.cu", templates.at("device_mirror.cu")},

@@ -56,6 +56,7 @@ private slots:
             {"infinite_loop", EvalStatus::Timeout, "time limit", 60},
             {"alloc_100gb", EvalStatus::Oom, "out of memory", 60},
             {"malloc_100gb", EvalStatus::Oom, "could not allocate", 60},
+            {"aligned_alloc_100gb", EvalStatus::Oom, "could not allocate", 60},
             {"fork_bomb", EvalStatus::SandboxViolation, "[processes]", 5},
             {"tcp_connect", EvalStatus::SandboxViolation, "[network]", 5},
             {"write_home", EvalStatus::SandboxViolation, "[environment]", 5},

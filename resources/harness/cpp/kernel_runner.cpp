@@ -20,6 +20,7 @@
 // ends every call with a device-wide synchronize, so work on any stream of
 // the kernel's is inside the judge's clock and its errors are reported.
 #include "judge_protocol.h"
+#include "runner_alloc_guard.h"
 #include "runner_seccomp.h"
 
 #include <dlfcn.h>
