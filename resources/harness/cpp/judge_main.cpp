@@ -1366,9 +1366,7 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         }
         for (Runner* r : timed)
             for (auto& sc : pool) forgetCase(*r, *sc);
-        const double baseMedian = stats(samples[0]).median;
-        const double candMedian = stats(samples[candIndex]).median;
-        const double speedup = candMedian > 0 ? baseMedian / candMedian : 0;
+        const double speedup = pairedSpeedup(samples[0], samples[candIndex]);
         if (speedup > 0) logSpeedups.push_back(std::log(speedup));
         Case& c = pool[0]->c;
         std::string t = "{\"shape\":" + q(shape.name) + ",\"sizes\":" + ks_size_json(c) + ",\"bytes\":" + num(ks_bytes(c)) +
