@@ -6,18 +6,11 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 
 namespace ks::eval {
 namespace {
-
-struct Rule {
-    const char* name;
-    std::regex pattern;
-    const char* why;
-};
 
 // Blanks comments so that prose never triggers a rule; keeps string literals
 // (a path in a string is what the rules look for) and line structure.
@@ -52,84 +45,11 @@ std::string stripComments(const std::string& src) {
     return out;
 }
 
-const std::vector<Rule>& pythonRules() {
-    static const std::vector<Rule> r{
-        {"processes", std::regex(R"(\b(subprocess|multiprocessing|pty)\b|\bos\.(system|popen|exec\w*|spawn\w*|fork\w*|kill\w*)\b)"),
-         "a kernel never starts processes"},
-        {"network", std::regex(R"(\b(socket|urllib|http\.client|requests|ftplib|smtplib)\b)"), "a kernel never talks to the network"},
-        {"native-loading", std::regex(R"(\b(ctypes|cffi)\b)"), "native code comes through Triton or torch.utils.cpp_extension.load_inline"},
-        {"introspection", std::regex(R"(\b(inspect|gc|importlib|builtins|__builtins__|__import__|sys\.modules|sys\._getframe|_getframe|f_back|f_globals|settrace|setprofile)\b)"),
-         "reaching into the harness (its frames, modules or objects) is not a kernel's business"},
-        {"monkey-patching", std::regex(R"((^|[^\w.])(torch|triton|time|json|math|os|sys|statistics|traceback)(\.\w+)+\s*(=[^=]|\+=)|\b(setattr|delattr)\s*\()"),
-         "changing torch, triton or the standard library would change how the harness checks and times"},
-        {"files", std::regex(R"((^|[^\w.])open\s*\(|\bos\.(remove|unlink|rename|replace|rmdir|makedirs|mkdir|chmod|write|open)\b|\b(shutil|pathlib|tempfile|io\.open)\b)"),
-         "a kernel reads and writes tensors, not files (result.json is the harness's)"},
-        {"environment", std::regex(R"(\bos\.(environ|getenv|putenv|unsetenv)\b)"), "the environment is the harness's"},
-        {"exit", std::regex(R"(\b(sys\.exit|os\._exit|os\.abort|atexit)\b|(^|[^\w.])(exit|quit)\s*\()"),
-         "leaving the process hides failures"},
-        {"threads", std::regex(R"(\b(threading|concurrent\.futures|asyncio)\b)"), "work outside the call would escape the timing"},
-        {"streams", std::regex(R"(\btorch\.cuda\.(Stream|stream|set_stream|ExternalStream|Event)\b|\bcuda\.Stream\b|\bcudaStreamCreate|\bcudaEvent)"),
-         "the harness times the work it launches on the current stream; side streams and events of one's own are not needed"},
-        {"timers-signals", std::regex(R"(\btime\.(sleep|time|perf_counter|monotonic|process_time)\w*|\bsignal\.)"), "timing is the harness's"},
-    };
-    return r;
-}
-
-// Blanks Python comments (# to the end of the line, outside string literals).
-std::string stripPythonComments(const std::string& src) {
-    std::string out = src;
-    char quote = 0;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const char c = out[i];
-        if (quote) {
-            if (c == '\\') ++i;
-            else if (c == quote || c == '\n') quote = 0;
-        } else if (c == '"' || c == '\'') {
-            quote = c;
-        } else if (c == '#') {
-            while (i < out.size() && out[i] != '\n') out[i++] = ' ';
-        }
-    }
-    return out;
-}
-
 std::string trim(const std::string& s) {
     const auto b = s.find_first_not_of(" \t");
     if (b == std::string::npos) return {};
     return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
 }
-} // namespace
-
-namespace {
-
-constexpr std::size_t kMaxLineBytes = 10000;
-
-// Applies rules (and plain forbidden strings) line by line to `code`, the
-// source with comments blanked; excerpts come from the original source.
-std::vector<RuleViolation> scan(const std::string& source, const std::string& code, const std::vector<Rule>& rules,
-                                const std::vector<std::string>& forbidden) {
-    std::vector<RuleViolation> found;
-    std::istringstream codeLines(code), rawLines(source);
-    std::string line, raw;
-    int lineNo = 0;
-    while (std::getline(codeLines, line)) {
-        std::getline(rawLines, raw);
-        ++lineNo;
-        if (line.size() > kMaxLineBytes) {
-            found.push_back({"line-length", lineNo, trim(raw).substr(0, 160),
-                             "a line of " + std::to_string(line.size()) + " characters; split it (lines are limited to " +
-                                 std::to_string(kMaxLineBytes) + ")"});
-            continue;
-        }
-        for (const auto& rule : rules)
-            if (std::regex_search(line, rule.pattern)) found.push_back({rule.name, lineNo, trim(raw).substr(0, 160), rule.why});
-        for (const auto& f : forbidden)
-            if (line.find(f) != std::string::npos)
-                found.push_back({"reference-op", lineNo, trim(raw).substr(0, 160), "the problem forbids \"" + f + "\": a candidate computes the operator itself"});
-    }
-    return found;
-}
-
 } // namespace
 
 namespace {
@@ -332,12 +252,6 @@ std::vector<RuleViolation> tokenRules(const std::string& source, bool allowAsm, 
 } // namespace
 
 std::vector<RuleViolation> checkStaticRules(const std::string& source) { return tokenRules(source, false, false, {}); }
-
-std::vector<RuleViolation> checkPythonRules(const std::string& source, const std::vector<std::string>& forbidden) {
-    constexpr std::size_t kMaxSourceBytes = 1u << 20;
-    if (source.size() > kMaxSourceBytes) return {{kSize.name, 1, "(" + std::to_string(source.size()) + " bytes)", kSize.why}};
-    return scan(source, stripPythonComments(source), pythonRules(), forbidden);
-}
 
 std::vector<RuleViolation> checkCudaRules(const std::string& source, const std::vector<std::string>& forbidden) {
     return tokenRules(source, true, true, forbidden);

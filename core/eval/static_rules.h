@@ -16,11 +16,12 @@ struct RuleViolation {
 };
 
 std::vector<RuleViolation> checkStaticRules(const std::string& source);
-// The same for a Python candidate of a torch problem: it runs in the harness's
-// own interpreter, so the rules also keep it from patching what the harness
-// uses (torch, timers, the result file) and from side streams that the
-// timing would miss; `forbidden` adds the problem's own strings (its reference
-// op), matched anywhere outside comments.
+// The same for a Python candidate of a torch problem: a pass over its syntax
+// tree (resources/harness/torch/torch_rules.py, run by python3), which the
+// judge repeats where the candidate runs. `forbidden` names the problem's
+// reference operations, matched under any import alias, as tensor methods and
+// through getattr. Without a python3 here, nothing is found: the judge's pass
+// then decides.
 std::vector<RuleViolation> checkPythonRules(const std::string& source, const std::vector<std::string>& forbidden);
 // The same for a CUDA candidate (a launcher and its kernels): the C++ rules,
 // except that inline assembly is allowed (PTX is how device code reaches some

@@ -99,11 +99,18 @@ void k(const float* x, float* y, long n) {
         QCOMPARE(v.size(), std::size_t{1});
         QCOMPARE(v.front().rule, std::string("size"));
         QVERIFY(describeViolations(v).find("1 MiB") != std::string::npos);
-        // Python sources: a very long line is refused, not fed to a regex.
-        const std::string longPython = "x = 1" + std::string(300000, ' ') + "\n";
-        v = checkPythonRules(longPython, {});
+        // Python sources: too large, too deep or not Python is one clear violation, never a crash.
+        v = checkPythonRules("x = 1" + std::string(2u << 20, ' ') + "\n", {});
         QCOMPARE(v.size(), std::size_t{1});
-        QCOMPARE(v.front().rule, std::string("line-length"));
+        QCOMPARE(v.front().rule, std::string("size"));
+        v = checkPythonRules("x = " + std::string(200000, '(') + "1" + std::string(200000, ')') + "\n", {});
+        QCOMPARE(v.size(), std::size_t{1});
+        QCOMPARE(v.front().rule, std::string("syntax"));
+        v = checkPythonRules("def f(:\n", {});
+        QCOMPARE(v.size(), std::size_t{1});
+        QCOMPARE(v.front().rule, std::string("syntax"));
+        QCOMPARE(v.front().line, 1);
+        QVERIFY(checkPythonRules(std::string("x = '\xff\xfe'\n\x80\n"), {}).size() >= 1);
     }
     // Every source the project ships passes: seeds, references, baselines.
     void bundledSourcesPass() {
@@ -131,34 +138,65 @@ void k(const float* x, float* y, long n) {
         QVERIFY(text.find("a kernel does not start processes") != std::string::npos);
     }
 
-    // Python candidates share the harness's interpreter: patching what it
-    // uses, side streams and the reference's own op are refused too.
+    // Python candidates: a pass over the syntax tree, so aliases, computed
+    // names and comments neither hide a construct nor invent one.
     void flagsEachPythonRule_data() {
         QTest::addColumn<QString>("code");
         QTest::addColumn<QString>("rule");
-        QTest::newRow("subprocess") << "import subprocess" << "processes";
-        QTest::newRow("os.system") << "os.system('nvidia-smi -r')" << "processes";
-        QTest::newRow("ctypes") << "lib = ctypes.CDLL('libcuda.so')" << "native-loading";
-        QTest::newRow("gc") << "refs = gc.get_objects()" << "introspection";
-        QTest::newRow("frames") << "f = sys._getframe(1)" << "introspection";
+        QTest::newRow("subprocess") << "import subprocess" << "imports";
+        QTest::newRow("os") << "import os as o" << "imports";
+        QTest::newRow("from os") << "from os import system" << "imports";
+        QTest::newRow("ctypes") << "import ctypes" << "imports";
+        QTest::newRow("gc") << "import gc" << "imports";
+        QTest::newRow("inspect") << "import inspect" << "imports";
+        QTest::newRow("sys") << "import sys" << "imports";
+        QTest::newRow("threading") << "import threading" << "imports";
+        QTest::newRow("multiprocessing") << "import multiprocessing" << "imports";
+        QTest::newRow("importlib") << "import importlib" << "imports";
+        QTest::newRow("statistics") << "import statistics" << "imports";
+        QTest::newRow("relative") << "from . import reference" << "imports";
+        QTest::newRow("star") << "from torch import *" << "imports";
+        QTest::newRow("torch.sys") << "m = torch.sys.modules" << "imports";
+        QTest::newRow("private torch") << "torch.cuda._sleep(10)" << "imports";
+        QTest::newRow("torch._C") << "f = torch._C._cuda_synchronize" << "imports";
+        QTest::newRow("eval") << "g = eval('__imp' + 'ort__')" << "dunder";
+        QTest::newRow("exec") << "exec('x = 1')" << "dynamic-code";
+        QTest::newRow("compile builtin") << "c = compile('1', 'f', 'eval')" << "dynamic-code";
+        QTest::newRow("__import__") << "m = __import__('os')" << "dunder";
+        QTest::newRow("dunder attribute") << "g = ModelNew.forward.__globals__" << "dunder";
+        QTest::newRow("dunder via getattr") << "g = getattr(f, '__globals__')" << "dunder";
+        QTest::newRow("computed getattr") << "f = getattr(torch, 'comp' + 'ile')" << "dynamic-attribute";
+        QTest::newRow("computed setattr") << "setattr(torch.cuda, name, f)" << "dynamic-attribute";
+        QTest::newRow("literal setattr") << "setattr(torch.cuda, 'synchronize', f)" << "monkey-patching";
         QTest::newRow("patch sync") << "torch.cuda.synchronize = lambda: None" << "monkey-patching";
-        QTest::newRow("patch event") << "    torch.cuda.Event.elapsed_time = fake" << "monkey-patching";
-        QTest::newRow("setattr") << "setattr(torch, 'allclose', lambda *a: True)" << "monkey-patching";
+        QTest::newRow("patch alias") << "tc = 1\nimport torch.cuda as tc2\ntc2.synchronize = None" << "monkey-patching";
+        QTest::newRow("patch event") << "torch.cuda.Event.elapsed_time = fake" << "monkey-patching";
+        QTest::newRow("del") << "del torch.allclose" << "monkey-patching";
         QTest::newRow("open") << "open('result.json', 'w').write('{}')" << "files";
-        QTest::newRow("environ") << "os.environ['X'] = '1'" << "environment";
-        QTest::newRow("exit") << "sys.exit(0)" << "exit";
-        QTest::newRow("stream") << "s = torch.cuda.Stream()" << "streams";
-        QTest::newRow("thread") << "import threading" << "threads";
-        QTest::newRow("sleep") << "time.sleep(1)" << "timers-signals";
-        QTest::newRow("reference op") << "return torch.softmax(x, dim=-1)" << "reference-op";
+        QTest::newRow("exit") << "exit(0)" << "exit";
+        QTest::newRow("globals") << "g = globals()" << "introspection";
+        QTest::newRow("global") << "global cache" << "introspection";
+        QTest::newRow("torch.compile") << "f = torch.compile(m)" << "compiler";
+        QTest::newRow("compile alias") << "from torch import compile as c" << "compiler";
+        QTest::newRow("dynamo") << "import torch._dynamo" << "compiler";
+        QTest::newRow("inductor") << "import torch._inductor.config as cfg" << "compiler";
+        QTest::newRow("torch.ops") << "y = torch.ops.aten._softmax(x, -1, False)" << "imports";
+        QTest::newRow("reference op") << "y = torch.softmax(x, dim=-1)" << "reference-op";
+        QTest::newRow("as a method") << "y = x.float().softmax(-1)" << "reference-op";
+        QTest::newRow("functional alias") << "import torch.nn.functional as G\ny = G.softmax(x, -1)" << "reference-op";
+        QTest::newRow("from import") << "from torch.nn.functional import softmax as sm" << "reference-op";
+        QTest::newRow("special") << "y = torch.special.softmax(x, -1)" << "reference-op";
+        QTest::newRow("literal getattr op") << "y = getattr(torch, 'softmax')(x, -1)" << "reference-op";
     }
     void flagsEachPythonRule() {
         QFETCH(QString, code);
         QFETCH(QString, rule);
         const auto v = checkPythonRules("import torch\n" + code.toStdString() + "\n", {"torch.softmax"});
         QVERIFY2(!v.empty(), qPrintable(code));
-        QCOMPARE(QString::fromStdString(v.front().rule), rule);
-        QCOMPARE(v.front().line, 2);
+        bool seen = false;
+        for (const auto& one : v) seen = seen || QString::fromStdString(one.rule) == rule;
+        QVERIFY2(seen, qPrintable(code + ": " + QString::fromStdString(describeViolations(v))));
+        QVERIFY(v.front().line >= 2);
     }
     void honestPythonPasses() {
         const char* src = R"(# never torch.softmax here, nor open( or subprocess
@@ -172,17 +210,33 @@ def _kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     pid = tl.program_id(0).to(tl.int64)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
-    tl.store(y_ptr + offs, x * 2.0, mask=offs < n)
+    tl.store(y_ptr + offs, x * 2.0 + tl.sum(x, axis=0), mask=offs < n)
+
+_CUDA = r"""
+__global__ void twice(const float* __restrict__ x, float* y, long n) { }
+"""
+from torch.utils.cpp_extension import load_inline
 
 class ModelNew(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.side = torch.cuda.Stream()
+
     def forward(self, x):
         y = torch.empty_like(x, dtype=torch.float32)
         if x.dtype == torch.float32:
             n = x.numel()
-            _kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK, num_warps=NUM_WARPS)
+            with torch.cuda.stream(self.side):
+                _kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK, num_warps=NUM_WARPS)
+            torch.cuda.current_stream().wait_stream(self.side)
         return y
+
+if __name__ == "__main__":
+    pass
 )";
-        const auto v = checkPythonRules(src, {"torch.softmax"});
+        // Side streams and inline CUDA are a kernel's business (the judge covers
+        // every stream); tl.sum inside a Triton kernel is not torch.sum.
+        const auto v = checkPythonRules(src, {"torch.softmax", "torch.sum"});
         QVERIFY2(v.empty(), v.empty() ? "" : describeViolations(v).c_str());
     }
 };
