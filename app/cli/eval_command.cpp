@@ -42,6 +42,8 @@ on every check shape and seed, and times it interleaved with the baselines.
   --reps MIN:MAX         bounds on timed repetitions (default 10:200)
   --call-timeout S       limit for one kernel call (default: the problem's)
   --run-timeout S        limit for the whole check and timing run
+  --compile-timeout S    limit for one compiler run (torch: what a kernel's
+                         first call on a shape may add, as Triton compiles it)
   --profile LEVEL        none (default) | roofline | counters | cachegrind | ncu:
                          roofline adds GB/s, GFLOP/s and % of the machine's
                          roofline; counters adds perf_event_open counters of the
@@ -51,6 +53,8 @@ on every check shape and seed, and times it interleaved with the baselines.
                          evaluation (profile show --evaluation ID)
   --no-cache             rerun even when an identical evaluation is stored
   --no-static-rules      do not reject forbidden constructs before building
+  --no-compile-baseline  torch problems: time the eager reference only, not
+                         torch.compile of it (saves its compile time)
   --sandbox POLICY       required | preferred (default) | off
   --keep-job             keep the job dir (its path is printed)
   --jobs-dir DIR         where job dirs are created
@@ -84,8 +88,8 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
     std::string error;
     auto args = Args::parse(argv,
                             withExecutorOptions({"problem", "candidate", "seed", "param", "seeds", "input-secret", "time-budget", "reps", "call-timeout",
-                                                 "run-timeout", "sandbox", "jobs-dir", "profile"}),
-                            {"json", "check-only", "no-cache", "no-static-rules", "keep-job", "reference", "help"}, error);
+                                                 "run-timeout", "compile-timeout", "sandbox", "jobs-dir", "profile"}),
+                            {"json", "check-only", "no-cache", "no-static-rules", "no-compile-baseline", "keep-job", "reference", "help"}, error);
     if (!args) {
         std::fprintf(stderr, "eval: %s\n", error.c_str());
         return kExitUsage;
@@ -151,6 +155,7 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
     options.checkOnly = args->has("check-only");
     options.useCache = !args->has("no-cache");
     options.staticRules = !args->has("no-static-rules");
+    if (args->has("no-compile-baseline")) options.torchCompileBaseline = false;
     if (auto seeds = args->value("seeds")) {
         options.seeds.clear();
         std::istringstream in(*seeds);
@@ -180,7 +185,8 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
         }
     }
     for (const auto& [key, target] : {std::pair<const char*, std::optional<double>*>{"call-timeout", &options.callTimeoutS},
-                                      {"run-timeout", &options.runTimeoutS}}) {
+                                      {"run-timeout", &options.runTimeoutS},
+                                      {"compile-timeout", &options.compileTimeoutS}}) {
         if (auto v = args->value(key)) {
             double d = 0;
             if (!parseDouble(*v, d)) {

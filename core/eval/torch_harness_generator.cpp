@@ -56,10 +56,16 @@ Result<std::string> TorchHarnessGenerator::jobConfig(const problem::ProblemSpec&
         {"sizes", p.sizes},
         {"check_shapes", shapeList(p.checkShapes, p, false)},
         {"time_shapes", shapeList(p.timeShapes, p, true)},
+        // Each configured seed names a draw the judge mixes with its secret;
+        // fresh draws on top, so that every check runs on at least five input sets.
         {"seeds", o.seeds},
-        // Fresh seeds on top, so that every check runs on at least five input sets.
         {"fresh_seeds", o.seeds.size() >= 5 ? 2 : 5 - o.seeds.size()},
-        {"time_seed", o.timeSeed},
+        {"input_secret", o.inputSecret ? nlohmann::json(std::to_string(*o.inputSecret)) : nlohmann::json(nullptr)},
+        {"static_rules", o.staticRules},
+        {"forbidden", p.forbidden},
+        {"call_timeout_s", o.callTimeoutS.value_or(p.limits.callTimeoutS)},
+        // A kernel's first call on a shape may compile it (Triton, inline CUDA, Inductor).
+        {"compile_allowance_s", o.compileTimeoutS.value_or(p.limits.compileTimeoutS)},
         {"tolerances", tolerances},
         {"check_only", o.checkOnly},
         {"time_budget_s", o.timeBudgetS},
@@ -82,7 +88,10 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
     auto config = jobConfig(p, o);
     if (!config) return config.error();
     const std::pair<std::string, std::string> files[] = {
-        {"src/torch_harness.py", embeddedTemplates().at("torch_harness.py")},
+        {"src/torch_judge.py", embeddedTemplates().at("torch_judge.py")},
+        {"src/torch_runner.py", embeddedTemplates().at("torch_runner.py")},
+        {"src/torch_cuda.py", embeddedTemplates().at("torch_cuda.py")},
+        {"src/torch_rules.py", embeddedTemplates().at("torch_rules.py")},
         {"src/reference.py", p.reference.text},
         {"src/candidate.py", candidate.source},
         {"src/ks_params.py", paramsModule(space, candidate.params)},
@@ -119,7 +128,7 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
           "mkdir -p \"$HOME\" \"$XDG_CACHE_HOME\"\n"
           "# Inductor asks for the user's name; a sandbox uid has no passwd entry.\n"
           "export USER=\"${USER:-kernelsmith-job}\" LOGNAME=\"${LOGNAME:-kernelsmith-job}\"\n"
-          "timeout -s KILL " << runS << " \"$PY\" src/torch_harness.py > build/run.out 2> build/run.err\n"
+          "timeout -s KILL " << runS << " \"$PY\" src/torch_judge.py > build/run.out 2> build/run.err\n"
           "rc=$?\n"
           "stamp\n"
           "echo \"$rc\" > build/harness.rc\n"

@@ -1,8 +1,9 @@
 #pragma once
 // Turns (problem, candidate, options) into a self-contained job dir for the
-// `torch` backend: run.sh, src/torch_harness.py (the generic harness),
-// src/reference.py, src/candidate.py, src/ks_params.py (the candidate's
-// params) and src/torch_job.json (shapes, seeds, tolerances, timing). run.sh
+// `torch` backend: run.sh, the judge and its kernel runner (src/torch_judge.py,
+// src/torch_runner.py, src/torch_cuda.py, src/torch_rules.py), src/reference.py,
+// src/candidate.py, src/ks_params.py (the candidate's params) and
+// src/torch_job.json (shapes, seeds, tolerances, timing, forbidden ops). run.sh
 // needs only a Python with PyTorch and a CUDA device on the host that runs it
 // (KS_PYTHON picks the interpreter).
 #include "eval/cpp_harness_generator.h"

@@ -141,7 +141,10 @@ private slots:
                 QVERIFY2(ksParams->find(name + " = " + literal + "\n") != std::string::npos, ksParams->c_str());
             }
             QProcess compile;
-            compile.start(QStringLiteral("python3"), {"-m", "py_compile", QString::fromStdString((jobDir / "src" / "torch_harness.py").string()),
+            compile.start(QStringLiteral("python3"), {"-m", "py_compile", QString::fromStdString((jobDir / "src" / "torch_judge.py").string()),
+                                                      QString::fromStdString((jobDir / "src" / "torch_runner.py").string()),
+                                                      QString::fromStdString((jobDir / "src" / "torch_cuda.py").string()),
+                                                      QString::fromStdString((jobDir / "src" / "torch_rules.py").string()),
                                                       QString::fromStdString((jobDir / "src" / "reference.py").string()),
                                                       QString::fromStdString((jobDir / "src" / "candidate.py").string()),
                                                       QString::fromStdString((jobDir / "src" / "ks_params.py").string())});

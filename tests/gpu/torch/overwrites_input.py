@@ -1,3 +1,4 @@
+# expect: wrong_answer
 # A dishonest gpu_softmax candidate: computes in place in its input (saving
 # an allocation) and returns it. The harness must report the modified input.
 import torch

@@ -1,3 +1,4 @@
+# expect: wrong_answer
 # A dishonest gpu_softmax candidate: returns memory it never wrote. The
 # harness must report wrong_answer (unwritten), whatever the allocator held.
 import torch

@@ -1,0 +1,907 @@
+#!/usr/bin/env python3
+# Kernelsmith's judge for `torch` problems. Generated job dirs run it as
+#   python3 src/torch_judge.py
+# from the job dir; it reads src/torch_job.json and writes result.json (the
+# format of docs/result-format.md). It needs PyTorch with a visible CUDA device.
+#
+# The judge never imports the candidate. It draws every input from a secret
+# seed (never written where a candidate can read it before the verdict),
+# builds the inputs and the models' parameters from the reference module (the
+# problem's own code), keeps the expected outputs, the comparison and the
+# clock, and writes result.json after every runner is gone. Models run in
+# kernel runners (torch_runner.py), one Python process each: the reference,
+# torch.compile of the reference, and the candidate, which imports only its
+# module, torch and triton. Inputs reach runners as device allocations they
+# map (torch_cuda.py); outputs come back as IPC handles of the runner's own
+# memory, which the judge maps and reads itself.
+#
+# Timing: the judge's clock runs from sending "call" to receiving "done",
+# after which the runner's process group is frozen (SIGSTOP) and the judge
+# waits for the device to be idle (a probe kernel of its own comes back
+# quickly only when no other context's work is left), so work on any stream,
+# or queued after a forged "done", is inside the time. An empty call's cost
+# (measured through the reference's runner, which no candidate can slow) is
+# taken off every call; kernels shorter than a few hand-offs are called in
+# batches over distinct input sets. Each timing shape has a pool of input sets
+# whose contents are redrawn every round: every timed output of the candidate
+# is checked against the reference's output for the same inputs, and every
+# input is compared with a copy no runner holds after every call.
+import json
+import math
+import os
+import pickle
+import select
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import time
+import traceback
+
+SRC = os.path.dirname(os.path.abspath(__file__))
+JOB = os.path.dirname(SRC)
+PHASE_FILE = os.path.join(JOB, "build", "phase")
+MAX_REPLY = 8 << 20
+MAX_BATCH = 64
+
+
+def clean(x):
+    """Non-finite numbers as the strings result.json uses; everything JSON can hold."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return "nan" if x != x else ("inf" if x > 0 else "-inf")
+    if isinstance(x, dict):
+        return {str(k): clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [clean(v) for v in x]
+    if isinstance(x, str):
+        return x.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(x, (int, float, bool)) or x is None:
+        return x
+    return str(x)
+
+
+def write_result(result):
+    tmp = os.path.join(JOB, "result.json.tmp")
+    try:
+        os.unlink(tmp)
+    except FileNotFoundError:
+        pass
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w") as f:
+        json.dump(clean(result), f, allow_nan=False)
+    os.replace(tmp, os.path.join(JOB, "result.json"))
+
+
+def phase(name):
+    os.makedirs(os.path.dirname(PHASE_FILE), exist_ok=True)
+    with open(PHASE_FILE, "w") as f:
+        f.write(name + "\n")
+
+
+def tail(text, limit=20000):
+    return text if len(text) <= limit else "...\n" + text[-limit:]
+
+
+def mix(a, b):
+    """Two 64-bit values into one (splitmix64 of their combination)."""
+    z = (a * 0x9E3779B97F4A7C15 + b + 0x632BE59BD9B4E5) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return z ^ (z >> 31)
+
+
+class Finished(Exception):
+    """Ends the run with a status and a message."""
+
+    def __init__(self, status, message, log=""):
+        super().__init__(message)
+        self.status, self.message, self.log = status, message, log
+
+
+def load_module(name, path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def stats(samples):
+    s = sorted(samples)
+    n = len(s)
+    if n == 0:
+        return {"median": 0.0, "p10": 0.0, "p90": 0.0, "mean": 0.0, "cv": 0.0, "min": 0.0, "max": 0.0, "samples": []}
+
+    def pct(p):
+        idx = p * (n - 1)
+        lo = int(idx)
+        hi = min(lo + 1, n - 1)
+        return s[lo] + (s[hi] - s[lo]) * (idx - lo)
+
+    mean = sum(s) / n
+    var = sum((x - mean) ** 2 for x in s) / (n - 1) if n > 1 else 0.0
+    return {"median": pct(0.5), "p10": pct(0.1), "p90": pct(0.9), "mean": mean, "cv": math.sqrt(var) / mean if mean > 0 else 0.0,
+            "min": s[0], "max": s[-1], "samples": list(samples)}
+
+
+def paired_speedup(slow, fast):
+    """The median of each round's ratio: drift of the machine falls on both kernels of a round and cancels."""
+    r = [a / b for a, b in zip(slow, fast) if a > 0 and b > 0]
+    return stats(r)["median"] if r else 0.0
+
+
+class RunnerFailure(Exception):
+    def __init__(self, runner, kind, message, trace=""):
+        super().__init__(message)
+        self.runner, self.kind, self.message, self.trace = runner, kind, message, trace
+
+
+# ------------------------------------------------------------------ runners ---
+class Runner:
+    """One kernel runner: a Python process hosting one model, frozen whenever
+    it is not answering the judge."""
+
+    def __init__(self, judge, name, role):
+        self.judge, self.name, self.role = judge, name, role
+        self.candidate = role == "candidate"
+        self.seq = 0
+        self.frozen = False
+        self.dead = False
+        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        env = {k: v for k, v in os.environ.items() if k not in ("KS_TIMING_LOCK_FD", "PYTORCH_CUDA_ALLOC_CONF", "PYTHONPATH")}
+        env["KS_JUDGE_FD"] = str(child.fileno())
+        self.err_path = os.path.join(JOB, "build", f"runner-{name.replace('.', '_')}.err")
+        err = open(self.err_path, "wb")
+        self.proc = subprocess.Popen([sys.executable, "-s", os.path.join(SRC, "torch_runner.py"), role], pass_fds=[child.fileno()], env=env,
+                                     stdin=subprocess.DEVNULL, stdout=err, stderr=err, start_new_session=True, cwd=JOB)
+        err.close()
+        child.close()
+        self.sock = parent
+
+    def stderr_text(self, limit=2000):
+        try:
+            with open(self.err_path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                size = f.tell()
+                f.seek(max(0, size - limit))
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def death_text(self):
+        rc = self.proc.poll()
+        if rc is None:
+            return "stopped answering"
+        if rc < 0:
+            try:
+                return f"crashed ({signal.Signals(-rc).name})"
+            except ValueError:
+                return f"crashed (signal {-rc})"
+        return f"exited (status {rc})"
+
+    def freeze(self):
+        if self.dead or self.frozen:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGSTOP)
+        except ProcessLookupError:
+            return
+        # Stopped before anything else happens: poll the process's state.
+        path = f"/proc/{self.proc.pid}/stat"
+        for _ in range(2000):
+            try:
+                with open(path) as f:
+                    state = f.read().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                break
+            if state in ("T", "t", "Z", "X"):
+                break
+            time.sleep(0.0001)
+        self.frozen = True
+
+    def thaw(self):
+        if self.frozen and not self.dead:
+            try:
+                os.killpg(self.proc.pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        self.frozen = False
+
+    def kill(self):
+        if self.dead:
+            return
+        self.dead = True
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        self.sock.close()
+
+    def send(self, msg, fds=()):
+        self.thaw()
+        self.seq += 1
+        msg = dict(msg, seq=self.seq)
+        data = pickle.dumps(msg)
+        head = struct.pack("<I", len(data))
+        try:
+            if fds:
+                socket.send_fds(self.sock, [head], list(fds))
+                self.sock.sendall(data)
+            else:
+                self.sock.sendall(head + data)
+        except OSError:
+            raise self.failure("", "while the judge sent it work")
+        return self.seq
+
+    def _exactly(self, n, deadline):
+        out = bytearray()
+        while len(out) < n:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise TimeoutError
+            r, _, _ = select.select([self.sock], [], [], left)
+            if not r:
+                raise TimeoutError
+            chunk = self.sock.recv(min(n - len(out), 1 << 20))
+            if not chunk:
+                raise EOFError
+            out += chunk
+        return bytes(out)
+
+    def receive(self, seq, limit, where):
+        """The runner's answer to message `seq` (JSON, checked); a failure of
+        the runner raises RunnerFailure."""
+        deadline = time.perf_counter() + limit
+        while True:
+            try:
+                (n,) = struct.unpack("<I", self._exactly(4, deadline))
+                if n > MAX_REPLY:
+                    raise RunnerFailure(self, "runtime_error", f"sent the judge a message of {n} bytes {where} (the most is {MAX_REPLY})")
+                msg = json.loads(self._exactly(n, deadline).decode("utf-8", "replace"))
+            except TimeoutError:
+                self.kill()
+                raise RunnerFailure(self, "timeout", f"exceeded its time limit of {limit:.3g} s {where}")
+            except EOFError:
+                self.proc.wait(timeout=30)
+                self.dead = True
+                raise self.failure("", where)
+            except (ValueError, UnicodeDecodeError):
+                raise RunnerFailure(self, "runtime_error", f"sent the judge a malformed message {where}")
+            if not isinstance(msg, dict):
+                raise RunnerFailure(self, "runtime_error", f"sent the judge a malformed message {where}")
+            if msg.get("type") == "error":
+                kind = msg.get("kind") if msg.get("kind") in ("oom", "compile_error", "runtime_error") else "runtime_error"
+                raise RunnerFailure(self, kind, f"raised {where}: {str(msg.get('message', ''))[:2000]}", str(msg.get("trace", ""))[:8000])
+            if msg.get("seq") != seq:
+                continue  # an answer to an earlier message (a call that timed out was killed, so none is pending)
+            return msg
+
+    def failure(self, what, where):
+        text = what or self.death_text()
+        err = self.stderr_text()
+        if "CUDA out of memory" in err or "OutOfMemoryError" in err:
+            return RunnerFailure(self, "oom", f"ran out of GPU memory {where}", err)
+        return RunnerFailure(self, "runtime_error", f"{text} {where}", err)
+
+    def request(self, msg, limit, where, fds=()):
+        seq = self.send(msg, fds)
+        reply = self.receive(seq, limit, where)
+        self.freeze()
+        return reply
+
+    def start(self, limit):
+        """Waits for the runner's own word (before any of the model's code ran),
+        then for the model's module to import."""
+        try:
+            hello = self.receive(0, limit, "while starting")
+        except RunnerFailure as f:
+            raise RunnerFailure(self, "infra", f"the kernel runner did not start: {f.message}", f.trace)
+        if hello.get("type") != "ready":
+            raise RunnerFailure(self, "runtime_error", "spoke for its kernel runner while starting")
+        if not hello.get("ok"):
+            raise RunnerFailure(self, "infra", str(hello.get("message", "the kernel runner cannot start"))[:2000])
+        loaded = self.receive(0, limit, "while importing its module")
+        if loaded.get("type") != "loaded":
+            raise RunnerFailure(self, "runtime_error", "sent something else than its module's import status")
+        if not loaded.get("ok"):
+            kind = loaded.get("kind") if loaded.get("kind") in ("oom", "compile_error") else "compile_error"
+            raise RunnerFailure(self, kind, f"could not be imported: {str(loaded.get('message', ''))[:2000]}", str(loaded.get("trace", ""))[:8000])
+        self.freeze()
+
+
+# --------------------------------------------------------------- input sets ---
+class InputSet:
+    """One set of a model's inputs (and the parameters it is built with) in
+    one device allocation runners map; a pristine copy only the judge holds."""
+
+    counter = 0
+
+    def __init__(self, judge, values):
+        torch = judge.torch
+        InputSet.counter += 1
+        self.id = f"s{InputSet.counter}"
+        self.judge = judge
+        self.values = values  # tensors (the judge's originals) and plain values
+        offsets, total = [], 0
+        for v in values:
+            if isinstance(v, torch.Tensor):
+                offsets.append(total)
+                total += (v.numel() * v.element_size() + 511) // 512 * 512
+            else:
+                offsets.append(None)
+        self.alloc = judge.cuda.alloc_shared(max(total, 512))
+        self.views, self.specs, self.pristine = [], [], []
+        for v, off in zip(values, offsets):
+            if isinstance(v, torch.Tensor):
+                v = v.to("cuda").contiguous()
+                t = self.alloc.tensor(list(v.shape), list(v.stride()), v.dtype, off)
+                t.copy_(v)
+                self.views.append(t)
+                self.pristine.append(v.clone())
+                self.specs.append(("t", self.id, list(v.shape), list(v.stride()), str(v.dtype).replace("torch.", ""), off))
+            else:
+                self.views.append(v)
+                self.pristine.append(None)
+                self.specs.append(("v", v))
+        self.bytes = total
+
+    def refill(self, values):
+        """New contents, same addresses (a fresh draw for every round)."""
+        torch = self.judge.torch
+        for i, v in enumerate(values):
+            if isinstance(v, torch.Tensor):
+                self.views[i].copy_(v)
+                self.pristine[i].copy_(v)
+
+    def intact(self):
+        """The index of the first input a call changed (restored), or -1."""
+        torch = self.judge.torch
+        bad = -1
+        for i, (t, p) in enumerate(zip(self.views, self.pristine)):
+            if isinstance(t, torch.Tensor) and not torch.equal(t, p):
+                t.copy_(p)
+                bad = i if bad < 0 else bad
+        return bad
+
+    def free(self):
+        self.views, self.pristine = [], []
+        self.alloc.free()
+
+
+# -------------------------------------------------------------------- judge ---
+class Judge:
+    def __init__(self, job, result):
+        self.job, self.result = job, result
+        import torch
+
+        import torch_cuda
+
+        self.torch = torch
+        self.env = {"torch": torch.__version__, "cuda": torch.version.cuda or ""}
+        try:
+            import triton
+
+            self.env["triton"] = triton.__version__
+        except Exception:
+            pass
+        if not torch.cuda.is_available():
+            raise Finished("infra_error", "no CUDA device is visible to PyTorch on this host (check CUDA_VISIBLE_DEVICES and the driver)")
+        props = torch.cuda.get_device_properties(0)
+        self.env.update({"gpu": props.name, "sms": props.multi_processor_count, "host": os.uname().nodename})
+        try:
+            self.cuda = torch_cuda.Driver()
+        except torch_cuda.CudaError as e:
+            raise Finished("infra_error", f"the judge cannot share device memory with its runners: {e}")
+        self.l2_bytes = getattr(props, "L2_cache_size", 50 << 20) or (50 << 20)
+        self.flush_buf = torch.empty(max(4 * self.l2_bytes, 256 << 20) // 4, dtype=torch.float32, device="cuda")
+        self.probe_buf = torch.zeros(1, dtype=torch.float32, device="cuda")
+        self.reference = load_module("reference", os.path.join(SRC, "reference.py"))
+        self.runners = {}
+        self.secret = 0
+        self.idle_probe = self.measure_probe()
+        self.seconds = {"flush": 0.0, "verify": 0.0, "freeze": 0.0, "refresh": 0.0, "drain": 0.0}
+
+    # ---- the device ---------------------------------------------------------
+    def probe(self):
+        t0 = time.perf_counter()
+        self.probe_buf.add_(1.0)
+        self.torch.cuda.synchronize()
+        return time.perf_counter() - t0
+
+    def measure_probe(self):
+        t = sorted(self.probe() for _ in range(50))
+        return t[len(t) // 2]
+
+    def drain(self, limit):
+        """Waits until no other context's work is left on the device: GPU time
+        slices go to one context at a time, so while a runner's kernel still
+        runs, a probe of the judge's waits far longer than on an idle device."""
+        quick = max(4 * self.idle_probe, self.idle_probe + 20e-6)
+        start = time.perf_counter()
+        while True:
+            if self.probe() <= quick or time.perf_counter() - start > limit:
+                break
+
+    def flush_l2(self):
+        t0 = time.perf_counter()
+        self.flush_buf.zero_()
+        self.torch.cuda.synchronize()
+        self.seconds["flush"] += time.perf_counter() - t0
+
+    # ---- runners --------------------------------------------------------------
+    def runner(self, role):
+        name = {"candidate": "candidate", "reference": "reference", "compiled": "torch.compile"}[role]
+        r = self.runners.get(name)
+        if r is None:
+            phase("loading the reference" if role != "candidate" else "loading the candidate")
+            r = Runner(self, name, role)
+            self.runners[name] = r
+            try:
+                r.start(max(120.0, self.job.get("call_timeout_s", 60)))
+            except RunnerFailure as f:
+                self.fail_runner(f, "while loading")
+        return r
+
+    def fail_runner(self, f, where=""):
+        """A runner's failure as the verdict: the candidate's failures are its
+        own; the problem's kernels failing is never the candidate's fault."""
+        r = f.runner
+        if f.kind == "infra":
+            raise Finished("infra_error", f.message, f.trace)
+        if r.candidate:
+            raise Finished(f.kind, f"the candidate {f.message}", f.trace)
+        raise Finished("infra_error", f"the problem's {r.name} {f.message} (the problem's fault; no candidate was charged)", f.trace)
+
+    def share(self, runners, s):
+        for r in runners:
+            r.request({"op": "sets", "maps": [(s.id, s.alloc.size, 0)], "sets": {s.id: s.specs}}, 60, "while mapping inputs", fds=[s.alloc.fd])
+
+    def forget(self, runners, s):
+        for r in runners:
+            if not r.dead:
+                try:
+                    r.request({"op": "forget", "ids": [s.id], "unmap": [s.id]}, 60, "while unmapping inputs")
+                except RunnerFailure as f:
+                    self.fail_runner(f)
+        s.free()
+
+    def load(self, runners, sizes, seed, init, state_set, state_names):
+        state = {name: state_set.specs[i] for i, name in enumerate(state_names)}
+        for r in runners:
+            try:
+                r.request({"op": "load", "sizes": sizes, "seed": seed, "init": init, "state": state}, max(120.0, self.job.get("call_timeout_s", 60)),
+                          "while building its model")
+            except RunnerFailure as f:
+                self.fail_runner(f)
+
+    def call(self, r, sets, limit, where, poison=0):
+        """One hand-off: (seconds on the judge's clock, [outputs per set])."""
+        self.torch.cuda.synchronize()
+        seq = r.send({"op": "call", "ids": [s.id for s in sets], "poison": poison})
+        t0 = time.perf_counter()
+        try:
+            reply = r.receive(seq, limit, where)
+        except RunnerFailure as f:
+            self.fail_runner(f)
+        t1 = time.perf_counter()
+        r.freeze()
+        self.drain(max(limit, 1.0))
+        t2 = time.perf_counter()
+        self.seconds["freeze"] += t2 - t1
+        if reply.get("type") != "done":
+            self.fail_runner(RunnerFailure(r, "runtime_error", f"answered a call with something else than its outputs {where}"))
+        outs = reply.get("outputs")
+        if not isinstance(outs, list) or len(outs) != len(sets):
+            self.fail_runner(RunnerFailure(r, "runtime_error", f"answered for {len(outs) if isinstance(outs, list) else 'no'} input sets, not {len(sets)}, {where}"))
+        # Inputs must be as the judge wrote them: a write shows here (and is undone).
+        v0 = time.perf_counter()
+        for s in sets:
+            bad = s.intact()
+            if bad >= 0:
+                who = "the candidate" if r.candidate else f"the problem's {r.name}"
+                raise Finished("wrong_answer" if r.candidate else "infra_error", f"{who} modified input {bad} in place {where} (inputs are read-only)")
+        self.seconds["verify"] += time.perf_counter() - v0
+        return t2 - t0, outs
+
+    def outputs(self, r, descs, where):
+        """The tensors a runner's descriptors name, copied into the judge's memory."""
+        torch = self.torch
+        out = []
+        for i, d in enumerate(descs if isinstance(descs, list) else []):
+            if isinstance(d, dict) and "not_a_tensor" in d:
+                raise Finished("wrong_answer" if r.candidate else "infra_error",
+                               f"{'the candidate' if r.candidate else r.name} returned a {str(d['not_a_tensor'])[:40]} as output {i} {where}, not a tensor")
+            try:
+                out.append(self.cuda.open(d).clone())
+            except Exception as e:
+                who = "the candidate" if r.candidate else f"the problem's {r.name}"
+                raise Finished("runtime_error" if r.candidate else "infra_error",
+                               f"{who} returned output {i} {where} that the judge cannot read: {str(e)[:300]}")
+        return out
+
+    def stop_runners(self):
+        for r in self.runners.values():
+            r.kill()
+        self.runners = {}
+
+    # ---- inputs ---------------------------------------------------------------
+    def draw(self, sizes, seed):
+        """The reference module's inputs and constructor arguments for a shape, from `seed`."""
+        torch = self.torch
+        for k, v in sizes.items():
+            setattr(self.reference, k, v)
+        torch.manual_seed(seed & 0x7FFFFFFFFFFFFFFF)
+        with torch.device("cuda"):
+            inputs = list(self.reference.get_inputs())
+            init = list(self.reference.get_init_inputs())
+        inputs = [x.cuda() if isinstance(x, torch.Tensor) else x for x in inputs]
+        return inputs, init
+
+    def parameters(self, init, seed):
+        """The reference model's parameters and buffers, built as runners build it."""
+        torch = self.torch
+        torch.manual_seed(seed & 0x7FFFFFFFFFFFFFFF)
+        with torch.device("cuda"):
+            model = self.reference.Model(*init)
+        model = model.cuda().eval()
+        state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+        del model
+        return state
+
+    # ---- comparison -----------------------------------------------------------
+    def compare(self, shape, seed, index, expected, actual, kind=None):
+        torch = self.torch
+        case = {"shape": shape["name"], "sizes": shape["sizes"], "seed": seed, "output": f"out{index}", "passed": False,
+                "kind": "ok", "elements": expected.numel(), "mismatches": 0, "unwritten": 0, "nondeterministic": 0,
+                "max_abs_error": 0.0, "max_rel_error": 0.0}
+        if kind:
+            case["call"] = kind
+        if tuple(actual.shape) != tuple(expected.shape) or actual.dtype != expected.dtype:
+            case.update(kind="mismatch", mismatches=expected.numel(),
+                        detail=f"expected {tuple(expected.shape)} {expected.dtype}, got {tuple(actual.shape)} {actual.dtype}")
+            return case
+        if expected.numel() == 0:
+            case.update(passed=True)
+            return case
+        e, a = expected, actual
+        if e.is_floating_point():
+            names = {torch.float32: "f32", torch.float64: "f64", torch.float16: "f16", torch.bfloat16: "bf16"}
+            tol = self.job["tolerances"].get(names.get(e.dtype, ""), {"rtol": 1e-4, "atol": 1e-4})
+            e64, a64 = e.double(), a.double()
+            diff = (a64 - e64).abs()
+            a_nan, e_nan = torch.isnan(a64), torch.isnan(e64)
+            bad = ~(diff <= tol["atol"] + tol["rtol"] * e64.abs()) & ~(a_nan & e_nan)
+            unwritten = int((a_nan & ~e_nan).sum())
+            finite = ~(a_nan | e_nan) & torch.isfinite(diff)
+            if bool(finite.any()):
+                case["max_abs_error"] = float(diff[finite].max())
+                case["max_rel_error"] = float((diff[finite] / e64.abs()[finite].clamp_min(1e-30)).max())
+        else:
+            bad = a != e
+            unwritten = 0
+        mismatches = int(bad.sum())
+        case["mismatches"], case["unwritten"] = mismatches, unwritten
+        if mismatches == 0:
+            case["passed"] = True
+            return case
+        first = int(bad.flatten().nonzero()[0])
+        case["first_mismatch"] = {"index": first, "expected": float(e.flatten()[first]), "actual": float(a.flatten()[first])}
+        if unwritten == mismatches:
+            case["kind"] = "unwritten"
+        elif e.is_floating_point() and bool(torch.isnan(a.double()).any()):
+            case["kind"] = "nan"
+        elif not bool(a.any()) and bool(e.any()):
+            case["kind"] = "all_zero"
+        else:
+            case["kind"] = "mismatch"
+        return case
+
+    def check_outputs(self, shape, seed, expected, got, checks, where, record=True):
+        if len(got) != len(expected):
+            raise Finished("wrong_answer", f"{where}: the candidate returned {len(got)} outputs, the reference {len(expected)}")
+        for i, (e, a) in enumerate(zip(expected, got)):
+            case = self.compare(shape, seed, i, e, a)
+            if record or not case["passed"]:
+                checks.append(case)
+            if not case["passed"]:
+                detail = case.get("detail") or (
+                    f"{case['mismatches']} of {case['elements']} elements wrong ({case['kind']})"
+                    + (f", first at {case['first_mismatch']['index']}: expected {case['first_mismatch']['expected']:.6g}, "
+                       f"got {case['first_mismatch']['actual']:.6g}" if "first_mismatch" in case else ""))
+                raise Finished("wrong_answer", f"{where}, output {i}: {detail}")
+
+    # ---- the run --------------------------------------------------------------
+    def check(self, checks):
+        job = self.job
+        ref = self.runner("reference")
+        cand = None
+        seeds = list(job["seeds"])
+        for si, shape in enumerate(job["check_shapes"]):
+            for seed in seeds + [None] * job.get("fresh_seeds", 0):
+                # Configured seeds name a draw; each is mixed with the secret, and
+                # the fresh ones are the secret's alone.
+                label = seed if seed is not None else "fresh"
+                drawn = mix(self.secret, mix(seed if seed is not None else (1 << 40) + len(checks), si))
+                where = f"shape {shape['name']} seed {label}"
+                phase("reference on a check shape")
+                inputs, init = self.draw(shape["sizes"], drawn)
+                state = self.parameters(init, drawn)
+                names = list(state)
+                s_in = InputSet(self, inputs)
+                s_state = InputSet(self, [state[k] for k in names])
+                runners = [ref] + ([cand] if cand else [])
+                self.share(runners, s_in)
+                self.share(runners, s_state)
+                self.load([ref], shape["sizes"], drawn, init, s_state, names)
+                _, outs = self.call(ref, [s_in], job["call_timeout_s"], where)
+                expected = self.outputs(ref, outs[0], where)
+                phase("candidate on a check shape")
+                if cand is None:
+                    cand = self.runner("candidate")
+                    self.share([cand], s_in)
+                    self.share([cand], s_state)
+                self.load([cand], shape["sizes"], drawn, init, s_state, names)
+                poison = 2 * sum(t.numel() * t.element_size() for t in expected)
+                for call in range(2):
+                    # A first call on a shape may compile (Triton, inline CUDA).
+                    limit = job["call_timeout_s"] + (job.get("compile_allowance_s", 60) if call == 0 else 0)
+                    _, outs = self.call(cand, [s_in], limit, f"{where} (call {call + 1})", poison=poison)
+                    got = self.outputs(cand, outs[0], where)
+                    self.check_outputs(shape, label, expected, got, checks, f"{where} (call {call + 1})", record=call == 0)
+                self.forget([ref, cand], s_in)
+                self.forget([ref, cand], s_state)
+
+    def time_shape(self, si, shape):
+        job = self.job
+        torch = self.torch
+        where = f"on timing shape {shape['name']}"
+        phase("timing")
+        kernels = [self.runner("reference")]
+        compiled = None
+        if job.get("compile_baseline", True):
+            try:
+                compiled = self.runner("compiled")
+                kernels.append(compiled)
+            except Finished as f:
+                self.env.setdefault("baseline_errors", []).append(f"torch.compile: {f.message[:300]}")
+                self.runners.pop("torch.compile").kill()
+                compiled = None
+        cand = self.runner("candidate")
+        kernels.append(cand)
+        ci = len(kernels) - 1
+        base_seed = mix(self.secret, 1000 + si)
+        inputs, init = self.draw(shape["sizes"], base_seed)
+        state = self.parameters(init, base_seed)
+        names = list(state)
+        s_state = InputSet(self, [state[k] for k in names])
+        self.share(kernels, s_state)
+        # The compiled baseline builds (and compiles, on its first call) like the others.
+        for r in list(kernels):
+            try:
+                self.load([r], shape["sizes"], base_seed, init, s_state, names)
+            except Finished as f:
+                if r is not compiled:
+                    raise
+                self.env.setdefault("baseline_errors", []).append(f"torch.compile: {f.message[:300]}")
+                kernels.remove(r)
+                self.runners.pop("torch.compile").kill()
+                compiled = None
+                ci = len(kernels) - 1
+        pool = []
+        answers = []
+        checks = self.result["checks"]
+        first_limit = job["call_timeout_s"] + job.get("compile_allowance_s", 60)
+
+        def add_sets(upto):
+            while len(pool) < upto:
+                j = len(pool)
+                values, _ = self.draw(shape["sizes"], mix(base_seed, j + 1)) if j else (inputs, None)
+                s = InputSet(self, values)
+                pool.append(s)
+                self.share(kernels, s)
+                _, outs = self.call(kernels[0], [s], job["call_timeout_s"], where)
+                answers.append(self.outputs(kernels[0], outs[0], where))
+                _, outs = self.call(cand, [s], first_limit, where)
+                self.check_outputs(shape, f"set {j}", answers[j], self.outputs(cand, outs[0], where), checks, f"timing shape {shape['name']} input set {j}", record=j == 0)
+
+        add_sets(3)
+        # The hand-off's cost through the candidate (reported) and through the
+        # reference (taken off every call: no candidate can inflate it).
+        handoff = sorted(self.call(cand, [], 10, "while measuring the hand-off")[0] for _ in range(21))[10]
+        empty = sorted(self.call(kernels[0], [], 10, "while measuring the hand-off")[0] for _ in range(21))[10]
+
+        def per_call(t, n):
+            return max(1e-9, t - empty) / n
+
+        # Warm-up: every kernel a few times (the compiled baseline compiles
+        # here), also estimating a call's length.
+        estimate = [0.0] * len(kernels)
+        warm = 0
+        start = time.perf_counter()
+        rot = 0
+        while warm < job["min_warmup"] or (time.perf_counter() - start < job["warmup_s"] and warm < 100):
+            for ki, r in enumerate(list(kernels)):
+                s = pool[rot % len(pool)]
+                rot += 1
+                try:
+                    t, _ = self.call(r, [s], first_limit if warm == 0 else job["call_timeout_s"], f"a warm-up call {where}")
+                except Finished as f:
+                    if r is not compiled:
+                        raise
+                    # torch.compile failing on this shape drops the baseline, not the run.
+                    self.env.setdefault("baseline_errors", []).append(f"torch.compile: {f.message[:300]}")
+                    kernels.remove(r)
+                    estimate.pop(ki)
+                    self.runners.pop("torch.compile").kill()
+                    compiled = None
+                    ci = len(kernels) - 1
+                    break
+                estimate[kernels.index(r)] = per_call(t, 1)
+            warm += 1
+        shortest = min(estimate)
+        batch = 1
+        if shortest > 0 and shortest < 8 * handoff:
+            per_set = max(s.bytes for s in pool) or 1
+            most = max(3, min(MAX_BATCH, (1 << 30) // per_set))
+            batch = min(most, int(math.ceil(8 * handoff / shortest)))
+            add_sets(batch)
+        per_round = sum(e * batch for e in estimate) + len(kernels) * (empty + 3 * self.idle_probe)
+        reps = int(min(job["max_reps"], max(job["min_reps"], job["time_budget_s"] / max(per_round, 1e-6))))
+
+        samples = [[] for _ in kernels]
+        rounds = 0
+        loop_start = time.perf_counter()
+        order = mix(self.secret, 77 + si)
+        for rep in range(reps):
+            if rep >= job["min_reps"] and time.perf_counter() - loop_start > 3 * job["time_budget_s"]:
+                break
+            # The round's sets, redrawn: no kernel is timed on inputs it saw before.
+            order = mix(order, rep)
+            first = order % len(pool)
+            sets = [pool[(first + k) % len(pool)] for k in range(batch)]
+            r0 = time.perf_counter()
+            for k, s in enumerate(sets):
+                values, _ = self.draw(shape["sizes"], mix(order, k + 1))
+                s.refill(values)
+            self.seconds["refresh"] += time.perf_counter() - r0
+            answer, produced = None, None
+            for jj in range(len(kernels)):
+                ki = (jj + rep) % len(kernels)
+                r = kernels[ki]
+                self.flush_l2()
+                t, outs = self.call(r, sets, job["call_timeout_s"] * len(sets), f"a timed call {where}")
+                samples[ki].append(per_call(t, len(sets)))
+                if ki == 0:
+                    answer = [self.outputs(r, o, where) for o in outs]
+                elif ki == ci:
+                    produced = [self.outputs(r, o, where) for o in outs]
+            v0 = time.perf_counter()
+            for k in range(len(sets)):
+                self.check_outputs(shape, f"round {rep}", answer[k], produced[k], checks, f"a timed call {where} (fresh inputs)", record=False)
+            self.seconds["verify"] += time.perf_counter() - v0
+            rounds = rep + 1
+        for s in pool + [s_state]:
+            self.forget(kernels, s)
+
+        def kernel_stats(name, values):
+            return dict(stats(values), name=name)
+
+        baselines = [kernel_stats(r.name, samples[ki]) for ki, r in enumerate(kernels) if ki != ci]
+        speedups = {r.name: paired_speedup(samples[ki], samples[ci]) for ki, r in enumerate(kernels) if ki != ci}
+        return {"shape": shape["name"], "sizes": shape["sizes"], "bytes": shape.get("bytes", 0), "flops": shape.get("flops", 0),
+                "warmup": warm, "reps": rounds, "input_sets": len(pool), "batch": batch, "handoff_seconds": handoff,
+                "empty_call_seconds": empty, "cache": "l2flush", "speedup": speedups["reference"], "speedups": speedups,
+                "candidate": kernel_stats("candidate", samples[ci]), "baselines": baselines}
+
+
+def take_timing_lock():
+    """Jobs that time kernels take turns on the host (the executor hands over
+    a lock in KS_TIMING_LOCK_FD); it is never passed on to a runner."""
+    fd = os.environ.get("KS_TIMING_LOCK_FD")
+    if not fd:
+        return 0.0
+    import fcntl
+
+    t0 = time.perf_counter()
+    try:
+        fcntl.flock(int(fd), fcntl.LOCK_EX)
+    except (OSError, ValueError):
+        return 0.0
+    return time.perf_counter() - t0
+
+
+def rule_violations(job):
+    """The static rules where the candidate runs (defence in depth)."""
+    import torch_rules
+
+    with open(os.path.join(SRC, "candidate.py"), "rb") as f:
+        source = f.read(torch_rules.MAX_SOURCE_BYTES + 1).decode("utf-8", "replace")
+    found = torch_rules.check(source, job.get("forbidden", []))
+    if not found:
+        return ""
+    text = "the candidate uses constructs a kernel may not use:"
+    for v in found:
+        text += f"\n  line {v['line']} [{v['rule']}]: {v['excerpt']}  ({v['why']})"
+    return text
+
+
+def main():
+    # Not dumpable: no runner can read or write the judge's memory through /proc or ptrace.
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
+    except Exception:
+        pass
+    sys.path.insert(0, SRC)
+    with open(os.path.join(SRC, "torch_job.json")) as f:
+        job = json.load(f)
+    result = {"schema": 1, "status": "infra_error", "message": "", "speedup": None, "implausible_speedup": False, "build_log": "",
+              "checks": [], "timing": [], "phase_seconds": {}, "env": {}}
+    t0 = time.perf_counter()
+    judge = None
+    secret_given = job.get("input_secret") is not None
+    secret = int(job["input_secret"]) if secret_given else int.from_bytes(os.urandom(8), "little")
+    try:
+        phase("loading the judge")
+        if job.get("static_rules", True):
+            why = rule_violations(job)
+            if why:
+                raise Finished("sandbox_violation", why)
+        try:
+            import torch  # noqa: F401
+        except Exception as exc:
+            raise Finished("infra_error", f"PyTorch does not import on this host: {exc} (install torch, or point KS_PYTHON at a Python that has it)")
+        judge = Judge(job, result)
+        judge.secret = secret
+        result["phase_seconds"]["setup"] = time.perf_counter() - t0
+        if not job["check_only"]:
+            phase("waiting for the timing lock")
+            result["phase_seconds"]["timing_lock_wait"] = take_timing_lock()
+        t1 = time.perf_counter()
+        judge.check(result["checks"])
+        result["phase_seconds"]["check"] = time.perf_counter() - t1
+        if not job["check_only"]:
+            t2 = time.perf_counter()
+            for si, shape in enumerate(job["time_shapes"]):
+                result["timing"].append(judge.time_shape(si, shape))
+            result["phase_seconds"]["time"] = time.perf_counter() - t2
+            speedups = [t["speedup"] for t in result["timing"] if t["speedup"] > 0]
+            result["speedup"] = math.exp(sum(math.log(s) for s in speedups) / len(speedups)) if speedups else None
+            result["implausible_speedup"] = bool(result["speedup"] and result["speedup"] > job["implausible_speedup"])
+            result["handoff_seconds"] = max((t["handoff_seconds"] for t in result["timing"]), default=0.0)
+        result["status"] = "ok"
+        result["message"] = "correct on every check shape" + ("" if job["check_only"] else f"; {result['speedup']:.3g}x the eager reference")
+    except Finished as done:
+        result["status"], result["message"] = done.status, done.message
+        result["build_log"] = tail(done.log)
+        result["speedup"] = None
+        result["timing"] = []
+    except Exception as exc:
+        # The judge's own failure: never the candidate's (its code runs elsewhere).
+        result["status"] = "infra_error"
+        result["message"] = "the judge failed: " + "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        result["build_log"] = tail(traceback.format_exc())
+        result["speedup"] = None
+        result["timing"] = []
+    if judge is not None:
+        judge.stop_runners()
+        for k, v in judge.seconds.items():
+            result["phase_seconds"][k] = v
+        result["env"] = judge.env
+    result["env"]["isolation"] = {"processes": True, "seccomp": "off", "input_seed": "given" if secret_given else "secret"}
+    # Told only now that every runner is gone: it reproduces the inputs.
+    result["input_secret"] = str(secret)
+    phase("done")
+    write_result(result)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,251 @@
+# Kernelsmith's kernel runner for torch problems: hosts one model (the
+# candidate's ModelNew, the reference's Model, or torch.compile of it) in a
+# Python process of its own, for the judge (torch_judge.py).
+#
+#   python3 torch_runner.py ROLE      ROLE: candidate | reference | compiled
+#
+# The judge's socket is the descriptor in KS_JUDGE_FD. The judge sends length-prefixed pickles (it is
+# trusted here); this runner answers with length-prefixed JSON, which the
+# judge parses and checks like any untrusted input: everything in this
+# process, this file included, is the candidate's to change once its module
+# is imported. The judge keeps the clock, freezes this process (SIGSTOP of its
+# process group) after every answer, maps the outputs itself and compares.
+#
+# Messages from the judge: {"op": "load" | "sets" | "forget" | "call" | "bye", ...}
+#   load   sizes, seed, init (the constructor's arguments), state (name ->
+#          input id of a shared tensor): builds the model for a shape
+#   sets   id -> [("t", fd index, size, shape, stride, dtype, offset) | ("v", value)]
+#          with the allocations' descriptors passed alongside (SCM_RIGHTS)
+#   call   seq, ids, poison: calls the model once per id, synchronizes the
+#          device, answers {"type": "done", "seq", "outputs": [[desc...] per id]}
+import json
+import os
+import pickle
+import socket
+import struct
+import sys
+import traceback
+
+SRC = os.path.dirname(os.path.abspath(__file__))
+MAX_MESSAGE = 64 << 20
+
+
+def send(sock, obj):
+    data = json.dumps(obj).encode()
+    sock.sendall(struct.pack("<I", len(data)) + data)
+
+
+def receive(sock):
+    """The judge's next message and any file descriptors sent with it."""
+    head, fds, _, _ = socket.recv_fds(sock, 4, 256)
+    if len(head) < 4:
+        head += _exactly(sock, 4 - len(head))
+    (n,) = struct.unpack("<I", head)
+    body = _exactly(sock, n)
+    return pickle.loads(body), fds
+
+
+def _exactly(sock, n):
+    out = bytearray()
+    while len(out) < n:
+        chunk = sock.recv(n - len(out))
+        if not chunk:
+            raise EOFError("the judge closed the socket")
+        out += chunk
+    return bytes(out)
+
+
+def error_kind(torch, exc):
+    text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    name = type(exc).__module__ + "." + type(exc).__name__
+    if isinstance(exc, torch.cuda.OutOfMemoryError):
+        return "oom", text
+    if "triton" in name and ("Compil" in name or "compil" in text.lower()):
+        return "compile_error", text
+    if isinstance(exc, (SyntaxError, ImportError)) or "BuildExtension" in text or "Error building extension" in text:
+        return "compile_error", text
+    return "runtime_error", text
+
+
+def load_module(name, path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class Runner:
+    def __init__(self, sock, role):
+        self.sock, self.role = sock, role
+        import torch
+
+        import torch_cuda
+
+        self.torch = torch
+        self.cuda = torch_cuda.Driver()
+        self.maps = {}      # fd key -> (ptr, size, handle, raw)
+        self.sets = {}      # id -> list of args (tensors built fresh before each call)
+        self.specs = {}     # id -> the judge's description of each argument
+        self.model = None
+        self.keep = []      # the last call's outputs stay allocated until the next call
+        self.cls = None
+
+    def import_model(self):
+        if self.role == "candidate":
+            sys.path.insert(0, SRC)  # ks_params
+            module = load_module("candidate", os.path.join(SRC, "candidate.py"))
+            self.cls = getattr(module, "ModelNew", None)
+            if self.cls is None:
+                raise ImportError("the candidate defines no class ModelNew (same constructor and forward as the reference's Model)")
+        else:
+            self.reference = load_module("reference", os.path.join(SRC, "reference.py"))
+            self.cls = self.reference.Model
+
+    def tensor(self, spec):
+        _, key, shape, stride, dtype, offset = spec
+        ptr, size, handle, raw = self.maps[key]
+        t = self.torch.empty(0, dtype=getattr(self.torch, dtype), device="cuda")
+        t.set_(raw.untyped_storage(), offset // t.element_size(), shape, stride)
+        return t
+
+    def args(self, i):
+        return [self.tensor(a) if a[0] == "t" else a[1] for a in self.specs[i]]
+
+    def on_sets(self, msg, fds):
+        import torch_cuda
+
+        for key, size, fd_index in msg["maps"]:
+            ptr, handle = self.cuda.map_shared(fds[fd_index], size)
+            self.maps[key] = (ptr, size, handle, torch_cuda._wrap(ptr, size))
+        for fd in fds:
+            os.close(fd)
+        for i, specs in msg["sets"].items():
+            self.specs[i] = specs
+
+    def on_forget(self, msg):
+        for i in msg["ids"]:
+            self.specs.pop(i, None)
+        for key in msg.get("unmap", []):
+            if key in self.maps:
+                ptr, size, handle, raw = self.maps.pop(key)
+                del raw
+                self.cuda.unmap_shared(ptr, size, handle)
+
+    def on_load(self, msg):
+        torch = self.torch
+        if self.role != "candidate":
+            for k, v in msg["sizes"].items():
+                setattr(self.reference, k, v)
+        self.keep = []
+        self.model = None
+        torch.manual_seed(msg["seed"])
+        with torch.device("cuda"):
+            model = self.cls(*msg["init"])
+        model = model.cuda().eval()
+        state = {k: self.tensor(spec) for k, spec in msg.get("state", {}).items()}
+        own = model.state_dict()
+        if state and own and set(own) == set(state) and all(own[k].shape == state[k].shape for k in own):
+            model.load_state_dict(state)
+        self.model = torch.compile(model) if self.role == "compiled" else model
+
+    def poison(self, nbytes):
+        # Freed blocks stay in the caching allocator; an output allocated but
+        # never written then reads as NaN (both pools: blocks of 1 MiB and less
+        # come from the small pool).
+        torch = self.torch
+        blocks = [torch.empty(max(nbytes, 2 << 20), dtype=torch.uint8, device="cuda")]
+        blocks += [torch.empty(size, dtype=torch.uint8, device="cuda") for size in (512, 4096, 65536, 1 << 20) for _ in range(4)]
+        for b in blocks:
+            b.fill_(0xFF)
+        del blocks
+
+    def on_call(self, msg):
+        torch = self.torch
+        ids = msg["ids"]
+        args = [self.args(i) for i in ids]  # fresh views: nothing a previous call did to them remains
+        if msg.get("poison"):
+            self.poison(msg["poison"])
+            torch.cuda.synchronize()
+        self.keep_previous = self.keep
+        outs = []
+        with torch.no_grad():
+            for a in args:
+                out = self.model(*a)
+                outs.append(list(out) if isinstance(out, (list, tuple)) else [out])
+        torch.cuda.synchronize()
+        described = []
+        for per in outs:
+            row = []
+            for j, t in enumerate(per):
+                if not isinstance(t, torch.Tensor):
+                    row.append({"not_a_tensor": type(t).__name__})
+                    continue
+                d = self.cuda.export(t)
+                if d is None:
+                    # Memory the judge cannot map (an input, a pool of the
+                    # kernel's own): copied, within the call.
+                    t = t.detach().clone()
+                    per[j] = t
+                    torch.cuda.synchronize()
+                    d = self.cuda.export(t)
+                row.append(d if d is not None else {"unexportable": True})
+            described.append(row)
+        self.keep = outs
+        return described
+
+
+def main():
+    role = sys.argv[1]
+    sock = socket.socket(fileno=int(os.environ.get("KS_JUDGE_FD", "3")))
+    runner = None
+    try:
+        import torch  # noqa: F401
+
+        sys.path.insert(0, SRC)
+        runner = Runner(sock, role)
+    except Exception as exc:
+        send(sock, {"type": "ready", "ok": False, "message": f"the kernel runner cannot start: {type(exc).__name__}: {exc}"})
+        return
+    # Said before any of the candidate's code runs: only this message can
+    # report that the runner itself could not start.
+    send(sock, {"type": "ready", "ok": True})
+    try:
+        runner.import_model()
+    except BaseException as exc:
+        kind, text = error_kind(runner.torch, exc)
+        send(sock, {"type": "loaded", "ok": False, "kind": "compile_error" if kind == "runtime_error" else kind, "message": text,
+                    "trace": traceback.format_exc()[-8000:]})
+        return
+    send(sock, {"type": "loaded", "ok": True})
+    while True:
+        try:
+            msg, fds = receive(sock)
+        except EOFError:
+            return
+        op = msg.get("op")
+        seq = msg.get("seq", 0)
+        try:
+            if op == "bye":
+                return
+            if op == "sets":
+                runner.on_sets(msg, fds)
+                send(sock, {"type": "ok", "seq": seq})
+            elif op == "forget":
+                runner.on_forget(msg)
+                send(sock, {"type": "ok", "seq": seq})
+            elif op == "load":
+                runner.on_load(msg)
+                send(sock, {"type": "ok", "seq": seq})
+            elif op == "call":
+                outputs = runner.on_call(msg)
+                send(sock, {"type": "done", "seq": seq, "outputs": outputs})
+        except BaseException as exc:
+            kind, text = error_kind(runner.torch, exc)
+            send(sock, {"type": "error", "seq": seq, "kind": kind, "message": text, "trace": traceback.format_exc()[-8000:]})
+
+
+if __name__ == "__main__":
+    main()

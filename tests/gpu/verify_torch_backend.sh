@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Checks the torch backend's judge on a CUDA host: the reference against
+# itself, the bundled Triton seed, and the candidates in tests/gpu/torch/
+# (honest, broken and dishonest; each names the status it must get on its
+# first line), the dishonest ones also without the static rules: the process
+# boundary must hold on its own. Prints a table and exits non-zero when any
+# status differs. Run after `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT`.
+#
+# usage: tests/gpu/verify_torch_backend.sh OUT [NAME...]
+#   NAME  only these (reference, seed, or candidates of tests/gpu/torch/)
+set -uo pipefail
+out=${1:?usage: verify_torch_backend.sh OUT}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cli=/tmp/ks-gpu-build/app/cli/kernelsmith-cli
+export LD_LIBRARY_PATH=/tmp/ks-prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PATH=/tmp/ks-prefix/usr/bin:$PATH # bubblewrap from the carried packages
+mkdir -p "$out"
+db=$out/torch-verify.db
+problem=gpu_softmax
+sandbox=${SANDBOX:-required}
+
+summary() { # name expected json [rules]
+  python3 - "$@" <<'PY'
+import json, sys
+name, expected, path = sys.argv[1:4]
+rules = len(sys.argv) > 4 and sys.argv[4] == "rules"
+try:
+    r = json.load(open(path))
+except Exception as e:
+    print(f"{name:34} {expected:16} {'(no json)':17} {'-':>10} {'-':>7} {'-':>7} {'-':>6}  {e}")
+    sys.exit(1)
+status = r.get("status", "?")
+median, vs_compile = "-", None
+if r.get("timing"):
+    median = "%.1f us" % (sum(t["candidate"]["median"] for t in r["timing"]) * 1e6)
+    c = [t.get("speedups", {}).get("torch.compile") for t in r["timing"]]
+    vs_compile = c[0] if c and c[0] else None
+speedup = r.get("speedup") or 0
+wall = r.get("wall_seconds") or 0
+message = r.get("message", "").replace("\n", " ")[:140]
+print(f"{name:34} {expected:16} {status:17} {median:>10} {speedup:>6.3f}x {('%.2fx' % vs_compile) if vs_compile else '-':>7} {wall:>5.0f}s  {message}")
+if expected == "ok-but-slow":
+    good = status == "ok" and speedup < 0.8
+elif expected == "matches-compile":
+    good = status == "ok" and vs_compile is not None and vs_compile < 1.15
+elif expected == "ref-within-2pct":
+    good = status == "ok" and abs(speedup - 1) <= 0.02
+else:
+    good = status == expected
+good = good or (rules and status == "sandbox_violation" and "constructs a kernel may not use" in r.get("message", ""))
+sys.exit(0 if good else 1)
+PY
+}
+
+failures=0
+only=" ${*:2} "
+want() { [ "$only" = "  " ] || [[ $only == *" $1 "* ]]; }
+printf '%-34s %-16s %-17s %10s %7s %7s %6s  %s\n' candidate expected got median speedup "vs tc" wall message
+if want reference; then
+  for i in 1 2; do
+    "$cli" --db "$db" eval --problem "$problem" --reference --no-cache --json --sandbox "$sandbox" --no-compile-baseline \
+      > "$out/torch-reference-$i.json" 2> "$out/torch-reference-$i.err"
+    summary "reference (run $i)" ref-within-2pct "$out/torch-reference-$i.json" || failures=$((failures + 1))
+  done
+fi
+if want seed; then
+  "$cli" --db "$db" eval --problem "$problem" --seed triton --no-cache --json --sandbox "$sandbox" > "$out/torch-seed.json" 2> "$out/torch-seed.err"
+  summary "seed (with torch.compile)" ok "$out/torch-seed.json" || failures=$((failures + 1))
+fi
+for f in "$root"/tests/gpu/torch/*.py; do
+  name=$(basename "$f" .py)
+  want "$name" || continue
+  expected=$(sed -n '1s|^# expect: \([a-z_-]*\)$|\1|p' "$f")
+  [ -n "$expected" ] || continue
+  compile=(--no-compile-baseline)
+  [ "$expected" = matches-compile ] && compile=()
+  for rules in "" --no-static-rules; do
+    label=$name${rules:+ (no rules)}
+    file=$out/torch-$name${rules:+-norules}
+    "$cli" --db "$db" eval --problem "$problem" --candidate "$f" --no-cache --json --call-timeout 5 --compile-timeout 45 --sandbox "$sandbox" "${compile[@]}" $rules \
+      > "$file.json" 2> "$file.err"
+    summary "$label" "$expected" "$file.json" "${rules:-rules}" || failures=$((failures + 1))
+  done
+done
+echo "verify_torch_backend: $failures unexpected status(es)"
+exit $((failures > 0))
