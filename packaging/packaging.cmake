@@ -7,10 +7,12 @@ set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 
 set(KS_APP_ID io.github.kernelsmith.Kernelsmith)
 
-# Bundled problems, harness runtimes, the GPU probe and the shipped knowledge
-# base, where paths::resourcesDir() looks: PREFIX/share/kernelsmith.
+# Bundled problems, harness runtimes and the GPU probe, where
+# paths::resourcesDir() looks: PREFIX/share/kernelsmith; the shipped knowledge
+# base (kb/ at the top of the source tree) beside them, in PREFIX/share/kernelsmith/kb.
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/resources/ DESTINATION ${CMAKE_INSTALL_DATADIR}/kernelsmith
         PATTERN "__pycache__" EXCLUDE)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/kb/ DESTINATION ${CMAKE_INSTALL_DATADIR}/kernelsmith/kb)
 
 # kernelsmith-cli(1) and bash completion, from the built CLI's help texts.
 set(KS_MAN_PAGE ${CMAKE_BINARY_DIR}/packaging/kernelsmith-cli.1.gz)

@@ -132,7 +132,7 @@ int search(const Args& args, const GlobalOptions& global) {
 int validate(const Args& args) {
     std::vector<std::filesystem::path> dirs;
     for (std::size_t i = 1; i < args.positional().size(); ++i) dirs.emplace_back(args.positional()[i]);
-    if (dirs.empty()) dirs.push_back(paths::resourcesDir() / "kb");
+    if (dirs.empty()) dirs.push_back(paths::shippedKbDir());
     std::size_t errors = 0;
     for (const auto& d : dirs) {
         const auto found = kb::validateTree(d);

@@ -346,7 +346,7 @@ std::vector<std::string> validateTree(const std::filesystem::path& root) {
 std::filesystem::path userKbDir() { return paths::dataDir() / "kb"; }
 
 std::vector<std::filesystem::path> defaultKbRoots() {
-    std::vector<std::filesystem::path> roots{paths::resourcesDir() / "kb", userKbDir()};
+    std::vector<std::filesystem::path> roots{paths::shippedKbDir(), userKbDir()};
     if (const char* extra = std::getenv("KS_KB_DIRS"); extra && *extra) {
         std::stringstream in(extra);
         std::string dir;

@@ -49,7 +49,7 @@ KbWriter::KbWriter(const store::Database& db, std::vector<fs::path> roots, std::
 }
 
 KbWriter KbWriter::forInstallation(const store::Database& db) {
-    return KbWriter(db, defaultKbRoots(), {paths::resourcesDir() / "kb"}, userKbDir());
+    return KbWriter(db, defaultKbRoots(), {paths::shippedKbDir()}, userKbDir());
 }
 
 fs::path KbWriter::rootOf(const fs::path& file) const {

@@ -52,4 +52,13 @@ std::filesystem::path resourcesDir() {
 
 std::filesystem::path bundledProblemsDir() { return resourcesDir() / "problems"; }
 
+std::filesystem::path shippedKbDir() {
+    const auto resources = resourcesDir();
+    std::error_code ec;
+    // Installed, the KB sits among the resources; in the source tree it is a
+    // folder of its own at the top.
+    if (resources != std::filesystem::path(KS_SOURCE_RESOURCES_DIR) && std::filesystem::exists(resources / "kb", ec)) return resources / "kb";
+    return KS_SOURCE_KB_DIR;
+}
+
 } // namespace ks::paths

@@ -15,5 +15,8 @@ std::filesystem::path defaultDatabase();
 // KS_RESOURCES_DIR overrides both.
 std::filesystem::path resourcesDir();
 std::filesystem::path bundledProblemsDir();
+// The knowledge base that ships: kb/ of the source tree beside the build tree's
+// resources, share/kernelsmith/kb when installed (or under KS_RESOURCES_DIR).
+std::filesystem::path shippedKbDir();
 
 } // namespace ks::paths

@@ -11,6 +11,7 @@
 #include "store/database.h"
 #include "test_support.h"
 #include "util/files.h"
+#include "util/paths.h"
 #include "tiny_pdf.h"
 
 #include <QtCore/QTemporaryDir>
@@ -62,7 +63,7 @@ private slots:
     }
 
     void shippedKbIsValid() {
-        const auto root = test::bundledProblemsDir().parent_path() / "kb";
+        const auto root = paths::shippedKbDir();
         const auto errors = kb::validateTree(root);
         std::string all;
         for (const auto& e : errors) all += e + "\n";
@@ -270,7 +271,7 @@ private slots:
         auto db = store::Database::open(dir.path().toStdString() + "/ws.db");
         QVERIFY(db.ok());
         kb::KbIndex index(*db);
-        auto synced = index.sync({test::bundledProblemsDir().parent_path() / "kb"});
+        auto synced = index.sync({paths::shippedKbDir()});
         QVERIFY(synced.ok());
         QVERIFY(synced->errors.empty());
         int cases = 0, hits = 0;
