@@ -55,22 +55,75 @@ class _AccessDesc(ctypes.Structure):
 
 
 class _IpcHandle(ctypes.Structure):
-    _fields_ = [("reserved", ctypes.c_char * 64)]
+    # Bytes, not a C string: a handle holds zeros (c_char would stop at the first).
+    _fields_ = [("reserved", ctypes.c_ubyte * 64)]
 
 
 class CudaError(Exception):
     pass
 
 
-class _Raw:
-    """A device range as __cuda_array_interface__, for torch.as_tensor."""
+# A device range becomes a torch tensor through DLPack (torch.as_tensor on
+# __cuda_array_interface__ would need NumPy, which torch does not require).
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
 
-    def __init__(self, ptr, nbytes):
-        self.__cuda_array_interface__ = {"shape": (nbytes,), "typestr": "|u1", "data": (ptr, False), "version": 2, "strides": None}
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
 
 
-def _wrap(ptr, nbytes):
-    return torch.as_tensor(_Raw(ptr, nbytes), device="cuda")
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32), ("dtype", _DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class _DLManagedTensor(ctypes.Structure):
+    pass
+
+
+_DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(_DLManagedTensor))
+_DLManagedTensor._fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", _DELETER)]
+_KLDCUDA, _KDLCPU, _KDLUINT = 2, 1, 1
+_alive = {}  # id -> the ctypes objects a tensor's DLPack record points at, until torch lets go
+
+
+@_DELETER
+def _release(managed):
+    _alive.pop(ctypes.addressof(managed.contents), None)
+
+
+def typed_view(raw, dtype, shape, stride, offset_bytes):
+    """A tensor of `dtype` over the uint8 tensor `raw`, `offset_bytes` in."""
+    item = torch.empty(0, dtype=dtype).element_size()
+    whole = raw[: raw.numel() - raw.numel() % item].view(dtype)
+    return whole.as_strided(shape, stride, offset_bytes // item)
+
+
+def _wrap(ptr, nbytes, device_type=_KLDCUDA, device_id=None):
+    """A uint8 tensor over `nbytes` of memory at `ptr` that torch does not own."""
+    if device_id is None:
+        device_id = torch.cuda.current_device() if device_type == _KLDCUDA else 0
+    shape = (ctypes.c_int64 * 1)(nbytes)
+    strides = (ctypes.c_int64 * 1)(1)
+    m = _DLManagedTensor()
+    m.dl_tensor.data = ptr
+    m.dl_tensor.device = _DLDevice(device_type, device_id)
+    m.dl_tensor.ndim = 1
+    m.dl_tensor.dtype = _DLDataType(_KDLUINT, 8, 1)
+    m.dl_tensor.shape = shape
+    m.dl_tensor.strides = strides
+    m.dl_tensor.byte_offset = 0
+    m.manager_ctx = None
+    m.deleter = _release
+    _alive[ctypes.addressof(m)] = (m, shape, strides)
+    new_capsule = ctypes.pythonapi.PyCapsule_New
+    new_capsule.restype = ctypes.py_object
+    new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    capsule = new_capsule(ctypes.addressof(m), b"dltensor", None)
+    from torch.utils.dlpack import from_dlpack
+
+    return from_dlpack(capsule)
 
 
 class Driver:
@@ -144,9 +197,15 @@ class Driver:
             self.check(self.cuMemExportToShareableHandle(ctypes.byref(fd), h.value, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
                        "cuMemExportToShareableHandle")
         except CudaError:
-            self.cuMemRelease(h.value)
+            self._undo(ptr.value, size, h.value)
             raise
         return SharedAllocation(self, ptr.value, size, h.value, fd.value)
+
+    def _undo(self, ptr, size, handle):
+        if ptr:
+            self.cuMemUnmap(ptr, size)
+            self.cuMemAddressFree(ptr, size)
+        self.cuMemRelease(handle)
 
     def map_shared(self, fd, size):
         """A runner maps the judge's allocation from its descriptor: (ptr, handle)."""
@@ -159,7 +218,7 @@ class Driver:
             self.check(self.cuMemMap(ptr.value, size, 0, h.value, 0), "cuMemMap")
             self.check(self.cuMemSetAccess(ptr.value, size, ctypes.byref(self.access), 1), "cuMemSetAccess")
         except CudaError:
-            self.cuMemRelease(h.value)
+            self._undo(ptr.value, size, h.value)
             raise
         return ptr.value, h.value
 
@@ -186,7 +245,7 @@ class Driver:
         h = _IpcHandle()
         if self.cuIpcGetMemHandle(ctypes.byref(h), base.value) != 0:
             return None
-        return {"handle": bytes(h.reserved).hex(), "offset": ptr - base.value, "alloc": size.value, "shape": list(t.shape),
+        return {"handle": bytes(h).hex(), "offset": ptr - base.value, "alloc": size.value, "shape": list(t.shape),
                 "stride": list(t.stride()), "dtype": name}
 
     def open(self, desc):
@@ -210,11 +269,13 @@ class Driver:
         stride, offset, handle = desc.get("stride"), desc.get("offset"), desc.get("handle")
         if not isinstance(stride, list) or len(stride) != len(shape) or not all(type(s) is int and 0 <= s < (1 << 40) for s in stride):
             raise ValueError("an output descriptor with a malformed stride")
-        if type(offset) is not int or offset < 0 or not isinstance(handle, str) or len(handle) != 128:
+        if type(offset) is not int or offset < 0 or offset >= (1 << 48) or not isinstance(handle, str) or len(handle) != 128:
             raise ValueError("an output descriptor with a malformed handle or offset")
         try:
             key = bytes.fromhex(handle)
         except ValueError:
+            raise ValueError("an output descriptor with a malformed handle")
+        if len(key) != 64:
             raise ValueError("an output descriptor with a malformed handle")
         item = torch.empty(0, dtype=dtype).element_size()
         if offset % item:
@@ -226,8 +287,7 @@ class Driver:
                 break
             extent += (s - 1) * st * item
         if key not in self.opened:
-            h = _IpcHandle()
-            h.reserved = key
+            h = _IpcHandle.from_buffer_copy(key)
             ptr = ctypes.c_uint64(0)
             self.check(self.cuIpcOpenMemHandle(ctypes.byref(ptr), h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS), "cuIpcOpenMemHandle")
             base, size = ctypes.c_uint64(0), ctypes.c_size_t(0)
@@ -238,12 +298,16 @@ class Driver:
             raise ValueError(f"an output that reaches past its allocation ({offset + extent} of {size} bytes)")
         if extent == 0:
             return torch.empty(shape, dtype=dtype, device="cuda")
-        view = torch.empty(0, dtype=dtype, device="cuda")
-        view.set_(raw.untyped_storage(), offset // item, shape, stride)
-        return view
+        return typed_view(raw, dtype, shape, stride, offset)
 
     def close_all(self):
-        for ptr, _, _ in self.opened.values():
+        """Closes every mapping of a runner's memory: the judge keeps none past
+        one call's outputs, so memory a runner frees is not held here."""
+        if not self.opened:
+            return
+        torch.cuda.synchronize()
+        for ptr, _, raw in self.opened.values():
+            del raw
             self.cuIpcCloseMemHandle(ptr)
         self.opened.clear()
 
@@ -256,10 +320,7 @@ class SharedAllocation:
         self.raw = _wrap(ptr, size)
 
     def tensor(self, shape, stride, dtype, offset=0):
-        t = torch.empty(0, dtype=dtype, device="cuda")
-        item = t.element_size()
-        t.set_(self.raw.untyped_storage(), offset // item, shape, stride)
-        return t
+        return typed_view(self.raw, dtype, shape, stride, offset)
 
     def free(self):
         import os

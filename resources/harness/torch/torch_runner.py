@@ -107,9 +107,9 @@ class Runner:
     def tensor(self, spec):
         _, key, shape, stride, dtype, offset = spec
         ptr, size, handle, raw = self.maps[key]
-        t = self.torch.empty(0, dtype=getattr(self.torch, dtype), device="cuda")
-        t.set_(raw.untyped_storage(), offset // t.element_size(), shape, stride)
-        return t
+        import torch_cuda
+
+        return torch_cuda.typed_view(raw, getattr(self.torch, dtype), shape, stride, offset)
 
     def args(self, i):
         return [self.tensor(a) if a[0] == "t" else a[1] for a in self.specs[i]]
@@ -117,11 +117,13 @@ class Runner:
     def on_sets(self, msg, fds):
         import torch_cuda
 
-        for key, size, fd_index in msg["maps"]:
-            ptr, handle = self.cuda.map_shared(fds[fd_index], size)
-            self.maps[key] = (ptr, size, handle, torch_cuda._wrap(ptr, size))
-        for fd in fds:
-            os.close(fd)
+        try:
+            for key, size, fd_index in msg["maps"]:
+                ptr, handle = self.cuda.map_shared(fds[fd_index], size)
+                self.maps[key] = (ptr, size, handle, torch_cuda._wrap(ptr, size))
+        finally:
+            for fd in fds:
+                os.close(fd)
         for i, specs in msg["sets"].items():
             self.specs[i] = specs
 
@@ -207,19 +209,19 @@ def main():
         sys.path.insert(0, SRC)
         runner = Runner(sock, role)
     except Exception as exc:
-        send(sock, {"type": "ready", "ok": False, "message": f"the kernel runner cannot start: {type(exc).__name__}: {exc}"})
+        send(sock, {"type": "ready", "seq": 0, "ok": False, "message": f"the kernel runner cannot start: {type(exc).__name__}: {exc}"})
         return
     # Said before any of the candidate's code runs: only this message can
     # report that the runner itself could not start.
-    send(sock, {"type": "ready", "ok": True})
+    send(sock, {"type": "ready", "seq": 0, "ok": True})
     try:
         runner.import_model()
     except BaseException as exc:
         kind, text = error_kind(runner.torch, exc)
-        send(sock, {"type": "loaded", "ok": False, "kind": "compile_error" if kind == "runtime_error" else kind, "message": text,
+        send(sock, {"type": "loaded", "seq": 0, "ok": False, "kind": "compile_error" if kind == "runtime_error" else kind, "message": text,
                     "trace": traceback.format_exc()[-8000:]})
         return
-    send(sock, {"type": "loaded", "ok": True})
+    send(sock, {"type": "loaded", "seq": 0, "ok": True})
     while True:
         try:
             msg, fds = receive(sock)

@@ -1,4 +1,4 @@
-# expect: wrong_answer
+# expect: runtime_error|wrong_answer
 # Speaks for its runner: finds the judge's request in the runner's frames,
 # answers it at once with the outputs of an earlier call (same sequence
 # number), and returns memory it never writes.
