@@ -9,6 +9,7 @@
 #include "verdict_printer.h"
 
 #include "eval/evaluator.h"
+#include "eval/sandbox.h"
 #include "problem/problem_loader.h"
 #include "profile/machine_cache.h"
 #include "search/search_config_json.h"
@@ -29,7 +30,7 @@ namespace {
 
 const char* kBenchHelp = R"(usage: kernelsmith-cli bench [--problems NAME,NAME...] [--budget N] [--policy P]
                            [--workers N] [--seed S] [--time-budget S] [--finalists N]
-                           [--json FILE] [--reprobe]
+                           [--json FILE] [--reprobe] [--sandbox POLICY]
 
 Runs a tuner search on each problem (default: every bundled CPU problem) and
 prints: the reference's time, the library baseline's where the problem has one,
@@ -38,7 +39,9 @@ the evaluations used and the wall time. Times are summed over each problem's
 timing shapes. The roofline comes from this host's machine model (probed once
 and cached: see `machine --help`); --reprobe measures the machine first.
 With --executor ssh the candidates run on the hosts given and the roofline
-column is left out (it is this host's).
+column is left out (it is this host's). --sandbox required | preferred | off
+(default preferred) holds wherever candidates run; the sandbox in use is
+printed first.
 
 The search times candidates while its workers run others beside them, and the
 fastest of many noisy timings flatters its winner. So once a problem's search
@@ -141,7 +144,7 @@ double totalCandidateSeconds(const eval::EvaluationResult& r) {
 
 int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
-    auto args = Args::parse(argv, withExecutorOptions({"problems", "budget", "policy", "workers", "seed", "time-budget", "finalists", "json"}),
+    auto args = Args::parse(argv, withExecutorOptions({"problems", "budget", "policy", "workers", "seed", "time-budget", "finalists", "json", "sandbox"}),
                             {"help", "reprobe"}, error);
     if (!args) {
         std::fprintf(stderr, "bench: %s\n", error.c_str());
@@ -213,6 +216,17 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         return executor.error().code == ErrorCode::InvalidArgument ? kExitUsage : kExitError;
     }
     const int workers = static_cast<int>((*executor)->slotCount());
+    {
+        const std::string policy = args->value("sandbox").value_or("preferred");
+        if ((*executor)->placement() == "local") {
+            const auto& sandbox = eval::probeSandbox();
+            std::fprintf(stderr, "bench: sandbox %s (policy %s)\n",
+                         sandbox.available ? ("bubblewrap, " + sandbox.bwrapPath).c_str() : ("none: " + sandbox.reason).c_str(), policy.c_str());
+        } else {
+            std::fprintf(stderr, "bench: sandbox policy %s on %s (each host is probed for bubblewrap)\n", policy.c_str(),
+                         (*executor)->placement().c_str());
+        }
+    }
     // Each worker owns cores/workers CPUs; the roofline is that share's.
     const int coresPerJob = std::max(1, roof.cores / workers);
     eval::Evaluator evaluator(**executor, &*db);

@@ -44,4 +44,4 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "
 "$build/gpu_probe" > "$out/gpu_probe.json"
 "$cli" machine import-gpu "$out/gpu_probe.json" --host "$(hostname)"
 python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
-"$cli" --db "$out/gpu-bench.db" bench --problems "$problems" --budget "$budget" --workers 2 --time-budget 0.3 --json "$out/bench.json" 2>&1 | tee "$out/bench.log"
+"$cli" --db "$out/gpu-bench.db" bench --problems "$problems" --budget "$budget" --workers 2 --time-budget 0.3 --sandbox required --json "$out/bench.json" 2>&1 | tee "$out/bench.log"
