@@ -34,7 +34,8 @@ const char* kBenchHelp = R"(usage: kernelsmith-cli bench [--problems NAME,NAME..
 
 Runs a tuner search on each problem (default: every bundled CPU problem) and
 prints: the reference's time, the library baseline's where the problem has one,
-the best kernel's time, its speedup, the % of the roofline bound it reaches,
+the best kernel's time, its speedup over the reference and over the fastest
+baseline of each shape (vs best: a library, torch.compile), the % of the roofline bound it reaches,
 the evaluations used and the wall time. Times are summed over each problem's
 timing shapes. The roofline comes from this host's machine model (probed once
 and cached: see `machine --help`); --reprobe measures the machine first.
@@ -67,6 +68,7 @@ private:
 struct Row {
     std::string problem;
     double referenceS = 0, libraryS = 0, bestS = 0, speedup = 0, roofline = 0, wallS = 0;
+    double speedupOverBest = 0; // over the fastest baseline of each shape (a library, torch.compile, or the reference)
     std::string library;
     int evaluations = 0;
     char bound = 'c'; // m: memory, c: compute, l: latency (declared by the problem)
@@ -289,6 +291,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         if (chosen) {
             row.gpu = p.backend == "torch" || p.backend == "cuda";
             row.speedup = chosen->speedup.value_or(0);
+            row.speedupOverBest = chosen->speedupOverBestBaseline().value_or(0);
             row.params = chosenNode.paramsJson;
             for (const auto& t : chosen->timing) {
                 row.bestS += t.candidate.median;
@@ -351,21 +354,27 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         row.bound = 'm';
     }
 
-    std::printf("\n%-22s %11s %11s %11s %9s %9s %6s %8s\n", "problem", "reference", "library", "best", "speedup", "roofline", "evals", "wall");
-    double logSum = 0;
-    int counted = 0;
+    std::printf("\n%-22s %11s %11s %11s %9s %9s %9s %6s %8s\n", "problem", "reference", "library", "best", "speedup", "vs best", "roofline",
+                "evals", "wall");
+    double logSum = 0, logSumBest = 0;
+    int counted = 0, countedBest = 0;
     for (const auto& r : rows) {
         char roofline[32] = "-";
         if (onThisHost) std::snprintf(roofline, sizeof roofline, "%.0f%%%c", r.roofline * 100, r.bound);
-        std::printf("%-22s %11s %11s %11s %8.2fx %10s %6d %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
-                    r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(), r.speedup,
+        std::printf("%-22s %11s %11s %11s %8.2fx %8.2fx %10s %6d %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
+                    r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(), r.speedup, r.speedupOverBest,
                     roofline, r.evaluations, formatSeconds(r.wallS).c_str());
         if (r.speedup > 0) {
             logSum += std::log(r.speedup);
             ++counted;
         }
+        if (r.speedupOverBest > 0) {
+            logSumBest += std::log(r.speedupOverBest);
+            ++countedBest;
+        }
     }
     const double geomean = counted ? std::exp(logSum / counted) : 0;
+    const double geomeanBest = countedBest ? std::exp(logSumBest / countedBest) : 0;
     if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.gpu; })) {
         if (copyGBs <= 0) std::printf("\n(no GPU in this host's machine model: run resources/probe/gpu_probe.cu and `machine import-gpu` for the floor)\n");
         std::printf("\nGPU %s, copy bandwidth %.0f GB/s (the floor: the bytes each problem must move at that rate)\n",
@@ -380,15 +389,16 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
                         ratio(r.bestS), ratio(r.libraryS), r.libraryS > 0 ? (r.bestS < r.libraryS ? "yes" : "no") : "-");
         }
     }
-    std::printf("\ngeometric-mean speedup over the references: %.2fx (%d problems); roofline: m = memory-bound, c = compute-bound, "
-                "l = latency-bound (declared by the problem; %% of the bandwidth floor shown for reference), for %d core(s) per evaluation\n", geomean, counted, coresPerJob);
+    std::printf("\ngeometric-mean speedup over the references: %.2fx, over the best baseline of each shape (vs best): %.2fx (%d problems); roofline: m = memory-bound, c = compute-bound, "
+                "l = latency-bound (declared by the problem; %% of the bandwidth floor shown for reference), for %d core(s) per evaluation\n", geomean, geomeanBest, counted, coresPerJob);
 
     if (auto file = args->value("json")) {
         nlohmann::json j{{"machine", profile::toJson(roof)},
-                         {"config", search::toJson(*config)}, {"geomean_speedup", geomean}, {"problems", nlohmann::json::array()}};
+                         {"config", search::toJson(*config)}, {"geomean_speedup", geomean},
+                         {"geomean_speedup_over_best_baseline", geomeanBest}, {"problems", nlohmann::json::array()}};
         for (const auto& r : rows)
             j["problems"].push_back({{"problem", r.problem}, {"reference_s", r.referenceS}, {"library", r.library}, {"library_s", r.libraryS},
-                                     {"best_s", r.bestS}, {"speedup", r.speedup}, {"roofline_fraction", r.roofline},
+                                     {"best_s", r.bestS}, {"speedup", r.speedup}, {"speedup_over_best_baseline", r.speedupOverBest}, {"roofline_fraction", r.roofline},
                                      {"bound", r.bound == 'm' ? "memory" : r.bound == 'l' ? "latency" : "compute"}, {"evaluations", r.evaluations}, {"wall_s", r.wallS},
                                      {"best_params", r.params}, {"gpu", r.gpu}, {"floor_s", r.floorS}});
         if (auto s = writeFileAtomic(*file, jsonText(j, 2) + "\n"); !s) {

@@ -18,6 +18,7 @@
 #include "kb/kb_index.h"
 #include "search/llm_equip.h"
 #include "kb/skill_distiller.h"
+#include "store/evaluation_store.h"
 #include "store/llm_call_store.h"
 #include "store/search_store.h"
 #include "util/files.h"
@@ -34,6 +35,18 @@
 
 namespace ks::cli {
 namespace {
+
+// "over the best baseline": the speedup beyond what already exists (a
+// library, torch.compile), from the node's stored evaluation.
+void printOverBestBaseline(const store::Database& db, std::int64_t evaluationId) {
+    if (evaluationId <= 0) return;
+    auto rec = store::EvaluationStore(db).find(evaluationId);
+    if (!rec) return;
+    auto r = eval::parseResultJson(rec->resultJson);
+    if (!r || r->timing.empty() || r->timing.front().baselines.size() < 2) return;
+    if (const auto best = r->speedupOverBestBaseline())
+        std::printf("      %.3gx over the best baseline of each shape (mostly %s)\n", *best, r->bestBaselineName().c_str());
+}
 
 const char* kSearchHelp = R"(usage: kernelsmith-cli search COMMAND ...
 
@@ -446,9 +459,11 @@ int show(const Args& args, const GlobalOptions& global) {
     printTree(*nodes, search->bestNode.value_or(0), args.has("all"));
     if (search->bestNode) {
         for (const auto& n : *nodes)
-            if (n.id == *search->bestNode)
+            if (n.id == *search->bestNode) {
                 std::printf("best: node %lld, %.3gx, %s %s\n", static_cast<long long>(n.id), n.speedup.value_or(0), n.sourceName.c_str(),
                             paramsText(n).c_str());
+                printOverBestBaseline(*db, n.evaluationId);
+            }
     }
     return kExitOk;
 }

@@ -60,14 +60,15 @@ void printVerdict(std::FILE* out, const std::string& title, const eval::Evaluati
         for (const auto& b : t.baselines) row(b);
         std::fprintf(out, "            speedup %.3gx over the reference", t.speedup);
         for (std::size_t i = 1; i < t.baselines.size(); ++i)
-            if (t.candidate.median > 0)
-                std::fprintf(out, ", %.3gx over %s", t.baselines[i].median / t.candidate.median, t.baselines[i].name.c_str());
+            if (const double s = t.speedupOver(t.baselines[i].name); s > 0) std::fprintf(out, ", %.3gx over %s", s, t.baselines[i].name.c_str());
         if (t.bytes > 0 && t.candidate.median > 0) std::fprintf(out, "; %.3g GB/s", t.bytes / t.candidate.median / 1e9);
         if (t.flops > 0 && t.candidate.median > 0) std::fprintf(out, ", %.3g GFLOP/s", t.flops / t.candidate.median / 1e9);
         std::fprintf(out, "\n");
     }
     if (r.speedup) std::fprintf(out, "  speedup   %.3gx (geometric mean over timing shapes)%s\n", *r.speedup,
                                 r.implausibleSpeedup ? "  ** implausible: review before trusting **" : "");
+    if (const auto best = r.speedupOverBestBaseline(); r.speedup && best && !r.timing.empty() && r.timing.front().baselines.size() > 1)
+        std::fprintf(out, "            %.3gx over the best baseline of each shape (mostly %s)\n", *best, r.bestBaselineName().c_str());
     if (!r.buildLog.empty() && (r.status == eval::EvalStatus::CompileError || r.status == eval::EvalStatus::InfraError ||
                                 r.status == eval::EvalStatus::RuntimeError)) {
         std::fprintf(out, "  log\n");

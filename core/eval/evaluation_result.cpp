@@ -131,12 +131,57 @@ Result<EvaluationResult> parseResultJson(const std::string& text) {
             tc.reps = t.value("reps", 0);
             if (t.contains("candidate")) tc.candidate = readStats(t["candidate"]);
             for (const auto& b : t.value("baselines", nlohmann::json::array())) tc.baselines.push_back(readStats(b));
+            if (t.contains("speedups") && t["speedups"].is_object())
+                for (const auto& [name, v] : t["speedups"].items())
+                    if (v.is_number() && v.get<double>() > 0) tc.speedups[name] = v.get<double>();
+            for (std::size_t b = 0; b < tc.baselines.size(); ++b) {
+                const auto& stats = tc.baselines[b];
+                if (tc.speedups.count(stats.name)) continue;
+                if (b == 0 && tc.speedup > 0) tc.speedups[stats.name] = tc.speedup;
+                else if (tc.candidate.median > 0 && stats.median > 0) tc.speedups[stats.name] = stats.median / tc.candidate.median;
+            }
             r.timing.push_back(std::move(tc));
         }
     } catch (const nlohmann::json::exception& e) {
         return makeError(ErrorCode::ParseError, std::string("result.json: unexpected content: ") + e.what());
     }
     return r;
+}
+
+double TimingCase::speedupOver(const std::string& baseline) const {
+    const auto it = speedups.find(baseline);
+    return it == speedups.end() ? 0 : it->second;
+}
+
+std::optional<double> EvaluationResult::speedupOverBestBaseline() const {
+    double logSum = 0;
+    int n = 0;
+    for (const auto& t : timing) {
+        double least = 0;
+        for (const auto& [name, s] : t.speedups)
+            if (s > 0 && (least == 0 || s < least)) least = s;
+        if (least <= 0) continue;
+        logSum += std::log(least);
+        ++n;
+    }
+    if (n == 0) return std::nullopt;
+    return std::exp(logSum / n);
+}
+
+std::string EvaluationResult::bestBaselineName() const {
+    std::map<std::string, int> wins;
+    for (const auto& t : timing) {
+        std::string best;
+        double least = 0;
+        for (const auto& [name, s] : t.speedups)
+            if (s > 0 && (least == 0 || s < least)) least = s, best = name;
+        if (!best.empty()) ++wins[best];
+    }
+    std::string name;
+    int most = 0;
+    for (const auto& [n, w] : wins)
+        if (w > most) most = w, name = n;
+    return name;
 }
 
 nlohmann::json toJson(const EvaluationResult& r) {
@@ -169,7 +214,7 @@ nlohmann::json toJson(const EvaluationResult& r) {
         auto baselines = nlohmann::json::array();
         for (const auto& b : t.baselines) baselines.push_back(writeStats(b));
         timing.push_back({{"shape", t.shape}, {"sizes", t.sizes}, {"bytes", t.bytes}, {"flops", t.flops},
-                          {"speedup", t.speedup}, {"warmup", t.warmup}, {"reps", t.reps},
+                          {"speedup", t.speedup}, {"speedups", t.speedups}, {"warmup", t.warmup}, {"reps", t.reps},
                           {"candidate", writeStats(t.candidate)}, {"baselines", baselines}});
     }
     j["timing"] = timing;

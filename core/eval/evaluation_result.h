@@ -42,6 +42,10 @@ struct TimingCase {
     int warmup = 0, reps = 0;
     TimingStats candidate;
     std::vector<TimingStats> baselines; // the reference first
+    // The candidate's speedup over each baseline by name (the judge's median of
+    // per-round ratios where it reports one, else the ratio of medians).
+    std::map<std::string, double> speedups;
+    double speedupOver(const std::string& baseline) const;
 };
 
 struct EvaluationResult {
@@ -64,6 +68,12 @@ struct EvaluationResult {
     std::map<std::string, std::string> profileFiles;
 
     bool correct() const { return status == EvalStatus::Ok; }
+    // The geometric mean over timing shapes of the speedup over the fastest
+    // baseline of each shape (the reference, a library, torch.compile): what
+    // a candidate adds beyond what is already there. Empty without timings.
+    std::optional<double> speedupOverBestBaseline() const;
+    // The name of the fastest baseline on most shapes ("" without timings).
+    std::string bestBaselineName() const;
 };
 
 EvaluationResult failedResult(EvalStatus status, std::string message);

@@ -1150,6 +1150,14 @@ struct Options {
     std::vector<std::string> cachegrindWrapper;
 };
 
+// The candidate's speedup over each baseline, paired round by round.
+std::string pairedSpeedupsJson(const std::vector<Runner*>& timed, const std::vector<std::vector<double>>& samples, size_t candIndex) {
+    std::string out;
+    for (size_t ki = 0; ki < candIndex; ++ki)
+        out += (ki ? "," : "") + q(timed[ki]->name) + ":" + num(pairedSpeedup(samples[ki], samples[candIndex]));
+    return out;
+}
+
 // Timing shapes: a pool of sets per shape; the reference answers every set
 // first, the candidate's first call on each set is checked against it with
 // the tolerance, and every later call (warm-up and timed) must reproduce that
@@ -1373,7 +1381,7 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
                         ",\"flops\":" + num(ks_flops(c)) + ",\"warmup\":" + std::to_string(warmups) + ",\"reps\":" + std::to_string(rounds) +
                         ",\"input_sets\":" + std::to_string(poolN) + ",\"batch\":" + std::to_string(batch) + ",\"handoff_seconds\":" + num(handoff) +
                         ",\"empty_call_seconds\":" + num(emptyCall) +
-                        ",\"cache\":\"" KS_CACHE_EVICTION "\",\"speedup\":" + num(speedup) +
+                        ",\"cache\":\"" KS_CACHE_EVICTION "\",\"speedup\":" + num(speedup) + ",\"speedups\":{" + pairedSpeedupsJson(timed, samples, candIndex) + "}" +
                         ",\"candidate\":" + statsJson("candidate", samples[candIndex]) + ",\"baselines\":[";
         for (size_t ki = 0; ki < candIndex; ++ki) t += (ki ? "," : "") + statsJson(timed[ki]->name, samples[ki]);
         res.timings.push_back(t + "]}");
