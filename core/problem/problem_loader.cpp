@@ -154,7 +154,7 @@ std::string reservedNameReason(const std::string& name) {
         "std", "Rng", "Buffer", "Case", "DT", "KsShape", "Comparison", "Stats", "Json", "Runner", "SharedCase", "Kernels",
         "mixSeed", "fillUniform", "fillNormal", "fillIntRange", "fillConstant", "sortRows", "fillJagged", "fillSampleFrom",
         "refreshBlocks", "shuffleUnits", "permuteOffsets", "poison", "isPoison", "compareOutput", "withinTolerance",
-        "typedWithinTolerance", "loadAsDouble", "describeFailure", "checkJson", "dtSize", "dtFloating", "stats", "statsJson",
+        "typedWithinTolerance", "loadAsDouble", "describeFailure", "checkJson", "dtSize", "dtFloating", "stats", "statsJson", "pairedSpeedup",
         "jsonEscape", "utf8SequenceLength", "readFileTail", "hostName", "cpuModel", "writeAll", "now", "num", "q", "bytesText",
         "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t",
         "size_t", "ssize_t", "ptrdiff_t", "off_t", "pid_t", "main", "malloc", "calloc", "realloc", "free", "memcpy", "memset",
