@@ -224,6 +224,12 @@ EvaluationResult Evaluator::finish(const problem::ProblemSpec& problem, Prepared
         if (auto machine = profile::loadMachine(machineInfo(job.compiler).host); machine)
             if (profile::flagBelowFloor(result, *machine)) log::eval()->warn("{}: {}", problem.name, result.message);
     }
+    // On a GPU: the host the judge says it ran on, with the GPU measured there
+    // (machine import-gpu); without a measurement nothing is flagged.
+    if (result.correct() && problem.backend != "cpp" && result.env.is_object() && result.env.contains("host") && result.env["host"].is_string()) {
+        if (auto machine = profile::loadMachine(result.env["host"].get<std::string>()); machine)
+            if (profile::flagBelowGpuFloor(result, *machine)) log::eval()->warn("{}: {}", problem.name, result.message);
+    }
     result.wallSeconds = outcome.wallSeconds;
     result.profileFiles = outcome.profileFiles;
     result.compileSeconds = compileSecondsFrom(job.request.dir);

@@ -23,4 +23,27 @@ bool flagBelowFloor(eval::EvaluationResult& result, const MachineModel& machine)
     return false;
 }
 
+bool flagBelowGpuFloor(eval::EvaluationResult& result, const MachineModel& machine) {
+    if (!result.correct() || machine.gpus.empty()) return false;
+    const std::string ran = result.env.is_object() && result.env.contains("gpu") && result.env["gpu"].is_string() ? result.env["gpu"].get<std::string>() : "";
+    const GpuModel* gpu = &machine.gpus.front();
+    for (const auto& g : machine.gpus)
+        if (!ran.empty() && !g.name.empty() && ran.rfind(g.name, 0) == 0) gpu = &g;
+    if (gpu->copyGBs <= 0) return false;
+    for (const auto& t : result.timing) {
+        if (t.candidate.median <= 0 || t.bytes <= 0) continue;
+        const double floor = t.bytes / (gpu->copyGBs * 1e9);
+        if (t.candidate.median >= kFloorMargin * floor) continue;
+        char text[320];
+        std::snprintf(text, sizeof text,
+                      " (flagged: on shape %s it took %.3g us, under the GPU's floor of %.3g us for %.3g bytes at %.0f GB/s measured on %s; "
+                      "review before trusting it)",
+                      t.shape.c_str(), t.candidate.median * 1e6, floor * 1e6, t.bytes, gpu->copyGBs, gpu->name.c_str());
+        result.implausibleSpeedup = true;
+        result.message += text;
+        return true;
+    }
+    return false;
+}
+
 } // namespace ks::profile

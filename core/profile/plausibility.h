@@ -17,4 +17,10 @@ constexpr double kFloorMargin = 0.8;
 // of the machine's cores. True when it flagged.
 bool flagBelowFloor(eval::EvaluationResult& result, const MachineModel& machine);
 
+// The same on a GPU: the floor is the operator's bytes at the GPU's measured
+// device-to-device copy bandwidth (resources/probe/gpu_probe.cu). The GPU is
+// the one of `machine` whose name the result's env.gpu starts with (the
+// first otherwise). False, flagging nothing, without a measured GPU.
+bool flagBelowGpuFloor(eval::EvaluationResult& result, const MachineModel& machine);
+
 } // namespace ks::profile

@@ -276,6 +276,35 @@ private slots:
         QVERIFY(bad.error().message.find("machine probe") != std::string::npos);
     }
 
+    // On a GPU the floor is the bytes at the GPU's measured copy bandwidth,
+    // of the GPU the judge says it ran on.
+    void gpuResultsUnderTheCopyFloorAreFlagged() {
+        MachineModel m;
+        GpuModel slow, fast;
+        slow.name = "NVIDIA A10";
+        slow.copyGBs = 500;
+        fast.name = "NVIDIA H100 80GB HBM3";
+        fast.copyGBs = 3000;
+        m.gpus = {slow, fast};
+        eval::EvaluationResult r;
+        r.status = eval::EvalStatus::Ok;
+        r.env = {{"gpu", "NVIDIA H100 80GB HBM3 (sm_90)"}, {"host", "gpu-box"}};
+        eval::TimingCase t;
+        t.shape = "prod";
+        t.bytes = 3e9; // 1 ms at 3000 GB/s
+        t.candidate.median = 0.9e-3;
+        r.timing.push_back(t);
+        QVERIFY(!flagBelowGpuFloor(r, m)); // within the margin of the H100's floor (the A10's would flag it)
+        r.timing[0].candidate.median = 0.5e-3;
+        QVERIFY(flagBelowGpuFloor(r, m));
+        QVERIFY(r.implausibleSpeedup);
+        QVERIFY2(r.message.find("3000 GB/s measured on NVIDIA H100") != std::string::npos, r.message.c_str());
+        eval::EvaluationResult unmeasured;
+        unmeasured.status = eval::EvalStatus::Ok;
+        unmeasured.timing = r.timing;
+        QVERIFY(!flagBelowGpuFloor(unmeasured, MachineModel{})); // no GPU measured: nothing to judge by
+    }
+
     // Faster than the machine can move the bytes: flagged, and no best until pinned.
     void resultsUnderTheFloorAreFlagged() {
         MachineModel m;
