@@ -1,9 +1,11 @@
 #include "args.h"
 
+#include "option_types.h"
+
 namespace ks::cli {
 
 std::optional<Args> Args::parse(const std::vector<std::string>& argv, const std::set<std::string>& valued,
-                                const std::set<std::string>& flags, std::string& error) {
+                                const std::set<std::string>& flags, std::string& error, const std::string& verb) {
     Args args;
     for (std::size_t i = 0; i < argv.size(); ++i) {
         const std::string& a = argv[i];
@@ -22,14 +24,21 @@ std::optional<Args> Args::parse(const std::vector<std::string>& argv, const std:
             key = key.substr(0, eq);
         }
         if (valued.count(key)) {
+            std::string value;
             if (inlineValue) {
-                args.values_.emplace(key, *inlineValue);
+                value = *inlineValue;
             } else if (i + 1 < argv.size()) {
-                args.values_.emplace(key, argv[++i]);
+                value = argv[++i];
             } else {
                 error = "option --" + key + " needs a value";
                 return std::nullopt;
             }
+            // Numbers are checked here, for every verb alike.
+            if (const NumericOption* typed = findNumericOption(verb, key)) {
+                error = checkNumericOption(*typed, value);
+                if (!error.empty()) return std::nullopt;
+            }
+            args.values_.emplace(key, value);
         } else if (flags.count(key)) {
             if (inlineValue) {
                 error = "option --" + key + " takes no value";

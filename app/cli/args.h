@@ -12,8 +12,9 @@ namespace ks::cli {
 class Args {
 public:
     // `valued`: options that take a value; `flags`: options that do not.
+    // Values of numeric options (option_types.h) are checked as `verb` reads them.
     static std::optional<Args> parse(const std::vector<std::string>& argv, const std::set<std::string>& valued,
-                                     const std::set<std::string>& flags, std::string& error);
+                                     const std::set<std::string>& flags, std::string& error, const std::string& verb = "");
 
     bool has(const std::string& key) const { return values_.count(key) > 0; }
     std::optional<std::string> value(const std::string& key) const;

@@ -2,6 +2,7 @@
 // against the reference, a library baseline where the problem has one, and
 // the machine's roofline.
 #include "args.h"
+#include "command_table.h"
 #include "util/json_text.h"
 #include "commands.h"
 #include "executor_options.h"
@@ -146,8 +147,7 @@ double totalCandidateSeconds(const eval::EvaluationResult& r) {
 
 int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
-    auto args = Args::parse(argv, withExecutorOptions({"problems", "budget", "policy", "workers", "seed", "time-budget", "finalists", "json", "sandbox"}),
-                            {"help", "reprobe"}, error);
+    auto args = Args::parse(argv, verb("bench").valued, verb("bench").flags, error, "bench");
     if (!args) {
         std::fprintf(stderr, "bench: %s\n", error.c_str());
         return kExitUsage;

@@ -1,5 +1,6 @@
 // kernelsmith-cli eval --problem DIR --candidate FILE [--param K=V ...] [--json]
 #include "args.h"
+#include "command_table.h"
 #include "util/json_text.h"
 #include "commands.h"
 #include "executor_options.h"
@@ -86,10 +87,7 @@ bool parseDouble(const std::string& text, double& out) {
 
 int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
-    auto args = Args::parse(argv,
-                            withExecutorOptions({"problem", "candidate", "seed", "param", "seeds", "input-secret", "time-budget", "reps", "call-timeout",
-                                                 "run-timeout", "compile-timeout", "sandbox", "jobs-dir", "profile"}),
-                            {"json", "check-only", "no-cache", "no-static-rules", "no-compile-baseline", "keep-job", "reference", "help"}, error);
+    auto args = Args::parse(argv, verb("eval").valued, verb("eval").flags, error, "eval");
     if (!args) {
         std::fprintf(stderr, "eval: %s\n", error.c_str());
         return kExitUsage;

@@ -2,6 +2,7 @@
 // step (training sets, a kernel for someone's codebase). The work is in
 // core/report; this file parses arguments and prints.
 #include "args.h"
+#include "command_table.h"
 #include "commands.h"
 #include "exit_codes.h"
 
@@ -144,8 +145,11 @@ int best(const Args& args, const GlobalOptions& global) {
 
 int runExportCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
-    auto args = Args::parse(argv, {"format", "min-speedup", "out", "llm-config"}, {"help", "correct-only"}, error);
-    if (!args) return usage(error.c_str());
+    auto args = Args::parse(argv, verb("export").valued, verb("export").flags, error, "export");
+    if (!args) {
+        std::fprintf(stderr, "export: %s (see kernelsmith-cli export --help)\n", error.c_str());
+        return kExitUsage;
+    }
     const auto& pos = args->positional();
     if (args->has("help")) {
         std::fputs(kExportHelp, stdout);

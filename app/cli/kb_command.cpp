@@ -1,6 +1,7 @@
 // kernelsmith-cli kb: the knowledge base: import, list, show, search,
 // validate, and the review of skills distilled from searches.
 #include "args.h"
+#include "command_table.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "synth/llm_setup.h"
@@ -37,7 +38,7 @@ the files by hash.
 )";
 
 int fail(const char* verb, const std::string& message, int code = kExitError) {
-    std::fprintf(stderr, "kb %s: %s\n", verb, message.c_str());
+    std::fprintf(stderr, "kb%s%s: %s\n", *verb ? " " : "", verb, message.c_str());
     return code;
 }
 
@@ -202,7 +203,7 @@ int skills(const Args& args, const GlobalOptions& global) {
 
 int runKbCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
-    auto args = Args::parse(argv, {"category", "signal", "platform", "limit", "model", "llm-config"}, {"help", "force", "pending"}, error);
+    auto args = Args::parse(argv, verb("kb").valued, verb("kb").flags, error, "kb");
     if (!args) return fail("", error, kExitUsage);
     if (args->has("help") || args->positional().empty()) {
         std::fputs(kKbHelp, args->has("help") ? stdout : stderr);

@@ -1,6 +1,7 @@
 // kernelsmith-cli llm models|test: which models are configured, and one tiny
 // request to see that an endpoint answers.
 #include "args.h"
+#include "command_table.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "synth/llm_setup.h"
@@ -92,7 +93,7 @@ int test(const Args& args) {
 
 int runLlmCommand(const std::vector<std::string>& argv, const GlobalOptions&) {
     std::string error;
-    auto args = Args::parse(argv, {"model", "llm-config"}, {"help"}, error);
+    auto args = Args::parse(argv, verb("llm").valued, verb("llm").flags, error, "llm");
     if (!args) {
         std::fprintf(stderr, "llm: %s\n", error.c_str());
         return kExitUsage;

@@ -1,6 +1,7 @@
 // kernelsmith-cli machine probe|show|import-gpu: the per-host machine model.
 // kernelsmith-cli profile ncu FILE.csv | profile show --evaluation ID
 #include "args.h"
+#include "command_table.h"
 #include "util/json_text.h"
 #include "commands.h"
 #include "exit_codes.h"
@@ -184,7 +185,7 @@ int profileShow(const Args& args, const GlobalOptions& global) {
 
 int runMachineCommand(const std::vector<std::string>& argv, const GlobalOptions&) {
     std::string error;
-    auto args = Args::parse(argv, {"dram-probes", "host"}, {"json", "help"}, error);
+    auto args = Args::parse(argv, verb("machine").valued, verb("machine").flags, error, "machine");
     if (!args) {
         std::fprintf(stderr, "machine: %s\n", error.c_str());
         return kExitUsage;
@@ -203,7 +204,7 @@ int runMachineCommand(const std::vector<std::string>& argv, const GlobalOptions&
 
 int runProfileCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
-    auto args = Args::parse(argv, {"evaluation"}, {"json", "help"}, error);
+    auto args = Args::parse(argv, verb("profile").valued, verb("profile").flags, error, "profile");
     if (!args) {
         std::fprintf(stderr, "profile: %s\n", error.c_str());
         return kExitUsage;

@@ -1,4 +1,5 @@
 // kernelsmith-cli: the headless front end. Links ks_core only (no Qt).
+#include "command_table.h"
 #include "commands.h"
 #include "exit_codes.h"
 
@@ -64,15 +65,8 @@ int main(int argc, char** argv) {
     }
     const std::string command = args[i];
     const std::vector<std::string> rest(args.begin() + static_cast<long>(i) + 1, args.end());
-    if (command == "problem") return ks::cli::runProblemCommand(rest, global);
-    if (command == "eval") return ks::cli::runEvalCommand(rest, global);
-    if (command == "search") return ks::cli::runSearchCommand(rest, global);
-    if (command == "bench") return ks::cli::runBenchCommand(rest, global);
-    if (command == "llm") return ks::cli::runLlmCommand(rest, global);
-    if (command == "kb") return ks::cli::runKbCommand(rest, global);
-    if (command == "machine") return ks::cli::runMachineCommand(rest, global);
-    if (command == "profile") return ks::cli::runProfileCommand(rest, global);
-    if (command == "export") return ks::cli::runExportCommand(rest, global);
+    for (const auto& verb : ks::cli::verbTable())
+        if (verb.name == command) return verb.run(rest, global);
     std::fprintf(stderr, "unknown command '%s'\n\n%s", command.c_str(), kHelp);
     return ks::cli::kExitUsage;
 }

@@ -1,5 +1,6 @@
 // kernelsmith-cli problem check DIR | problem list
 #include "args.h"
+#include "command_table.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "util/text.h"
@@ -143,7 +144,7 @@ int list() {
 
 int runProblemCommand(const std::vector<std::string>& argv, const GlobalOptions&) {
     std::string error;
-    auto args = Args::parse(argv, {}, {"help"}, error);
+    auto args = Args::parse(argv, verb("problem").valued, verb("problem").flags, error, "problem");
     if (!args) {
         std::fprintf(stderr, "problem: %s\n", error.c_str());
         return kExitUsage;

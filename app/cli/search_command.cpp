@@ -1,5 +1,6 @@
 // kernelsmith-cli search start|resume|list|show|export and the steering verbs.
 #include "args.h"
+#include "command_table.h"
 #include "util/json_text.h"
 #include "commands.h"
 #include "executor_options.h"
@@ -600,11 +601,7 @@ int calls(const Args& args, const GlobalOptions& global) {
 
 int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
-    auto args = Args::parse(argv,
-                            withExecutorOptions({"problem", "policy", "budget", "workers", "seed", "memory", "target", "stall", "time",
-                                                 "time-budget", "exploration", "sandbox", "best", "param", "synth", "model", "max-tokens",
-                                                 "max-cost", "llm-concurrency", "stop-near-roofline", "llm-config", "polish", "node"}),
-                            {"help", "check-only", "all", "full", "seed-from-history", "distill"}, error);
+    auto args = Args::parse(argv, verb("search").valued, verb("search").flags, error, "search");
     if (!args) {
         std::fprintf(stderr, "search: %s\n", error.c_str());
         return kExitUsage;

@@ -1,0 +1,38 @@
+#include "command_table.h"
+
+#include "executor_options.h"
+
+#include <stdexcept>
+
+namespace ks::cli {
+
+const std::vector<Verb>& verbTable() {
+    static const std::vector<Verb> table{
+        {"problem", runProblemCommand, {}, {"help"}},
+        {"eval", runEvalCommand,
+         withExecutorOptions({"problem", "candidate", "seed", "param", "seeds", "input-secret", "time-budget", "reps", "call-timeout", "run-timeout",
+                              "compile-timeout", "sandbox", "jobs-dir", "profile"}),
+         {"json", "check-only", "no-cache", "no-static-rules", "no-compile-baseline", "keep-job", "reference", "help"}},
+        {"search", runSearchCommand,
+         withExecutorOptions({"problem", "policy", "budget", "workers", "seed", "memory", "target", "stall", "time", "time-budget", "exploration",
+                              "sandbox", "best", "param", "synth", "model", "max-tokens", "max-cost", "llm-concurrency", "stop-near-roofline",
+                              "llm-config", "polish", "node"}),
+         {"help", "check-only", "all", "full", "seed-from-history", "distill"}},
+        {"bench", runBenchCommand,
+         withExecutorOptions({"problems", "budget", "policy", "workers", "seed", "time-budget", "finalists", "json", "sandbox"}), {"help", "reprobe"}},
+        {"llm", runLlmCommand, {"model", "llm-config"}, {"help"}},
+        {"kb", runKbCommand, {"category", "signal", "platform", "limit", "model", "llm-config"}, {"help", "force", "pending"}},
+        {"machine", runMachineCommand, {"dram-probes", "host"}, {"json", "help"}},
+        {"profile", runProfileCommand, {"evaluation"}, {"json", "help"}},
+        {"export", runExportCommand, {"format", "min-speedup", "out", "llm-config"}, {"help", "correct-only"}},
+    };
+    return table;
+}
+
+const Verb& verb(const std::string& name) {
+    for (const auto& v : verbTable())
+        if (v.name == name) return v;
+    throw std::logic_error("no verb " + name + " in the command table");
+}
+
+} // namespace ks::cli
