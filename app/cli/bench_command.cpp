@@ -112,7 +112,7 @@ Result<eval::EvaluationResult> retime(eval::Evaluator& evaluator, const store::D
     auto params = problem::parseAssignmentJson(node.paramsJson);
     if (!params) return params.error();
     eval::Candidate c{node.sourceName, *source, *params};
-    options.torchCompileBaseline = p.backend == "torch";
+    options.torchCompileBaseline = p.backend == problem::Backend::Torch;
     options.useCache = false;
     return evaluator.evaluate(p, c, options);
 }
@@ -245,7 +245,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         }
         QuietProgress progress(p.name);
         eval::EvalOptions searchOptions = options;
-        if (p.backend == "torch") searchOptions.torchCompileBaseline = false;
+        if (p.backend == problem::Backend::Torch) searchOptions.torchCompileBaseline = false;
         search::SearchEngine engine(*db, evaluator, searchOptions);
         if (onThisHost) engine.setProfiler(profiler);
         auto outcome = engine.run(*id, {}, &progress);
@@ -289,7 +289,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
                 }
         }
         if (chosen) {
-            row.gpu = p.backend == "torch" || p.backend == "cuda";
+            row.gpu = problem::runsOnGpu(p.backend);
             row.speedup = chosen->speedup.value_or(0);
             row.speedupOverBest = chosen->speedupOverBestBaseline().value_or(0);
             row.params = chosenNode.paramsJson;

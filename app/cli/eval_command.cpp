@@ -107,7 +107,7 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
         std::fprintf(stderr, "eval: invalid problem\n%s\n", problem.error().message.c_str());
         return kExitInvalidProblem;
     }
-    if (problem->backend == "torch" && args->has("reference")) {
+    if (problem->backend == problem::Backend::Torch && args->has("reference")) {
         std::fprintf(stderr, "eval: a torch problem's reference is timed in every job as the eager baseline (and torch.compile of it);\n"
                              "evaluate a seed (--seed NAME) or a candidate defining ModelNew (--candidate FILE)\n");
         return kExitUsage;
@@ -212,7 +212,7 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
             std::fprintf(stderr, "eval: --profile expects none, roofline, counters, cachegrind or ncu, got '%s'\n", level->c_str());
             return kExitUsage;
         }
-        if (*parsed == eval::ProfileLevel::Ncu && problem->backend == "cpp") {
+        if (*parsed == eval::ProfileLevel::Ncu && problem->backend == problem::Backend::Cpp) {
             std::fprintf(stderr,
                          "eval: --profile ncu profiles GPU kernels; problem %s uses the cpp backend (use counters or cachegrind; "
                          "`profile ncu FILE.csv` reads a captured ncu CSV)\n",

@@ -81,8 +81,8 @@ int check(const std::string& target) {
     }
     const auto& p = *spec;
     std::printf("%s: ok\n", dir.c_str());
-    std::printf("  name        %s (%s backend)\n", p.name.c_str(), p.backend.c_str());
-    if (p.backend == "torch") {
+    std::printf("  name        %s (%s backend)\n", p.name.c_str(), problem::backendName(p.backend));
+    if (p.backend == problem::Backend::Torch) {
         std::string sizes = joinComma(p.sizes), forbidden;
         for (const auto& f : p.forbidden) forbidden += (forbidden.empty() ? "" : ", ") + ("\"" + f + "\"");
         std::printf("  module      class ModelNew(torch.nn.Module), replacing %s's Model\n", p.reference.path.filename().c_str());
@@ -92,7 +92,7 @@ int check(const std::string& target) {
         if (!forbidden.empty()) std::printf("  forbidden   %s\n", forbidden.c_str());
     } else {
         std::printf("  kernel      extern \"C\" %s\n", p.prototype().c_str());
-        if (p.backend == "cuda")
+        if (p.backend == problem::Backend::Cuda)
             std::printf("  launcher    takes device pointers and launches its kernels; nvcc -arch=%s\n", p.cudaArch.c_str());
         std::printf("  arguments   ");
         for (std::size_t i = 0; i < p.arguments.size(); ++i) {
@@ -113,7 +113,7 @@ int check(const std::string& target) {
         for (const auto& d : s.params.params)
             std::printf("                %s: %s = %s\n", d.name.c_str(), d.describe().c_str(), d.defaultValue.c_str());
     }
-    if (p.backend == "cuda") {
+    if (p.backend == problem::Backend::Cuda) {
         if (eval::findNvcc().empty()) {
             std::printf("  nvcc        not on this machine: the sources were not built (KS_NVCC, PATH, /usr/local/cuda/bin)\n");
         } else if (const auto failed = buildCudaSources(p); !failed.empty()) {

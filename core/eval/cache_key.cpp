@@ -18,7 +18,7 @@ std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candid
     Sha256 h;
     h.addField("cpp-harness");
     for (const auto& [name, text] : embeddedTemplates()) h.addField(name).addField(text);
-    h.addField(problem.contentHash).addField(problem.backend);
+    h.addField(problem.contentHash).addField(problem::backendName(problem.backend));
     h.addField(candidate.source).addField(problem::formatAssignment(candidate.params));
     h.addField(machine.compilerVersion).addField(machine.host).addField(machine.cpu);
     if (placement != "local") h.addField(placement); // keys of local results stay as they were
@@ -26,8 +26,8 @@ std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candid
     for (auto s : options.seeds) h.addField(std::to_string(s));
     h.addField(std::to_string(options.timeSeed)).addField(options.checkOnly ? "check" : "check+time");
     if (options.inputSecret) h.addField("input secret " + std::to_string(*options.inputSecret));
-    if (problem.backend == "torch") h.addField(options.torchCompileBaseline ? "torch.compile" : "eager only");
-    if (problem.backend == "cuda") h.addField(options.cudaArch.empty() ? problem.cudaArch : options.cudaArch);
+    if (problem.backend == problem::Backend::Torch) h.addField(options.torchCompileBaseline ? "torch.compile" : "eager only");
+    if (problem.backend == problem::Backend::Cuda) h.addField(options.cudaArch.empty() ? problem.cudaArch : options.cudaArch);
     return h.hexDigest();
 }
 

@@ -299,7 +299,7 @@ std::string CppHarnessGenerator::jobManifest(const problem::ProblemSpec& p, cons
                                              const JobLimits& limits) {
     nlohmann::json job{
         {"schema", 1},
-        {"backend", p.backend},
+        {"backend", problem::backendName(p.backend)},
         {"problem", p.name},
         {"problem_hash", p.contentHash},
         {"candidate", candidate.name},

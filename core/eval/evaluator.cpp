@@ -54,10 +54,7 @@ std::filesystem::path Evaluator::defaultJobsRoot() {
 }
 
 Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, const Candidate& candidate, const EvalOptions& options) {
-    if (problem.backend != "cpp" && problem.backend != "torch" && problem.backend != "cuda")
-        return makeError(ErrorCode::InvalidArgument, "problem " + problem.name + ": backend '" + problem.backend +
-                                                         "' has no evaluator (known: cpp, cuda, torch)");
-    const bool torch = problem.backend == "torch", cuda = problem.backend == "cuda";
+    const bool torch = problem.backend == problem::Backend::Torch, cuda = problem.backend == problem::Backend::Cuda;
     PreparedJob job;
     auto space = problem::parseParamDeclarations(candidate.source, candidate.name);
     if (!space) {
@@ -139,7 +136,7 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
                             const EvalOptions& options, const std::filesystem::path& jobDir) {
     // Everything the prebuilt files depend on: the job's sources other than the
     // candidate, the problem's flags, the compiler and this machine.
-    const bool cuda = problem.backend == "cuda";
+    const bool cuda = problem.backend == problem::Backend::Cuda;
     Sha256 h;
     for (const char* rel : {"src/judge_main.cpp", "src/harness_common.h", "src/judge_protocol.h",
                             "src/runner_seccomp.h", "src/kernel_runner.cpp", "src/runner_call.inc", "src/harness_problem.inc",
@@ -220,13 +217,13 @@ EvaluationResult Evaluator::finish(const problem::ProblemSpec& problem, Prepared
     }
     // Faster than this machine can move the operator's bytes: flagged for review
     // (CPU jobs run here, against this host's stored model; never a probe here).
-    if (result.correct() && problem.backend == "cpp" && executor_.name() == "local") {
+    if (result.correct() && problem.backend == problem::Backend::Cpp && executor_.name() == "local") {
         if (auto machine = profile::loadMachine(machineInfo(job.compiler).host); machine)
             if (profile::flagBelowFloor(result, *machine)) log::eval()->warn("{}: {}", problem.name, result.message);
     }
     // On a GPU: the host the judge says it ran on, with the GPU measured there
     // (machine import-gpu); without a measurement nothing is flagged.
-    if (result.correct() && problem.backend != "cpp" && result.env.is_object() && result.env.contains("host") && result.env["host"].is_string()) {
+    if (result.correct() && problem::runsOnGpu(problem.backend) && result.env.is_object() && result.env.contains("host") && result.env["host"].is_string()) {
         if (auto machine = profile::loadMachine(result.env["host"].get<std::string>()); machine)
             if (profile::flagBelowGpuFloor(result, *machine)) log::eval()->warn("{}: {}", problem.name, result.message);
     }

@@ -7,8 +7,8 @@
 namespace ks::kb {
 
 std::string retrievalPlatform(const problem::ProblemSpec& problem) {
-    if (problem.backend == "cpp") return hostPlatform();
-    if (problem.backend == "cuda" && problem.cudaArch.rfind("sm_90", 0) == 0) return "hopper";
+    if (problem.backend == problem::Backend::Cpp) return hostPlatform();
+    if (problem.backend == problem::Backend::Cuda && problem.cudaArch.rfind("sm_90", 0) == 0) return "hopper";
     return {};
 }
 

@@ -250,7 +250,7 @@ public:
         spec_.dir = std::filesystem::absolute(dir_);
         readHeader(root);
         readSizes(root);
-        if (spec_.backend == "torch") {
+        if (spec_.backend == Backend::Torch) {
             // A PyTorch module is the interface: no C signature, arguments or fills.
             readShapes(root);
             readTensorTolerances(root);
@@ -266,7 +266,7 @@ public:
             readTolerances(root);
             readFormulas(root);
             readSources(root);
-            if (spec_.backend == "cuda") readForbidden(root);
+            if (spec_.backend == Backend::Cuda) readForbidden(root);
         }
         readLimits(root);
         if (!check_.ok())
@@ -291,10 +291,10 @@ private:
             check_.fail("/name", "use lower-case letters, digits, '_', '-' or '.' (found \"" + spec_.name + "\")");
         spec_.title = check_.str(root, "", "title", false, spec_.name);
         spec_.description = check_.str(root, "", "description", true);
-        spec_.backend = check_.str(root, "", "backend", true);
-        if (!spec_.backend.empty() && spec_.backend != "cpp" && spec_.backend != "cuda" && spec_.backend != "torch")
-            check_.fail("/backend", "expected \"cpp\", \"cuda\" or \"torch\", found \"" + spec_.backend + "\"");
-        spec_.function = check_.str(root, "", "function", spec_.backend != "torch");
+        const std::string backend = check_.str(root, "", "backend", true);
+        if (const auto parsed = parseBackend(backend)) spec_.backend = *parsed;
+        else if (!backend.empty()) check_.fail("/backend", "expected \"cpp\", \"cuda\" or \"torch\", found \"" + backend + "\"");
+        spec_.function = check_.str(root, "", "function", spec_.backend != Backend::Torch);
         if (!spec_.function.empty() && !isIdentifier(spec_.function))
             check_.fail("/function", "\"" + spec_.function + "\" is not a C identifier");
         else if (const auto why = reservedNameReason(spec_.function); !spec_.function.empty() && !why.empty())
@@ -691,7 +691,7 @@ private:
                     if (f.is_string()) spec_.compileFlags.push_back(f.get<std::string>());
                     else check_.fail("/compile/flags", "expected strings");
                 }
-        const bool cuda = spec_.backend == "cuda";
+        const bool cuda = spec_.backend == Backend::Cuda;
         if (spec_.compileFlags.empty()) spec_.compileFlags = cuda ? std::vector<std::string>{"-O3"}
                                                                   : std::vector<std::string>{"-O3", "-march=native", "-fopenmp"};
         if (cuda) {

@@ -2,6 +2,21 @@
 
 namespace ks::problem {
 
+const char* backendName(Backend backend) {
+    switch (backend) {
+    case Backend::Cpp: return "cpp";
+    case Backend::Cuda: return "cuda";
+    case Backend::Torch: return "torch";
+    }
+    return "cpp";
+}
+
+std::optional<Backend> parseBackend(const std::string& name) {
+    for (Backend b : {Backend::Cpp, Backend::Cuda, Backend::Torch})
+        if (name == backendName(b)) return b;
+    return std::nullopt;
+}
+
 const Argument* ProblemSpec::findArgument(const std::string& argName) const {
     for (const auto& a : arguments)
         if (a.name == argName) return &a;

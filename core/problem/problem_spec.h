@@ -13,6 +13,16 @@
 
 namespace ks::problem {
 
+// Where a problem's kernels run and what they are written in.
+enum class Backend {
+    Cpp,   // C++ functions on the CPU
+    Cuda,  // CUDA C++ launchers on an NVIDIA GPU
+    Torch, // PyTorch modules (Triton, inline CUDA) on a GPU
+};
+const char* backendName(Backend backend); // "cpp", "cuda", "torch": as problem.json writes it
+std::optional<Backend> parseBackend(const std::string& name);
+inline bool runsOnGpu(Backend backend) { return backend != Backend::Cpp; }
+
 struct FillSpec {
     enum class Kind {
         Uniform,        // floats in [low, high)
@@ -79,7 +89,8 @@ struct Limits {
 
 struct ProblemSpec {
     std::filesystem::path dir;
-    std::string name, title, description, backend, function;
+    std::string name, title, description, function;
+    Backend backend = Backend::Cpp;
     std::vector<std::string> sizes;         // declared, given by every shape case
     std::vector<std::string> derivedSizes;  // defined by Lengths/Offsets fills
     std::vector<Scalar> scalars;

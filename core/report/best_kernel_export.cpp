@@ -23,9 +23,11 @@ std::string shellArg(const std::string& s) {
     return plain ? s : shellQuote(s);
 }
 
-std::string fileExtension(const std::string& backend, const std::string& source) {
-    if (backend == "torch" || (backend.empty() && source.find("class ModelNew") != std::string::npos)) return ".py";
-    if (backend == "cuda") return ".cu";
+// The problem's backend when it still loads (null: it does not; the source tells).
+std::string fileExtension(const problem::ProblemSpec* problem, const std::string& source) {
+    if (!problem) return source.find("class ModelNew") != std::string::npos ? ".py" : ".cpp";
+    if (problem->backend == problem::Backend::Torch) return ".py";
+    if (problem->backend == problem::Backend::Cuda) return ".cu";
     return ".cpp";
 }
 
@@ -92,7 +94,6 @@ Result<BestKernelExport> exportBestKernel(const store::Database& db, std::int64_
     if (!source) return source.error();
 
     auto problem = problem::loadProblem(search->problemDir);
-    const std::string backend = problem ? problem->backend : std::string();
     auto params = problem::parseAssignmentJson(node.paramsJson);
     if (!params) return params.error();
     // Every param, defaults included, so the harness defines exactly what the file bakes in.
@@ -104,7 +105,7 @@ Result<BestKernelExport> exportBestKernel(const store::Database& db, std::int64_
     out.searchId = searchId;
     out.nodeId = node.id;
     out.speedup = node.speedup.value_or(0);
-    out.kernelFile = node.sourceName + "_node" + std::to_string(node.id) + fileExtension(backend, *source);
+    out.kernelFile = node.sourceName + "_node" + std::to_string(node.id) + fileExtension(problem ? &*problem : nullptr, *source);
     out.kernel = scrubber.scrub(*kernel);
     std::vector<std::string> command{"kernelsmith-cli", "eval", "--problem", problemArgument(*search), "--candidate",
                                      (dir / out.kernelFile).string()};

@@ -314,8 +314,8 @@ private:
             LlmInFlight f;
             f.parent = parent->id;
             f.result = std::async(std::launch::async, [llm = llm_, job = std::move(job), sink, stop = llmStop_.get_token(),
-                                                                     fn = problem_.backend == "torch" ? std::string("ModelNew") : problem_.function,
-                                                                     language = problem_.backend == "torch" ? std::string("python") : std::string("cpp")] {
+                                                                     fn = problem_.backend == problem::Backend::Torch ? std::string("ModelNew") : problem_.function,
+                                                                     language = problem_.backend == problem::Backend::Torch ? std::string("python") : std::string("cpp")] {
                 return llm->run(job, sink.get(), stop, fn, language);
             });
             llmCalls_.push_back(std::move(f));

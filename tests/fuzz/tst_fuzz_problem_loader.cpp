@@ -223,7 +223,7 @@ public:
             return out;
         }
         if (spec->contentHash.size() != 64) out.failure = "content hash is not a SHA-256";
-        if (spec->backend != "torch") (void)spec->prototype();
+        if (spec->backend != ks::problem::Backend::Torch) (void)spec->prototype();
         // What the loader promises about shapes: dimensions over declared
         // sizes evaluate, to non-negative values, for every shape case.
         for (const auto* cases : {&spec->checkShapes, &spec->timeShapes})
@@ -237,7 +237,7 @@ public:
                         if (!v || *v < 0) out.failure = "accepted shape case " + c.name + " has dimension \"" + dim.text() + "\" = " +
                                                         (v ? std::to_string(*v) : v.error().message);
                     }
-        out.signature = "ok:" + spec->backend;
+        out.signature = "ok:" + std::string(ks::problem::backendName(spec->backend));
         return out;
     }
 

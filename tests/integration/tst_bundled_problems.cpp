@@ -114,7 +114,7 @@ private slots:
         for (const auto& dir : dirs) {
             auto spec = problem::loadProblem(dir);
             QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
-            if (spec->backend != "torch") continue; // cuda problems: tst_cuda_backend
+            if (spec->backend != problem::Backend::Torch) continue; // cuda problems: tst_cuda_backend
             ++torchProblems;
             QVERIFY2(!spec->forbidden.empty(), (spec->name + ": no forbidden reference ops").c_str());
             QVERIFY(!spec->seeds.empty());

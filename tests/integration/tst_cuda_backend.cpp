@@ -44,7 +44,7 @@ private slots:
 
     void bundledProblemLoadsWithItsArch() {
         const auto spec = loadCudaProblem();
-        QCOMPARE(spec.backend, std::string("cuda"));
+        QVERIFY(spec.backend == problem::Backend::Cuda);
         QCOMPARE(spec.cudaArch, std::string("sm_90"));
         QCOMPARE(spec.compileFlags, std::vector<std::string>{"-O3"});
         QVERIFY(spec.seeds.size() >= 1);

@@ -68,7 +68,7 @@ QVariant ProblemListModel::display(const ProblemRow& row, int column) const {
     switch (column) {
     case Name: return row.valid() ? QString::fromStdString(row.spec->name) : row.id;
     case Status: return row.valid() ? tr("ok") : tr("invalid");
-    case Backend: return row.valid() ? QString::fromStdString(row.spec->backend) : QString();
+    case Backend: return row.valid() ? QString::fromUtf8(problem::backendName(row.spec->backend)) : QString();
     case Seeds: return row.valid() ? QVariant(static_cast<qulonglong>(row.spec->seeds.size())) : QVariant();
     case Configurations: return row.valid() ? QVariant(static_cast<qulonglong>(row.configurations)) : QVariant();
     case Title: {

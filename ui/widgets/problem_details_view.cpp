@@ -114,9 +114,9 @@ QString validProblemHtml(const ProblemRow& row, const QPalette& palette) {
     const auto& p = *row.spec;
     QString html = QStringLiteral("<h2>%1</h2>").arg(esc(p.title.empty() ? p.name : p.title));
     html += QStringLiteral("<p><code>%1</code> · %2 · %3</p>")
-                .arg(esc(p.name), QObject::tr("%1 backend").arg(esc(p.backend)), row.dir.toHtmlEscaped());
+                .arg(esc(p.name), QObject::tr("%1 backend").arg(esc(std::string(problem::backendName(p.backend)))), row.dir.toHtmlEscaped());
     if (!p.description.empty()) html += QStringLiteral("<p>%1</p>").arg(esc(p.description));
-    if (p.backend == "torch") {
+    if (p.backend == problem::Backend::Torch) {
         // The interface is a PyTorch module: show the reference that candidates replace.
         html += QStringLiteral("<h3>%1</h3><p>%2</p><pre>%3</pre>")
                     .arg(QObject::tr("Module"),
@@ -131,7 +131,7 @@ QString validProblemHtml(const ProblemRow& row, const QPalette& palette) {
         }
     } else {
         html += QStringLiteral("<h3>%1</h3><pre style=\"white-space: pre-wrap\">extern \"C\" %2;</pre>").arg(QObject::tr("Kernel"), esc(p.prototype()));
-        if (p.backend == "cuda")
+        if (p.backend == problem::Backend::Cuda)
             html += QStringLiteral("<p>%1</p>").arg(QObject::tr("A launcher: it receives device pointers and launches its kernels; built by nvcc for %1.")
                                                         .arg(esc(p.cudaArch)));
         html += argumentsSection(p, palette);
@@ -142,7 +142,7 @@ QString validProblemHtml(const ProblemRow& row, const QPalette& palette) {
                          QObject::tr("flops:"), p.flops ? esc(p.flops->text()) : QStringLiteral("?"));
     html += shapesSection(p, palette);
     html += seedsSection(p, palette);
-    QStringList baselines{p.backend == "torch" ? QObject::tr("reference (eager PyTorch), torch.compile of it") : QObject::tr("reference")};
+    QStringList baselines{p.backend == problem::Backend::Torch ? QObject::tr("reference (eager PyTorch), torch.compile of it") : QObject::tr("reference")};
     for (const auto& b : p.baselines) baselines << esc(b.name);
     html += QStringLiteral("<h3>%1</h3><p>%2</p>").arg(QObject::tr("Baselines"), baselines.join(QStringLiteral(", ")));
     return html;

@@ -94,7 +94,7 @@ int estimateTokens(const std::string& text) { return static_cast<int>((text.size
 Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
     const auto& p = *in.problem;
     Prompt prompt;
-    const bool torch = p.backend == "torch";
+    const bool torch = p.backend == problem::Backend::Torch;
     const std::string fence = torch ? "python" : "cpp";
     if (torch) {
         std::string forbidden;
@@ -117,7 +117,7 @@ Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
             "the search tunes them. Do not put any other code block in the reply.";
     } else {
         prompt.system =
-            "You are an expert performance engineer. You improve one " + p.backend + " kernel at a time inside an automated search. "
+            "You are an expert performance engineer. You improve one " + std::string(problem::backendName(p.backend)) + " kernel at a time inside an automated search. "
             "Every reply is compiled with the flags below, checked against a reference implementation on many shapes and input seeds "
             "(outputs are poisoned before each call, every element is compared, inputs must stay unmodified, results must be deterministic), "
             "then timed against the reference on the production shapes. Fitness is reference time / kernel time when correct, 0 otherwise.\n\n"
