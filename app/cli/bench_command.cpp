@@ -220,7 +220,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     const int workers = static_cast<int>((*executor)->slotCount());
     {
         const std::string policy = args->value("sandbox").value_or("preferred");
-        if ((*executor)->placement() == "local") {
+        if ((*executor)->kind() == eval::ExecutorKind::Local) {
             const auto& sandbox = eval::probeSandbox();
             std::fprintf(stderr, "bench: sandbox %s (policy %s)\n",
                          sandbox.available ? ("bubblewrap, " + sandbox.bwrapPath).c_str() : ("none: " + sandbox.reason).c_str(), policy.c_str());
@@ -233,7 +233,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     const int coresPerJob = std::max(1, roof.cores / workers);
     eval::Evaluator evaluator(**executor, &*db);
     const auto profiler = std::make_shared<const profile::Profiler>(roof, coresPerJob);
-    const bool onThisHost = (*executor)->name() == "local"; // else this host's roofline is not the jobs'
+    const bool onThisHost = (*executor)->kind() == eval::ExecutorKind::Local; // else this host's roofline is not the jobs'
 
     std::vector<Row> rows;
     for (const auto& p : problems) {

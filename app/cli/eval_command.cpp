@@ -256,7 +256,7 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
     if (options.profile != eval::ProfileLevel::None) {
         // This host's roofline says nothing about a job that ran on another.
         std::optional<profile::MachineModel> machine;
-        if ((*executor)->name() == "local") {
+        if ((*executor)->kind() == eval::ExecutorKind::Local) {
             auto probed = profile::localMachine(false, {1, [](const std::string& s) {
                                                             std::fprintf(stderr, "first profile on this host: probing %s...\n", s.c_str());
                                                         }});

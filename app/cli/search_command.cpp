@@ -188,7 +188,7 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args, std:
     // Every correct node gets a roofline profile and a diagnosis; the first
     // search on a host probes it (seconds) and caches the model. Jobs that run
     // on other hosts get none: this host's roofline is not theirs.
-    if ((*executor)->name() == "local") {
+    if ((*executor)->kind() == eval::ExecutorKind::Local) {
         auto machine = profile::localMachine(false, {3, [](const std::string& s) {
                                                          std::fprintf(stderr, "first search on this host: probing %s (cached afterwards)...\n", s.c_str());
                                                      }});

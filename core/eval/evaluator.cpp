@@ -113,7 +113,7 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
     job.request.dir = written->dir;
     job.request.limits = written->limits;
     job.request.key = job.cacheKey;
-    const bool runsHere = executor_.name() == "local";
+    const bool runsHere = executor_.kind() == ExecutorKind::Local;
     // A build error found here never travels to a GPU host (a local job finds it itself).
     if (cuda && !runsHere && config_.cudaCompileCheck) {
         const auto check = compileCudaCandidate(dir, written->limits.compileTimeoutS);
@@ -128,7 +128,7 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
         }
     }
     // Slurm jobs use them on nodes of the CPU they were built on (slurm_executor.cpp).
-    if (!torch && config_.prebuild && (runsHere || executor_.name() == "slurm")) usePrebuilt(problem, complete, *space, options, dir);
+    if (!torch && config_.prebuild && (runsHere || executor_.kind() == ExecutorKind::Slurm)) usePrebuilt(problem, complete, *space, options, dir);
     return job;
 }
 
@@ -149,7 +149,7 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
     const auto& machine = machineInfo(options.compiler);
     h.addField(machine.compilerVersion).addField(machine.host).addField(machine.cpu);
     // Jobs that run elsewhere (Slurm) get files built there, in a job of theirs.
-    if (executor_.name() != "local") h.addField(executor_.name());
+    if (executor_.kind() != ExecutorKind::Local) h.addField(executor_.name());
     // The build commands too: a run.sh for no candidate in particular holds them all.
     if (cuda) h.addField(findNvcc().string()).addField(CudaHarnessGenerator::runScript(problem, {}, {}, options, {}));
     const auto cacheDir = config_.jobsRoot.parent_path() / "prebuilt" / h.hexDigest().substr(0, 32);
@@ -217,7 +217,7 @@ EvaluationResult Evaluator::finish(const problem::ProblemSpec& problem, Prepared
     }
     // Faster than this machine can move the operator's bytes: flagged for review
     // (CPU jobs run here, against this host's stored model; never a probe here).
-    if (result.correct() && problem.backend == problem::Backend::Cpp && executor_.name() == "local") {
+    if (result.correct() && problem.backend == problem::Backend::Cpp && executor_.kind() == ExecutorKind::Local) {
         if (auto machine = profile::loadMachine(machineInfo(job.compiler).host); machine)
             if (profile::flagBelowFloor(result, *machine)) log::eval()->warn("{}: {}", problem.name, result.message);
     }

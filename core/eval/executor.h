@@ -32,10 +32,14 @@ struct JobOutcome {
     std::map<std::string, std::string> profileFiles; // the job's profile/ dir: file name -> text
 };
 
+// Where an executor runs jobs: this machine, ssh hosts, a Slurm cluster.
+enum class ExecutorKind { Local, Ssh, Slurm };
+
 class Executor {
 public:
     virtual ~Executor() = default;
-    virtual std::string name() const = 0;
+    virtual ExecutorKind kind() const = 0;
+    virtual std::string name() const = 0; // "local", "ssh", "slurm": for messages and cache keys
     virtual std::size_t slotCount() const = 0;
     // Where jobs run, as far as their measurements go: part of the result
     // cache's key, so that one host's timings never stand in for another's.

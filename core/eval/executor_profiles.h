@@ -19,8 +19,6 @@
 
 namespace ks::eval {
 
-enum class ExecutorKind { Local, Ssh, Slurm };
-
 std::string executorKindName(ExecutorKind kind);
 // "local", "ssh", "slurm".
 Result<ExecutorKind> parseExecutorKind(const std::string& text);

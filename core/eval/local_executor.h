@@ -40,6 +40,7 @@ public:
     // The uid worker `slot` runs jobs as (root only).
     unsigned sandboxUid(std::size_t slot) const { return uidBlockStart_ + static_cast<unsigned>(slot); }
 
+    ExecutorKind kind() const override { return ExecutorKind::Local; }
     std::string name() const override { return "local"; }
     std::size_t slotCount() const override { return pool_->size(); }
     std::future<JobOutcome> submit(JobRequest request) override;

@@ -64,6 +64,7 @@ public:
     // their futures end with an infra error.
     ~SlurmExecutor() override;
 
+    ExecutorKind kind() const override { return ExecutorKind::Slurm; }
     std::string name() const override { return "slurm"; }
     // "slurm:PARTITION:GRES:ACCOUNT:QOS": jobs land on any node of the partition.
     std::string placement() const override {

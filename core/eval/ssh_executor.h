@@ -57,6 +57,7 @@ public:
     static Result<std::unique_ptr<SshExecutor>> create(SshExecutorConfig config);
     ~SshExecutor() override;
 
+    ExecutorKind kind() const override { return ExecutorKind::Ssh; }
     std::string name() const override { return "ssh"; }
     // "ssh:USER@HOST:PORT[GPU,...] ..." for every host.
     std::string placement() const override;
