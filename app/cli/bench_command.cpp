@@ -119,7 +119,7 @@ Result<eval::EvaluationResult> retime(eval::Evaluator& evaluator, const store::D
 
 // The search's `count` fastest correct nodes, fastest first (the search's
 // own best always among them).
-std::vector<store::NodeRecord> finalists(const std::vector<store::NodeRecord>& nodes, search::NodeId best, int count) {
+std::vector<store::NodeRecord> finalists(const std::vector<store::NodeRecord>& nodes, tree::NodeId best, int count) {
     std::vector<store::NodeRecord> ok;
     for (const auto& n : nodes)
         if (n.evaluationId && n.speedup && *n.speedup > 0 && n.status && *n.status == "ok") ok.push_back(n);

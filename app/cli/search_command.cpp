@@ -194,7 +194,7 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args, std:
                                                      }});
         if (machine) engine.setProfiler(profile::Profiler::forExecutor(*machine, (*executor)->slotCount()));
     }
-    if (config->synth != search::SynthMode::Tuner) {
+    if (config->synth != tree::SynthMode::Tuner) {
         auto equipped = search::equipWithLlm(engine, db, *config, args.value("llm-config").value_or(""), llm,
                                              [](const std::string& m) { std::fprintf(stderr, "search: %s\n", m.c_str()); });
         if (!equipped) {
@@ -271,7 +271,7 @@ int start(const Args& args, const GlobalOptions& global) {
         return kExitUsage;
     }
     std::shared_ptr<const synth::LlmSynthesizer> llm;
-    if (config->synth != search::SynthMode::Tuner) {
+    if (config->synth != tree::SynthMode::Tuner) {
         // Models and keys are checked before the search exists, not after.
         auto made = synth::makeLlmSynthesizer(*config, args.value("llm-config").value_or(""));
         if (!made) {
@@ -291,7 +291,7 @@ int start(const Args& args, const GlobalOptions& global) {
         return kExitError;
     }
     std::printf("search %lld: %s on %s, budget %d, policy %s, synth %s, seed %llu\n", static_cast<long long>(*id), problem->name.c_str(),
-                db->path().c_str(), config->maxEvaluations, search::policyName(config->policy).c_str(), search::synthModeName(config->synth).c_str(),
+                db->path().c_str(), config->maxEvaluations, tree::policyName(config->policy).c_str(), tree::synthModeName(config->synth).c_str(),
                 static_cast<unsigned long long>(config->seed));
     return runEngine(*db, *id, args, llm);
 }

@@ -1,5 +1,5 @@
 #pragma once
-#include "search/search_types.h"
+#include "search/tree_names.h"
 #include "util/result.h"
 
 #include <nlohmann/json.hpp>

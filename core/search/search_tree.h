@@ -1,7 +1,7 @@
 #pragma once
 // The in-memory tree of one search, owned by the engine thread. Nodes are
 // stored in creation order; ids are the store's row ids.
-#include "search/search_types.h"
+#include "search/tree_names.h"
 
 #include <map>
 #include <set>

@@ -7,8 +7,8 @@
 
 namespace ks::synth {
 
-search::ModelChoice parseModelChoice(const std::string& text) {
-    search::ModelChoice c{text, 1.0};
+tree::ModelChoice parseModelChoice(const std::string& text) {
+    tree::ModelChoice c{text, 1.0};
     const auto colon = text.rfind(':');
     if (colon == std::string::npos || colon + 1 >= text.size()) return c;
     try {
@@ -27,7 +27,7 @@ Result<llm::LlmSettings> loadLlmSettings(const std::string& explicitFile) {
     return llm::loadSettings(llm::defaultSettingsFile(), false);
 }
 
-Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const search::SearchConfig& config, const std::string& llmConfigFile) {
+Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const tree::SearchConfig& config, const std::string& llmConfigFile) {
     auto settings = loadLlmSettings(llmConfigFile);
     if (!settings) return settings.error();
     std::vector<std::unique_ptr<llm::LlmClient>> clients;

@@ -1,7 +1,7 @@
 #pragma once
 // Turns a search's model choices into a ready LLM synthesizer: settings file,
 // presets, keys from the environment. Shared by the CLI and the workbench.
-#include "search/search_types.h"
+#include "tree/tree_types.h"
 #include "synth/llm_synthesizer.h"
 #include "util/result.h"
 
@@ -11,11 +11,11 @@
 namespace ks::synth {
 
 // "NAME" or "NAME:WEIGHT" (a name may itself hold colons: openai:gpt-4o:2).
-search::ModelChoice parseModelChoice(const std::string& text);
+tree::ModelChoice parseModelChoice(const std::string& text);
 
 // The settings file named by --llm-config, else KS_LLM_CONFIG, else the default.
 Result<llm::LlmSettings> loadLlmSettings(const std::string& explicitFile);
 
-Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const search::SearchConfig& config, const std::string& llmConfigFile);
+Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const tree::SearchConfig& config, const std::string& llmConfigFile);
 
 } // namespace ks::synth

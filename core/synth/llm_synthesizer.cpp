@@ -10,7 +10,7 @@ namespace ks::synth {
 LlmSynthesizer::LlmSynthesizer(std::vector<std::unique_ptr<llm::LlmClient>> clients, LlmOptions options)
     : clients_(std::move(clients)), options_(std::move(options)) {}
 
-LlmJob LlmSynthesizer::prepare(const llm::PromptInput& input, search::NodeId parent, const std::string& parentSourceName,
+LlmJob LlmSynthesizer::prepare(const llm::PromptInput& input, tree::NodeId parent, const std::string& parentSourceName,
                                std::mt19937_64& rng) const {
     LlmJob job;
     job.parent = parent;
@@ -61,7 +61,7 @@ LlmResult LlmSynthesizer::run(const LlmJob& job, llm::StreamSink* sink, std::sto
     }
     Proposal p;
     p.parent = job.parent;
-    p.origin = search::NodeOrigin::Llm;
+    p.origin = tree::NodeOrigin::Llm;
     p.sourceName = "llm";
     p.source = parsed->code;
     p.params = space->defaults();

@@ -29,7 +29,7 @@ struct LlmOptions {
 };
 
 struct LlmJob {
-    search::NodeId parent = 0;
+    tree::NodeId parent = 0;
     std::string parentSourceName;
     std::size_t model = 0;          // index into the synthesizer's models
     llm::ChatRequest request;
@@ -56,7 +56,7 @@ public:
     std::size_t modelCount() const { return clients_.size(); }
     const llm::ModelConfig& model(std::size_t i) const { return clients_[i]->model(); }
 
-    LlmJob prepare(const llm::PromptInput& input, search::NodeId parent, const std::string& parentSourceName, std::mt19937_64& rng) const;
+    LlmJob prepare(const llm::PromptInput& input, tree::NodeId parent, const std::string& parentSourceName, std::mt19937_64& rng) const;
     // Thread-safe. The sink (may be null) sees the reply as it streams in.
     // function and language: what the reply must define, and in which code block ("cpp" or "python").
     LlmResult run(const LlmJob& job, llm::StreamSink* sink, std::stop_token stop, const std::string& function,

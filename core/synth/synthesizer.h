@@ -1,7 +1,7 @@
 #pragma once
 // What every synthesizer (the offline tuner now, an LLM later) receives and
 // returns. The context is built by a memory operator over the tree.
-#include "search/search_types.h"
+#include "tree/tree_types.h"
 #include "util/result.h"
 
 #include <functional>
@@ -14,11 +14,11 @@ namespace ks::synth {
 
 // The memory operator's view of the tree around the node being expanded.
 struct ExpansionContext {
-    const search::Node* node = nullptr;
+    const tree::Node* node = nullptr;
     std::string source;                              // the node's kernel source
-    search::MemoryMode mode = search::MemoryMode::None;
-    std::vector<const search::Node*> ancestors;      // parent first; empty unless mode has ancestors
-    std::vector<const search::Node*> siblings;       // failed ones included; empty unless mode has siblings
+    tree::MemoryMode mode = tree::MemoryMode::None;
+    std::vector<const tree::Node*> ancestors;      // parent first; empty unless mode has ancestors
+    std::vector<const tree::Node*> siblings;       // failed ones included; empty unless mode has siblings
     std::string hint;                                // a person's hint attached to the node
 };
 
@@ -28,12 +28,12 @@ std::string operatorName(Operator op);
 struct ExpansionRequest {
     Operator op = Operator::Mutate;
     ExpansionContext context;
-    const search::Node* partner = nullptr;           // Crossover
+    const tree::Node* partner = nullptr;           // Crossover
 };
 
 struct Proposal {
-    search::NodeId parent = 0;
-    search::NodeOrigin origin = search::NodeOrigin::Mutation;
+    tree::NodeId parent = 0;
+    tree::NodeOrigin origin = tree::NodeOrigin::Mutation;
     std::string sourceName;
     std::string source;
     problem::ParamAssignment params;

@@ -19,7 +19,7 @@ std::string pick(const std::vector<std::string>& values, std::mt19937_64& rng) {
 // differs from the node in exactly one param marks that param's value bad.
 std::map<std::string, std::set<std::string>> tabu(const ExpansionContext& ctx) {
     std::map<std::string, std::set<std::string>> bad;
-    auto consider = [&](const search::Node* other) {
+    auto consider = [&](const tree::Node* other) {
         if (!other->finished() || other->correct() || other->sourceHash != ctx.node->sourceHash) return;
         std::string differing;
         int count = 0;
@@ -87,7 +87,7 @@ Result<std::optional<Proposal>> Tuner::propose(const ExpansionRequest& request, 
             problem::ParamAssignment a;
             for (std::size_t i = 0; i < params.size(); ++i) a[params[i].name] = values[i][digit[i]];
             if (!known(node.sourceHash, a)) {
-                p.origin = search::NodeOrigin::Restart;
+                p.origin = tree::NodeOrigin::Restart;
                 p.params = a;
                 p.rationale = "next configuration of the exhaustive sweep";
                 return std::optional<Proposal>{p};
@@ -122,7 +122,7 @@ Result<std::optional<Proposal>> Tuner::propose(const ExpansionRequest& request, 
         }
         if (!steps.empty()) {
             const auto& [a, why] = steps[std::uniform_int_distribution<std::size_t>(0, steps.size() - 1)(rng)];
-            p.origin = search::NodeOrigin::Mutation;
+            p.origin = tree::NodeOrigin::Mutation;
             p.params = a;
             p.rationale = why;
             return std::optional<Proposal>{p};
@@ -134,13 +134,13 @@ Result<std::optional<Proposal>> Tuner::propose(const ExpansionRequest& request, 
         std::string why;
         if (request.op == Operator::Restart) {
             for (const auto& d : params) a[d.name] = pick(d.values(), rng);
-            p.origin = search::NodeOrigin::Restart;
+            p.origin = tree::NodeOrigin::Restart;
             why = "random restart";
         } else if (request.op == Operator::Crossover && request.partner) {
             std::bernoulli_distribution coin(0.5);
             for (const auto& d : params)
                 if (auto it = request.partner->params.find(d.name); it != request.partner->params.end() && coin(rng)) a[d.name] = it->second;
-            p.origin = search::NodeOrigin::Crossover;
+            p.origin = tree::NodeOrigin::Crossover;
             why = "crossover with node " + std::to_string(request.partner->id);
         } else {
             // One param usually, two sometimes: local moves with occasional jumps.
@@ -160,7 +160,7 @@ Result<std::optional<Proposal>> Tuner::propose(const ExpansionRequest& request, 
                 }
                 why += (why.empty() ? "" : ", ") + d.name + " " + node.params.at(d.name) + " -> " + a[d.name];
             }
-            p.origin = search::NodeOrigin::Mutation;
+            p.origin = tree::NodeOrigin::Mutation;
         }
         if (a == node.params && request.op != Operator::Restart) continue;
         if (known(node.sourceHash, a) || isBad(a)) continue;

@@ -37,9 +37,9 @@ struct RunResult {
 
 nlohmann::json gOverrides = nlohmann::json::object(); // --set key=value, applied to every policy run
 
-RunResult runSearch(const store::Database& db, eval::Evaluator& evaluator, const problem::ProblemSpec& p, search::Policy policy,
+RunResult runSearch(const store::Database& db, eval::Evaluator& evaluator, const problem::ProblemSpec& p, tree::Policy policy,
                     int budget, std::uint64_t seed, const eval::EvalOptions& options) {
-    search::SearchConfig config = *search::configFromJson(gOverrides);
+    tree::SearchConfig config = *search::configFromJson(gOverrides);
     config.policy = policy;
     config.maxEvaluations = budget;
     config.seed = seed;
@@ -115,12 +115,12 @@ int main(int argc, char** argv) {
         if (!p || p->seeds.empty() || p->seeds[0].params.size() < 48) continue;
         const int space = static_cast<int>(p->seeds[0].params.size());
         const auto t0 = std::chrono::steady_clock::now();
-        const auto sweep = runSearch(*db, evaluator, *p, search::Policy::Exhaustive, space, 1, options);
+        const auto sweep = runSearch(*db, evaluator, *p, tree::Policy::Exhaustive, space, 1, options);
         const double sweepSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("%-12s %-8s %8d %14s %16s %14s   (%.0f s, best %.3gx)\n", p->name.c_str(), "sweep", space, "-", "1.000", "-",
                     sweepSeconds, sweep.best);
         const int budget = static_cast<int>(std::floor(0.35 * space));
-        for (auto policy : {search::Policy::Mcts, search::Policy::Evolutionary, search::Policy::Random}) {
+        for (auto policy : {tree::Policy::Mcts, tree::Policy::Evolutionary, tree::Policy::Random}) {
             std::vector<double> toTarget, ratio;
             int reached = 0;
             for (int s = 1; s <= seeds; ++s) {
@@ -140,9 +140,9 @@ int main(int argc, char** argv) {
             else std::snprintf(evals, sizeof evals, "%.0f (%.0f%%)", m, 100.0 * m / space);
             char reachedText[32];
             std::snprintf(reachedText, sizeof reachedText, "%d/%d", reached, seeds);
-            std::printf("%-12s %-8s %8d %14s %16.3f %14s\n", p->name.c_str(), search::policyName(policy).c_str(), budget, evals,
+            std::printf("%-12s %-8s %8d %14s %16.3f %14s\n", p->name.c_str(), tree::policyName(policy).c_str(), budget, evals,
                         median(ratio), reachedText);
-            medianBest[p->name][search::policyName(policy)] = median(ratio);
+            medianBest[p->name][tree::policyName(policy)] = median(ratio);
         }
     }
     for (const auto& [problem, byPolicy] : medianBest)
@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
             auto ex = eval::LocalExecutor::create(c);
             eval::Evaluator ev(**ex, &*db);
             const auto t0 = std::chrono::steady_clock::now();
-            runSearch(*db, ev, *rms, search::Policy::Greedy, 10, 99, uncached);
+            runSearch(*db, ev, *rms, tree::Policy::Greedy, 10, 99, uncached);
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             perMinute[workers] = 10 / secs * 60;
             std::printf("  %d worker(s): %.1f s, %.1f evaluations/min, %.2f s per evaluation\n", workers, secs, perMinute[workers], secs / 10 * workers);

@@ -5,7 +5,7 @@
 
 #include "profile/machine_model.h"
 #include "profile/plausibility.h"
-#include "search/search_types.h"
+#include "tree/tree_types.h"
 #include "profile/profile_report.h"
 #include "store/database.h"
 #include "store/profile_store.h"
@@ -330,7 +330,7 @@ private slots:
         QVERIFY2(r.message.find("under this machine's floor") != std::string::npos, r.message.c_str());
         QVERIFY(r.message.find("review before trusting") != std::string::npos);
 
-        search::Node honest, flagged;
+        tree::Node honest, flagged;
         honest.status = flagged.status = eval::EvalStatus::Ok;
         honest.speedup = 3;
         flagged.speedup = 40;

@@ -7,7 +7,7 @@
 #include <set>
 
 using namespace ks;
-using search::Node;
+using tree::Node;
 
 namespace {
 const char* kSource = R"(// @ks-param A: 1 | 2 | 4 | 8 = 2
@@ -24,7 +24,7 @@ Node rootNode() {
     n.sourceName = "seed";
     n.sourceHash = sha256Hex(kSource);
     n.params = {{"A", "2"}, {"B", "1"}, {"C", "false"}, {"D", "x"}};
-    n.state = search::NodeState::Done;
+    n.state = tree::NodeState::Done;
     n.status = eval::EvalStatus::Ok;
     n.speedup = 1.5;
     return n;
@@ -82,7 +82,7 @@ private slots:
                 changed += v != root.params.at(k) ? 1 : 0;
             }
             QVERIFY(changed >= 1 && changed <= 2);
-            QCOMPARE((*p)->origin, search::NodeOrigin::Mutation);
+            QCOMPARE((*p)->origin, tree::NodeOrigin::Mutation);
             Node n = root;
             n.id = 200 + i;
             n.params = a;
@@ -118,7 +118,7 @@ private slots:
         auto p = tuner.propose(r, [](const std::string&, const problem::ParamAssignment& x) { return false && x.empty(); }, rng);
         QVERIFY(p.ok() && *p);
         for (const auto& [k, v] : (*p)->params) QVERIFY(v == a.params.at(k) || v == b.params.at(k));
-        QCOMPARE((*p)->origin, search::NodeOrigin::Crossover);
+        QCOMPARE((*p)->origin, tree::NodeOrigin::Crossover);
     }
 
     void stepsAwayFromValuesThatFailedNextDoor() {

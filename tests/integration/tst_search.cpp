@@ -49,8 +49,8 @@ private slots:
     void tunerFindsAKernelFasterThanTheReference() {
         test::EvalFixture fixture(2);
         const auto mbdt = load(test::bundledProblemsDir() / "cpu" / "mbdt");
-        search::SearchConfig config;
-        config.policy = search::Policy::Mcts;
+        tree::SearchConfig config;
+        config.policy = tree::Policy::Mcts;
         config.maxEvaluations = 6;
         auto id = search::SearchEngine::create(fixture.database(), mbdt, config);
         QVERIFY(id.ok());
@@ -71,8 +71,8 @@ private slots:
     void steeringAppliesWhileRunning() {
         test::EvalFixture fixture(1);
         const auto rms = load(test::bundledProblemsDir() / "cpu" / "rmsnorm_fwd");
-        search::SearchConfig config;
-        config.policy = search::Policy::Greedy;
+        tree::SearchConfig config;
+        config.policy = tree::Policy::Greedy;
         config.maxEvaluations = 40;
         auto id = search::SearchEngine::create(fixture.database(), rms, config);
         QVERIFY(id.ok());
@@ -138,7 +138,7 @@ private slots:
     void nothingToTuneStillEvaluatesTheSeeds() {
         test::EvalFixture fixture(1);
         const auto tiny = load(test::problemDir("tiny_values"));
-        search::SearchConfig config;
+        tree::SearchConfig config;
         config.maxEvaluations = 5;
         auto id = search::SearchEngine::create(fixture.database(), tiny, config);
         eval::EvalOptions options;
@@ -155,7 +155,7 @@ private slots:
     void invalidConfigsChangeNothing() {
         test::EvalFixture fixture(1);
         const auto tiny = load(test::problemDir("tiny_values"));
-        search::SearchConfig config;
+        tree::SearchConfig config;
         config.maxEvaluations = 0;
         QVERIFY(!search::SearchEngine::create(fixture.database(), tiny, config).ok());
         QCOMPARE(scalar(fixture.database(), "SELECT count(*) FROM searches"), 0LL);
@@ -169,8 +169,8 @@ private slots:
         test::EvalFixture fixture(1);
         const auto rms = load(test::bundledProblemsDir() / "cpu" / "rmsnorm_fwd");
         auto sequence = [&](std::uint64_t seed) {
-            search::SearchConfig config;
-            config.policy = search::Policy::Evolutionary;
+            tree::SearchConfig config;
+            config.policy = tree::Policy::Evolutionary;
             config.maxEvaluations = 8;
             config.seed = seed;
             auto id = search::SearchEngine::create(fixture.database(), rms, config);

@@ -31,7 +31,7 @@ void SearchRunner::run() {
     std::unique_ptr<eval::Executor> executor = std::move(*executorMade);
     // Models and keys are checked before the search exists, as the CLI does.
     std::shared_ptr<const synth::LlmSynthesizer> llm;
-    if (config->synth != search::SynthMode::Tuner) {
+    if (config->synth != tree::SynthMode::Tuner) {
         auto made = synth::makeLlmSynthesizer(*config, request_.llmConfigFile.string());
         if (!made) return fail(made.error().message);
         llm = *made;

@@ -18,7 +18,7 @@ namespace ks::ui {
 struct SearchRequest {
     std::filesystem::path database;
     std::filesystem::path problemDir;
-    QString configJson; // search::SearchConfig as JSON (search_config_json.h)
+    QString configJson; // tree::SearchConfig as JSON (search_config_json.h)
     std::filesystem::path llmConfigFile; // LLM settings; empty: KS_LLM_CONFIG, else the default file
     double timeBudgetS = 0.5;            // timing per shape and evaluation, as the CLI's --time-budget
     eval::ExecutorChoice executor;       // where candidates run: this machine (default), ssh hosts, a Slurm cluster

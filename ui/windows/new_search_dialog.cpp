@@ -212,7 +212,7 @@ void NewSearchDialog::accept() {
     std::string problem;
     if (!config) problem = config.error().message;
     else if (auto executor = executorConfig(); !executor) problem = executor.error().message;
-    else if (config->synth != search::SynthMode::Tuner)
+    else if (config->synth != tree::SynthMode::Tuner)
         if (auto made = synth::makeLlmSynthesizer(*config, ""); !made) problem = made.error().message;
     if (problem.empty()) {
         QDialog::accept();

@@ -1,9 +1,9 @@
-#include "search/search_types.h"
+#include "tree/tree_types.h"
 
 #include <array>
 #include <utility>
 
-namespace ks::search {
+namespace ks::tree {
 namespace {
 template <typename E, std::size_t N>
 std::string nameOf(const std::array<std::pair<E, const char*>, N>& table, E value) {
@@ -44,4 +44,4 @@ std::optional<MemoryMode> parseMemoryMode(const std::string& name) { return pars
 std::string originName(NodeOrigin o) { return nameOf(kOrigins, o); }
 std::optional<NodeOrigin> parseOrigin(const std::string& name) { return parseName(kOrigins, name); }
 
-} // namespace ks::search
+} // namespace ks::tree

@@ -1,5 +1,7 @@
 #pragma once
-// Value types of a search: its configuration and the nodes of its tree.
+// Value types of a search tree: its configuration and its nodes. They live
+// below both the search (which grows the tree) and the synthesizers (which
+// read it to propose children), so neither depends on the other.
 #include "eval/evaluation_result.h"
 #include "problem/tunable_params.h"
 
@@ -8,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::search {
+namespace ks::tree {
 
 using NodeId = std::int64_t; // the store's row id; 0 means none
 
@@ -94,4 +96,4 @@ struct Node {
     double fitness() const { return correct() && (!flagged || pinned) ? speedup : 0.0; }
 };
 
-} // namespace ks::search
+} // namespace ks::tree

@@ -1,0 +1,26 @@
+#pragma once
+// The search tree's value types (tree/tree_types.h) by their short names in
+// the search's own code.
+#include "tree/tree_types.h"
+
+namespace ks::search {
+
+using tree::MemoryMode;
+using tree::ModelChoice;
+using tree::Node;
+using tree::NodeId;
+using tree::NodeOrigin;
+using tree::NodeState;
+using tree::Policy;
+using tree::SearchConfig;
+using tree::SynthMode;
+using tree::memoryModeName;
+using tree::originName;
+using tree::parseMemoryMode;
+using tree::parseOrigin;
+using tree::parsePolicy;
+using tree::parseSynthMode;
+using tree::policyName;
+using tree::synthModeName;
+
+} // namespace ks::search
