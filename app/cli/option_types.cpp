@@ -24,7 +24,7 @@ const std::vector<NumericOption>& numericOptions() {
         {"budget", K::Integer, 1, 1e9, false, "a number of evaluations"},
         {"workers", K::Integer, 0, 4096, false, "a number of parallel evaluations (0: one per core)"},
         {"seed", K::Unsigned, 0, 0, false, "a random seed", "bench search"}, // eval --seed names a seed kernel
-        {"finalists", K::Integer, 0, 1000, false, "a number of kernels timed again"},
+        {"finalists", K::Integer, 1, 1000, false, "a number of kernels timed again (the search's best always is)"},
         {"time-budget", K::Number, 0, 3600, true, "a number of seconds"},
         {"call-timeout", K::Number, 0, 86400, true, "a number of seconds"},
         {"run-timeout", K::Number, 0, 7 * 86400, true, "a number of seconds"},
