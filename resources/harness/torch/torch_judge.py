@@ -284,8 +284,8 @@ class Runner:
             except TimeoutError:
                 self.kill()
                 raise RunnerFailure(self, "timeout", f"exceeded its time limit of {limit:.3g} s {where}")
-            except EOFError:
-                # The runner closed its end: dead, or as good as dead.
+            except (EOFError, OSError):
+                # The runner closed its end (or reset it): dead, or as good as dead.
                 try:
                     self.proc.wait(timeout=5)
                 except subprocess.TimeoutExpired:
@@ -293,7 +293,7 @@ class Runner:
                 failure = self.failure("", where)
                 self.kill()
                 raise failure
-            except (ValueError, UnicodeDecodeError):
+            except (ValueError, UnicodeDecodeError, RecursionError):
                 raise RunnerFailure(self, "runtime_error", f"sent the judge a malformed message {where}")
             if not isinstance(msg, dict):
                 raise RunnerFailure(self, "runtime_error", f"sent the judge a malformed message {where}")
@@ -431,6 +431,8 @@ class Judge:
         self.reference = load_module("reference", os.path.join(SRC, "reference.py"))
         self.runners = {}
         self.live = set()  # input sets mapped by runners
+        self.trusted_handles = set()  # output allocations of the reference's and the baseline's runners
+        self.compile_failed = False
         self.secret = 0
         self.idle_probe = self.measure_probe()
         self.seconds = {"flush": 0.0, "verify": 0.0, "freeze": 0.0, "refresh": 0.0, "drain": 0.0}
@@ -452,9 +454,13 @@ class Judge:
         runs, a probe of the judge's waits far longer than on an idle device."""
         quick = max(4 * self.idle_probe, self.idle_probe + 20e-6)
         start = time.perf_counter()
-        while True:
-            if self.probe() <= quick or time.perf_counter() - start > limit:
-                break
+        in_a_row = 0
+        # Three quick probes in a row: one can fall between two time slices.
+        while in_a_row < 3:
+            in_a_row = in_a_row + 1 if self.probe() <= quick else 0
+            if time.perf_counter() - start > limit:
+                return False
+        return True
 
     def flush_l2(self):
         t0 = time.perf_counter()
@@ -496,6 +502,14 @@ class Judge:
             s.holders.add(r.name)
         self.live.add(s)
 
+    def forget_in(self, r, s):
+        """One runner lets go of a set (the set itself stays)."""
+        try:
+            r.request({"op": "forget", "ids": [s.id], "unmap": [s.id]}, 60, "while unmapping inputs")
+        except RunnerFailure as f:
+            self.fail_runner(f)
+        s.holders.discard(r.name)
+
     def forget(self, runners, s):
         for r in runners:
             if not r.dead:
@@ -517,16 +531,20 @@ class Judge:
 
     def call(self, r, sets, limit, where, poison=0):
         """One hand-off: (seconds on the judge's clock, [outputs per set])."""
+        # Nothing of anyone's is left on the device when the clock starts.
         self.torch.cuda.synchronize()
+        self.drain(max(limit, 1.0))
         try:
-            seq = r.send({"op": "call", "ids": [s.id for s in sets], "poison": poison})
             t0 = time.perf_counter()
+            seq = r.send({"op": "call", "ids": [s.id for s in sets], "poison": poison})
             reply = r.receive(seq, limit, where)
         except RunnerFailure as f:
             self.fail_runner(f)
         t1 = time.perf_counter()
         r.freeze()
-        self.drain(max(limit, 1.0))
+        if not self.drain(max(limit, 1.0)):
+            r.kill()
+            self.fail_runner(RunnerFailure(r, "timeout", f"left work on the device that did not end within {max(limit, 1.0):.3g} s {where}"))
         t2 = time.perf_counter()
         self.seconds["freeze"] += t2 - t1
         if reply.get("type") != "done":
@@ -538,14 +556,17 @@ class Judge:
         # undone). Every set the runner holds, not only the call's: a write into
         # another set must not be blamed on the next kernel that reads it.
         v0 = time.perf_counter()
+        first_bad = -1
         for s in list(self.live):
             if r.name not in s.holders:
                 continue
-            bad = s.intact()
-            if bad >= 0:
-                who = "the candidate" if r.candidate else f"the problem's {r.name}"
-                raise Finished("wrong_answer" if r.candidate else "infra_error", f"{who} modified input {bad} in place {where} (inputs are read-only)")
+            bad = s.intact()  # restores what was changed, in every set, before anyone is blamed
+            if bad >= 0 and first_bad < 0:
+                first_bad = bad
         self.seconds["verify"] += time.perf_counter() - v0
+        if first_bad >= 0:
+            who = "the candidate" if r.candidate else f"the problem's {r.name}"
+            raise Finished("wrong_answer" if r.candidate else "infra_error", f"{who} modified input {first_bad} in place {where} (inputs are read-only)")
         return t2 - t0, outs
 
     def outputs(self, r, descs, where):
@@ -553,6 +574,11 @@ class Judge:
         torch = self.torch
         out = []
         for i, d in enumerate(descs if isinstance(descs, list) else []):
+            # Memory the problem's runners own is never the candidate's answer.
+            if r.candidate and isinstance(d, dict) and d.get("handle") in self.trusted_handles:
+                raise Finished("wrong_answer", f"the candidate returned another runner's memory as output {i} {where}")
+            if not r.candidate and isinstance(d, dict) and isinstance(d.get("handle"), str):
+                self.trusted_handles.add(d["handle"])
             if isinstance(d, dict) and "not_a_tensor" in d:
                 raise Finished("wrong_answer" if r.candidate else "infra_error",
                                f"{'the candidate' if r.candidate else r.name} returned a {str(d['not_a_tensor'])[:40]} as output {i} {where}, not a tensor")
@@ -618,7 +644,7 @@ class Judge:
             e64, a64 = e.double(), a.double()
             diff = (a64 - e64).abs()
             a_nan, e_nan = torch.isnan(a64), torch.isnan(e64)
-            bad = ~(diff <= tol["atol"] + tol["rtol"] * e64.abs()) & ~(a_nan & e_nan)
+            bad = ~((diff <= tol["atol"] + tol["rtol"] * e64.abs()) | (a64 == e64)) & ~(a_nan & e_nan)  # inf == inf is right
             unwritten = int((a_nan & ~e_nan).sum())
             finite = ~(a_nan | e_nan) & torch.isfinite(diff)
             if bool(finite.any()):
@@ -705,7 +731,7 @@ class Judge:
         phase("timing")
         reference = self.runner("reference")
         compiled = None
-        if job.get("compile_baseline", True):
+        if job.get("compile_baseline", True) and not self.compile_failed:
             try:
                 compiled = self.runner("compiled")
             except Finished as f:
@@ -754,11 +780,17 @@ class Judge:
         add_sets(3)
         # The hand-off's cost through the candidate (reported) and through the
         # reference (taken off every call: no candidate can inflate it).
-        handoff = sorted(self.call(cand, [], 10, "while measuring the hand-off")[0] for _ in range(21))[10]
+        cand_empty = sorted(self.call(cand, [], 10, "while measuring the hand-off")[0] for _ in range(21))[10]
         empty = sorted(self.call(reference, [], 10, "while measuring the hand-off")[0] for _ in range(21))[10]
+        # The candidate's own empty call is reported; batching follows the
+        # smaller of the two (a candidate slow on purpose when called with
+        # nothing cannot force large batches), and what is taken off a call is
+        # the reference's, never more than half of what was measured.
+        handoff = cand_empty
+        batch_unit = min(cand_empty, empty)
 
         def per_call(t, n):
-            return max(1e-9, t - empty) / n
+            return max(t - empty, 0.5 * t, 1e-9) / n
 
         # Warm-up: every kernel a few times (the compiled baseline compiles
         # here), also estimating a call's length.
@@ -766,7 +798,7 @@ class Judge:
         warm = 0
         start = time.perf_counter()
         rot = 0
-        while warm < job["min_warmup"] or (time.perf_counter() - start < job["warmup_s"] and warm < 100):
+        while warm < max(1, job["min_warmup"]) or (time.perf_counter() - start < job["warmup_s"] and warm < 100):
             for r in list(kernels):
                 s = pool[rot % len(pool)]
                 rot += 1
@@ -775,14 +807,14 @@ class Judge:
                 if guarded(r, lambda: timed.append(self.call(r, [s], limit, f"a warm-up call {where}")[0])):
                     estimate[r.name] = per_call(timed[0], 1)
             warm += 1
-        shortest = min(estimate[r.name] for r in kernels)
+        shortest = min(estimate.get(r.name, 0.0) for r in kernels)
         batch = 1
-        if 0 < shortest < 8 * handoff:
+        if 0 < shortest < 8 * batch_unit:
             per_set = max(s.bytes for s in pool) or 1
             most = max(3, min(MAX_BATCH, (1 << 30) // per_set))
-            batch = min(most, int(math.ceil(8 * handoff / shortest)))
+            batch = min(most, int(math.ceil(8 * batch_unit / shortest)))
             add_sets(batch)
-        per_round = sum(estimate[r.name] * batch for r in kernels) + len(kernels) * (empty + 3 * self.idle_probe)
+        per_round = sum(estimate.get(r.name, 0.0) * batch for r in kernels) + len(kernels) * (empty + 3 * self.idle_probe)
         reps = int(min(job["max_reps"], max(job["min_reps"], job["time_budget_s"] / max(per_round, 1e-6))))
 
         # Samples by kernel; every kernel gets one per round (a dropped
@@ -824,7 +856,11 @@ class Judge:
             self.seconds["verify"] += time.perf_counter() - v0
             rounds = rep + 1
         for s in pool + [s_state]:
-            self.forget([r for r in kernels if not r.dead], s)
+            for r in list(kernels):
+                if not r.dead:
+                    guarded(r, lambda: self.forget_in(r, s))
+            self.live.discard(s)
+            s.free()
 
         def kernel_stats(name):
             return dict(stats(samples[name]), name=name)
@@ -837,6 +873,7 @@ class Judge:
                 "candidate": kernel_stats("candidate"), "baselines": baselines}
 
     def drop_compiled(self, failure):
+        self.compile_failed = True  # not started again for later shapes
         self.env.setdefault("baseline_errors", []).append(f"torch.compile: {failure.message[:300]}")
         r = self.runners.pop("torch.compile", None)
         if r is not None:
