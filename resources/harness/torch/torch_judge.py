@@ -99,16 +99,6 @@ class Finished(Exception):
         self.status, self.message, self.log = status, message, log
 
 
-def load_module(name, path):
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def stats(samples):
     s = sorted(samples)
     n = len(s)
@@ -428,6 +418,8 @@ class Judge:
         self.l2_bytes = getattr(props, "L2_cache_size", 50 << 20) or (50 << 20)
         self.flush_buf = torch.empty(max(4 * self.l2_bytes, 256 << 20) // 4, dtype=torch.float32, device="cuda")
         self.probe_buf = torch.zeros(1, dtype=torch.float32, device="cuda")
+        from torch_runner import load_module  # the runner's loader; at import, torch_runner loads only the standard library
+
         self.reference = load_module("reference", os.path.join(SRC, "reference.py"))
         self.runners = {}
         self.live = set()  # input sets mapped by runners
