@@ -172,7 +172,9 @@ class Runner:
                 return f"crashed (signal {-rc})"
         return f"exited (status {rc})"
 
-    def freeze(self):
+    def freeze(self, between=None):
+        """Stops the runner's process group; `between` runs while waiting
+        (the judge probes the device meanwhile)."""
         if self.dead or self.frozen:
             return
         try:
@@ -189,7 +191,10 @@ class Runner:
                 break
             if state in ("T", "t", "Z", "X"):
                 break
-            time.sleep(0.0001)
+            if between is not None:
+                between()
+            else:
+                time.sleep(0.0001)
         self.frozen = True
 
     def thaw(self):
@@ -427,6 +432,7 @@ class Judge:
         self.compile_failed = False
         self.secret = 0
         self.idle_probe = self.measure_probe()
+        self.switch_probe = None
         self.seconds = {"flush": 0.0, "verify": 0.0, "freeze": 0.0, "refresh": 0.0, "drain": 0.0}
 
     # ---- the device ---------------------------------------------------------
@@ -440,19 +446,41 @@ class Judge:
         t = sorted(self.probe() for _ in range(50))
         return t[len(t) // 2]
 
+    def quick(self):
+        """The longest a probe takes on a device no other context uses."""
+        return max(4 * self.idle_probe, self.idle_probe + 40e-6)
+
+    def first_quick(self):
+        """The longest the first probe after a runner's call takes when the
+        runner left nothing running: the device switching back to the
+        judge's context costs more than a probe (measured through the
+        reference, see measure_switch); until measured, only `quick`."""
+        return max(self.quick(), 1.5 * self.switch_probe) if self.switch_probe else self.quick()
+
+    def measure_switch(self, reference):
+        """The first probe after the reference's one-kernel empty calls."""
+        firsts = []
+        for _ in range(11):
+            self.call(reference, [], 10, "while measuring the hand-off", touch=True)
+            firsts.append(self.last_parts[2])
+        self.switch_probe = sorted(firsts)[len(firsts) // 2]
+
     def drain(self, limit):
         """Waits until no other context's work is left on the device: GPU time
         slices go to one context at a time, so while a runner's kernel still
-        runs, a probe of the judge's waits far longer than on an idle device."""
-        quick = max(4 * self.idle_probe, self.idle_probe + 20e-6)
+        runs, a probe of the judge's waits far longer than on an idle device.
+        Returns the probes it took (3 when the device was idle), 0 past `limit`."""
+        quick = self.quick()
         start = time.perf_counter()
         in_a_row = 0
+        probes = 0
         # Three quick probes in a row: one can fall between two time slices.
         while in_a_row < 3:
             in_a_row = in_a_row + 1 if self.probe() <= quick else 0
+            probes += 1
             if time.perf_counter() - start > limit:
-                return False
-        return True
+                return 0
+        return probes
 
     def flush_l2(self):
         t0 = time.perf_counter()
@@ -521,24 +549,37 @@ class Judge:
             except RunnerFailure as f:
                 self.fail_runner(f)
 
-    def call(self, r, sets, limit, where, poison=0):
+    def call(self, r, sets, limit, where, poison=0, touch=False):
         """One hand-off: (seconds on the judge's clock, [outputs per set])."""
         # Nothing of anyone's is left on the device when the clock starts.
         self.torch.cuda.synchronize()
         self.drain(max(limit, 1.0))
         try:
             t0 = time.perf_counter()
-            seq = r.send({"op": "call", "ids": [s.id for s in sets], "poison": poison})
+            seq = r.send({"op": "call", "ids": [s.id for s in sets], "poison": poison, "touch": touch})
             reply = r.receive(seq, limit, where)
         except RunnerFailure as f:
             self.fail_runner(f)
         t1 = time.perf_counter()
-        r.freeze()
-        if not self.drain(max(limit, 1.0)):
+        # The clock stops when a probe right after the answer finds the device
+        # idle (a probe waits for whatever the runner left running, so that
+        # is charged), provided no probe sees work of another context until
+        # the runner is stopped and three more find the device idle. Anything
+        # else, and the call is charged until the device was idle again.
+        watch = [self.probe()]
+        t_idle = time.perf_counter()
+        r.freeze(between=lambda: watch.append(self.probe()))
+        probes = self.drain(max(limit, 1.0))
+        if not probes:
             r.kill()
             self.fail_runner(RunnerFailure(r, "timeout", f"left work on the device that did not end within {max(limit, 1.0):.3g} s {where}"))
         t2 = time.perf_counter()
+        clean = probes == 3 and watch[0] <= self.first_quick() and max(watch[1:], default=0.0) <= self.quick()
+        t_end = t_idle if clean else t2
         self.seconds["freeze"] += t2 - t1
+        told = reply.get("self_timed")
+        told = [float(x) for x in told[:4]] if isinstance(told, list) and all(isinstance(x, (int, float)) for x in told[:4]) and len(told) >= 4 else [0.0] * 4
+        self.last_parts = (t1 - t0, t_end - t1, watch[0], max(watch[1:], default=0.0), probes, told)
         if reply.get("type") != "done":
             self.fail_runner(RunnerFailure(r, "runtime_error", f"answered a call with something else than its outputs {where}"))
         outs = reply.get("outputs")
@@ -559,7 +600,7 @@ class Judge:
         if first_bad >= 0:
             who = "the candidate" if r.candidate else f"the problem's {r.name}"
             raise Finished("wrong_answer" if r.candidate else "infra_error", f"{who} modified input {first_bad} in place {where} (inputs are read-only)")
-        return t2 - t0, outs
+        return t_end - t0, outs
 
     def outputs(self, r, descs, where):
         """The tensors a runner's descriptors name, copied into the judge's memory."""
@@ -615,7 +656,11 @@ class Judge:
         return state
 
     # ---- comparison -----------------------------------------------------------
-    def compare(self, shape, seed, index, expected, actual, kind=None):
+    def compare(self, shape, seed, index, expected, actual, kind=None, errors=True):
+        """A check case for one output; `errors` False skips measuring the
+        error of an output that passes (the timed rounds': only a failure
+        is recorded, and the full comparison of 100s of MiB in float64 would
+        take most of a round)."""
         torch = self.torch
         # "seed" stays a number for readers of result.json; a draw with no
         # configured seed (a fresh one, a timed round) is named in "draw".
@@ -635,6 +680,18 @@ class Judge:
             case.update(passed=True)
             return case
         e, a = expected, actual
+        if not errors:
+            if torch.equal(a, e):
+                case["passed"] = True
+                return case
+            if e.is_floating_point():
+                names = {torch.float32: "f32", torch.float64: "f64", torch.float16: "f16", torch.bfloat16: "bf16"}
+                tol = self.job["tolerances"].get(names.get(e.dtype, ""), {"rtol": 1e-4, "atol": 1e-4})
+                wide = torch.float64 if e.dtype == torch.float64 else torch.float32
+                if bool(torch.isclose(a.to(wide), e.to(wide), rtol=tol["rtol"], atol=tol["atol"], equal_nan=True).all()):
+                    case["passed"] = True
+                    return case
+            # A failure: measured in full below, for its message.
         if e.is_floating_point():
             names = {torch.float32: "f32", torch.float64: "f64", torch.float16: "f16", torch.bfloat16: "bf16"}
             tol = self.job["tolerances"].get(names.get(e.dtype, ""), {"rtol": 1e-4, "atol": 1e-4})
@@ -671,7 +728,7 @@ class Judge:
         if len(got) != len(expected):
             raise Finished("wrong_answer", f"{where}: the candidate returned {len(got)} outputs, the reference {len(expected)}")
         for i, (e, a) in enumerate(zip(expected, got)):
-            case = self.compare(shape, seed, i, e, a)
+            case = self.compare(shape, seed, i, e, a, errors=record)
             if record or not case["passed"]:
                 checks.append(case)
             if not case["passed"]:
@@ -777,8 +834,10 @@ class Judge:
         add_sets(3)
         # The hand-off's cost through the candidate (reported) and through the
         # reference (taken off every call: no candidate can inflate it).
-        cand_empty = sorted(self.call(cand, [], 10, "while measuring the hand-off")[0] for _ in range(21))[10]
-        empty = sorted(self.call(reference, [], 10, "while measuring the hand-off")[0] for _ in range(21))[10]
+        if not self.switch_probe:
+            self.measure_switch(reference)
+        cand_empty = sorted(self.call(cand, [], 10, "while measuring the hand-off", touch=True)[0] for _ in range(21))[10]
+        empty = sorted(self.call(reference, [], 10, "while measuring the hand-off", touch=True)[0] for _ in range(21))[10]
         # The candidate's own empty call is reported; batching follows the
         # smaller of the two (a candidate slow on purpose when called with
         # nothing cannot force large batches), and what is taken off a call is
@@ -811,13 +870,14 @@ class Judge:
             most = max(3, min(MAX_BATCH, (1 << 30) // per_set))
             batch = min(most, int(math.ceil(8 * batch_unit / shortest)))
             add_sets(batch)
-        per_round = sum(estimate.get(r.name, 0.0) * batch for r in kernels) + len(kernels) * (empty + 3 * self.idle_probe)
+        per_round = sum(estimate.get(r.name, 0.0) * batch for r in kernels) + len(kernels) * (empty + 4 * self.idle_probe)
         reps = int(min(job["max_reps"], max(job["min_reps"], job["time_budget_s"] / max(per_round, 1e-6))))
 
         # Samples by kernel; every kernel gets one per round (a dropped
         # baseline's are dropped with it), so the reference's and the
         # candidate's stay paired round by round.
         samples = {r.name: [] for r in kernels}
+        parts = {}  # per kernel, (until its answer, until the device was idle) of each timed call
         rounds = 0
         loop_start = time.perf_counter()
         order = mix(self.secret, 77 + si)
@@ -843,6 +903,7 @@ class Judge:
                     continue
                 t, outs = got[0]
                 samples[r.name].append(per_call(t, len(sets)))
+                parts.setdefault(r.name, []).append(self.last_parts)
                 if r is reference:
                     answer = [self.outputs(r, o, where) for o in outs]
                 elif r is cand:
@@ -867,7 +928,16 @@ class Judge:
         return {"shape": shape["name"], "sizes": shape["sizes"], "bytes": shape.get("bytes", 0), "flops": shape.get("flops", 0),
                 "warmup": warm, "reps": rounds, "input_sets": len(pool), "batch": batch, "handoff_seconds": handoff,
                 "empty_call_seconds": empty, "cache": "l2flush", "speedup": speedups["reference"], "speedups": speedups,
-                "candidate": kernel_stats("candidate"), "baselines": baselines}
+                "candidate": kernel_stats("candidate"), "baselines": baselines,
+                # Where a timed call's seconds went, for judging the judge.
+                "call_parts": {name: {"answer": stats([x[0] for x in p])["median"], "answer_p90": stats([x[0] for x in p])["p90"],
+                                      "settle": stats([x[1] for x in p])["median"], "settle_p90": stats([x[1] for x in p])["p90"],
+                                      "first_probe": stats([x[2] for x in p])["median"], "first_probe_p90": stats([x[2] for x in p])["p90"],
+                                      "watch_max_p90": stats([x[3] for x in p])["p90"], "drain_probes_max": max(x[4] for x in p),
+                                      # the runner's own word, never used for timing
+                                      "runner_told": [stats([x[5][k] for x in p])["median"] for k in range(4)]}
+                               for name, p in parts.items()},
+                "idle_probe_seconds": self.idle_probe, "switch_probe_seconds": self.switch_probe}
 
     def drop_compiled(self, failure):
         self.compile_failed = True  # not started again for later shapes
