@@ -42,6 +42,15 @@ EvaluationResult classifyCrash(const CrashEvidence& e) {
         r = failedResult(EvalStatus::WrongAnswer, "the candidate wrote into its input " + arg + " (inputs are read-only during calls)" + during);
     } else if (err.find("KS-OOM") != std::string::npos) {
         r = failedResult(EvalStatus::Oom, "the candidate could not allocate memory (" + markerValue(err, "KS-OOM bytes=") + " bytes)" + during);
+    } else if (err.find("KS-KILLED-EARLY") != std::string::npos) {
+        // The torch judge died of a signal long before its limit. Once the
+        // candidate's runner exists, the candidate is the one untrusted party.
+        const std::string how = "the judge was killed (" + signalName(sig ? sig : SIGKILL) + ") before its time limit";
+        if (err.find("KS-CANDIDATE-RUNNER") != std::string::npos)
+            r = failedResult(EvalStatus::RuntimeError, how + ", with the candidate's runner alive: a candidate may not signal other processes" + during);
+        else
+            r = failedResult(EvalStatus::InfraError, how + ", before any candidate code ran" + during +
+                                                         " (the host's doing: out of memory, or an operator; no candidate was charged)");
     } else if (err.find("KS-TIMEOUT") != std::string::npos || e.exitCode == 124 || e.exitCode == 137 || sig == SIGXCPU) {
         // The job's limit ran out while no candidate code was being waited for:
         // the problem's kernels, the judge's own work or other jobs are to blame.

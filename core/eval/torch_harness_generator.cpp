@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -128,8 +129,13 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
           "mkdir -p \"$HOME\" \"$XDG_CACHE_HOME\"\n"
           "# Inductor asks for the user's name; a sandbox uid has no passwd entry.\n"
           "export USER=\"${USER:-kernelsmith-job}\" LOGNAME=\"${LOGNAME:-kernelsmith-job}\"\n"
+          "started=$(date +%s)\n"
           "timeout -s KILL " << runS << " \"$PY\" src/torch_judge.py > build/run.out 2> build/run.err\n"
           "rc=$?\n"
+          "# Killed (137) well before the limit: by someone, not by timeout.\n"
+          "if [ \"$rc\" -eq 137 ] && [ $(( $(date +%s) - started )) -lt " << std::max(1LL, static_cast<long long>(std::ceil(limits.runTimeoutS)) - 2) << " ]; then\n"
+          "  echo 'KS-KILLED-EARLY' >> build/run.err\n"
+          "fi\n"
           "stamp\n"
           "echo \"$rc\" > build/harness.rc\n"
           "# Only a harness that ended normally wrote result.json itself; crashes are\n"

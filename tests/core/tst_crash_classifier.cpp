@@ -26,6 +26,10 @@ private slots:
         QTest::newRow("reference") << 139 << "reference on check shape one seed 1" << "\nKS-FATAL signal=11 in_candidate=0\n" << "infra_error" << "reference failed";
         QTest::newRow("reference hangs") << 137 << "reference on a timing shape" << "" << "infra_error" << "no candidate was charged";
         QTest::newRow("lock wait") << 137 << "waiting for the timing lock" << "" << "infra_error" << "not in the candidate's code";
+        QTest::newRow("judge killed by the candidate") << 137 << "loading the candidate" << "\nKS-CANDIDATE-RUNNER pid=7\nKS-KILLED-EARLY\n"
+                                                       << "runtime_error" << "may not signal other processes";
+        QTest::newRow("judge killed before the candidate") << 137 << "loading the reference" << "\nKS-KILLED-EARLY\n" << "infra_error"
+                                                           << "no candidate was charged";
         QTest::newRow("abort") << 134 << "candidate on check shape one seed 2 (call 2)" << "" << "runtime_error" << "abort";
     }
     void classifies() {

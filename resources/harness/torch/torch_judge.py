@@ -150,6 +150,11 @@ class Runner:
         err.close()
         child.close()
         self.sock = parent
+        if self.candidate:
+            # From here on a kill of the judge is likely the candidate's doing
+            # (Kernelsmith reads this marker when the judge dies early).
+            sys.stderr.write(f"\nKS-CANDIDATE-RUNNER pid={self.proc.pid}\n")
+            sys.stderr.flush()
 
     def stderr_text(self, limit=2000):
         try:
