@@ -130,6 +130,9 @@ class RunnerFailure(Exception):
 
 
 # ------------------------------------------------------------------ runners ---
+RUNNER_NAMES = {"candidate": "candidate", "reference": "reference", "compiled": "torch.compile"}
+
+
 class Runner:
     """One kernel runner: a Python process hosting one model, frozen whenever
     it is not answering the judge."""
@@ -403,8 +406,9 @@ class InputSet:
 
 # -------------------------------------------------------------------- judge ---
 class Judge:
-    def __init__(self, job, result):
+    def __init__(self, job, result, prestarted=None):
         self.job, self.result = job, result
+        self.prestarted = prestarted if prestarted is not None else {}
         import torch
 
         import torch_cuda
@@ -495,11 +499,14 @@ class Judge:
 
     # ---- runners --------------------------------------------------------------
     def runner(self, role):
-        name = {"candidate": "candidate", "reference": "reference", "compiled": "torch.compile"}[role]
+        name = RUNNER_NAMES[role]
         r = self.runners.get(name)
         if r is None:
             phase("loading the reference" if role != "candidate" else "loading the candidate")
-            r = Runner(self, name, role)
+            r = self.prestarted.pop(role, None)
+            if r is None:
+                r = Runner(self, name, role)
+            r.judge = self
             self.runners[name] = r
             try:
                 # Importing a module may build inline CUDA (load_inline): a compiler's time.
@@ -1000,6 +1007,7 @@ def main():
               "checks": [], "timing": [], "phase_seconds": {}, "env": {}}
     t0 = time.perf_counter()
     judge = None
+    prestarted = {}  # runners started early and not yet taken by the judge
     secret_given = job.get("input_secret") is not None
     secret = int(job["input_secret"]) if secret_given else int.from_bytes(os.urandom(8), "little")
     try:
@@ -1012,7 +1020,14 @@ def main():
             import torch  # noqa: F401
         except Exception as exc:
             raise Finished("infra_error", f"PyTorch does not import on this host: {exc} (install torch, or point KS_PYTHON at a Python that has it)")
-        judge = Judge(job, result)
+        judge = Judge(job, result, prestarted)
+        # The runners start (Python, torch, a CUDA context: seconds each) side
+        # by side; only now, so that the judge measured the idle device first.
+        roles = ["reference", "candidate"]
+        if job.get("compile_baseline", True) and not job["check_only"]:
+            roles.append("compiled")
+        for role in roles:
+            prestarted[role] = Runner(judge, RUNNER_NAMES[role], role)
         judge.secret = secret
         result["phase_seconds"]["setup"] = time.perf_counter() - t0
         if not job["check_only"]:
@@ -1045,6 +1060,8 @@ def main():
         result["build_log"] = tail(traceback.format_exc())
         result["speedup"] = None
         result["timing"] = []
+    for r in prestarted.values():
+        r.kill()
     if judge is not None:
         judge.stop_runners()
         for k, v in judge.seconds.items():
