@@ -14,7 +14,7 @@
 #include "problem/problem_loader.h"
 #include "profile/machine_cache.h"
 #include "search/search_config_json.h"
-#include "search/search_engine.h"
+#include "search/search_launcher.h"
 #include "store/evaluation_store.h"
 #include "store/search_store.h"
 #include "util/files.h"
@@ -234,17 +234,25 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     std::vector<Row> rows;
     for (const auto& p : problems) {
         const auto t0 = std::chrono::steady_clock::now();
-        auto id = search::SearchEngine::create(*db, p, *config);
+        auto id = search::createSearch(*db, p, *config, "");
         if (!id) {
             std::fprintf(stderr, "bench: %s\n", id.error().message.c_str());
             return kExitError;
         }
         QuietProgress progress(p.name);
-        eval::EvalOptions searchOptions = options;
-        if (p.backend == problem::Backend::Torch) searchOptions.torchCompileBaseline = false;
-        search::SearchEngine engine(*db, evaluator, searchOptions);
-        if (onThisHost) engine.setProfiler(profiler);
-        auto outcome = engine.run(*id, {}, &progress);
+        search::SearchLaunch launch;
+        launch.searchId = *id;
+        launch.sharedEvaluator = &evaluator; // one for every problem, and for re-timing the finalists
+        launch.evalOptions = options;
+        if (p.backend == problem::Backend::Torch) launch.evalOptions.torchCompileBaseline = false;
+        launch.profiler = onThisHost ? profiler : nullptr;
+        launch.profileLocalJobs = false;
+        auto launched = search::launchSearch(*db, std::move(launch));
+        if (!launched) {
+            std::fprintf(stderr, "bench: %s\n", launched.error().message.c_str());
+            return kExitError;
+        }
+        auto outcome = (*launched)->run({}, &progress);
         Row row;
         row.problem = p.name;
         row.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -129,7 +129,7 @@ std::set<std::string> withExecutorOptions(std::set<std::string> valued) {
     return valued;
 }
 
-Result<std::unique_ptr<eval::Executor>> makeExecutor(const Args& args, std::size_t localWorkers) {
+Result<eval::ExecutorChoice> executorChoice(const Args& args, std::size_t localWorkers) {
     eval::ExecutorChoice choice;
     if (auto name = args.value("executor-profile")) {
         auto profile = eval::findExecutorProfile(eval::defaultExecutorProfilesFile(), *name);
@@ -176,7 +176,13 @@ Result<std::unique_ptr<eval::Executor>> makeExecutor(const Args& args, std::size
         if (sandbox) choice.local.sandbox = *sandbox;
         break;
     }
-    return eval::makeExecutor(choice);
+    return choice;
+}
+
+Result<std::unique_ptr<eval::Executor>> makeExecutor(const Args& args, std::size_t localWorkers) {
+    auto choice = executorChoice(args, localWorkers);
+    if (!choice) return choice.error();
+    return eval::makeExecutor(*choice);
 }
 
 } // namespace ks::cli

@@ -5,6 +5,7 @@
 #include "args.h"
 
 #include "eval/executor.h"
+#include "eval/executor_profiles.h"
 #include "util/result.h"
 
 #include <memory>
@@ -22,6 +23,9 @@ extern const char* const kExecutorHelp;
 // `localWorkers`: the local pool's size (0: one per core). Reads --sandbox
 // too where the command takes it. Errors with code InvalidArgument are the
 // command line's.
+// Where jobs run, from --executor, --executor-profile and their options;
+// localWorkers (when > 0) sets a local executor's slots.
+Result<eval::ExecutorChoice> executorChoice(const Args& args, std::size_t localWorkers);
 Result<std::unique_ptr<eval::Executor>> makeExecutor(const Args& args, std::size_t localWorkers);
 
 } // namespace ks::cli

@@ -1,5 +1,6 @@
 #pragma once
 #include "eval/evaluation_result.h"
+#include "util/result.h"
 
 namespace ks::cli {
 
@@ -32,5 +33,9 @@ inline int exitCodeFor(eval::EvalStatus status) {
     }
     return kExitError;
 }
+
+// An error's exit code: what the user gave (an argument, a model, a key, an
+// executor setting) is a usage error; the rest is the run's failure.
+inline int exitCodeFor(const Error& error) { return error.code == ErrorCode::InvalidArgument ? kExitUsage : kExitError; }
 
 } // namespace ks::cli

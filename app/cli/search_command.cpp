@@ -17,7 +17,7 @@
 #include "report/standalone_kernel.h"
 #include "search/steering.h"
 #include "kb/kb_index.h"
-#include "search/llm_equip.h"
+#include "search/search_launcher.h"
 #include "kb/skill_distiller.h"
 #include "store/evaluation_store.h"
 #include "store/llm_call_store.h"
@@ -146,35 +146,27 @@ Result<store::Database> openWorkspace(const GlobalOptions& global) {
 // llm: the synthesizer when the caller has built it already (start checks the
 // models before creating the search); otherwise built here from the config.
 int runEngine(store::Database& db, std::int64_t searchId, const Args& args, std::shared_ptr<const synth::LlmSynthesizer> llm = nullptr) {
-    auto record = store::SearchStore(db).loadSearch(searchId);
-    if (!record) {
-        std::fprintf(stderr, "search: %s\n", record.error().message.c_str());
-        return kExitError;
+    search::SearchLaunch launch;
+    launch.searchId = searchId;
+    auto choice = executorChoice(args, 0);
+    if (!choice) {
+        std::fprintf(stderr, "search: %s\n", choice.error().message.c_str());
+        return kExitUsage;
     }
-    auto config = search::configFromJson(nlohmann::json::parse(record->configJson, nullptr, false));
-    if (!config) {
-        std::fprintf(stderr, "search: %s\n", config.error().message.c_str());
-        return kExitError;
-    }
-    auto executor = makeExecutor(args, config->workers > 0 ? static_cast<std::size_t>(config->workers) : 0);
-    if (!executor) {
-        std::fprintf(stderr, "search: %s\n", executor.error().message.c_str());
-        return executor.error().code == ErrorCode::InvalidArgument ? kExitUsage : kExitError;
-    }
-    eval::Evaluator evaluator(**executor, &db);
-    eval::EvalOptions options;
-    options.checkOnly = args.has("check-only");
+    launch.executor = *choice;
+    launch.evalOptions.checkOnly = args.has("check-only");
     // torch problems: fitness is against eager PyTorch; compiling torch.compile's
     // baseline in every job would cost more than the kernel (eval and bench time it).
-    options.torchCompileBaseline = false;
-    options.timeBudgetS = 0.5;
-    if (auto v = args.value("time-budget")) {
-        try {
-            options.timeBudgetS = std::stod(*v);
-        } catch (const std::exception&) {
-            std::fprintf(stderr, "search: --time-budget expects seconds\n");
-            return kExitUsage;
-        }
+    launch.evalOptions.torchCompileBaseline = false;
+    launch.evalOptions.timeBudgetS = 0.5;
+    if (auto v = args.value("time-budget")) launch.evalOptions.timeBudgetS = std::stod(*v); // a number: Args::parse checked it
+    launch.llmConfigFile = args.value("llm-config").value_or("");
+    launch.llm = std::move(llm);
+    launch.note = [](const std::string& m) { std::fprintf(stderr, "search: %s\n", m.c_str()); };
+    auto launched = search::launchSearch(db, std::move(launch));
+    if (!launched) {
+        std::fprintf(stderr, "search: %s\n", launched.error().message.c_str());
+        return exitCodeFor(launched.error());
     }
     std::stop_source stop;
     std::signal(SIGINT, onInterrupt);
@@ -184,25 +176,7 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args, std:
         if (gInterrupted) stop.request_stop();
     });
     ProgressPrinter printer;
-    search::SearchEngine engine(db, evaluator, options);
-    // Every correct node gets a roofline profile and a diagnosis; the first
-    // search on a host probes it (seconds) and caches the model. Jobs that run
-    // on other hosts get none: this host's roofline is not theirs.
-    if ((*executor)->kind() == eval::ExecutorKind::Local) {
-        auto machine = profile::localMachine(false, {3, [](const std::string& s) {
-                                                         std::fprintf(stderr, "first search on this host: probing %s (cached afterwards)...\n", s.c_str());
-                                                     }});
-        if (machine) engine.setProfiler(profile::Profiler::forExecutor(*machine, (*executor)->slotCount()));
-    }
-    if (config->synth != tree::SynthMode::Tuner) {
-        auto equipped = search::equipWithLlm(engine, db, *config, args.value("llm-config").value_or(""), llm,
-                                             [](const std::string& m) { std::fprintf(stderr, "search: %s\n", m.c_str()); });
-        if (!equipped) {
-            std::fprintf(stderr, "search: %s\n", equipped.error().message.c_str());
-            return kExitUsage;
-        }
-    }
-    auto outcome = engine.run(searchId, stop.get_token(), &printer);
+    auto outcome = (*launched)->run(stop.get_token(), &printer);
     printer.finish();
     watcher.request_stop();
     if (!outcome) {
@@ -270,25 +244,16 @@ int start(const Args& args, const GlobalOptions& global) {
         std::fprintf(stderr, "search start: %s\n", config.error().message.c_str());
         return kExitUsage;
     }
-    std::shared_ptr<const synth::LlmSynthesizer> llm;
-    if (config->synth != tree::SynthMode::Tuner) {
-        // Models and keys are checked before the search exists, not after.
-        auto made = synth::makeLlmSynthesizer(*config, args.value("llm-config").value_or(""));
-        if (!made) {
-            std::fprintf(stderr, "search start: %s\n", made.error().message.c_str());
-            return kExitUsage;
-        }
-        llm = *made;
-    }
     auto db = openWorkspace(global);
     if (!db) {
         std::fprintf(stderr, "search start: %s\n", db.error().message.c_str());
         return kExitError;
     }
-    auto id = search::SearchEngine::create(*db, *problem, *config);
+    std::shared_ptr<const synth::LlmSynthesizer> llm;
+    auto id = search::createSearch(*db, *problem, *config, args.value("llm-config").value_or(""), &llm);
     if (!id) {
         std::fprintf(stderr, "search start: %s\n", id.error().message.c_str());
-        return kExitError;
+        return exitCodeFor(id.error());
     }
     std::printf("search %lld: %s on %s, budget %d, policy %s, synth %s, seed %llu\n", static_cast<long long>(*id), problem->name.c_str(),
                 db->path().c_str(), config->maxEvaluations, tree::policyName(config->policy).c_str(), tree::synthModeName(config->synth).c_str(),

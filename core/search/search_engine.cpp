@@ -830,20 +830,33 @@ Result<std::int64_t> SearchEngine::create(const store::Database& db, const probl
 SearchEngine::SearchEngine(const store::Database& db, eval::Evaluator& evaluator, eval::EvalOptions options)
     : db_(db), evaluator_(evaluator), options_(std::move(options)) {}
 
-Result<SearchOutcome> SearchEngine::run(std::int64_t searchId, std::stop_token stop, SearchObserver* observer) {
-    store::SearchStore store(db_);
-    auto search = store.loadSearch(searchId);
+Result<LoadedSearch> loadSearch(const store::Database& db, std::int64_t searchId) {
+    auto search = store::SearchStore(db).loadSearch(searchId);
     if (!search) return search.error();
-    if (search->ownerPid && *search->ownerPid != getpid() && kill(static_cast<pid_t>(*search->ownerPid), 0) == 0)
-        return makeError(ErrorCode::InvalidArgument, "search " + std::to_string(searchId) + " is being run by process " +
-                                                         std::to_string(*search->ownerPid) + "; steer it instead of running it twice");
     auto config = configFromJson(nlohmann::json::parse(search->configJson, nullptr, false));
     if (!config) return config.error();
     auto problem = problem::loadProblem(search->problemDir);
     if (!problem) return makeError(ErrorCode::Validation, "search " + std::to_string(searchId) + ": its problem no longer loads:\n" + problem.error().message);
     if (problem->contentHash != search->problemHash)
         log::search()->warn("search {}: problem {} changed since the search started; results may not compare", searchId, problem->name);
-    Run run(db_, evaluator_, options_, *search, *problem, *config, stop, observer, llm_, retriever_, profiler_);
+    return LoadedSearch{std::move(*search), std::move(*config), std::move(*problem)};
+}
+
+Result<SearchOutcome> SearchEngine::run(std::int64_t searchId, std::stop_token stop, SearchObserver* observer) {
+    auto loaded = loadSearch(db_, searchId);
+    if (!loaded) return loaded.error();
+    return run(*loaded, stop, observer);
+}
+
+Result<SearchOutcome> SearchEngine::run(const LoadedSearch& loaded, std::stop_token stop, SearchObserver* observer) {
+    const auto& search = loaded.record;
+    // The owner is read again: another process may have taken the search
+    // since it was loaded.
+    if (auto now = store::SearchStore(db_).loadSearch(search.id); now && now->ownerPid && *now->ownerPid != getpid() &&
+                                                                   kill(static_cast<pid_t>(*now->ownerPid), 0) == 0)
+        return makeError(ErrorCode::InvalidArgument, "search " + std::to_string(search.id) + " is being run by process " +
+                                                         std::to_string(*now->ownerPid) + "; steer it instead of running it twice");
+    Run run(db_, evaluator_, options_, search, loaded.problem, loaded.config, stop, observer, llm_, retriever_, profiler_);
     return run.execute();
 }
 

@@ -54,6 +54,17 @@ struct SearchOutcome {
     double bestSpeedup = 0;
 };
 
+// A search's stored row with its parsed config and loaded problem: read
+// once per start, by loadSearch.
+struct LoadedSearch {
+    store::SearchRecord record;
+    SearchConfig config;
+    problem::ProblemSpec problem;
+};
+// Errors when the row is missing, its config is malformed or its problem no
+// longer loads (a changed problem is logged: results may not compare).
+Result<LoadedSearch> loadSearch(const store::Database& db, std::int64_t searchId);
+
 class SearchEngine {
 public:
     // Creates the search's row; its seed nodes are added when it first runs.
@@ -63,6 +74,7 @@ public:
     // Runs (or resumes) the search until it ends. Pending and in-flight nodes
     // of an interrupted run are evaluated again; finished ones never are.
     Result<SearchOutcome> run(std::int64_t searchId, std::stop_token stop = {}, SearchObserver* observer = nullptr);
+    Result<SearchOutcome> run(const LoadedSearch& search, std::stop_token stop = {}, SearchObserver* observer = nullptr);
 
     // The language-model synthesizer for searches configured with synth llm or
     // hybrid (the caller resolves the config's models and keys), and the

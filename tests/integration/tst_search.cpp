@@ -3,6 +3,7 @@
 // reproducible, and a SIGKILLed search resumes exactly.
 #include "eval_fixture.h"
 #include "search/search_engine.h"
+#include "search/search_launcher.h"
 #include "store/search_store.h"
 
 #include <QtCore/QProcess>
@@ -150,6 +151,62 @@ private slots:
         QCOMPARE(outcome->evaluations, 1);
         QCOMPARE(outcome->stopReason, std::string("exhausted"));
         QVERIFY(notes.saw("nothing to tune"));
+    }
+
+    void theLauncherAssemblesAndRunsASearch() {
+        test::EvalFixture fixture(1);
+        const auto tiny = load(test::problemDir("tiny_values"));
+        tree::SearchConfig config;
+        config.maxEvaluations = 3;
+        config.workers = 1;
+        auto id = search::createSearch(fixture.database(), tiny, config, "");
+        QVERIFY2(id.ok(), id.ok() ? "" : id.error().message.c_str());
+        search::SearchLaunch launch;
+        launch.searchId = *id;
+        launch.evalOptions.checkOnly = true;
+        launch.profileLocalJobs = false; // no machine probe in a test
+        auto launched = search::launchSearch(fixture.database(), std::move(launch));
+        QVERIFY2(launched.ok(), launched.ok() ? "" : launched.error().message.c_str());
+        QCOMPARE((*launched)->search().problem.name, tiny.name);
+        QCOMPARE((*launched)->search().config.maxEvaluations, 3);
+        QCOMPARE((*launched)->evaluator().executor().slotCount(), std::size_t{1}); // the config's workers
+        QCOMPARE((*launched)->placement(), std::string("local"));
+        auto outcome = (*launched)->run();
+        QVERIFY2(outcome.ok(), outcome.ok() ? "" : outcome.error().message.c_str());
+        QCOMPARE(outcome->evaluations, 1);
+        QCOMPARE(outcome->stopReason, std::string("exhausted"));
+    }
+
+    void theLauncherRefusesWhatWouldFailLater() {
+        test::EvalFixture fixture(1);
+        const auto tiny = load(test::problemDir("tiny_values"));
+        tree::SearchConfig config;
+        config.synth = tree::SynthMode::Llm; // and no model named
+        auto refused = search::createSearch(fixture.database(), tiny, config, "");
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().code, ErrorCode::InvalidArgument);
+        QCOMPARE(scalar(fixture.database(), "SELECT count(*) FROM searches"), 0LL);
+
+        search::SearchLaunch missing;
+        missing.searchId = 42;
+        auto none = search::launchSearch(fixture.database(), missing);
+        QVERIFY(!none.ok());
+        QVERIFY2(none.error().message.find("no search 42") != std::string::npos, none.error().message.c_str());
+
+        // A search whose problem folder is gone says so before any job starts.
+        QTemporaryDir copy;
+        std::filesystem::copy(tiny.dir, copy.path().toStdString(), std::filesystem::copy_options::recursive);
+        const auto moved = load(copy.path().toStdString());
+        tree::SearchConfig plain;
+        auto id = search::createSearch(fixture.database(), moved, plain, "");
+        QVERIFY(id.ok());
+        copy.remove();
+        search::SearchLaunch gone;
+        gone.searchId = *id;
+        gone.profileLocalJobs = false;
+        auto orphan = search::launchSearch(fixture.database(), gone);
+        QVERIFY(!orphan.ok());
+        QVERIFY2(orphan.error().message.find("no longer loads") != std::string::npos, orphan.error().message.c_str());
     }
 
     void invalidConfigsChangeNothing() {

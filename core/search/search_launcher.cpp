@@ -1,0 +1,73 @@
+#include "search/search_launcher.h"
+
+#include "profile/machine_cache.h"
+#include "kb/kb_index.h"
+#include "kb/kb_retriever.h"
+#include "synth/llm_setup.h"
+
+namespace ks::search {
+
+Result<std::int64_t> createSearch(const store::Database& db, const problem::ProblemSpec& problem, const SearchConfig& config,
+                                  const std::string& llmConfigFile, std::shared_ptr<const synth::LlmSynthesizer>* llmOut) {
+    if (config.synth != tree::SynthMode::Tuner) {
+        // Models and keys are checked before the search exists, not after.
+        // A missing model or key is the user's to fix: an invalid argument.
+        auto made = synth::makeLlmSynthesizer(config, llmConfigFile);
+        if (!made) return makeError(ErrorCode::InvalidArgument, made.error().message);
+        if (llmOut) *llmOut = *made;
+    }
+    return SearchEngine::create(db, problem, config);
+}
+
+std::string LaunchedSearch::placement() const { return evaluator_->executor().placement(); }
+
+Result<SearchOutcome> LaunchedSearch::run(std::stop_token stop, SearchObserver* observer) { return engine_->run(loaded_, stop, observer); }
+
+Result<std::unique_ptr<LaunchedSearch>> launchSearch(const store::Database& db, SearchLaunch request) {
+    auto loaded = loadSearch(db, request.searchId);
+    if (!loaded) return loaded.error();
+    std::unique_ptr<LaunchedSearch> launched(new LaunchedSearch(std::move(*loaded)));
+    const SearchConfig& config = launched->loaded_.config;
+    if (request.sharedEvaluator) {
+        launched->evaluator_ = request.sharedEvaluator;
+    } else {
+        auto choice = request.executor;
+        // The search's own worker count wins over the executor's.
+        if (choice.kind == eval::ExecutorKind::Local && config.workers > 0) choice.local.workers = static_cast<std::size_t>(config.workers);
+        auto executor = eval::makeExecutor(choice);
+        if (!executor) return executor.error();
+        launched->executor_ = std::move(*executor);
+        launched->ownEvaluator_ = std::make_unique<eval::Evaluator>(*launched->executor_, &db);
+        launched->evaluator_ = launched->ownEvaluator_.get();
+    }
+    launched->engine_ = std::make_unique<SearchEngine>(db, *launched->evaluator_, request.evalOptions);
+    auto& executor = launched->evaluator_->executor();
+    if (request.profiler) {
+        launched->engine_->setProfiler(request.profiler);
+    } else if (request.profileLocalJobs && executor.kind() == eval::ExecutorKind::Local) {
+        // The first search on a host probes it (seconds) and caches the model.
+        profile::ProbeOptions probe{3, [&request](const std::string& what) {
+                                        if (request.note) request.note("first search on this host: probing " + what + " (cached afterwards)...");
+                                    }};
+        if (auto machine = profile::localMachine(false, probe))
+            launched->engine_->setProfiler(profile::Profiler::forExecutor(*machine, executor.slotCount()));
+        else if (request.note)
+            request.note("no roofline profiles: " + machine.error().message);
+    }
+    if (config.synth != tree::SynthMode::Tuner) {
+        auto llm = request.llm;
+        if (!llm) {
+            auto made = synth::makeLlmSynthesizer(config, request.llmConfigFile);
+            if (!made) return makeError(ErrorCode::InvalidArgument, made.error().message);
+            llm = *made;
+        }
+        // Indexed (by hash, so unchanged files cost nothing) before the first
+        // prompt; documents that fail are reported and left out.
+        if (auto synced = kb::KbIndex(db).sync(kb::defaultKbRoots()); !synced && request.note)
+            request.note("knowledge base: " + synced.error().message);
+        launched->engine_->setLlm(std::move(llm), std::make_shared<kb::KbRetriever>(db));
+    }
+    return launched;
+}
+
+} // namespace ks::search
