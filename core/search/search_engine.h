@@ -97,7 +97,4 @@ private:
     eval::EvalOptions options_;
 };
 
-// A node row of the store, in the tree's terms.
-Result<Node> nodeFromRecord(const store::NodeRecord& record);
-
 } // namespace ks::search
