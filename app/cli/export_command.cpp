@@ -1,4 +1,4 @@
-// kernelsmith-cli export trajectories|best: a workspace's data for the next
+// kernelsmith-cli export trajectories|best|report: a workspace's data for the next
 // step (training sets, a kernel for someone's codebase). The work is in
 // core/report; this file parses arguments and prints.
 #include "args.h"
@@ -7,6 +7,7 @@
 #include "exit_codes.h"
 
 #include "report/best_kernel_export.h"
+#include "report/search_report.h"
 #include "report/secret_scrubber.h"
 #include "report/trajectory_export.h"
 #include "util/files.h"
@@ -23,6 +24,7 @@ namespace {
 const char* kExportHelp = R"(usage: kernelsmith-cli export trajectories SEARCH... --format openai-chat|jsonl
                               [--correct-only] [--min-speedup X] [--out FILE]
        kernelsmith-cli export best SEARCH --out DIR
+       kernelsmith-cli export report SEARCH --out FILE.html
 
   trajectories   one JSON line per LLM expansion of the searches: the prompt as sent
                  (system and user messages), the reply, the evaluation (status,
@@ -36,6 +38,9 @@ const char* kExportHelp = R"(usage: kernelsmith-cli export trajectories SEARCH..
   best           the best kernel of SEARCH in DIR: its source with the params baked
                  in, and README.md with its timings per shape against the baselines,
                  the machine, and the command that evaluates it again
+  report         a self-contained HTML page of SEARCH for reviews: its summary, the
+                 best-speedup curve and the whole tree (inline SVG), the top
+                 candidates and the best kernel's source; no external file or script
 
   --llm-config FILE      LLM settings whose keys must be scrubbed too (default as for search)
 
@@ -141,6 +146,31 @@ int best(const Args& args, const GlobalOptions& global) {
     return kExitOk;
 }
 
+int reportHtml(const Args& args, const GlobalOptions& global) {
+    const auto& pos = args.positional();
+    std::int64_t id = 0;
+    if (pos.size() != 2 || !parseId(pos[1], id)) return usage("export report needs one search id");
+    const auto out = args.value("out");
+    if (!out) return usage("export report needs --out FILE.html");
+    auto db = openForExport(global);
+    if (!db) {
+        std::fprintf(stderr, "export report: %s\n", db.error().message.c_str());
+        return kExitError;
+    }
+    auto html = report::searchReportHtml(*db, id);
+    if (!html) {
+        std::fprintf(stderr, "export report: %s\n", html.error().message.c_str());
+        return html.error().code == ErrorCode::NotFound ? kExitUsage : kExitError;
+    }
+    const auto scrubber = report::SecretScrubber::fromEnvironment(args.value("llm-config").value_or(""));
+    if (auto s = writeFileAtomic(*out, scrubber.scrub(std::move(*html))); !s) {
+        std::fprintf(stderr, "export report: %s\n", s.error().message.c_str());
+        return kExitError;
+    }
+    std::printf("wrote the report of search %lld to %s\n", static_cast<long long>(id), out->c_str());
+    return kExitOk;
+}
+
 } // namespace
 
 int runExportCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
@@ -155,9 +185,10 @@ int runExportCommand(const std::vector<std::string>& argv, const GlobalOptions& 
         std::fputs(kExportHelp, stdout);
         return kExitOk;
     }
-    if (pos.empty()) return usage("which export: trajectories or best?");
+    if (pos.empty()) return usage("which export: trajectories, best or report?");
     if (pos[0] == "trajectories") return trajectories(*args, global);
     if (pos[0] == "best") return best(*args, global);
+    if (pos[0] == "report") return reportHtml(*args, global);
     return usage(("unknown export '" + pos[0] + "'").c_str());
 }
 

@@ -150,11 +150,30 @@ private slots:
         QVERIFY2(shell.exitCode() == 0, shell.readAll().constData());
     }
 
+    void reportOfARealSearch() {
+        const auto out = dir() + "/report.html";
+        const auto run = test::runCli({"--db", db_, "export", "report", "1", "--out", qs(out)}, 60000, env_);
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        const auto html = readAll(out);
+        QVERIFY(html.rfind("<!DOCTYPE html>", 0) == 0);
+        QVERIFY(html.find("<h1>Search 1: saxpy</h1>") != std::string::npos);
+        QVERIFY(html.find("<svg") != std::string::npos && html.find("<circle") != std::string::npos);
+        QVERIFY(html.find("Top candidates") != std::string::npos);
+        QVERIFY(html.find("Best kernel (node ") != std::string::npos);
+        QVERIFY2(html.find("src=\"http") == std::string::npos && html.find("<script") == std::string::npos, "the report is self-contained");
+        // Bad input: a search that is not there, no --out.
+        const auto missing = test::runCli({"--db", db_, "export", "report", "9", "--out", qs(dir() + "/none.html")}, 60000, env_);
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(missing.err.contains("9"), qPrintable(missing.err));
+        QCOMPARE(test::runCli({"--db", db_, "export", "report", "1"}, 60000, env_).code, 2);
+    }
+
     void noKeyInAnyExport() {
         const auto best = dir() + "/best-for-keys";
         QCOMPARE(test::runCli({"--db", db_, "export", "best", "1", "--out", qs(best)}, 60000, env_).code, 0);
+        QCOMPARE(test::runCli({"--db", db_, "export", "report", "1", "--out", qs(dir() + "/report-for-keys.html")}, 60000, env_).code, 0);
         QCOMPARE(test::runCli({"--db", db_, "search", "export", "1", "--best", qs(dir() + "/old-export.cpp")}, 60000, env_).code, 0);
-        std::vector<std::string> texts{readAll(dir() + "/old-export.cpp")};
+        std::vector<std::string> texts{readAll(dir() + "/old-export.cpp"), readAll(dir() + "/report-for-keys.html")};
         for (const auto& f : QDir(qs(best)).entryList(QDir::Files)) texts.push_back(readAll(best + "/" + f.toStdString()));
         // Also without the keys in sight (another shell): the header net still holds.
         auto bare = QProcessEnvironment::systemEnvironment();

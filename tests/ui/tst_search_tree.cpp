@@ -9,8 +9,8 @@
 #include "store/search_store.h"
 #include "tree/tree_canvas.h"
 #include "tree/tree_layout.h"
-#include "tree/search_report.h"
-#include "tree/tree_svg.h"
+#include "report/search_report.h"
+#include "report/tree_svg.h"
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QTemporaryDir>
@@ -208,7 +208,7 @@ private slots:
     void treeAsSvg() {
         TreeLayout l;
         l.apply(smallTree());
-        const QString svg = treeSvg(l);
+        const QString svg = QString::fromStdString(report::treeSvg(l.shape()));
         QVERIFY(svg.startsWith(QStringLiteral("<?xml")));
         QCOMPARE(svg.count(QStringLiteral("<circle")), 5);
         QCOMPARE(svg.count(QStringLiteral("<line")), 4);
@@ -317,9 +317,9 @@ private slots:
         QTest::keyClick(view.canvas(), Qt::Key_4, Qt::ControlModifier);
         QCOMPARE(view.inspector()->currentIndex(), 3);
         // The review report: self-contained HTML with the tree and a candidates table.
-        TreeLayout l;
-        l.apply({NodeSnapshot::fromRecord(ss.loadNodesById(*searchId, {*node})->front())});
-        const QString report = searchReportHtml(*db, *searchId, l);
+        auto html = report::searchReportHtml(*db, *searchId);
+        QVERIFY2(html.ok(), html.ok() ? "" : html.error().message.c_str());
+        const QString report = QString::fromStdString(*html);
         QVERIFY(report.startsWith(QStringLiteral("<!DOCTYPE html>")));
         QVERIFY(report.contains(QStringLiteral("<svg")));
         QVERIFY(report.contains(QStringLiteral("Top candidates")));

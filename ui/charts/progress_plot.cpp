@@ -189,7 +189,7 @@ void ProgressPlot::showStatuses(const std::vector<NodeSnapshot>& nodes) {
         bar->setPen(Qt::NoPen);
         bar->setBrush(glyph == NodeGlyph::Correct ? QColor(0x2e, 0x7d, 0x32) : TreeCanvas::glyphColor(glyph));
         bar->addData(x, count);
-        ticker->addTick(x, glyphName(glyph));
+        ticker->addTick(x, glyphLabel(glyph));
         most = std::max(most, count);
     }
     statuses_->axis(QCPAxis::atBottom)->setTicker(ticker);

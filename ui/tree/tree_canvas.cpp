@@ -129,32 +129,13 @@ qint64 TreeCanvas::nodeAt(QPointF pos) const {
 }
 
 QColor TreeCanvas::glyphColor(NodeGlyph glyph) {
-    switch (glyph) {
-    case NodeGlyph::Pending: return QColor(0x9e, 0x9e, 0x9e);
-    case NodeGlyph::Running: return QColor(0x1e, 0x88, 0xe5);
-    case NodeGlyph::CompileError: return QColor(0xfb, 0x8c, 0x00);
-    case NodeGlyph::Wrong: return QColor(0xe5, 0x39, 0x35);
-    case NodeGlyph::Failed: return QColor(0x8e, 0x24, 0xaa);
-    case NodeGlyph::Correct: return QColor(0x43, 0xa0, 0x47);
-    case NodeGlyph::Pruned: return QColor(0xcf, 0xd8, 0xdc);
-    }
-    return Qt::gray;
+    const auto c = report::glyphColor(glyph);
+    return QColor(c.r, c.g, c.b);
 }
 
-// Slower than the reference: grey-blue; from 1x to the search's best: a
-// perceptual ramp from teal to yellow (log scale, so 2x and 20x both read).
 QColor TreeCanvas::speedupColor(double speedup, double best) {
-    if (speedup < 1) return QColor(0x78, 0x90, 0x9c);
-    const double top = std::max(best, 1.0001);
-    const double t = std::clamp(std::log(speedup) / std::log(top), 0.0, 1.0);
-    static const QColor stops[] = {QColor(0x26, 0x82, 0x8e), QColor(0x35, 0xb7, 0x79), QColor(0x90, 0xd7, 0x43), QColor(0xfd, 0xe7, 0x25)};
-    const double x = t * 3;
-    const int i = std::min(2, static_cast<int>(x));
-    const double f = x - i;
-    const QColor& a = stops[i];
-    const QColor& b = stops[i + 1];
-    return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * f), static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * f),
-                            static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * f));
+    const auto c = report::speedupColor(speedup, best);
+    return QColor(c.r, c.g, c.b);
 }
 
 void TreeCanvas::paintEvent(QPaintEvent*) {
@@ -273,7 +254,7 @@ void TreeCanvas::paintLegend(QPainter& p) {
         p.setPen(Qt::NoPen);
         p.drawEllipse(at, 4, 4);
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(at + QPointF(8, 4), glyphName(glyphs[i]));
+        p.drawText(at + QPointF(8, 4), glyphLabel(glyphs[i]));
     }
     p.setBrush(Qt::NoBrush);
 }

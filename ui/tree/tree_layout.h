@@ -1,9 +1,8 @@
 #pragma once
-// The search tree as the canvas draws it: nodes by id, children in creation
-// order, and a tidy top-down layout (each leaf its own column, a parent
-// centred over its children, depth as the row). The layout is recomputed in
-// O(n) after each batch of changes (at most ~20 a second), which keeps it
-// exact as the tree grows; 20,000 nodes take a few milliseconds.
+// The search tree as the canvas draws it: the node snapshots by id, placed
+// by core's report::TreeShape (the layout the HTML report draws too),
+// recomputed after each batch of changes (at most ~20 a second).
+#include "report/tree_shape.h"
 #include "tree/tree_snapshot.h"
 
 #include <QtCore/QHash>
@@ -32,7 +31,7 @@ public:
     void clear();
 
     void setCollapsed(qint64 id, bool collapsed);
-    bool isCollapsed(qint64 id) const { return collapsed_.contains(id); }
+    bool isCollapsed(qint64 id) const { return shape_.isCollapsed(id); }
 
     // Visible nodes with their positions; valid until the next apply/setCollapsed.
     const std::vector<PlacedNode>& placed() const { return placed_; }
@@ -43,20 +42,18 @@ public:
 
     // The path from the best correct node up to its root (ids), best first.
     std::vector<qint64> bestPath() const;
-    qint64 bestId() const { return bestId_; }
-    double bestSpeedup() const { return bestSpeedup_; }
+    qint64 bestId() const { return shape_.bestId(); }
+    double bestSpeedup() const { return shape_.bestSpeedup(); }
+    const report::TreeShape& shape() const { return shape_; }
 
 private:
-    void relayout();
+    void copyPlaced();
 
+    report::TreeShape shape_;
     QHash<qint64, NodeSnapshot> nodes_;
-    QHash<qint64, std::vector<qint64>> children_; // parent id (0 = roots) -> children in id order
-    QSet<qint64> collapsed_;
     std::vector<PlacedNode> placed_;
     QHash<qint64, int> index_;
     QRectF bounds_;
-    qint64 bestId_ = 0;
-    double bestSpeedup_ = 0;
 };
 
 } // namespace ks::ui

@@ -18,29 +18,11 @@ NodeSnapshot NodeSnapshot::fromRecord(const store::NodeRecord& r) {
     n.createdAt = QDateTime::fromString(QString::fromStdString(r.createdAt), Qt::ISODateWithMs);
     if (!r.finishedAt.empty()) n.finishedAt = QDateTime::fromString(QString::fromStdString(r.finishedAt), Qt::ISODateWithMs);
     n.pruned = r.pruned;
-    const std::string status = r.status.value_or("");
-    if (r.pruned) n.glyph = NodeGlyph::Pruned;
-    else if (r.state == "pending") n.glyph = NodeGlyph::Pending;
-    else if (r.state == "running") n.glyph = NodeGlyph::Running;
-    else if (status == "ok") n.glyph = NodeGlyph::Correct;
-    else if (status == "compile_error" || status == "synth_error") n.glyph = NodeGlyph::CompileError;
-    else if (status == "wrong_answer") n.glyph = NodeGlyph::Wrong;
-    else n.glyph = NodeGlyph::Failed;
+    n.glyph = report::glyphOf(r.state, r.status, r.pruned);
     n.speedup = n.glyph == NodeGlyph::Correct ? r.speedup.value_or(0) : 0;
     return n;
 }
 
-QString glyphName(NodeGlyph glyph) {
-    switch (glyph) {
-    case NodeGlyph::Pending: return QStringLiteral("pending");
-    case NodeGlyph::Running: return QStringLiteral("running");
-    case NodeGlyph::CompileError: return QStringLiteral("compile error");
-    case NodeGlyph::Wrong: return QStringLiteral("wrong");
-    case NodeGlyph::Failed: return QStringLiteral("failed");
-    case NodeGlyph::Correct: return QStringLiteral("correct");
-    case NodeGlyph::Pruned: return QStringLiteral("pruned");
-    }
-    return {};
-}
+QString glyphLabel(NodeGlyph glyph) { return QString::fromLatin1(report::glyphName(glyph)); }
 
 } // namespace ks::ui

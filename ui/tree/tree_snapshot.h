@@ -1,6 +1,7 @@
 #pragma once
 // What the workbench knows of one search tree node: an immutable value built
 // from the store's record on the reading thread and handed to the UI thread.
+#include "report/tree_shape.h"
 #include "store/search_store.h"
 
 #include <QtCore/QDateTime>
@@ -12,7 +13,7 @@
 
 namespace ks::ui {
 
-enum class NodeGlyph { Pending, Running, CompileError, Wrong, Failed, Correct, Pruned };
+using NodeGlyph = report::Glyph;
 
 struct NodeSnapshot {
     qint64 id = 0, parentId = 0, seq = 0, evaluationId = 0;
@@ -30,7 +31,8 @@ struct NodeSnapshot {
 // before its children, since ids grow).
 using NodeBatch = QVector<NodeSnapshot>;
 
-QString glyphName(NodeGlyph glyph);
+// The glyph's name as the workbench shows it.
+QString glyphLabel(NodeGlyph glyph);
 
 } // namespace ks::ui
 

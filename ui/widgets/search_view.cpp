@@ -11,11 +11,11 @@
 #include "store/evaluation_store.h"
 #include "store/profile_store.h"
 #include "store/search_store.h"
+#include "report/search_report.h"
 #include "report/standalone_kernel.h"
+#include "report/tree_svg.h"
 #include "theme/app_theme.h"
 #include "tree/tree_canvas.h"
-#include "tree/search_report.h"
-#include "tree/tree_svg.h"
 #include "util/format.h"
 
 #include <nlohmann/json.hpp>
@@ -114,13 +114,16 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
         const QString file = QFileDialog::getSaveFileName(this, tr("Tree as SVG"), QStringLiteral("search-%1.svg").arg(searchId_), tr("SVG (*.svg)"));
         if (file.isEmpty()) return;
         QFile f(file);
-        if (!f.open(QIODevice::WriteOnly) || f.write(treeSvg(canvas_->layout()).toUtf8()) < 0) summary_->setText(tr("Cannot write %1").arg(file));
+        const std::string svg = report::treeSvg(canvas_->layout().shape());
+        if (!f.open(QIODevice::WriteOnly) || f.write(svg.data(), static_cast<qint64>(svg.size())) < 0) summary_->setText(tr("Cannot write %1").arg(file));
     });
     exportMenu->addAction(tr("HTML report…"), this, [this] {
         const QString file = QFileDialog::getSaveFileName(this, tr("Search report"), QStringLiteral("search-%1.html").arg(searchId_), tr("HTML (*.html)"));
         if (file.isEmpty() || !workspace()) return;
+        auto html = report::searchReportHtml(*workspace(), searchId_);
+        if (!html) return summary_->setText(QString::fromStdString(html.error().message));
         QFile f(file);
-        if (!f.open(QIODevice::WriteOnly) || f.write(searchReportHtml(*workspace(), searchId_, canvas_->layout()).toUtf8()) < 0)
+        if (!f.open(QIODevice::WriteOnly) || f.write(html->data(), static_cast<qint64>(html->size())) < 0)
             summary_->setText(tr("Cannot write %1").arg(file));
     });
     exportButton->setMenu(exportMenu);
@@ -252,7 +255,7 @@ void SearchView::showNode(qint64 id) {
     if (!n) return;
     QString html = QStringLiteral("<h3>Node %1</h3><table>").arg(n->id);
     auto row = [&](const QString& k, const QString& v) { html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v); };
-    row(tr("status"), esc(glyphName(n->glyph) + (n->status.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(n->status))));
+    row(tr("status"), esc(glyphLabel(n->glyph) + (n->status.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(n->status))));
     if (n->glyph == NodeGlyph::Correct) row(tr("speedup"), QStringLiteral("%1×").arg(n->speedup, 0, 'g', 4));
     row(tr("origin"), esc(n->origin));
     row(tr("parent"), n->parentId ? QString::number(n->parentId) : tr("(root)"));
@@ -408,7 +411,7 @@ void SearchView::updateProgress() {
         if (auto timeline = store::LlmCallStore(*db).spendTimeline(searchId_)) spend = std::move(*timeline);
     progress_->showProgress(nodes, spend);
     QStringList parts;
-    for (const auto& [glyph, count] : counts) parts << QStringLiteral("%1 %2").arg(count).arg(glyphName(glyph));
+    for (const auto& [glyph, count] : counts) parts << QStringLiteral("%1 %2").arg(count).arg(glyphLabel(glyph));
     QString text = parts.join(QStringLiteral(" · "));
     if (!spend.empty()) {
         std::int64_t tokens = 0;
