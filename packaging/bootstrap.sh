@@ -20,6 +20,7 @@ packages=(
   openssh-client openssh-server  # tst_ssh_executor starts its own sshd; the package also enables the system ssh service
   slurm-wlm munge  # tst_slurm_executor starts its own single-node cluster (munged, slurmctld, slurmd)
   dpkg-dev file  # tst_package: cpack's Debian dependencies come from dpkg-shlibdeps
+  clang-format  # tst_format: the code's layout is clang-format's
 )
 missing=()
 for p in "${packages[@]}"; do

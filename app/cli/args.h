@@ -10,7 +10,7 @@
 namespace ks::cli {
 
 class Args {
-public:
+  public:
     // `valued`: options that take a value; `flags`: options that do not.
     // Values of numeric options (option_types.h) are checked as `verb` reads them.
     static std::optional<Args> parse(const std::vector<std::string>& argv, const std::set<std::string>& valued,
@@ -21,7 +21,7 @@ public:
     std::vector<std::string> all(const std::string& key) const;
     const std::vector<std::string>& positional() const { return positional_; }
 
-private:
+  private:
     std::multimap<std::string, std::string> values_;
     std::vector<std::string> positional_;
 };

@@ -3,10 +3,10 @@
 // the machine's roofline.
 #include "args.h"
 #include "command_table.h"
-#include "util/json_text.h"
 #include "commands.h"
 #include "executor_options.h"
 #include "exit_codes.h"
+#include "util/json_text.h"
 #include "verdict_printer.h"
 
 #include "eval/evaluator.h"
@@ -53,7 +53,7 @@ time, nothing else running, and the fastest of those is the row's best kernel.
 )";
 
 class QuietProgress final : public search::SearchObserver {
-public:
+  public:
     explicit QuietProgress(std::string name) : name_(std::move(name)) {}
     void progress(const search::SearchProgress& p) override {
         if (p.done == last_ || (p.done % 8 != 0 && p.done != p.budget)) return;
@@ -61,7 +61,7 @@ public:
         std::fprintf(stderr, "  %s: %d/%d evaluated, best %.3gx\n", name_.c_str(), p.done, p.budget, p.bestSpeedup);
     }
 
-private:
+  private:
     std::string name_;
     int last_ = -1;
 };
@@ -193,13 +193,15 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     eval::EvalOptions options;
     options.timeBudgetS = std::stod(args->value("time-budget").value_or("0.5"));
 
-    auto machine = profile::localMachine(args->has("reprobe"), {3, [](const std::string& s) { std::fprintf(stderr, "probing %s...\n", s.c_str()); }});
+    auto machine = profile::localMachine(args->has("reprobe"),
+                                         {3, [](const std::string& s) { std::fprintf(stderr, "probing %s...\n", s.c_str()); }});
     if (!machine) {
         std::fprintf(stderr, "bench: %s\n", machine.error().message.c_str());
         return kExitError;
     }
     profile::MachineModel roof = *machine;
-    std::printf("machine %s (probed %s): %d cores, %s; DRAM %.1f GB/s (1 core), %.1f GB/s (all); FMA peak %.0f GFLOP/s (1 core), %.0f (all)\n",
+    std::printf("machine %s (probed %s): %d cores, %s; DRAM %.1f GB/s (1 core), %.1f GB/s (all); FMA peak %.0f GFLOP/s (1 core), "
+                "%.0f (all)\n",
                 roof.host.c_str(), roof.probedAt.c_str(), roof.cores, roof.isa.c_str(), roof.dramGBs(1), roof.dramGBs(roof.cores),
                 roof.peakGflops(1), roof.peakGflops(roof.cores));
 
@@ -219,7 +221,8 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         if ((*executor)->kind() == eval::ExecutorKind::Local) {
             const auto& sandbox = eval::probeSandbox();
             std::fprintf(stderr, "bench: sandbox %s (policy %s)\n",
-                         sandbox.available ? ("bubblewrap, " + sandbox.bwrapPath).c_str() : ("none: " + sandbox.reason).c_str(), policy.c_str());
+                         sandbox.available ? ("bubblewrap, " + sandbox.bwrapPath).c_str() : ("none: " + sandbox.reason).c_str(),
+                         policy.c_str());
         } else {
             std::fprintf(stderr, "bench: sandbox policy %s on %s (each host is probed for bubblewrap)\n", policy.c_str(),
                          (*executor)->placement().c_str());
@@ -271,13 +274,13 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         for (const auto& n : finalists(nodes, outcome->bestNode, finalistCount)) {
             auto again = retime(evaluator, *db, p, n, options);
             if (!again || !again->correct()) {
-                std::fprintf(stderr, "bench: %s: timing node %lld again failed: %s\n", p.name.c_str(), static_cast<long long>(n.seq),
-                             again ? again->message.c_str() : again.error().message.c_str());
+                std::fprintf(stderr, "bench: %s: timing node %lld again failed: %s\n", p.name.c_str(),
+                             static_cast<long long>(n.seq), again ? again->message.c_str() : again.error().message.c_str());
                 continue;
             }
             const auto inSearch = storedResult(*db, n.evaluationId);
-            std::fprintf(stderr, "  %s: finalist node %lld: %s in the search, %s alone\n", p.name.c_str(), static_cast<long long>(n.seq),
-                         inSearch ? formatSeconds(totalCandidateSeconds(*inSearch)).c_str() : "?",
+            std::fprintf(stderr, "  %s: finalist node %lld: %s in the search, %s alone\n", p.name.c_str(),
+                         static_cast<long long>(n.seq), inSearch ? formatSeconds(totalCandidateSeconds(*inSearch)).c_str() : "?",
                          formatSeconds(totalCandidateSeconds(*again)).c_str());
             if (!chosen || totalCandidateSeconds(*again) < totalCandidateSeconds(*chosen)) {
                 chosen = std::move(*again);
@@ -308,7 +311,8 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
             }
             row.declaredBound = p.bound;
         }
-        row.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); // the finalists' timings included
+        row.wallS =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); // the finalists' timings included
         rows.push_back(row);
     }
     // The memory roof is the best the machine has shown: the cached model's
@@ -320,8 +324,8 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         for (auto& level : roof.bandwidth) {
             if (level.level != "DRAM") continue;
             double& cached = all ? level.gbsAll : level.gbs1;
-            std::printf("DRAM roof (%s): %.1f GB/s cached, %.1f GB/s probed after the run; using %.1f\n", all ? "all cores" : "1 core", cached, now,
-                        std::max(cached, now));
+            std::printf("DRAM roof (%s): %.1f GB/s cached, %.1f GB/s probed after the run; using %.1f\n",
+                        all ? "all cores" : "1 core", cached, now, std::max(cached, now));
             cached = std::max(cached, now);
             // A kernel moving its problem's fewest bytes from memory flushed
             // before each call shows a rate the machine has: the probes, on a
@@ -358,16 +362,16 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         row.bound = 'm';
     }
 
-    std::printf("\n%-22s %11s %11s %11s %9s %9s %9s %6s %8s\n", "problem", "reference", "library", "best", "speedup", "vs best", "roofline",
-                "evals", "wall");
+    std::printf("\n%-22s %11s %11s %11s %9s %9s %9s %6s %8s\n", "problem", "reference", "library", "best", "speedup", "vs best",
+                "roofline", "evals", "wall");
     double logSum = 0, logSumBest = 0;
     int counted = 0, countedBest = 0;
     for (const auto& r : rows) {
         char roofline[32] = "-";
         if (onThisHost) std::snprintf(roofline, sizeof roofline, "%.0f%%%c", r.roofline * 100, r.bound);
         std::printf("%-22s %11s %11s %11s %8.2fx %8.2fx %10s %6d %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
-                    r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(), r.speedup, r.speedupOverBest,
-                    roofline, r.evaluations, formatSeconds(r.wallS).c_str());
+                    r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(), r.speedup,
+                    r.speedupOverBest, roofline, r.evaluations, formatSeconds(r.wallS).c_str());
         if (r.speedup > 0) {
             logSum += std::log(r.speedup);
             ++counted;
@@ -380,31 +384,51 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     const double geomean = counted ? std::exp(logSum / counted) : 0;
     const double geomeanBest = countedBest ? std::exp(logSumBest / countedBest) : 0;
     if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.gpu; })) {
-        if (copyGBs <= 0) std::printf("\n(no GPU in this host's machine model: run resources/probe/gpu_probe.cu and `machine import-gpu` for the floor)\n");
+        if (copyGBs <= 0)
+            std::printf("\n(no GPU in this host's machine model: run resources/probe/gpu_probe.cu and `machine import-gpu` for "
+                        "the floor)\n");
         std::printf("\nGPU %s, copy bandwidth %.0f GB/s (the floor: the bytes each problem must move at that rate)\n",
                     roof.gpus.empty() ? "?" : roof.gpus.front().name.c_str(), copyGBs);
-        std::printf("%-26s %10s %14s %10s %10s %11s %14s %8s\n", "problem", "eager", "torch.compile", "best", "floor", "best/floor",
-                    "compile/floor", "beats");
+        std::printf("%-26s %10s %14s %10s %10s %11s %14s %8s\n", "problem", "eager", "torch.compile", "best", "floor",
+                    "best/floor", "compile/floor", "beats");
         for (const auto& r : rows) {
             if (!r.gpu) continue;
             const auto ratio = [&](double t) { return r.floorS > 0 && t > 0 ? t / r.floorS : 0.0; };
             std::printf("%-26s %10s %14s %10s %10s %10.2fx %13.2fx %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
-                        r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(), formatSeconds(r.floorS).c_str(),
-                        ratio(r.bestS), ratio(r.libraryS), r.libraryS > 0 ? (r.bestS < r.libraryS ? "yes" : "no") : "-");
+                        r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(),
+                        formatSeconds(r.floorS).c_str(), ratio(r.bestS), ratio(r.libraryS),
+                        r.libraryS > 0 ? (r.bestS < r.libraryS ? "yes" : "no") : "-");
         }
     }
-    std::printf("\ngeometric-mean speedup over the references: %.2fx, over the best baseline of each shape (vs best): %.2fx (%d problems); roofline: m = memory-bound, c = compute-bound, "
-                "l = latency-bound (declared by the problem; %% of the bandwidth floor shown for reference), for %d core(s) per evaluation\n", geomean, geomeanBest, counted, coresPerJob);
+    std::printf("\ngeometric-mean speedup over the references: %.2fx, over the best baseline of each shape (vs best): %.2fx (%d "
+                "problems); roofline: m = memory-bound, c = compute-bound, "
+                "l = latency-bound (declared by the problem; %% of the bandwidth floor shown for reference), for %d core(s) per "
+                "evaluation\n",
+                geomean, geomeanBest, counted, coresPerJob);
 
     if (auto file = args->value("json")) {
         nlohmann::json j{{"machine", profile::toJson(roof)},
-                         {"config", search::toJson(*config)}, {"geomean_speedup", geomean},
-                         {"geomean_speedup_over_best_baseline", geomeanBest}, {"problems", nlohmann::json::array()}};
+                         {"config", search::toJson(*config)},
+                         {"geomean_speedup", geomean},
+                         {"geomean_speedup_over_best_baseline", geomeanBest},
+                         {"problems", nlohmann::json::array()}};
         for (const auto& r : rows)
-            j["problems"].push_back({{"problem", r.problem}, {"reference_s", r.referenceS}, {"library", r.library}, {"library_s", r.libraryS},
-                                     {"best_s", r.bestS}, {"speedup", r.speedup}, {"speedup_over_best_baseline", r.speedupOverBest}, {"roofline_fraction", r.roofline},
-                                     {"bound", r.bound == 'm' ? "memory" : r.bound == 'l' ? "latency" : "compute"}, {"evaluations", r.evaluations}, {"wall_s", r.wallS},
-                                     {"best_params", r.params}, {"gpu", r.gpu}, {"floor_s", r.floorS}});
+            j["problems"].push_back({{"problem", r.problem},
+                                     {"reference_s", r.referenceS},
+                                     {"library", r.library},
+                                     {"library_s", r.libraryS},
+                                     {"best_s", r.bestS},
+                                     {"speedup", r.speedup},
+                                     {"speedup_over_best_baseline", r.speedupOverBest},
+                                     {"roofline_fraction", r.roofline},
+                                     {"bound", r.bound == 'm'   ? "memory"
+                                               : r.bound == 'l' ? "latency"
+                                                                : "compute"},
+                                     {"evaluations", r.evaluations},
+                                     {"wall_s", r.wallS},
+                                     {"best_params", r.params},
+                                     {"gpu", r.gpu},
+                                     {"floor_s", r.floorS}});
         if (auto s = writeFileAtomic(*file, jsonText(j, 2) + "\n"); !s) {
             std::fprintf(stderr, "bench: %s\n", s.error().message.c_str());
             return kExitError;

@@ -1,11 +1,11 @@
 // kernelsmith-cli eval --problem DIR --candidate FILE [--param K=V ...] [--json]
 #include "args.h"
 #include "command_table.h"
-#include "util/json_text.h"
 #include "commands.h"
 #include "executor_options.h"
 #include "exit_codes.h"
 #include "profile_printer.h"
+#include "util/json_text.h"
 #include "verdict_printer.h"
 
 #include "eval/evaluator.h"
@@ -176,7 +176,8 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
             options.inputSecret = std::stoull(*secret, &used);
             if (used != secret->size() || secret->front() == '-') throw std::invalid_argument(*secret);
         } catch (const std::exception&) {
-            std::fprintf(stderr, "eval: --input-secret expects the unsigned number a result.json records as input_secret, got '%s'\n",
+            std::fprintf(stderr,
+                         "eval: --input-secret expects the unsigned number a result.json records as input_secret, got '%s'\n",
                          secret->c_str());
             return kExitUsage;
         }
@@ -208,7 +209,8 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
     if (auto level = args->value("profile")) {
         auto parsed = eval::parseProfileLevel(*level);
         if (!parsed) {
-            std::fprintf(stderr, "eval: --profile expects none, roofline, counters, cachegrind or ncu, got '%s'\n", level->c_str());
+            std::fprintf(stderr, "eval: --profile expects none, roofline, counters, cachegrind or ncu, got '%s'\n",
+                         level->c_str());
             return kExitUsage;
         }
         if (*parsed == eval::ProfileLevel::Ncu && problem->backend == problem::Backend::Cpp) {
@@ -230,7 +232,8 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
         std::fprintf(stderr, "eval: %s\n", executor.error().message.c_str());
         return executor.error().code == ErrorCode::InvalidArgument ? kExitUsage : kExitError;
     }
-    const std::filesystem::path dbPath = global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database);
+    const std::filesystem::path dbPath =
+        global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database);
     auto db = store::Database::open(dbPath);
     if (!db) {
         std::fprintf(stderr, "eval: %s\n", db.error().message.c_str());
@@ -256,9 +259,10 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
         // This host's roofline says nothing about a job that ran on another.
         std::optional<profile::MachineModel> machine;
         if ((*executor)->kind() == eval::ExecutorKind::Local) {
-            auto probed = profile::localMachine(false, {1, [](const std::string& s) {
-                                                            std::fprintf(stderr, "first profile on this host: probing %s...\n", s.c_str());
-                                                        }});
+            auto probed =
+                profile::localMachine(false, {1, [](const std::string& s) {
+                                                  std::fprintf(stderr, "first profile on this host: probing %s...\n", s.c_str());
+                                              }});
             if (probed) machine = *probed;
         }
         const int cores = machine ? machine->cores : 1;

@@ -11,8 +11,8 @@ Error usage(const std::string& message) {
 }
 
 const char* const kSshOptions[] = {"ssh-host", "ssh-key", "ssh-dir", "ssh-slots", "ssh-gpus", "ssh-option"};
-const char* const kSlurmOptions[] = {"slurm-dir",  "slurm-partition", "slurm-account", "slurm-qos",
-                                     "slurm-gres", "slurm-time",      "slurm-jobs",    "slurm-arg", "slurm-requeue", "slurm-linger"};
+const char* const kSlurmOptions[] = {"slurm-dir",  "slurm-partition", "slurm-account", "slurm-qos",     "slurm-gres",
+                                     "slurm-time", "slurm-jobs",      "slurm-arg",     "slurm-requeue", "slurm-linger"};
 
 Result<std::size_t> count(const Args& args, const std::string& option, std::size_t minimum, const std::string& what) {
     const auto text = *args.value(option);
@@ -66,8 +66,11 @@ Status applySshOptions(const Args& args, eval::SshExecutorConfig& config) {
 Status applySlurmOptions(const Args& args, eval::SlurmExecutorConfig& config) {
     if (auto dir = args.value("slurm-dir")) config.sharedDir = *dir;
     auto& s = config.submit;
-    for (auto [option, field] : {std::pair{"slurm-partition", &s.partition}, {"slurm-account", &s.account}, {"slurm-qos", &s.qos},
-                                 {"slurm-gres", &s.gres}, {"slurm-time", &s.timeLimit}})
+    for (auto [option, field] : {std::pair{"slurm-partition", &s.partition},
+                                 {"slurm-account", &s.account},
+                                 {"slurm-qos", &s.qos},
+                                 {"slurm-gres", &s.gres},
+                                 {"slurm-time", &s.timeLimit}})
         if (auto v = args.value(option)) *field = *v;
     for (const auto& a : args.all("slurm-arg")) s.extraArgs.push_back(a);
     if (args.has("slurm-jobs")) {
@@ -148,7 +151,8 @@ Result<eval::ExecutorChoice> executorChoice(const Args& args, std::size_t localW
     const auto refuse = [&](const auto& options, const char* kind) -> Status {
         for (const char* option : options)
             if (args.has(option))
-                return usage(std::string("--") + option + " applies to --executor " + kind + ", not " + eval::executorKindName(choice.kind));
+                return usage(std::string("--") + option + " applies to --executor " + kind + ", not " +
+                             eval::executorKindName(choice.kind));
         return {};
     };
     if (choice.kind != eval::ExecutorKind::Ssh)

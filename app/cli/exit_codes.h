@@ -7,8 +7,8 @@ namespace ks::cli {
 // Exit codes: scripts branch on the failure class without parsing output.
 enum ExitCode {
     kExitOk = 0,
-    kExitError = 1,            // I/O, database, sandbox unavailable
-    kExitUsage = 2,            // bad command line
+    kExitError = 1, // I/O, database, sandbox unavailable
+    kExitUsage = 2, // bad command line
     kExitWrongAnswer = 3,
     kExitCompileError = 4,
     kExitRuntimeError = 5,
@@ -21,21 +21,32 @@ enum ExitCode {
 
 inline int exitCodeFor(eval::EvalStatus status) {
     switch (status) {
-    case eval::EvalStatus::Ok: return kExitOk;
-    case eval::EvalStatus::WrongAnswer: return kExitWrongAnswer;
-    case eval::EvalStatus::CompileError: return kExitCompileError;
-    case eval::EvalStatus::RuntimeError: return kExitRuntimeError;
-    case eval::EvalStatus::Timeout: return kExitTimeout;
-    case eval::EvalStatus::Oom: return kExitOom;
-    case eval::EvalStatus::SandboxViolation: return kExitSandboxViolation;
-    case eval::EvalStatus::InfraError: return kExitInfraError;
-    case eval::EvalStatus::SynthError: return kExitInfraError; // never from an evaluation
+    case eval::EvalStatus::Ok:
+        return kExitOk;
+    case eval::EvalStatus::WrongAnswer:
+        return kExitWrongAnswer;
+    case eval::EvalStatus::CompileError:
+        return kExitCompileError;
+    case eval::EvalStatus::RuntimeError:
+        return kExitRuntimeError;
+    case eval::EvalStatus::Timeout:
+        return kExitTimeout;
+    case eval::EvalStatus::Oom:
+        return kExitOom;
+    case eval::EvalStatus::SandboxViolation:
+        return kExitSandboxViolation;
+    case eval::EvalStatus::InfraError:
+        return kExitInfraError;
+    case eval::EvalStatus::SynthError:
+        return kExitInfraError; // never from an evaluation
     }
     return kExitError;
 }
 
 // An error's exit code: what the user gave (an argument, a model, a key, an
 // executor setting) is a usage error; the rest is the run's failure.
-inline int exitCodeFor(const Error& error) { return error.code == ErrorCode::InvalidArgument ? kExitUsage : kExitError; }
+inline int exitCodeFor(const Error& error) {
+    return error.code == ErrorCode::InvalidArgument ? kExitUsage : kExitError;
+}
 
 } // namespace ks::cli

@@ -64,7 +64,8 @@ bool parseId(const std::string& text, std::int64_t& id) {
 }
 
 Result<store::Database> openForExport(const GlobalOptions& global) {
-    const std::filesystem::path path = global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database);
+    const std::filesystem::path path =
+        global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
         return makeError(ErrorCode::NotFound, "no workspace at " + path.string() + " (give one with --db PATH)");
@@ -107,14 +108,15 @@ int trajectories(const Args& args, const GlobalOptions& global) {
         return exported.error().code == ErrorCode::NotFound ? kExitUsage : kExitError;
     }
     const auto out = args.value("out");
-    if (!out) std::fputs(exported->text.c_str(), stdout);
+    if (!out)
+        std::fputs(exported->text.c_str(), stdout);
     else if (auto s = writeFileAtomic(*out, exported->text); !s) {
         std::fprintf(stderr, "export trajectories: %s\n", s.error().message.c_str());
         return kExitError;
     }
     // The summary goes to stderr so that standard output stays pure JSON lines.
-    std::fprintf(stderr, "%zu record(s)%s%s; %zu left out by the filter, %zu not evaluated yet\n", exported->records, out ? " to " : "",
-                 out ? out->c_str() : "", exported->filteredOut, exported->unevaluated);
+    std::fprintf(stderr, "%zu record(s)%s%s; %zu left out by the filter, %zu not evaluated yet\n", exported->records,
+                 out ? " to " : "", out ? out->c_str() : "", exported->filteredOut, exported->unevaluated);
     return kExitOk;
 }
 
@@ -141,8 +143,8 @@ int best(const Args& args, const GlobalOptions& global) {
         std::fprintf(stderr, "export best: %s\n", s.error().message.c_str());
         return kExitError;
     }
-    std::printf("wrote node %lld (%.3gx) to %s: %s and README.md\nverify: %s\n", static_cast<long long>(exported->nodeId), exported->speedup,
-                dir->c_str(), exported->kernelFile.c_str(), exported->verifyCommand.c_str());
+    std::printf("wrote node %lld (%.3gx) to %s: %s and README.md\nverify: %s\n", static_cast<long long>(exported->nodeId),
+                exported->speedup, dir->c_str(), exported->kernelFile.c_str(), exported->verifyCommand.c_str());
     return kExitOk;
 }
 

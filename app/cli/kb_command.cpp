@@ -55,7 +55,8 @@ Result<store::Database> openIndexed(const GlobalOptions& global, bool quiet = fa
     if (!report) return report.error();
     if (!quiet && !report->errors.empty()) {
         std::fprintf(stderr, "kb: %zu document(s) skipped (run `kb validate` on their folder):\n", report->errors.size());
-        for (std::size_t i = 0; i < report->errors.size() && i < 10; ++i) std::fprintf(stderr, "  %s\n", report->errors[i].c_str());
+        for (std::size_t i = 0; i < report->errors.size() && i < 10; ++i)
+            std::fprintf(stderr, "  %s\n", report->errors[i].c_str());
     }
     return db;
 }
@@ -106,14 +107,16 @@ int show(const Args& args, const GlobalOptions& global) {
 }
 
 int search(const Args& args, const GlobalOptions& global) {
-    if (args.positional().size() != 2) return fail("search", "usage: kb search \"QUERY\" [--signal S ...] [--platform P]", kExitUsage);
+    if (args.positional().size() != 2)
+        return fail("search", "usage: kb search \"QUERY\" [--signal S ...] [--platform P]", kExitUsage);
     auto db = openIndexed(global);
     if (!db) return fail("search", db.error().message);
     kb::RetrievalQuery q;
     q.text = args.positional()[1];
     q.diagnosis = args.all("signal");
     for (const auto& s : q.diagnosis)
-        if (!kb::contains(kb::knownSignals(), s)) return fail("search", "unknown signal '" + s + "' (see docs/kb-format.md)", kExitUsage);
+        if (!kb::contains(kb::knownSignals(), s))
+            return fail("search", "unknown signal '" + s + "' (see docs/kb-format.md)", kExitUsage);
     q.platform = args.value("platform").value_or("");
     if (!q.platform.empty() && !kb::contains(kb::knownPlatforms(), q.platform))
         return fail("search", "unknown platform '" + q.platform + "' (known: " + joined(kb::knownPlatforms()) + ")", kExitUsage);
@@ -123,8 +126,8 @@ int search(const Args& args, const GlobalOptions& global) {
     if (!hits) return fail("search", hits.error().message);
     int rank = 0;
     for (const auto& h : *hits) {
-        std::printf("%d. %s — %s [%s]\n   section: %s\n   why: %s (score %.2f)\n", ++rank, h.docId.c_str(), h.title.c_str(), h.category.c_str(),
-                    h.heading.c_str(), h.reason.c_str(), h.score);
+        std::printf("%d. %s — %s [%s]\n   section: %s\n   why: %s (score %.2f)\n", ++rank, h.docId.c_str(), h.title.c_str(),
+                    h.category.c_str(), h.heading.c_str(), h.reason.c_str(), h.score);
     }
     if (hits->empty()) std::printf("nothing matched\n");
     return kExitOk;
@@ -190,10 +193,13 @@ int skills(const Args& args, const GlobalOptions& global) {
     if ((pos[1] == "approve" || pos[1] == "reject") && pos.size() == 3) {
         auto doc = index.find(pos[2]);
         if (!doc) return fail("skills", doc.error().message);
-        if (!*doc || (*doc)->category != "skills") return fail("skills", "no skill '" + pos[2] + "' (see `kb skills list`)", kExitUsage);
-        if (auto s = kb::setSkillStatus((*doc)->path, pos[1] == "approve" ? "approved" : "rejected"); !s) return fail("skills", s.error().message);
+        if (!*doc || (*doc)->category != "skills")
+            return fail("skills", "no skill '" + pos[2] + "' (see `kb skills list`)", kExitUsage);
+        if (auto s = kb::setSkillStatus((*doc)->path, pos[1] == "approve" ? "approved" : "rejected"); !s)
+            return fail("skills", s.error().message);
         if (auto r = index.sync(kb::defaultKbRoots()); !r) return fail("skills", r.error().message);
-        std::printf("%s %s\n", pos[2].c_str(), pos[1] == "approve" ? "approved: retrieved from now on" : "rejected: never retrieved");
+        std::printf("%s %s\n", pos[2].c_str(),
+                    pos[1] == "approve" ? "approved: retrieved from now on" : "rejected: never retrieved");
         return kExitOk;
     }
     return fail("skills", "usage: kb skills list | approve ID | reject ID", kExitUsage);

@@ -25,7 +25,7 @@ OLLAMA_BASE_URL and VLLM_BASE_URL override the presets' endpoints.
 )";
 
 class PrintSink final : public synth::llm::StreamSink {
-public:
+  public:
     void text(std::string_view d) override { std::fwrite(d.data(), 1, d.size(), stdout), std::fflush(stdout); }
     void reasoning(std::string_view) override {}
 };
@@ -41,9 +41,11 @@ int models(const Args& args) {
                     synth::llm::defaultSettingsFile().c_str());
     for (const auto& m : settings->models) {
         const bool keyed = !m.apiKey.empty() || (!m.apiKeyEnv.empty() && std::getenv(m.apiKeyEnv.c_str()));
-        std::printf("%-20s %-9s %-28s %s  key: %s  $%.3g/$%.3g per Mtok in/out\n", m.name.c_str(), synth::llm::providerName(m.provider).c_str(),
-                    m.model.c_str(), m.baseUrl.c_str(),
-                    !m.apiKey.empty() ? "in the file" : m.apiKeyEnv.empty() ? "none needed" : (m.apiKeyEnv + (keyed ? " (set)" : " (NOT SET)")).c_str(),
+        std::printf("%-20s %-9s %-28s %s  key: %s  $%.3g/$%.3g per Mtok in/out\n", m.name.c_str(),
+                    synth::llm::providerName(m.provider).c_str(), m.model.c_str(), m.baseUrl.c_str(),
+                    !m.apiKey.empty()     ? "in the file"
+                    : m.apiKeyEnv.empty() ? "none needed"
+                                          : (m.apiKeyEnv + (keyed ? " (set)" : " (NOT SET)")).c_str(),
                     m.priceInPerMTok, m.priceOutPerMTok);
     }
     return kExitOk;
@@ -81,9 +83,9 @@ int test(const Args& args) {
         return kExitError;
     }
     if (!out.call.reply.streamed) std::printf("%s", out.call.reply.text.c_str());
-    std::printf("\nmodel %s, %.2f s, %lld in / %lld out tokens%s, $%.6f, %zu retr%s\n", out.call.reply.model.c_str(), out.latencyS,
-                static_cast<long long>(out.call.reply.usage.inputTokens), static_cast<long long>(out.call.reply.usage.outputTokens),
-                out.call.reply.usageEstimated ? " (estimated)" : "",
+    std::printf("\nmodel %s, %.2f s, %lld in / %lld out tokens%s, $%.6f, %zu retr%s\n", out.call.reply.model.c_str(),
+                out.latencyS, static_cast<long long>(out.call.reply.usage.inputTokens),
+                static_cast<long long>(out.call.reply.usage.outputTokens), out.call.reply.usageEstimated ? " (estimated)" : "",
                 model->cost(out.call.reply.usage.inputTokens, out.call.reply.usage.outputTokens), out.retries.size(),
                 out.retries.size() == 1 ? "y" : "ies");
     return kExitOk;

@@ -2,10 +2,10 @@
 // kernelsmith-cli profile ncu FILE.csv | profile show --evaluation ID
 #include "args.h"
 #include "command_table.h"
-#include "util/json_text.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "profile_printer.h"
+#include "util/json_text.h"
 
 #include "profile/machine_cache.h"
 #include "store/database.h"
@@ -67,7 +67,8 @@ int machineProbe(const Args& args) {
         std::fprintf(stderr, "machine probe: %s\n", model.error().message.c_str());
         return kExitError;
     }
-    if (args.has("json")) std::printf("%s\n", jsonText(profile::toJson(*model), 2).c_str());
+    if (args.has("json"))
+        std::printf("%s\n", jsonText(profile::toJson(*model), 2).c_str());
     else {
         printMachine(stdout, *model);
         std::printf("\ncached in %s\n", profile::machineCachePath(model->host).c_str());
@@ -82,8 +83,10 @@ int machineShow(const Args& args) {
         std::fprintf(stderr, "machine show: %s\n", model.error().message.c_str());
         return model.error().code == ErrorCode::NotFound ? kExitUsage : kExitError;
     }
-    if (args.has("json")) std::printf("%s\n", jsonText(profile::toJson(*model), 2).c_str());
-    else printMachine(stdout, *model);
+    if (args.has("json"))
+        std::printf("%s\n", jsonText(profile::toJson(*model), 2).c_str());
+    else
+        printMachine(stdout, *model);
     return kExitOk;
 }
 
@@ -105,8 +108,10 @@ int machineImportGpu(const Args& args) {
     const std::string host = *args.value("host");
     auto model = profile::loadMachine(host);
     profile::MachineModel m;
-    if (model) m = *model;
-    else m.host = host;
+    if (model)
+        m = *model;
+    else
+        m.host = host;
     m.gpus = *gpus;
     if (auto saved = profile::saveMachine(m); !saved) {
         std::fprintf(stderr, "machine import-gpu: %s\n", saved.error().message.c_str());
@@ -139,8 +144,10 @@ int profileNcu(const Args& args) {
         profile::DiagnosisInput in;
         in.ncu = &p.ncu;
         p.diagnosis = profile::diagnose(in);
-        if (args.has("json")) all.push_back(profile::toJson(p));
-        else printProfile(stdout, p);
+        if (args.has("json"))
+            all.push_back(profile::toJson(p));
+        else
+            printProfile(stdout, p);
     }
     if (args.has("json")) std::printf("%s\n", jsonText(all, 2).c_str());
     return kExitOk;

@@ -48,15 +48,27 @@ int main(int argc, char** argv) {
     std::size_t i = 0;
     for (; i < args.size(); ++i) {
         const auto& a = args[i];
-        if (a == "--db" && i + 1 < args.size()) global.database = args[++i];
-        else if (a.rfind("--db=", 0) == 0) global.database = a.substr(5);
-        else if (a == "-v" || a == "--verbose") level = level == spdlog::level::warn ? spdlog::level::info : spdlog::level::debug;
-        else if (a == "-vv") level = spdlog::level::debug;
-        else if (a == "-q" || a == "--quiet") level = spdlog::level::err;
-        else if (a == "--version") { std::printf("kernelsmith-cli %s\n", KS_VERSION); return 0; }
-        else if (a == "-h" || a == "--help" || a == "help") { std::fputs(kHelp, stdout); return 0; }
-        else if (a == "--db") { std::fprintf(stderr, "--db needs a path\n"); return ks::cli::kExitUsage; }
-        else break;
+        if (a == "--db" && i + 1 < args.size())
+            global.database = args[++i];
+        else if (a.rfind("--db=", 0) == 0)
+            global.database = a.substr(5);
+        else if (a == "-v" || a == "--verbose")
+            level = level == spdlog::level::warn ? spdlog::level::info : spdlog::level::debug;
+        else if (a == "-vv")
+            level = spdlog::level::debug;
+        else if (a == "-q" || a == "--quiet")
+            level = spdlog::level::err;
+        else if (a == "--version") {
+            std::printf("kernelsmith-cli %s\n", KS_VERSION);
+            return 0;
+        } else if (a == "-h" || a == "--help" || a == "help") {
+            std::fputs(kHelp, stdout);
+            return 0;
+        } else if (a == "--db") {
+            std::fprintf(stderr, "--db needs a path\n");
+            return ks::cli::kExitUsage;
+        } else
+            break;
     }
     ks::log::setLevel(level);
     if (i >= args.size()) {

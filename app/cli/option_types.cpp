@@ -63,14 +63,17 @@ const NumericOption* findNumericOption(const std::string& verb, const std::strin
 }
 
 std::string checkNumericOption(const NumericOption& o, const std::string& value) {
-    const auto fail = [&](const std::string& expected) { return "--" + std::string(o.name) + " expects " + expected + ", got '" + value + "'"; };
+    const auto fail = [&](const std::string& expected) {
+        return "--" + std::string(o.name) + " expects " + expected + ", got '" + value + "'";
+    };
     const char* begin = value.data();
     const char* end = value.data() + value.size();
     switch (o.kind) {
     case K::Unsigned: {
         unsigned long long v = 0;
         const auto [p, ec] = std::from_chars(begin, end, v);
-        if (value.empty() || ec != std::errc() || p != end) return fail(std::string(o.meaning) + " (a whole number from 0 to 18446744073709551615)");
+        if (value.empty() || ec != std::errc() || p != end)
+            return fail(std::string(o.meaning) + " (a whole number from 0 to 18446744073709551615)");
         return {};
     }
     case K::Integer: {
@@ -84,8 +87,10 @@ std::string checkNumericOption(const NumericOption& o, const std::string& value)
     case K::Number: {
         double v = 0;
         const auto [p, ec] = std::from_chars(begin, end, v);
-        const std::string range = (o.minExclusive ? "above " : "at least ") + bound(o.min) + (o.max < kHuge ? ", at most " + bound(o.max) : "");
-        if (value.empty() || ec != std::errc() || p != end || !std::isfinite(v) || v < o.min || (o.minExclusive && v <= o.min) || v > o.max)
+        const std::string range =
+            (o.minExclusive ? "above " : "at least ") + bound(o.min) + (o.max < kHuge ? ", at most " + bound(o.max) : "");
+        if (value.empty() || ec != std::errc() || p != end || !std::isfinite(v) || v < o.min || (o.minExclusive && v <= o.min) ||
+            v > o.max)
             return fail(std::string(o.meaning) + " (" + range + ")");
         return {};
     }

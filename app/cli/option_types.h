@@ -14,9 +14,9 @@ namespace ks::cli {
 struct NumericOption {
     const char* name;
     enum class Kind { Integer, Unsigned, Number } kind;
-    double min, max;     // inclusive bounds (Number: min may be exclusive, see above)
-    bool minExclusive;   // "> 0" rather than ">= 0"
-    const char* meaning; // "a number of evaluations", for the message
+    double min, max;             // inclusive bounds (Number: min may be exclusive, see above)
+    bool minExclusive;           // "> 0" rather than ">= 0"
+    const char* meaning;         // "a number of evaluations", for the message
     const char* verbs = nullptr; // space-separated verbs it applies to; null: all
 };
 

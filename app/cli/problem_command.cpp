@@ -43,7 +43,8 @@ const char* kProblemHelp = R"(usage: kernelsmith-cli problem check DIR|NAME
 // The cuda problem's own sources, built with nvcc as its jobs would build them
 // (compile only, default params): "" when all build, else what did not.
 std::string buildCudaSources(const problem::ProblemSpec& p) {
-    const auto scratch = std::filesystem::temp_directory_path() / ("kernelsmith-check-" + p.name + "-" + std::to_string(::getpid()));
+    const auto scratch =
+        std::filesystem::temp_directory_path() / ("kernelsmith-check-" + p.name + "-" + std::to_string(::getpid()));
     std::vector<std::pair<std::string, const std::string*>> sources{{"reference", &p.reference.text}};
     for (const auto& b : p.baselines) sources.emplace_back("baseline " + b.name, &b.text);
     for (const auto& s : p.seeds) sources.emplace_back("seed " + s.name, &s.text);
@@ -62,9 +63,12 @@ std::string buildCudaSources(const problem::ProblemSpec& p) {
             continue;
         }
         const auto result = eval::compileCudaCandidate(dir, p.limits.compileTimeoutS);
-        if (!result.ran) failed += "  " + what + ": " + result.note + "\n";
-        else if (!result.built) failed += "  " + what + " does not build:\n" + result.log + "\n";
-        else built += (built.empty() ? "" : ", ") + what;
+        if (!result.ran)
+            failed += "  " + what + ": " + result.note + "\n";
+        else if (!result.built)
+            failed += "  " + what + " does not build:\n" + result.log + "\n";
+        else
+            built += (built.empty() ? "" : ", ") + what;
     }
     std::error_code ec;
     std::filesystem::remove_all(scratch, ec);
@@ -99,8 +103,8 @@ int check(const std::string& target) {
             const auto& a = p.arguments[i];
             std::string shape;
             for (const auto& d : a.shape) shape += (shape.empty() ? "" : ", ") + d.text();
-            std::printf("%s%s %s[%s]%s", i ? ", " : "", std::string(problem::dtypeName(a.dtype)).c_str(), a.name.c_str(), shape.c_str(),
-                        a.output ? " (out)" : "");
+            std::printf("%s%s %s[%s]%s", i ? ", " : "", std::string(problem::dtypeName(a.dtype)).c_str(), a.name.c_str(),
+                        shape.c_str(), a.output ? " (out)" : "");
         }
         std::printf("\n  shapes      %zu check, %zu timing\n", p.checkShapes.size(), p.timeShapes.size());
         std::printf("  baselines   reference%s", p.baselines.empty() ? "" : ", ");
@@ -134,8 +138,10 @@ int list() {
     for (const auto& dir : dirs) {
         auto spec = problem::loadProblem(dir);
         const auto rel = std::filesystem::relative(dir, root).string();
-        if (spec) std::printf("%-28s %s\n", rel.c_str(), spec->title.c_str());
-        else std::printf("%-28s INVALID: %s\n", rel.c_str(), spec.error().message.substr(0, 100).c_str());
+        if (spec)
+            std::printf("%-28s %s\n", rel.c_str(), spec->title.c_str());
+        else
+            std::printf("%-28s INVALID: %s\n", rel.c_str(), spec.error().message.substr(0, 100).c_str());
     }
     return kExitOk;
 }

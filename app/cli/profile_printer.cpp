@@ -8,13 +8,16 @@ void printProfile(std::FILE* out, const profile::ProfileReport& p) {
     std::fprintf(out, "\nprofile (%s)\n", eval::profileLevelName(p.level).c_str());
     if (p.roofline) {
         const auto& r = *p.roofline;
-        std::fprintf(out, "  roofs: %.1f GB/s, %.0f GFLOP/s (%s%s); ridge %.2f flop/B\n", r.roofs.bandwidthGBs, r.roofs.peakGflops,
-                     r.roofs.cores > 0 ? std::to_string(r.roofs.cores).c_str() : r.roofs.device.c_str(), r.roofs.cores == 1 ? " core" : r.roofs.cores > 1 ? " cores" : "",
+        std::fprintf(out, "  roofs: %.1f GB/s, %.0f GFLOP/s (%s%s); ridge %.2f flop/B\n", r.roofs.bandwidthGBs,
+                     r.roofs.peakGflops, r.roofs.cores > 0 ? std::to_string(r.roofs.cores).c_str() : r.roofs.device.c_str(),
+                     r.roofs.cores == 1  ? " core"
+                     : r.roofs.cores > 1 ? " cores"
+                                         : "",
                      r.ridge);
         std::fprintf(out, "  %-14s %10s %9s %10s %9s %9s\n", "shape", "time", "GB/s", "GFLOP/s", "flop/B", "roofline");
         for (const auto& s : r.shapes)
-            std::fprintf(out, "  %-14s %10s %9.2f %10.2f %9.3f %8.0f%%\n", s.shape.c_str(), formatSeconds(s.seconds).c_str(), s.gbs, s.gflops,
-                         s.intensity, s.rooflineFraction * 100);
+            std::fprintf(out, "  %-14s %10s %9.2f %10.2f %9.3f %8.0f%%\n", s.shape.c_str(), formatSeconds(s.seconds).c_str(),
+                         s.gbs, s.gflops, s.intensity, s.rooflineFraction * 100);
     }
     if (p.counters) {
         const auto& c = *p.counters;
@@ -26,20 +29,23 @@ void printProfile(std::FILE* out, const profile::ProfileReport& p) {
     }
     if (p.cachegrind) {
         const auto& c = *p.cachegrind;
-        std::fprintf(out, "  cachegrind, one call: Ir %.4g, Dr %.4g, Dw %.4g, D1 misses %.4g (%.1f%%), LL misses %.4g\n", c.count("Ir"), c.count("Dr"),
-                     c.count("Dw"), c.count("D1mr") + c.count("D1mw"), c.d1MissRate() * 100, c.llMisses());
+        std::fprintf(out, "  cachegrind, one call: Ir %.4g, Dr %.4g, Dw %.4g, D1 misses %.4g (%.1f%%), LL misses %.4g\n",
+                     c.count("Ir"), c.count("Dr"), c.count("Dw"), c.count("D1mr") + c.count("D1mw"), c.d1MissRate() * 100,
+                     c.llMisses());
         for (const auto& [fn, ir] : c.functions) std::fprintf(out, "    %-40s Ir %.4g\n", fn.c_str(), ir);
     }
     for (const auto& k : p.ncu)
-        std::fprintf(out, "  ncu %s: %.1f us, DRAM %.0f%%, SM %.0f%%, occupancy %.0f%%%s%s\n", k.name.c_str(), k.durationNs / 1e3, k.dramPct, k.smPct,
-                     k.achievedOccupancyPct, k.stalls.empty() ? "" : ", top stall ", k.stalls.empty() ? "" : k.stalls.front().first.c_str());
+        std::fprintf(out, "  ncu %s: %.1f us, DRAM %.0f%%, SM %.0f%%, occupancy %.0f%%%s%s\n", k.name.c_str(), k.durationNs / 1e3,
+                     k.dramPct, k.smPct, k.achievedOccupancyPct, k.stalls.empty() ? "" : ", top stall ",
+                     k.stalls.empty() ? "" : k.stalls.front().first.c_str());
     for (const auto& n : p.notes) std::fprintf(out, "  note: %s\n", n.c_str());
     if (p.diagnosis.empty()) std::fprintf(out, "  diagnosis: no signal\n");
     for (const auto& s : p.diagnosis) std::fprintf(out, "  %-18s %s\n", s.name.c_str(), s.evidence.c_str());
 }
 
 void printMachine(std::FILE* out, const profile::MachineModel& m) {
-    std::fprintf(out, "host %s: %s, %d cores, %s (probed %s)\n", m.host.c_str(), m.cpu.c_str(), m.cores, m.isa.c_str(), m.probedAt.c_str());
+    std::fprintf(out, "host %s: %s, %d cores, %s (probed %s)\n", m.host.c_str(), m.cpu.c_str(), m.cores, m.isa.c_str(),
+                 m.probedAt.c_str());
     std::fprintf(out, "caches: L1d %zu KiB, L2 %zu KiB, L3 %zu KiB\n", m.l1dBytes >> 10, m.l2Bytes >> 10, m.l3Bytes >> 10);
     std::fprintf(out, "\n%-6s %14s %12s %12s\n", "level", "working set", "1 core", "all cores");
     for (const auto& b : m.bandwidth)
@@ -49,11 +55,13 @@ void printMachine(std::FILE* out, const profile::MachineModel& m) {
         for (double v : m.dramProbes1) std::fprintf(out, " %.1f", v);
         std::fprintf(out, " GB/s; CV %.1f%%\n", m.dramProbeCv() * 100);
     }
-    std::fprintf(out, "\npeak FP32: scalar %.1f / %.1f GFLOP/s, vector %.1f / %.1f GFLOP/s (1 core / all)\n", m.scalarGflops1, m.scalarGflopsAll,
-                 m.vectorGflops1, m.vectorGflopsAll);
+    std::fprintf(out, "\npeak FP32: scalar %.1f / %.1f GFLOP/s, vector %.1f / %.1f GFLOP/s (1 core / all)\n", m.scalarGflops1,
+                 m.scalarGflopsAll, m.vectorGflops1, m.vectorGflopsAll);
     std::fprintf(out, "ridge: %.2f flop/B (1 core), %.2f (all)\n", m.ridgeIntensity(1), m.ridgeIntensity(m.cores));
     for (const auto& g : m.gpus)
-        std::fprintf(out, "GPU %d: %s (cc %s), %d SMs, L2 %zu MiB; copy %.0f GB/s, FP32 FMA %.1f TFLOP/s, matrix bf16 %.0f / fp32 %.1f TFLOP/s\n",
+        std::fprintf(out,
+                     "GPU %d: %s (cc %s), %d SMs, L2 %zu MiB; copy %.0f GB/s, FP32 FMA %.1f TFLOP/s, matrix bf16 %.0f / fp32 "
+                     "%.1f TFLOP/s\n",
                      g.index, g.name.c_str(), g.computeCapability.c_str(), g.smCount, g.l2Bytes >> 20, g.copyGBs, g.fp32FmaTflops,
                      g.bf16MatrixTflops, g.fp32MatrixTflops);
 }

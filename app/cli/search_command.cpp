@@ -1,24 +1,24 @@
 // kernelsmith-cli search start|resume|list|show|export and the steering verbs.
 #include "args.h"
 #include "command_table.h"
-#include "util/json_text.h"
 #include "commands.h"
 #include "executor_options.h"
 #include "exit_codes.h"
 #include "synth/llm_setup.h"
+#include "util/json_text.h"
 #include "verdict_printer.h"
 
 #include "eval/evaluator.h"
+#include "kb/kb_index.h"
+#include "kb/skill_distiller.h"
 #include "problem/problem_loader.h"
-#include "search/search_config_json.h"
 #include "profile/machine_cache.h"
-#include "search/search_engine.h"
 #include "report/secret_scrubber.h"
 #include "report/standalone_kernel.h"
-#include "search/steering.h"
-#include "kb/kb_index.h"
+#include "search/search_config_json.h"
+#include "search/search_engine.h"
 #include "search/search_launcher.h"
-#include "kb/skill_distiller.h"
+#include "search/steering.h"
 #include "store/evaluation_store.h"
 #include "store/llm_call_store.h"
 #include "store/search_store.h"
@@ -86,7 +86,9 @@ void printHelp(std::FILE* out) {
 }
 
 volatile std::sig_atomic_t gInterrupted = 0;
-void onInterrupt(int) { gInterrupted = 1; }
+void onInterrupt(int) {
+    gInterrupted = 1;
+}
 
 bool toInt(const std::string& s, long long& out) {
     try {
@@ -99,7 +101,7 @@ bool toInt(const std::string& s, long long& out) {
 }
 
 class ProgressPrinter final : public search::SearchObserver {
-public:
+  public:
     ProgressPrinter() : tty_(isatty(STDOUT_FILENO) != 0) {}
     void progress(const search::SearchProgress& p) override {
         char line[384];
@@ -109,8 +111,8 @@ public:
                       p.etaSeconds > 0 ? formatSeconds(p.etaSeconds).c_str() : "-", p.paused ? " [paused]" : "");
         if (p.llmCalls > 0 || p.llmInFlight > 0) {
             const std::size_t used = std::strlen(line);
-            std::snprintf(line + used, sizeof line - used, "; LLM %lld call(s), %d waiting, %lld tokens, $%.4f", static_cast<long long>(p.llmCalls),
-                          p.llmInFlight, static_cast<long long>(p.llmTokens), p.llmCostUsd);
+            std::snprintf(line + used, sizeof line - used, "; LLM %lld call(s), %d waiting, %lld tokens, $%.4f",
+                          static_cast<long long>(p.llmCalls), p.llmInFlight, static_cast<long long>(p.llmTokens), p.llmCostUsd);
         }
         if (tty_) {
             std::printf("\r\033[K%s", line);
@@ -132,20 +134,22 @@ public:
         if (tty_) std::printf("\n");
     }
 
-private:
+  private:
     bool tty_;
     int lastDone_ = -1;
     bool lastPaused_ = false;
 };
 
 Result<store::Database> openWorkspace(const GlobalOptions& global) {
-    const std::filesystem::path path = global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database);
+    const std::filesystem::path path =
+        global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database);
     return store::Database::open(path);
 }
 
 // llm: the synthesizer when the caller has built it already (start checks the
 // models before creating the search); otherwise built here from the config.
-int runEngine(store::Database& db, std::int64_t searchId, const Args& args, std::shared_ptr<const synth::LlmSynthesizer> llm = nullptr) {
+int runEngine(store::Database& db, std::int64_t searchId, const Args& args,
+              std::shared_ptr<const synth::LlmSynthesizer> llm = nullptr) {
     search::SearchLaunch launch;
     launch.searchId = searchId;
     auto choice = executorChoice(args, 0);
@@ -186,13 +190,16 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args, std:
     std::printf("search %lld %s (%s): %d evaluations, best %.3gx at node %lld\n", static_cast<long long>(searchId),
                 outcome->status.c_str(), outcome->stopReason.c_str(), outcome->evaluations, outcome->bestSpeedup,
                 static_cast<long long>(outcome->bestNode));
-    if (outcome->status == "stopped") std::printf("continue with: kernelsmith-cli search resume %lld\n", static_cast<long long>(searchId));
+    if (outcome->status == "stopped")
+        std::printf("continue with: kernelsmith-cli search resume %lld\n", static_cast<long long>(searchId));
     if (args.has("distill") && outcome->status == "finished" && outcome->bestSpeedup > 0) {
         // What this search learned, as a skill awaiting review.
         auto skill = kb::distillSkill(db, searchId, kb::userKbDir() / "skills");
-        if (!skill) std::fprintf(stderr, "search: no skill distilled: %s\n", skill.error().message.c_str());
-        else std::printf("skill %s written to %s (pending: kernelsmith-cli kb skills approve %s)\n", skill->doc.id.c_str(), skill->file.c_str(),
-                         skill->doc.id.c_str());
+        if (!skill)
+            std::fprintf(stderr, "search: no skill distilled: %s\n", skill.error().message.c_str());
+        else
+            std::printf("skill %s written to %s (pending: kernelsmith-cli kb skills approve %s)\n", skill->doc.id.c_str(),
+                        skill->file.c_str(), skill->doc.id.c_str());
     }
     return kExitOk;
 }
@@ -214,8 +221,10 @@ int start(const Args& args, const GlobalOptions& global) {
         if (!v) return true;
         try {
             std::size_t used = 0;
-            if (integer) cfg[key] = std::stoll(*v, &used);
-            else cfg[key] = std::stod(*v, &used);
+            if (integer)
+                cfg[key] = std::stoll(*v, &used);
+            else
+                cfg[key] = std::stod(*v, &used);
             if (used != v->size()) throw std::invalid_argument(*v);
         } catch (const std::exception&) {
             std::fprintf(stderr, "search start: --%s expects a number, got '%s'\n", flag, v->c_str());
@@ -255,9 +264,9 @@ int start(const Args& args, const GlobalOptions& global) {
         std::fprintf(stderr, "search start: %s\n", id.error().message.c_str());
         return exitCodeFor(id.error());
     }
-    std::printf("search %lld: %s on %s, budget %d, policy %s, synth %s, seed %llu\n", static_cast<long long>(*id), problem->name.c_str(),
-                db->path().c_str(), config->maxEvaluations, tree::policyName(config->policy).c_str(), tree::synthModeName(config->synth).c_str(),
-                static_cast<unsigned long long>(config->seed));
+    std::printf("search %lld: %s on %s, budget %d, policy %s, synth %s, seed %llu\n", static_cast<long long>(*id),
+                problem->name.c_str(), db->path().c_str(), config->maxEvaluations, tree::policyName(config->policy).c_str(),
+                tree::synthModeName(config->synth).c_str(), static_cast<unsigned long long>(config->seed));
     return runEngine(*db, *id, args, llm);
 }
 
@@ -267,7 +276,8 @@ bool ownerAlive(const store::SearchRecord& s) {
 
 Result<store::SearchRecord> loadSearchArg(const store::Database& db, const std::string& idText) {
     long long id = 0;
-    if (!toInt(idText, id)) return makeError(ErrorCode::InvalidArgument, "'" + idText + "' is not a search id (see `search list`)");
+    if (!toInt(idText, id))
+        return makeError(ErrorCode::InvalidArgument, "'" + idText + "' is not a search id (see `search list`)");
     return store::SearchStore(db).loadSearch(id);
 }
 
@@ -390,8 +400,7 @@ void printTree(const std::vector<store::NodeRecord>& nodes, std::int64_t bestNod
             if (n->speedup) std::snprintf(speed, sizeof speed, " %.3gx", *n->speedup);
             std::printf("%s%s#%lld %s%s [%s]%s %s%s%s\n", indent.c_str(), last ? "└─ " : "├─ ", static_cast<long long>(n->id),
                         n->status.value_or(n->state).c_str(), speed, n->origin.c_str(), onBestPath.count(n->id) ? " *" : "",
-                        paramsText(*n).c_str(),
-                        n->pruned ? " (pruned)" : "", n->pinned ? " (pinned)" : "");
+                        paramsText(*n).c_str(), n->pruned ? " (pruned)" : "", n->pinned ? " (pinned)" : "");
             walk(n->id, indent + (last ? "   " : "│  "));
         }
     };
@@ -414,8 +423,9 @@ int show(const Args& args, const GlobalOptions& global) {
         std::fprintf(stderr, "search show: %s\n", nodes.error().message.c_str());
         return kExitError;
     }
-    std::printf("search %lld: %s, %s%s, %lld evaluations\n  config %s\n", static_cast<long long>(search->id), search->problem.c_str(),
-                search->status.c_str(), search->stopReason.empty() ? "" : (" (" + search->stopReason + ")").c_str(),
+    std::printf("search %lld: %s, %s%s, %lld evaluations\n  config %s\n", static_cast<long long>(search->id),
+                search->problem.c_str(), search->status.c_str(),
+                search->stopReason.empty() ? "" : (" (" + search->stopReason + ")").c_str(),
                 static_cast<long long>(search->evaluations), search->configJson.c_str());
     std::map<std::string, int> statuses;
     for (const auto& n : *nodes) ++statuses[n.status.value_or(n.state)];
@@ -426,8 +436,8 @@ int show(const Args& args, const GlobalOptions& global) {
     if (search->bestNode) {
         for (const auto& n : *nodes)
             if (n.id == *search->bestNode) {
-                std::printf("best: node %lld, %.3gx, %s %s\n", static_cast<long long>(n.id), n.speedup.value_or(0), n.sourceName.c_str(),
-                            paramsText(n).c_str());
+                std::printf("best: node %lld, %.3gx, %s %s\n", static_cast<long long>(n.id), n.speedup.value_or(0),
+                            n.sourceName.c_str(), paramsText(n).c_str());
                 printOverBestBaseline(*db, n.evaluationId);
             }
     }
@@ -454,18 +464,22 @@ int exportBest(const Args& args, const GlobalOptions& global) {
         std::fprintf(stderr, "search export: %s\n", text.error().message.c_str());
         return kExitError;
     }
-    if (auto s = writeFileAtomic(*file, report::SecretScrubber::fromEnvironment(args.value("llm-config").value_or("")).scrub(*text)); !s) {
+    if (auto s =
+            writeFileAtomic(*file, report::SecretScrubber::fromEnvironment(args.value("llm-config").value_or("")).scrub(*text));
+        !s) {
         std::fprintf(stderr, "search export: %s\n", s.error().message.c_str());
         return kExitError;
     }
-    std::printf("wrote node %lld (%.3gx) to %s\n", static_cast<long long>(*search->bestNode), search->bestSpeedup.value_or(0), file->c_str());
+    std::printf("wrote node %lld (%.3gx) to %s\n", static_cast<long long>(*search->bestNode), search->bestSpeedup.value_or(0),
+                file->c_str());
     return kExitOk;
 }
 
 int steer(const std::string& verb, const Args& args, const GlobalOptions& global) {
     const auto& pos = args.positional();
-    static const std::map<std::string, std::size_t> arity{{"pause", 2}, {"stop", 2}, {"budget", 3}, {"prune", 3}, {"unprune", 3},
-                                                          {"pin", 3}, {"unpin", 3}, {"boost", 4}, {"hint", 4}, {"add-child", 4}};
+    static const std::map<std::string, std::size_t> arity{{"pause", 2},   {"stop", 2},     {"budget", 3}, {"prune", 3},
+                                                          {"unprune", 3}, {"pin", 3},      {"unpin", 3},  {"boost", 4},
+                                                          {"hint", 4},    {"add-child", 4}};
     if (pos.size() != arity.at(verb)) {
         std::fprintf(stderr, "search %s: wrong arguments (see search --help)\n", verb.c_str());
         return kExitUsage;
@@ -476,16 +490,23 @@ int steer(const std::string& verb, const Args& args, const GlobalOptions& global
     auto* search = &opened.search;
     long long number = 0;
     if (pos.size() >= 3 && !toInt(pos[2], number)) {
-        std::fprintf(stderr, "search %s: '%s' is not a %s\n", verb.c_str(), pos[2].c_str(), verb == "budget" ? "number of evaluations" : "node id");
+        std::fprintf(stderr, "search %s: '%s' is not a %s\n", verb.c_str(), pos[2].c_str(),
+                     verb == "budget" ? "number of evaluations" : "node id");
         return kExitUsage;
     }
     search::SteeringCommand command;
-    if (verb == "pause") command = search::SteeringCommand::pause();
-    else if (verb == "stop") command = search::SteeringCommand::stop();
-    else if (verb == "budget") command = search::SteeringCommand::budget(number);
-    else if (verb == "prune" || verb == "unprune") command = search::SteeringCommand::prune(number, verb == "prune");
-    else if (verb == "pin" || verb == "unpin") command = search::SteeringCommand::pin(number, verb == "pin");
-    else if (verb == "hint") command = search::SteeringCommand::hint(number, pos[3]);
+    if (verb == "pause")
+        command = search::SteeringCommand::pause();
+    else if (verb == "stop")
+        command = search::SteeringCommand::stop();
+    else if (verb == "budget")
+        command = search::SteeringCommand::budget(number);
+    else if (verb == "prune" || verb == "unprune")
+        command = search::SteeringCommand::prune(number, verb == "prune");
+    else if (verb == "pin" || verb == "unpin")
+        command = search::SteeringCommand::pin(number, verb == "pin");
+    else if (verb == "hint")
+        command = search::SteeringCommand::hint(number, pos[3]);
     else if (verb == "boost") {
         try {
             command = search::SteeringCommand::boost(number, std::stod(pos[3]));
@@ -515,8 +536,12 @@ int steer(const std::string& verb, const Args& args, const GlobalOptions& global
         std::fprintf(stderr, "search %s: %s\n", verb.c_str(), id.error().message.c_str());
         return id.error().code == ErrorCode::Database || id.error().code == ErrorCode::Io ? kExitError : kExitUsage;
     }
-    if (ownerAlive(*search)) std::printf("search %lld: %s sent to the running search (command %lld)\n", static_cast<long long>(search->id), verb.c_str(), static_cast<long long>(*id));
-    else std::printf("search %lld is not running: %s queued (command %lld), applied when it resumes\n", static_cast<long long>(search->id), verb.c_str(), static_cast<long long>(*id));
+    if (ownerAlive(*search))
+        std::printf("search %lld: %s sent to the running search (command %lld)\n", static_cast<long long>(search->id),
+                    verb.c_str(), static_cast<long long>(*id));
+    else
+        std::printf("search %lld is not running: %s queued (command %lld), applied when it resumes\n",
+                    static_cast<long long>(search->id), verb.c_str(), static_cast<long long>(*id));
     return kExitOk;
 }
 
@@ -547,13 +572,13 @@ int calls(const Args& args, const GlobalOptions& global) {
         std::printf("call %lld: %s (%s %s) from node %lld -> node %lld, %s, %lld+%lld tokens%s, $%.5f, %.1f s, %d attempt(s)\n",
                     static_cast<long long>(c.id), c.modelName.c_str(), c.provider.c_str(), c.model.c_str(),
                     static_cast<long long>(c.parentNodeId), static_cast<long long>(c.nodeId), c.status.c_str(),
-                    static_cast<long long>(c.inputTokens), static_cast<long long>(c.outputTokens), c.usageEstimated ? " (estimated)" : "",
-                    c.costUsd, c.latencyS, c.attempts);
+                    static_cast<long long>(c.inputTokens), static_cast<long long>(c.outputTokens),
+                    c.usageEstimated ? " (estimated)" : "", c.costUsd, c.latencyS, c.attempts);
         if (!c.error.empty()) std::printf("  error: %s\n", c.error.c_str());
         if (c.promptCutJson != "[]") std::printf("  cut from the prompt: %s\n", c.promptCutJson.c_str());
         if (args.has("full")) {
-            std::printf("--- system\n%s\n--- prompt\n%s\n--- reasoning\n%s\n--- reply\n%s\n---\n", c.systemPrompt.c_str(), c.prompt.c_str(),
-                        c.reasoning.c_str(), c.reply.c_str());
+            std::printf("--- system\n%s\n--- prompt\n%s\n--- reasoning\n%s\n--- reply\n%s\n---\n", c.systemPrompt.c_str(),
+                        c.prompt.c_str(), c.reasoning.c_str(), c.reply.c_str());
         } else if (!c.reasoning.empty()) {
             std::printf("  reasoning: %s\n", c.reasoning.substr(0, 200).c_str());
         }
@@ -583,7 +608,8 @@ int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& 
     if (verb == "show") return show(*args, global);
     if (verb == "export") return exportBest(*args, global);
     if (verb == "calls") return calls(*args, global);
-    static const std::set<std::string> steering{"pause", "stop", "budget", "prune", "unprune", "pin", "unpin", "boost", "hint", "add-child"};
+    static const std::set<std::string> steering{"pause", "stop",  "budget", "prune", "unprune",
+                                                "pin",   "unpin", "boost",  "hint",  "add-child"};
     if (steering.count(verb)) return steer(verb, *args, global);
     std::fprintf(stderr, "search: unknown command '%s'\n\n", verb.c_str());
     printHelp(stderr);

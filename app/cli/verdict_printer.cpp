@@ -15,7 +15,8 @@ std::string sizesText(const nlohmann::json& sizes) {
 
 void printVerdict(std::FILE* out, const std::string& title, const eval::EvaluationResult& r) {
     std::fprintf(out, "%s\n", title.c_str());
-    std::fprintf(out, "  status    %s%s\n", eval::statusName(r.status).c_str(), r.cached ? " (cached result; --no-cache to rerun)" : "");
+    std::fprintf(out, "  status    %s%s\n", eval::statusName(r.status).c_str(),
+                 r.cached ? " (cached result; --no-cache to rerun)" : "");
     if (!r.message.empty()) std::fprintf(out, "  verdict   %s\n", r.message.c_str());
 
     if (!r.checks.empty()) {
@@ -27,7 +28,8 @@ void printVerdict(std::FILE* out, const std::string& title, const eval::Evaluati
             shapes.insert(c.shape);
             seeds.insert(c.seed);
         }
-        std::fprintf(out, "  checks    %zu of %zu passed (%zu shapes x %zu seeds)\n", passed, r.checks.size(), shapes.size(), seeds.size());
+        std::fprintf(out, "  checks    %zu of %zu passed (%zu shapes x %zu seeds)\n", passed, r.checks.size(), shapes.size(),
+                     seeds.size());
         int shown = 0;
         for (const auto& c : r.checks) {
             if (c.passed) continue;
@@ -60,15 +62,19 @@ void printVerdict(std::FILE* out, const std::string& title, const eval::Evaluati
         for (const auto& b : t.baselines) row(b);
         std::fprintf(out, "            speedup %.3gx over the reference", t.speedup);
         for (std::size_t i = 1; i < t.baselines.size(); ++i)
-            if (const double s = t.speedupOver(t.baselines[i].name); s > 0) std::fprintf(out, ", %.3gx over %s", s, t.baselines[i].name.c_str());
+            if (const double s = t.speedupOver(t.baselines[i].name); s > 0)
+                std::fprintf(out, ", %.3gx over %s", s, t.baselines[i].name.c_str());
         if (t.bytes > 0 && t.candidate.median > 0) std::fprintf(out, "; %.3g GB/s", t.bytes / t.candidate.median / 1e9);
         if (t.flops > 0 && t.candidate.median > 0) std::fprintf(out, ", %.3g GFLOP/s", t.flops / t.candidate.median / 1e9);
         std::fprintf(out, "\n");
     }
-    if (r.speedup) std::fprintf(out, "  speedup   %.3gx (geometric mean over timing shapes)%s\n", *r.speedup,
-                                r.implausibleSpeedup ? "  ** implausible: review before trusting **" : "");
-    if (const auto best = r.speedupOverBestBaseline(); r.speedup && best && !r.timing.empty() && r.timing.front().baselines.size() > 1)
-        std::fprintf(out, "            %.3gx over the best baseline of each shape (mostly %s)\n", *best, r.bestBaselineName().c_str());
+    if (r.speedup)
+        std::fprintf(out, "  speedup   %.3gx (geometric mean over timing shapes)%s\n", *r.speedup,
+                     r.implausibleSpeedup ? "  ** implausible: review before trusting **" : "");
+    if (const auto best = r.speedupOverBestBaseline();
+        r.speedup && best && !r.timing.empty() && r.timing.front().baselines.size() > 1)
+        std::fprintf(out, "            %.3gx over the best baseline of each shape (mostly %s)\n", *best,
+                     r.bestBaselineName().c_str());
     if (!r.buildLog.empty() && (r.status == eval::EvalStatus::CompileError || r.status == eval::EvalStatus::InfraError ||
                                 r.status == eval::EvalStatus::RuntimeError)) {
         std::fprintf(out, "  log\n");
@@ -83,7 +89,9 @@ void printVerdict(std::FILE* out, const std::string& title, const eval::Evaluati
         }
         if (!line.empty()) std::fprintf(out, "    | %s\n", line.c_str());
     }
-    if (!r.cached) std::fprintf(out, "  cost      %s compiling, %s in all\n", formatSeconds(r.compileSeconds).c_str(), formatSeconds(r.wallSeconds).c_str());
+    if (!r.cached)
+        std::fprintf(out, "  cost      %s compiling, %s in all\n", formatSeconds(r.compileSeconds).c_str(),
+                     formatSeconds(r.wallSeconds).c_str());
 }
 
 } // namespace ks::cli

@@ -1,6 +1,6 @@
 #pragma once
-#include "util/format.h"
 #include "eval/evaluation_result.h"
+#include "util/format.h"
 
 #include <cstdio>
 #include <string>

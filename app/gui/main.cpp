@@ -1,11 +1,11 @@
 // kernelsmith: the workbench. Opens a workspace (the one given, else the last,
 // else the default) and shows the bundled problems.
 #include "models/problem_list_model.h"
-#include "util/paths.h"
 #include "theme/app_theme.h"
-#include "windows/app_settings.h"
 #include "tree/tree_canvas.h"
+#include "util/paths.h"
 #include "widgets/search_view.h"
+#include "windows/app_settings.h"
 #include "windows/main_window.h"
 
 #include <QtCore/QCommandLineParser>
@@ -64,18 +64,24 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Save the window as a PNG to FILE once shown, then quit."),
                                         QStringLiteral("FILE"));
-    const QCommandLineOption search(QStringLiteral("search"), QStringLiteral("Open the tree of search ID of the workspace."), QStringLiteral("ID"));
+    const QCommandLineOption search(QStringLiteral("search"), QStringLiteral("Open the tree of search ID of the workspace."),
+                                    QStringLiteral("ID"));
     parser.addOption(workspace);
     parser.addOption(screenshot);
-    const QCommandLineOption node(QStringLiteral("node"), QStringLiteral("With --search: select node ID once the tree is loaded."), QStringLiteral("ID"));
-    const QCommandLineOption tab(QStringLiteral("inspector-tab"), QStringLiteral("With --node: show this inspector tab (Node, Code, Diff, Evaluation, Profile, LLM)."),
-                                 QStringLiteral("NAME"));
+    const QCommandLineOption node(QStringLiteral("node"),
+                                  QStringLiteral("With --search: select node ID once the tree is loaded."), QStringLiteral("ID"));
+    const QCommandLineOption tab(
+        QStringLiteral("inspector-tab"),
+        QStringLiteral("With --node: show this inspector tab (Node, Code, Diff, Evaluation, Profile, LLM)."),
+        QStringLiteral("NAME"));
     parser.addOption(search);
     parser.addOption(node);
     parser.addOption(tab);
-    const QCommandLineOption problemOption(QStringLiteral("problem"), QStringLiteral("Select problem NAME in the Problems tab."), QStringLiteral("NAME"));
+    const QCommandLineOption problemOption(QStringLiteral("problem"), QStringLiteral("Select problem NAME in the Problems tab."),
+                                           QStringLiteral("NAME"));
     parser.addOption(problemOption);
-    const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("system (the desktop's palette, the default), light or dark."),
+    const QCommandLineOption theme(QStringLiteral("theme"),
+                                   QStringLiteral("system (the desktop's palette, the default), light or dark."),
                                    QStringLiteral("NAME"), QStringLiteral("system"));
     parser.addOption(theme);
 
@@ -99,7 +105,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(problemOption)) {
         bool found = false;
         for (int r = 0; r < window.problemModel()->rowCount(); ++r)
-            if (const QString id = window.problemModel()->problemAt(r).id; id == parser.value(problemOption) || id.endsWith(QLatin1Char('/') + parser.value(problemOption))) {
+            if (const QString id = window.problemModel()->problemAt(r).id;
+                id == parser.value(problemOption) || id.endsWith(QLatin1Char('/') + parser.value(problemOption))) {
                 window.selectProblem(r);
                 found = true;
             }

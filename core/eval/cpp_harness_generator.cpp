@@ -18,7 +18,10 @@ std::string cppString(const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
         if (c == '"' || c == '\\') out += '\\';
-        if (c == '\n') { out += "\\n"; continue; }
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
         out += c;
     }
     return out + "\"";
@@ -62,30 +65,36 @@ std::string fillCode(const problem::Argument& a, const problem::ProblemSpec& p) 
     const FillSpec& f = a.fill;
     const std::string lastDim = a.shape.empty() ? "1" : "(" + a.shape.back().toCpp(false) + ")";
     switch (f.kind) {
-    case FillSpec::Kind::Uniform: return "fillUniform<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
-    case FillSpec::Kind::Normal: return "fillNormal<" + T + ">(ks_b, ks_rng, " + cppDouble(f.mean) + ", " + cppDouble(f.stddev) + ");";
-    case FillSpec::Kind::IntRange: return "fillIntRange<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
+    case FillSpec::Kind::Uniform:
+        return "fillUniform<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
+    case FillSpec::Kind::Normal:
+        return "fillNormal<" + T + ">(ks_b, ks_rng, " + cppDouble(f.mean) + ", " + cppDouble(f.stddev) + ");";
+    case FillSpec::Kind::IntRange:
+        return "fillIntRange<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
     case FillSpec::Kind::SortedUniform:
-        return "fillUniform<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + "); sortRows<" + T + ">(ks_b, " +
-               lastDim + ", true);";
+        return "fillUniform<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + "); sortRows<" + T +
+               ">(ks_b, " + lastDim + ", true);";
     case FillSpec::Kind::SortedIntRange:
-        return "fillIntRange<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + "); sortRows<" + T + ">(ks_b, " +
-               lastDim + ", " + (f.distinct ? "true" : "false") + ");";
+        return "fillIntRange<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + "); sortRows<" + T +
+               ">(ks_b, " + lastDim + ", " + (f.distinct ? "true" : "false") + ");";
     case FillSpec::Kind::Lengths:
     case FillSpec::Kind::Offsets: {
         std::size_t index = 0;
         const auto sizes = allSizes(p);
         for (; index < sizes.size(); ++index)
             if (sizes[index] == f.total) break;
-        return f.total + " = fillJagged<" + T + ">(ks_b, ks_rng, " + f.minLength->toCpp(false) + ", " + f.maxLength->toCpp(false) + ", " +
-               cppDouble(f.emptyFraction) + ", " + (f.kind == FillSpec::Kind::Offsets ? "true" : "false") + "); ks_c.sizes[" +
-               std::to_string(index) + "] = " + f.total + ";";
+        return f.total + " = fillJagged<" + T + ">(ks_b, ks_rng, " + f.minLength->toCpp(false) + ", " +
+               f.maxLength->toCpp(false) + ", " + cppDouble(f.emptyFraction) + ", " +
+               (f.kind == FillSpec::Kind::Offsets ? "true" : "false") + "); ks_c.sizes[" + std::to_string(index) +
+               "] = " + f.total + ";";
     }
     case FillSpec::Kind::SampleFrom:
         return "fillSampleFrom<" + T + ">(ks_b, *ks_c.find(" + cppString(f.from) + "), ks_rng, " + cppDouble(f.fraction) + ", " +
                cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
-    case FillSpec::Kind::Constant: return "fillConstant<" + T + ">(ks_b, " + cppDouble(f.value) + ");";
-    case FillSpec::Kind::Function: return f.function + "(ks_b.data, static_cast<int64_t>(ks_b.count), ks_rng.next());";
+    case FillSpec::Kind::Constant:
+        return "fillConstant<" + T + ">(ks_b, " + cppDouble(f.value) + ");";
+    case FillSpec::Kind::Function:
+        return f.function + "(ks_b.data, static_cast<int64_t>(ks_b.count), ks_rng.next());";
     }
     return "";
 }
@@ -98,15 +107,22 @@ std::string refreshCode(const problem::Argument& a, const problem::ProblemSpec& 
     const std::string lastDim = a.shape.empty() ? "1" : "static_cast<size_t>(" + a.shape.back().toCpp(false) + ")";
     switch (f.kind) {
     case FillSpec::Kind::Uniform:
-    case FillSpec::Kind::IntRange: return "refreshBlocks<" + T + ">(ks_b, ks_rng, true, " + cppDouble(f.low + f.high) + ");";
-    case FillSpec::Kind::Normal: return "refreshBlocks<" + T + ">(ks_b, ks_rng, true, " + cppDouble(2 * f.mean) + ");";
+    case FillSpec::Kind::IntRange:
+        return "refreshBlocks<" + T + ">(ks_b, ks_rng, true, " + cppDouble(f.low + f.high) + ");";
+    case FillSpec::Kind::Normal:
+        return "refreshBlocks<" + T + ">(ks_b, ks_rng, true, " + cppDouble(2 * f.mean) + ");";
     case FillSpec::Kind::SampleFrom:
-    case FillSpec::Kind::Lengths: return "refreshBlocks<" + T + ">(ks_b, ks_rng, false, 0.0);";
+    case FillSpec::Kind::Lengths:
+        return "refreshBlocks<" + T + ">(ks_b, ks_rng, false, 0.0);";
     case FillSpec::Kind::SortedUniform:
-    case FillSpec::Kind::SortedIntRange: return "shuffleUnits(ks_b, ks_rng, " + lastDim + ");";
-    case FillSpec::Kind::Offsets: return "permuteOffsets<" + T + ">(ks_b, ks_rng);";
-    case FillSpec::Kind::Constant: return "(void)ks_b;";
-    case FillSpec::Kind::Function: return f.function + "(ks_b.data, static_cast<int64_t>(ks_b.count), ks_rng.next());";
+    case FillSpec::Kind::SortedIntRange:
+        return "shuffleUnits(ks_b, ks_rng, " + lastDim + ");";
+    case FillSpec::Kind::Offsets:
+        return "permuteOffsets<" + T + ">(ks_b, ks_rng);";
+    case FillSpec::Kind::Constant:
+        return "(void)ks_b;";
+    case FillSpec::Kind::Function:
+        return f.function + "(ks_b.data, static_cast<int64_t>(ks_b.count), ks_rng.next());";
     }
     return "";
 }
@@ -125,8 +141,10 @@ std::string shapeTable(const char* name, const std::vector<problem::ShapeCase>& 
 } // namespace
 
 std::string CppHarnessGenerator::kernelHeader(const problem::ProblemSpec& problem) {
-    return "// Generated by Kernelsmith for problem " + problem.name + ". Force-included into every kernel source.\n"
-           "#pragma once\n#include <cstddef>\n#include <cstdint>\n\nextern \"C\" " + problem.prototype() + ";\n";
+    return "// Generated by Kernelsmith for problem " + problem.name +
+           ". Force-included into every kernel source.\n"
+           "#pragma once\n#include <cstddef>\n#include <cstdint>\n\nextern \"C\" " +
+           problem.prototype() + ";\n";
 }
 
 std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, const EvalOptions& o) {
@@ -139,7 +157,8 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
     s << "static const double KS_CALL_TIMEOUT_S = " << cppDouble(o.callTimeoutS.value_or(p.limits.callTimeoutS)) << ";\n";
     s << "static const double KS_TIME_BUDGET_S = " << cppDouble(o.timeBudgetS) << ";\n";
     s << "static const double KS_WARMUP_S = " << cppDouble(o.warmupS) << ";\n";
-    s << "static const int KS_MIN_WARMUP = " << o.minWarmup << ", KS_MIN_REPS = " << o.minReps << ", KS_MAX_REPS = " << o.maxReps << ";\n";
+    s << "static const int KS_MIN_WARMUP = " << o.minWarmup << ", KS_MIN_REPS = " << o.minReps << ", KS_MAX_REPS = " << o.maxReps
+      << ";\n";
     s << "static const bool KS_CHECK_ONLY = " << (o.checkOnly ? "true" : "false") << ";\n";
     // Drawn by the judge unless given (EvalOptions::inputSecret: reproductions, tests).
     s << "static const bool KS_SECRET_GIVEN = " << (o.inputSecret ? "true" : "false") << ";\n";
@@ -159,8 +178,10 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
     for (const auto& b : p.baselines) s << cppString(b.name) << ", ";
     s << "nullptr};\nstatic const int KS_NUM_BASELINES = " << p.baselines.size() << ";\n";
     s << "struct KsShape { const char* name; int64_t sizes[" << std::max<std::size_t>(1, p.sizes.size()) << "]; };\n";
-    s << shapeTable("KS_CHECK_SHAPES", p.checkShapes, p) << "static const int KS_NUM_CHECK_SHAPES = " << p.checkShapes.size() << ";\n";
-    s << shapeTable("KS_TIME_SHAPES", p.timeShapes, p) << "static const int KS_NUM_TIME_SHAPES = " << p.timeShapes.size() << ";\n";
+    s << shapeTable("KS_CHECK_SHAPES", p.checkShapes, p) << "static const int KS_NUM_CHECK_SHAPES = " << p.checkShapes.size()
+      << ";\n";
+    s << shapeTable("KS_TIME_SHAPES", p.timeShapes, p) << "static const int KS_NUM_TIME_SHAPES = " << p.timeShapes.size()
+      << ";\n";
 
     for (const auto& a : p.arguments)
         if (!a.output && a.fill.kind == FillSpec::Kind::Function)
@@ -214,12 +235,14 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
     for (std::size_t i = 0; i < p.arguments.size(); ++i) {
         const auto& a = p.arguments[i];
         if (a.output) continue;
-        s << "    {\n        Rng ks_rng(mixSeed(ks_seed, " << i << "));\n        Buffer& ks_b = ks_c.buffers[" << i << "];\n        (void)ks_rng;\n        "
-          << refreshCode(a, p) << "\n    }\n";
+        s << "    {\n        Rng ks_rng(mixSeed(ks_seed, " << i << "));\n        Buffer& ks_b = ks_c.buffers[" << i
+          << "];\n        (void)ks_rng;\n        " << refreshCode(a, p) << "\n    }\n";
     }
     s << "    (void)ks_seed;\n}\n";
-    s << "static double ks_bytes(const Case& ks_c) {\n" << sizeLocals(p) << "    return " << (p.bytes ? p.bytes->toCpp(true) : "0.0") << ";\n}\n";
-    s << "static double ks_flops(const Case& ks_c) {\n" << sizeLocals(p) << "    return " << (p.flops ? p.flops->toCpp(true) : "0.0") << ";\n}\n";
+    s << "static double ks_bytes(const Case& ks_c) {\n"
+      << sizeLocals(p) << "    return " << (p.bytes ? p.bytes->toCpp(true) : "0.0") << ";\n}\n";
+    s << "static double ks_flops(const Case& ks_c) {\n"
+      << sizeLocals(p) << "    return " << (p.flops ? p.flops->toCpp(true) : "0.0") << ";\n}\n";
     s << "static std::string ks_size_json(const Case& ks_c) {\n    std::string ks_s = \"{\";\n";
     for (std::size_t i = 0; i < sizes.size(); ++i)
         s << "    ks_s += \"" << (i ? "," : "") << "\\\"" << sizes[i] << "\\\":\" + std::to_string(ks_c.sizes[" << i << "]);\n";
@@ -270,26 +293,32 @@ static std::string profilePreparation(ProfileLevel level, const std::string& com
     if (level != ProfileLevel::Cachegrind) return s;
     s += "mkdir -p profile\n"
          "if ! command -v valgrind > /dev/null 2>&1; then\n"
-         "  echo 'valgrind is not installed on the host that ran the job (apt install valgrind)' > profile/unavailable-cachegrind.txt\n"
+         "  echo 'valgrind is not installed on the host that ran the job (apt install valgrind)' > "
+         "profile/unavailable-cachegrind.txt\n"
          "else\n"
          "  SO_CG=build/candidate.so\n"
          "  # Valgrind (3.19) cannot execute AVX-512: on such CPUs the candidate is rebuilt without it for this step.\n"
          "  if grep -qw avx512f /proc/cpuinfo; then\n"
-         "    if " + compileWithoutAvx512 + "; then\n"
+         "    if " +
+         compileWithoutAvx512 +
+         "; then\n"
          "      SO_CG=build/candidate_cg.so\n"
          "      echo 'profiled a build of the candidate without AVX-512 (-mno-avx512f): valgrind cannot execute AVX-512; "
          "instruction counts are those of that build' > profile/note-cachegrind.txt\n"
          "    else\n"
          "      SO_CG=\n"
-         "      echo \"the candidate does not build without AVX-512 (valgrind cannot execute AVX-512, so cachegrind needs such a build): "
+         "      echo \"the candidate does not build without AVX-512 (valgrind cannot execute AVX-512, so cachegrind needs such a "
+         "build): "
          "$(grep -m1 'error' build/candidate_cg.log)\" > profile/unavailable-cachegrind.txt\n"
          "    fi\n"
          "  fi\n"
          "  if [ -n \"$SO_CG\" ]; then\n"
          "    # Some virtual machines report a whole socket's L3 as one core's; simulate 32 MiB then.\n"
-         "    LL=(); l3=$(getconf LEVEL3_CACHE_SIZE 2> /dev/null); [ \"${l3:-0}\" -gt 268435456 ] 2> /dev/null && LL=(--LL=33554432,16,64)\n"
+         "    LL=(); l3=$(getconf LEVEL3_CACHE_SIZE 2> /dev/null); [ \"${l3:-0}\" -gt 268435456 ] 2> /dev/null && "
+         "LL=(--LL=33554432,16,64)\n"
          "    nm -C --defined-only \"$SO_CG\" > profile/candidate-symbols.txt 2> /dev/null\n"
-         "    JUDGE_PROFILE=(--cachegrind \"$SO_CG\" valgrind --tool=cachegrind --cache-sim=yes \"${LL[@]}\" --cachegrind-out-file=profile/cachegrind.out)\n"
+         "    JUDGE_PROFILE=(--cachegrind \"$SO_CG\" valgrind --tool=cachegrind --cache-sim=yes \"${LL[@]}\" "
+         "--cachegrind-out-file=profile/cachegrind.out)\n"
          "  fi\n"
          "fi\n";
     return s;
@@ -308,8 +337,11 @@ std::string CppHarnessGenerator::jobManifest(const problem::ProblemSpec& p, cons
         {"seeds", o.seeds},
         {"check_shapes", p.checkShapes.size()},
         {"time_shapes", p.timeShapes.size()},
-        {"limits", {{"compile_timeout_s", limits.compileTimeoutS}, {"run_timeout_s", limits.runTimeoutS},
-                    {"call_timeout_s", o.callTimeoutS.value_or(p.limits.callTimeoutS)}, {"wall_timeout_s", limits.wallTimeoutS}}},
+        {"limits",
+         {{"compile_timeout_s", limits.compileTimeoutS},
+          {"run_timeout_s", limits.runTimeoutS},
+          {"call_timeout_s", o.callTimeoutS.value_or(p.limits.callTimeoutS)},
+          {"wall_timeout_s", limits.wallTimeoutS}}},
         {"timing", {{"budget_s", o.timeBudgetS}, {"min_reps", o.minReps}, {"max_reps", o.maxReps}}},
     };
     return job.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
@@ -348,7 +380,9 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
     limits.runTimeoutS = o.runTimeoutS.value_or(p.limits.runTimeoutS);
     const std::size_t compileSteps = 4 + p.baselines.size();
     // A profiling step runs the candidate once more: cachegrind is ~50x slower than native code.
-    const double profileS = o.profile == ProfileLevel::Cachegrind ? 4 * limits.runTimeoutS : o.profile == ProfileLevel::Counters ? limits.runTimeoutS : 0;
+    const double profileS = o.profile == ProfileLevel::Cachegrind ? 4 * limits.runTimeoutS
+                            : o.profile == ProfileLevel::Counters ? limits.runTimeoutS
+                                                                  : 0;
     limits.wallTimeoutS = limits.compileTimeoutS * static_cast<double>(compileSteps) + limits.runTimeoutS + profileS + 30;
 
     const std::string flags = shellWords(p.compileFlags);
@@ -356,31 +390,46 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
     const auto secs = [](double v) { return std::to_string(static_cast<long long>(v + 0.999)); };
     std::ostringstream sh;
     sh << "#!/usr/bin/env bash\n"
-          "# Generated by Kernelsmith: builds and evaluates one candidate of problem " << p.name << ".\n"
+          "# Generated by Kernelsmith: builds and evaluates one candidate of problem "
+       << p.name
+       << ".\n"
           "# Needs only a C++ compiler; writes result.json. Prebuilt files in build/ are reused.\n"
           "cd \"$(dirname \"$0\")\" || exit 3\n"
           "mkdir -p build\n"
-          "CXX=\"${KS_CXX:-" << o.compiler << "}\"\n"
-          "FLAGS=(-std=c++17 " << flags << ")\n"
+          "CXX=\"${KS_CXX:-"
+       << o.compiler
+       << "}\"\n"
+          "FLAGS=(-std=c++17 "
+       << flags
+       << ")\n"
           "SO=(-fPIC -shared -Wl,-z,defs -include src/kernel.h)\n"
-          "COMPILE_S=" << secs(limits.compileTimeoutS) << "\n"
-          "RUN_S=" << secs(limits.runTimeoutS) << "\n"
-          "PROFILE_S=" << secs(profileS) << "\n"
+          "COMPILE_S="
+       << secs(limits.compileTimeoutS)
+       << "\n"
+          "RUN_S="
+       << secs(limits.runTimeoutS)
+       << "\n"
+          "PROFILE_S="
+       << secs(profileS)
+       << "\n"
           "stamp() { date +%s.%N >> build/times; }\n"
           ": > build/times\n"
           "stamp\n"
           "if [ ! -x build/harness ]; then\n"
-          "  timeout -k 5 \"$COMPILE_S\" \"$CXX\" -std=c++17 -O2 -o build/harness src/judge_main.cpp" << (p.fillSource ? " src/fill.cpp" : "")
+          "  timeout -k 5 \"$COMPILE_S\" \"$CXX\" -std=c++17 -O2 -o build/harness src/judge_main.cpp"
+       << (p.fillSource ? " src/fill.cpp" : "")
        << " > build/harness.log 2>&1 || { cat build/harness.log >&2; echo 'KS: the judge did not build' >&2; exit 3; }\n"
           "fi\n"
           "if [ ! -x build/runner ]; then\n"
-          "  timeout -k 5 \"$COMPILE_S\" \"$CXX\" -std=c++17 -O2 -o build/runner src/kernel_runner.cpp -ldl > build/runner.log 2>&1"
+          "  timeout -k 5 \"$COMPILE_S\" \"$CXX\" -std=c++17 -O2 -o build/runner src/kernel_runner.cpp -ldl > build/runner.log "
+          "2>&1"
           " || { cat build/runner.log >&2; echo 'KS: the kernel runner did not build' >&2; exit 3; }\n"
           "fi\n"
           "build_problem_so() { # name source extra...\n"
           "  local name=$1 src=$2; shift 2\n"
           "  [ -f \"build/$name.so\" ] && return 0\n"
-          "  timeout -k 5 \"$COMPILE_S\" \"$CXX\" \"${FLAGS[@]}\" \"${SO[@]}\" -o \"build/$name.so\" \"$src\" \"$@\" > \"build/$name.log\" 2>&1 \\\n"
+          "  timeout -k 5 \"$COMPILE_S\" \"$CXX\" \"${FLAGS[@]}\" \"${SO[@]}\" -o \"build/$name.so\" \"$src\" \"$@\" > "
+          "\"build/$name.log\" 2>&1 \\\n"
           "    || { ./build/harness problem-failed \"the problem's $name did not build\" \"build/$name.log\"; exit 0; }\n"
           "}\n"
           "build_problem_so reference src/reference.cpp\n";
@@ -392,10 +441,11 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
     sh << "[ -f build/prebuild-only ] && exit 0\n";
     // The candidate's build; the cachegrind step may repeat it with other flags.
     const auto compileCandidate = [&](const std::string& extraFlags, const std::string& out, const std::string& log) {
-        return "timeout -k 5 \"$COMPILE_S\" \"$CXX\" \"${FLAGS[@]}\" " + extraFlags + paramFlags +
-               " \"${SO[@]}\" -o " + out + " src/candidate.cpp > " + log + " 2>&1";
+        return "timeout -k 5 \"$COMPILE_S\" \"$CXX\" \"${FLAGS[@]}\" " + extraFlags + paramFlags + " \"${SO[@]}\" -o " + out +
+               " src/candidate.cpp > " + log + " 2>&1";
     };
-    sh << compileCandidate("", "build/candidate.so", "build/candidate.log") << "\n"
+    sh << compileCandidate("", "build/candidate.so", "build/candidate.log")
+       << "\n"
           "rc=$?\n"
           "if [ $rc -ne 0 ]; then\n"
           "  [ $rc -eq 124 ] || [ $rc -eq 137 ] && echo \"KS: compiling took longer than ${COMPILE_S}s\" >> build/candidate.log\n"
@@ -405,7 +455,8 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
           "rm -f result.json\n"
           "rm -rf profile\n";
     sh << profilePreparation(o.profile, compileCandidate("-mno-avx512f ", "build/candidate_cg.so", "build/candidate_cg.log"));
-    sh << "timeout -s KILL \"$((RUN_S + PROFILE_S))\" ./build/harness run \"${JUDGE_PROFILE[@]}\" > build/run.out 2> build/run.err\n"
+    sh << "timeout -s KILL \"$((RUN_S + PROFILE_S))\" ./build/harness run \"${JUDGE_PROFILE[@]}\" > build/run.out 2> "
+          "build/run.err\n"
           "rc=$?\n"
           "stamp\n"
           "echo \"$rc\" > build/harness.rc\n"
@@ -415,9 +466,11 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
           "[ \"$rc\" -eq 0 ] || rm -f result.json\n";
     sh << "exit 0\n";
     if (auto s = put("run.sh", sh.str()); !s) return s.error();
-    std::filesystem::permissions(jobDir / "run.sh", std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
-                                                      std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
-                                                      std::filesystem::perms::others_exec, ec);
+    std::filesystem::permissions(jobDir / "run.sh",
+                                 std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                     std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                     std::filesystem::perms::others_exec,
+                                 ec);
 
     if (auto s = put("job.json", jobManifest(p, candidate, o, limits)); !s) return s.error();
     return JobDescription{jobDir, limits};

@@ -23,7 +23,7 @@ struct JobDescription {
 };
 
 class CppHarnessGenerator {
-public:
+  public:
     // `params` must already be complete and valid for the candidate's space.
     static Result<JobDescription> write(const problem::ProblemSpec& problem, const Candidate& candidate,
                                         const problem::ParamSpace& space, const EvalOptions& options,

@@ -5,8 +5,12 @@
 namespace ks::eval {
 namespace {
 
-bool identStart(unsigned char c) { return std::isalpha(c) || c == '_' || c == '$' || c >= 0x80; }
-bool identChar(unsigned char c) { return std::isalnum(c) || c == '_' || c == '$' || c >= 0x80; }
+bool identStart(unsigned char c) {
+    return std::isalpha(c) || c == '_' || c == '$' || c >= 0x80;
+}
+bool identChar(unsigned char c) {
+    return std::isalnum(c) || c == '_' || c == '$' || c >= 0x80;
+}
 
 // Removes backslash-newline pairs (the preprocessor's first step), keeping a
 // map from the joined text back to source lines.
@@ -44,11 +48,20 @@ std::vector<CppToken> lex(const std::string& source, bool nested) {
     const std::size_t n = s.size();
     bool lineStart = true; // only whitespace since the last newline
     std::size_t i = 0;
-    const auto push = [&](CppToken::Kind kind, std::string text, std::size_t at) { tokens.push_back({kind, std::move(text), lineOf[at]}); };
+    const auto push = [&](CppToken::Kind kind, std::string text, std::size_t at) {
+        tokens.push_back({kind, std::move(text), lineOf[at]});
+    };
     while (i < n) {
         const unsigned char c = static_cast<unsigned char>(s[i]);
-        if (c == '\n') { lineStart = true; ++i; continue; }
-        if (std::isspace(c)) { ++i; continue; }
+        if (c == '\n') {
+            lineStart = true;
+            ++i;
+            continue;
+        }
+        if (std::isspace(c)) {
+            ++i;
+            continue;
+        }
         if (c == '/' && i + 1 < n && s[i + 1] == '/') {
             while (i < n && s[i] != '\n') ++i;
             continue;
@@ -89,7 +102,8 @@ std::vector<CppToken> lex(const std::string& source, bool nested) {
             std::size_t j = i;
             while (j < n && identChar(static_cast<unsigned char>(s[j]))) ++j;
             const std::string word = s.substr(i, j - i);
-            const bool raw = !word.empty() && word.back() == 'R' && (word == "R" || word == "LR" || word == "uR" || word == "UR" || word == "u8R");
+            const bool raw = !word.empty() && word.back() == 'R' &&
+                             (word == "R" || word == "LR" || word == "uR" || word == "UR" || word == "u8R");
             if (raw && j < n && s[j] == '"') {
                 const auto open = s.find('(', j + 1);
                 if (open != std::string::npos && open - j - 1 <= 16) {
@@ -101,7 +115,8 @@ std::vector<CppToken> lex(const std::string& source, bool nested) {
                     continue;
                 }
             }
-            const bool prefix = (word == "L" || word == "u" || word == "U" || word == "u8") && j < n && (s[j] == '"' || s[j] == '\'');
+            const bool prefix =
+                (word == "L" || word == "u" || word == "U" || word == "u8") && j < n && (s[j] == '"' || s[j] == '\'');
             if (!prefix) {
                 push(CppToken::Kind::Identifier, word, i);
                 i = j;
@@ -122,10 +137,12 @@ std::vector<CppToken> lex(const std::string& source, bool nested) {
             push(quote == '"' ? CppToken::Kind::String : CppToken::Kind::Char, text, at);
             continue;
         }
-        if (std::isdigit(static_cast<unsigned char>(s[i])) || (s[i] == '.' && i + 1 < n && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+        if (std::isdigit(static_cast<unsigned char>(s[i])) ||
+            (s[i] == '.' && i + 1 < n && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
             const std::size_t at = i;
-            while (i < n && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == '\'' ||
-                             ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E' || s[i - 1] == 'p' || s[i - 1] == 'P'))))
+            while (i < n &&
+                   (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == '\'' ||
+                    ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E' || s[i - 1] == 'p' || s[i - 1] == 'P'))))
                 ++i;
             push(CppToken::Kind::Number, s.substr(at, i - at), at);
             continue;
@@ -134,7 +151,10 @@ std::vector<CppToken> lex(const std::string& source, bool nested) {
         static const char* const pairs[] = {"::", "->", "##", "&&", "||", "<<", ">>", "==", "!=", "<=", ">=", "++", "--"};
         std::string p(1, s[i]);
         for (const char* two : pairs)
-            if (i + 1 < n && s[i] == two[0] && s[i + 1] == two[1]) { p = two; break; }
+            if (i + 1 < n && s[i] == two[0] && s[i + 1] == two[1]) {
+                p = two;
+                break;
+            }
         push(CppToken::Kind::Punct, p, i);
         i += p.size();
     }
@@ -142,6 +162,8 @@ std::vector<CppToken> lex(const std::string& source, bool nested) {
 }
 } // namespace
 
-std::vector<CppToken> lexCpp(const std::string& source) { return lex(source, false); }
+std::vector<CppToken> lexCpp(const std::string& source) {
+    return lex(source, false);
+}
 
 } // namespace ks::eval

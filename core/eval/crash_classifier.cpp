@@ -16,13 +16,20 @@ std::string markerValue(const std::string& text, const std::string& key) {
 
 std::string signalName(int sig) {
     switch (sig) {
-    case SIGSEGV: return "segmentation fault";
-    case SIGBUS: return "bus error";
-    case SIGFPE: return "arithmetic exception";
-    case SIGILL: return "illegal instruction";
-    case SIGABRT: return "abort";
-    case SIGKILL: return "killed";
-    default: return "signal " + std::to_string(sig);
+    case SIGSEGV:
+        return "segmentation fault";
+    case SIGBUS:
+        return "bus error";
+    case SIGFPE:
+        return "arithmetic exception";
+    case SIGILL:
+        return "illegal instruction";
+    case SIGABRT:
+        return "abort";
+    case SIGKILL:
+        return "killed";
+    default:
+        return "signal " + std::to_string(sig);
     }
 }
 
@@ -32,25 +39,31 @@ EvaluationResult classifyCrash(const CrashEvidence& e) {
     const std::string& err = e.stderrText;
     const std::string during = e.phase.empty() ? "" : " during: " + e.phase;
     int sig = 0;
-    if (const auto s = markerValue(err, "KS-FATAL signal="); !s.empty()) sig = std::atoi(s.c_str());
-    else if (e.exitCode > 128) sig = e.exitCode - 128;
+    if (const auto s = markerValue(err, "KS-FATAL signal="); !s.empty())
+        sig = std::atoi(s.c_str());
+    else if (e.exitCode > 128)
+        sig = e.exitCode - 128;
     const bool inReference = e.phase.rfind("reference", 0) == 0 || e.phase.rfind("loading", 0) == 0;
     const bool inCandidate = err.find("in_candidate=1") != std::string::npos || (!inReference && e.phase != "done");
 
     EvaluationResult r;
     if (const auto arg = markerValue(err, "KS-INPUT-WRITE arg="); !arg.empty()) {
-        r = failedResult(EvalStatus::WrongAnswer, "the candidate wrote into its input " + arg + " (inputs are read-only during calls)" + during);
+        r = failedResult(EvalStatus::WrongAnswer,
+                         "the candidate wrote into its input " + arg + " (inputs are read-only during calls)" + during);
     } else if (err.find("KS-OOM") != std::string::npos) {
-        r = failedResult(EvalStatus::Oom, "the candidate could not allocate memory (" + markerValue(err, "KS-OOM bytes=") + " bytes)" + during);
+        r = failedResult(EvalStatus::Oom,
+                         "the candidate could not allocate memory (" + markerValue(err, "KS-OOM bytes=") + " bytes)" + during);
     } else if (err.find("KS-KILLED-EARLY") != std::string::npos) {
         // The torch judge died of a signal long before its limit. Once the
         // candidate's runner exists, the candidate is the one untrusted party.
         const std::string how = "the judge was killed (" + signalName(sig ? sig : SIGKILL) + ") before its time limit";
         if (err.find("KS-CANDIDATE-RUNNER") != std::string::npos)
-            r = failedResult(EvalStatus::RuntimeError, how + ", with the candidate's runner alive: a candidate may not signal other processes" + during);
+            r = failedResult(EvalStatus::RuntimeError,
+                             how + ", with the candidate's runner alive: a candidate may not signal other processes" + during);
         else
-            r = failedResult(EvalStatus::InfraError, how + ", before any candidate code ran" + during +
-                                                         " (the host's doing: out of memory, or an operator; no candidate was charged)");
+            r = failedResult(EvalStatus::InfraError,
+                             how + ", before any candidate code ran" + during +
+                                 " (the host's doing: out of memory, or an operator; no candidate was charged)");
     } else if (err.find("KS-TIMEOUT") != std::string::npos || e.exitCode == 124 || e.exitCode == 137 || sig == SIGXCPU) {
         // The job's limit ran out while no candidate code was being waited for:
         // the problem's kernels, the judge's own work or other jobs are to blame.
@@ -64,9 +77,13 @@ EvaluationResult classifyCrash(const CrashEvidence& e) {
     } else if (sig == SIGXFSZ) {
         r = failedResult(EvalStatus::RuntimeError, "the candidate exceeded the file size limit" + during);
     } else if (inReference && !inCandidate) {
-        r = failedResult(EvalStatus::InfraError, "the problem's reference failed (" + (sig ? signalName(sig) : "exit " + std::to_string(e.exitCode)) + ")" + during);
+        r = failedResult(EvalStatus::InfraError, "the problem's reference failed (" +
+                                                     (sig ? signalName(sig) : "exit " + std::to_string(e.exitCode)) + ")" +
+                                                     during);
     } else {
-        r = failedResult(EvalStatus::RuntimeError, "the candidate crashed (" + (sig ? signalName(sig) : "exit " + std::to_string(e.exitCode)) + ")" + during);
+        r = failedResult(EvalStatus::RuntimeError, "the candidate crashed (" +
+                                                       (sig ? signalName(sig) : "exit " + std::to_string(e.exitCode)) + ")" +
+                                                       during);
     }
     r.buildLog = truncateMiddle(err, 1000, 3000);
     return r;

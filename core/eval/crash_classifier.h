@@ -11,9 +11,9 @@
 namespace ks::eval {
 
 struct CrashEvidence {
-    int exitCode = 0;        // as bash reports it: 128+N when killed by signal N
-    std::string phase;       // build/phase
-    std::string stderrText;  // build/run.err
+    int exitCode = 0;       // as bash reports it: 128+N when killed by signal N
+    std::string phase;      // build/phase
+    std::string stderrText; // build/run.err
 };
 
 EvaluationResult classifyCrash(const CrashEvidence& evidence);

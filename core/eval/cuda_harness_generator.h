@@ -15,7 +15,7 @@
 namespace ks::eval {
 
 class CudaHarnessGenerator {
-public:
+  public:
     static Result<JobDescription> write(const problem::ProblemSpec& problem, const Candidate& candidate,
                                         const problem::ParamSpace& space, const EvalOptions& options,
                                         const std::filesystem::path& jobDir);

@@ -18,22 +18,22 @@ struct Candidate {
 
 // How to evaluate: what the job runs and measures.
 struct EvalOptions {
-    std::vector<std::uint64_t> seeds{1, 2, 3};  // every check shape runs once per seed
+    std::vector<std::uint64_t> seeds{1, 2, 3}; // every check shape runs once per seed
     std::uint64_t timeSeed = 7;
-    bool checkOnly = false;                     // skip timing
-    double timeBudgetS = 1.0;                   // per timing shape, all kernels together
+    bool checkOnly = false;   // skip timing
+    double timeBudgetS = 1.0; // per timing shape, all kernels together
     int minReps = 10;
     int maxReps = 200;
     int minWarmup = 2;
     double warmupS = 0.05;
-    std::optional<double> callTimeoutS;         // overrides the problem's limits
+    std::optional<double> callTimeoutS; // overrides the problem's limits
     std::optional<double> runTimeoutS;
     std::optional<double> compileTimeoutS;
-    bool staticRules = true;                    // reject forbidden constructs before building
-    bool useCache = true;                       // serve identical evaluations from the store
+    bool staticRules = true; // reject forbidden constructs before building
+    bool useCache = true;    // serve identical evaluations from the store
     std::string compiler = "g++";
-    bool torchCompileBaseline = true;           // torch backend: time torch.compile of the reference too
-    std::string cudaArch;                       // cuda backend: nvcc -arch for the target (empty: the problem's)
+    bool torchCompileBaseline = true; // torch backend: time torch.compile of the reference too
+    std::string cudaArch;             // cuda backend: nvcc -arch for the target (empty: the problem's)
     // Counters and cachegrind add a step after the run when the candidate is
     // correct; its files come back in JobOutcome::profileFiles.
     ProfileLevel profile = ProfileLevel::None;

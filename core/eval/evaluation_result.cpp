@@ -49,11 +49,13 @@ TimingStats readStats(const nlohmann::json& j) {
 }
 
 nlohmann::json writeStats(const TimingStats& s) {
-    return {{"name", s.name}, {"median", s.median}, {"p10", s.p10}, {"p90", s.p90}, {"mean", s.mean},
+    return {{"name", s.name}, {"median", s.median}, {"p10", s.p10}, {"p90", s.p90},        {"mean", s.mean},
             {"cv", s.cv},     {"min", s.min},       {"max", s.max}, {"samples", s.samples}};
 }
 
-nlohmann::json finite(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf"); }
+nlohmann::json finite(double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+}
 } // namespace
 
 std::string statusName(EvalStatus status) {
@@ -137,8 +139,10 @@ Result<EvaluationResult> parseResultJson(const std::string& text) {
             for (std::size_t b = 0; b < tc.baselines.size(); ++b) {
                 const auto& stats = tc.baselines[b];
                 if (tc.speedups.count(stats.name)) continue;
-                if (b == 0 && tc.speedup > 0) tc.speedups[stats.name] = tc.speedup;
-                else if (tc.candidate.median > 0 && stats.median > 0) tc.speedups[stats.name] = stats.median / tc.candidate.median;
+                if (b == 0 && tc.speedup > 0)
+                    tc.speedups[stats.name] = tc.speedup;
+                else if (tc.candidate.median > 0 && stats.median > 0)
+                    tc.speedups[stats.name] = stats.median / tc.candidate.median;
             }
             r.timing.push_back(std::move(tc));
         }
@@ -199,13 +203,22 @@ nlohmann::json toJson(const EvaluationResult& r) {
                      {"cached", r.cached}};
     auto checks = nlohmann::json::array();
     for (const auto& c : r.checks) {
-        nlohmann::json cj{{"shape", c.shape}, {"sizes", c.sizes}, {"seed", c.seed}, {"output", c.output},
-                          {"passed", c.passed}, {"kind", c.kind}, {"elements", c.elements}, {"mismatches", c.mismatches},
-                          {"unwritten", c.unwritten}, {"nondeterministic", c.nondeterministic},
-                          {"max_abs_error", finite(c.maxAbsError)}, {"max_rel_error", finite(c.maxRelError)}};
+        nlohmann::json cj{{"shape", c.shape},
+                          {"sizes", c.sizes},
+                          {"seed", c.seed},
+                          {"output", c.output},
+                          {"passed", c.passed},
+                          {"kind", c.kind},
+                          {"elements", c.elements},
+                          {"mismatches", c.mismatches},
+                          {"unwritten", c.unwritten},
+                          {"nondeterministic", c.nondeterministic},
+                          {"max_abs_error", finite(c.maxAbsError)},
+                          {"max_rel_error", finite(c.maxRelError)}};
         if (!c.detail.empty()) cj["detail"] = validUtf8(c.detail);
         if (c.firstIndex)
-            cj["first_mismatch"] = {{"index", *c.firstIndex}, {"expected", finite(c.firstExpected)}, {"actual", finite(c.firstActual)}};
+            cj["first_mismatch"] = {
+                {"index", *c.firstIndex}, {"expected", finite(c.firstExpected)}, {"actual", finite(c.firstActual)}};
         checks.push_back(cj);
     }
     j["checks"] = checks;
@@ -213,9 +226,16 @@ nlohmann::json toJson(const EvaluationResult& r) {
     for (const auto& t : r.timing) {
         auto baselines = nlohmann::json::array();
         for (const auto& b : t.baselines) baselines.push_back(writeStats(b));
-        timing.push_back({{"shape", t.shape}, {"sizes", t.sizes}, {"bytes", t.bytes}, {"flops", t.flops},
-                          {"speedup", t.speedup}, {"speedups", t.speedups}, {"warmup", t.warmup}, {"reps", t.reps},
-                          {"candidate", writeStats(t.candidate)}, {"baselines", baselines}});
+        timing.push_back({{"shape", t.shape},
+                          {"sizes", t.sizes},
+                          {"bytes", t.bytes},
+                          {"flops", t.flops},
+                          {"speedup", t.speedup},
+                          {"speedups", t.speedups},
+                          {"warmup", t.warmup},
+                          {"reps", t.reps},
+                          {"candidate", writeStats(t.candidate)},
+                          {"baselines", baselines}});
     }
     j["timing"] = timing;
     return j;

@@ -57,12 +57,12 @@ struct EvaluationResult {
     std::vector<CheckCase> checks;
     std::vector<TimingCase> timing;
     nlohmann::json env = nlohmann::json::object();
-    std::string inputSecret;    // the judge's, told after the run: eval --input-secret reproduces the inputs
+    std::string inputSecret; // the judge's, told after the run: eval --input-secret reproduces the inputs
     nlohmann::json phaseSeconds = nlohmann::json::object();
-    double compileSeconds = 0;  // measured by run.sh
-    double wallSeconds = 0;     // the executor's view of the whole job
-    bool cached = false;        // served from the result cache
-    std::int64_t recordId = 0;  // the workspace row holding this result (new or cached); 0 without a store
+    double compileSeconds = 0; // measured by run.sh
+    double wallSeconds = 0;    // the executor's view of the whole job
+    bool cached = false;       // served from the result cache
+    std::int64_t recordId = 0; // the workspace row holding this result (new or cached); 0 without a store
     // What the job's profiling step wrote (profile/<name> -> text); not part of
     // result.json nor stored with it: profile::buildProfile reads it.
     std::map<std::string, std::string> profileFiles;

@@ -3,17 +3,17 @@
 
 #include "eval/cache_key.h"
 #include "eval/cpp_harness_generator.h"
+#include "eval/crash_classifier.h"
 #include "eval/cuda_compile_check.h"
 #include "eval/cuda_harness_generator.h"
-#include "eval/torch_harness_generator.h"
-#include "eval/crash_classifier.h"
 #include "eval/machine_info.h"
-#include "util/hash.h"
 #include "eval/static_rules.h"
+#include "eval/torch_harness_generator.h"
 #include "profile/machine_cache.h"
 #include "profile/plausibility.h"
 #include "store/evaluation_store.h"
 #include "util/files.h"
+#include "util/hash.h"
 #include "util/log.h"
 
 #include <unistd.h>
@@ -53,7 +53,8 @@ std::filesystem::path Evaluator::defaultJobsRoot() {
     return std::filesystem::temp_directory_path() / ("kernelsmith-" + std::to_string(getuid())) / "jobs";
 }
 
-Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, const Candidate& candidate, const EvalOptions& options) {
+Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, const Candidate& candidate,
+                                       const EvalOptions& options) {
     const bool torch = problem.backend == problem::Backend::Torch, cuda = problem.backend == problem::Backend::Cuda;
     PreparedJob job;
     auto space = problem::parseParamDeclarations(candidate.source, candidate.name);
@@ -99,9 +100,11 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
     std::error_code ec;
     std::filesystem::create_directories(config_.jobsRoot, ec);
     // Sandbox users of other uids must traverse (not list) the jobs folders.
-    for (auto dir = config_.jobsRoot; dir != dir.parent_path() && dir.string().find("kernelsmith") != std::string::npos; dir = dir.parent_path())
-        std::filesystem::permissions(dir, std::filesystem::perms::owner_all | std::filesystem::perms::group_exec |
-                                              std::filesystem::perms::others_exec, ec);
+    for (auto dir = config_.jobsRoot; dir != dir.parent_path() && dir.string().find("kernelsmith") != std::string::npos;
+         dir = dir.parent_path())
+        std::filesystem::permissions(
+            dir, std::filesystem::perms::owner_all | std::filesystem::perms::group_exec | std::filesystem::perms::others_exec,
+            ec);
     const auto dir = config_.jobsRoot / (problem.name + "-" + job.cacheKey.substr(0, 12) + "-" + uniqueSuffix());
     auto written = torch  ? TorchHarnessGenerator::write(problem, complete, *space, options, dir)
                    : cuda ? CudaHarnessGenerator::write(problem, complete, *space, options, dir)
@@ -120,7 +123,9 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
         if (!check.ran) {
             log::eval()->debug("compile-only stage skipped: {}", check.note);
         } else if (!check.built) {
-            job.finished = failedResult(EvalStatus::CompileError, "the candidate did not build with nvcc (found by the compile-only stage on this machine)");
+            job.finished =
+                failedResult(EvalStatus::CompileError,
+                             "the candidate did not build with nvcc (found by the compile-only stage on this machine)");
             job.finished->buildLog = check.log;
             job.finished->compileSeconds = check.seconds;
             if (!config_.keepJobs) std::filesystem::remove_all(dir, ec);
@@ -128,7 +133,8 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
         }
     }
     // Slurm jobs use them on nodes of the CPU they were built on (slurm_executor.cpp).
-    if (!torch && config_.prebuild && (runsHere || executor_.kind() == ExecutorKind::Slurm)) usePrebuilt(problem, complete, *space, options, dir);
+    if (!torch && config_.prebuild && (runsHere || executor_.kind() == ExecutorKind::Slurm))
+        usePrebuilt(problem, complete, *space, options, dir);
     return job;
 }
 
@@ -138,9 +144,10 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
     // candidate, the problem's flags, the compiler and this machine.
     const bool cuda = problem.backend == problem::Backend::Cuda;
     Sha256 h;
-    for (const char* rel : {"src/judge_main.cpp", "src/harness_common.h", "src/judge_protocol.h",
-                            "src/runner_seccomp.h", "src/kernel_runner.cpp", "src/runner_call.inc", "src/harness_problem.inc",
-                            "src/kernel.h", "src/reference.cpp", "src/fill.cpp", "src/reference.cu", "src/device_mirror.cu", "src/driver_api.h"}) {
+    for (const char* rel :
+         {"src/judge_main.cpp", "src/harness_common.h", "src/judge_protocol.h", "src/runner_seccomp.h", "src/kernel_runner.cpp",
+          "src/runner_call.inc", "src/harness_problem.inc", "src/kernel.h", "src/reference.cpp", "src/fill.cpp",
+          "src/reference.cu", "src/device_mirror.cu", "src/driver_api.h"}) {
         auto text = readTextFile(jobDir / rel);
         h.addField(rel).addField(text ? *text : std::string());
     }
@@ -205,14 +212,17 @@ EvaluationResult Evaluator::finish(const problem::ProblemSpec& problem, Prepared
         result = parsed ? *parsed : failedResult(EvalStatus::InfraError, parsed.error().message);
     } else if (outcome.timedOut) {
         result = failedResult(EvalStatus::Timeout, "the job exceeded its wall-clock limit of " +
-                                                       std::to_string(static_cast<int>(job.request.limits.wallTimeoutS)) + " s and was killed");
+                                                       std::to_string(static_cast<int>(job.request.limits.wallTimeoutS)) +
+                                                       " s and was killed");
     } else if (outcome.stopped) {
         result = failedResult(EvalStatus::InfraError, "cancelled before it finished");
     } else if (auto evidence = readCrashEvidence(job.request.dir); evidence && !outcome.stopped) {
         result = classifyCrash(*evidence);
-        if (outcome.timedOut) result = failedResult(EvalStatus::Timeout, "the job exceeded its wall-clock limit and was killed; " + result.message);
+        if (outcome.timedOut)
+            result = failedResult(EvalStatus::Timeout, "the job exceeded its wall-clock limit and was killed; " + result.message);
     } else {
-        result = failedResult(EvalStatus::InfraError, outcome.infraError.empty() ? "the job produced no result" : outcome.infraError);
+        result =
+            failedResult(EvalStatus::InfraError, outcome.infraError.empty() ? "the job produced no result" : outcome.infraError);
         if (!outcome.logTail.empty()) result.buildLog = outcome.logTail;
     }
     // Faster than this machine can move the operator's bytes: flagged for review
@@ -223,7 +233,8 @@ EvaluationResult Evaluator::finish(const problem::ProblemSpec& problem, Prepared
     }
     // On a GPU: the host the judge says it ran on, with the GPU measured there
     // (machine import-gpu); without a measurement nothing is flagged.
-    if (result.correct() && problem::runsOnGpu(problem.backend) && result.env.is_object() && result.env.contains("host") && result.env["host"].is_string()) {
+    if (result.correct() && problem::runsOnGpu(problem.backend) && result.env.is_object() && result.env.contains("host") &&
+        result.env["host"].is_string()) {
         if (auto machine = profile::loadMachine(result.env["host"].get<std::string>()); machine)
             if (profile::flagBelowGpuFloor(result, *machine)) log::eval()->warn("{}: {}", problem.name, result.message);
     }

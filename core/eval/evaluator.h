@@ -13,8 +13,8 @@
 namespace ks::eval {
 
 struct EvaluatorConfig {
-    std::filesystem::path jobsRoot;  // default: $TMPDIR/kernelsmith-<uid>/jobs
-    bool keepJobs = false;           // keep job dirs after they finish (debugging)
+    std::filesystem::path jobsRoot; // default: $TMPDIR/kernelsmith-<uid>/jobs
+    bool keepJobs = false;          // keep job dirs after they finish (debugging)
     // Build the harness, reference and baselines once per problem and machine
     // in a job that runs no candidate code, and copy them into every job.
     // For executors that run on this host, and for Slurm (its nodes use them
@@ -35,21 +35,21 @@ struct PreparedJob {
 };
 
 class Evaluator {
-public:
+  public:
     Evaluator(Executor& executor, const store::Database* database, EvaluatorConfig config = {});
 
     // Errors are the caller's (unknown --param, unwritable job dir); a bad
     // candidate is a result, not an error.
     Result<PreparedJob> prepare(const problem::ProblemSpec& problem, const Candidate& candidate, const EvalOptions& options);
     EvaluationResult finish(const problem::ProblemSpec& problem, PreparedJob& job, const JobOutcome& outcome);
-    Result<EvaluationResult> evaluate(const problem::ProblemSpec& problem, const Candidate& candidate,
-                                      const EvalOptions& options, std::stop_token stop = {});
+    Result<EvaluationResult> evaluate(const problem::ProblemSpec& problem, const Candidate& candidate, const EvalOptions& options,
+                                      std::stop_token stop = {});
 
     Executor& executor() { return executor_; }
 
     static std::filesystem::path defaultJobsRoot();
 
-private:
+  private:
     // Copies trusted prebuilt harness/reference/baselines into the job's build/,
     // building them first when this problem has none yet. Failures only cost speed.
     void usePrebuilt(const problem::ProblemSpec& problem, const Candidate& candidate, const problem::ParamSpace& space,

@@ -36,7 +36,7 @@ struct JobOutcome {
 enum class ExecutorKind { Local, Ssh, Slurm };
 
 class Executor {
-public:
+  public:
     virtual ~Executor() = default;
     virtual ExecutorKind kind() const = 0;
     virtual std::string name() const = 0; // "local", "ssh", "slurm": for messages and cache keys

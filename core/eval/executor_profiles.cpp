@@ -15,7 +15,7 @@ using nlohmann::json;
 
 // Reads one profile's keys, naming the file, profile and key in every error.
 class ProfileReader {
-public:
+  public:
     ProfileReader(const json& object, std::string where) : object_(object), where_(std::move(where)) {}
 
     Error error(const std::string& key, const std::string& expected) const {
@@ -27,7 +27,8 @@ public:
             if (!known.count(it.key())) {
                 std::string names;
                 for (const auto& k : known) names += (names.empty() ? "" : ", ") + k;
-                return makeError(ErrorCode::Validation, where_ + ": unknown key \"" + it.key() + "\" (known here: " + names + ")");
+                return makeError(ErrorCode::Validation,
+                                 where_ + ": unknown key \"" + it.key() + "\" (known here: " + names + ")");
             }
         return {};
     }
@@ -69,12 +70,12 @@ public:
         return {};
     }
 
-private:
+  private:
     const json& object_;
     std::string where_;
 };
 
-#define KS_TRY(expr)                                                                                                   \
+#define KS_TRY(expr)                                                                                                             \
     if (auto s_ = (expr); !s_) return s_.error()
 
 Result<ExecutorChoice> readProfile(const json& p, const std::string& where) {
@@ -159,9 +160,12 @@ Result<ExecutorChoice> readProfile(const json& p, const std::string& where) {
 
 std::string executorKindName(ExecutorKind kind) {
     switch (kind) {
-    case ExecutorKind::Local: return "local";
-    case ExecutorKind::Ssh: return "ssh";
-    case ExecutorKind::Slurm: return "slurm";
+    case ExecutorKind::Local:
+        return "local";
+    case ExecutorKind::Ssh:
+        return "ssh";
+    case ExecutorKind::Slurm:
+        return "slurm";
     }
     return "local";
 }
@@ -172,7 +176,9 @@ Result<ExecutorKind> parseExecutorKind(const std::string& text) {
     return makeError(ErrorCode::InvalidArgument, "unknown executor kind '" + text + "' (local, ssh or slurm)");
 }
 
-std::filesystem::path defaultExecutorProfilesFile() { return paths::configDir() / "executors.json"; }
+std::filesystem::path defaultExecutorProfilesFile() {
+    return paths::configDir() / "executors.json";
+}
 
 Result<std::map<std::string, ExecutorChoice>> parseExecutorProfiles(const std::string& text, const std::string& origin) {
     json doc;
@@ -217,9 +223,12 @@ Result<std::unique_ptr<Executor>> makeExecutor(const ExecutorChoice& choice) {
         return std::unique_ptr<Executor>(std::move(*result));
     };
     switch (choice.kind) {
-    case ExecutorKind::Ssh: return made(SshExecutor::create(choice.ssh));
-    case ExecutorKind::Slurm: return made(SlurmExecutor::create(choice.slurm));
-    case ExecutorKind::Local: break;
+    case ExecutorKind::Ssh:
+        return made(SshExecutor::create(choice.ssh));
+    case ExecutorKind::Slurm:
+        return made(SlurmExecutor::create(choice.slurm));
+    case ExecutorKind::Local:
+        break;
     }
     return made(LocalExecutor::create(choice.local));
 }

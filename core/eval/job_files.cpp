@@ -45,7 +45,8 @@ std::map<std::string, std::string> readProfileFiles(const std::filesystem::path&
 void readJobOutputs(const std::filesystem::path& dir, const std::string& endedHow, JobOutcome& outcome) {
     if (auto err = readFileEnds(dir / "build" / "runsh.err", 2000, 6000)) outcome.logTail = *err;
     outcome.profileFiles = readProfileFiles(dir / "profile");
-    if (auto result = readTextFile(dir / "result.json")) outcome.resultJson = *result;
+    if (auto result = readTextFile(dir / "result.json"))
+        outcome.resultJson = *result;
     else if (!outcome.timedOut && !outcome.stopped)
         outcome.infraError = "run.sh ended (" + endedHow + ") without writing result.json";
 }

@@ -13,7 +13,7 @@
 namespace ks::eval {
 
 class JobPool {
-public:
+  public:
     using RunJob = std::function<JobOutcome(std::size_t slot, const JobRequest& request)>;
 
     JobPool(std::size_t slots, RunJob run);
@@ -25,7 +25,7 @@ public:
     std::size_t size() const { return workers_.size(); }
     std::future<JobOutcome> submit(JobRequest request);
 
-private:
+  private:
     void workerLoop(std::size_t slot);
 
     struct Pending {

@@ -27,7 +27,8 @@ std::uint64_t physicalMemory() {
 void chownTree(const std::filesystem::path& dir, unsigned uid) {
     std::error_code ec;
     (void)!chown(dir.c_str(), uid, uid);
-    for (auto it = std::filesystem::recursive_directory_iterator(dir, ec); it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    for (auto it = std::filesystem::recursive_directory_iterator(dir, ec); it != std::filesystem::recursive_directory_iterator();
+         it.increment(ec)) {
         if (ec) break;
         (void)!lchown(it->path().c_str(), uid, uid);
     }
@@ -36,7 +37,7 @@ void chownTree(const std::filesystem::path& dir, unsigned uid) {
 // The sandbox user needs search permission on every folder above the job dir.
 std::string unreachableAncestor(const std::filesystem::path& dir) {
     for (auto p = dir.parent_path(); !p.empty() && p != p.parent_path(); p = p.parent_path()) {
-        struct stat st{};
+        struct stat st {};
         if (stat(p.c_str(), &st) == 0 && !(st.st_mode & S_IXOTH)) return p.string();
     }
     return {};
@@ -50,19 +51,21 @@ Result<std::unique_ptr<LocalExecutor>> LocalExecutor::create(LocalExecutorConfig
         sandbox = probeSandbox();
         if (!sandbox.available) {
             if (config.sandbox == SandboxPolicy::Required)
-                return makeError(ErrorCode::Sandbox, "refusing to run candidates unsandboxed (sandbox policy 'required'): " + sandbox.reason);
+                return makeError(ErrorCode::Sandbox,
+                                 "refusing to run candidates unsandboxed (sandbox policy 'required'): " + sandbox.reason);
             log::eval()->warn("*** candidates will run WITHOUT a sandbox, with resource limits only: {} ***", sandbox.reason);
         }
     }
     if (config.exclusiveTiming && config.timingLockFile.empty())
-        config.timingLockFile = std::filesystem::temp_directory_path() / ("kernelsmith-" + std::to_string(getuid())) / "timing.lock";
+        config.timingLockFile =
+            std::filesystem::temp_directory_path() / ("kernelsmith-" + std::to_string(getuid())) / "timing.lock";
     if (config.exclusiveTiming) {
         std::error_code ec;
         std::filesystem::create_directories(config.timingLockFile.parent_path(), ec);
         const int fd = open(config.timingLockFile.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
         if (fd < 0)
-            return makeError(ErrorCode::Io, "cannot create the timing lock " + config.timingLockFile.string() + ": " + std::strerror(errno) +
-                                                " (set TMPDIR to a writable folder)");
+            return makeError(ErrorCode::Io, "cannot create the timing lock " + config.timingLockFile.string() + ": " +
+                                                std::strerror(errno) + " (set TMPDIR to a writable folder)");
         close(fd);
     }
     if (config.workers == 0) config.workers = std::max(1u, std::thread::hardware_concurrency());
@@ -92,8 +95,7 @@ static std::pair<unsigned, int> claimUidBlock(std::size_t workers) {
     return {0, -1};
 }
 
-LocalExecutor::LocalExecutor(LocalExecutorConfig config, SandboxStatus sandbox)
-    : config_(config), sandbox_(std::move(sandbox)) {
+LocalExecutor::LocalExecutor(LocalExecutorConfig config, SandboxStatus sandbox) : config_(config), sandbox_(std::move(sandbox)) {
     if (geteuid() == 0) {
         const auto [block, fd] = claimUidBlock(config_.workers);
         uidBlockStart_ = config_.sandboxUidBase + block * 64;
@@ -107,7 +109,9 @@ LocalExecutor::~LocalExecutor() {
     if (uidBlockLock_ >= 0) close(uidBlockLock_);
 }
 
-std::future<JobOutcome> LocalExecutor::submit(JobRequest request) { return pool_->submit(std::move(request)); }
+std::future<JobOutcome> LocalExecutor::submit(JobRequest request) {
+    return pool_->submit(std::move(request));
+}
 
 JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) const {
     JobOutcome outcome;
@@ -124,7 +128,8 @@ JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) co
     spec.limits.wallSeconds = request.limits.wallTimeoutS;
     spec.limits.addressSpaceBytes = config_.memoryLimitBytes;
     spec.limits.fileSizeBytes = config_.fileSizeLimitBytes;
-    spec.limits.cpuSeconds = static_cast<std::uint64_t>(request.limits.wallTimeoutS * std::max(1u, std::thread::hardware_concurrency())) + 10;
+    spec.limits.cpuSeconds =
+        static_cast<std::uint64_t>(request.limits.wallTimeoutS * std::max(1u, std::thread::hardware_concurrency())) + 10;
     // RLIMIT_NPROC counts every task of the user and never binds root: as root,
     // each worker runs its jobs as a user of its own so that one job's fork bomb
     // cannot starve another's compiler.

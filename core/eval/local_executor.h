@@ -8,11 +8,11 @@
 namespace ks::eval {
 
 struct LocalExecutorConfig {
-    std::size_t workers = 0;                // 0: one per core
+    std::size_t workers = 0; // 0: one per core
     SandboxPolicy sandbox = SandboxPolicy::Preferred;
-    std::uint64_t memoryLimitBytes = 0;     // 0: half the RAM shared by the workers (at least 2 GiB)
+    std::uint64_t memoryLimitBytes = 0; // 0: half the RAM shared by the workers (at least 2 GiB)
     std::uint64_t fileSizeLimitBytes = 1ull << 30;
-    std::uint64_t extraProcesses = 256;     // tasks a job may add to its user's count
+    std::uint64_t extraProcesses = 256; // tasks a job may add to its user's count
     // As root, jobs run as users of their own: each executor (each CLI or
     // workbench session) claims a block of 64 uids from base (a lock file held
     // while it lives), and worker i runs as block start + i, so no two
@@ -33,7 +33,7 @@ struct LocalExecutorConfig {
 // A pool of worker threads, each running one job at a time as a sandboxed
 // process group.
 class LocalExecutor final : public Executor {
-public:
+  public:
     // Fails when the policy is Required and no sandbox can be built here.
     static Result<std::unique_ptr<LocalExecutor>> create(LocalExecutorConfig config);
     ~LocalExecutor() override;
@@ -48,14 +48,14 @@ public:
     bool sandboxed() const { return sandbox_.available; }
     const LocalExecutorConfig& config() const { return config_; }
 
-private:
+  private:
     LocalExecutor(LocalExecutorConfig config, SandboxStatus sandbox);
     JobOutcome runJob(std::size_t slot, const JobRequest& request) const;
 
     LocalExecutorConfig config_;
     SandboxStatus sandbox_;
-    unsigned uidBlockStart_ = 0; // the first uid of this executor's block (root only)
-    int uidBlockLock_ = -1;      // held while this executor lives
+    unsigned uidBlockStart_ = 0;    // the first uid of this executor's block (root only)
+    int uidBlockLock_ = -1;         // held while this executor lives
     std::unique_ptr<JobPool> pool_; // last: its threads stop before the members they use go
 };
 

@@ -12,8 +12,8 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -67,8 +67,10 @@ void setLimit(int resource, std::uint64_t value) {
     dup2(err, 2);
     if (spec.passFd >= 0) {
         if (errPipe == 3) errPipe = fcntl(errPipe, F_DUPFD_CLOEXEC, 4);
-        if (spec.passFd == 3) fcntl(3, F_SETFD, 0); // dup2 onto itself would keep close-on-exec
-        else dup2(spec.passFd, 3);
+        if (spec.passFd == 3)
+            fcntl(3, F_SETFD, 0); // dup2 onto itself would keep close-on-exec
+        else
+            dup2(spec.passFd, 3);
     }
     // Nothing else the parent has open reaches the job (a database, a lock
     // another job waits on): every other descriptor closes at exec.
@@ -179,8 +181,10 @@ std::uint64_t countTasksOfUser(unsigned uid) {
         unsigned realUid = ~0u;
         std::uint64_t threads = 1;
         while (std::getline(status, line)) {
-            if (line.rfind("Uid:", 0) == 0) realUid = static_cast<unsigned>(std::strtoul(line.c_str() + 4, nullptr, 10));
-            else if (line.rfind("Threads:", 0) == 0) threads = std::strtoull(line.c_str() + 8, nullptr, 10);
+            if (line.rfind("Uid:", 0) == 0)
+                realUid = static_cast<unsigned>(std::strtoul(line.c_str() + 4, nullptr, 10));
+            else if (line.rfind("Threads:", 0) == 0)
+                threads = std::strtoull(line.c_str() + 8, nullptr, 10);
         }
         if (realUid == uid) tasks += threads;
     }

@@ -11,18 +11,18 @@
 namespace ks::eval {
 
 struct ProcessLimits {
-    double wallSeconds = 0;            // 0: none
+    double wallSeconds = 0; // 0: none
     std::uint64_t addressSpaceBytes = 0;
     std::uint64_t cpuSeconds = 0;
     std::uint64_t fileSizeBytes = 0;
-    std::uint64_t maxProcesses = 0;    // RLIMIT_NPROC, counted per user
+    std::uint64_t maxProcesses = 0; // RLIMIT_NPROC, counted per user
 };
 
 struct ProcessSpec {
     std::vector<std::string> argv;
     std::filesystem::path workDir;
     std::filesystem::path stdoutFile, stderrFile;
-    std::filesystem::path stdinFile;   // empty: /dev/null
+    std::filesystem::path stdinFile; // empty: /dev/null
     ProcessLimits limits;
     std::optional<unsigned> runAsUid;  // root only: drop to this uid/gid before exec
     std::vector<int> cpus;             // pin to these CPUs (empty: no pinning)
@@ -33,10 +33,10 @@ struct ProcessSpec {
 struct ProcessOutcome {
     bool started = false;
     std::string startError;
-    int exitCode = -1;                 // when exited normally
-    int signal = 0;                    // when killed by a signal
+    int exitCode = -1; // when exited normally
+    int signal = 0;    // when killed by a signal
     bool timedOut = false;
-    bool stopped = false;              // ended by the stop token
+    bool stopped = false; // ended by the stop token
     double wallSeconds = 0;
 };
 

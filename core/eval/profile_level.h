@@ -18,6 +18,8 @@ enum class ProfileLevel {
 std::string profileLevelName(ProfileLevel level);
 std::optional<ProfileLevel> parseProfileLevel(const std::string& name);
 // Levels that add a step to the job (and so bypass the result cache).
-inline bool profileRunsInJob(ProfileLevel level) { return level == ProfileLevel::Counters || level == ProfileLevel::Cachegrind || level == ProfileLevel::Ncu; }
+inline bool profileRunsInJob(ProfileLevel level) {
+    return level == ProfileLevel::Counters || level == ProfileLevel::Cachegrind || level == ProfileLevel::Ncu;
+}
 
 } // namespace ks::eval

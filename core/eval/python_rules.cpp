@@ -71,13 +71,15 @@ std::vector<RuleViolation> checkPythonRules(const std::string& source, const std
     if (!o.started || o.exitCode != 0 || !parsed.is_array()) {
         // The rules themselves failed (python3 broken here): the judge runs them again.
         log::eval()->warn("the torch rule pass did not run here ({}): the judge's pass on the evaluation host decides",
-                          o.started ? "exit " + std::to_string(o.exitCode) + ": " + slurp(spec.stderrFile).substr(0, 300) : o.startError);
+                          o.started ? "exit " + std::to_string(o.exitCode) + ": " + slurp(spec.stderrFile).substr(0, 300)
+                                    : o.startError);
         return {};
     }
     std::vector<RuleViolation> found;
     for (const auto& v : parsed) {
         if (!v.is_object()) continue;
-        found.push_back({v.value("rule", std::string("rule")), v.value("line", 1), v.value("excerpt", std::string()), v.value("why", std::string())});
+        found.push_back({v.value("rule", std::string("rule")), v.value("line", 1), v.value("excerpt", std::string()),
+                         v.value("why", std::string())});
     }
     return found;
 }

@@ -39,9 +39,12 @@ exec "$@"
 
 const char* sandboxPolicyName(SandboxPolicy policy) {
     switch (policy) {
-    case SandboxPolicy::Required: return "required";
-    case SandboxPolicy::Preferred: return "preferred";
-    case SandboxPolicy::Off: return "off";
+    case SandboxPolicy::Required:
+        return "required";
+    case SandboxPolicy::Preferred:
+        return "preferred";
+    case SandboxPolicy::Off:
+        return "off";
     }
     return "preferred";
 }
@@ -51,7 +54,8 @@ Status writeRemoteSandbox(const std::filesystem::path& jobDir) {
     std::filesystem::create_directories((jobDir / kRemoteSandboxFile).parent_path(), ec);
     std::string args;
     const std::string here = "\x01"; // stands for the job dir, which is $PWD on the host
-    for (const auto& a : sandboxArguments(here)) args += (args.empty() ? "" : " ") + (a == here ? std::string("\"$PWD\"") : shellQuote(a));
+    for (const auto& a : sandboxArguments(here))
+        args += (args.empty() ? "" : " ") + (a == here ? std::string("\"$PWD\"") : shellQuote(a));
     std::string script = kScript;
     script.replace(script.find("@ARGS@"), 6, args);
     return writeFileAtomic(jobDir / kRemoteSandboxFile, script);
@@ -60,14 +64,16 @@ Status writeRemoteSandbox(const std::filesystem::path& jobDir) {
 bool refusedForNoSandbox(const std::filesystem::path& jobDir) {
     const auto text = readTextFile(jobDir / "build" / "sandbox", 4096);
     if (!text) return false;
-    return text->rfind("bubblewrap (bwrap) is not installed", 0) == 0 || text->rfind("bubblewrap cannot create a sandbox", 0) == 0;
+    return text->rfind("bubblewrap (bwrap) is not installed", 0) == 0 ||
+           text->rfind("bubblewrap cannot create a sandbox", 0) == 0;
 }
 
 std::string noSandboxMessage(const std::filesystem::path& jobDir, const std::string& host) {
     auto why = readTextFile(jobDir / "build" / "sandbox", 4096);
     std::string text = why ? *why : std::string("bubblewrap is missing or does not work");
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-    return host + ": " + text + "; the sandbox is required, so no candidate runs there unconfined (install the "
+    return host + ": " + text +
+           "; the sandbox is required, so no candidate runs there unconfined (install the "
            "'bubblewrap' package there, or choose --sandbox preferred)";
 }
 

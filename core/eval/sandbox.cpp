@@ -70,17 +70,28 @@ const SandboxStatus& probeSandbox() {
 }
 
 std::vector<std::string> sandboxArguments(const std::string& dir) {
-    return {"--ro-bind", "/", "/",
-            "--dev", "/dev",
-            "--proc", "/proc",
-            "--tmpfs", "/tmp",
-            "--tmpfs", "/dev/shm",
-            "--bind", dir, dir,
-            "--chdir", dir,
-            "--unshare-all",       // network, PID, IPC, UTS, cgroup, user
+    return {"--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+            "--tmpfs",
+            "/tmp",
+            "--tmpfs",
+            "/dev/shm",
+            "--bind",
+            dir,
+            dir,
+            "--chdir",
+            dir,
+            "--unshare-all", // network, PID, IPC, UTS, cgroup, user
             "--die-with-parent",
             "--new-session",
-            "--setenv", "TMPDIR", "/tmp"};
+            "--setenv",
+            "TMPDIR",
+            "/tmp"};
 }
 
 std::vector<std::string> sandboxedCommand(const SandboxStatus& status, const std::filesystem::path& jobDir,
@@ -90,7 +101,8 @@ std::vector<std::string> sandboxedCommand(const SandboxStatus& status, const std
     for (auto& a : sandboxArguments(std::filesystem::absolute(jobDir).string())) argv.push_back(std::move(a));
     // GPU jobs (torch, cuda) need the NVIDIA device nodes, which the fresh /dev lacks.
     std::error_code ec;
-    for (auto it = std::filesystem::directory_iterator("/dev", ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    for (auto it = std::filesystem::directory_iterator("/dev", ec); !ec && it != std::filesystem::directory_iterator();
+         it.increment(ec)) {
         const auto name = it->path().filename().string();
         if (name.rfind("nvidia", 0) == 0) argv.insert(argv.end(), {"--dev-bind-try", it->path().string(), it->path().string()});
     }

@@ -170,8 +170,10 @@ std::vector<std::string> sbatchCommand(const SlurmSubmitOptions& options, const 
     if (!options.gres.empty()) argv.push_back("--gres=" + options.gres);
     // The job's own wall limit (timeout in the script) ends it first; Slurm's
     // limit leaves a margin for the script around run.sh.
-    if (!options.timeLimit.empty()) argv.push_back("--time=" + options.timeLimit);
-    else if (batch.wallLimitS > 0) argv.push_back("--time=" + slurmTimeLimit(batch.wallLimitS + 60));
+    if (!options.timeLimit.empty())
+        argv.push_back("--time=" + options.timeLimit);
+    else if (batch.wallLimitS > 0)
+        argv.push_back("--time=" + slurmTimeLimit(batch.wallLimitS + 60));
     const std::string dir = batch.batchDir.string();
     if (batch.tasks > 1) {
         argv.push_back("--array=0-" + std::to_string(batch.tasks - 1));
@@ -196,10 +198,11 @@ Result<std::vector<std::string>> parseSbatchOutput(const std::string& output, st
     const std::string last = all.empty() ? std::string() : trim(all.back());
     const std::string id = last.substr(0, last.find(';'));
     if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
-        return makeError(ErrorCode::ParseError, "sbatch printed no job id (expected a number from --parsable, got '" +
-                                                    last.substr(0, 200) + "')");
+        return makeError(ErrorCode::ParseError,
+                         "sbatch printed no job id (expected a number from --parsable, got '" + last.substr(0, 200) + "')");
     std::vector<std::string> ids;
-    if (tasks <= 1) ids.push_back(id);
+    if (tasks <= 1)
+        ids.push_back(id);
     else
         for (std::size_t i = 0; i < tasks; ++i) ids.push_back(id + "_" + std::to_string(i));
     return ids;
@@ -208,8 +211,8 @@ Result<std::vector<std::string>> parseSbatchOutput(const std::string& output, st
 std::vector<std::string> squeueCommand(const std::string& jobName) {
     // -r: one line per array task; -t all: ended jobs too, while slurmctld
     // still holds them (MinJobAge, 300 s by default).
-    return {"squeue", "--noheader", "--array", "--states=all", "--name=" + jobName,
-            "--Format=JobArrayID:|,State:|,Reason:|,exit_code:|,NodeList:|"};
+    return {"squeue",       "--noheader",        "--array",
+            "--states=all", "--name=" + jobName, "--Format=JobArrayID:|,State:|,Reason:|,exit_code:|,NodeList:|"};
 }
 
 std::map<std::string, SlurmJobState> parseSqueueOutput(const std::string& output) {
@@ -227,7 +230,8 @@ std::map<std::string, SlurmJobState> parseSqueueOutput(const std::string& output
                 const auto dash = part.find('-');
                 try {
                     const long first = std::stol(part.substr(0, dash));
-                    const long last = dash == std::string::npos ? first : std::stol(part.substr(dash + 1, part.find('%') - dash - 1));
+                    const long last =
+                        dash == std::string::npos ? first : std::stol(part.substr(dash + 1, part.find('%') - dash - 1));
                     for (long i = first; i <= last && i - first < 100000; ++i) {
                         auto task = s;
                         task.id = base + "_" + std::to_string(i);
@@ -273,8 +277,8 @@ std::string baseSlurmState(const std::string& state) {
 }
 
 bool slurmStateIsFinal(const std::string& state) {
-    static const char* const kFinal[] = {"BOOT_FAIL", "CANCELLED", "COMPLETED", "DEADLINE",  "FAILED",
-                                         "NODE_FAIL", "OUT_OF_MEMORY", "PREEMPTED", "REVOKED", "TIMEOUT"};
+    static const char* const kFinal[] = {"BOOT_FAIL", "CANCELLED",     "COMPLETED", "DEADLINE", "FAILED",
+                                         "NODE_FAIL", "OUT_OF_MEMORY", "PREEMPTED", "REVOKED",  "TIMEOUT"};
     const std::string base = baseSlurmState(state);
     for (const char* f : kFinal)
         if (base == f) return true;
@@ -294,14 +298,20 @@ std::string describeLostJob(const SlurmJobState& job) {
         text += ")";
     }
     std::string why;
-    if (base == "NODE_FAIL" || base == "BOOT_FAIL") why = "its node failed";
-    else if (base == "PREEMPTED") why = "a job of higher priority preempted it";
-    else if (base == "TIMEOUT" || base == "DEADLINE") why = "Slurm's time limit ended it before its own wall limit did (raise --slurm-time)";
-    else if (base == "OUT_OF_MEMORY") why = "its node's memory limit killed it (ask for more with --slurm-arg=--mem=...)";
-    else if (base == "CANCELLED") why = "it was cancelled outside Kernelsmith (scancel, or an administrator)";
+    if (base == "NODE_FAIL" || base == "BOOT_FAIL")
+        why = "its node failed";
+    else if (base == "PREEMPTED")
+        why = "a job of higher priority preempted it";
+    else if (base == "TIMEOUT" || base == "DEADLINE")
+        why = "Slurm's time limit ended it before its own wall limit did (raise --slurm-time)";
+    else if (base == "OUT_OF_MEMORY")
+        why = "its node's memory limit killed it (ask for more with --slurm-arg=--mem=...)";
+    else if (base == "CANCELLED")
+        why = "it was cancelled outside Kernelsmith (scancel, or an administrator)";
     else if (base == "FAILED" || base == "COMPLETED")
         why = "the batch script ended before run.sh did: is the shared dir mounted at the same path on the node?";
-    else if (job.state.empty()) why = "it ended long ago or slurmctld lost its state";
+    else if (job.state.empty())
+        why = "it ended long ago or slurmctld lost its state";
     return why.empty() ? text : text + ": " + why;
 }
 

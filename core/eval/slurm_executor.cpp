@@ -41,7 +41,8 @@ void adoptPrebuilt(const std::filesystem::path& jobBuild, const std::filesystem:
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(jobBuild, ec)) {
         const auto name = entry.path().filename();
-        if ((name == "harness" || name == "prebuilt-on" || name.extension() == ".so") && entry.is_regular_file(ec) && !entry.is_symlink(ec))
+        if ((name == "harness" || name == "prebuilt-on" || name.extension() == ".so") && entry.is_regular_file(ec) &&
+            !entry.is_symlink(ec))
             std::filesystem::copy_file(entry.path(), localBuild / name, std::filesystem::copy_options::overwrite_existing, ec);
     }
 }
@@ -51,17 +52,17 @@ void adoptPrebuilt(const std::filesystem::path& jobBuild, const std::filesystem:
 struct SlurmExecutor::Tracked {
     JobRequest request;
     std::promise<JobOutcome> promise;
-    std::filesystem::path entry;   // <sharedDir>/<name>: job/ (the copy), limit, submission, rc
-    std::string slurmId;           // queued or running on the cluster; empty: waiting to be submitted
-    std::filesystem::path link;    // <batch dir>/<task> -> entry, while submitted
-    bool mayAttach = true;         // the shared dir was not looked at yet: it may hold an earlier client's job
+    std::filesystem::path entry; // <sharedDir>/<name>: job/ (the copy), limit, submission, rc
+    std::string slurmId;         // queued or running on the cluster; empty: waiting to be submitted
+    std::filesystem::path link;  // <batch dir>/<task> -> entry, while submitted
+    bool mayAttach = true;       // the shared dir was not looked at yet: it may hold an earlier client's job
     int submitFailures = 0;
-    Clock::time_point notBefore{}; // after an sbatch failure
-    std::vector<std::string> lostRuns;            // how Slurm ended earlier attempts
-    std::optional<Clock::time_point> endedSince;  // Slurm says it ended; its run record not seen yet
-    Clock::time_point runnerEnds{}; // its allocation lives at least until then ({}: unknown)
-    bool handedOver = false;        // runs in an allocation an earlier job had
-    bool copied = false;            // entry holds a fresh copy for this attempt
+    Clock::time_point notBefore{};               // after an sbatch failure
+    std::vector<std::string> lostRuns;           // how Slurm ended earlier attempts
+    std::optional<Clock::time_point> endedSince; // Slurm says it ended; its run record not seen yet
+    Clock::time_point runnerEnds{};              // its allocation lives at least until then ({}: unknown)
+    bool handedOver = false;                     // runs in an allocation an earlier job had
+    bool copied = false;                         // entry holds a fresh copy for this attempt
     bool done = false;
 };
 
@@ -100,13 +101,17 @@ Result<std::unique_ptr<SlurmExecutor>> SlurmExecutor::create(SlurmExecutorConfig
         if (auto w = writeFileAtomic(script, kSlurmBatchScript); !w)
             return makeError(ErrorCode::Io, "cannot write the batch script: " + w.error().message);
     }
-    std::filesystem::permissions(script, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
-                                             std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
-                                             std::filesystem::perms::others_exec,
+    std::filesystem::permissions(script,
+                                 std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                     std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                     std::filesystem::perms::others_exec,
                                  ec);
-    const auto scratch = std::filesystem::temp_directory_path() / ("kernelsmith-" + std::to_string(getuid())) / ("slurm-" + uniqueTag());
+    const auto scratch =
+        std::filesystem::temp_directory_path() / ("kernelsmith-" + std::to_string(getuid())) / ("slurm-" + uniqueTag());
     std::filesystem::create_directories(scratch, ec);
-    if (ec) return makeError(ErrorCode::Io, "cannot create " + scratch.string() + ": " + ec.message() + " (set TMPDIR to a writable dir)");
+    if (ec)
+        return makeError(ErrorCode::Io,
+                         "cannot create " + scratch.string() + ": " + ec.message() + " (set TMPDIR to a writable dir)");
     return std::unique_ptr<SlurmExecutor>(new SlurmExecutor(std::move(config), script, scratch));
 }
 
@@ -153,7 +158,8 @@ SlurmExecutor::Run SlurmExecutor::runCommand(const std::vector<std::string>& arg
     }
     auto out = readTextFile(spec.stdoutFile);
     r.out = out ? *out : std::string();
-    if (p.timedOut) r.error = argv[0] + " gave no answer within " + std::to_string(static_cast<int>(timeoutS)) + " s";
+    if (p.timedOut)
+        r.error = argv[0] + " gave no answer within " + std::to_string(static_cast<int>(timeoutS)) + " s";
     else if (p.exitCode != 0) {
         r.error = lastLineOf(spec.stderrFile);
         if (r.error.empty()) r.error = argv[0] + " ended with " + describeExit(p.exitCode);
@@ -171,7 +177,8 @@ void SlurmExecutor::manage() {
             std::unique_lock lock(mutex_);
             // Run records are looked for on each round: often while jobs are out,
             // since a lingering allocation waits for the next job meanwhile.
-            const bool out = std::any_of(jobs_.begin(), jobs_.end(), [](const Tracked& j) { return !j.done && !j.slurmId.empty(); });
+            const bool out =
+                std::any_of(jobs_.begin(), jobs_.end(), [](const Tracked& j) { return !j.done && !j.slurmId.empty(); });
             wake_.wait_for(lock, std::chrono::milliseconds(out ? 25 : 100), [this] { return stopping_ || !arrived_.empty(); });
             if (stopping_) break;
             if (!arrived_.empty() && config_.batchWindowS > 0) {
@@ -189,12 +196,15 @@ void SlurmExecutor::manage() {
         const auto now = Clock::now();
         if (changed) {
             interval = config_.pollIntervalS;
-            nextPoll = std::min(nextPoll, now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval)));
+            nextPoll =
+                std::min(nextPoll, now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval)));
         }
-        const bool anySubmitted = std::any_of(jobs_.begin(), jobs_.end(), [](const Tracked& j) { return !j.done && !j.slurmId.empty(); });
+        const bool anySubmitted =
+            std::any_of(jobs_.begin(), jobs_.end(), [](const Tracked& j) { return !j.done && !j.slurmId.empty(); });
         if (anySubmitted && now >= nextPoll) {
             const bool moved = poll();
-            const bool ending = std::any_of(jobs_.begin(), jobs_.end(), [](const Tracked& j) { return j.endedSince.has_value(); });
+            const bool ending =
+                std::any_of(jobs_.begin(), jobs_.end(), [](const Tracked& j) { return j.endedSince.has_value(); });
             interval = moved || ending ? config_.pollIntervalS : std::min(interval * 2, config_.maxPollIntervalS);
             nextPoll = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval));
         }
@@ -206,7 +216,8 @@ void SlurmExecutor::manage() {
     for (auto& job : jobs_) {
         JobOutcome o;
         o.infraError = "the Slurm executor shut down before the job ended" +
-                       (job.slurmId.empty() ? std::string() : " (Slurm job " + job.slurmId + " stays; resuming the search re-attaches to it)");
+                       (job.slurmId.empty() ? std::string()
+                                            : " (Slurm job " + job.slurmId + " stays; resuming the search re-attaches to it)");
         job.promise.set_value(o);
     }
     jobs_.clear();
@@ -215,11 +226,13 @@ void SlurmExecutor::manage() {
 void SlurmExecutor::adopt(std::list<Tracked>& arrived) {
     for (auto& job : arrived) {
         const auto& r = job.request;
-        std::string name = r.key.empty() ? fileSafeName(std::filesystem::absolute(r.dir).filename().string()) : "job-" + fileSafeName(r.key);
+        std::string name =
+            r.key.empty() ? fileSafeName(std::filesystem::absolute(r.dir).filename().string()) : "job-" + fileSafeName(r.key);
         job.entry = config_.sharedDir / name;
         // The same job twice in this client: the second gets a dir of its own
         // instead of taking over the first one's.
-        for (int n = 2; std::any_of(jobs_.begin(), jobs_.end(), [&](const Tracked& t) { return !t.done && t.entry == job.entry; }); ++n) {
+        for (int n = 2;
+             std::any_of(jobs_.begin(), jobs_.end(), [&](const Tracked& t) { return !t.done && t.entry == job.entry; }); ++n) {
             job.entry = config_.sharedDir / (name + "-" + std::to_string(n));
             job.mayAttach = false;
         }
@@ -238,8 +251,10 @@ bool SlurmExecutor::cancelStopped() {
     if (stopped.empty()) return false;
     if (!ids.empty()) {
         const auto r = runCommand(scancelCommand(ids), 60);
-        if (!r.ok) log::eval()->warn("slurm: scancel {} failed: {}", joinComma(ids), r.error);
-        else log::eval()->debug("slurm: cancelled {}", joinComma(ids));
+        if (!r.ok)
+            log::eval()->warn("slurm: scancel {} failed: {}", joinComma(ids), r.error);
+        else
+            log::eval()->debug("slurm: cancelled {}", joinComma(ids));
     }
     for (auto* job : stopped) {
         std::error_code ec;
@@ -266,11 +281,15 @@ bool SlurmExecutor::collectFinished() {
         o.timedOut = limit > 0 && (rc == 124 || (rc == 137 && o.wallSeconds >= limit));
         const auto dir = std::filesystem::absolute(job.request.dir);
         copyJobOutputs(job.entry / "job", dir);
-        if (std::filesystem::exists(dir / "build" / "prebuild-only", ec)) adoptPrebuilt(job.entry / "job" / "build", dir / "build");
-        if (rc == kNoSandboxExit && refusedForNoSandbox(dir)) o.infraError = "slurm: " + noSandboxMessage(dir, record && !record->host.empty() ? record->host : "a node");
-        else readJobOutputs(dir, describeExit(rc) + (record && !record->host.empty() ? " on " + record->host : ""), o);
+        if (std::filesystem::exists(dir / "build" / "prebuild-only", ec))
+            adoptPrebuilt(job.entry / "job" / "build", dir / "build");
+        if (rc == kNoSandboxExit && refusedForNoSandbox(dir))
+            o.infraError = "slurm: " + noSandboxMessage(dir, record && !record->host.empty() ? record->host : "a node");
+        else
+            readJobOutputs(dir, describeExit(rc) + (record && !record->host.empty() ? " on " + record->host : ""), o);
         log::eval()->debug("slurm: job {} ({}) ended, {:.2f} s", job.slurmId, job.entry.filename().string(), o.wallSeconds);
-        if (config_.lingerS > 0 && job.runnerEnds != Clock::time_point{}) idle_.push_back({job.slurmId, Clock::now(), job.runnerEnds});
+        if (config_.lingerS > 0 && job.runnerEnds != Clock::time_point{})
+            idle_.push_back({job.slurmId, Clock::now(), job.runnerEnds});
         finish(job, o);
         any = true;
     }
@@ -389,14 +408,19 @@ void SlurmExecutor::submitBatch(const std::vector<Tracked*>& batch) {
     // The allocations' Slurm time limit, counted from now (they start later).
     const auto submittedAt = Clock::now();
     std::optional<double> slurmLimitS;
-    if (!config_.submit.timeLimit.empty()) slurmLimitS = parseSlurmTimeLimit(config_.submit.timeLimit);
-    else if (wallLimit > 0) slurmLimitS = wallLimit + 60;
+    if (!config_.submit.timeLimit.empty())
+        slurmLimitS = parseSlurmTimeLimit(config_.submit.timeLimit);
+    else if (wallLimit > 0)
+        slurmLimitS = wallLimit + 60;
     const bool reusable = slurmLimitS && *slurmLimitS < 1e9;
     std::error_code ec;
     std::filesystem::create_directories(b.batchDir, ec);
-    for (std::size_t i = 0; i < ready.size(); ++i) std::filesystem::create_directory_symlink(ready[i]->entry, b.batchDir / std::to_string(i), ec);
-    Run r = ec ? Run{false, {}, "cannot link the jobs into " + b.batchDir.string() + ": " + ec.message()} : runCommand(sbatchCommand(config_.submit, b), 60);
-    Result<std::vector<std::string>> ids = r.ok ? parseSbatchOutput(r.out, b.tasks) : Result<std::vector<std::string>>(makeError(ErrorCode::Io, r.error));
+    for (std::size_t i = 0; i < ready.size(); ++i)
+        std::filesystem::create_directory_symlink(ready[i]->entry, b.batchDir / std::to_string(i), ec);
+    Run r = ec ? Run{false, {}, "cannot link the jobs into " + b.batchDir.string() + ": " + ec.message()}
+               : runCommand(sbatchCommand(config_.submit, b), 60);
+    Result<std::vector<std::string>> ids =
+        r.ok ? parseSbatchOutput(r.out, b.tasks) : Result<std::vector<std::string>>(makeError(ErrorCode::Io, r.error));
     if (!ids) {
         std::filesystem::remove_all(b.batchDir, ec);
         for (auto* job : ready) {
@@ -420,8 +444,9 @@ void SlurmExecutor::submitBatch(const std::vector<Tracked*>& batch) {
         job.link = b.batchDir / std::to_string(i);
         job.submitFailures = 0;
         job.handedOver = false;
-        job.runnerEnds = reusable ? submittedAt + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*slurmLimitS))
-                                  : Clock::time_point{};
+        job.runnerEnds =
+            reusable ? submittedAt + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*slurmLimitS))
+                     : Clock::time_point{};
         // What a later client needs to re-attach. A client killed between
         // sbatch and this write leaves a job it cannot find; that job only
         // costs its node time.
@@ -480,7 +505,8 @@ bool SlurmExecutor::poll() {
         }
         if (std::chrono::duration<double>(now - *job.endedSince).count() < config_.lostGraceS) continue;
         SlurmJobState state{job.slurmId, {}, {}, {}, {}};
-        if (it != states.end()) state = it->second;
+        if (it != states.end())
+            state = it->second;
         else
             // Gone from slurmctld's memory: ask the accounting, or the job completion log.
             for (bool completionLog : {false, true}) {
@@ -505,7 +531,8 @@ void SlurmExecutor::lost(Tracked& job, const SlurmJobState& state) {
     if (job.handedOver && !std::filesystem::exists(job.entry / "claimed", ec)) {
         // The allocation went before it took the job (it ended its linger, or
         // was cancelled, at that moment): nothing of the job ran, no attempt spent.
-        log::eval()->debug("slurm: allocation {} ended before it took {}; submitting it", job.slurmId, job.entry.filename().string());
+        log::eval()->debug("slurm: allocation {} ended before it took {}; submitting it", job.slurmId,
+                           job.entry.filename().string());
         job.slurmId.clear();
         job.handedOver = false;
         job.endedSince.reset();

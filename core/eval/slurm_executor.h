@@ -23,10 +23,10 @@ namespace ks::eval {
 struct SlurmExecutorConfig {
     // Job dirs go to <sharedDir>/<job>/; every compute node must see it at this path.
     std::filesystem::path sharedDir;
-    SlurmSubmitOptions submit;  // partition, account, QoS, gres, time limit, extra sbatch arguments
-    std::size_t maxJobs = 4;    // jobs queued or running at once: the executor's slots
-    int requeueAttempts = 2;    // resubmissions of a job the cluster lost (node failure, preemption, ...)
-    double pollIntervalS = 1;   // squeue; the interval doubles while nothing changes ...
+    SlurmSubmitOptions submit;    // partition, account, QoS, gres, time limit, extra sbatch arguments
+    std::size_t maxJobs = 4;      // jobs queued or running at once: the executor's slots
+    int requeueAttempts = 2;      // resubmissions of a job the cluster lost (node failure, preemption, ...)
+    double pollIntervalS = 1;     // squeue; the interval doubles while nothing changes ...
     double maxPollIntervalS = 15; // ... up to this
     // Slurm may report a job ended a moment before its run record is visible
     // on a network file system; it counts as lost only after this.
@@ -37,8 +37,8 @@ struct SlurmExecutorConfig {
     // job (about a second each, however short the evaluation). 0: one job per
     // allocation. Allocations never outlive their Slurm time limit for it.
     double lingerS = 3;
-    int submitAttempts = 3;     // sbatch failures (controller unreachable) are retried ...
-    double retryBaseS = 1;      // ... after base, 2 base, 4 base seconds
+    int submitAttempts = 3; // sbatch failures (controller unreachable) are retried ...
+    double retryBaseS = 1;  // ... after base, 2 base, 4 base seconds
     // Candidates run in bubblewrap on nodes that have it (remote_sandbox.h);
     // Required refuses nodes without it, Off never uses it.
     SandboxPolicy sandbox = SandboxPolicy::Preferred;
@@ -56,7 +56,7 @@ struct SlurmExecutorConfig {
 // key while that job is queued, running or finished collects it instead of
 // submitting it again.
 class SlurmExecutor final : public Executor {
-public:
+  public:
     // Checks the config, that sbatch, squeue and scancel are on PATH and that
     // the shared dir is writable; it does not contact the controller.
     static Result<std::unique_ptr<SlurmExecutor>> create(SlurmExecutorConfig config);
@@ -77,7 +77,7 @@ public:
 
     const SlurmExecutorConfig& config() const { return config_; }
 
-private:
+  private:
     using Clock = std::chrono::steady_clock;
     struct Tracked;
 

@@ -17,7 +17,6 @@
 namespace ks::eval {
 namespace {
 
-
 // A remote path as the remote shell must see it: "~/x" is "$HOME"/'x'.
 std::string remotePath(const std::string& path) {
     if (path.rfind("~/", 0) == 0) return "\"$HOME\"/" + shellQuote(path.substr(2));
@@ -369,8 +368,9 @@ JobOutcome SshExecutor::runJob(std::size_t slotIndex, const JobRequest& request)
     log::eval()->debug("ssh {}: job {} on slot {}{}", target(host), jobName, slotIndex,
                        slot.gpu.empty() ? "" : " (GPU " + slot.gpu + ")");
     const double limit = request.limits.wallTimeoutS;
-    const auto run = call(host, jobCommand(job, lock, slot.gpu, limit, config_.sandbox), {scratch / "job.tar", scratch / "back.tar", sshErr},
-                          limit > 0 ? limit + 5 + transferS : 0, attempts, request.stop);
+    const auto run =
+        call(host, jobCommand(job, lock, slot.gpu, limit, config_.sandbox), {scratch / "job.tar", scratch / "back.tar", sshErr},
+             limit > 0 ? limit + 5 + transferS : 0, attempts, request.stop);
     outcome.wallSeconds = run.wallSeconds;
     if (!run.connected || run.exitCode != 0)
         return failed(run, run.exitCode == kNoJobDir

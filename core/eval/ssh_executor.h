@@ -7,8 +7,8 @@
 // (remote_sandbox.h; SshExecutorConfig::sandbox decides what happens where it
 // has not).
 #include "eval/executor.h"
-#include "eval/sandbox.h"
 #include "eval/job_pool.h"
+#include "eval/sandbox.h"
 #include "util/result.h"
 
 #include <filesystem>
@@ -51,7 +51,7 @@ Result<SshHost> parseSshTarget(const std::string& text);
 // Failures to reach a host are retried, then reported as JobOutcome::infraError;
 // what run.sh does there is reported exactly as LocalExecutor reports it.
 class SshExecutor final : public Executor {
-public:
+  public:
     // Checks the config and that ssh and tar are installed here; it does not
     // connect (an unreachable host shows in the jobs' outcomes).
     static Result<std::unique_ptr<SshExecutor>> create(SshExecutorConfig config);
@@ -66,7 +66,7 @@ public:
 
     const SshExecutorConfig& config() const { return config_; }
 
-private:
+  private:
     struct Slot {
         std::size_t host = 0;
         std::string gpu;

@@ -22,23 +22,45 @@ std::string stripComments(const std::string& src) {
         const char n = i + 1 < out.size() ? out[i + 1] : '\0';
         switch (state) {
         case Code:
-            if (c == '/' && n == '/') { state = Line; out[i] = ' '; }
-            else if (c == '/' && n == '*') { state = Block; out[i] = ' '; out[i + 1] = ' '; ++i; }
-            else if (c == '"') state = Str;
-            else if (c == '\'') state = Chr;
+            if (c == '/' && n == '/') {
+                state = Line;
+                out[i] = ' ';
+            } else if (c == '/' && n == '*') {
+                state = Block;
+                out[i] = ' ';
+                out[i + 1] = ' ';
+                ++i;
+            } else if (c == '"')
+                state = Str;
+            else if (c == '\'')
+                state = Chr;
             break;
         case Line:
-            if (c == '\n') state = Code; else out[i] = ' ';
+            if (c == '\n')
+                state = Code;
+            else
+                out[i] = ' ';
             break;
         case Block:
-            if (c == '*' && n == '/') { out[i] = ' '; out[i + 1] = ' '; ++i; state = Code; }
-            else if (c != '\n') out[i] = ' ';
+            if (c == '*' && n == '/') {
+                out[i] = ' ';
+                out[i + 1] = ' ';
+                ++i;
+                state = Code;
+            } else if (c != '\n')
+                out[i] = ' ';
             break;
         case Str:
-            if (c == '\\') ++i; else if (c == '"' || c == '\n') state = Code;
+            if (c == '\\')
+                ++i;
+            else if (c == '"' || c == '\n')
+                state = Code;
             break;
         case Chr:
-            if (c == '\\') ++i; else if (c == '\'' || c == '\n') state = Code;
+            if (c == '\\')
+                ++i;
+            else if (c == '\'' || c == '\n')
+                state = Code;
             break;
         }
     }
@@ -73,7 +95,8 @@ const TokenRule kExit{"exit", "leaving the process or jumping out of the call hi
 const TokenRule kPasting{"token-pasting", "building names by token pasting (##) hides them from these rules"};
 const TokenRule kIncludes{"includes", "includes name headers of the toolchain, never files of the job or the system by path"};
 const TokenRule kDevice{"device-control", "the device, its context and the loaded modules belong to the harness"};
-const TokenRule kSize{"size", "sources are limited to 1 MiB; a kernel that needs more is generated code that belongs in the problem"};
+const TokenRule kSize{"size",
+                      "sources are limited to 1 MiB; a kernel that needs more is generated code that belongs in the problem"};
 
 // Names a kernel never needs, wherever they appear (a call, an address taken,
 // an alias): the C library's and POSIX's, or members of std.
@@ -84,23 +107,64 @@ const std::map<std::string, const TokenRule*>& forbiddenNames() {
             for (const char* n : list) m[n] = &r;
         };
         add(kDynamicLoading, {"dlopen", "dlmopen", "dlsym", "dlvsym", "dl_iterate_phdr", "dladdr", "dlinfo", "_dl_sym"});
-        add(kProcesses, {"fork", "vfork", "clone", "clone3", "execl", "execlp", "execle", "execv", "execvp", "execvpe", "execve", "fexecve",
-                         "posix_spawn", "posix_spawnp", "system", "popen", "daemon", "wait", "waitpid"});
-        add(kNetwork, {"socket", "socketpair", "connect", "bind", "listen", "accept", "accept4", "getaddrinfo", "gethostbyname", "sendto",
-                       "recvfrom", "sendmsg", "recvmsg", "send", "recv", "sendmmsg", "recvmmsg"});
+        add(kProcesses, {"fork", "vfork", "clone", "clone3", "execl", "execlp", "execle", "execv", "execvp", "execvpe", "execve",
+                         "fexecve", "posix_spawn", "posix_spawnp", "system", "popen", "daemon", "wait", "waitpid"});
+        add(kNetwork, {"socket", "socketpair", "connect", "bind", "listen", "accept", "accept4", "getaddrinfo", "gethostbyname",
+                       "sendto", "recvfrom", "sendmsg", "recvmsg", "send", "recv", "sendmmsg", "recvmmsg"});
         add(kRawSyscalls, {"syscall", "asm", "__asm__", "__asm", "__asm__volatile"});
-        add(kInternals, {"ptrace", "prctl", "mprotect", "munmap", "mremap", "process_vm_readv", "process_vm_writev", "sched_setaffinity",
-                         "pthread_setaffinity_np", "setpriority", "setrlimit", "prlimit", "getrusage", "madvise", "__builtin_frame_address",
-                         "__builtin_return_address", "backtrace", "environ", "__environ", "program_invocation_name"});
+        add(kInternals, {"ptrace",
+                         "prctl",
+                         "mprotect",
+                         "munmap",
+                         "mremap",
+                         "process_vm_readv",
+                         "process_vm_writev",
+                         "sched_setaffinity",
+                         "pthread_setaffinity_np",
+                         "setpriority",
+                         "setrlimit",
+                         "prlimit",
+                         "getrusage",
+                         "madvise",
+                         "__builtin_frame_address",
+                         "__builtin_return_address",
+                         "backtrace",
+                         "environ",
+                         "__environ",
+                         "program_invocation_name"});
         add(kThreads, {"pthread_create", "thrd_create", "jthread"});
-        add(kTimers, {"signal", "sigaction", "sigprocmask", "pthread_sigmask", "alarm", "setitimer", "getitimer", "timer_create", "raise",
-                      "kill", "tgkill", "clock_gettime", "gettimeofday", "clock_settime", "clock", "time", "__rdtsc", "rdtsc",
-                      "__builtin_ia32_rdtsc", "__builtin_ia32_rdtscp", "__rdtscp", "_rdtsc", "chrono", "nanosleep", "usleep", "sleep"});
-        add(kFiles, {"fopen", "fopen64", "freopen", "open", "open64", "openat", "creat", "unlink", "unlinkat", "rename", "renameat",
-                     "truncate", "ftruncate", "ofstream", "ifstream", "fstream", "filebuf", "filesystem", "mkdir", "rmdir", "remove",
-                     "chmod", "symlink", "link", "tmpfile", "mkstemp", "memfd_create", "shm_open", "fdopen", "opendir", "readdir"});
-        add(kStreams, {"write", "pwrite", "writev", "fwrite", "fputs", "fputc", "fprintf", "dprintf", "vfprintf", "puts", "putchar",
-                       "cout", "cerr", "clog"});
+        add(kTimers, {"signal",
+                      "sigaction",
+                      "sigprocmask",
+                      "pthread_sigmask",
+                      "alarm",
+                      "setitimer",
+                      "getitimer",
+                      "timer_create",
+                      "raise",
+                      "kill",
+                      "tgkill",
+                      "clock_gettime",
+                      "gettimeofday",
+                      "clock_settime",
+                      "clock",
+                      "time",
+                      "__rdtsc",
+                      "rdtsc",
+                      "__builtin_ia32_rdtsc",
+                      "__builtin_ia32_rdtscp",
+                      "__rdtscp",
+                      "_rdtsc",
+                      "chrono",
+                      "nanosleep",
+                      "usleep",
+                      "sleep"});
+        add(kFiles, {"fopen",    "fopen64",    "freopen",      "open",     "open64",    "openat",   "creat",    "unlink",
+                     "unlinkat", "rename",     "renameat",     "truncate", "ftruncate", "ofstream", "ifstream", "fstream",
+                     "filebuf",  "filesystem", "mkdir",        "rmdir",    "remove",    "chmod",    "symlink",  "link",
+                     "tmpfile",  "mkstemp",    "memfd_create", "shm_open", "fdopen",    "opendir",  "readdir"});
+        add(kStreams, {"write", "pwrite", "writev", "fwrite", "fputs", "fputc", "fprintf", "dprintf", "vfprintf", "puts",
+                       "putchar", "cout", "cerr", "clog"});
         add(kEnvironment, {"setenv", "putenv", "unsetenv", "getenv", "secure_getenv", "clearenv"});
         add(kExit, {"exit", "_exit", "_Exit", "quick_exit", "abort", "atexit", "at_quick_exit", "longjmp", "setjmp", "siglongjmp",
                     "sigsetjmp", "terminate", "set_terminate"});
@@ -111,14 +175,35 @@ const std::map<std::string, const TokenRule*>& forbiddenNames() {
 
 // Headers whose only purpose here would be a forbidden facility.
 const TokenRule* forbiddenHeader(const std::string& header) {
-    static const std::map<std::string, const TokenRule*> headers{
-        {"dlfcn.h", &kDynamicLoading}, {"link.h", &kDynamicLoading}, {"sys/socket.h", &kNetwork}, {"arpa/inet.h", &kNetwork},
-        {"netdb.h", &kNetwork}, {"sys/un.h", &kNetwork}, {"sys/syscall.h", &kRawSyscalls}, {"syscall.h", &kRawSyscalls},
-        {"sys/ptrace.h", &kInternals}, {"sys/prctl.h", &kInternals}, {"sys/mman.h", &kInternals}, {"sys/resource.h", &kInternals},
-        {"spawn.h", &kProcesses}, {"sys/wait.h", &kProcesses}, {"thread", &kThreads}, {"future", &kThreads},
-        {"pthread.h", &kThreads}, {"threads.h", &kThreads}, {"chrono", &kTimers}, {"signal.h", &kTimers}, {"csignal", &kTimers},
-        {"sys/time.h", &kTimers}, {"setjmp.h", &kExit}, {"csetjmp", &kExit}, {"fstream", &kFiles}, {"filesystem", &kFiles},
-        {"fcntl.h", &kFiles}, {"dirent.h", &kFiles}, {"iostream", &kStreams}};
+    static const std::map<std::string, const TokenRule*> headers{{"dlfcn.h", &kDynamicLoading},
+                                                                 {"link.h", &kDynamicLoading},
+                                                                 {"sys/socket.h", &kNetwork},
+                                                                 {"arpa/inet.h", &kNetwork},
+                                                                 {"netdb.h", &kNetwork},
+                                                                 {"sys/un.h", &kNetwork},
+                                                                 {"sys/syscall.h", &kRawSyscalls},
+                                                                 {"syscall.h", &kRawSyscalls},
+                                                                 {"sys/ptrace.h", &kInternals},
+                                                                 {"sys/prctl.h", &kInternals},
+                                                                 {"sys/mman.h", &kInternals},
+                                                                 {"sys/resource.h", &kInternals},
+                                                                 {"spawn.h", &kProcesses},
+                                                                 {"sys/wait.h", &kProcesses},
+                                                                 {"thread", &kThreads},
+                                                                 {"future", &kThreads},
+                                                                 {"pthread.h", &kThreads},
+                                                                 {"threads.h", &kThreads},
+                                                                 {"chrono", &kTimers},
+                                                                 {"signal.h", &kTimers},
+                                                                 {"csignal", &kTimers},
+                                                                 {"sys/time.h", &kTimers},
+                                                                 {"setjmp.h", &kExit},
+                                                                 {"csetjmp", &kExit},
+                                                                 {"fstream", &kFiles},
+                                                                 {"filesystem", &kFiles},
+                                                                 {"fcntl.h", &kFiles},
+                                                                 {"dirent.h", &kFiles},
+                                                                 {"iostream", &kStreams}};
     if (header.rfind("netinet/", 0) == 0 || header.rfind("linux/", 0) == 0 || header.rfind("asm/", 0) == 0) return &kInternals;
     const auto it = headers.find(header);
     return it == headers.end() ? nullptr : it->second;
@@ -139,7 +224,8 @@ struct Checker {
     void flag(const TokenRule& rule, int line, const std::string& what = {}) {
         for (const auto& f : found)
             if (f.rule == rule.name && f.line == line) return; // one report per rule and line
-        const std::string excerpt = line >= 1 && static_cast<std::size_t>(line) <= lines.size() ? trim(lines[line - 1]).substr(0, 160) : what;
+        const std::string excerpt =
+            line >= 1 && static_cast<std::size_t>(line) <= lines.size() ? trim(lines[line - 1]).substr(0, 160) : what;
         found.push_back({rule.name, line, excerpt, rule.why});
     }
     void run() {
@@ -183,13 +269,14 @@ struct Checker {
             if (it == names.end()) continue;
             // Common words are only the library's function when called, named
             // with :: or their address is taken; as a variable they are harmless.
-            static const std::set<std::string> commonWords{"time", "clock", "wait", "link", "remove", "write", "open", "bind", "accept",
-                                                           "listen", "connect", "signal", "system", "sleep", "exit", "abort", "raise",
-                                                           "kill", "terminate", "puts", "send", "recv"};
+            static const std::set<std::string> commonWords{
+                "time",   "clock",  "wait",  "link", "remove", "write", "open", "bind",      "accept", "listen", "connect",
+                "signal", "system", "sleep", "exit", "abort",  "raise", "kill", "terminate", "puts",   "send",   "recv"};
             if (commonWords.count(t.text)) {
                 const bool called = next && next->text == "(";
                 const bool addressed = prev && (prev->text == "&" || prev->text == "::");
-                const bool aliased = prev && (prev->text == "=" || prev->text == "," || prev->text == "(" || prev->text == "return");
+                const bool aliased =
+                    prev && (prev->text == "=" || prev->text == "," || prev->text == "(" || prev->text == "return");
                 if (!called && !addressed && !(aliased && next && (next->text == ";" || next->text == ")" || next->text == ",")))
                     continue;
             }
@@ -197,10 +284,11 @@ struct Checker {
         }
     }
     static bool deviceControl(const std::string& name) {
-        static const std::set<std::string> exact{"cudaDeviceReset", "cudaSetDevice", "cudaDeviceSetLimit", "cudaDeviceSetCacheConfig",
-                                                 "cudaProfilerStart", "cudaProfilerStop", "cuInit"};
-        return exact.count(name) || name.rfind("cudaCtx", 0) == 0 || name.rfind("cuCtx", 0) == 0 || name.rfind("cuModuleLoad", 0) == 0 ||
-               name.rfind("cudaIpc", 0) == 0 || name.rfind("cuIpc", 0) == 0 ;
+        static const std::set<std::string> exact{
+            "cudaDeviceReset",  "cudaSetDevice", "cudaDeviceSetLimit", "cudaDeviceSetCacheConfig", "cudaProfilerStart",
+            "cudaProfilerStop", "cuInit"};
+        return exact.count(name) || name.rfind("cudaCtx", 0) == 0 || name.rfind("cuCtx", 0) == 0 ||
+               name.rfind("cuModuleLoad", 0) == 0 || name.rfind("cudaIpc", 0) == 0 || name.rfind("cuIpc", 0) == 0;
     }
     void directive(const CppToken& t) {
         std::size_t p = 1;
@@ -229,10 +317,10 @@ struct Checker {
     }
 };
 
-std::vector<RuleViolation> tokenRules(const std::string& source, bool allowAsm, bool cuda, const std::vector<std::string>& forbidden) {
+std::vector<RuleViolation> tokenRules(const std::string& source, bool allowAsm, bool cuda,
+                                      const std::vector<std::string>& forbidden) {
     constexpr std::size_t kMaxSourceBytes = 1u << 20;
-    if (source.size() > kMaxSourceBytes)
-        return {{kSize.name, 1, "(" + std::to_string(source.size()) + " bytes)", kSize.why}};
+    if (source.size() > kMaxSourceBytes) return {{kSize.name, 1, "(" + std::to_string(source.size()) + " bytes)", kSize.why}};
     Checker c(source, allowAsm, cuda);
     c.run();
     if (!forbidden.empty()) {
@@ -241,17 +329,21 @@ std::vector<RuleViolation> tokenRules(const std::string& source, bool allowAsm, 
             const auto at = code.find(f);
             if (at == std::string::npos) continue;
             const int line = 1 + static_cast<int>(std::count(code.begin(), code.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-            c.found.push_back({"reference-op", line, trim(c.lines.size() >= static_cast<std::size_t>(line) ? c.lines[line - 1] : f).substr(0, 160),
+            c.found.push_back({"reference-op", line,
+                               trim(c.lines.size() >= static_cast<std::size_t>(line) ? c.lines[line - 1] : f).substr(0, 160),
                                "the problem forbids \"" + f + "\": a candidate computes the operator itself"});
         }
     }
-    std::stable_sort(c.found.begin(), c.found.end(), [](const RuleViolation& a, const RuleViolation& b) { return a.line < b.line; });
+    std::stable_sort(c.found.begin(), c.found.end(),
+                     [](const RuleViolation& a, const RuleViolation& b) { return a.line < b.line; });
     return c.found;
 }
 
 } // namespace
 
-std::vector<RuleViolation> checkStaticRules(const std::string& source) { return tokenRules(source, false, false, {}); }
+std::vector<RuleViolation> checkStaticRules(const std::string& source) {
+    return tokenRules(source, false, false, {});
+}
 
 std::vector<RuleViolation> checkCudaRules(const std::string& source, const std::vector<std::string>& forbidden) {
     return tokenRules(source, true, true, forbidden);

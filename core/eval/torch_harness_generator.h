@@ -11,7 +11,7 @@
 namespace ks::eval {
 
 class TorchHarnessGenerator {
-public:
+  public:
     static Result<JobDescription> write(const problem::ProblemSpec& problem, const Candidate& candidate,
                                         const problem::ParamSpace& space, const EvalOptions& options,
                                         const std::filesystem::path& jobDir);

@@ -26,7 +26,8 @@ std::vector<std::string> parseList(const std::string& value, bool& ok) {
     std::string item;
     while (std::getline(in, item, ',')) {
         item = trim(item);
-        if (item.size() >= 2 && (item.front() == '"' || item.front() == '\'') && item.back() == item.front()) item = item.substr(1, item.size() - 2);
+        if (item.size() >= 2 && (item.front() == '"' || item.front() == '\'') && item.back() == item.front())
+            item = item.substr(1, item.size() - 2);
         if (!item.empty()) out.push_back(item);
     }
     return out;
@@ -63,16 +64,17 @@ void registerPlatform(const std::string& platform) {
 }
 const std::vector<std::string>& knownSignals() {
     static const std::vector<std::string> v{
-        "memory_bound",     "compute_bound",   "latency_bound",  "near_roofline", "low_vectorization", "low_occupancy",
-        "launch_overhead",  "compile_error",   "wrong_answer",   "runtime_error", "timeout",           "oom",
-        "nondeterministic", "unwritten_output", "input_modified", "op:elementwise", "op:reduction",    "op:normalization",
-        "op:softmax",       "op:gemm",         "op:conv",        "op:gather",     "op:scan",           "op:jagged",
-        "op:embedding",     "op:attention",    "op:sort"};
+        "memory_bound",     "compute_bound",    "latency_bound",  "near_roofline",  "low_vectorization", "low_occupancy",
+        "launch_overhead",  "compile_error",    "wrong_answer",   "runtime_error",  "timeout",           "oom",
+        "nondeterministic", "unwritten_output", "input_modified", "op:elementwise", "op:reduction",      "op:normalization",
+        "op:softmax",       "op:gemm",          "op:conv",        "op:gather",      "op:scan",           "op:jagged",
+        "op:embedding",     "op:attention",     "op:sort"};
     return v;
 }
 
 bool isValidId(const std::string& id) {
-    return !id.empty() && std::all_of(id.begin(), id.end(), [](unsigned char c) { return std::islower(c) || std::isdigit(c) || c == '-'; });
+    return !id.empty() &&
+           std::all_of(id.begin(), id.end(), [](unsigned char c) { return std::islower(c) || std::isdigit(c) || c == '-'; });
 }
 
 bool contains(const std::vector<std::string>& list, const std::string& value) {
@@ -109,7 +111,8 @@ ParsedDocument parseDocument(const std::string& path, const std::string& text) {
     std::string line;
     int n = 0;
     if (!std::getline(in, line) || trim(line) != "---") {
-        fail(1, "missing front matter: the file must start with a line '---', then id, title, category, platforms, triggers, tags, then '---'");
+        fail(1, "missing front matter: the file must start with a line '---', then id, title, category, platforms, triggers, "
+                "tags, then '---'");
         return p;
     }
     ++n;
@@ -140,7 +143,8 @@ ParsedDocument parseDocument(const std::string& path, const std::string& text) {
             if (value.empty()) fail(n, "the title is empty: write one line that says what the document is about", key);
         } else if (key == "category") {
             p.doc.category = value;
-            if (!contains(knownCategories(), value)) fail(n, "unknown category '" + value + "' (known: " + joined(knownCategories()) + ")", key);
+            if (!contains(knownCategories(), value))
+                fail(n, "unknown category '" + value + "' (known: " + joined(knownCategories()) + ")", key);
         } else if (key == "platforms" || key == "triggers" || key == "tags") {
             auto list = parseList(value, ok);
             if (!ok) fail(n, key + ": expected a list like [a, b]", key);
@@ -148,11 +152,16 @@ ParsedDocument parseDocument(const std::string& path, const std::string& text) {
                 p.doc.platforms = list;
                 const auto platforms = knownPlatforms();
                 for (const auto& x : list)
-                    if (!contains(platforms, x)) fail(n, "unknown platform '" + x + "' (known: " + joined(platforms) + "; a new chip's folder hardware/<platform>/ adds one)", key);
+                    if (!contains(platforms, x))
+                        fail(n,
+                             "unknown platform '" + x + "' (known: " + joined(platforms) +
+                                 "; a new chip's folder hardware/<platform>/ adds one)",
+                             key);
             } else if (key == "triggers") {
                 p.doc.triggers = list;
                 for (const auto& x : list)
-                    if (!contains(knownSignals(), x)) fail(n, "unknown trigger '" + x + "' (known signals are listed in docs/kb-format.md)", key);
+                    if (!contains(knownSignals(), x))
+                        fail(n, "unknown trigger '" + x + "' (known signals are listed in docs/kb-format.md)", key);
             } else {
                 p.doc.tags = list;
             }
@@ -168,7 +177,8 @@ ParsedDocument parseDocument(const std::string& path, const std::string& text) {
     }
     for (const char* required : {"id", "title", "category", "platforms", "triggers"})
         if (!contains(seen, required)) fail(1, std::string("missing '") + required + "' in the front matter", required);
-    if (contains(seen, "platforms") && p.doc.platforms.empty()) fail(1, "platforms must list at least one platform (or 'any')", "platforms");
+    if (contains(seen, "platforms") && p.doc.platforms.empty())
+        fail(1, "platforms must list at least one platform (or 'any')", "platforms");
     std::string rest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     p.doc.body = rest;
     p.doc.sections = splitSections(rest);
@@ -178,8 +188,8 @@ ParsedDocument parseDocument(const std::string& path, const std::string& text) {
 
 std::string renderFrontMatter(const KbDocument& d) {
     auto list = [](const std::vector<std::string>& v) { return "[" + joined(v) + "]"; };
-    std::string s = "---\nid: " + d.id + "\ntitle: " + d.title + "\ncategory: " + d.category + "\nplatforms: " + list(d.platforms) +
-                    "\ntriggers: " + list(d.triggers) + "\ntags: " + list(d.tags) + "\n";
+    std::string s = "---\nid: " + d.id + "\ntitle: " + d.title + "\ncategory: " + d.category +
+                    "\nplatforms: " + list(d.platforms) + "\ntriggers: " + list(d.triggers) + "\ntags: " + list(d.tags) + "\n";
     if (d.category == "skills") s += "status: " + d.status + "\n";
     return s + "---\n";
 }

@@ -8,16 +8,16 @@
 namespace ks::kb {
 
 struct KbSection {
-    std::string heading;  // "" for the text before the first ## heading
+    std::string heading; // "" for the text before the first ## heading
     std::string text;
 };
 
 struct KbDocument {
     std::string id, title, category;
     std::vector<std::string> platforms, triggers, tags;
-    std::string path;      // the file it came from
-    std::string root;      // the KB folder it belongs to
-    std::string hash;      // SHA-256 of the file
+    std::string path;               // the file it came from
+    std::string root;               // the KB folder it belongs to
+    std::string hash;               // SHA-256 of the file
     std::string status = "shipped"; // shipped | pending | approved | rejected (skills are reviewed)
     std::string body;
     std::vector<KbSection> sections;

@@ -24,8 +24,10 @@ std::string lower(std::string s) {
 std::string slug(const std::string& s) {
     std::string out;
     for (unsigned char c : lower(s)) {
-        if (std::isalnum(c)) out += static_cast<char>(c);
-        else if (!out.empty() && out.back() != '-') out += '-';
+        if (std::isalnum(c))
+            out += static_cast<char>(c);
+        else if (!out.empty() && out.back() != '-')
+            out += '-';
     }
     while (!out.empty() && out.back() == '-') out.pop_back();
     return out.empty() ? "imported" : out.substr(0, 60);
@@ -33,16 +35,32 @@ std::string slug(const std::string& s) {
 
 // Keywords that suggest a platform or a signal (lowercase substrings).
 const std::vector<std::pair<const char*, const char*>> kPlatformWords{
-    {"avx", "x86-64"}, {"x86", "x86-64"}, {"xeon", "x86-64"}, {"epyc", "x86-64"}, {"h100", "hopper"}, {"hopper", "hopper"},
-    {"cuda", "hopper"}, {"wgmma", "hopper"}, {"mi300", "cdna3"}, {"cdna", "cdna3"}, {"hip", "cdna3"}, {"neon", "neoverse"},
-    {"sve", "neoverse"}, {"neoverse", "neoverse"}, {"aarch64", "neoverse"}};
-const std::vector<std::pair<const char*, const char*>> kSignalWords{
-    {"bandwidth", "memory_bound"}, {"memory-bound", "memory_bound"}, {"memory bound", "memory_bound"}, {"flops", "compute_bound"},
-    {"compute-bound", "compute_bound"}, {"occupancy", "low_occupancy"}, {"latency", "latency_bound"}, {"compile", "compile_error"},
-    {"mismatch", "wrong_answer"}, {"vectoriz", "low_vectorization"}, {"simd", "low_vectorization"}, {"launch overhead", "launch_overhead"},
-    {"reduction", "op:reduction"}, {"softmax", "op:softmax"}, {"gemm", "op:gemm"}, {"matrix multipl", "op:gemm"},
-    {"convolution", "op:conv"}, {"layernorm", "op:normalization"}, {"normalization", "op:normalization"}, {"gather", "op:gather"},
-    {"jagged", "op:jagged"}, {"embedding", "op:embedding"}, {"attention", "op:attention"}};
+    {"avx", "x86-64"},    {"x86", "x86-64"},    {"xeon", "x86-64"},  {"epyc", "x86-64"},       {"h100", "hopper"},
+    {"hopper", "hopper"}, {"cuda", "hopper"},   {"wgmma", "hopper"}, {"mi300", "cdna3"},       {"cdna", "cdna3"},
+    {"hip", "cdna3"},     {"neon", "neoverse"}, {"sve", "neoverse"}, {"neoverse", "neoverse"}, {"aarch64", "neoverse"}};
+const std::vector<std::pair<const char*, const char*>> kSignalWords{{"bandwidth", "memory_bound"},
+                                                                    {"memory-bound", "memory_bound"},
+                                                                    {"memory bound", "memory_bound"},
+                                                                    {"flops", "compute_bound"},
+                                                                    {"compute-bound", "compute_bound"},
+                                                                    {"occupancy", "low_occupancy"},
+                                                                    {"latency", "latency_bound"},
+                                                                    {"compile", "compile_error"},
+                                                                    {"mismatch", "wrong_answer"},
+                                                                    {"vectoriz", "low_vectorization"},
+                                                                    {"simd", "low_vectorization"},
+                                                                    {"launch overhead", "launch_overhead"},
+                                                                    {"reduction", "op:reduction"},
+                                                                    {"softmax", "op:softmax"},
+                                                                    {"gemm", "op:gemm"},
+                                                                    {"matrix multipl", "op:gemm"},
+                                                                    {"convolution", "op:conv"},
+                                                                    {"layernorm", "op:normalization"},
+                                                                    {"normalization", "op:normalization"},
+                                                                    {"gather", "op:gather"},
+                                                                    {"jagged", "op:jagged"},
+                                                                    {"embedding", "op:embedding"},
+                                                                    {"attention", "op:attention"}};
 
 // Plain text: headings are markdown '#' lines, or short lines that look like
 // a numbered or capitalized title; long stretches without any are cut every
@@ -118,9 +136,11 @@ Result<ImportedDocument> importFile(const std::filesystem::path& file) {
         if (!t) return t.error();
         text = *t;
     } else {
-        return makeError(ErrorCode::InvalidArgument, file.string() + ": cannot import '" + ext + "' files (markdown, text and PDF only)");
+        return makeError(ErrorCode::InvalidArgument,
+                         file.string() + ": cannot import '" + ext + "' files (markdown, text and PDF only)");
     }
-    if (trim(text).empty()) return makeError(ErrorCode::Validation, file.string() + ": no text in it (a scanned PDF has none to extract)");
+    if (trim(text).empty())
+        return makeError(ErrorCode::Validation, file.string() + ": no text in it (a scanned PDF has none to extract)");
     if (text.rfind("---", 0) == 0) { // front matter of its own: kept when valid
         auto parsed = parseDocument(file.string(), text);
         if (!parsed.errors.empty()) {
@@ -150,10 +170,12 @@ Result<std::string> pdfText(const std::filesystem::path& pdf) {
     auto err = readTextFile(spec.stderrFile);
     auto text = readTextFile(out);
     std::error_code ec;
-    for (const auto& f : {out, std::filesystem::path(spec.stdoutFile), std::filesystem::path(spec.stderrFile)}) std::filesystem::remove(f, ec);
+    for (const auto& f : {out, std::filesystem::path(spec.stdoutFile), std::filesystem::path(spec.stderrFile)})
+        std::filesystem::remove(f, ec);
     if (!p.started) return makeError(ErrorCode::NotFound, "pdftotext is not available (install poppler-utils): " + p.startError);
     if (p.exitCode != 0 || !text)
-        return makeError(ErrorCode::ParseError, pdf.string() + ": pdftotext failed (exit " + std::to_string(p.exitCode) + "): " + (err ? trim(*err) : ""));
+        return makeError(ErrorCode::ParseError, pdf.string() + ": pdftotext failed (exit " + std::to_string(p.exitCode) +
+                                                    "): " + (err ? trim(*err) : ""));
     return *text;
 }
 
@@ -162,10 +184,12 @@ Result<std::vector<ImportedDocument>> importPath(const std::filesystem::path& pa
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
         std::vector<std::filesystem::path> files;
-        for (auto it = std::filesystem::recursive_directory_iterator(path, ec); it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        for (auto it = std::filesystem::recursive_directory_iterator(path, ec);
+             it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
             if (ec) break;
             const auto ext = lower(it->path().extension().string());
-            if (it->is_regular_file() && (ext == ".md" || ext == ".markdown" || ext == ".txt" || ext == ".pdf")) files.push_back(it->path());
+            if (it->is_regular_file() && (ext == ".md" || ext == ".markdown" || ext == ".txt" || ext == ".pdf"))
+                files.push_back(it->path());
         }
         std::sort(files.begin(), files.end());
         for (const auto& f : files) {

@@ -12,7 +12,7 @@ namespace ks::kb {
 
 struct ImportedDocument {
     KbDocument doc;
-    std::string text;               // the whole file to write: front matter and body
+    std::string text; // the whole file to write: front matter and body
     std::filesystem::path source;
     bool proposedFrontMatter = false; // false when the file had valid front matter of its own
 };

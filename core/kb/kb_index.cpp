@@ -18,10 +18,11 @@ namespace {
 
 // Words too common in kernel prose to tell documents apart.
 bool stopword(const std::string& w) {
-    static const std::set<std::string> words{"a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "is", "it", "of", "on",
-                                             "or", "the", "to", "with", "this", "that", "each", "every", "when", "which", "its", "into",
-                                             "not", "no", "than", "then", "there", "these", "was", "were", "will", "can", "may", "must",
-                                             "so", "if", "per", "all", "any", "one", "two", "out"};
+    static const std::set<std::string> words{"a",    "an",    "and",   "are",  "as",    "at",   "be",   "by",  "for",  "from",
+                                             "in",   "is",    "it",    "of",   "on",    "or",   "the",  "to",  "with", "this",
+                                             "that", "each",  "every", "when", "which", "its",  "into", "not", "no",   "than",
+                                             "then", "there", "these", "was",  "were",  "will", "can",  "may", "must", "so",
+                                             "if",   "per",   "all",   "any",  "one",   "two",  "out"};
     return words.count(w) > 0;
 }
 
@@ -30,12 +31,15 @@ std::string matchExpression(const std::string& text) {
     std::vector<std::string> words;
     std::string w;
     auto flush = [&] {
-        if (w.size() >= 2 && !stopword(w) && std::find(words.begin(), words.end(), w) == words.end() && words.size() < 64) words.push_back(w);
+        if (w.size() >= 2 && !stopword(w) && std::find(words.begin(), words.end(), w) == words.end() && words.size() < 64)
+            words.push_back(w);
         w.clear();
     };
     for (unsigned char c : text) {
-        if (std::isalnum(c)) w += static_cast<char>(std::tolower(c));
-        else flush();
+        if (std::isalnum(c))
+            w += static_cast<char>(std::tolower(c));
+        else
+            flush();
     }
     flush();
     std::string q;
@@ -43,7 +47,9 @@ std::string matchExpression(const std::string& text) {
     return q;
 }
 
-int estimateTokens(const std::string& text) { return static_cast<int>((text.size() + 3) / 4); }
+int estimateTokens(const std::string& text) {
+    return static_cast<int>((text.size() + 3) / 4);
+}
 
 KbDocument readDoc(const store::Statement& s) {
     KbDocument d;
@@ -77,9 +83,11 @@ Result<std::optional<KbSection>> firstSection(const store::Database& db, const s
 std::vector<std::filesystem::path> docFiles(const std::filesystem::path& root) {
     std::vector<std::filesystem::path> files;
     std::error_code ec;
-    for (auto it = std::filesystem::recursive_directory_iterator(root, ec); it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    for (auto it = std::filesystem::recursive_directory_iterator(root, ec); it != std::filesystem::recursive_directory_iterator();
+         it.increment(ec)) {
         if (ec) break;
-        if (it->is_regular_file() && it->path().extension() == ".md" && it->path().filename() != "README.md") files.push_back(it->path());
+        if (it->is_regular_file() && it->path().extension() == ".md" && it->path().filename() != "README.md")
+            files.push_back(it->path());
     }
     std::sort(files.begin(), files.end());
     return files;
@@ -88,7 +96,8 @@ std::vector<std::filesystem::path> docFiles(const std::filesystem::path& root) {
 // A new chip's folder hardware/<platform>/ makes its name a platform before its documents are checked.
 void registerPlatformsIn(const std::filesystem::path& root) {
     std::error_code ec;
-    for (auto it = std::filesystem::directory_iterator(root / "hardware", ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+    for (auto it = std::filesystem::directory_iterator(root / "hardware", ec); !ec && it != std::filesystem::directory_iterator();
+         it.increment(ec))
         if (it->is_directory() && isValidId(it->path().filename().string())) registerPlatform(it->path().filename().string());
 }
 
@@ -112,7 +121,11 @@ Status KbIndex::put(const KbDocument& d) const {
         auto doc = db_.prepare(std::string("INSERT INTO kb_docs (") + kDocColumns + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         if (!doc) return doc.error();
         doc->bind(1, d.id).bind(2, d.path).bind(3, d.root).bind(4, d.hash).bind(5, d.title).bind(6, d.category);
-        doc->bind(7, joinComma(d.platforms)).bind(8, joinComma(d.triggers)).bind(9, joinComma(d.tags)).bind(10, d.status).bind(11, d.body);
+        doc->bind(7, joinComma(d.platforms))
+            .bind(8, joinComma(d.triggers))
+            .bind(9, joinComma(d.tags))
+            .bind(10, d.status)
+            .bind(11, d.body);
         if (auto s = doc->run(); !s) return s;
         // Metadata is searchable too: a trigger or tag word finds the document.
         std::string meta = d.title + " " + d.category;
@@ -122,7 +135,11 @@ Status KbIndex::put(const KbDocument& d) const {
         for (const auto& sec : d.sections) {
             auto fts = db_.prepare("INSERT INTO kb_fts (doc_id, section, heading, text, meta) VALUES (?, ?, ?, ?, ?)");
             if (!fts) return fts.error();
-            fts->bind(1, d.id).bind(2, std::to_string(index++)).bind(3, sec.heading.empty() ? d.title : sec.heading).bind(4, sec.text).bind(5, meta);
+            fts->bind(1, d.id)
+                .bind(2, std::to_string(index++))
+                .bind(3, sec.heading.empty() ? d.title : sec.heading)
+                .bind(4, sec.text)
+                .bind(5, meta);
             if (auto s = fts->run(); !s) return s;
         }
         return {};
@@ -164,7 +181,8 @@ Result<SyncReport> KbIndex::sync(const std::vector<std::filesystem::path>& roots
             }
             auto& d = parsed.doc;
             if (seen.count(d.id)) {
-                report.errors.push_back(f.string() + ":2: id '" + d.id + "' is already used by another document; ids must be unique");
+                report.errors.push_back(f.string() + ":2: id '" + d.id +
+                                        "' is already used by another document; ids must be unique");
                 continue;
             }
             seen.insert(d.id);
@@ -177,8 +195,10 @@ Result<SyncReport> KbIndex::sync(const std::vector<std::filesystem::path>& roots
             d.hash = hash;
             if (d.category == "skills" && d.status == "shipped") d.status = "pending";
             if (auto s = put(d); !s) return s.error();
-            if (old == indexed.end()) ++report.added;
-            else ++report.updated;
+            if (old == indexed.end())
+                ++report.added;
+            else
+                ++report.updated;
         }
     }
     for (const auto& [id, info] : indexed)
@@ -226,8 +246,9 @@ Result<std::vector<Snippet>> KbIndex::search(const RetrievalQuery& q) const {
     };
     if (!match.empty()) {
         // bm25() is lower for better matches; headings and metadata weigh more than prose.
-        auto stmt = db_.prepare("SELECT doc_id, section, heading, text, bm25(kb_fts, 0, 0, 2.0, 1.0, 1.5) FROM kb_fts WHERE kb_fts MATCH ? "
-                                "ORDER BY 5 LIMIT 400");
+        auto stmt = db_.prepare(
+            "SELECT doc_id, section, heading, text, bm25(kb_fts, 0, 0, 2.0, 1.0, 1.5) FROM kb_fts WHERE kb_fts MATCH ? "
+            "ORDER BY 5 LIMIT 400");
         if (!stmt) return stmt.error();
         stmt->bind(1, match);
         for (;;) {
@@ -273,7 +294,8 @@ Result<std::vector<Snippet>> KbIndex::search(const RetrievalQuery& q) const {
         std::ostringstream why;
         if (c.bm25 > 0) why << "text match (bm25 " << static_cast<int>(c.bm25 * 10) / 10.0 << ")";
         if (!c.matchedTriggers.empty()) why << (c.bm25 > 0 ? "; " : "") << "triggers " << joinComma(c.matchedTriggers);
-        if (!q.platform.empty() && q.platform != "any") why << "; platform " << (contains(d.platforms, q.platform) ? q.platform : "any");
+        if (!q.platform.empty() && q.platform != "any")
+            why << "; platform " << (contains(d.platforms, q.platform) ? q.platform : "any");
         if (d.status == "approved") why << "; approved skill";
         c.snippet.reason = why.str();
         ranked.push_back(c.snippet);
@@ -332,18 +354,23 @@ std::vector<std::string> validateTree(const std::filesystem::path& root) {
         const auto rel = std::filesystem::relative(f, root, ec);
         const std::string top = rel.begin() != rel.end() ? rel.begin()->string() : "";
         if (rel.has_parent_path() && contains(knownCategories(), top) && top != parsed.doc.category)
-            errors.push_back(f.string() + ":4: category '" + parsed.doc.category + "' but the file is under " + top + "/ (move it or fix the category)");
+            errors.push_back(f.string() + ":4: category '" + parsed.doc.category + "' but the file is under " + top +
+                             "/ (move it or fix the category)");
         if (parsed.doc.category == "hardware") {
             // hardware/<platform>/...: the folder's platform must be among the document's.
             auto part = rel.begin();
-            if (part != rel.end() && ++part != rel.end() && std::next(part) != rel.end() && !contains(parsed.doc.platforms, part->string()))
-                errors.push_back(f.string() + ":5: the file is under hardware/" + part->string() + "/ but its platforms do not list " + part->string());
+            if (part != rel.end() && ++part != rel.end() && std::next(part) != rel.end() &&
+                !contains(parsed.doc.platforms, part->string()))
+                errors.push_back(f.string() + ":5: the file is under hardware/" + part->string() +
+                                 "/ but its platforms do not list " + part->string());
         }
     }
     return errors;
 }
 
-std::filesystem::path userKbDir() { return paths::dataDir() / "kb"; }
+std::filesystem::path userKbDir() {
+    return paths::dataDir() / "kb";
+}
 
 std::vector<std::filesystem::path> defaultKbRoots() {
     std::vector<std::filesystem::path> roots{paths::shippedKbDir(), userKbDir()};

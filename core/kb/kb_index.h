@@ -13,27 +13,27 @@ namespace ks::kb {
 
 struct SyncReport {
     int added = 0, updated = 0, unchanged = 0, removed = 0;
-    std::vector<std::string> errors;  // invalid documents (skipped), as file:line: message
+    std::vector<std::string> errors; // invalid documents (skipped), as file:line: message
 };
 
 struct RetrievalQuery {
-    std::string text;                  // the problem's words, a person's question
-    std::vector<std::string> diagnosis;  // the node's diagnosis: compile_error, memory_bound, op:softmax, ...
-    std::string platform;              // "" for any
-    int limit = 5;                     // documents
-    int tokenBudget = 0;               // 0: no limit; else stop adding snippets past this estimate
-    bool includePending = false;       // skills awaiting review
+    std::string text;                   // the problem's words, a person's question
+    std::vector<std::string> diagnosis; // the node's diagnosis: compile_error, memory_bound, op:softmax, ...
+    std::string platform;               // "" for any
+    int limit = 5;                      // documents
+    int tokenBudget = 0;                // 0: no limit; else stop adding snippets past this estimate
+    bool includePending = false;        // skills awaiting review
 };
 
 struct Snippet {
     std::string docId, title, category, path, heading, text;
     double score = 0;
-    std::string reason;                // why it was chosen
+    std::string reason;                       // why it was chosen
     std::vector<std::string> matchedTriggers; // the query's signals among the document's triggers
 };
 
 class KbIndex {
-public:
+  public:
     explicit KbIndex(const store::Database& db) : db_(db) {}
 
     // Indexes every *.md under the roots (the shipped KB, a team's folders,
@@ -45,7 +45,7 @@ public:
     Result<std::vector<KbDocument>> list() const;
     Result<std::optional<KbDocument>> find(const std::string& id) const;
 
-private:
+  private:
     Status put(const KbDocument& doc) const;
     Status remove(const std::string& id) const;
 

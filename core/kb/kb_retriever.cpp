@@ -6,7 +6,8 @@
 
 namespace ks::kb {
 
-std::vector<synth::llm::KnowledgeSnippet> KbRetriever::retrieve(const problem::ProblemSpec& problem, const std::vector<std::string>& diagnosis,
+std::vector<synth::llm::KnowledgeSnippet> KbRetriever::retrieve(const problem::ProblemSpec& problem,
+                                                                const std::vector<std::string>& diagnosis,
                                                                 const std::string& /*source*/) {
     RetrievalQuery q = retrievalQueryFor(problem, diagnosis, platform_.empty() ? retrievalPlatform(problem) : platform_);
     q.limit = limit_;

@@ -9,15 +9,15 @@
 namespace ks::kb {
 
 class KbRetriever final : public synth::KnowledgeRetriever {
-public:
+  public:
     // platform: "" takes each problem's own (kb::retrievalPlatform).
     KbRetriever(const store::Database& db, std::string platform = {}, int limit = 4, int tokenBudget = 3000)
         : index_(db), platform_(std::move(platform)), limit_(limit), tokenBudget_(tokenBudget) {}
 
-    std::vector<synth::llm::KnowledgeSnippet> retrieve(const problem::ProblemSpec& problem, const std::vector<std::string>& diagnosis,
-                                                       const std::string& source) override;
+    std::vector<synth::llm::KnowledgeSnippet>
+    retrieve(const problem::ProblemSpec& problem, const std::vector<std::string>& diagnosis, const std::string& source) override;
 
-private:
+  private:
     KbIndex index_;
     std::string platform_;
     int limit_, tokenBudget_;

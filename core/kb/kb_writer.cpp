@@ -70,7 +70,8 @@ std::vector<FieldError> KbWriter::check(const KbDocument& doc, const fs::path& f
     auto problems = parsed.fieldErrors;
     if (!doc.id.empty()) {
         auto other = index_.find(doc.id);
-        if (!other) problems.push_back({"", other.error().message});
+        if (!other)
+            problems.push_back({"", other.error().message});
         else if (*other && (file.empty() || normalized((*other)->path) != normalized(file)))
             problems.push_back({"id", "id '" + doc.id + "' is already used by " + (*other)->path + "; ids must be unique"});
     }
@@ -83,13 +84,16 @@ Result<fs::path> KbWriter::save(const KbDocument& doc, const fs::path& file) con
     std::error_code ec;
     if (!file.empty()) {
         if (!writable(file))
-            return makeError(ErrorCode::InvalidArgument, file.string() + " belongs to the shipped knowledge base, which is read-only here; "
-                                                                         "save it as a new document in " + userRoot_.string() + " instead");
+            return makeError(ErrorCode::InvalidArgument, file.string() +
+                                                             " belongs to the shipped knowledge base, which is read-only here; "
+                                                             "save it as a new document in " +
+                                                             userRoot_.string() + " instead");
         // validateTree wants a document's category to be its top folder (and a hardware document under one of its platforms).
         const auto rel = fs::relative(normalized(file), rootOf(file), ec);
         auto part = rel.begin();
         const std::string top = part != rel.end() ? part->string() : "";
-        const std::string platformDir = part != rel.end() && ++part != rel.end() && std::next(part) != rel.end() ? part->string() : "";
+        const std::string platformDir =
+            part != rel.end() && ++part != rel.end() && std::next(part) != rel.end() ? part->string() : "";
         if ((contains(knownCategories(), top) && top != doc.category) ||
             (doc.category == "hardware" && !platformDir.empty() && !contains(doc.platforms, platformDir)))
             target = documentPathIn(rootOf(file), doc);
@@ -108,13 +112,16 @@ Result<fs::path> KbWriter::rename(const fs::path& file, const std::string& newId
     if (!text) return text.error();
     auto parsed = parseDocument(file.string(), *text);
     if (!parsed.errors.empty()) return makeError(ErrorCode::Validation, parsed.errors.front());
-    if (!writable(file)) return makeError(ErrorCode::InvalidArgument, file.string() + " belongs to the shipped knowledge base, which is read-only here");
+    if (!writable(file))
+        return makeError(ErrorCode::InvalidArgument,
+                         file.string() + " belongs to the shipped knowledge base, which is read-only here");
     KbDocument doc = parsed.doc;
     doc.id = newId;
     const auto target = file.parent_path() / (newId + ".md");
     if (auto problems = check(doc, target); !problems.empty()) return refused(problems);
     std::error_code ec;
-    if (fs::exists(target, ec)) return makeError(ErrorCode::InvalidArgument, target.string() + " exists already; choose another id");
+    if (fs::exists(target, ec))
+        return makeError(ErrorCode::InvalidArgument, target.string() + " exists already; choose another id");
     if (auto s = writeFileAtomic(target, renderDocument(doc)); !s) return s.error();
     fs::remove(file, ec);
     if (auto r = reindex(); !r) return r.error();
@@ -122,9 +129,12 @@ Result<fs::path> KbWriter::rename(const fs::path& file, const std::string& newId
 }
 
 Status KbWriter::remove(const fs::path& file) const {
-    if (!writable(file)) return makeError(ErrorCode::InvalidArgument, file.string() + " belongs to the shipped knowledge base, which is read-only here");
+    if (!writable(file))
+        return makeError(ErrorCode::InvalidArgument,
+                         file.string() + " belongs to the shipped knowledge base, which is read-only here");
     std::error_code ec;
-    if (!fs::remove(file, ec)) return makeError(ErrorCode::Io, file.string() + ": cannot delete: " + (ec ? ec.message() : "no such file"));
+    if (!fs::remove(file, ec))
+        return makeError(ErrorCode::Io, file.string() + ": cannot delete: " + (ec ? ec.message() : "no such file"));
     if (auto r = reindex(); !r) return r.error();
     return {};
 }
@@ -137,7 +147,8 @@ Result<std::vector<fs::path>> KbWriter::writeImported(const std::vector<Imported
     for (const auto& d : docs) {
         files.push_back(dir / (d.doc.id + ".md"));
         if (!replace && fs::exists(files.back(), ec))
-            return makeError(ErrorCode::InvalidArgument, files.back().string() + " exists already (from an earlier import); replace it or change the id");
+            return makeError(ErrorCode::InvalidArgument,
+                             files.back().string() + " exists already (from an earlier import); replace it or change the id");
     }
     fs::create_directories(dir, ec);
     for (std::size_t i = 0; i < docs.size(); ++i)

@@ -21,11 +21,11 @@ std::string renderDocument(const KbDocument& doc);
 std::filesystem::path documentPathIn(const std::filesystem::path& root, const KbDocument& doc);
 
 class KbWriter {
-public:
+  public:
     // roots: every folder the index follows (defaultKbRoots()); readOnlyRoots:
     // those never written (the shipped KB); userRoot: where new documents go.
-    KbWriter(const store::Database& db, std::vector<std::filesystem::path> roots, std::vector<std::filesystem::path> readOnlyRoots,
-             std::filesystem::path userRoot);
+    KbWriter(const store::Database& db, std::vector<std::filesystem::path> roots,
+             std::vector<std::filesystem::path> readOnlyRoots, std::filesystem::path userRoot);
     // The installation's folders: defaultKbRoots(), the shipped KB read-only, userKbDir().
     static KbWriter forInstallation(const store::Database& db);
 
@@ -57,7 +57,7 @@ public:
     const KbIndex& index() const { return index_; }
     const std::filesystem::path& userRoot() const { return userRoot_; }
 
-private:
+  private:
     std::filesystem::path rootOf(const std::filesystem::path& file) const;
 
     KbIndex index_;

@@ -12,7 +12,8 @@ std::string retrievalPlatform(const problem::ProblemSpec& problem) {
     return {};
 }
 
-RetrievalQuery retrievalQueryFor(const problem::ProblemSpec& problem, std::vector<std::string> signalNames, std::string platform) {
+RetrievalQuery retrievalQueryFor(const problem::ProblemSpec& problem, std::vector<std::string> signalNames,
+                                 std::string platform) {
     RetrievalQuery q;
     q.text = problem.title + " " + problem.description;
     q.diagnosis = std::move(signalNames);

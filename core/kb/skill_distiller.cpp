@@ -27,13 +27,17 @@ std::string paramsDiff(const std::map<std::string, std::string>& before, const s
     std::string s;
     for (const auto& [k, v] : after) {
         auto it = before.find(k);
-        if (it == before.end()) s += (s.empty() ? "" : ", ") + k + "=" + v;
-        else if (it->second != v) s += (s.empty() ? "" : ", ") + k + " " + it->second + " -> " + v;
+        if (it == before.end())
+            s += (s.empty() ? "" : ", ") + k + "=" + v;
+        else if (it->second != v)
+            s += (s.empty() ? "" : ", ") + k + " " + it->second + " -> " + v;
     }
     return s;
 }
 
-int lineCount(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+int lineCount(const std::string& s) {
+    return static_cast<int>(std::count(s.begin(), s.end(), '\n'));
+}
 
 } // namespace
 
@@ -43,7 +47,8 @@ Result<DistilledSkill> distillSkill(const store::Database& db, std::int64_t sear
     auto search = store.loadSearch(searchId);
     if (!search) return search.error();
     if (!search->bestNode || !search->bestSpeedup || *search->bestSpeedup <= 0)
-        return makeError(ErrorCode::Validation, "search " + std::to_string(searchId) + " has no correct timed kernel to learn from");
+        return makeError(ErrorCode::Validation,
+                         "search " + std::to_string(searchId) + " has no correct timed kernel to learn from");
     auto nodes = store.loadNodes(searchId);
     if (!nodes) return nodes.error();
     std::map<std::int64_t, store::NodeRecord> byId;
@@ -56,9 +61,11 @@ Result<DistilledSkill> distillSkill(const store::Database& db, std::int64_t sear
 
     std::ostringstream body;
     body << "# What worked for " << title << "\n\n";
-    body << "## Outcome\n" << "Search " << searchId << " on " << search->problem << " reached " << *search->bestSpeedup
+    body << "## Outcome\n"
+         << "Search " << searchId << " on " << search->problem << " reached " << *search->bestSpeedup
          << "x over the reference in " << search->evaluations << " evaluations on " << hostPlatform() << ".\n";
-    if (!description.empty()) body << "Operator: " << description.substr(0, 400) << (description.size() > 400 ? "..." : "") << "\n";
+    if (!description.empty())
+        body << "Operator: " << description.substr(0, 400) << (description.size() > 400 ? "..." : "") << "\n";
     body << "\n## Winning path\n";
     std::string lastSource;
     std::map<std::string, std::string> lastParams;
@@ -106,9 +113,11 @@ Result<DistilledSkill> distillSkill(const store::Database& db, std::int64_t sear
     if (llm) {
         synth::llm::ChatRequest req;
         req.system = "You write short, precise engineering notes for kernel developers.";
-        req.user = "From this account of a kernel search, write advice for the next engineer tuning a similar operator on the same "
-                   "machine: which changes mattered, in what order, which parameter values won and why that is plausible, and what "
-                   "failed. Markdown with ## sections, 150-400 words, no code blocks.\n\n" + d.body;
+        req.user =
+            "From this account of a kernel search, write advice for the next engineer tuning a similar operator on the same "
+            "machine: which changes mattered, in what order, which parameter values won and why that is plausible, and what "
+            "failed. Markdown with ## sections, 150-400 words, no code blocks.\n\n" +
+            d.body;
         req.maxTokens = 1500;
         req.temperature = 0.3;
         const auto out = llm->complete(req, nullptr, {}, 1);
@@ -133,7 +142,8 @@ Status setSkillStatus(const std::filesystem::path& file, const std::string& stat
     if (!text) return text.error();
     auto parsed = parseDocument(file.string(), *text);
     if (!parsed.errors.empty()) return makeError(ErrorCode::Validation, parsed.errors.front());
-    if (parsed.doc.category != "skills") return makeError(ErrorCode::InvalidArgument, file.string() + " is not a skill (category " + parsed.doc.category + ")");
+    if (parsed.doc.category != "skills")
+        return makeError(ErrorCode::InvalidArgument, file.string() + " is not a skill (category " + parsed.doc.category + ")");
     parsed.doc.status = status;
     return writeFileAtomic(file, renderFrontMatter(parsed.doc) + parsed.doc.body);
 }

@@ -11,11 +11,11 @@ namespace ks::problem {
 
 struct Expression::Node {
     enum class Kind { Number, Name, Binary, Call } kind;
-    double number = 0;      // Number
-    bool integral = true;   // Number written without '.', 'e'
-    long long integer = 0;  // Number, when integral: exact (a double holds only 53 bits)
-    std::string name;       // Name, or function for Call
-    char op = 0;            // Binary
+    double number = 0;     // Number
+    bool integral = true;  // Number written without '.', 'e'
+    long long integer = 0; // Number, when integral: exact (a double holds only 53 bits)
+    std::string name;      // Name, or function for Call
+    char op = 0;           // Binary
     std::shared_ptr<const Node> lhs, rhs;
 };
 
@@ -25,25 +25,23 @@ using Node = Expression::Node;
 
 // Recursive descent; throws std::runtime_error, caught in parse().
 class Parser {
-public:
+  public:
     Parser(const std::string& text, std::set<std::string>& names) : text_(text), names_(names) {}
 
     NodePtr parseAll() {
         auto node = parseSum();
         skipSpace();
-        if (pos_ != text_.size())
-            fail("unexpected '" + std::string(1, text_[pos_]) + "'");
+        if (pos_ != text_.size()) fail("unexpected '" + std::string(1, text_[pos_]) + "'");
         return node;
     }
 
-private:
+  private:
     [[noreturn]] void fail(const std::string& what) { failAt(pos_, what); }
     [[noreturn]] void failAt(std::size_t pos, const std::string& what) {
         throw std::runtime_error(what + " at column " + std::to_string(pos + 1));
     }
     void skipSpace() {
-        while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_])))
-            ++pos_;
+        while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
     }
     bool accept(char c) {
         skipSpace();
@@ -64,18 +62,25 @@ private:
     NodePtr parseSum() {
         auto lhs = parseProduct();
         for (;;) {
-            if (accept('+')) lhs = binary('+', lhs, parseProduct());
-            else if (accept('-')) lhs = binary('-', lhs, parseProduct());
-            else return lhs;
+            if (accept('+'))
+                lhs = binary('+', lhs, parseProduct());
+            else if (accept('-'))
+                lhs = binary('-', lhs, parseProduct());
+            else
+                return lhs;
         }
     }
     NodePtr parseProduct() {
         auto lhs = parseUnary();
         for (;;) {
-            if (accept('*')) lhs = binary('*', lhs, parseUnary());
-            else if (accept('/')) lhs = binary('/', lhs, parseUnary());
-            else if (accept('%')) lhs = binary('%', lhs, parseUnary());
-            else return lhs;
+            if (accept('*'))
+                lhs = binary('*', lhs, parseUnary());
+            else if (accept('/'))
+                lhs = binary('/', lhs, parseUnary());
+            else if (accept('%'))
+                lhs = binary('%', lhs, parseUnary());
+            else
+                return lhs;
         }
     }
     // Nesting ( and unary minus ) is bounded: the parser and every walk of the
@@ -99,24 +104,21 @@ private:
     }
     NodePtr parsePrimary() {
         skipSpace();
-        if (pos_ >= text_.size())
-            fail("expression ends early");
+        if (pos_ >= text_.size()) fail("expression ends early");
         const char c = text_[pos_];
         if (accept('(')) {
             auto inner = parseSum();
-            if (!accept(')'))
-                fail("expected ')'");
+            if (!accept(')')) fail("expected ')'");
             return inner;
         }
         if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
             const auto start = pos_;
             bool integral = true;
             while (pos_ < text_.size() &&
-                   (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.' ||
-                    text_[pos_] == 'e' || text_[pos_] == 'E' ||
+                   (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.' || text_[pos_] == 'e' ||
+                    text_[pos_] == 'E' ||
                     ((text_[pos_] == '-' || text_[pos_] == '+') && (text_[pos_ - 1] == 'e' || text_[pos_ - 1] == 'E')))) {
-                if (!std::isdigit(static_cast<unsigned char>(text_[pos_])))
-                    integral = false;
+                if (!std::isdigit(static_cast<unsigned char>(text_[pos_]))) integral = false;
                 ++pos_;
             }
             auto n = std::make_shared<Node>();
@@ -128,8 +130,9 @@ private:
                 // and anything past 2^63 would wrap.
                 const auto [end, ec] = std::from_chars(literal.data(), literal.data() + literal.size(), n->integer);
                 if (ec != std::errc{} || end != literal.data() + literal.size())
-                    failAt(start, "integer " + literal + " does not fit in 64 bits (at most 9223372036854775807; "
-                                  "write a floating constant such as 1e19 for bytes or flops)");
+                    failAt(start, "integer " + literal +
+                                      " does not fit in 64 bits (at most 9223372036854775807; "
+                                      "write a floating constant such as 1e19 for bytes or flops)");
                 n->number = static_cast<double>(n->integer);
                 return n;
             }
@@ -140,14 +143,12 @@ private:
                 used = 0;
             }
             // "1.2.3" or "1e5e5" would otherwise read as their first number.
-            if (used != literal.size() || !std::isfinite(n->number))
-                failAt(start, "bad number '" + literal + "'");
+            if (used != literal.size() || !std::isfinite(n->number)) failAt(start, "bad number '" + literal + "'");
             return n;
         }
         if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
             const auto start = pos_;
-            while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
-                ++pos_;
+            while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
             std::string word = text_.substr(start, pos_ - start);
             if (accept('(')) {
                 if (word != "min" && word != "max" && word != "ceil_div")
@@ -156,11 +157,9 @@ private:
                 n->kind = Node::Kind::Call;
                 n->name = word;
                 n->lhs = parseSum();
-                if (!accept(','))
-                    fail("expected ',' in " + word + "(a, b)");
+                if (!accept(',')) fail("expected ',' in " + word + "(a, b)");
                 n->rhs = parseSum();
-                if (!accept(')'))
-                    fail("expected ')' closing " + word + "(");
+                if (!accept(')')) fail("expected ')' closing " + word + "(");
                 return n;
             }
             auto n = std::make_shared<Node>();
@@ -183,16 +182,25 @@ long long checkedInt(char op, long long a, long long b) {
     long long r = 0;
     bool overflow = false;
     switch (op) {
-    case '+': overflow = __builtin_add_overflow(a, b, &r); break;
-    case '-': overflow = __builtin_sub_overflow(a, b, &r); break;
-    case '*': overflow = __builtin_mul_overflow(a, b, &r); break;
+    case '+':
+        overflow = __builtin_add_overflow(a, b, &r);
+        break;
+    case '-':
+        overflow = __builtin_sub_overflow(a, b, &r);
+        break;
+    case '*':
+        overflow = __builtin_mul_overflow(a, b, &r);
+        break;
     case '/':
     case '%':
         if (b == 0) throw std::runtime_error(op == '/' ? "division by zero" : "modulo by zero");
-        if (a == std::numeric_limits<long long>::min() && b == -1) overflow = true;
-        else r = op == '/' ? a / b : a % b;
+        if (a == std::numeric_limits<long long>::min() && b == -1)
+            overflow = true;
+        else
+            r = op == '/' ? a / b : a % b;
         break;
-    default: break;
+    default:
+        break;
     }
     if (overflow)
         throw std::runtime_error(std::to_string(a) + " " + op + " " + std::to_string(b) + " overflows a 64-bit integer");
@@ -211,16 +219,16 @@ long long toInteger(double v) {
     return static_cast<long long>(v);
 }
 
-template <typename T>
-T evalNode(const Node& n, const std::map<std::string, long long>& sizes) {
+template <typename T> T evalNode(const Node& n, const std::map<std::string, long long>& sizes) {
     switch (n.kind) {
     case Node::Kind::Number:
-        if constexpr (std::is_integral_v<T>) return n.integral ? n.integer : toInteger(n.number);
-        else return n.number;
+        if constexpr (std::is_integral_v<T>)
+            return n.integral ? n.integer : toInteger(n.number);
+        else
+            return n.number;
     case Node::Kind::Name: {
         auto it = sizes.find(n.name);
-        if (it == sizes.end())
-            throw std::runtime_error("unknown size '" + n.name + "'");
+        if (it == sizes.end()) throw std::runtime_error("unknown size '" + n.name + "'");
         return static_cast<T>(it->second);
     }
     case Node::Kind::Call: {
@@ -228,16 +236,21 @@ T evalNode(const Node& n, const std::map<std::string, long long>& sizes) {
         if (n.name == "min") return a < b ? a : b;
         if (n.name == "max") return a > b ? a : b;
         if (b == 0) throw std::runtime_error("ceil_div by zero");
-        if constexpr (std::is_integral_v<T>) return checkedInt('/', checkedInt('-', checkedInt('+', a, b), 1), b);
-        else return std::ceil(a / b);
+        if constexpr (std::is_integral_v<T>)
+            return checkedInt('/', checkedInt('-', checkedInt('+', a, b), 1), b);
+        else
+            return std::ceil(a / b);
     }
     case Node::Kind::Binary: {
         const T a = evalNode<T>(*n.lhs, sizes), b = evalNode<T>(*n.rhs, sizes);
         if constexpr (std::is_integral_v<T>) return checkedInt(n.op, a, b);
         switch (n.op) {
-        case '+': return a + b;
-        case '-': return a - b;
-        case '*': return a * b;
+        case '+':
+            return a + b;
+        case '-':
+            return a - b;
+        case '*':
+            return a * b;
         case '/':
             if (b == 0) throw std::runtime_error("division by zero");
             return a / b;
@@ -252,8 +265,7 @@ T evalNode(const Node& n, const std::map<std::string, long long>& sizes) {
 std::string renderCpp(const Node& n, bool floating) {
     switch (n.kind) {
     case Node::Kind::Number: {
-        if (n.integral && !floating)
-            return std::to_string(n.integer) + "LL";
+        if (n.integral && !floating) return std::to_string(n.integer) + "LL";
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.17g", n.number);
         std::string s = buf;
@@ -264,13 +276,11 @@ std::string renderCpp(const Node& n, bool floating) {
         return floating ? "(double)" + n.name : n.name;
     case Node::Kind::Call: {
         const auto a = renderCpp(*n.lhs, floating), b = renderCpp(*n.rhs, floating);
-        if (n.name == "ceil_div")
-            return floating ? "std::ceil((" + a + ")/(" + b + "))" : "ks_ceil_div(" + a + ", " + b + ")";
+        if (n.name == "ceil_div") return floating ? "std::ceil((" + a + ")/(" + b + "))" : "ks_ceil_div(" + a + ", " + b + ")";
         return "std::" + n.name + "<" + (floating ? "double" : "long long") + ">(" + a + ", " + b + ")";
     }
     case Node::Kind::Binary:
-        if (n.op == '%' && floating)
-            return "std::fmod(" + renderCpp(*n.lhs, true) + ", " + renderCpp(*n.rhs, true) + ")";
+        if (n.op == '%' && floating) return "std::fmod(" + renderCpp(*n.lhs, true) + ", " + renderCpp(*n.rhs, true) + ")";
         return "(" + renderCpp(*n.lhs, floating) + " " + n.op + " " + renderCpp(*n.rhs, floating) + ")";
     }
     return "0";
@@ -284,7 +294,7 @@ Result<Expression> Expression::parse(const std::string& text) {
     constexpr std::size_t kMaxLength = 4096;
     if (text.size() > kMaxLength)
         return makeError(ErrorCode::ParseError, "bad expression \"" + text.substr(0, 60) + "...\": longer than " +
-                                                     std::to_string(kMaxLength) + " characters");
+                                                    std::to_string(kMaxLength) + " characters");
     try {
         Parser parser(text, e.names_);
         e.root_ = parser.parseAll();
@@ -310,6 +320,8 @@ Result<double> Expression::evaluate(const std::map<std::string, long long>& size
     }
 }
 
-std::string Expression::toCpp(bool floating) const { return renderCpp(*root_, floating); }
+std::string Expression::toCpp(bool floating) const {
+    return renderCpp(*root_, floating);
+}
 
 } // namespace ks::problem

@@ -13,7 +13,7 @@
 namespace ks::problem {
 
 class Expression {
-public:
+  public:
     static Result<Expression> parse(const std::string& text);
 
     // Integer evaluation (shapes). Fails on unknown names, division by zero.
@@ -27,7 +27,7 @@ public:
 
     struct Node;
 
-private:
+  private:
     std::shared_ptr<const Node> root_;
     std::set<std::string> names_;
     std::string text_;

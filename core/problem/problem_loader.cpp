@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <set>
 
@@ -19,7 +19,7 @@ using nlohmann::json;
 // Collects every validation finding instead of stopping at the first, so a
 // user fixes a problem.json in one pass.
 class Checker {
-public:
+  public:
     explicit Checker(std::string file) : file_(std::move(file)) {}
     void fail(const std::string& path, const std::string& what) { issues_.push_back(file_ + ": " + path + ": " + what); }
     bool ok() const { return issues_.empty(); }
@@ -36,8 +36,9 @@ public:
             return nullptr;
         }
         const bool numberWanted = type == json::value_t::number_float;
-        const bool typeOk = numberWanted ? it->is_number() : it->type() == type ||
-                            (type == json::value_t::number_integer && it->is_number_integer());
+        const bool typeOk = numberWanted
+                                ? it->is_number()
+                                : it->type() == type || (type == json::value_t::number_integer && it->is_number_integer());
         if (!typeOk) {
             fail(path + "/" + key, std::string("expected ") + typeName(type) + ", found " + it->type_name());
             return nullptr;
@@ -53,15 +54,21 @@ public:
         return v ? v->get<double>() : dflt;
     }
 
-private:
+  private:
     static const char* typeName(json::value_t t) {
         switch (t) {
-        case json::value_t::string: return "a string";
-        case json::value_t::array: return "an array";
-        case json::value_t::object: return "an object";
-        case json::value_t::boolean: return "true or false";
-        case json::value_t::number_integer: return "an integer";
-        default: return "a number";
+        case json::value_t::string:
+            return "a string";
+        case json::value_t::array:
+            return "an array";
+        case json::value_t::object:
+            return "an object";
+        case json::value_t::boolean:
+            return "true or false";
+        case json::value_t::number_integer:
+            return "an integer";
+        default:
+            return "a number";
         }
     }
     std::string file_;
@@ -94,8 +101,7 @@ bool isCudaArch(const std::string& s) {
     return i == s.size();
 }
 
-template <typename LineTest>
-bool anyLine(const std::string& text, LineTest&& test) {
+template <typename LineTest> bool anyLine(const std::string& text, LineTest&& test) {
     for (std::size_t start = 0; start <= text.size();) {
         std::size_t end = text.find('\n', start);
         if (end == std::string::npos) end = text.size();
@@ -119,7 +125,8 @@ bool definesPython(const std::string& text, const std::string& what) {
             const auto name = rest.find_first_not_of(kBlanks);
             if (name == 0 || name == std::string_view::npos) continue;
             rest.remove_prefix(name);
-            if (rest.substr(0, what.size()) == what && (rest.size() == what.size() || !isIdentChar(rest[what.size()]))) return true;
+            if (rest.substr(0, what.size()) == what && (rest.size() == what.size() || !isIdentChar(rest[what.size()])))
+                return true;
         }
         return false;
     });
@@ -139,58 +146,202 @@ bool assignsAtModuleLevel(const std::string& text, const std::string& name) {
 // keywords; "" when it can.
 std::string reservedNameReason(const std::string& name) {
     static const std::set<std::string> keywords{
-        "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const", "constexpr",
-        "const_cast", "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit",
-        "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
-        "noexcept", "not", "nullptr", "operator", "or", "private", "protected", "public", "register", "reinterpret_cast", "return",
-        "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "throw",
-        "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while",
-        "xor", "char8_t", "char16_t", "char32_t", "wchar_t", "concept", "requires", "co_await", "co_return", "co_yield",
-        "thread_local", "restrict", "_Bool"};
+        "alignas",   "alignof",  "and",          "asm",      "auto",         "bool",          "break",       "case",
+        "catch",     "char",     "class",        "const",    "constexpr",    "const_cast",    "continue",    "decltype",
+        "default",   "delete",   "do",           "double",   "dynamic_cast", "else",          "enum",        "explicit",
+        "export",    "extern",   "false",        "float",    "for",          "friend",        "goto",        "if",
+        "inline",    "int",      "long",         "mutable",  "namespace",    "new",           "noexcept",    "not",
+        "nullptr",   "operator", "or",           "private",  "protected",    "public",        "register",    "reinterpret_cast",
+        "return",    "short",    "signed",       "sizeof",   "static",       "static_assert", "static_cast", "struct",
+        "switch",    "template", "this",         "throw",    "true",         "try",           "typedef",     "typeid",
+        "typename",  "union",    "unsigned",     "using",    "virtual",      "void",          "volatile",    "while",
+        "xor",       "char8_t",  "char16_t",     "char32_t", "wchar_t",      "concept",       "requires",    "co_await",
+        "co_return", "co_yield", "thread_local", "restrict", "_Bool"};
     // What the harness's generated code names next to the problem's names:
     // harness_common.h's functions and types (tst_problem_loader checks this
     // list against the shipped header), the judge's, and the C library's.
-    static const std::set<std::string> harness{
-        "std", "Rng", "Buffer", "Case", "DT", "KsShape", "Comparison", "Stats", "Json", "Runner", "SharedCase", "Kernels",
-        "mixSeed", "fillUniform", "fillNormal", "fillIntRange", "fillConstant", "sortRows", "fillJagged", "fillSampleFrom",
-        "refreshBlocks", "shuffleUnits", "permuteOffsets", "poison", "isPoison", "compareOutput", "withinTolerance",
-        "typedWithinTolerance", "loadAsDouble", "describeFailure", "checkJson", "dtSize", "dtFloating", "stats", "statsJson", "pairedSpeedup",
-        "jsonEscape", "utf8SequenceLength", "readFileTail", "hostName", "cpuModel", "writeAll", "now", "num", "q", "bytesText",
-        "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t",
-        "size_t", "ssize_t", "ptrdiff_t", "off_t", "pid_t", "main", "malloc", "calloc", "realloc", "free", "memcpy", "memset",
-        "printf", "exit", "abort", "INFINITY", "NAN", "NULL", "errno", "EOF", "BUFSIZ", "FILENAME_MAX", "RAND_MAX",
-        "MB_CUR_MAX", "TMP_MAX", "CHAR_BIT", "stdin", "stdout", "stderr", "assert", "offsetof", "major", "minor", "makedev",
-        "unix", "linux", "i386", "EPERM", "ENOENT", "ESRCH", "EINTR", "EIO", "ENXIO", "E2BIG", "ENOEXEC", "EBADF", "ECHILD",
-        "EAGAIN", "ENOMEM", "EACCES", "EFAULT", "EBUSY", "EEXIST", "EXDEV", "ENODEV", "ENOTDIR", "EISDIR", "EINVAL", "ENFILE",
-        "EMFILE", "ENOTTY", "EFBIG", "ENOSPC", "ESPIPE", "EROFS", "EMLINK", "EPIPE", "EDOM", "ERANGE", "ENOSYS", "ELOOP",
-        "ETIMEDOUT", "EOVERFLOW", "ENOTSUP", "EWOULDBLOCK", "R_OK", "W_OK", "X_OK", "F_OK", "M_E", "M_LOG2E", "M_LOG10E",
-        "M_LN2", "M_LN10", "M_PI", "M_PI_2", "M_PI_4", "M_1_PI", "M_2_PI", "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2"};
+    static const std::set<std::string> harness{"std",
+                                               "Rng",
+                                               "Buffer",
+                                               "Case",
+                                               "DT",
+                                               "KsShape",
+                                               "Comparison",
+                                               "Stats",
+                                               "Json",
+                                               "Runner",
+                                               "SharedCase",
+                                               "Kernels",
+                                               "mixSeed",
+                                               "fillUniform",
+                                               "fillNormal",
+                                               "fillIntRange",
+                                               "fillConstant",
+                                               "sortRows",
+                                               "fillJagged",
+                                               "fillSampleFrom",
+                                               "refreshBlocks",
+                                               "shuffleUnits",
+                                               "permuteOffsets",
+                                               "poison",
+                                               "isPoison",
+                                               "compareOutput",
+                                               "withinTolerance",
+                                               "typedWithinTolerance",
+                                               "loadAsDouble",
+                                               "describeFailure",
+                                               "checkJson",
+                                               "dtSize",
+                                               "dtFloating",
+                                               "stats",
+                                               "statsJson",
+                                               "pairedSpeedup",
+                                               "jsonEscape",
+                                               "utf8SequenceLength",
+                                               "readFileTail",
+                                               "hostName",
+                                               "cpuModel",
+                                               "writeAll",
+                                               "now",
+                                               "num",
+                                               "q",
+                                               "bytesText",
+                                               "int8_t",
+                                               "int16_t",
+                                               "int32_t",
+                                               "int64_t",
+                                               "uint8_t",
+                                               "uint16_t",
+                                               "uint32_t",
+                                               "uint64_t",
+                                               "intptr_t",
+                                               "uintptr_t",
+                                               "size_t",
+                                               "ssize_t",
+                                               "ptrdiff_t",
+                                               "off_t",
+                                               "pid_t",
+                                               "main",
+                                               "malloc",
+                                               "calloc",
+                                               "realloc",
+                                               "free",
+                                               "memcpy",
+                                               "memset",
+                                               "printf",
+                                               "exit",
+                                               "abort",
+                                               "INFINITY",
+                                               "NAN",
+                                               "NULL",
+                                               "errno",
+                                               "EOF",
+                                               "BUFSIZ",
+                                               "FILENAME_MAX",
+                                               "RAND_MAX",
+                                               "MB_CUR_MAX",
+                                               "TMP_MAX",
+                                               "CHAR_BIT",
+                                               "stdin",
+                                               "stdout",
+                                               "stderr",
+                                               "assert",
+                                               "offsetof",
+                                               "major",
+                                               "minor",
+                                               "makedev",
+                                               "unix",
+                                               "linux",
+                                               "i386",
+                                               "EPERM",
+                                               "ENOENT",
+                                               "ESRCH",
+                                               "EINTR",
+                                               "EIO",
+                                               "ENXIO",
+                                               "E2BIG",
+                                               "ENOEXEC",
+                                               "EBADF",
+                                               "ECHILD",
+                                               "EAGAIN",
+                                               "ENOMEM",
+                                               "EACCES",
+                                               "EFAULT",
+                                               "EBUSY",
+                                               "EEXIST",
+                                               "EXDEV",
+                                               "ENODEV",
+                                               "ENOTDIR",
+                                               "EISDIR",
+                                               "EINVAL",
+                                               "ENFILE",
+                                               "EMFILE",
+                                               "ENOTTY",
+                                               "EFBIG",
+                                               "ENOSPC",
+                                               "ESPIPE",
+                                               "EROFS",
+                                               "EMLINK",
+                                               "EPIPE",
+                                               "EDOM",
+                                               "ERANGE",
+                                               "ENOSYS",
+                                               "ELOOP",
+                                               "ETIMEDOUT",
+                                               "EOVERFLOW",
+                                               "ENOTSUP",
+                                               "EWOULDBLOCK",
+                                               "R_OK",
+                                               "W_OK",
+                                               "X_OK",
+                                               "F_OK",
+                                               "M_E",
+                                               "M_LOG2E",
+                                               "M_LOG10E",
+                                               "M_LN2",
+                                               "M_LN10",
+                                               "M_PI",
+                                               "M_PI_2",
+                                               "M_PI_4",
+                                               "M_1_PI",
+                                               "M_2_PI",
+                                               "M_2_SQRTPI",
+                                               "M_SQRT2",
+                                               "M_SQRT1_2"};
     // Families of the C library's and the system headers' macros (an
     // all-capital name beginning so): a size named INT64_MAX or O_RDONLY would
     // be replaced by its value before the compiler sees it.
     static const char* const macroFamilies[] = {
-        "SIZE_", "SSIZE_", "PTRDIFF_", "SIG_", "WCHAR_", "WINT_", "SCHAR_", "UCHAR_", "CHAR_", "SHRT_", "USHRT_", "LONG_",
-        "ULONG_", "LLONG_", "ULLONG_", "FLT_", "DBL_", "LDBL_", "FP_", "HUGE_VAL", "MATH_ERR", "EXIT_", "SEEK_", "O_", "F_",
-        "PROT_", "MAP_", "MADV_", "MFD_", "MS_", "CLOCK_", "TIMER_", "PR_", "SYS_", "CMSG_", "SCM_", "SOL_", "SOCK_", "AF_",
-        "PF_", "MSG_", "RLIMIT_", "RLIM_", "RUSAGE_", "PERF_", "SECCOMP_", "AUDIT_", "BPF_", "SA_", "SI_", "SS_", "STDIN_",
-        "STDOUT_", "STDERR_", "PATH_MAX", "PAGE_", "CUDA_", "CUDART_", "CU_", "__"};
+        "SIZE_",    "SSIZE_",  "PTRDIFF_", "SIG_",    "WCHAR_",   "WINT_",    "SCHAR_", "UCHAR_",  "CHAR_", "SHRT_",
+        "USHRT_",   "LONG_",   "ULONG_",   "LLONG_",  "ULLONG_",  "FLT_",     "DBL_",   "LDBL_",   "FP_",   "HUGE_VAL",
+        "MATH_ERR", "EXIT_",   "SEEK_",    "O_",      "F_",       "PROT_",    "MAP_",   "MADV_",   "MFD_",  "MS_",
+        "CLOCK_",   "TIMER_",  "PR_",      "SYS_",    "CMSG_",    "SCM_",     "SOL_",   "SOCK_",   "AF_",   "PF_",
+        "MSG_",     "RLIMIT_", "RLIM_",    "RUSAGE_", "PERF_",    "SECCOMP_", "AUDIT_", "BPF_",    "SA_",   "SI_",
+        "SS_",      "STDIN_",  "STDOUT_",  "STDERR_", "PATH_MAX", "PAGE_",    "CUDA_",  "CUDART_", "CU_",   "__"};
     static const std::set<std::string> signalsAndFlags{
-        "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGIOT", "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1",
-        "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT", "SIGSTOP", "SIGTSTP",
-        "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU", "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO", "SIGPOLL", "SIGPWR",
-        "SIGSYS", "SIGRTMIN", "SIGRTMAX", "SIGSTKSZ", "MINSIGSTKSZ", "POLLIN", "POLLOUT", "POLLERR", "POLLHUP", "POLLNVAL",
-        "POLLPRI", "WNOHANG", "WUNTRACED", "WEXITSTATUS", "WIFEXITED", "WIFSIGNALED", "WTERMSIG", "WIFSTOPPED", "WSTOPSIG"};
+        "SIGHUP",      "SIGINT",    "SIGQUIT",     "SIGILL",   "SIGTRAP",    "SIGABRT",  "SIGIOT",   "SIGBUS",    "SIGFPE",
+        "SIGKILL",     "SIGUSR1",   "SIGSEGV",     "SIGUSR2",  "SIGPIPE",    "SIGALRM",  "SIGTERM",  "SIGSTKFLT", "SIGCHLD",
+        "SIGCONT",     "SIGSTOP",   "SIGTSTP",     "SIGTTIN",  "SIGTTOU",    "SIGURG",   "SIGXCPU",  "SIGXFSZ",   "SIGVTALRM",
+        "SIGPROF",     "SIGWINCH",  "SIGIO",       "SIGPOLL",  "SIGPWR",     "SIGSYS",   "SIGRTMIN", "SIGRTMAX",  "SIGSTKSZ",
+        "MINSIGSTKSZ", "POLLIN",    "POLLOUT",     "POLLERR",  "POLLHUP",    "POLLNVAL", "POLLPRI",  "WNOHANG",   "WUNTRACED",
+        "WEXITSTATUS", "WIFEXITED", "WIFSIGNALED", "WTERMSIG", "WIFSTOPPED", "WSTOPSIG"};
     if (keywords.count(name)) return "\"" + name + "\" is a C++ keyword";
     if (harness.count(name)) return "\"" + name + "\" is a name the generated harness or the C library uses itself";
-    const auto capital = [](char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'; };
+    const auto capital = [](char c) {
+        return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+    };
     if (std::all_of(name.begin(), name.end(), capital)) {
-        const auto endsWith = [&](const char* tail) { return name.size() > std::strlen(tail) && name.compare(name.size() - std::strlen(tail), std::string::npos, tail) == 0; };
+        const auto endsWith = [&](const char* tail) {
+            return name.size() > std::strlen(tail) && name.compare(name.size() - std::strlen(tail), std::string::npos, tail) == 0;
+        };
         // INT64_MAX, UINTPTR_MAX, INT_FAST8_MIN, UINT32_C, INTMAX_MAX, ...
-        const bool intLimit = (name.rfind("INT", 0) == 0 || name.rfind("UINT", 0) == 0) && (endsWith("_MAX") || endsWith("_MIN") || endsWith("_C"));
+        const bool intLimit =
+            (name.rfind("INT", 0) == 0 || name.rfind("UINT", 0) == 0) && (endsWith("_MAX") || endsWith("_MIN") || endsWith("_C"));
         bool family = intLimit || signalsAndFlags.count(name) > 0;
         for (const char* prefix : macroFamilies) family = family || name.rfind(prefix, 0) == 0;
         if (family)
-            return "\"" + name + "\" looks like a macro of the C library or the system headers the harness includes; choose another name";
+            return "\"" + name +
+                   "\" looks like a macro of the C library or the system headers the harness includes; choose another name";
     }
     std::string lower = name.substr(0, 3);
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -203,25 +354,34 @@ std::string reservedNameReason(const std::string& name) {
 std::string lineColumn(const std::string& text, std::size_t byte) {
     std::size_t line = 1, col = 1;
     for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-        if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
+        if (text[i] == '\n') {
+            ++line;
+            col = 1;
+        } else {
+            ++col;
+        }
     }
     return std::to_string(line) + ":" + std::to_string(col);
 }
 
 std::optional<FillSpec::Kind> parseFillKind(const std::string& k) {
-    static const std::map<std::string, FillSpec::Kind> kinds{
-        {"uniform", FillSpec::Kind::Uniform},         {"normal", FillSpec::Kind::Normal},
-        {"int_range", FillSpec::Kind::IntRange},      {"sorted_uniform", FillSpec::Kind::SortedUniform},
-        {"sorted_int_range", FillSpec::Kind::SortedIntRange}, {"lengths", FillSpec::Kind::Lengths},
-        {"offsets", FillSpec::Kind::Offsets},         {"sample_from", FillSpec::Kind::SampleFrom},
-        {"constant", FillSpec::Kind::Constant},       {"function", FillSpec::Kind::Function}};
+    static const std::map<std::string, FillSpec::Kind> kinds{{"uniform", FillSpec::Kind::Uniform},
+                                                             {"normal", FillSpec::Kind::Normal},
+                                                             {"int_range", FillSpec::Kind::IntRange},
+                                                             {"sorted_uniform", FillSpec::Kind::SortedUniform},
+                                                             {"sorted_int_range", FillSpec::Kind::SortedIntRange},
+                                                             {"lengths", FillSpec::Kind::Lengths},
+                                                             {"offsets", FillSpec::Kind::Offsets},
+                                                             {"sample_from", FillSpec::Kind::SampleFrom},
+                                                             {"constant", FillSpec::Kind::Constant},
+                                                             {"function", FillSpec::Kind::Function}};
     auto it = kinds.find(k);
     if (it == kinds.end()) return std::nullopt;
     return it->second;
 }
 
 class Loader {
-public:
+  public:
     Loader(std::filesystem::path dir, std::string text)
         : dir_(std::move(dir)), text_(std::move(text)), check_((dir_ / "problem.json").string()) {}
 
@@ -245,7 +405,8 @@ public:
                                                         ": not valid JSON: " + what);
         }
         if (!root.is_object())
-            return makeError(ErrorCode::ParseError, (dir_ / "problem.json").string() + ": expected a JSON object at the top level");
+            return makeError(ErrorCode::ParseError,
+                             (dir_ / "problem.json").string() + ": expected a JSON object at the top level");
 
         spec_.dir = std::filesystem::absolute(dir_);
         readHeader(root);
@@ -269,13 +430,12 @@ public:
             if (spec_.backend == Backend::Cuda) readForbidden(root);
         }
         readLimits(root);
-        if (!check_.ok())
-            return makeError(ErrorCode::Validation, check_.joined());
+        if (!check_.ok()) return makeError(ErrorCode::Validation, check_.joined());
         spec_.contentHash = hashContent();
         return spec_;
     }
 
-private:
+  private:
     static std::string cleanMessage(const std::string& what) {
         // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 3, column 5: "
         // or "[json.exception.out_of_range.406] ".
@@ -292,8 +452,10 @@ private:
         spec_.title = check_.str(root, "", "title", false, spec_.name);
         spec_.description = check_.str(root, "", "description", true);
         const std::string backend = check_.str(root, "", "backend", true);
-        if (const auto parsed = parseBackend(backend)) spec_.backend = *parsed;
-        else if (!backend.empty()) check_.fail("/backend", "expected \"cpp\", \"cuda\" or \"torch\", found \"" + backend + "\"");
+        if (const auto parsed = parseBackend(backend))
+            spec_.backend = *parsed;
+        else if (!backend.empty())
+            check_.fail("/backend", "expected \"cpp\", \"cuda\" or \"torch\", found \"" + backend + "\"");
         spec_.function = check_.str(root, "", "function", spec_.backend != Backend::Torch);
         if (!spec_.function.empty() && !isIdentifier(spec_.function))
             check_.fail("/function", "\"" + spec_.function + "\" is not a C identifier");
@@ -321,7 +483,10 @@ private:
         for (std::size_t i = 0; i < scalars->size(); ++i) {
             const std::string path = "/scalars/" + std::to_string(i);
             const auto& s = (*scalars)[i];
-            if (!s.is_object()) { check_.fail(path, "expected an object {name, dtype, value}"); continue; }
+            if (!s.is_object()) {
+                check_.fail(path, "expected an object {name, dtype, value}");
+                continue;
+            }
             Scalar sc;
             sc.name = check_.str(s, path, "name", true);
             sc.dtype = dtype(s, path, DType::F32);
@@ -344,11 +509,19 @@ private:
 
     std::optional<Expression> expression(const json& value, const std::string& path, const std::set<std::string>& known) {
         std::string text;
-        if (value.is_number_integer()) text = value.dump(); // as written: 18446744073709551615 must not become -1
-        else if (value.is_string()) text = value.get<std::string>();
-        else { check_.fail(path, "expected an expression (a string like \"M*N\" or an integer)"); return std::nullopt; }
+        if (value.is_number_integer())
+            text = value.dump(); // as written: 18446744073709551615 must not become -1
+        else if (value.is_string())
+            text = value.get<std::string>();
+        else {
+            check_.fail(path, "expected an expression (a string like \"M*N\" or an integer)");
+            return std::nullopt;
+        }
         auto e = Expression::parse(text);
-        if (!e) { check_.fail(path, e.error().message); return std::nullopt; }
+        if (!e) {
+            check_.fail(path, e.error().message);
+            return std::nullopt;
+        }
         for (const auto& n : e->names())
             if (!known.count(n))
                 check_.fail(path, "unknown size '" + n + "' in \"" + text + "\" (known here: " + listKnown(known) + ")");
@@ -370,7 +543,10 @@ private:
         for (std::size_t i = 0; i < args->size(); ++i) {
             const std::string path = "/arguments/" + std::to_string(i);
             const auto& a = (*args)[i];
-            if (!a.is_object()) { check_.fail(path, "expected an object {name, dtype, shape, fill | output}"); continue; }
+            if (!a.is_object()) {
+                check_.fail(path, "expected an object {name, dtype, shape, fill | output}");
+                continue;
+            }
             Argument arg;
             arg.name = check_.str(a, path, "name", true);
             if (!arg.name.empty()) {
@@ -381,14 +557,13 @@ private:
             if (const json* shape = check_.field(a, path, "shape", json::value_t::array, true)) {
                 if (shape->empty()) check_.fail(path + "/shape", "expected at least one dimension (use [1] for a single value)");
                 for (std::size_t d = 0; d < shape->size(); ++d)
-                    if (auto e = expression((*shape)[d], path + "/shape/" + std::to_string(d), known))
-                        arg.shape.push_back(*e);
+                    if (auto e = expression((*shape)[d], path + "/shape/" + std::to_string(d), known)) arg.shape.push_back(*e);
             }
-            if (const json* out = check_.field(a, path, "output", json::value_t::boolean, false))
-                arg.output = out->get<bool>();
+            if (const json* out = check_.field(a, path, "output", json::value_t::boolean, false)) arg.output = out->get<bool>();
             anyOutput = anyOutput || arg.output;
             if (arg.output) {
-                if (a.contains("fill")) check_.fail(path + "/fill", "an output has no fill; the harness poisons it before each call");
+                if (a.contains("fill"))
+                    check_.fail(path + "/fill", "an output has no fill; the harness poisons it before each call");
             } else if (const json* fill = check_.field(a, path, "fill", json::value_t::object, true)) {
                 readFill(*fill, path + "/fill", arg, known);
             }
@@ -403,8 +578,10 @@ private:
         auto kind = parseFillKind(kindText);
         if (!kind) {
             if (!kindText.empty())
-                check_.fail(path + "/kind", "unknown fill \"" + kindText + "\" (known: uniform, normal, int_range, "
-                            "sorted_uniform, sorted_int_range, lengths, offsets, sample_from, constant, function)");
+                check_.fail(path + "/kind",
+                            "unknown fill \"" + kindText +
+                                "\" (known: uniform, normal, int_range, "
+                                "sorted_uniform, sorted_int_range, lengths, offsets, sample_from, constant, function)");
             return;
         }
         fill.kind = *kind;
@@ -419,24 +596,34 @@ private:
         const bool floating = isFloating(arg.dtype);
         using K = FillSpec::Kind;
         switch (fill.kind) {
-        case K::Uniform: case K::Normal: case K::SortedUniform:
-            if (!floating) check_.fail(path + "/kind", "\"" + kindText + "\" fills floats; use int_range or sorted_int_range for " + std::string(dtypeName(arg.dtype)));
+        case K::Uniform:
+        case K::Normal:
+        case K::SortedUniform:
+            if (!floating)
+                check_.fail(path + "/kind", "\"" + kindText + "\" fills floats; use int_range or sorted_int_range for " +
+                                                std::string(dtypeName(arg.dtype)));
             [[fallthrough]];
-        case K::IntRange: case K::SortedIntRange:
+        case K::IntRange:
+        case K::SortedIntRange:
             if (!f.contains("low") && fill.kind != K::Normal) check_.fail(path, "missing \"low\"");
             if (!f.contains("high") && fill.kind != K::Normal) check_.fail(path, "missing \"high\"");
             if (fill.low > fill.high) check_.fail(path, "\"low\" is greater than \"high\"");
             if ((fill.kind == K::IntRange || fill.kind == K::SortedIntRange) && floating)
                 check_.fail(path + "/kind", "\"" + kindText + "\" fills integers; use uniform or sorted_uniform for floats");
             break;
-        case K::Lengths: case K::Offsets: {
+        case K::Lengths:
+        case K::Offsets: {
             if (arg.dtype != DType::I32 && arg.dtype != DType::I64)
                 check_.fail(path, "\"" + kindText + "\" needs dtype i32 or i64");
             if (arg.shape.size() != 1) check_.fail(path, "\"" + kindText + "\" needs a one-dimensional shape");
-            if (f.contains("min_length")) fill.minLength = expression(f["min_length"], path + "/min_length", known);
-            else check_.fail(path, "missing \"min_length\"");
-            if (f.contains("max_length")) fill.maxLength = expression(f["max_length"], path + "/max_length", known);
-            else check_.fail(path, "missing \"max_length\"");
+            if (f.contains("min_length"))
+                fill.minLength = expression(f["min_length"], path + "/min_length", known);
+            else
+                check_.fail(path, "missing \"min_length\"");
+            if (f.contains("max_length"))
+                fill.maxLength = expression(f["max_length"], path + "/max_length", known);
+            else
+                check_.fail(path, "missing \"max_length\"");
             fill.total = check_.str(f, path, "total", true);
             if (!fill.total.empty()) {
                 if (!isIdentifier(fill.total)) check_.fail(path + "/total", "expected a size name");
@@ -444,7 +631,8 @@ private:
                 known.insert(fill.total);
                 spec_.derivedSizes.push_back(fill.total);
             }
-            if (fill.emptyFraction < 0 || fill.emptyFraction > 1) check_.fail(path + "/empty_fraction", "expected a value in [0, 1]");
+            if (fill.emptyFraction < 0 || fill.emptyFraction > 1)
+                check_.fail(path + "/empty_fraction", "expected a value in [0, 1]");
             break;
         }
         case K::SampleFrom: {
@@ -453,7 +641,8 @@ private:
             if (!fill.from.empty() && !src)
                 check_.fail(path + "/from", "\"" + fill.from + "\" is not an argument declared before this one");
             else if (src && src->dtype != arg.dtype)
-                check_.fail(path + "/from", "\"" + fill.from + "\" has dtype " + std::string(dtypeName(src->dtype)) + ", this argument " + std::string(dtypeName(arg.dtype)));
+                check_.fail(path + "/from", "\"" + fill.from + "\" has dtype " + std::string(dtypeName(src->dtype)) +
+                                                ", this argument " + std::string(dtypeName(arg.dtype)));
             else if (src && src->output)
                 check_.fail(path + "/from", "\"" + fill.from + "\" is an output");
             if (fill.fraction < 0 || fill.fraction > 1) check_.fail(path + "/fraction", "expected a value in [0, 1]");
@@ -464,7 +653,8 @@ private:
             break;
         case K::Function:
             fill.function = check_.str(f, path, "function", true);
-            if (!fill.function.empty() && !isIdentifier(fill.function)) check_.fail(path + "/function", "expected a C function name");
+            if (!fill.function.empty() && !isIdentifier(fill.function))
+                check_.fail(path + "/function", "expected a C function name");
             needsFillSource_ = true;
             break;
         }
@@ -476,11 +666,15 @@ private:
         std::set<std::string> seen;
         for (std::size_t i = 0; i < call->size(); ++i) {
             const std::string path = "/call/" + std::to_string(i);
-            if (!(*call)[i].is_string()) { check_.fail(path, "expected a name"); continue; }
+            if (!(*call)[i].is_string()) {
+                check_.fail(path, "expected a name");
+                continue;
+            }
             const auto name = (*call)[i].get<std::string>();
-            if (!declared_.count(name) || (!spec_.findArgument(name) && !spec_.findScalar(name) &&
-                                           std::find(spec_.sizes.begin(), spec_.sizes.end(), name) == spec_.sizes.end() &&
-                                           std::find(spec_.derivedSizes.begin(), spec_.derivedSizes.end(), name) == spec_.derivedSizes.end()))
+            if (!declared_.count(name) ||
+                (!spec_.findArgument(name) && !spec_.findScalar(name) &&
+                 std::find(spec_.sizes.begin(), spec_.sizes.end(), name) == spec_.sizes.end() &&
+                 std::find(spec_.derivedSizes.begin(), spec_.derivedSizes.end(), name) == spec_.derivedSizes.end()))
                 check_.fail(path, "\"" + name + "\" is not an argument, scalar or size of this problem");
             if (!seen.insert(name).second) check_.fail(path, "\"" + name + "\" appears twice");
             spec_.call.push_back(name);
@@ -498,14 +692,17 @@ private:
         for (std::size_t i = 0; i < list->size(); ++i) {
             const std::string p = path + "/" + std::to_string(i);
             const auto& s = (*list)[i];
-            if (!s.is_object()) { check_.fail(p, "expected {\"name\": ..., \"sizes\": {...}}"); continue; }
+            if (!s.is_object()) {
+                check_.fail(p, "expected {\"name\": ..., \"sizes\": {...}}");
+                continue;
+            }
             ShapeCase c;
             c.name = check_.str(s, p, "name", false, std::string(key) + std::to_string(i));
             if (const json* sizes = check_.field(s, p, "sizes", json::value_t::object, true)) {
                 for (auto it = sizes->begin(); it != sizes->end(); ++it) {
                     if (std::find(spec_.sizes.begin(), spec_.sizes.end(), it.key()) == spec_.sizes.end()) {
                         check_.fail(p + "/sizes/" + it.key(), "\"" + it.key() + "\" is not a declared size (declared: " +
-                                    listKnown({spec_.sizes.begin(), spec_.sizes.end()}) + ")");
+                                                                  listKnown({spec_.sizes.begin(), spec_.sizes.end()}) + ")");
                         continue;
                     }
                     if (!it->is_number_integer() || it->get<long long>() < 0) {
@@ -532,11 +729,19 @@ private:
             for (const auto& dim : a.shape) {
                 bool derived = false;
                 for (const auto& n : dim.names()) derived = derived || !c.sizes.count(n);
-                if (derived) { known = false; continue; }
+                if (derived) {
+                    known = false;
+                    continue;
+                }
                 auto v = dim.evaluateInt(c.sizes);
-                if (!v) { check_.fail(path, "argument " + a.name + ": " + v.error().message); known = false; }
-                else if (*v < 0) { check_.fail(path, "argument " + a.name + ": dimension \"" + dim.text() + "\" is negative (" + std::to_string(*v) + ")"); known = false; }
-                else if (known && __builtin_mul_overflow(bytes, *v, &bytes)) {
+                if (!v) {
+                    check_.fail(path, "argument " + a.name + ": " + v.error().message);
+                    known = false;
+                } else if (*v < 0) {
+                    check_.fail(path, "argument " + a.name + ": dimension \"" + dim.text() + "\" is negative (" +
+                                          std::to_string(*v) + ")");
+                    known = false;
+                } else if (known && __builtin_mul_overflow(bytes, *v, &bytes)) {
                     check_.fail(path, "argument " + a.name + ": its size in bytes overflows a 64-bit integer; use smaller sizes");
                     known = false;
                 }
@@ -559,8 +764,14 @@ private:
         for (auto it = tol->begin(); it != tol->end(); ++it) {
             const std::string p = "/tolerance/" + it.key();
             auto d = parseDType(it.key());
-            if (!d) { check_.fail(p, "unknown dtype (known: " + std::string(knownDTypes()) + ")"); continue; }
-            if (!it->is_object()) { check_.fail(p, "expected {\"rtol\": x, \"atol\": y}"); continue; }
+            if (!d) {
+                check_.fail(p, "unknown dtype (known: " + std::string(knownDTypes()) + ")");
+                continue;
+            }
+            if (!it->is_object()) {
+                check_.fail(p, "expected {\"rtol\": x, \"atol\": y}");
+                continue;
+            }
             Tolerance t;
             t.rtol = check_.num(*it, p, "rtol", true);
             t.atol = check_.num(*it, p, "atol", true);
@@ -581,7 +792,10 @@ private:
                 check_.fail(p, "unknown dtype for a torch problem (known: f32, f64, f16, bf16; integer outputs compare exactly)");
                 continue;
             }
-            if (!it->is_object()) { check_.fail(p, "expected {\"rtol\": x, \"atol\": y}"); continue; }
+            if (!it->is_object()) {
+                check_.fail(p, "expected {\"rtol\": x, \"atol\": y}");
+                continue;
+            }
             Tolerance t;
             t.rtol = check_.num(*it, p, "rtol", true);
             t.atol = check_.num(*it, p, "atol", true);
@@ -616,25 +830,34 @@ private:
                                                   " (a torch reference needs class Model, get_inputs() and get_init_inputs())");
             for (const auto& size : spec_.sizes)
                 if (!assignsAtModuleLevel(spec_.reference.text, size))
-                    check_.fail("/sizes", "size \"" + size + "\" is not a module-level variable of " + spec_.reference.path.filename().string() +
+                    check_.fail("/sizes", "size \"" + size + "\" is not a module-level variable of " +
+                                              spec_.reference.path.filename().string() +
                                               " (the shape cases set it before get_inputs() runs)");
         }
         for (std::size_t i = 0; i < spec_.seeds.size(); ++i)
             if (!definesPython(spec_.seeds[i].text, "ModelNew"))
                 check_.fail("/seeds/" + std::to_string(i), "seed " + spec_.seeds[i].name + " defines no class ModelNew");
-        if (!spec_.baselines.empty()) check_.fail("/baselines", "a torch problem's baselines are eager PyTorch and torch.compile, measured in every job; remove this list");
+        if (!spec_.baselines.empty())
+            check_.fail(
+                "/baselines",
+                "a torch problem's baselines are eager PyTorch and torch.compile, measured in every job; remove this list");
     }
 
     void readFormulas(const json& root) {
         std::set<std::string> known(spec_.sizes.begin(), spec_.sizes.end());
         known.insert(spec_.derivedSizes.begin(), spec_.derivedSizes.end());
-        if (root.contains("bytes")) spec_.bytes = expression(root["bytes"], "/bytes", known);
-        else check_.fail("", "missing required field \"bytes\" (the bytes the operator must move, for the roofline)");
-        if (root.contains("flops")) spec_.flops = expression(root["flops"], "/flops", known);
-        else check_.fail("", "missing required field \"flops\" (use \"0\" for pure data movement)");
+        if (root.contains("bytes"))
+            spec_.bytes = expression(root["bytes"], "/bytes", known);
+        else
+            check_.fail("", "missing required field \"bytes\" (the bytes the operator must move, for the roofline)");
+        if (root.contains("flops"))
+            spec_.flops = expression(root["flops"], "/flops", known);
+        else
+            check_.fail("", "missing required field \"flops\" (use \"0\" for pure data movement)");
         spec_.bound = check_.str(root, "", "bound", false);
         if (!spec_.bound.empty() && spec_.bound != "memory" && spec_.bound != "compute" && spec_.bound != "latency")
-            check_.fail("/bound", "expected \"memory\", \"compute\" or \"latency\" (or leave it out to derive it from bytes and flops)");
+            check_.fail("/bound",
+                        "expected \"memory\", \"compute\" or \"latency\" (or leave it out to derive it from bytes and flops)");
     }
 
     std::optional<SourceFile> source(const json& entry, const std::string& path, const std::string& dfltName) {
@@ -649,7 +872,10 @@ private:
             for (const char* key : {"flags", "link"}) {
                 if (const json* list = check_.field(entry, path, key, json::value_t::array, false))
                     for (const auto& v : *list) {
-                        if (!v.is_string()) { check_.fail(path + "/" + key, "expected strings"); continue; }
+                        if (!v.is_string()) {
+                            check_.fail(path + "/" + key, "expected strings");
+                            continue;
+                        }
                         (std::string(key) == "flags" ? s.extraFlags : s.linkFlags).push_back(v.get<std::string>());
                     }
             }
@@ -660,17 +886,25 @@ private:
         if (rel.empty()) return std::nullopt;
         s.path = std::filesystem::absolute(dir_ / rel);
         auto text = readTextFile(s.path, kMaxSourceBytes);
-        if (!text) { check_.fail(path, text.error().message); return std::nullopt; }
+        if (!text) {
+            check_.fail(path, text.error().message);
+            return std::nullopt;
+        }
         s.text = *text;
         auto params = parseParamDeclarations(s.text, rel);
-        if (!params) { check_.fail(path, params.error().message); return std::nullopt; }
+        if (!params) {
+            check_.fail(path, params.error().message);
+            return std::nullopt;
+        }
         s.params = *params;
         return s;
     }
 
     void readSources(const json& root) {
-        if (!root.contains("reference")) check_.fail("", "missing required field \"reference\" (the reference implementation's file)");
-        else if (auto r = source(root["reference"], "/reference", "reference")) spec_.reference = *r;
+        if (!root.contains("reference"))
+            check_.fail("", "missing required field \"reference\" (the reference implementation's file)");
+        else if (auto r = source(root["reference"], "/reference", "reference"))
+            spec_.reference = *r;
 
         for (const char* key : {"baselines", "seeds"}) {
             const json* list = check_.field(root, "", key, json::value_t::array, false);
@@ -678,7 +912,8 @@ private:
             std::set<std::string> names{"reference"};
             for (std::size_t i = 0; i < list->size(); ++i) {
                 const std::string p = std::string("/") + key + "/" + std::to_string(i);
-                auto s = source((*list)[i], p, std::string(key) == "seeds" ? "seed" + std::to_string(i) : "baseline" + std::to_string(i));
+                auto s = source((*list)[i], p,
+                                std::string(key) == "seeds" ? "seed" + std::to_string(i) : "baseline" + std::to_string(i));
                 if (!s) continue;
                 if (!isIdentifier(s->name)) check_.fail(p + "/name", "\"" + s->name + "\" is not an identifier");
                 if (!names.insert(s->name).second) check_.fail(p + "/name", "name \"" + s->name + "\" is used twice");
@@ -688,27 +923,33 @@ private:
         if (const json* compile = check_.field(root, "", "compile", json::value_t::object, false))
             if (const json* flags = check_.field(*compile, "/compile", "flags", json::value_t::array, false))
                 for (const auto& f : *flags) {
-                    if (f.is_string()) spec_.compileFlags.push_back(f.get<std::string>());
-                    else check_.fail("/compile/flags", "expected strings");
+                    if (f.is_string())
+                        spec_.compileFlags.push_back(f.get<std::string>());
+                    else
+                        check_.fail("/compile/flags", "expected strings");
                 }
         const bool cuda = spec_.backend == Backend::Cuda;
-        if (spec_.compileFlags.empty()) spec_.compileFlags = cuda ? std::vector<std::string>{"-O3"}
-                                                                  : std::vector<std::string>{"-O3", "-march=native", "-fopenmp"};
+        if (spec_.compileFlags.empty())
+            spec_.compileFlags =
+                cuda ? std::vector<std::string>{"-O3"} : std::vector<std::string>{"-O3", "-march=native", "-fopenmp"};
         if (cuda) {
             spec_.cudaArch = "sm_90";
             if (const json* compile = root.contains("compile") && root["compile"].is_object() ? &root["compile"] : nullptr)
                 spec_.cudaArch = check_.str(*compile, "/compile", "arch", false, spec_.cudaArch);
             if (!isCudaArch(spec_.cudaArch))
-                check_.fail("/compile/arch", "expected a GPU architecture for nvcc -arch such as \"sm_90\" or \"sm_90a\", found \"" +
-                                                 spec_.cudaArch + "\"");
+                check_.fail("/compile/arch",
+                            "expected a GPU architecture for nvcc -arch such as \"sm_90\" or \"sm_90a\", found \"" +
+                                spec_.cudaArch + "\"");
         }
 
         const std::string fillSource = check_.str(root, "", "fill_source", false);
         if (!fillSource.empty()) {
             spec_.fillSource = std::filesystem::absolute(dir_ / fillSource);
             auto text = readTextFile(*spec_.fillSource, kMaxSourceBytes);
-            if (!text) check_.fail("/fill_source", text.error().message);
-            else spec_.fillSourceText = *text;
+            if (!text)
+                check_.fail("/fill_source", text.error().message);
+            else
+                spec_.fillSourceText = *text;
         } else if (needsFillSource_) {
             check_.fail("", "a \"function\" fill needs \"fill_source\": the C++ file that defines it");
         }
@@ -727,8 +968,7 @@ private:
     }
 
     void declare(const std::string& name, const std::string& path) {
-        if (const auto why = reservedNameReason(name); !why.empty() && isIdentifier(name))
-            check_.fail(path, why + "; rename it");
+        if (const auto why = reservedNameReason(name); !why.empty() && isIdentifier(name)) check_.fail(path, why + "; rename it");
         if (!declared_.insert(name).second)
             check_.fail(path, "the name \"" + name + "\" is already used by another size, scalar or argument");
     }
@@ -759,7 +999,8 @@ Result<ProblemSpec> loadProblem(const std::filesystem::path& dir) {
         return makeError(ErrorCode::NotFound, dir.string() + ": not a directory (a problem is a folder holding problem.json)");
     auto text = readTextFile(dir / "problem.json", kMaxSourceBytes);
     if (!text)
-        return makeError(ErrorCode::NotFound, (dir / "problem.json").string() + ": missing (a problem folder needs a problem.json)");
+        return makeError(ErrorCode::NotFound,
+                         (dir / "problem.json").string() + ": missing (a problem folder needs a problem.json)");
     auto spec = Loader(dir, *text).run();
     if (!spec) log::problem()->info("problem {} rejected", dir.string());
     return spec;
@@ -769,10 +1010,10 @@ std::vector<std::filesystem::path> findProblemDirs(const std::filesystem::path& 
     std::vector<std::filesystem::path> dirs;
     std::error_code ec;
     if (!std::filesystem::is_directory(root, ec)) return dirs;
-    for (auto it = std::filesystem::recursive_directory_iterator(root, ec); it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    for (auto it = std::filesystem::recursive_directory_iterator(root, ec); it != std::filesystem::recursive_directory_iterator();
+         it.increment(ec)) {
         if (ec) break;
-        if (it->is_regular_file(ec) && it->path().filename() == "problem.json")
-            dirs.push_back(it->path().parent_path());
+        if (it->is_regular_file(ec) && it->path().filename() == "problem.json") dirs.push_back(it->path().parent_path());
     }
     std::sort(dirs.begin(), dirs.end());
     return dirs;

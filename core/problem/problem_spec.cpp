@@ -4,9 +4,12 @@ namespace ks::problem {
 
 const char* backendName(Backend backend) {
     switch (backend) {
-    case Backend::Cpp: return "cpp";
-    case Backend::Cuda: return "cuda";
-    case Backend::Torch: return "torch";
+    case Backend::Cpp:
+        return "cpp";
+    case Backend::Cuda:
+        return "cuda";
+    case Backend::Torch:
+        return "torch";
     }
     return "cpp";
 }
@@ -52,9 +55,12 @@ std::string ProblemSpec::prototype() const {
 
 Tolerance defaultTolerance(DType dtype) {
     switch (dtype) {
-    case DType::F32: return {1e-4, 1e-5};
-    case DType::F64: return {1e-10, 1e-12};
-    default: return {0, 0}; // integers compare exactly
+    case DType::F32:
+        return {1e-4, 1e-5};
+    case DType::F64:
+        return {1e-10, 1e-12};
+    default:
+        return {0, 0}; // integers compare exactly
     }
 }
 

@@ -21,7 +21,9 @@ enum class Backend {
 };
 const char* backendName(Backend backend); // "cpp", "cuda", "torch": as problem.json writes it
 std::optional<Backend> parseBackend(const std::string& name);
-inline bool runsOnGpu(Backend backend) { return backend != Backend::Cpp; }
+inline bool runsOnGpu(Backend backend) {
+    return backend != Backend::Cpp;
+}
 
 struct FillSpec {
     enum class Kind {
@@ -38,12 +40,12 @@ struct FillSpec {
         Function,       // extern "C" void NAME(void* data, int64_t count, uint64_t seed) in fill_source
     } kind = Kind::Uniform;
     double low = 0, high = 1, mean = 0, stddev = 1, value = 0, fraction = 0.5;
-    double emptyFraction = 0;      // Lengths/Offsets: share of rows forced empty
+    double emptyFraction = 0; // Lengths/Offsets: share of rows forced empty
     bool distinct = false;
     std::optional<Expression> minLength, maxLength;
-    std::string total;             // derived size defined by Lengths/Offsets
-    std::string from;              // SampleFrom source argument
-    std::string function;          // Function
+    std::string total;    // derived size defined by Lengths/Offsets
+    std::string from;     // SampleFrom source argument
+    std::string function; // Function
 };
 
 struct Argument {
@@ -51,7 +53,7 @@ struct Argument {
     DType dtype = DType::F32;
     std::vector<Expression> shape; // row-major; the element count is the product
     bool output = false;
-    FillSpec fill;                 // inputs only
+    FillSpec fill; // inputs only
 };
 
 struct Scalar {
@@ -73,17 +75,17 @@ struct Tolerance {
 // A C++ source belonging to the problem: the reference, a baseline or a seed.
 struct SourceFile {
     std::string name;
-    std::filesystem::path path;    // absolute
+    std::filesystem::path path; // absolute
     std::string text;
-    ParamSpace params;             // declared @ks-param lines
+    ParamSpace params;                   // declared @ks-param lines
     std::vector<std::string> extraFlags; // compile flags for this source only
     std::vector<std::string> linkFlags;  // e.g. -lopenblas for a library baseline
 };
 
 struct Limits {
-    double callTimeoutS = 10;      // one kernel call
-    double runTimeoutS = 300;      // the whole check + time run
-    double compileTimeoutS = 120;  // one compiler invocation
+    double callTimeoutS = 10;        // one kernel call
+    double runTimeoutS = 300;        // the whole check + time run
+    double compileTimeoutS = 120;    // one compiler invocation
     double implausibleSpeedup = 100; // flagged for human review above this
 };
 
@@ -91,23 +93,23 @@ struct ProblemSpec {
     std::filesystem::path dir;
     std::string name, title, description, function;
     Backend backend = Backend::Cpp;
-    std::vector<std::string> sizes;         // declared, given by every shape case
-    std::vector<std::string> derivedSizes;  // defined by Lengths/Offsets fills
+    std::vector<std::string> sizes;        // declared, given by every shape case
+    std::vector<std::string> derivedSizes; // defined by Lengths/Offsets fills
     std::vector<Scalar> scalars;
     std::vector<Argument> arguments;
-    std::vector<std::string> call;          // the kernel's parameters, in order
+    std::vector<std::string> call; // the kernel's parameters, in order
     std::vector<ShapeCase> checkShapes, timeShapes;
-    std::map<DType, Tolerance> tolerances;  // every dtype has an entry (defaults filled in)
+    std::map<DType, Tolerance> tolerances; // every dtype has an entry (defaults filled in)
     std::optional<Expression> bytes, flops;
     // What limits a good kernel: "" derives it from bytes and flops against the
     // machine; "latency" declares dependent random accesses (lookups, pointer
     // chasing) that no bandwidth roofline describes.
     std::string bound;
     SourceFile reference;
-    std::vector<SourceFile> baselines;      // extra baselines; the reference is always the first
+    std::vector<SourceFile> baselines; // extra baselines; the reference is always the first
     std::vector<SourceFile> seeds;
     std::vector<std::string> compileFlags;
-    std::string cudaArch;                   // the cuda backend: nvcc -arch of the target GPU (default sm_90)
+    std::string cudaArch; // the cuda backend: nvcc -arch of the target GPU (default sm_90)
     std::optional<std::filesystem::path> fillSource;
     std::string fillSourceText;
     Limits limits;
@@ -116,7 +118,7 @@ struct ProblemSpec {
     // dtype name (f32, f64, f16, bf16; integer outputs compare exactly).
     std::vector<std::string> forbidden;
     std::map<std::string, Tolerance> tensorTolerances;
-    std::string contentHash;                // over problem.json and every source it names
+    std::string contentHash; // over problem.json and every source it names
 
     const Argument* findArgument(const std::string& argName) const;
     const Scalar* findScalar(const std::string& scalarName) const;

@@ -33,9 +33,12 @@ std::optional<std::string_view> declarationBody(std::string_view line) {
     constexpr std::string_view blanks = " \t\r\f\v", tag = "@ks-param";
     std::size_t i = line.find_first_not_of(blanks);
     if (i == std::string_view::npos) return std::nullopt;
-    if (line.substr(i, 2) == "//") i += 2;
-    else if (line[i] == '#') i += 1;
-    else return std::nullopt;
+    if (line.substr(i, 2) == "//")
+        i += 2;
+    else if (line[i] == '#')
+        i += 1;
+    else
+        return std::nullopt;
     i = line.find_first_not_of(blanks, i);
     if (i == std::string_view::npos || line.substr(i, tag.size()) != tag) return std::nullopt;
     i += tag.size();
@@ -48,8 +51,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
     std::vector<std::string> parts;
     std::string part;
     std::istringstream in(s);
-    while (std::getline(in, part, sep))
-        parts.push_back(trim(part));
+    while (std::getline(in, part, sep)) parts.push_back(trim(part));
     return parts;
 }
 
@@ -79,11 +81,14 @@ std::vector<std::string> ParamDomain::values() const {
 
 std::size_t ParamDomain::cardinality() const {
     switch (kind) {
-    case Kind::IntSet: return ints.size();
+    case Kind::IntSet:
+        return ints.size();
     case Kind::IntRange: // unsigned: the distance between two int64 values may not fit in one
         return static_cast<std::size_t>(static_cast<unsigned long long>(ints[1]) - static_cast<unsigned long long>(ints[0]) + 1);
-    case Kind::Bool: return 2;
-    case Kind::Enum: return labels.size();
+    case Kind::Bool:
+        return 2;
+    case Kind::Enum:
+        return labels.size();
     }
     return 0;
 }
@@ -137,8 +142,7 @@ std::uint64_t ParamSpace::size() const {
     std::uint64_t total = 1;
     for (const auto& p : params) {
         const auto c = p.cardinality();
-        if (c != 0 && total > std::numeric_limits<std::uint64_t>::max() / c)
-            return std::numeric_limits<std::uint64_t>::max();
+        if (c != 0 && total > std::numeric_limits<std::uint64_t>::max() / c) return std::numeric_limits<std::uint64_t>::max();
         total *= c;
     }
     return total;
@@ -156,8 +160,8 @@ Result<ParamAssignment> ParamSpace::complete(const ParamAssignment& partial) con
                                  (known.empty() ? "none (add '// @ks-param NAME: values' lines)" : known));
         }
         if (!domain->contains(value))
-            return makeError(ErrorCode::InvalidArgument, "parameter " + name + "=" + value +
-                                                             " is outside its domain " + domain->describe());
+            return makeError(ErrorCode::InvalidArgument,
+                             "parameter " + name + "=" + value + " is outside its domain " + domain->describe());
         out[name] = value;
     }
     return out;
@@ -171,11 +175,11 @@ Result<ParamSpace> parseParamDeclarations(const std::string& source, const std::
     while (std::getline(in, line)) {
         ++lineNo;
         const auto declared = declarationBody(line);
-        if (!declared)
-            continue;
+        if (!declared) continue;
         const std::string where = origin + ":" + std::to_string(lineNo) + ": ";
         if (line.size() > kMaxDeclarationLength)
-            return makeError(ErrorCode::ParseError, where + "@ks-param line longer than " + std::to_string(kMaxDeclarationLength) +
+            return makeError(ErrorCode::ParseError, where + "@ks-param line longer than " +
+                                                        std::to_string(kMaxDeclarationLength) +
                                                         " characters; declare fewer values");
         const std::string body(*declared);
         const auto colon = body.find(':');
@@ -186,8 +190,7 @@ Result<ParamSpace> parseParamDeclarations(const std::string& source, const std::
         d.name = trim(body.substr(0, colon));
         if (!isIdentifier(d.name))
             return makeError(ErrorCode::ParseError, where + "'" + d.name + "' is not a valid C identifier");
-        if (space.find(d.name))
-            return makeError(ErrorCode::ParseError, where + "parameter " + d.name + " declared twice");
+        if (space.find(d.name)) return makeError(ErrorCode::ParseError, where + "parameter " + d.name + " declared twice");
         std::string rest = body.substr(colon + 1);
         std::string def;
         if (const auto eq = rest.find('='); eq != std::string::npos) {
@@ -196,8 +199,9 @@ Result<ParamSpace> parseParamDeclarations(const std::string& source, const std::
         }
         const std::string domainText = trim(rest);
         if (domainText.empty())
-            return makeError(ErrorCode::ParseError, where + "parameter " + d.name +
-                                                        " has no domain; expected 'a | b | c', 'lo..hi', 'bool' or 'enum(x, y)' after ':'");
+            return makeError(ErrorCode::ParseError,
+                             where + "parameter " + d.name +
+                                 " has no domain; expected 'a | b | c', 'lo..hi', 'bool' or 'enum(x, y)' after ':'");
         static const std::regex range(R"(^(-?\d+)\s*\.\.\s*(-?\d+)$)");
         static const std::regex enumRe(R"(^enum\s*\((.*)\)$)");
         std::smatch dm;
@@ -208,8 +212,7 @@ Result<ParamSpace> parseParamDeclarations(const std::string& source, const std::
             long long lo = 0, hi = 0;
             if (!parseInt(dm[1], lo) || !parseInt(dm[2], hi))
                 return makeError(ErrorCode::ParseError, where + "range " + domainText + " has a bound outside 64-bit integers");
-            if (lo > hi)
-                return makeError(ErrorCode::ParseError, where + "empty range " + domainText);
+            if (lo > hi) return makeError(ErrorCode::ParseError, where + "empty range " + domainText);
             // The tuner lists every value of a domain, and values() counts up to hi.
             if (static_cast<unsigned long long>(hi) - static_cast<unsigned long long>(lo) >= kMaxRangeValues)
                 return makeError(ErrorCode::ParseError, where + "range " + domainText + " has more than " +
@@ -223,18 +226,15 @@ Result<ParamSpace> parseParamDeclarations(const std::string& source, const std::
                     return makeError(ErrorCode::ParseError, where + "enum label '" + label + "' is not an identifier");
                 d.labels.push_back(label);
             }
-            if (d.labels.empty())
-                return makeError(ErrorCode::ParseError, where + "enum() needs at least one label");
+            if (d.labels.empty()) return makeError(ErrorCode::ParseError, where + "enum() needs at least one label");
         } else {
             d.kind = ParamDomain::Kind::IntSet;
             for (const auto& item : split(domainText, '|')) {
                 long long v = 0;
                 if (!parseInt(item, v))
-                    return makeError(ErrorCode::ParseError,
-                                     where + "cannot read domain '" + domainText +
-                                         "': expected 'a | b | c', 'lo..hi', 'bool' or 'enum(x, y)'");
-                if (std::find(d.ints.begin(), d.ints.end(), v) == d.ints.end())
-                    d.ints.push_back(v);
+                    return makeError(ErrorCode::ParseError, where + "cannot read domain '" + domainText +
+                                                                "': expected 'a | b | c', 'lo..hi', 'bool' or 'enum(x, y)'");
+                if (std::find(d.ints.begin(), d.ints.end(), v) == d.ints.end()) d.ints.push_back(v);
             }
         }
         d.defaultValue = def.empty() ? d.values().front() : def;
@@ -270,7 +270,8 @@ std::string formatAssignment(const ParamAssignment& assignment) {
 
 Result<ParamAssignment> parseAssignmentJson(const std::string& text) {
     const auto j = nlohmann::json::parse(text, nullptr, false);
-    if (!j.is_object()) return makeError(ErrorCode::ParseError, "params are not a JSON object of name -> value: " + text.substr(0, 120));
+    if (!j.is_object())
+        return makeError(ErrorCode::ParseError, "params are not a JSON object of name -> value: " + text.substr(0, 120));
     ParamAssignment a;
     for (auto it = j.begin(); it != j.end(); ++it) a[it.key()] = it->is_string() ? it->get<std::string>() : it->dump();
     return a;

@@ -19,16 +19,16 @@ namespace ks::problem {
 struct ParamDomain {
     enum class Kind { IntSet, IntRange, Bool, Enum } kind = Kind::IntSet;
     std::string name;
-    std::vector<long long> ints;        // IntSet values, or {lo, hi} for IntRange
-    std::vector<std::string> labels;    // Enum labels
-    std::string defaultValue;           // textual, always valid for the domain
-    int line = 0;                       // 1-based line of the declaration
+    std::vector<long long> ints;     // IntSet values, or {lo, hi} for IntRange
+    std::vector<std::string> labels; // Enum labels
+    std::string defaultValue;        // textual, always valid for the domain
+    int line = 0;                    // 1-based line of the declaration
 
     // Every value of the domain in order, as text (ranges enumerate lo..hi).
     std::vector<std::string> values() const;
     std::size_t cardinality() const;
     bool contains(const std::string& value) const;
-    std::string describe() const;       // "64 | 128 | 256", "1..8", "bool", "enum(row, col)"
+    std::string describe() const; // "64 | 128 | 256", "1..8", "bool", "enum(row, col)"
 };
 
 // An assignment NAME -> textual value. Ordered, so hashing and printing are stable.

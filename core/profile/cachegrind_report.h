@@ -14,10 +14,10 @@
 namespace ks::profile {
 
 struct CachegrindReport {
-    std::vector<std::string> events;                     // "Ir", "Dr", "D1mr", ...
-    std::map<std::string, double> candidate, program;   // event -> count
+    std::vector<std::string> events;                       // "Ir", "Dr", "D1mr", ...
+    std::map<std::string, double> candidate, program;      // event -> count
     std::vector<std::pair<std::string, double>> functions; // candidate functions by Ir, largest first
-    std::string llDescription;                           // e.g. "LL cache: 33554432 B, 64 B, 16-way associative"
+    std::string llDescription;                             // e.g. "LL cache: 33554432 B, 64 B, 16-way associative"
 
     double count(const std::string& event) const; // the candidate's, 0 when absent
     double d1MissRate() const;                    // (D1mr + D1mw) / (Dr + Dw)

@@ -49,9 +49,16 @@ Result<CounterReport> parseCounterReport(const std::string& text) {
 }
 
 nlohmann::json toJson(const CounterReport& r) {
-    return {{"available", r.available}, {"reason", r.reason},     {"calls", r.calls},       {"threads", r.threads},
-            {"seconds_per_call", r.secondsPerCall}, {"per_call", r.perCall}, {"missing", r.missing},
-            {"ipc", r.ipc()},           {"cache_miss_rate", r.cacheMissRate()}, {"cores_busy", r.coresBusy()}};
+    return {{"available", r.available},
+            {"reason", r.reason},
+            {"calls", r.calls},
+            {"threads", r.threads},
+            {"seconds_per_call", r.secondsPerCall},
+            {"per_call", r.perCall},
+            {"missing", r.missing},
+            {"ipc", r.ipc()},
+            {"cache_miss_rate", r.cacheMissRate()},
+            {"cores_busy", r.coresBusy()}};
 }
 
 } // namespace ks::profile

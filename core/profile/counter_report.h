@@ -13,9 +13,9 @@
 namespace ks::profile {
 
 struct CounterReport {
-    bool available = false;          // at least one hardware counter counted
-    std::string reason;              // why hardware counters are missing
-    int calls = 0, threads = 0;      // profiled calls; threads counted
+    bool available = false;     // at least one hardware counter counted
+    std::string reason;         // why hardware counters are missing
+    int calls = 0, threads = 0; // profiled calls; threads counted
     double secondsPerCall = 0;
     std::map<std::string, double> perCall;      // event -> count per call ("cycles", "task_clock_ns", ...)
     std::map<std::string, std::string> missing; // event -> why it was not counted

@@ -32,7 +32,8 @@ bool has(const std::vector<Signal>& out, const char* name) {
 void fromNcu(const std::vector<NcuKernel>& kernels, double near, std::vector<Signal>& out) {
     if (kernels.empty()) return;
     // The launch that took longest speaks for the candidate.
-    const auto& k = *std::max_element(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) { return a.durationNs < b.durationNs; });
+    const auto& k = *std::max_element(kernels.begin(), kernels.end(),
+                                      [](const auto& a, const auto& b) { return a.durationNs < b.durationNs; });
     const std::string who = " (ncu, " + k.name.substr(0, k.name.find('(')) + ")";
     if (k.dramPct >= 0 && k.smPct >= 0 && std::max(k.dramPct, k.smPct) >= near * 100)
         add(out, {"near_roofline", fmt("%.0f%% of peak DRAM and %.0f%% of peak SM throughput", k.dramPct, k.smPct) + who, "ncu"});
@@ -41,17 +42,23 @@ void fromNcu(const std::vector<NcuKernel>& kernels, double near, std::vector<Sig
     if (k.achievedOccupancyPct >= 0 && k.achievedOccupancyPct < kLowOccupancyPct)
         add(out, {"low_occupancy",
                   fmt("achieved occupancy %.1f%% (theoretical %.0f%%), %.0f blocks of %.0f threads", k.achievedOccupancyPct,
-                      k.theoreticalOccupancyPct, k.gridSize, k.blockSize) + who,
+                      k.theoreticalOccupancyPct, k.gridSize, k.blockSize) +
+                      who,
                   "ncu"});
     if (k.durationNs > 0 && k.durationNs < kGpuOverheadNs)
-        add(out, {"launch_overhead", fmt("the kernel runs %.1f us, the order of a launch's own cost", k.durationNs / 1e3) + who, "ncu"});
+        add(out, {"launch_overhead", fmt("the kernel runs %.1f us, the order of a launch's own cost", k.durationNs / 1e3) + who,
+                  "ncu"});
     else if (k.dramPct >= 0 && k.smPct >= 0 && k.dramPct < kLatencyFraction * 100 && k.smPct < kLatencyFraction * 100) {
-        std::string top = k.stalls.empty() ? "" : "; warps mostly stall on " + k.stalls.front().first + fmt(" (%.1f per issue)", k.stalls.front().second);
+        std::string top = k.stalls.empty() ? ""
+                                           : "; warps mostly stall on " + k.stalls.front().first +
+                                                 fmt(" (%.1f per issue)", k.stalls.front().second);
         add(out, {"latency_bound", fmt("DRAM %.0f%% and SM %.0f%% of peak", k.dramPct, k.smPct) + top + who, "ncu"});
     }
 }
 
-double workUnits(const DiagnosisInput& in) { return std::max(in.profiledBytes / 4, in.profiledFlops / 2); }
+double workUnits(const DiagnosisInput& in) {
+    return std::max(in.profiledBytes / 4, in.profiledFlops / 2);
+}
 
 void fromInstructions(double instructions, const char* source, const DiagnosisInput& in, std::vector<Signal>& out) {
     const double units = workUnits(in);
@@ -59,7 +66,8 @@ void fromInstructions(double instructions, const char* source, const DiagnosisIn
     const double perUnit = instructions / units;
     if (perUnit > kVectorInstructionsPerUnit)
         add(out, {"low_vectorization",
-                  fmt("%.2f instructions per fp32 element moved or FMA (vectorized code needs under %.1f)", perUnit, kVectorInstructionsPerUnit) +
+                  fmt("%.2f instructions per fp32 element moved or FMA (vectorized code needs under %.1f)", perUnit,
+                      kVectorInstructionsPerUnit) +
                       " (" + source + ")",
                   source});
 }
@@ -67,30 +75,38 @@ void fromInstructions(double instructions, const char* source, const DiagnosisIn
 void fromRoofline(const RooflineMetrics& r, double near, std::vector<Signal>& out) {
     const ShapeMetrics& t = r.total;
     if (t.seconds <= 0) return;
-    const std::string who = r.roofs.cores > 0 ? fmt(", %.0f core", r.roofs.cores) + (r.roofs.cores == 1 ? "" : "s") : ", " + r.roofs.device;
+    const std::string who =
+        r.roofs.cores > 0 ? fmt(", %.0f core", r.roofs.cores) + (r.roofs.cores == 1 ? "" : "s") : ", " + r.roofs.device;
     const std::string where = fmt("; intensity %.2f flop/B, ridge %.2f", t.intensity, r.ridge);
     if (t.rooflineFraction >= near)
-        add(out, {"near_roofline", fmt("reaches %.0f%% of the roofline bound (%.2g s of a %.2g s floor)", t.rooflineFraction * 100, t.seconds, t.floorSeconds),
+        add(out, {"near_roofline",
+                  fmt("reaches %.0f%% of the roofline bound (%.2g s of a %.2g s floor)", t.rooflineFraction * 100, t.seconds,
+                      t.floorSeconds),
                   "roofline"});
     const bool memory = t.bandwidthFraction >= kBoundFraction || (t.memorySide && t.bandwidthFraction >= kSideBoundFraction);
     const bool compute = t.computeFraction >= kBoundFraction || (!t.memorySide && t.computeFraction >= kSideBoundFraction);
     if (memory)
         add(out, {"memory_bound",
-                  fmt("%.0f%% of DRAM bandwidth (%.1f of %.1f GB/s", t.bandwidthFraction * 100, t.gbs, r.roofs.bandwidthGBs) + who + ")" + where,
+                  fmt("%.0f%% of DRAM bandwidth (%.1f of %.1f GB/s", t.bandwidthFraction * 100, t.gbs, r.roofs.bandwidthGBs) +
+                      who + ")" + where,
                   "roofline"});
     if (compute)
         add(out, {"compute_bound",
-                  fmt("%.0f%% of peak FP32 (%.1f of %.1f GFLOP/s", t.computeFraction * 100, t.gflops, r.roofs.peakGflops) + who + ")" + where,
+                  fmt("%.0f%% of peak FP32 (%.1f of %.1f GFLOP/s", t.computeFraction * 100, t.gflops, r.roofs.peakGflops) + who +
+                      ")" + where,
                   "roofline"});
     if (!memory && !compute && std::max(t.bandwidthFraction, t.computeFraction) < kLatencyFraction)
         add(out, {"latency_bound",
-                  fmt("%.0f%% of DRAM bandwidth and %.0f%% of peak FP32: neither roof limits it (dependent loads, branches, too little "
+                  fmt("%.0f%% of DRAM bandwidth and %.0f%% of peak FP32: neither roof limits it (dependent loads, branches, too "
+                      "little "
                       "parallelism)",
                       t.bandwidthFraction * 100, t.computeFraction * 100),
                   "roofline"});
     for (const auto& s : r.shapes)
         if (s.seconds > 0 && s.seconds < kCpuOverheadSeconds && r.roofs.cores > 0) {
-            add(out, {"launch_overhead", "a call on shape " + s.shape + fmt(" takes %.1f us: fixed per-call costs (thread start, allocation) weigh", s.seconds * 1e6),
+            add(out, {"launch_overhead",
+                      "a call on shape " + s.shape +
+                          fmt(" takes %.1f us: fixed per-call costs (thread start, allocation) weigh", s.seconds * 1e6),
                       "roofline"});
             break;
         }

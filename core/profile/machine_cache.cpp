@@ -10,7 +10,9 @@
 
 namespace ks::profile {
 
-std::filesystem::path machineCacheDir() { return paths::cacheDir() / "machines"; }
+std::filesystem::path machineCacheDir() {
+    return paths::cacheDir() / "machines";
+}
 
 std::filesystem::path machineCachePath(const std::string& host) {
     // A host name becomes a file name: anything but [A-Za-z0-9._-] turns into '_'.
@@ -29,7 +31,8 @@ Result<MachineModel> loadMachine(const std::string& host) {
     if (!text) return text.error();
     auto j = nlohmann::json::parse(*text, nullptr, false);
     if (j.is_discarded())
-        return makeError(ErrorCode::ParseError, path.string() + " is not valid JSON: delete it and run kernelsmith-cli machine probe");
+        return makeError(ErrorCode::ParseError,
+                         path.string() + " is not valid JSON: delete it and run kernelsmith-cli machine probe");
     auto model = machineFromJson(j);
     if (!model) return makeError(ErrorCode::ParseError, path.string() + ": " + model.error().message);
     return model;

@@ -12,14 +12,15 @@ const BandwidthLevel* dram(const MachineModel& m) {
     return nullptr;
 }
 
-template <typename T>
-T get(const nlohmann::json& j, const char* key, T fallback) {
+template <typename T> T get(const nlohmann::json& j, const char* key, T fallback) {
     auto it = j.find(key);
     if (it == j.end() || it->is_null()) return fallback;
     return it->get<T>();
 }
 
-Error parseError(std::string message) { return makeError(ErrorCode::ParseError, std::move(message)); }
+Error parseError(std::string message) {
+    return makeError(ErrorCode::ParseError, std::move(message));
+}
 
 Result<GpuModel> gpuFromJson(const nlohmann::json& g) {
     if (!g.is_object()) return parseError("a GPU entry is not an object");
@@ -46,7 +47,9 @@ double MachineModel::dramGBs(int usedCores) const {
     return usedCores >= cores ? d->gbsAll : d->gbs1;
 }
 
-double MachineModel::peakGflops(int usedCores) const { return usedCores >= cores ? vectorGflopsAll : vectorGflops1; }
+double MachineModel::peakGflops(int usedCores) const {
+    return usedCores >= cores ? vectorGflopsAll : vectorGflops1;
+}
 
 double MachineModel::floorSeconds(double bytes, double flops, int usedCores) const {
     const double bw = dramGBs(usedCores) * 1e9, peak = peakGflops(usedCores) * 1e9;
@@ -80,9 +83,15 @@ nlohmann::json toJson(const MachineModel& m) {
         levels.push_back({{"level", b.level}, {"working_set", b.workingSet}, {"gbs_1", b.gbs1}, {"gbs_all", b.gbsAll}});
     nlohmann::json gpus = nlohmann::json::array();
     for (const auto& g : m.gpus)
-        gpus.push_back({{"index", g.index}, {"name", g.name}, {"cc", g.computeCapability}, {"sm_count", g.smCount},
-                        {"l2_bytes", g.l2Bytes}, {"memory_bytes", g.memoryBytes}, {"copy_gbs", g.copyGBs},
-                        {"fp32_fma_tflops", g.fp32FmaTflops}, {"bf16_matrix_tflops", g.bf16MatrixTflops},
+        gpus.push_back({{"index", g.index},
+                        {"name", g.name},
+                        {"cc", g.computeCapability},
+                        {"sm_count", g.smCount},
+                        {"l2_bytes", g.l2Bytes},
+                        {"memory_bytes", g.memoryBytes},
+                        {"copy_gbs", g.copyGBs},
+                        {"fp32_fma_tflops", g.fp32FmaTflops},
+                        {"bf16_matrix_tflops", g.bf16MatrixTflops},
                         {"fp32_matrix_tflops", g.fp32MatrixTflops}});
     return {{"schema", MachineModel::kSchema},
             {"host", m.host},
@@ -92,8 +101,11 @@ nlohmann::json toJson(const MachineModel& m) {
             {"caches", {{"l1d", m.l1dBytes}, {"l2", m.l2Bytes}, {"l3", m.l3Bytes}}},
             {"bandwidth", levels},
             {"dram_probes_1", m.dramProbes1},
-            {"peak_gflops", {{"scalar_1", m.scalarGflops1}, {"scalar_all", m.scalarGflopsAll}, {"vector_1", m.vectorGflops1},
-                             {"vector_all", m.vectorGflopsAll}}},
+            {"peak_gflops",
+             {{"scalar_1", m.scalarGflops1},
+              {"scalar_all", m.scalarGflopsAll},
+              {"vector_1", m.vectorGflops1},
+              {"vector_all", m.vectorGflopsAll}}},
             {"gpus", gpus},
             {"probed_at", m.probedAt}};
 }
@@ -103,8 +115,8 @@ Result<MachineModel> machineFromJson(const nlohmann::json& j) {
         if (!j.is_object()) return parseError("a machine model is a JSON object");
         const int schema = get<int>(j, "schema", 0);
         if (schema != MachineModel::kSchema)
-            return parseError("machine model schema " + std::to_string(schema) + " is not " + std::to_string(MachineModel::kSchema) +
-                              " (probe again: kernelsmith-cli machine probe)");
+            return parseError("machine model schema " + std::to_string(schema) + " is not " +
+                              std::to_string(MachineModel::kSchema) + " (probe again: kernelsmith-cli machine probe)");
         MachineModel m;
         m.host = get<std::string>(j, "host", "");
         m.cpu = get<std::string>(j, "cpu", "");
@@ -118,8 +130,8 @@ Result<MachineModel> machineFromJson(const nlohmann::json& j) {
         const auto levels = j.find("bandwidth");
         if (levels != j.end() && levels->is_array())
             for (const auto& b : *levels)
-                m.bandwidth.push_back({get<std::string>(b, "level", ""), get<std::size_t>(b, "working_set", 0), get<double>(b, "gbs_1", 0),
-                                   get<double>(b, "gbs_all", 0)});
+                m.bandwidth.push_back({get<std::string>(b, "level", ""), get<std::size_t>(b, "working_set", 0),
+                                       get<double>(b, "gbs_1", 0), get<double>(b, "gbs_all", 0)});
         m.dramProbes1 = j.value("dram_probes_1", std::vector<double>{});
         if (auto p = j.find("peak_gflops"); p != j.end() && p->is_object()) {
             m.scalarGflops1 = get<double>(*p, "scalar_1", 0);

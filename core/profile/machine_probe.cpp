@@ -20,7 +20,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double secondsSince(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 struct FreeDeleter {
     void operator()(char* p) const { std::free(p); }
@@ -100,8 +102,7 @@ void flush(const char* p, std::size_t bytes) {
 }
 
 // Runs body(t) on `threads` threads at once and returns the wall time.
-template <typename Body>
-double timedParallel(int threads, Body body) {
+template <typename Body> double timedParallel(int threads, Body body) {
     const auto t0 = Clock::now();
     std::vector<std::thread> pool;
     for (int t = 1; t < threads; ++t) pool.emplace_back([&, t] { body(static_cast<std::size_t>(t)); });
@@ -152,12 +153,16 @@ double dramBandwidth(int threads) {
     double best = 0;
     for (int rep = 0; rep < 6; ++rep) {
         flushAll();
-        best = std::max(best, total / timedParallel(threads, [&](std::size_t t) { sink[t] += readBest(src[t].get(), per); }) / 1e9);
+        best =
+            std::max(best, total / timedParallel(threads, [&](std::size_t t) { sink[t] += readBest(src[t].get(), per); }) / 1e9);
         flushAll();
-        best = std::max(best, 2 * total / timedParallel(threads, [&](std::size_t t) { std::memcpy(dst[t].get(), src[t].get(), per); }) / 1e9);
+        best = std::max(
+            best, 2 * total / timedParallel(threads, [&](std::size_t t) { std::memcpy(dst[t].get(), src[t].get(), per); }) / 1e9);
         if (avx2) {
             flushAll();
-            best = std::max(best, 2 * total / timedParallel(threads, [&](std::size_t t) { copyStreaming(dst[t].get(), src[t].get(), per); }) / 1e9);
+            best = std::max(best, 2 * total / timedParallel(threads, [&](std::size_t t) {
+                                      copyStreaming(dst[t].get(), src[t].get(), per);
+                                  }) / 1e9);
         }
     }
     return best + (sink[0] == 42 ? 1e-12 : 0);
@@ -167,13 +172,23 @@ constexpr long kIterations = 20'000'000;
 
 // Twelve independent accumulators in named registers (an array of vectors may
 // be kept in memory, which would measure load/store latency, not the FMA units).
-#define KS_FMA12(FMA, A, M, C)                                                                                  \
-    A##0 = FMA(A##0, M, C); A##1 = FMA(A##1, M, C); A##2 = FMA(A##2, M, C); A##3 = FMA(A##3, M, C);            \
-    A##4 = FMA(A##4, M, C); A##5 = FMA(A##5, M, C); A##6 = FMA(A##6, M, C); A##7 = FMA(A##7, M, C);            \
-    A##8 = FMA(A##8, M, C); A##9 = FMA(A##9, M, C); A##10 = FMA(A##10, M, C); A##11 = FMA(A##11, M, C);
+#define KS_FMA12(FMA, A, M, C)                                                                                                   \
+    A##0 = FMA(A##0, M, C);                                                                                                      \
+    A##1 = FMA(A##1, M, C);                                                                                                      \
+    A##2 = FMA(A##2, M, C);                                                                                                      \
+    A##3 = FMA(A##3, M, C);                                                                                                      \
+    A##4 = FMA(A##4, M, C);                                                                                                      \
+    A##5 = FMA(A##5, M, C);                                                                                                      \
+    A##6 = FMA(A##6, M, C);                                                                                                      \
+    A##7 = FMA(A##7, M, C);                                                                                                      \
+    A##8 = FMA(A##8, M, C);                                                                                                      \
+    A##9 = FMA(A##9, M, C);                                                                                                      \
+    A##10 = FMA(A##10, M, C);                                                                                                    \
+    A##11 = FMA(A##11, M, C);
 
 __attribute__((target("avx512f"))) double fmaAvx512() {
-    __m512 a0 = _mm512_set1_ps(1.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;
+    __m512 a0 = _mm512_set1_ps(1.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0,
+           a11 = a0;
     const __m512 m = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-7f);
     for (long i = 0; i < kIterations; ++i) {
         KS_FMA12(_mm512_fmadd_ps, a, m, c)
@@ -188,7 +203,8 @@ __attribute__((target("avx512f"))) double fmaAvx512() {
 }
 
 __attribute__((target("avx2,fma"))) double fmaAvx2() {
-    __m256 a0 = _mm256_set1_ps(1.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;
+    __m256 a0 = _mm256_set1_ps(1.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0,
+           a11 = a0;
     const __m256 m = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-7f);
     for (long i = 0; i < kIterations; ++i) {
         KS_FMA12(_mm256_fmadd_ps, a, m, c)
@@ -249,7 +265,9 @@ double median(std::vector<double> v) {
 
 } // namespace
 
-double probeDramBandwidth(int threads) { return dramBandwidth(std::max(1, threads)); }
+double probeDramBandwidth(int threads) {
+    return dramBandwidth(std::max(1, threads));
+}
 
 MachineModel probeMachine(const ProbeOptions& options) {
     auto say = [&](const std::string& s) {
@@ -263,7 +281,9 @@ MachineModel probeMachine(const ProbeOptions& options) {
     m.l1dBytes = cacheSize(_SC_LEVEL1_DCACHE_SIZE, 32u << 10);
     m.l2Bytes = cacheSize(_SC_LEVEL2_CACHE_SIZE, 1u << 20);
     m.l3Bytes = cacheSize(_SC_LEVEL3_CACHE_SIZE, 32u << 20);
-    m.isa = __builtin_cpu_supports("avx512f") ? "avx512" : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "avx2" : "scalar";
+    m.isa = __builtin_cpu_supports("avx512f")                                 ? "avx512"
+            : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "avx2"
+                                                                              : "scalar";
 
     // Half of each level, so the probe's buffer stays in it; L3 is shared, so its half is split among the threads.
     const std::size_t l3Half = std::min<std::size_t>(m.l3Bytes / 2, std::size_t(64) << 20);
@@ -275,7 +295,8 @@ MachineModel probeMachine(const ProbeOptions& options) {
                   {"L3", l3Half, l3Half / static_cast<std::size_t>(m.cores)}};
     for (const auto& l : levels) {
         say(std::string("bandwidth from ") + l.name);
-        BandwidthLevel b{l.name, l.perThread1, cachedReadBandwidth(l.perThread1, 1), cachedReadBandwidth(l.perThreadAll, m.cores)};
+        BandwidthLevel b{l.name, l.perThread1, cachedReadBandwidth(l.perThread1, 1),
+                         cachedReadBandwidth(l.perThreadAll, m.cores)};
         m.bandwidth.push_back(b);
     }
     say("bandwidth from DRAM");

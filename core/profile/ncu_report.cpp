@@ -15,12 +15,18 @@ std::vector<std::string> csvFields(const std::string& line) {
     for (std::size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
         if (quoted) {
-            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') cur += '"', ++i;
-            else if (c == '"') quoted = false;
-            else cur += c;
-        } else if (c == '"') quoted = true;
-        else if (c == ',') out.push_back(std::move(cur)), cur.clear();
-        else if (c != '\r') cur += c;
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+                cur += '"', ++i;
+            else if (c == '"')
+                quoted = false;
+            else
+                cur += c;
+        } else if (c == '"')
+            quoted = true;
+        else if (c == ',')
+            out.push_back(std::move(cur)), cur.clear();
+        else if (c != '\r')
+            cur += c;
     }
     out.push_back(cur);
     return out;
@@ -49,8 +55,9 @@ double toNs(double v, const std::string& unit) {
 void sortStalls(NcuKernel& k) {
     std::sort(k.stalls.begin(), k.stalls.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     // "selected" is the issuing warp itself, not a stall.
-    k.stalls.erase(std::remove_if(k.stalls.begin(), k.stalls.end(), [](const auto& s) { return s.first == "selected" || s.second <= 0; }),
-                   k.stalls.end());
+    k.stalls.erase(
+        std::remove_if(k.stalls.begin(), k.stalls.end(), [](const auto& s) { return s.first == "selected" || s.second <= 0; }),
+        k.stalls.end());
 }
 
 int column(const std::vector<std::string>& header, const std::string& name) {
@@ -73,15 +80,24 @@ Result<std::vector<NcuKernel>> parseRaw(const std::vector<std::vector<std::strin
             const std::string& m = h[c];
             const double v = number(row[c]);
             if (v < 0) continue;
-            if (m == "gpu__time_duration.sum") k.durationNs = toNs(v, c < units.size() ? units[c] : "ns");
-            else if (m == "dram__throughput.avg.pct_of_peak_sustained_elapsed") k.dramPct = v;
-            else if (m == "sm__throughput.avg.pct_of_peak_sustained_elapsed") k.smPct = v;
-            else if (m == "sm__warps_active.avg.pct_of_peak_sustained_active") k.achievedOccupancyPct = v;
-            else if (m == "sm__maximum_warps_per_active_cycle_pct") k.theoreticalOccupancyPct = v;
-            else if (m == "launch__grid_size") k.gridSize = v;
-            else if (m == "launch__block_size") k.blockSize = v;
-            else if (m == "launch__registers_per_thread") k.registersPerThread = v;
-            else if (m == "launch__waves_per_multiprocessor") k.wavesPerSm = v;
+            if (m == "gpu__time_duration.sum")
+                k.durationNs = toNs(v, c < units.size() ? units[c] : "ns");
+            else if (m == "dram__throughput.avg.pct_of_peak_sustained_elapsed")
+                k.dramPct = v;
+            else if (m == "sm__throughput.avg.pct_of_peak_sustained_elapsed")
+                k.smPct = v;
+            else if (m == "sm__warps_active.avg.pct_of_peak_sustained_active")
+                k.achievedOccupancyPct = v;
+            else if (m == "sm__maximum_warps_per_active_cycle_pct")
+                k.theoreticalOccupancyPct = v;
+            else if (m == "launch__grid_size")
+                k.gridSize = v;
+            else if (m == "launch__block_size")
+                k.blockSize = v;
+            else if (m == "launch__registers_per_thread")
+                k.registersPerThread = v;
+            else if (m == "launch__waves_per_multiprocessor")
+                k.wavesPerSm = v;
             else if (m.rfind(stallPrefix, 0) == 0 && m.size() > stallPrefix.size() + stallSuffix.size() &&
                      m.compare(m.size() - stallSuffix.size(), stallSuffix.size(), stallSuffix) == 0)
                 k.stalls.emplace_back(m.substr(stallPrefix.size(), m.size() - stallPrefix.size() - stallSuffix.size()), v);
@@ -94,21 +110,21 @@ Result<std::vector<NcuKernel>> parseRaw(const std::vector<std::vector<std::strin
 
 Result<std::vector<NcuKernel>> parseDetails(const std::vector<std::vector<std::string>>& rows) {
     const auto& h = rows[0];
-    const int id = column(h, "ID"), name = column(h, "Kernel Name"), metric = column(h, "Metric Name"), unit = column(h, "Metric Unit"),
-              value = column(h, "Metric Value");
+    const int id = column(h, "ID"), name = column(h, "Kernel Name"), metric = column(h, "Metric Name"),
+              unit = column(h, "Metric Unit"), value = column(h, "Metric Value");
     if (id < 0 || name < 0 || metric < 0 || value < 0)
-        return makeError(ErrorCode::ParseError, "ncu details CSV lacks one of the columns ID, Kernel Name, Metric Name, Metric Value");
+        return makeError(ErrorCode::ParseError,
+                         "ncu details CSV lacks one of the columns ID, Kernel Name, Metric Name, Metric Value");
     std::vector<NcuKernel> out;
     std::map<std::string, std::size_t> byId;
-    const std::map<std::string, double NcuKernel::*> fields{
-        {"DRAM Throughput", &NcuKernel::dramPct},
-        {"Compute (SM) Throughput", &NcuKernel::smPct},
-        {"Achieved Occupancy", &NcuKernel::achievedOccupancyPct},
-        {"Theoretical Occupancy", &NcuKernel::theoreticalOccupancyPct},
-        {"Grid Size", &NcuKernel::gridSize},
-        {"Block Size", &NcuKernel::blockSize},
-        {"Registers Per Thread", &NcuKernel::registersPerThread},
-        {"Waves Per SM", &NcuKernel::wavesPerSm}};
+    const std::map<std::string, double NcuKernel::*> fields{{"DRAM Throughput", &NcuKernel::dramPct},
+                                                            {"Compute (SM) Throughput", &NcuKernel::smPct},
+                                                            {"Achieved Occupancy", &NcuKernel::achievedOccupancyPct},
+                                                            {"Theoretical Occupancy", &NcuKernel::theoreticalOccupancyPct},
+                                                            {"Grid Size", &NcuKernel::gridSize},
+                                                            {"Block Size", &NcuKernel::blockSize},
+                                                            {"Registers Per Thread", &NcuKernel::registersPerThread},
+                                                            {"Waves Per SM", &NcuKernel::wavesPerSm}};
     for (std::size_t r = 1; r < rows.size(); ++r) {
         const auto& row = rows[r];
         // Metric rows leave the trailing rule columns out.
@@ -123,8 +139,10 @@ Result<std::vector<NcuKernel>> parseDetails(const std::vector<std::vector<std::s
         const std::string& m = row[static_cast<std::size_t>(metric)];
         const double v = number(row[static_cast<std::size_t>(value)]);
         if (m.empty() || v < 0) continue;
-        if (m == "Duration") k.durationNs = toNs(v, unit >= 0 ? row[static_cast<std::size_t>(unit)] : "ns");
-        else if (auto f = fields.find(m); f != fields.end()) k.*(f->second) = v;
+        if (m == "Duration")
+            k.durationNs = toNs(v, unit >= 0 ? row[static_cast<std::size_t>(unit)] : "ns");
+        else if (auto f = fields.find(m); f != fields.end())
+            k.*(f->second) = v;
     }
     return out;
 }
@@ -132,11 +150,12 @@ Result<std::vector<NcuKernel>> parseDetails(const std::vector<std::vector<std::s
 } // namespace
 
 const std::string& ncuMetricList() {
-    static const std::string list =
-        "gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed,"
-        "sm__warps_active.avg.pct_of_peak_sustained_active,sm__maximum_warps_per_active_cycle_pct,launch__grid_size,launch__block_size,"
-        "launch__registers_per_thread,launch__waves_per_multiprocessor,"
-        "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\\.ratio";
+    static const std::string list = "gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput."
+                                    "avg.pct_of_peak_sustained_elapsed,"
+                                    "sm__warps_active.avg.pct_of_peak_sustained_active,sm__maximum_warps_per_active_cycle_pct,"
+                                    "launch__grid_size,launch__block_size,"
+                                    "launch__registers_per_thread,launch__waves_per_multiprocessor,"
+                                    "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\\.ratio";
     return list;
 }
 
@@ -152,8 +171,9 @@ Result<std::vector<NcuKernel>> parseNcuCsv(const std::string& text) {
         rows.push_back(csvFields(line));
     }
     if (!header)
-        return makeError(ErrorCode::ParseError,
-                         "no ncu CSV header (a line starting with \"ID\") found: was ncu run with --csv, and did it profile any kernel?");
+        return makeError(
+            ErrorCode::ParseError,
+            "no ncu CSV header (a line starting with \"ID\") found: was ncu run with --csv, and did it profile any kernel?");
     auto kernels = column(rows[0], "Metric Name") >= 0 ? parseDetails(rows) : parseRaw(rows);
     if (kernels && kernels->empty()) return makeError(ErrorCode::ParseError, "the ncu CSV holds a header but no kernel launch");
     return kernels;

@@ -16,7 +16,7 @@ namespace ks::profile {
 struct NcuKernel {
     std::string name;
     double durationNs = 0;
-    double dramPct = -1, smPct = -1;                  // of peak sustained; -1 when absent
+    double dramPct = -1, smPct = -1; // of peak sustained; -1 when absent
     double achievedOccupancyPct = -1, theoreticalOccupancyPct = -1;
     double gridSize = 0, blockSize = 0, registersPerThread = 0, wavesPerSm = -1;
     std::vector<std::pair<std::string, double>> stalls; // reason -> warps stalled per issue, largest first

@@ -11,11 +11,12 @@ bool flagBelowFloor(eval::EvaluationResult& result, const MachineModel& machine)
         const double floor = machine.floorSeconds(t.bytes, t.flops, machine.cores);
         if (floor <= 0 || t.candidate.median >= kFloorMargin * floor) continue;
         char text[320];
-        std::snprintf(text, sizeof text,
-                      " (flagged: on shape %s it took %.3g us, under this machine's floor of %.3g us for %.3g bytes and %.3g flops at "
-                      "%.1f GB/s and %.1f GFLOP/s; review before trusting it)",
-                      t.shape.c_str(), t.candidate.median * 1e6, floor * 1e6, t.bytes, t.flops, machine.dramGBs(machine.cores),
-                      machine.peakGflops(machine.cores));
+        std::snprintf(
+            text, sizeof text,
+            " (flagged: on shape %s it took %.3g us, under this machine's floor of %.3g us for %.3g bytes and %.3g flops at "
+            "%.1f GB/s and %.1f GFLOP/s; review before trusting it)",
+            t.shape.c_str(), t.candidate.median * 1e6, floor * 1e6, t.bytes, t.flops, machine.dramGBs(machine.cores),
+            machine.peakGflops(machine.cores));
         result.implausibleSpeedup = true;
         result.message += text;
         return true;
@@ -25,7 +26,9 @@ bool flagBelowFloor(eval::EvaluationResult& result, const MachineModel& machine)
 
 bool flagBelowGpuFloor(eval::EvaluationResult& result, const MachineModel& machine) {
     if (!result.correct() || machine.gpus.empty()) return false;
-    const std::string ran = result.env.is_object() && result.env.contains("gpu") && result.env["gpu"].is_string() ? result.env["gpu"].get<std::string>() : "";
+    const std::string ran = result.env.is_object() && result.env.contains("gpu") && result.env["gpu"].is_string()
+                                ? result.env["gpu"].get<std::string>()
+                                : "";
     const GpuModel* gpu = &machine.gpus.front();
     for (const auto& g : machine.gpus)
         if (!ran.empty() && !g.name.empty() && ran.rfind(g.name, 0) == 0) gpu = &g;
@@ -36,7 +39,8 @@ bool flagBelowGpuFloor(eval::EvaluationResult& result, const MachineModel& machi
         if (t.candidate.median >= kFloorMargin * floor) continue;
         char text[320];
         std::snprintf(text, sizeof text,
-                      " (flagged: on shape %s it took %.3g us, under the GPU's floor of %.3g us for %.3g bytes at %.0f GB/s measured on %s; "
+                      " (flagged: on shape %s it took %.3g us, under the GPU's floor of %.3g us for %.3g bytes at %.0f GB/s "
+                      "measured on %s; "
                       "review before trusting it)",
                       t.shape.c_str(), t.candidate.median * 1e6, floor * 1e6, t.bytes, gpu->copyGBs, gpu->name.c_str());
         result.implausibleSpeedup = true;

@@ -24,9 +24,12 @@ ProfileReport buildProfile(const eval::EvaluationResult& result, const ProfileRe
         p.notes.push_back("no profile: the candidate is not correct (" + eval::statusName(result.status) + ")");
         return p;
     }
-    if (request.roofs && !result.timing.empty()) p.roofline = rooflineMetrics(result, *request.roofs);
-    else if (!request.roofs) p.notes.push_back("roofline: no machine model for this host (run: kernelsmith-cli machine probe)");
-    else p.notes.push_back("roofline: the evaluation has no timing (check-only)");
+    if (request.roofs && !result.timing.empty())
+        p.roofline = rooflineMetrics(result, *request.roofs);
+    else if (!request.roofs)
+        p.notes.push_back("roofline: no machine model for this host (run: kernelsmith-cli machine probe)");
+    else
+        p.notes.push_back("roofline: the evaluation has no timing (check-only)");
 
     // A step that could not run leaves profile/unavailable-<tool>.txt saying why.
     // and a step that ran with a caveat leaves profile/note-<tool>.txt.
@@ -36,8 +39,10 @@ ProfileReport buildProfile(const eval::EvaluationResult& result, const ProfileRe
     };
     for (const auto& [name, text] : request.jobFiles) {
         const bool ends = name.size() > 4 && name.compare(name.size() - 4, 4, ".txt") == 0;
-        if (ends && name.rfind("unavailable-", 0) == 0) p.notes.push_back(name.substr(12, name.size() - 16) + ": not available: " + trimmed(text));
-        else if (ends && name.rfind("note-", 0) == 0) p.notes.push_back(name.substr(5, name.size() - 9) + ": " + trimmed(text));
+        if (ends && name.rfind("unavailable-", 0) == 0)
+            p.notes.push_back(name.substr(12, name.size() - 16) + ": not available: " + trimmed(text));
+        else if (ends && name.rfind("note-", 0) == 0)
+            p.notes.push_back(name.substr(5, name.size() - 9) + ": " + trimmed(text));
     }
 
     if (request.level == eval::ProfileLevel::Counters) {
@@ -45,23 +50,29 @@ ProfileReport buildProfile(const eval::EvaluationResult& result, const ProfileRe
             if (auto c = parseCounterReport(*t)) {
                 p.counters = *c;
                 if (!c->available) p.notes.push_back("counters: hardware counters not available: " + c->reason);
-            } else p.notes.push_back("counters: " + c.error().message);
-        } else p.notes.push_back("counters: the job wrote no profile/counters.json");
+            } else
+                p.notes.push_back("counters: " + c.error().message);
+        } else
+            p.notes.push_back("counters: the job wrote no profile/counters.json");
     }
     if (request.level == eval::ProfileLevel::Cachegrind) {
         const auto* out = file(request, "cachegrind.out");
         const auto* syms = file(request, "candidate-symbols.txt");
         if (out && syms) {
-            if (auto c = parseCachegrind(*out, *syms)) p.cachegrind = *c;
-            else p.notes.push_back("cachegrind: " + c.error().message);
+            if (auto c = parseCachegrind(*out, *syms))
+                p.cachegrind = *c;
+            else
+                p.notes.push_back("cachegrind: " + c.error().message);
         } else if (!file(request, "unavailable-cachegrind.txt")) {
             p.notes.push_back("cachegrind: the job wrote no profile/cachegrind.out");
         }
     }
     if (request.level == eval::ProfileLevel::Ncu) {
         if (const auto* csv = file(request, "ncu.csv")) {
-            if (auto k = parseNcuCsv(*csv)) p.ncu = *k;
-            else p.notes.push_back("ncu: " + k.error().message);
+            if (auto k = parseNcuCsv(*csv))
+                p.ncu = *k;
+            else
+                p.notes.push_back("ncu: " + k.error().message);
         } else if (!file(request, "unavailable-ncu.txt")) {
             p.notes.push_back("ncu: the job wrote no profile/ncu.csv");
         }

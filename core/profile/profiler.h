@@ -14,7 +14,7 @@
 namespace ks::profile {
 
 class Profiler {
-public:
+  public:
     // allottedCores: the cores one job may use (all cores / executor slots).
     Profiler(std::optional<MachineModel> machine, int allottedCores, double nearRoofline = 0.85);
     // For a search's engine: each of the executor's slots owns cores / slots cores.
@@ -27,7 +27,7 @@ public:
     const std::optional<MachineModel>& machine() const { return machine_; }
     double nearRoofline() const { return nearRoofline_; }
 
-private:
+  private:
     std::optional<MachineModel> machine_;
     int allottedCores_;
     double nearRoofline_;

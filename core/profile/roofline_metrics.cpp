@@ -49,7 +49,9 @@ Roofs cpuRoofs(const MachineModel& machine, int cores) {
     return {machine.dramGBs(cores), machine.peakGflops(cores), std::max(1, std::min(cores, machine.cores)), "cpu"};
 }
 
-Roofs gpuRoofs(const GpuModel& gpu) { return {gpu.copyGBs, gpu.fp32FmaTflops * 1e3, 0, gpu.name}; }
+Roofs gpuRoofs(const GpuModel& gpu) {
+    return {gpu.copyGBs, gpu.fp32FmaTflops * 1e3, 0, gpu.name};
+}
 
 RooflineMetrics rooflineMetrics(const eval::EvaluationResult& result, const Roofs& roofs) {
     RooflineMetrics r;
@@ -77,16 +79,20 @@ int coresUsed(const std::string& source, const std::string& paramsJson, int allo
         } catch (const std::exception&) {
         }
     }
-    const bool threads = source.find("#pragma omp parallel") != std::string::npos || source.find("std::thread") != std::string::npos ||
-                         source.find("std::jthread") != std::string::npos || source.find("pthread_create") != std::string::npos;
+    const bool threads = source.find("#pragma omp parallel") != std::string::npos ||
+                         source.find("std::thread") != std::string::npos || source.find("std::jthread") != std::string::npos ||
+                         source.find("pthread_create") != std::string::npos;
     return threads ? allottedCores : 1;
 }
 
 nlohmann::json toJson(const RooflineMetrics& m) {
     nlohmann::json shapes = nlohmann::json::array();
     for (const auto& s : m.shapes) shapes.push_back(shapeJson(s));
-    return {{"roofs", {{"bandwidth_gbs", m.roofs.bandwidthGBs}, {"peak_gflops", m.roofs.peakGflops}, {"cores", m.roofs.cores},
-                       {"device", m.roofs.device}}},
+    return {{"roofs",
+             {{"bandwidth_gbs", m.roofs.bandwidthGBs},
+              {"peak_gflops", m.roofs.peakGflops},
+              {"cores", m.roofs.cores},
+              {"device", m.roofs.device}}},
             {"ridge", m.ridge},
             {"shapes", shapes},
             {"total", shapeJson(m.total)}};

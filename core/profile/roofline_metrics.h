@@ -38,9 +38,9 @@ struct ShapeMetrics {
 
 struct RooflineMetrics {
     Roofs roofs;
-    double ridge = 0;             // flops per byte where the roofs meet
+    double ridge = 0; // flops per byte where the roofs meet
     std::vector<ShapeMetrics> shapes;
-    ShapeMetrics total;           // all timing shapes together (sums of times, bytes, flops)
+    ShapeMetrics total; // all timing shapes together (sums of times, bytes, flops)
 };
 
 // Empty shapes when the result has no timing.

@@ -19,7 +19,9 @@ namespace {
 
 // Quotes only what a shell would split or expand, so the command stays readable.
 std::string shellArg(const std::string& s) {
-    const bool plain = !s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=:,+-@%") == std::string::npos;
+    const bool plain =
+        !s.empty() &&
+        s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=:,+-@%") == std::string::npos;
     return plain ? s : shellQuote(s);
 }
 
@@ -57,8 +59,8 @@ std::string timingTable(const eval::EvaluationResult& result) {
     }
     std::string table = header + " speedup |\n" + rule + "---|\n";
     for (const auto& t : result.timing) {
-        table += "| " + t.shape + " | `" + jsonText(t.sizes) + "` | " + formatSeconds(t.candidate.median) + " | " + formatSeconds(t.candidate.p10) +
-                 " / " + formatSeconds(t.candidate.p90) + " |";
+        table += "| " + t.shape + " | `" + jsonText(t.sizes) + "` | " + formatSeconds(t.candidate.median) + " | " +
+                 formatSeconds(t.candidate.p10) + " / " + formatSeconds(t.candidate.p90) + " |";
         for (const auto& b : t.baselines) table += " " + formatSeconds(b.median) + " |";
         table += " " + number(t.speedup) + "x |\n";
     }
@@ -83,10 +85,12 @@ Result<BestKernelExport> exportBestKernel(const store::Database& db, std::int64_
     auto search = searches.loadSearch(searchId);
     if (!search) return search.error();
     if (!search->bestNode)
-        return makeError(ErrorCode::NotFound, "search " + std::to_string(searchId) + " has no correct node yet: export it once one is found");
+        return makeError(ErrorCode::NotFound,
+                         "search " + std::to_string(searchId) + " has no correct node yet: export it once one is found");
     auto nodes = searches.loadNodesById(searchId, {*search->bestNode});
     if (!nodes) return nodes.error();
-    if (nodes->empty()) return makeError(ErrorCode::NotFound, "search " + std::to_string(searchId) + " names a best node that is missing");
+    if (nodes->empty())
+        return makeError(ErrorCode::NotFound, "search " + std::to_string(searchId) + " names a best node that is missing");
     const auto& node = nodes->front();
     auto kernel = standaloneKernel(db, searchId, node.id);
     if (!kernel) return kernel.error();
@@ -107,8 +111,8 @@ Result<BestKernelExport> exportBestKernel(const store::Database& db, std::int64_
     out.speedup = node.speedup.value_or(0);
     out.kernelFile = node.sourceName + "_node" + std::to_string(node.id) + fileExtension(problem ? &*problem : nullptr, *source);
     out.kernel = scrubber.scrub(*kernel);
-    std::vector<std::string> command{"kernelsmith-cli", "eval", "--problem", problemArgument(*search), "--candidate",
-                                     (dir / out.kernelFile).string()};
+    std::vector<std::string> command{"kernelsmith-cli",        "eval",        "--problem",
+                                     problemArgument(*search), "--candidate", (dir / out.kernelFile).string()};
     for (const auto& [k, v] : full) {
         command.push_back("--param");
         command.push_back(k + "=" + v);
@@ -123,17 +127,22 @@ Result<BestKernelExport> exportBestKernel(const store::Database& db, std::int64_
     std::string& md = out.readme;
     md += "# " + search->problem + ": the best kernel of search " + std::to_string(searchId) + "\n\n";
     if (problem && !problem->title.empty()) md += problem->title + ".\n\n";
-    md += "- kernel: `" + out.kernelFile + "` (node " + std::to_string(node.id) + ", " + node.origin + ", from `" + node.sourceName + "`)\n";
-    md += "- params (baked in as definitions): " + (full.empty() ? std::string("none") : "`" + problem::formatAssignment(full) + "`") + "\n";
+    md += "- kernel: `" + out.kernelFile + "` (node " + std::to_string(node.id) + ", " + node.origin + ", from `" +
+          node.sourceName + "`)\n";
+    md += "- params (baked in as definitions): " +
+          (full.empty() ? std::string("none") : "`" + problem::formatAssignment(full) + "`") + "\n";
     md += "- status: " + node.status.value_or(node.state) + "\n";
     md += "- speedup over the reference: " + number(out.speedup) + "x (geometric mean over the timing shapes)\n";
-    if (result && result->implausibleSpeedup) md += "- flagged: the speedup is above the problem's plausibility limit; review before trusting it\n";
+    if (result && result->implausibleSpeedup)
+        md += "- flagged: the speedup is above the problem's plausibility limit; review before trusting it\n";
     md += "- problem folder when measured: `" + search->problemDir + "`\n";
     md += "- measured: " + node.finishedAt + "\n\n";
-    md += "## Timings\n\nMedians of interleaved runs in one process, caches flushed before each call; the reference is the first baseline.\n\n";
+    md += "## Timings\n\nMedians of interleaved runs in one process, caches flushed before each call; the reference is the first "
+          "baseline.\n\n";
     md += result ? timingTable(*result) : std::string("The evaluation's record is missing from the workspace.\n");
     md += "\n## Machine\n\n" + (result ? machineLines(result->env) : std::string("- not recorded\n"));
-    md += "\n## Verify it again\n\n```sh\n" + out.verifyCommand + "\n```\n\n"
+    md += "\n## Verify it again\n\n```sh\n" + out.verifyCommand +
+          "\n```\n\n"
           "This builds the kernel with the problem's harness, checks it against the reference on every check shape and times it "
           "against the baselines; exit code 0 means correct. Timings differ on another machine.\n";
     md = scrubber.scrub(md);

@@ -16,9 +16,9 @@ namespace ks::report {
 struct BestKernelExport {
     std::int64_t searchId = 0, nodeId = 0;
     double speedup = 0;
-    std::string kernelFile; // a file name: the source's name and the backend's extension
-    std::string kernel;     // the standalone source
-    std::string readme;     // markdown
+    std::string kernelFile;    // a file name: the source's name and the backend's extension
+    std::string kernel;        // the standalone source
+    std::string readme;        // markdown
     std::string verifyCommand; // kernelsmith-cli eval ... --candidate DIR/kernelFile, shell-quoted
 };
 

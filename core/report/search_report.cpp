@@ -29,16 +29,19 @@ std::string curveSvg(const std::vector<store::NodeRecord>& nodes, double bestSpe
     std::string points;
     double best = 0;
     for (std::size_t i = 0; i < done.size(); ++i) {
-        if (glyphOf(done[i]->state, done[i]->status, done[i]->pruned) == Glyph::Correct) best = std::max(best, done[i]->speedup.value_or(0));
+        if (glyphOf(done[i]->state, done[i]->status, done[i]->pruned) == Glyph::Correct)
+            best = std::max(best, done[i]->speedup.value_or(0));
         const double x = m + (w - 2 * m) * (done.size() > 1 ? static_cast<double>(i) / static_cast<double>(done.size() - 1) : 0);
         const double y = h - m - (h - 2 * m) * best / top;
         points += num("%.1f", x) + "," + num("%.1f", y) + " ";
     }
-    const std::string W = num("%.0f", w), H = num("%.0f", h), M = num("%.0f", m), HM = num("%.0f", h - m), WM = num("%.0f", w - m);
-    return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + W + "\" height=\"" + H + "\" font-family=\"sans-serif\" font-size=\"11\">" +
-           "<line x1=\"" + M + "\" y1=\"" + HM + "\" x2=\"" + WM + "\" y2=\"" + HM + "\" stroke=\"#999\"/>" + "<line x1=\"" + M + "\" y1=\"" + M +
-           "\" x2=\"" + M + "\" y2=\"" + HM + "\" stroke=\"#999\"/>" + "<polyline fill=\"none\" stroke=\"#1e88e5\" stroke-width=\"2\" points=\"" +
-           points + "\"/>" + "<text x=\"" + M + "\" y=\"" + num("%.0f", h - 8) + "\">evaluations: " + std::to_string(done.size()) +
+    const std::string W = num("%.0f", w), H = num("%.0f", h), M = num("%.0f", m), HM = num("%.0f", h - m),
+                      WM = num("%.0f", w - m);
+    return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + W + "\" height=\"" + H +
+           "\" font-family=\"sans-serif\" font-size=\"11\">" + "<line x1=\"" + M + "\" y1=\"" + HM + "\" x2=\"" + WM +
+           "\" y2=\"" + HM + "\" stroke=\"#999\"/>" + "<line x1=\"" + M + "\" y1=\"" + M + "\" x2=\"" + M + "\" y2=\"" + HM +
+           "\" stroke=\"#999\"/>" + "<polyline fill=\"none\" stroke=\"#1e88e5\" stroke-width=\"2\" points=\"" + points + "\"/>" +
+           "<text x=\"" + M + "\" y=\"" + num("%.0f", h - 8) + "\">evaluations: " + std::to_string(done.size()) +
            "</text><text x=\"2\" y=\"" + M + "\">" + num("%.3g", top) + "x</text></svg>";
 }
 
@@ -58,25 +61,29 @@ Result<std::string> searchReportHtml(const store::Database& db, std::int64_t sea
     }
     shape.apply(shaped);
     const std::string id = std::to_string(searchId);
-    std::string html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Kernelsmith search " + id +
-                       "</title><style>body{font-family:sans-serif;margin:2em;max-width:1200px}pre{background:#f5f5f5;padding:1em;overflow:auto}"
-                       "table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:4px 8px;text-align:left}"
-                       ".tree{overflow:auto;border:1px solid #ddd}</style></head><body>\n";
+    std::string html =
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Kernelsmith search " + id +
+        "</title><style>body{font-family:sans-serif;margin:2em;max-width:1200px}pre{background:#f5f5f5;padding:1em;overflow:auto}"
+        "table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:4px 8px;text-align:left}"
+        ".tree{overflow:auto;border:1px solid #ddd}</style></head><body>\n";
     html += "<h1>Search " + id + ": " + markupEscape(search->problem) + "</h1>\n<p>status " + markupEscape(search->status) +
-            (search->stopReason.empty() ? "" : " (" + markupEscape(search->stopReason) + ")") + " · " + std::to_string(search->evaluations) +
-            " evaluations · best " + (search->bestSpeedup ? num("%.4g", *search->bestSpeedup) + "x" : std::string("-")) + " at node " +
-            (search->bestNode ? std::to_string(*search->bestNode) : std::string("-")) + "</p>\n<p><code>" + markupEscape(search->configJson) +
-            "</code></p>\n";
-    html += "<h2>Best speedup so far</h2>\n" + curveSvg(*nodes, shape.bestSpeedup()) + "\n<h2>Tree</h2>\n<div class=\"tree\">" + treeSvg(shape) +
-            "</div>\n";
+            (search->stopReason.empty() ? "" : " (" + markupEscape(search->stopReason) + ")") + " · " +
+            std::to_string(search->evaluations) + " evaluations · best " +
+            (search->bestSpeedup ? num("%.4g", *search->bestSpeedup) + "x" : std::string("-")) + " at node " +
+            (search->bestNode ? std::to_string(*search->bestNode) : std::string("-")) + "</p>\n<p><code>" +
+            markupEscape(search->configJson) + "</code></p>\n";
+    html += "<h2>Best speedup so far</h2>\n" + curveSvg(*nodes, shape.bestSpeedup()) + "\n<h2>Tree</h2>\n<div class=\"tree\">" +
+            treeSvg(shape) + "</div>\n";
     std::vector<const store::NodeRecord*> correct;
     for (const auto& n : *nodes)
         if (glyphOf(n.state, n.status, n.pruned) == Glyph::Correct) correct.push_back(&n);
-    std::stable_sort(correct.begin(), correct.end(), [](auto* a, auto* b) { return a->speedup.value_or(0) > b->speedup.value_or(0); });
+    std::stable_sort(correct.begin(), correct.end(),
+                     [](auto* a, auto* b) { return a->speedup.value_or(0) > b->speedup.value_or(0); });
     html += "<h2>Top candidates</h2>\n<table><tr><th>node</th><th>speedup</th><th>origin</th><th>params</th></tr>\n";
     for (std::size_t i = 0; i < correct.size() && i < static_cast<std::size_t>(std::max(0, topCandidates)); ++i)
-        html += "<tr><td>" + std::to_string(correct[i]->id) + "</td><td>" + num("%.4g", correct[i]->speedup.value_or(0)) + "x</td><td>" +
-                markupEscape(correct[i]->origin) + "</td><td><code>" + markupEscape(correct[i]->paramsJson) + "</code></td></tr>\n";
+        html += "<tr><td>" + std::to_string(correct[i]->id) + "</td><td>" + num("%.4g", correct[i]->speedup.value_or(0)) +
+                "x</td><td>" + markupEscape(correct[i]->origin) + "</td><td><code>" + markupEscape(correct[i]->paramsJson) +
+                "</code></td></tr>\n";
     html += "</table>\n";
     if (search->bestNode) {
         auto kernel = standaloneKernel(db, searchId, *search->bestNode);

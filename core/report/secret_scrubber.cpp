@@ -34,8 +34,8 @@ bool wordBoundaryBefore(const std::string& text, std::size_t at) {
 // "Authorization: Bearer X", "x-api-key: X", "\"api_key\": \"X\"", "api-key=X": the
 // value goes, the name stays so a reader still sees what was there.
 void scrubHeaderValues(std::string& text) {
-    static constexpr std::array<std::string_view, 7> names{"proxy-authorization", "authorization", "x-goog-api-key", "x-api-key",
-                                                           "api-key",             "api_key",       "apikey"};
+    static constexpr std::array<std::string_view, 7> names{
+        "proxy-authorization", "authorization", "x-goog-api-key", "x-api-key", "api-key", "api_key", "apikey"};
     for (std::size_t at = 0; at < text.size(); ++at) {
         std::string_view name;
         for (auto n : names)
@@ -70,13 +70,15 @@ void scrubKeyShapes(std::string& text) {
         std::string_view prefix;
         std::size_t minBody;
     };
-    static constexpr std::array<Shape, 7> shapes{{{"sk-", 16}, {"sk_live_", 16}, {"ghp_", 30}, {"github_pat_", 30}, {"hf_", 30},
-                                                 {"xoxb-", 16}, {"AKIA", 16}}};
+    static constexpr std::array<Shape, 7> shapes{
+        {{"sk-", 16}, {"sk_live_", 16}, {"ghp_", 30}, {"github_pat_", 30}, {"hf_", 30}, {"xoxb-", 16}, {"AKIA", 16}}};
     for (const auto& shape : shapes) {
         for (auto at = text.find(shape.prefix); at != std::string::npos; at = text.find(shape.prefix, at + 1)) {
             if (!wordBoundaryBefore(text, at)) continue;
             std::size_t end = at + shape.prefix.size();
-            while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-' || text[end] == '_')) ++end;
+            while (end < text.size() &&
+                   (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-' || text[end] == '_'))
+                ++end;
             if (end - at - shape.prefix.size() < shape.minBody) continue;
             text.replace(at, end - at, SecretScrubber::kRedacted);
         }
@@ -119,14 +121,16 @@ void SecretScrubber::addSecret(const std::string& value) {
 
 std::string SecretScrubber::scrub(std::string text) const {
     for (const auto& secret : secrets_)
-        for (auto pos = text.find(secret); pos != std::string::npos; pos = text.find(secret, pos)) text.replace(pos, secret.size(), kRedacted);
+        for (auto pos = text.find(secret); pos != std::string::npos; pos = text.find(secret, pos))
+            text.replace(pos, secret.size(), kRedacted);
     scrubHeaderValues(text);
     scrubKeyShapes(text);
     return text;
 }
 
 void SecretScrubber::scrub(nlohmann::json& document) const {
-    if (document.is_string()) document = scrub(document.get<std::string>());
+    if (document.is_string())
+        document = scrub(document.get<std::string>());
     else if (document.is_structured())
         for (auto& child : document) scrub(child);
 }

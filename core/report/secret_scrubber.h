@@ -13,7 +13,7 @@
 namespace ks::report {
 
 class SecretScrubber {
-public:
+  public:
     // The literal secrets visible here: values of environment variables whose
     // names say they hold a key, token, secret or password, and the keys of
     // the LLM settings (llmConfigFile as for --llm-config; "" for the usual one).
@@ -29,7 +29,7 @@ public:
 
     static constexpr const char* kRedacted = "[redacted]";
 
-private:
+  private:
     std::vector<std::string> secrets_;
 };
 

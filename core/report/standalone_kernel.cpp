@@ -15,14 +15,15 @@ Result<std::string> standaloneKernel(const store::Database& db, std::int64_t sea
     if (!search) return search.error();
     auto nodes = store.loadNodesById(searchId, {nodeId});
     if (!nodes) return nodes.error();
-    if (nodes->empty()) return makeError(ErrorCode::NotFound, "search " + std::to_string(searchId) + " has no node " + std::to_string(nodeId));
+    if (nodes->empty())
+        return makeError(ErrorCode::NotFound, "search " + std::to_string(searchId) + " has no node " + std::to_string(nodeId));
     const auto& n = nodes->front();
     auto source = store.sourceText(n.sourceHash);
     if (!source) return source.error();
     char measured[64];
     std::snprintf(measured, sizeof measured, "%.3gx", n.speedup.value_or(0));
-    std::string header = "// Exported by Kernelsmith: search " + std::to_string(searchId) + ", node " + std::to_string(n.id) + ", problem " +
-                         search->problem + ", status " + n.status.value_or(n.state) +
+    std::string header = "// Exported by Kernelsmith: search " + std::to_string(searchId) + ", node " + std::to_string(n.id) +
+                         ", problem " + search->problem + ", status " + n.status.value_or(n.state) +
                          (n.speedup ? std::string(", measured ") + measured + " the reference" : std::string()) + ".\n";
     auto params = problem::parseAssignmentJson(n.paramsJson);
     if (!params) return params.error();
@@ -33,8 +34,10 @@ Result<std::string> standaloneKernel(const store::Database& db, std::int64_t sea
         std::string text = *source;
         static const std::regex importLine(R"((^|\n)[ \t]*from[ \t]+ks_params[ \t]+import[^\n]*)");
         std::smatch m;
-        if (std::regex_search(text, m, importLine)) text.replace(static_cast<std::size_t>(m.position(0)) + m[1].length(), m[0].length() - m[1].length(), baked);
-        else text = baked + text;
+        if (std::regex_search(text, m, importLine))
+            text.replace(static_cast<std::size_t>(m.position(0)) + m[1].length(), m[0].length() - m[1].length(), baked);
+        else
+            text = baked + text;
         header.replace(0, 2, "#");
         return header + text;
     }

@@ -67,8 +67,9 @@ std::optional<TrajectoryFormat> parseTrajectoryFormat(const std::string& name) {
     return std::nullopt;
 }
 
-Result<TrajectoryExport> exportTrajectories(const store::Database& db, const std::vector<std::int64_t>& searchIds, TrajectoryFormat format,
-                                            const TrajectoryFilter& filter, const SecretScrubber& scrubber) {
+Result<TrajectoryExport> exportTrajectories(const store::Database& db, const std::vector<std::int64_t>& searchIds,
+                                            TrajectoryFormat format, const TrajectoryFilter& filter,
+                                            const SecretScrubber& scrubber) {
     store::SearchStore searches(db);
     store::LlmCallStore calls(db);
     TrajectoryExport out;

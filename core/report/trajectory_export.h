@@ -22,20 +22,21 @@ enum class TrajectoryFormat {
 std::optional<TrajectoryFormat> parseTrajectoryFormat(const std::string& name);
 
 struct TrajectoryFilter {
-    bool correctOnly = false;          // only expansions whose kernel was correct
-    std::optional<double> minSpeedup;  // only correct ones at least this fast (implies correctOnly)
+    bool correctOnly = false;         // only expansions whose kernel was correct
+    std::optional<double> minSpeedup; // only correct ones at least this fast (implies correctOnly)
 };
 
 struct TrajectoryExport {
-    std::string text;              // JSON lines, each ending in '\n'
-    std::size_t records = 0;       // lines written
-    std::size_t filteredOut = 0;   // expansions the filter dropped
-    std::size_t unevaluated = 0;   // expansions whose node has no result yet (never exported: no reward)
+    std::string text;            // JSON lines, each ending in '\n'
+    std::size_t records = 0;     // lines written
+    std::size_t filteredOut = 0; // expansions the filter dropped
+    std::size_t unevaluated = 0; // expansions whose node has no result yet (never exported: no reward)
 };
 
 // Every LLM call of the searches that produced a node with a result, oldest
 // first per search. Each string passes through the scrubber.
-Result<TrajectoryExport> exportTrajectories(const store::Database& db, const std::vector<std::int64_t>& searchIds, TrajectoryFormat format,
-                                            const TrajectoryFilter& filter, const SecretScrubber& scrubber);
+Result<TrajectoryExport> exportTrajectories(const store::Database& db, const std::vector<std::int64_t>& searchIds,
+                                            TrajectoryFormat format, const TrajectoryFilter& filter,
+                                            const SecretScrubber& scrubber);
 
 } // namespace ks::report

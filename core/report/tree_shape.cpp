@@ -19,13 +19,20 @@ Glyph glyphOf(const std::string& state, const std::optional<std::string>& status
 
 const char* glyphName(Glyph glyph) {
     switch (glyph) {
-    case Glyph::Pending: return "pending";
-    case Glyph::Running: return "running";
-    case Glyph::CompileError: return "compile error";
-    case Glyph::Wrong: return "wrong";
-    case Glyph::Failed: return "failed";
-    case Glyph::Correct: return "correct";
-    case Glyph::Pruned: return "pruned";
+    case Glyph::Pending:
+        return "pending";
+    case Glyph::Running:
+        return "running";
+    case Glyph::CompileError:
+        return "compile error";
+    case Glyph::Wrong:
+        return "wrong";
+    case Glyph::Failed:
+        return "failed";
+    case Glyph::Correct:
+        return "correct";
+    case Glyph::Pruned:
+        return "pruned";
     }
     return "";
 }
@@ -43,13 +50,20 @@ Rgb Rgb::darker(double factor) const {
 
 Rgb glyphColor(Glyph glyph) {
     switch (glyph) {
-    case Glyph::Pending: return {0x9e, 0x9e, 0x9e};
-    case Glyph::Running: return {0x1e, 0x88, 0xe5};
-    case Glyph::CompileError: return {0xfb, 0x8c, 0x00};
-    case Glyph::Wrong: return {0xe5, 0x39, 0x35};
-    case Glyph::Failed: return {0x8e, 0x24, 0xaa};
-    case Glyph::Correct: return {0x43, 0xa0, 0x47};
-    case Glyph::Pruned: return {0xcf, 0xd8, 0xdc};
+    case Glyph::Pending:
+        return {0x9e, 0x9e, 0x9e};
+    case Glyph::Running:
+        return {0x1e, 0x88, 0xe5};
+    case Glyph::CompileError:
+        return {0xfb, 0x8c, 0x00};
+    case Glyph::Wrong:
+        return {0xe5, 0x39, 0x35};
+    case Glyph::Failed:
+        return {0x8e, 0x24, 0xaa};
+    case Glyph::Correct:
+        return {0x43, 0xa0, 0x47};
+    case Glyph::Pruned:
+        return {0xcf, 0xd8, 0xdc};
     }
     return {0x80, 0x80, 0x80};
 }
@@ -73,8 +87,10 @@ void TreeShape::apply(const std::vector<ShapeNode>& batch) {
         if (fresh) {
             auto& siblings = children_[n.parentId];
             // Ids grow, so appending keeps creation order; a late delivery is inserted in place.
-            if (siblings.empty() || siblings.back() < n.id) siblings.push_back(n.id);
-            else siblings.insert(std::lower_bound(siblings.begin(), siblings.end(), n.id), n.id);
+            if (siblings.empty() || siblings.back() < n.id)
+                siblings.push_back(n.id);
+            else
+                siblings.insert(std::lower_bound(siblings.begin(), siblings.end(), n.id), n.id);
         }
         if (n.glyph == Glyph::Correct && n.speedup > bestSpeedup_) {
             bestSpeedup_ = n.speedup;
@@ -86,7 +102,8 @@ void TreeShape::apply(const std::vector<ShapeNode>& batch) {
         bestId_ = 0;
         bestSpeedup_ = 0;
         for (const auto& [id, n] : nodes_)
-            if (n.glyph == Glyph::Correct && (n.speedup > bestSpeedup_ || (n.speedup == bestSpeedup_ && bestId_ && id < bestId_))) {
+            if (n.glyph == Glyph::Correct &&
+                (n.speedup > bestSpeedup_ || (n.speedup == bestSpeedup_ && bestId_ && id < bestId_))) {
                 bestSpeedup_ = n.speedup;
                 bestId_ = id;
             }
@@ -94,11 +111,15 @@ void TreeShape::apply(const std::vector<ShapeNode>& batch) {
     relayout();
 }
 
-void TreeShape::clear() { *this = TreeShape(); }
+void TreeShape::clear() {
+    *this = TreeShape();
+}
 
 void TreeShape::setCollapsed(std::int64_t id, bool collapsed) {
-    if (collapsed) collapsed_.insert(id);
-    else collapsed_.erase(id);
+    if (collapsed)
+        collapsed_.insert(id);
+    else
+        collapsed_.erase(id);
     relayout();
 }
 
@@ -185,7 +206,9 @@ void TreeShape::relayout() {
                 p.x = nextColumn;
                 nextColumn += 1;
             } else {
-                p.x = (placed_[static_cast<std::size_t>(indexOf(kids.front()))].x + placed_[static_cast<std::size_t>(indexOf(kids.back()))].x) / 2;
+                p.x = (placed_[static_cast<std::size_t>(indexOf(kids.front()))].x +
+                       placed_[static_cast<std::size_t>(indexOf(kids.back()))].x) /
+                      2;
             }
             p.y = p.depth;
             stack.pop_back();

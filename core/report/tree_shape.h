@@ -45,7 +45,7 @@ struct PlacedNode {
 };
 
 class TreeShape {
-public:
+  public:
     // Applies changed or new nodes. A node whose parent has not arrived yet is
     // kept and placed once the parent is there.
     void apply(const std::vector<ShapeNode>& batch);
@@ -66,7 +66,7 @@ public:
     std::int64_t bestId() const { return bestId_; }
     double bestSpeedup() const { return bestSpeedup_; }
 
-private:
+  private:
     void relayout();
     const std::vector<std::int64_t>& childrenOf(std::int64_t id) const;
 

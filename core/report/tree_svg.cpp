@@ -20,12 +20,23 @@ std::string markupEscape(const std::string& text) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -36,8 +47,9 @@ std::string treeSvg(const TreeShape& shape, double col, double row) {
     const double width = shape.columns() * col + 2 * margin, height = shape.rows() * row + 2 * margin;
     const auto x = [&](const PlacedNode& p) { return fixed(margin + p.x * col + col / 2); };
     const auto y = [&](const PlacedNode& p) { return fixed(margin + p.y * row + row / 2); };
-    std::string svg = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + fixed(width, 0) +
-                      "\" height=\"" + fixed(height, 0) + "\" viewBox=\"0 0 " + fixed(width, 0) + " " + fixed(height, 0) +
+    std::string svg = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+                      fixed(width, 0) + "\" height=\"" + fixed(height, 0) + "\" viewBox=\"0 0 " + fixed(width, 0) + " " +
+                      fixed(height, 0) +
                       "\" font-family=\"sans-serif\" font-size=\"10\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     const auto path = shape.bestPath();
     const std::unordered_set<std::int64_t> best(path.begin(), path.end());
@@ -59,8 +71,8 @@ std::string treeSvg(const TreeShape& shape, double col, double row) {
         if (n->glyph == Glyph::Correct) std::snprintf(speed, sizeof speed, ", %.3gx", n->speedup);
         const std::string title = "node " + std::to_string(n->id) + ": " + glyphName(n->glyph) + speed;
         svg += "<circle cx=\"" + x(pn) + "\" cy=\"" + y(pn) + "\" r=\"" + fixed(r) + "\" fill=\"" +
-               (n->glyph == Glyph::Pending ? std::string("none") : c.hex()) + "\" stroke=\"" + c.darker(1.5).hex() + "\"><title>" +
-               markupEscape(title) + "</title></circle>\n";
+               (n->glyph == Glyph::Pending ? std::string("none") : c.hex()) + "\" stroke=\"" + c.darker(1.5).hex() +
+               "\"><title>" + markupEscape(title) + "</title></circle>\n";
     }
     svg += "</g>\n</svg>\n";
     return svg;

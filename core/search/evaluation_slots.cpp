@@ -7,7 +7,8 @@ void EvaluationSlots::submit(NodeId node, eval::PreparedJob prepared) {
     j.node = node;
     j.job = std::move(prepared);
     if (!j.job.finished) {
-        j.link = std::make_unique<std::stop_callback<std::function<void()>>>(searchStop_, [s = j.cancel]() mutable { s.request_stop(); });
+        j.link = std::make_unique<std::stop_callback<std::function<void()>>>(searchStop_,
+                                                                             [s = j.cancel]() mutable { s.request_stop(); });
         j.job.request.stop = j.cancel.get_token();
         j.outcome = executor_.submit(j.job.request);
     }
@@ -17,7 +18,8 @@ void EvaluationSlots::submit(NodeId node, eval::PreparedJob prepared) {
 std::vector<EvaluationSlots::Ended> EvaluationSlots::ended() {
     std::vector<Ended> out;
     for (auto it = jobs_.begin(); it != jobs_.end();) {
-        const bool ready = !it->outcome.valid() || it->outcome.wait_for(std::chrono::milliseconds(0)) == std::future_status::ready;
+        const bool ready =
+            !it->outcome.valid() || it->outcome.wait_for(std::chrono::milliseconds(0)) == std::future_status::ready;
         if (!ready) {
             ++it;
             continue;

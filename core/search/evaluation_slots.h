@@ -14,7 +14,7 @@
 namespace ks::search {
 
 class EvaluationSlots {
-public:
+  public:
     EvaluationSlots(eval::Executor& executor, std::stop_token searchStop) : executor_(executor), searchStop_(searchStop) {}
 
     // Submits a prepared job (one finished as it was prepared is only kept
@@ -37,7 +37,7 @@ public:
     std::size_t size() const { return jobs_.size(); }
     bool empty() const { return jobs_.empty(); }
 
-private:
+  private:
     struct Job {
         NodeId node = 0;
         eval::PreparedJob job;

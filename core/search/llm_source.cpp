@@ -11,12 +11,12 @@ namespace {
 
 // Forwards a streaming reply to the observer, naming the node being expanded.
 class ObserverSink final : public synth::llm::StreamSink {
-public:
+  public:
     ObserverSink(SearchObserver* observer, NodeId parent) : observer_(observer), parent_(parent) {}
     void text(std::string_view d) override { observer_->llmStream(parent_, false, d); }
     void reasoning(std::string_view d) override { observer_->llmStream(parent_, true, d); }
 
-private:
+  private:
     SearchObserver* observer_;
     NodeId parent_;
 };
@@ -50,8 +50,8 @@ bool LlmSource::start(const Context& ctx) {
         Call call;
         call.parent = parent->id;
         call.result = std::async(std::launch::async, [llm = llm_, job = std::move(job), sink, stop = stop_.get_token(),
-                                                       fn = torch ? std::string("ModelNew") : problem_.function,
-                                                       language = torch ? std::string("python") : std::string("cpp")] {
+                                                      fn = torch ? std::string("ModelNew") : problem_.function,
+                                                      language = torch ? std::string("python") : std::string("cpp")] {
             return llm->run(job, sink.get(), stop, fn, language);
         });
         calls_.push_back(std::move(call));
@@ -72,7 +72,8 @@ std::vector<synth::LlmResult> LlmSource::ended() {
     return out;
 }
 
-synth::llm::PromptInput LlmSource::promptInput(const Context& ctx, const Node& parent, const std::string& source, synth::Operator op) const {
+synth::llm::PromptInput LlmSource::promptInput(const Context& ctx, const Node& parent, const std::string& source,
+                                               synth::Operator op) const {
     synth::llm::PromptInput in;
     in.problem = &problem_;
     in.machine = llm_->options().machine;
@@ -134,13 +135,14 @@ store::LlmCallRecord LlmSource::callRecord(const synth::LlmResult& r, std::int64
     rec.status = r.proposal ? "ok" : "error";
     std::string error = r.error;
     for (const auto& a : r.outcome.retries)
-        error += "\nretried after " + synth::llm::failureKindName(a.failure.kind) + " (waited " + std::to_string(a.waitedS) + " s): " + a.failure.message;
+        error += "\nretried after " + synth::llm::failureKindName(a.failure.kind) + " (waited " + std::to_string(a.waitedS) +
+                 " s): " + a.failure.message;
     rec.error = synth::llm::redact(error, model.apiKey);
     return rec;
 }
 
 std::int64_t LlmSource::record(const synth::LlmResult& r, std::int64_t searchId, store::LlmSpend& spend,
-                              const std::function<void(const std::string&)>& note) const {
+                               const std::function<void(const std::string&)>& note) const {
     const auto rec = callRecord(r, searchId);
     auto id = store::LlmCallStore(db_).insert(rec);
     if (!id) note("could not record an LLM call: " + id.error().message);
@@ -157,7 +159,9 @@ void LlmSource::link(std::int64_t callId, NodeId node, const synth::LlmResult& r
     for (const auto& k : r.job.knowledge) (void)calls.recordRetrieval(callId, node, k.docId, k.section, k.score, k.reason);
 }
 
-std::string LlmSource::failure(const synth::LlmResult& r) const { return synth::llm::redact(r.error, llm_->model(r.job.model).apiKey); }
+std::string LlmSource::failure(const synth::LlmResult& r) const {
+    return synth::llm::redact(r.error, llm_->model(r.job.model).apiKey);
+}
 
 synth::Proposal LlmSource::failureNode(NodeId parent, std::int64_t callId, const std::string& why) {
     const auto nl = why.find('\n');

@@ -20,12 +20,12 @@
 namespace ks::search {
 
 class LlmSource {
-public:
+  public:
     struct Context {
         const SearchTree& tree;
         SearchPolicy& policy;
         std::mt19937_64& rng;
-        std::function<bool()> roomLeft;                                   // the budget can take one more call
+        std::function<bool()> roomLeft;                                  // the budget can take one more call
         std::function<Result<std::string>(const std::string&)> sourceOf; // by source hash
         std::function<std::vector<profile::Signal>(const Node&)> signalsOf;
         std::function<void(const std::string&)> note;
@@ -61,8 +61,9 @@ public:
     // tree, linked to the call.
     static synth::Proposal failureNode(NodeId parent, std::int64_t callId, const std::string& why);
 
-private:
-    synth::llm::PromptInput promptInput(const Context& ctx, const Node& parent, const std::string& source, synth::Operator op) const;
+  private:
+    synth::llm::PromptInput promptInput(const Context& ctx, const Node& parent, const std::string& source,
+                                        synth::Operator op) const;
 
     struct Call {
         NodeId parent = 0;

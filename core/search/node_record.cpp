@@ -40,7 +40,8 @@ Result<Node> nodeFromRecord(const store::NodeRecord& r) {
     n.sourceName = r.sourceName;
     n.sourceHash = r.sourceHash;
     auto params = nlohmann::json::parse(r.paramsJson, nullptr, false);
-    if (params.is_discarded() || !params.is_object()) return makeError(ErrorCode::Database, "node " + std::to_string(r.id) + ": unreadable params");
+    if (params.is_discarded() || !params.is_object())
+        return makeError(ErrorCode::Database, "node " + std::to_string(r.id) + ": unreadable params");
     for (auto it = params.begin(); it != params.end(); ++it) n.params[it.key()] = it->get<std::string>();
     n.state = r.state == "done" ? NodeState::Done : r.state == "running" ? NodeState::Running : NodeState::Pending;
     if (r.status) n.status = eval::parseStatus(*r.status);

@@ -25,7 +25,8 @@ nlohmann::json toJson(const SearchConfig& c) {
             {"crossover_rate", c.crossoverRate},
             {"restart_rate", c.restartRate},
             {"synth", synthModeName(c.synth)},
-            {"models", [&] {
+            {"models",
+             [&] {
                  auto a = nlohmann::json::array();
                  for (const auto& m : c.models) a.push_back({{"name", m.name}, {"weight", m.weight}});
                  return a;
@@ -38,25 +39,31 @@ nlohmann::json toJson(const SearchConfig& c) {
 
 Result<SearchConfig> configFromJson(const nlohmann::json& j) {
     if (!j.is_object()) return makeError(ErrorCode::ParseError, "search config: expected a JSON object");
-    static const std::set<std::string> known{"policy", "memory", "max_evaluations", "max_wall_seconds", "target_speedup",
-                                             "stall_evaluations", "max_tokens", "max_cost_usd", "stop_near_roofline", "workers", "seed",
-                                             "mcts_exploration", "mcts_widening", "beam_width", "population", "islands", "tournament",
-                                             "crossover_rate", "restart_rate", "synth", "models", "llm_concurrency", "polish_steps",
-                                             "prompt_tokens", "seed_from_history"};
+    static const std::set<std::string> known{"policy",           "memory",         "max_evaluations",
+                                             "max_wall_seconds", "target_speedup", "stall_evaluations",
+                                             "max_tokens",       "max_cost_usd",   "stop_near_roofline",
+                                             "workers",          "seed",           "mcts_exploration",
+                                             "mcts_widening",    "beam_width",     "population",
+                                             "islands",          "tournament",     "crossover_rate",
+                                             "restart_rate",     "synth",          "models",
+                                             "llm_concurrency",  "polish_steps",   "prompt_tokens",
+                                             "seed_from_history"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.count(it.key())) return makeError(ErrorCode::Validation, "search config: unknown key \"" + it.key() + "\"");
     SearchConfig c;
     try {
         if (j.contains("policy")) {
             auto p = parsePolicy(j["policy"].get<std::string>());
-            if (!p) return makeError(ErrorCode::Validation, "search config: unknown policy \"" + j["policy"].get<std::string>() +
-                                                                "\" (expected greedy, beam, mcts, evo, random or exhaustive)");
+            if (!p)
+                return makeError(ErrorCode::Validation, "search config: unknown policy \"" + j["policy"].get<std::string>() +
+                                                            "\" (expected greedy, beam, mcts, evo, random or exhaustive)");
             c.policy = *p;
         }
         if (j.contains("memory")) {
             auto m = parseMemoryMode(j["memory"].get<std::string>());
-            if (!m) return makeError(ErrorCode::Validation, "search config: unknown memory mode \"" + j["memory"].get<std::string>() +
-                                                                "\" (expected none, ancestors, siblings or both)");
+            if (!m)
+                return makeError(ErrorCode::Validation, "search config: unknown memory mode \"" + j["memory"].get<std::string>() +
+                                                            "\" (expected none, ancestors, siblings or both)");
             c.memory = *m;
         }
         c.maxEvaluations = j.value("max_evaluations", c.maxEvaluations);
@@ -78,8 +85,9 @@ Result<SearchConfig> configFromJson(const nlohmann::json& j) {
         c.restartRate = j.value("restart_rate", c.restartRate);
         if (j.contains("synth")) {
             auto m = parseSynthMode(j["synth"].get<std::string>());
-            if (!m) return makeError(ErrorCode::Validation, "search config: unknown synth \"" + j["synth"].get<std::string>() +
-                                                                "\" (expected tuner, llm or hybrid)");
+            if (!m)
+                return makeError(ErrorCode::Validation, "search config: unknown synth \"" + j["synth"].get<std::string>() +
+                                                            "\" (expected tuner, llm or hybrid)");
             c.synth = *m;
         }
         if (j.contains("models"))
@@ -98,11 +106,13 @@ Result<SearchConfig> configFromJson(const nlohmann::json& j) {
 Status validate(const SearchConfig& c) {
     auto bad = [](const std::string& what) { return Status(makeError(ErrorCode::Validation, "search config: " + what)); };
     if (c.maxEvaluations < 1) return bad("the budget (max evaluations) must be at least 1");
-    if (c.maxWallSeconds < 0 || c.targetSpeedup < 0 || c.maxTokens < 0 || c.maxCostUsd < 0) return bad("limits must not be negative");
+    if (c.maxWallSeconds < 0 || c.targetSpeedup < 0 || c.maxTokens < 0 || c.maxCostUsd < 0)
+        return bad("limits must not be negative");
     if (c.stopNearRoofline < 0 || c.stopNearRoofline > 1)
         return bad("stop_near_roofline is a fraction of the roofline bound between 0 (never stop) and 1");
     if (c.stallEvaluations < 0) return bad("stall must not be negative");
-    if (c.synth != SynthMode::Tuner && c.models.empty()) return bad("the llm and hybrid synthesizers need at least one model (--model NAME)");
+    if (c.synth != SynthMode::Tuner && c.models.empty())
+        return bad("the llm and hybrid synthesizers need at least one model (--model NAME)");
     for (const auto& m : c.models)
         if (m.weight < 0) return bad("model weights must not be negative (" + m.name + ")");
     if (c.llmConcurrency < 1 || c.llmConcurrency > 64) return bad("llm_concurrency must be between 1 and 64");
@@ -111,8 +121,10 @@ Status validate(const SearchConfig& c) {
     if (c.workers < 0 || c.workers > 1024) return bad("workers must be between 0 (all slots) and 1024");
     if (c.mctsExploration < 0) return bad("the MCTS exploration constant must not be negative");
     if (c.mctsWidening <= 0) return bad("the MCTS widening factor must be positive");
-    if (c.beamWidth < 1 || c.population < 2 || c.islands < 1 || c.tournament < 1) return bad("beam width, population, islands and tournament must be positive (population >= 2)");
-    if (c.crossoverRate < 0 || c.crossoverRate > 1 || c.restartRate < 0 || c.restartRate > 1) return bad("rates must lie in [0, 1]");
+    if (c.beamWidth < 1 || c.population < 2 || c.islands < 1 || c.tournament < 1)
+        return bad("beam width, population, islands and tournament must be positive (population >= 2)");
+    if (c.crossoverRate < 0 || c.crossoverRate > 1 || c.restartRate < 0 || c.restartRate > 1)
+        return bad("rates must lie in [0, 1]");
     return {};
 }
 

@@ -30,7 +30,7 @@ using Clock = std::chrono::steady_clock;
 
 // The running state of one search; lives on the engine's thread only.
 class Run final : public SteeringTarget {
-public:
+  public:
     Run(const store::Database& db, eval::Evaluator& evaluator, eval::EvalOptions options, store::SearchRecord search,
         problem::ProblemSpec problem, SearchConfig config, std::stop_token stop, SearchObserver* observer,
         std::shared_ptr<const synth::LlmSynthesizer> llm, std::shared_ptr<synth::KnowledgeRetriever> retriever,
@@ -49,7 +49,8 @@ public:
 
     Result<SearchOutcome> execute() {
         if (config_.synth != SynthMode::Tuner && !llmSource_)
-            return makeError(ErrorCode::InvalidArgument, "search " + std::to_string(search_.id) + " uses the " + synthModeName(config_.synth) +
+            return makeError(ErrorCode::InvalidArgument, "search " + std::to_string(search_.id) + " uses the " +
+                                                             synthModeName(config_.synth) +
                                                              " synthesizer but no language model was configured for this run");
         if (auto s = loadTree(); !s) return s.error();
         if (auto spend = store::LlmCallStore(db_).spend(search_.id)) spend_ = *spend;
@@ -83,7 +84,7 @@ public:
         return finishRun();
     }
 
-private:
+  private:
     Status loadTree() {
         auto records = store_.loadNodes(search_.id);
         if (!records) return records.error();
@@ -143,8 +144,10 @@ private:
         if (!id) return id.error();
         n.id = *id;
         tree_.add(n);
-        if (queue == Queue::Back) queue_.push_back(n.id);
-        else if (queue == Queue::Front) queue_.push_front(n.id);
+        if (queue == Queue::Back)
+            queue_.push_back(n.id);
+        else if (queue == Queue::Front)
+            queue_.push_front(n.id);
         return n.id;
     }
 
@@ -159,13 +162,20 @@ private:
 
     void checkTermination() {
         const Node* best = tree_.best();
-        if (config_.targetSpeedup > 0 && best && best->fitness() >= config_.targetSpeedup) stopReason_ = "target";
-        else if (done_ >= config_.maxEvaluations) stopReason_ = "budget";
-        else if (config_.maxWallSeconds > 0 && elapsed() >= config_.maxWallSeconds) stopReason_ = "wall_time";
-        else if (config_.stallEvaluations > 0 && done_ - lastBestAt_ >= config_.stallEvaluations) stopReason_ = "stall";
-        else if (config_.maxTokens > 0 && static_cast<double>(spend_.tokens) >= config_.maxTokens) stopReason_ = "token_budget";
-        else if (config_.maxCostUsd > 0 && spend_.costUsd >= config_.maxCostUsd) stopReason_ = "cost_budget";
-        else if (nearRooflineReached_) stopReason_ = "near_roofline";
+        if (config_.targetSpeedup > 0 && best && best->fitness() >= config_.targetSpeedup)
+            stopReason_ = "target";
+        else if (done_ >= config_.maxEvaluations)
+            stopReason_ = "budget";
+        else if (config_.maxWallSeconds > 0 && elapsed() >= config_.maxWallSeconds)
+            stopReason_ = "wall_time";
+        else if (config_.stallEvaluations > 0 && done_ - lastBestAt_ >= config_.stallEvaluations)
+            stopReason_ = "stall";
+        else if (config_.maxTokens > 0 && static_cast<double>(spend_.tokens) >= config_.maxTokens)
+            stopReason_ = "token_budget";
+        else if (config_.maxCostUsd > 0 && spend_.costUsd >= config_.maxCostUsd)
+            stopReason_ = "cost_budget";
+        else if (nearRooflineReached_)
+            stopReason_ = "near_roofline";
     }
 
     // Propose and submit until every slot is busy or the budget is committed.
@@ -180,7 +190,9 @@ private:
     }
 
     // Every node or call that will count against the budget.
-    int committed() const { return done_ + static_cast<int>(slots_.size() + queue_.size()) + (llmSource_ ? llmSource_->running() : 0); }
+    int committed() const {
+        return done_ + static_cast<int>(slots_.size() + queue_.size()) + (llmSource_ ? llmSource_->running() : 0);
+    }
     bool llmRunning() const { return llmSource_ && llmSource_->running() > 0; }
 
     // Starts LLM expansions (asynchronously) up to the configured concurrency.
@@ -214,9 +226,12 @@ private:
         NodeId nodeId = 0;
         std::string why = llmSource_->failure(r);
         if (r.proposal && parent) {
-            if (tree_.contains(sha256Hex(r.proposal->source), r.proposal->params)) why = "the reply repeats a kernel (source and params) already in the tree";
-            else if (auto id = insert(*r.proposal, parent->hint)) nodeId = *id;
-            else why = "could not record the node: " + id.error().message;
+            if (tree_.contains(sha256Hex(r.proposal->source), r.proposal->params))
+                why = "the reply repeats a kernel (source and params) already in the tree";
+            else if (auto id = insert(*r.proposal, parent->hint))
+                nodeId = *id;
+            else
+                why = "could not record the node: " + id.error().message;
         }
         if (nodeId) {
             llmFailuresInARow_ = 0;
@@ -227,14 +242,20 @@ private:
             }
             note(why);
             ++llmFailuresInARow_;
-            if (!call.ok && call.failure.kind == synth::llm::FailureKind::Unauthorized) stopReason_ = "llm_unauthorized";
-            else if (llmFailuresInARow_ >= kMaxLlmFailuresInARow) stopReason_ = "llm_failing";
+            if (!call.ok && call.failure.kind == synth::llm::FailureKind::Unauthorized)
+                stopReason_ = "llm_unauthorized";
+            else if (llmFailuresInARow_ >= kMaxLlmFailuresInARow)
+                stopReason_ = "llm_failing";
         }
         llmSource_->link(callId, nodeId, r);
     }
 
     TunerSource::Context tunerContext() {
-        return {tree_, *policy_, rng_, config_.memory, [this](const std::string& hash) { return sourceOf(hash); },
+        return {tree_,
+                *policy_,
+                rng_,
+                config_.memory,
+                [this](const std::string& hash) { return sourceOf(hash); },
                 [this](const std::string& text) { note(text); }};
     }
 
@@ -327,8 +348,10 @@ private:
         signals_[n.id] = report.diagnosis;
         if (auto saved = profiler_->store(db_, n.evaluationId, report); !saved)
             log::search()->warn("node {}: profile not stored: {}", n.id, saved.error().message);
-        if (config_.stopNearRoofline > 0 && report.roofline && report.roofline->total.rooflineFraction >= config_.stopNearRoofline) {
-            log::search()->info("node {} reaches {:.0f}% of its roofline bound", n.id, report.roofline->total.rooflineFraction * 100);
+        if (config_.stopNearRoofline > 0 && report.roofline &&
+            report.roofline->total.rooflineFraction >= config_.stopNearRoofline) {
+            log::search()->info("node {} reaches {:.0f}% of its roofline bound", n.id,
+                                report.roofline->total.rooflineFraction * 100);
             nearRooflineReached_ = true;
         }
     }
@@ -348,14 +371,16 @@ private:
         const Node* best = tree_.best();
         // A gain is an improvement of more than the timing noise (0.5%).
         if (best && best->fitness() > bestBefore * 1.005) lastBestAt_ = done_;
-        if (config_.synth == SynthMode::Hybrid && n->origin == NodeOrigin::Llm && n->correct() && !n->params.empty() && config_.polishSteps > 0)
+        if (config_.synth == SynthMode::Hybrid && n->origin == NodeOrigin::Llm && n->correct() && !n->params.empty() &&
+            config_.polishSteps > 0)
             tunerSource_.polish(n->id, config_.polishSteps);
         search_.evaluations = done_;
         if (best) {
             search_.bestNode = best->id;
             search_.bestSpeedup = best->fitness();
         }
-        if (auto s = store_.finishNode(toRecord(*n, search_.id), search_); !s) note("could not record node " + std::to_string(id) + ": " + s.error().message);
+        if (auto s = store_.finishNode(toRecord(*n, search_.id), search_); !s)
+            note("could not record node " + std::to_string(id) + ": " + s.error().message);
         if (observer_) observer_->nodeFinished(*n);
     }
 
@@ -399,12 +424,16 @@ private:
         return store_.updateNodeFlags(toRecord(n, search_.id));
     }
     bool inTree(const synth::Proposal& p) const override { return tree_.contains(sha256Hex(p.source), p.params); }
-    Result<NodeId> addManualChild(const synth::Proposal& p, const std::string& hint) override { return insert(p, hint, Queue::Front); }
+    Result<NodeId> addManualChild(const synth::Proposal& p, const std::string& hint) override {
+        return insert(p, hint, Queue::Front);
+    }
 
     void cancelPrunedPending() {
         for (auto it = queue_.begin(); it != queue_.end();) {
-            if (tree_.inPrunedSubtree(*it)) it = queue_.erase(it);
-            else ++it;
+            if (tree_.inPrunedSubtree(*it))
+                it = queue_.erase(it);
+            else
+                ++it;
         }
         // Evaluations of pruned nodes under way are not wanted either.
         slots_.cancelIf([this](NodeId id) { return tree_.inPrunedSubtree(id); });
@@ -501,7 +530,8 @@ private:
 
 } // namespace
 
-Result<std::int64_t> SearchEngine::create(const store::Database& db, const problem::ProblemSpec& problem, const SearchConfig& config) {
+Result<std::int64_t> SearchEngine::create(const store::Database& db, const problem::ProblemSpec& problem,
+                                          const SearchConfig& config) {
     if (auto s = validate(config); !s) return s.error();
     store::SearchRecord r;
     r.problem = problem.name;
@@ -521,9 +551,12 @@ Result<LoadedSearch> loadSearch(const store::Database& db, std::int64_t searchId
     auto config = configFromJson(nlohmann::json::parse(search->configJson, nullptr, false));
     if (!config) return config.error();
     auto problem = problem::loadProblem(search->problemDir);
-    if (!problem) return makeError(ErrorCode::Validation, "search " + std::to_string(searchId) + ": its problem no longer loads:\n" + problem.error().message);
+    if (!problem)
+        return makeError(ErrorCode::Validation,
+                         "search " + std::to_string(searchId) + ": its problem no longer loads:\n" + problem.error().message);
     if (problem->contentHash != search->problemHash)
-        log::search()->warn("search {}: problem {} changed since the search started; results may not compare", searchId, problem->name);
+        log::search()->warn("search {}: problem {} changed since the search started; results may not compare", searchId,
+                            problem->name);
     return LoadedSearch{std::move(*search), std::move(*config), std::move(*problem)};
 }
 
@@ -537,10 +570,11 @@ Result<SearchOutcome> SearchEngine::run(const LoadedSearch& loaded, std::stop_to
     const auto& search = loaded.record;
     // The owner is read again: another process may have taken the search
     // since it was loaded.
-    if (auto now = store::SearchStore(db_).loadSearch(search.id); now && now->ownerPid && *now->ownerPid != getpid() &&
-                                                                   kill(static_cast<pid_t>(*now->ownerPid), 0) == 0)
+    if (auto now = store::SearchStore(db_).loadSearch(search.id);
+        now && now->ownerPid && *now->ownerPid != getpid() && kill(static_cast<pid_t>(*now->ownerPid), 0) == 0)
         return makeError(ErrorCode::InvalidArgument, "search " + std::to_string(search.id) + " is being run by process " +
-                                                         std::to_string(*now->ownerPid) + "; steer it instead of running it twice");
+                                                         std::to_string(*now->ownerPid) +
+                                                         "; steer it instead of running it twice");
     Run run(db_, evaluator_, options_, search, loaded.problem, loaded.config, stop, observer, llm_, retriever_, profiler_);
     return run.execute();
 }

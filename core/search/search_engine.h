@@ -4,8 +4,8 @@
 // commands posted to the store by any process, persists every node and
 // result in its own transaction, and stops on target, budget, time or stall.
 #include "eval/evaluator.h"
-#include "profile/profiler.h"
 #include "problem/problem_spec.h"
+#include "profile/profiler.h"
 #include "search/search_tree.h"
 #include "store/search_store.h"
 
@@ -30,25 +30,25 @@ struct SearchProgress {
     double evaluationsPerMinute = 0;
     double etaSeconds = 0;
     bool paused = false;
-    int llmInFlight = 0;           // LLM calls under way
+    int llmInFlight = 0; // LLM calls under way
     std::int64_t llmCalls = 0, llmTokens = 0;
     double llmCostUsd = 0;
 };
 
 class SearchObserver {
-public:
+  public:
     virtual ~SearchObserver() = default;
-    virtual void progress(const SearchProgress&) {}       // at most ~10 times a second
+    virtual void progress(const SearchProgress&) {} // at most ~10 times a second
     virtual void nodeFinished(const Node&) {}
-    virtual void note(const std::string&) {}              // things a user should know
+    virtual void note(const std::string&) {} // things a user should know
     // A language model's reply as it streams in, for an expansion of `parent`.
     // Called from the LLM call's own thread, not the search's.
     virtual void llmStream(NodeId /*parent*/, bool /*reasoning*/, std::string_view /*delta*/) {}
 };
 
 struct SearchOutcome {
-    std::string status;        // finished | stopped | paused
-    std::string stopReason;    // target | budget | wall_time | stall | exhausted | stopped | ...
+    std::string status;     // finished | stopped | paused
+    std::string stopReason; // target | budget | wall_time | stall | exhausted | stopped | ...
     int evaluations = 0;
     NodeId bestNode = 0;
     double bestSpeedup = 0;
@@ -66,9 +66,10 @@ struct LoadedSearch {
 Result<LoadedSearch> loadSearch(const store::Database& db, std::int64_t searchId);
 
 class SearchEngine {
-public:
+  public:
     // Creates the search's row; its seed nodes are added when it first runs.
-    static Result<std::int64_t> create(const store::Database& db, const problem::ProblemSpec& problem, const SearchConfig& config);
+    static Result<std::int64_t> create(const store::Database& db, const problem::ProblemSpec& problem,
+                                       const SearchConfig& config);
 
     SearchEngine(const store::Database& db, eval::Evaluator& evaluator, eval::EvalOptions options = {});
     // Runs (or resumes) the search until it ends. Pending and in-flight nodes
@@ -79,7 +80,8 @@ public:
     // The language-model synthesizer for searches configured with synth llm or
     // hybrid (the caller resolves the config's models and keys), and the
     // knowledge base that feeds its prompts (optional).
-    void setLlm(std::shared_ptr<const synth::LlmSynthesizer> llm, std::shared_ptr<synth::KnowledgeRetriever> retriever = nullptr) {
+    void setLlm(std::shared_ptr<const synth::LlmSynthesizer> llm,
+                std::shared_ptr<synth::KnowledgeRetriever> retriever = nullptr) {
         llm_ = std::move(llm);
         retriever_ = std::move(retriever);
     }
@@ -88,7 +90,7 @@ public:
     // and stop_near_roofline needs it. Without one, nodes carry no diagnosis.
     void setProfiler(std::shared_ptr<const profile::Profiler> profiler) { profiler_ = std::move(profiler); }
 
-private:
+  private:
     std::shared_ptr<const synth::LlmSynthesizer> llm_;
     std::shared_ptr<const profile::Profiler> profiler_;
     std::shared_ptr<synth::KnowledgeRetriever> retriever_;

@@ -1,8 +1,8 @@
 #include "search/search_launcher.h"
 
-#include "profile/machine_cache.h"
 #include "kb/kb_index.h"
 #include "kb/kb_retriever.h"
+#include "profile/machine_cache.h"
 #include "synth/llm_setup.h"
 
 namespace ks::search {
@@ -19,9 +19,13 @@ Result<std::int64_t> createSearch(const store::Database& db, const problem::Prob
     return SearchEngine::create(db, problem, config);
 }
 
-std::string LaunchedSearch::placement() const { return evaluator_->executor().placement(); }
+std::string LaunchedSearch::placement() const {
+    return evaluator_->executor().placement();
+}
 
-Result<SearchOutcome> LaunchedSearch::run(std::stop_token stop, SearchObserver* observer) { return engine_->run(loaded_, stop, observer); }
+Result<SearchOutcome> LaunchedSearch::run(std::stop_token stop, SearchObserver* observer) {
+    return engine_->run(loaded_, stop, observer);
+}
 
 Result<std::unique_ptr<LaunchedSearch>> launchSearch(const store::Database& db, SearchLaunch request) {
     auto loaded = loadSearch(db, request.searchId);
@@ -33,7 +37,8 @@ Result<std::unique_ptr<LaunchedSearch>> launchSearch(const store::Database& db, 
     } else {
         auto choice = request.executor;
         // The search's own worker count wins over the executor's.
-        if (choice.kind == eval::ExecutorKind::Local && config.workers > 0) choice.local.workers = static_cast<std::size_t>(config.workers);
+        if (choice.kind == eval::ExecutorKind::Local && config.workers > 0)
+            choice.local.workers = static_cast<std::size_t>(config.workers);
         auto executor = eval::makeExecutor(choice);
         if (!executor) return executor.error();
         launched->executor_ = std::move(*executor);
@@ -47,7 +52,9 @@ Result<std::unique_ptr<LaunchedSearch>> launchSearch(const store::Database& db, 
     } else if (request.profileLocalJobs && executor.kind() == eval::ExecutorKind::Local) {
         // The first search on a host probes it (seconds) and caches the model.
         profile::ProbeOptions probe{3, [&request](const std::string& what) {
-                                        if (request.note) request.note("first search on this host: probing " + what + " (cached afterwards)...");
+                                        if (request.note)
+                                            request.note("first search on this host: probing " + what +
+                                                         " (cached afterwards)...");
                                     }};
         if (auto machine = profile::localMachine(false, probe))
             launched->engine_->setProfiler(profile::Profiler::forExecutor(*machine, executor.slotCount()));

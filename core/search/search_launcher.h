@@ -45,17 +45,18 @@ struct SearchLaunch {
 // Creates a search's row after checking what would stop it later: the config,
 // and its models and keys when it uses a language model (returned in llmOut).
 Result<std::int64_t> createSearch(const store::Database& db, const problem::ProblemSpec& problem, const SearchConfig& config,
-                                  const std::string& llmConfigFile, std::shared_ptr<const synth::LlmSynthesizer>* llmOut = nullptr);
+                                  const std::string& llmConfigFile,
+                                  std::shared_ptr<const synth::LlmSynthesizer>* llmOut = nullptr);
 
 class LaunchedSearch {
-public:
+  public:
     const LoadedSearch& search() const { return loaded_; }
     eval::Evaluator& evaluator() { return *evaluator_; }
     // Where its jobs run, in words (for a start line).
     std::string placement() const;
     Result<SearchOutcome> run(std::stop_token stop = {}, SearchObserver* observer = nullptr);
 
-private:
+  private:
     friend Result<std::unique_ptr<LaunchedSearch>> launchSearch(const store::Database&, SearchLaunch);
     explicit LaunchedSearch(LoadedSearch loaded) : loaded_(std::move(loaded)) {}
     LoadedSearch loaded_;

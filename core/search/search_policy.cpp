@@ -21,7 +21,9 @@ const Node* SearchPolicy::pinned(const SearchTree& tree) const {
 
 namespace {
 
-double score(const Node* n) { return n->fitness() + n->boost; }
+double score(const Node* n) {
+    return n->fitness() + n->boost;
+}
 
 const Node* bestOf(const std::vector<const Node*>& nodes) {
     const Node* best = nullptr;
@@ -33,7 +35,10 @@ const Node* bestOf(const std::vector<const Node*>& nodes) {
 std::optional<PlannedExpansion> restartFrom(const SearchTree& tree, std::mt19937_64& rng, synth::Operator op) {
     const Node* root = nullptr;
     for (const Node* r : tree.children(0))
-        if (!r->pruned && r->origin != NodeOrigin::Manual) { root = r; break; }
+        if (!r->pruned && r->origin != NodeOrigin::Manual) {
+            root = r;
+            break;
+        }
     if (op == synth::Operator::Restart) {
         std::vector<const Node*> roots;
         for (const Node* r : tree.children(0))
@@ -46,7 +51,7 @@ std::optional<PlannedExpansion> restartFrom(const SearchTree& tree, std::mt19937
 
 // Greedy / best-first: expand the fittest node until its neighbourhood is exhausted.
 class GreedyPolicy final : public SearchPolicy {
-public:
+  public:
     explicit GreedyPolicy(const SearchConfig& c) : config_(c) {}
     std::string name() const override { return "greedy"; }
     std::optional<PlannedExpansion> next(const SearchTree& tree, std::mt19937_64& rng) override {
@@ -56,13 +61,13 @@ public:
         return restartFrom(tree, rng, synth::Operator::Restart);
     }
 
-private:
+  private:
     SearchConfig config_;
 };
 
 // Beam: the top-W nodes are expanded in turn.
 class BeamPolicy final : public SearchPolicy {
-public:
+  public:
     explicit BeamPolicy(const SearchConfig& c) : config_(c) {}
     std::string name() const override { return "beam"; }
     std::optional<PlannedExpansion> next(const SearchTree& tree, std::mt19937_64& rng) override {
@@ -74,7 +79,7 @@ public:
         return PlannedExpansion{synth::Operator::Mutate, beam[turn_++ % beam.size()]->id, 0};
     }
 
-private:
+  private:
     SearchConfig config_;
     std::size_t turn_ = 0;
 };
@@ -84,7 +89,7 @@ private:
 // fitness of finished descendants, normalized by the best fitness so far, so
 // failed nodes back-propagate 0.
 class MctsPolicy final : public SearchPolicy {
-public:
+  public:
     explicit MctsPolicy(const SearchConfig& c) : config_(c) {}
     std::string name() const override { return "mcts"; }
 
@@ -139,7 +144,7 @@ public:
         ++count_[0];
     }
 
-private:
+  private:
     std::optional<PlannedExpansion> plan(const SearchTree& tree, const Node* node) {
         // Virtual visit on the path: the child being created is counted now.
         for (const Node* n = node; n; n = n->parent ? tree.find(n->parent) : nullptr) ++visits_[n->id];
@@ -168,7 +173,7 @@ private:
 
     SearchConfig config_;
     std::map<NodeId, std::int64_t> visits_;
-    std::map<NodeId, double> value_;    // summed fitness of finished nodes in the subtree
+    std::map<NodeId, double> value_;       // summed fitness of finished nodes in the subtree
     std::map<NodeId, std::int64_t> count_; // finished nodes in the subtree
 };
 
@@ -176,7 +181,7 @@ private:
 // selection; crossover between two winners of the same template or mutation
 // of one; now and then a winner comes from another island (migration).
 class EvolutionaryPolicy final : public SearchPolicy {
-public:
+  public:
     explicit EvolutionaryPolicy(const SearchConfig& c) : config_(c) {}
     std::string name() const override { return "evo"; }
 
@@ -197,7 +202,7 @@ public:
         return PlannedExpansion{synth::Operator::Mutate, a->id, 0};
     }
 
-private:
+  private:
     // The island of a node is fixed by its creation order among the roots' lineages.
     std::vector<const Node*> populationOf(const SearchTree& tree, int island, int islands) const {
         std::vector<const Node*> members;
@@ -226,7 +231,7 @@ private:
 
 // Random search: a fresh random assignment every time (the baseline to beat).
 class RandomPolicy final : public SearchPolicy {
-public:
+  public:
     std::string name() const override { return "random"; }
     std::optional<PlannedExpansion> next(const SearchTree& tree, std::mt19937_64& rng) override {
         return restartFrom(tree, rng, synth::Operator::Restart);
@@ -235,7 +240,7 @@ public:
 
 // Exhaustive: every configuration of the first seed's template, in order.
 class ExhaustivePolicy final : public SearchPolicy {
-public:
+  public:
     std::string name() const override { return "exhaustive"; }
     std::optional<PlannedExpansion> next(const SearchTree& tree, std::mt19937_64& rng) override {
         return restartFrom(tree, rng, synth::Operator::Enumerate);
@@ -246,12 +251,18 @@ public:
 
 std::unique_ptr<SearchPolicy> makePolicy(const SearchConfig& config) {
     switch (config.policy) {
-    case Policy::Greedy: return std::make_unique<GreedyPolicy>(config);
-    case Policy::Beam: return std::make_unique<BeamPolicy>(config);
-    case Policy::Mcts: return std::make_unique<MctsPolicy>(config);
-    case Policy::Evolutionary: return std::make_unique<EvolutionaryPolicy>(config);
-    case Policy::Random: return std::make_unique<RandomPolicy>();
-    case Policy::Exhaustive: return std::make_unique<ExhaustivePolicy>();
+    case Policy::Greedy:
+        return std::make_unique<GreedyPolicy>(config);
+    case Policy::Beam:
+        return std::make_unique<BeamPolicy>(config);
+    case Policy::Mcts:
+        return std::make_unique<MctsPolicy>(config);
+    case Policy::Evolutionary:
+        return std::make_unique<EvolutionaryPolicy>(config);
+    case Policy::Random:
+        return std::make_unique<RandomPolicy>();
+    case Policy::Exhaustive:
+        return std::make_unique<ExhaustivePolicy>();
     }
     return nullptr;
 }

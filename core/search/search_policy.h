@@ -19,16 +19,19 @@ struct PlannedExpansion {
 };
 
 class SearchPolicy {
-public:
+  public:
     virtual ~SearchPolicy() = default;
     virtual std::string name() const = 0;
     // nullopt: nothing worth expanding now (e.g. every correct node is exhausted).
     virtual std::optional<PlannedExpansion> next(const SearchTree& tree, std::mt19937_64& rng) = 0;
-    virtual void observe(const SearchTree& tree, const Node& finished) { (void)tree; (void)finished; }
+    virtual void observe(const SearchTree& tree, const Node& finished) {
+        (void)tree;
+        (void)finished;
+    }
     // The synthesizer found nothing new around `parent` with `op`.
     void exhausted(NodeId parent, synth::Operator op) { exhausted_.insert({parent, static_cast<int>(op)}); }
 
-protected:
+  protected:
     bool isExhausted(NodeId id, synth::Operator op = synth::Operator::Mutate) const {
         return exhausted_.count({id, static_cast<int>(op)}) > 0;
     }
@@ -37,7 +40,7 @@ protected:
     // A pinned expandable node, if any (pins come first for every policy).
     const Node* pinned(const SearchTree& tree) const;
 
-private:
+  private:
     std::set<std::pair<NodeId, int>> exhausted_;
 };
 

@@ -11,21 +11,21 @@
 namespace ks::search {
 
 class SearchTree {
-public:
+  public:
     void add(const Node& node);
     Node* find(NodeId id);
     const Node* find(NodeId id) const;
     const std::vector<Node>& nodes() const { return nodes_; }
-    std::vector<const Node*> children(NodeId id) const;   // id 0: the roots
-    std::vector<const Node*> ancestors(NodeId id) const;  // parent first
-    std::vector<const Node*> siblings(NodeId id) const;   // same parent, not the node itself
+    std::vector<const Node*> children(NodeId id) const;  // id 0: the roots
+    std::vector<const Node*> ancestors(NodeId id) const; // parent first
+    std::vector<const Node*> siblings(NodeId id) const;  // same parent, not the node itself
     bool inPrunedSubtree(NodeId id) const;
     bool contains(const std::string& sourceHash, const problem::ParamAssignment& params) const;
-    const Node* best() const;                              // highest fitness among correct nodes
-    std::vector<const Node*> bestPath() const;             // root ... best
+    const Node* best() const;                  // highest fitness among correct nodes
+    std::vector<const Node*> bestPath() const; // root ... best
     int finishedCount() const;
 
-private:
+  private:
     std::vector<Node> nodes_;
     std::map<NodeId, std::size_t> index_;
     std::map<NodeId, std::vector<NodeId>> children_;

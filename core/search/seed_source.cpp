@@ -27,8 +27,9 @@ std::vector<synth::Proposal> seedProposals(const problem::ProblemSpec& problem, 
     return out;
 }
 
-Result<std::vector<synth::Proposal>> historyProposals(store::SearchStore& store, std::int64_t searchId, const problem::ProblemSpec& problem,
-                                                      const SearchTree& tree, int most, const Note& note) {
+Result<std::vector<synth::Proposal>> historyProposals(store::SearchStore& store, std::int64_t searchId,
+                                                      const problem::ProblemSpec& problem, const SearchTree& tree, int most,
+                                                      const Note& note) {
     auto searches = store.listSearches();
     if (!searches) return searches.error();
     std::vector<synth::Proposal> out;
@@ -56,10 +57,11 @@ Result<std::vector<synth::Proposal>> historyProposals(store::SearchStore& store,
             break;
         }
     }
-    if (out.empty() && known == 0) note("no earlier search of " + problem.name + " to seed from");
+    if (out.empty() && known == 0)
+        note("no earlier search of " + problem.name + " to seed from");
     else
-        note("seeded from history: " + std::to_string(out.size()) + " best kernel(s) of earlier searches of " + problem.name + " added" +
-             (known ? ", " + std::to_string(known) + " already among the seeds" : ""));
+        note("seeded from history: " + std::to_string(out.size()) + " best kernel(s) of earlier searches of " + problem.name +
+             " added" + (known ? ", " + std::to_string(known) + " already among the seeds" : ""));
     return out;
 }
 

@@ -18,7 +18,8 @@ std::vector<synth::Proposal> seedProposals(const problem::ProblemSpec& problem, 
 
 // Up to `most` earlier bests, newest search first; kernels already in `tree`
 // are not proposed again.
-Result<std::vector<synth::Proposal>> historyProposals(store::SearchStore& store, std::int64_t searchId, const problem::ProblemSpec& problem,
-                                                      const SearchTree& tree, int most, const Note& note);
+Result<std::vector<synth::Proposal>> historyProposals(store::SearchStore& store, std::int64_t searchId,
+                                                      const problem::ProblemSpec& problem, const SearchTree& tree, int most,
+                                                      const Note& note);
 
 } // namespace ks::search

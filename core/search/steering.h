@@ -25,7 +25,8 @@ struct SteeringCommand {
     static SteeringCommand pin(std::int64_t node, bool on = true);
     static SteeringCommand boost(std::int64_t node, double amount);
     static SteeringCommand hint(std::int64_t node, const std::string& text);
-    static SteeringCommand addChild(std::int64_t node, const std::string& name, const std::string& source, const nlohmann::json& params);
+    static SteeringCommand addChild(std::int64_t node, const std::string& name, const std::string& source,
+                                    const nlohmann::json& params);
 };
 
 // Checks the command against the stored search (it exists and is not

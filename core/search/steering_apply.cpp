@@ -19,10 +19,12 @@ std::string applySteering(const store::CommandRecord& c, std::int64_t searchId, 
     } else if (c.verb == "stop") {
         target.stop();
     } else if (c.verb == "budget") {
-        if (!args.contains("max_evaluations") || !args["max_evaluations"].is_number_integer() || args["max_evaluations"].get<int>() < 1)
+        if (!args.contains("max_evaluations") || !args["max_evaluations"].is_number_integer() ||
+            args["max_evaluations"].get<int>() < 1)
             return "rejected: budget needs max_evaluations >= 1";
         target.setBudget(args["max_evaluations"].get<int>());
-    } else if (c.verb == "prune" || c.verb == "unprune" || c.verb == "pin" || c.verb == "unpin" || c.verb == "boost" || c.verb == "hint") {
+    } else if (c.verb == "prune" || c.verb == "unprune" || c.verb == "pin" || c.verb == "unpin" || c.verb == "boost" ||
+               c.verb == "hint") {
         Node* n = nodeArg();
         if (!n) return "rejected: no such node in search " + std::to_string(searchId);
         if (c.verb == "prune" || c.verb == "unprune") n->pruned = c.verb == "prune";

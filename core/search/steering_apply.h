@@ -12,7 +12,7 @@
 namespace ks::search {
 
 class SteeringTarget {
-public:
+  public:
     virtual ~SteeringTarget() = default;
     virtual void pause() = 0;
     virtual void resume() = 0;

@@ -6,21 +6,21 @@
 namespace ks::search {
 
 using tree::MemoryMode;
+using tree::memoryModeName;
 using tree::ModelChoice;
 using tree::Node;
 using tree::NodeId;
 using tree::NodeOrigin;
 using tree::NodeState;
-using tree::Policy;
-using tree::SearchConfig;
-using tree::SynthMode;
-using tree::memoryModeName;
 using tree::originName;
 using tree::parseMemoryMode;
 using tree::parseOrigin;
 using tree::parsePolicy;
 using tree::parseSynthMode;
+using tree::Policy;
 using tree::policyName;
+using tree::SearchConfig;
+using tree::SynthMode;
 using tree::synthModeName;
 
 } // namespace ks::search

@@ -16,7 +16,7 @@
 namespace ks::search {
 
 class TunerSource {
-public:
+  public:
     struct Context {
         const SearchTree& tree;
         SearchPolicy& policy;
@@ -35,7 +35,7 @@ public:
     bool polishing() const { return !polish_.empty(); }
     std::optional<synth::Proposal> nextPolish(const Context& ctx);
 
-private:
+  private:
     synth::Tuner tuner_;
     std::deque<std::pair<NodeId, int>> polish_; // (LLM node, tuner children left)
 };

@@ -7,7 +7,9 @@
 
 namespace ks::store {
 
-Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_) { other.stmt_ = nullptr; }
+Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_) {
+    other.stmt_ = nullptr;
+}
 
 Statement::~Statement() {
     if (stmt_) sqlite3_finalize(stmt_);
@@ -52,9 +54,15 @@ std::string Statement::text(int column) const {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
     return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column))) : std::string();
 }
-std::int64_t Statement::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
-double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
-bool Statement::isNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+std::int64_t Statement::int64(int column) const {
+    return sqlite3_column_int64(stmt_, column);
+}
+double Statement::real(int column) const {
+    return sqlite3_column_double(stmt_, column);
+}
+bool Statement::isNull(int column) const {
+    return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
 
 Result<Database> Database::open(const std::filesystem::path& path, Mode mode) {
     std::error_code ec;
@@ -77,10 +85,13 @@ Result<Database> Database::open(const std::filesystem::path& path, Mode mode) {
     if (auto s = db.exec("SELECT count(*) FROM sqlite_master"); !s)
         return makeError(ErrorCode::Database, path.string() + ": not a Kernelsmith workspace: " + s.error().message);
     if (mode == Mode::ReadWrite) {
-        if (auto s = db.exec("PRAGMA journal_mode=WAL"); !s) return makeError(ErrorCode::Database, path.string() + ": " + s.error().message);
-        if (auto s = db.exec("PRAGMA synchronous=NORMAL"); !s) return makeError(ErrorCode::Database, path.string() + ": " + s.error().message);
+        if (auto s = db.exec("PRAGMA journal_mode=WAL"); !s)
+            return makeError(ErrorCode::Database, path.string() + ": " + s.error().message);
+        if (auto s = db.exec("PRAGMA synchronous=NORMAL"); !s)
+            return makeError(ErrorCode::Database, path.string() + ": " + s.error().message);
     }
-    if (auto s = db.exec("PRAGMA foreign_keys=ON"); !s) return makeError(ErrorCode::Database, path.string() + ": " + s.error().message);
+    if (auto s = db.exec("PRAGMA foreign_keys=ON"); !s)
+        return makeError(ErrorCode::Database, path.string() + ": " + s.error().message);
     if (mode == Mode::ReadWrite) {
         if (auto s = db.migrate(); !s) return s.error();
     } else if (db.schemaVersion() > newestSchemaVersion()) {
@@ -90,7 +101,9 @@ Result<Database> Database::open(const std::filesystem::path& path, Mode mode) {
     return db;
 }
 
-Database::Database(Database&& other) noexcept : db_(other.db_), path_(std::move(other.path_)) { other.db_ = nullptr; }
+Database::Database(Database&& other) noexcept : db_(other.db_), path_(std::move(other.path_)) {
+    other.db_ = nullptr;
+}
 
 Database& Database::operator=(Database&& other) noexcept {
     if (this != &other) {
@@ -123,7 +136,9 @@ Status Database::exec(const std::string& sql) const {
     return {};
 }
 
-std::int64_t Database::lastInsertId() const { return sqlite3_last_insert_rowid(db_); }
+std::int64_t Database::lastInsertId() const {
+    return sqlite3_last_insert_rowid(db_);
+}
 
 int Database::schemaVersion() const {
     auto stmt = prepare("PRAGMA user_version");
@@ -132,7 +147,9 @@ int Database::schemaVersion() const {
     return row && *row ? static_cast<int>(stmt->int64(0)) : -1;
 }
 
-int Database::newestSchemaVersion() { return static_cast<int>(migrations().size()); }
+int Database::newestSchemaVersion() {
+    return static_cast<int>(migrations().size());
+}
 
 Status Database::migrate() {
     const int current = schemaVersion();
@@ -145,8 +162,9 @@ Status Database::migrate() {
             if (auto r = exec(steps[static_cast<std::size_t>(v)]); !r) return r;
             return exec("PRAGMA user_version=" + std::to_string(v + 1));
         });
-        if (!s) return makeError(ErrorCode::Database, path_.string() + ": migration to schema " + std::to_string(v + 1) +
-                                                           " failed: " + s.error().message);
+        if (!s)
+            return makeError(ErrorCode::Database,
+                             path_.string() + ": migration to schema " + std::to_string(v + 1) + " failed: " + s.error().message);
         log::store()->info("{}: migrated to schema {}", path_.string(), v + 1);
     }
     return {};

@@ -17,7 +17,7 @@ struct sqlite3_stmt;
 namespace ks::store {
 
 class Statement {
-public:
+  public:
     Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
     Statement(Statement&& other) noexcept;
     Statement& operator=(Statement&&) = delete;
@@ -38,14 +38,13 @@ public:
     double real(int column) const;
     bool isNull(int column) const;
 
-private:
+  private:
     sqlite3* db_;
     sqlite3_stmt* stmt_;
 };
 
 // Steps a statement to its end, mapping each row with read(statement).
-template <typename T, typename Read>
-Result<std::vector<T>> readAll(Statement& stmt, Read read) {
+template <typename T, typename Read> Result<std::vector<T>> readAll(Statement& stmt, Read read) {
     std::vector<T> out;
     for (;;) {
         auto row = stmt.step();
@@ -56,7 +55,7 @@ Result<std::vector<T>> readAll(Statement& stmt, Read read) {
 }
 
 class Database {
-public:
+  public:
     enum class Mode { ReadWrite, ReadOnly };
 
     // Creates the file (and its folder) when needed, enables WAL and foreign
@@ -74,8 +73,7 @@ public:
     const std::filesystem::path& path() const { return path_; }
 
     // Runs fn inside BEGIN IMMEDIATE ... COMMIT; rolls back when fn fails.
-    template <typename Fn>
-    Status transaction(Fn&& fn) const {
+    template <typename Fn> Status transaction(Fn&& fn) const {
         if (auto s = exec("BEGIN IMMEDIATE"); !s) return s;
         Status result = fn();
         if (!result) {
@@ -87,7 +85,7 @@ public:
 
     static int newestSchemaVersion();
 
-private:
+  private:
     Database(sqlite3* db, std::filesystem::path path) : db_(db), path_(std::move(path)) {}
     Status migrate();
 

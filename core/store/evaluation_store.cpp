@@ -27,8 +27,14 @@ Result<std::int64_t> EvaluationStore::insert(const EvaluationRecord& r) const {
         auto stmt = db_.prepare("INSERT INTO evaluations (cache_key, problem, problem_hash, candidate_hash, params, "
                                 "status, speedup, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
         if (!stmt) return stmt.error();
-        stmt->bind(1, r.cacheKey).bind(2, r.problem).bind(3, r.problemHash).bind(4, r.candidateHash)
-            .bind(5, r.paramsJson).bind(6, r.status).bind(7, r.speedup).bind(8, r.resultJson);
+        stmt->bind(1, r.cacheKey)
+            .bind(2, r.problem)
+            .bind(3, r.problemHash)
+            .bind(4, r.candidateHash)
+            .bind(5, r.paramsJson)
+            .bind(6, r.status)
+            .bind(7, r.speedup)
+            .bind(8, r.resultJson);
         if (auto s = stmt->run(); !s) return s;
         id = db_.lastInsertId();
         auto event = db_.prepare("INSERT INTO events (kind, payload) VALUES ('evaluation', ?)");

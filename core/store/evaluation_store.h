@@ -23,7 +23,7 @@ struct EvaluationRecord {
 
 // Evaluations of candidates; doubles as the result cache.
 class EvaluationStore {
-public:
+  public:
     explicit EvaluationStore(const Database& db) : db_(db) {}
 
     // One transaction per evaluation; returns the new row id.
@@ -34,7 +34,7 @@ public:
     Result<std::vector<EvaluationRecord>> recent(int limit) const;
     Result<EvaluationRecord> find(std::int64_t id) const;
 
-private:
+  private:
     const Database& db_;
 };
 

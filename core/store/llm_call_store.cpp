@@ -2,9 +2,10 @@
 
 namespace ks::store {
 namespace {
-constexpr const char* kColumns = "id, search_id, parent_node_id, node_id, provider, model_name, model, system_prompt, prompt, prompt_cut, "
-                                 "reply, reasoning, input_tokens, output_tokens, usage_estimated, cost_usd, latency_s, attempts, status, "
-                                 "error, created_at";
+constexpr const char* kColumns =
+    "id, search_id, parent_node_id, node_id, provider, model_name, model, system_prompt, prompt, prompt_cut, "
+    "reply, reasoning, input_tokens, output_tokens, usage_estimated, cost_usd, latency_s, attempts, status, "
+    "error, created_at";
 
 LlmCallRecord readCall(const Statement& s) {
     LlmCallRecord r;
@@ -33,21 +34,29 @@ LlmCallRecord readCall(const Statement& s) {
 }
 
 void bindOptionalId(Statement& s, int index, std::int64_t id) {
-    if (id > 0) s.bind(index, id);
-    else s.bindNull(index);
+    if (id > 0)
+        s.bind(index, id);
+    else
+        s.bindNull(index);
 }
 } // namespace
 
 Result<std::int64_t> LlmCallStore::insert(const LlmCallRecord& r) const {
-    auto stmt = db_.prepare(
-        "INSERT INTO llm_calls (search_id, parent_node_id, node_id, provider, model_name, model, system_prompt, prompt, prompt_cut, reply, "
-        "reasoning, input_tokens, output_tokens, usage_estimated, cost_usd, latency_s, attempts, status, error) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    auto stmt =
+        db_.prepare("INSERT INTO llm_calls (search_id, parent_node_id, node_id, provider, model_name, model, system_prompt, "
+                    "prompt, prompt_cut, reply, "
+                    "reasoning, input_tokens, output_tokens, usage_estimated, cost_usd, latency_s, attempts, status, error) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!stmt) return stmt.error();
     bindOptionalId(*stmt, 1, r.searchId);
     bindOptionalId(*stmt, 2, r.parentNodeId);
     bindOptionalId(*stmt, 3, r.nodeId);
-    stmt->bind(4, r.provider).bind(5, r.modelName).bind(6, r.model).bind(7, r.systemPrompt).bind(8, r.prompt).bind(9, r.promptCutJson);
+    stmt->bind(4, r.provider)
+        .bind(5, r.modelName)
+        .bind(6, r.model)
+        .bind(7, r.systemPrompt)
+        .bind(8, r.prompt)
+        .bind(9, r.promptCutJson);
     stmt->bind(10, r.reply).bind(11, r.reasoning).bind(12, r.inputTokens).bind(13, r.outputTokens);
     stmt->bind(14, static_cast<std::int64_t>(r.usageEstimated ? 1 : 0)).bind(15, r.costUsd).bind(16, r.latencyS);
     stmt->bind(17, static_cast<std::int64_t>(r.attempts)).bind(18, r.status).bind(19, r.error);
@@ -80,7 +89,8 @@ Result<std::optional<LlmCallRecord>> LlmCallStore::forNode(std::int64_t nodeId) 
 }
 
 Result<LlmSpend> LlmCallStore::spend(std::int64_t searchId) const {
-    auto stmt = db_.prepare("SELECT COUNT(*), COALESCE(SUM(input_tokens + output_tokens), 0), COALESCE(SUM(cost_usd), 0) FROM llm_calls WHERE search_id = ?");
+    auto stmt = db_.prepare("SELECT COUNT(*), COALESCE(SUM(input_tokens + output_tokens), 0), COALESCE(SUM(cost_usd), 0) FROM "
+                            "llm_calls WHERE search_id = ?");
     if (!stmt) return stmt.error();
     stmt->bind(1, searchId);
     auto row = stmt->step();
@@ -95,15 +105,17 @@ Result<LlmSpend> LlmCallStore::spend(std::int64_t searchId) const {
 }
 
 Result<std::vector<LlmSpendPoint>> LlmCallStore::spendTimeline(std::int64_t searchId) const {
-    auto stmt = db_.prepare("SELECT created_at, input_tokens + output_tokens, cost_usd FROM llm_calls WHERE search_id = ? ORDER BY id");
+    auto stmt =
+        db_.prepare("SELECT created_at, input_tokens + output_tokens, cost_usd FROM llm_calls WHERE search_id = ? ORDER BY id");
     if (!stmt) return stmt.error();
     stmt->bind(1, searchId);
     return readAll<LlmSpendPoint>(*stmt, [](const Statement& s) { return LlmSpendPoint{s.text(0), s.int64(1), s.real(2)}; });
 }
 
-Status LlmCallStore::recordRetrieval(std::int64_t callId, std::int64_t nodeId, const std::string& docId, const std::string& section, double score,
-                                     const std::string& reason) const {
-    auto stmt = db_.prepare("INSERT INTO kb_retrievals (llm_call_id, node_id, doc_id, section, score, reason) VALUES (?, ?, ?, ?, ?, ?)");
+Status LlmCallStore::recordRetrieval(std::int64_t callId, std::int64_t nodeId, const std::string& docId,
+                                     const std::string& section, double score, const std::string& reason) const {
+    auto stmt =
+        db_.prepare("INSERT INTO kb_retrievals (llm_call_id, node_id, doc_id, section, score, reason) VALUES (?, ?, ?, ?, ?, ?)");
     if (!stmt) return stmt.error();
     stmt->bind(1, callId);
     bindOptionalId(*stmt, 2, nodeId);

@@ -19,7 +19,7 @@ struct LlmCallRecord {
     bool usageEstimated = false;
     double costUsd = 0, latencyS = 0;
     int attempts = 1;
-    std::string status;   // ok | error
+    std::string status; // ok | error
     std::string error;
     std::string createdAt;
 };
@@ -37,7 +37,7 @@ struct LlmSpendPoint {
 };
 
 class LlmCallStore {
-public:
+  public:
     explicit LlmCallStore(const Database& db) : db_(db) {}
 
     Result<std::int64_t> insert(const LlmCallRecord& call) const;
@@ -48,11 +48,11 @@ public:
     // Every call of the search, oldest first, without its texts.
     Result<std::vector<LlmSpendPoint>> spendTimeline(std::int64_t searchId) const;
     // Which knowledge-base section fed the call (and so the node it made).
-    Status recordRetrieval(std::int64_t callId, std::int64_t nodeId, const std::string& docId, const std::string& section, double score,
-                           const std::string& reason) const;
+    Status recordRetrieval(std::int64_t callId, std::int64_t nodeId, const std::string& docId, const std::string& section,
+                           double score, const std::string& reason) const;
     Result<std::vector<std::string>> retrievedDocs(std::int64_t callId) const;
 
-private:
+  private:
     const Database& db_;
 };
 

@@ -13,10 +13,10 @@ constexpr const char* kSelect =
 } // namespace
 
 Status ProfileStore::save(const ProfileRecord& r) const {
-    auto stmt = db_.prepare(
-        "INSERT INTO profiles (evaluation_id, level, report, diagnosis, machine) VALUES (?, ?, ?, ?, ?) "
-        "ON CONFLICT (evaluation_id, level) DO UPDATE SET report = excluded.report, diagnosis = excluded.diagnosis, "
-        "machine = excluded.machine, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')");
+    auto stmt =
+        db_.prepare("INSERT INTO profiles (evaluation_id, level, report, diagnosis, machine) VALUES (?, ?, ?, ?, ?) "
+                    "ON CONFLICT (evaluation_id, level) DO UPDATE SET report = excluded.report, diagnosis = excluded.diagnosis, "
+                    "machine = excluded.machine, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')");
     if (!stmt) return stmt.error();
     stmt->bind(1, r.evaluationId).bind(2, r.level).bind(3, r.reportJson).bind(4, joinComma(r.diagnosis)).bind(5, r.machine);
     return stmt->run();

@@ -20,7 +20,7 @@ struct ProfileRecord {
 };
 
 class ProfileStore {
-public:
+  public:
     explicit ProfileStore(const Database& db) : db_(db) {}
 
     Status save(const ProfileRecord& record) const;
@@ -28,7 +28,7 @@ public:
     Result<std::optional<ProfileRecord>> latest(std::int64_t evaluationId) const;
     Result<std::vector<ProfileRecord>> all(std::int64_t evaluationId) const;
 
-private:
+  private:
     const Database& db_;
 };
 

@@ -6,8 +6,9 @@ namespace ks::store {
 namespace {
 constexpr const char* kSearchColumns = "id, problem, problem_dir, problem_hash, config, status, stop_reason, evaluations, "
                                        "best_node, best_speedup, owner_pid, created_at, updated_at";
-constexpr const char* kNodeColumns = "id, search_id, parent_id, seq, origin, source_name, source_hash, params, state, status, "
-                                     "speedup, message, evaluation_id, pinned, pruned, boost, hint, created_at, finished_at, flagged";
+constexpr const char* kNodeColumns =
+    "id, search_id, parent_id, seq, origin, source_name, source_hash, params, state, status, "
+    "speedup, message, evaluation_id, pinned, pruned, boost, hint, created_at, finished_at, flagged";
 
 SearchRecord readSearch(const Statement& s) {
     SearchRecord r;
@@ -63,10 +64,14 @@ Status insertEvent(const Database& db, std::int64_t searchId, const std::string&
 Result<std::int64_t> SearchStore::createSearch(const SearchRecord& r) const {
     std::int64_t id = 0;
     auto s = db_.transaction([&]() -> Status {
-        auto stmt = db_.prepare("INSERT INTO searches (problem, problem_dir, problem_hash, config, status, owner_pid) VALUES (?, ?, ?, ?, ?, ?)");
+        auto stmt = db_.prepare(
+            "INSERT INTO searches (problem, problem_dir, problem_hash, config, status, owner_pid) VALUES (?, ?, ?, ?, ?, ?)");
         if (!stmt) return stmt.error();
         stmt->bind(1, r.problem).bind(2, r.problemDir).bind(3, r.problemHash).bind(4, r.configJson).bind(5, r.status);
-        if (r.ownerPid) stmt->bind(6, *r.ownerPid); else stmt->bindNull(6);
+        if (r.ownerPid)
+            stmt->bind(6, *r.ownerPid);
+        else
+            stmt->bindNull(6);
         if (auto st = stmt->run(); !st) return st;
         id = db_.lastInsertId();
         return insertEvent(db_, id, "search_created", "{\"search\":" + std::to_string(id) + "}");
@@ -81,7 +86,9 @@ Result<SearchRecord> SearchStore::loadSearch(std::int64_t id) const {
     stmt->bind(1, id);
     auto row = stmt->step();
     if (!row) return row.error();
-    if (!*row) return makeError(ErrorCode::NotFound, "no search " + std::to_string(id) + " in " + db_.path().string() + " (see `search list`)");
+    if (!*row)
+        return makeError(ErrorCode::NotFound,
+                         "no search " + std::to_string(id) + " in " + db_.path().string() + " (see `search list`)");
     return readSearch(*stmt);
 }
 
@@ -96,9 +103,15 @@ Status SearchStore::updateSearch(const SearchRecord& r) const {
                             "owner_pid = ?, config = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
     if (!stmt) return stmt.error();
     stmt->bind(1, r.status).bind(2, r.stopReason).bind(3, r.evaluations);
-    if (r.bestNode) stmt->bind(4, *r.bestNode); else stmt->bindNull(4);
+    if (r.bestNode)
+        stmt->bind(4, *r.bestNode);
+    else
+        stmt->bindNull(4);
     stmt->bind(5, r.bestSpeedup);
-    if (r.ownerPid) stmt->bind(6, *r.ownerPid); else stmt->bindNull(6);
+    if (r.ownerPid)
+        stmt->bind(6, *r.ownerPid);
+    else
+        stmt->bindNull(6);
     stmt->bind(7, r.configJson).bind(8, r.id);
     return stmt->run();
 }
@@ -123,12 +136,22 @@ Result<std::string> SearchStore::sourceText(const std::string& hash) const {
 Result<std::int64_t> SearchStore::insertNode(const NodeRecord& n) const {
     std::int64_t id = 0;
     auto s = db_.transaction([&]() -> Status {
-        auto stmt = db_.prepare("INSERT INTO nodes (search_id, parent_id, seq, origin, source_name, source_hash, params, state, hint) "
-                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        auto stmt =
+            db_.prepare("INSERT INTO nodes (search_id, parent_id, seq, origin, source_name, source_hash, params, state, hint) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
         if (!stmt) return stmt.error();
         stmt->bind(1, n.searchId);
-        if (n.parentId) stmt->bind(2, n.parentId); else stmt->bindNull(2);
-        stmt->bind(3, n.seq).bind(4, n.origin).bind(5, n.sourceName).bind(6, n.sourceHash).bind(7, n.paramsJson).bind(8, n.state).bind(9, n.hint);
+        if (n.parentId)
+            stmt->bind(2, n.parentId);
+        else
+            stmt->bindNull(2);
+        stmt->bind(3, n.seq)
+            .bind(4, n.origin)
+            .bind(5, n.sourceName)
+            .bind(6, n.sourceHash)
+            .bind(7, n.paramsJson)
+            .bind(8, n.state)
+            .bind(9, n.hint);
         if (auto st = stmt->run(); !st) return st;
         id = db_.lastInsertId();
         return insertEvent(db_, n.searchId, "node_added",
@@ -147,13 +170,20 @@ Status SearchStore::setNodeState(std::int64_t nodeId, const std::string& state) 
 
 Status SearchStore::finishNode(const NodeRecord& n, const SearchRecord& search) const {
     return db_.transaction([&]() -> Status {
-        auto stmt = db_.prepare("UPDATE nodes SET state = ?, status = ?, speedup = ?, message = ?, evaluation_id = ?, flagged = ?, "
-                                "finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
+        auto stmt =
+            db_.prepare("UPDATE nodes SET state = ?, status = ?, speedup = ?, message = ?, evaluation_id = ?, flagged = ?, "
+                        "finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
         if (!stmt) return stmt.error();
         stmt->bind(1, n.state);
-        if (n.status) stmt->bind(2, *n.status); else stmt->bindNull(2);
+        if (n.status)
+            stmt->bind(2, *n.status);
+        else
+            stmt->bindNull(2);
         stmt->bind(3, n.speedup).bind(4, n.message);
-        if (n.evaluationId) stmt->bind(5, n.evaluationId); else stmt->bindNull(5);
+        if (n.evaluationId)
+            stmt->bind(5, n.evaluationId);
+        else
+            stmt->bindNull(5);
         stmt->bind(6, static_cast<std::int64_t>(n.flagged ? 1 : 0));
         stmt->bind(7, n.id);
         if (auto st = stmt->run(); !st) return st;
@@ -167,7 +197,11 @@ Status SearchStore::updateNodeFlags(const NodeRecord& n) const {
     return db_.transaction([&]() -> Status {
         auto stmt = db_.prepare("UPDATE nodes SET pinned = ?, pruned = ?, boost = ?, hint = ? WHERE id = ?");
         if (!stmt) return stmt.error();
-        stmt->bind(1, static_cast<std::int64_t>(n.pinned)).bind(2, static_cast<std::int64_t>(n.pruned)).bind(3, n.boost).bind(4, n.hint).bind(5, n.id);
+        stmt->bind(1, static_cast<std::int64_t>(n.pinned))
+            .bind(2, static_cast<std::int64_t>(n.pruned))
+            .bind(3, n.boost)
+            .bind(4, n.hint)
+            .bind(5, n.id);
         if (auto st = stmt->run(); !st) return st;
         return insertEvent(db_, n.searchId, "node_changed", "{\"node\":" + std::to_string(n.id) + "}");
     });
@@ -208,7 +242,8 @@ Result<std::int64_t> SearchStore::postCommand(std::int64_t searchId, const std::
 }
 
 Result<std::vector<CommandRecord>> SearchStore::pendingCommands(std::int64_t searchId) const {
-    auto stmt = db_.prepare("SELECT id, search_id, verb, args, created_at FROM commands WHERE search_id = ? AND applied_at IS NULL ORDER BY id");
+    auto stmt = db_.prepare(
+        "SELECT id, search_id, verb, args, created_at FROM commands WHERE search_id = ? AND applied_at IS NULL ORDER BY id");
     if (!stmt) return stmt.error();
     stmt->bind(1, searchId);
     return readAll<CommandRecord>(*stmt, [](const Statement& s) {

@@ -47,7 +47,7 @@ struct EventRecord {
 };
 
 class SearchStore {
-public:
+  public:
     explicit SearchStore(const Database& db) : db_(db) {}
 
     Result<std::int64_t> createSearch(const SearchRecord& search) const;
@@ -77,7 +77,7 @@ public:
     Result<std::int64_t> lastEventId(std::int64_t searchId) const;
     Result<std::vector<EventRecord>> eventsAfter(std::int64_t searchId, std::int64_t afterId, int limit = 1000) const;
 
-private:
+  private:
     const Database& db_;
 };
 

@@ -27,7 +27,8 @@ Result<llm::LlmSettings> loadLlmSettings(const std::string& explicitFile) {
     return llm::loadSettings(llm::defaultSettingsFile(), false);
 }
 
-Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const tree::SearchConfig& config, const std::string& llmConfigFile) {
+Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const tree::SearchConfig& config,
+                                                                 const std::string& llmConfigFile) {
     auto settings = loadLlmSettings(llmConfigFile);
     if (!settings) return settings.error();
     std::vector<std::unique_ptr<llm::LlmClient>> clients;
@@ -37,12 +38,13 @@ Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const tree::Sea
         model->weight = choice.weight;
         clients.push_back(std::make_unique<llm::LlmClient>(*model));
     }
-    if (clients.empty()) return makeError(ErrorCode::InvalidArgument, "no model given: add --model NAME (see `kernelsmith-cli llm models`)");
+    if (clients.empty())
+        return makeError(ErrorCode::InvalidArgument, "no model given: add --model NAME (see `kernelsmith-cli llm models`)");
     LlmOptions options;
     options.promptTokenBudget = config.promptTokens;
     const auto& machine = eval::machineInfo("g++");
-    options.machine = machine.cpu + ", " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " hardware threads, " +
-                      machine.compilerVersion;
+    options.machine = machine.cpu + ", " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
+                      " hardware threads, " + machine.compilerVersion;
     return std::shared_ptr<const LlmSynthesizer>(std::make_shared<LlmSynthesizer>(std::move(clients), options));
 }
 

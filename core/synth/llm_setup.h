@@ -1,8 +1,8 @@
 #pragma once
 // Turns a search's model choices into a ready LLM synthesizer: settings file,
 // presets, keys from the environment. Shared by the CLI and the workbench.
-#include "tree/tree_types.h"
 #include "synth/llm_synthesizer.h"
+#include "tree/tree_types.h"
 #include "util/result.h"
 
 #include <memory>
@@ -16,6 +16,7 @@ tree::ModelChoice parseModelChoice(const std::string& text);
 // The settings file named by --llm-config, else KS_LLM_CONFIG, else the default.
 Result<llm::LlmSettings> loadLlmSettings(const std::string& explicitFile);
 
-Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const tree::SearchConfig& config, const std::string& llmConfigFile);
+Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const tree::SearchConfig& config,
+                                                                 const std::string& llmConfigFile);
 
 } // namespace ks::synth

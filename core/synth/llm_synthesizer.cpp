@@ -31,7 +31,8 @@ LlmJob LlmSynthesizer::prepare(const llm::PromptInput& input, tree::NodeId paren
     job.request.stream = m.stream;
     job.promptCut = prompt.cut;
     for (const auto& k : input.knowledge)
-        if (std::find(prompt.cut.begin(), prompt.cut.end(), "knowledge: " + k.title) == prompt.cut.end()) job.knowledge.push_back(k);
+        if (std::find(prompt.cut.begin(), prompt.cut.end(), "knowledge: " + k.title) == prompt.cut.end())
+            job.knowledge.push_back(k);
     job.rngSeed = rng();
     return job;
 }
@@ -44,7 +45,8 @@ LlmResult LlmSynthesizer::run(const LlmJob& job, llm::StreamSink* sink, std::sto
     result.outcome = client.complete(job.request, sink, stop, job.rngSeed);
     const auto& call = result.outcome.call;
     if (!call.ok) {
-        result.error = "LLM call to " + client.model().name + " failed (" + llm::failureKindName(call.failure.kind) + "): " + call.failure.message;
+        result.error = "LLM call to " + client.model().name + " failed (" + llm::failureKindName(call.failure.kind) +
+                       "): " + call.failure.message;
         return result;
     }
     result.costUsd = client.model().cost(call.reply.usage.inputTokens, call.reply.usage.outputTokens);

@@ -15,11 +15,11 @@ namespace ks::synth {
 // The memory operator's view of the tree around the node being expanded.
 struct ExpansionContext {
     const tree::Node* node = nullptr;
-    std::string source;                              // the node's kernel source
+    std::string source; // the node's kernel source
     tree::MemoryMode mode = tree::MemoryMode::None;
-    std::vector<const tree::Node*> ancestors;      // parent first; empty unless mode has ancestors
-    std::vector<const tree::Node*> siblings;       // failed ones included; empty unless mode has siblings
-    std::string hint;                                // a person's hint attached to the node
+    std::vector<const tree::Node*> ancestors; // parent first; empty unless mode has ancestors
+    std::vector<const tree::Node*> siblings;  // failed ones included; empty unless mode has siblings
+    std::string hint;                         // a person's hint attached to the node
 };
 
 enum class Operator { Mutate, Crossover, Restart, Enumerate };
@@ -28,7 +28,7 @@ std::string operatorName(Operator op);
 struct ExpansionRequest {
     Operator op = Operator::Mutate;
     ExpansionContext context;
-    const tree::Node* partner = nullptr;           // Crossover
+    const tree::Node* partner = nullptr; // Crossover
 };
 
 struct Proposal {
@@ -37,14 +37,14 @@ struct Proposal {
     std::string sourceName;
     std::string source;
     problem::ParamAssignment params;
-    std::string rationale;                           // why this child: shown in the tree
+    std::string rationale; // why this child: shown in the tree
 };
 
 // Is (source hash, params) already in the tree?
 using KnownPredicate = std::function<bool(const std::string& sourceHash, const problem::ParamAssignment& params)>;
 
 class Synthesizer {
-public:
+  public:
     virtual ~Synthesizer() = default;
     virtual std::string name() const = 0;
     // nullopt: nothing new to propose from this request (the neighbourhood is exhausted).

@@ -41,10 +41,14 @@ std::map<std::string, std::set<std::string>> tabu(const ExpansionContext& ctx) {
 
 std::string operatorName(Operator op) {
     switch (op) {
-    case Operator::Mutate: return "mutate";
-    case Operator::Crossover: return "crossover";
-    case Operator::Restart: return "restart";
-    case Operator::Enumerate: return "enumerate";
+    case Operator::Mutate:
+        return "mutate";
+    case Operator::Crossover:
+        return "crossover";
+    case Operator::Restart:
+        return "restart";
+    case Operator::Enumerate:
+        return "enumerate";
     }
     return "?";
 }
@@ -59,7 +63,8 @@ Result<problem::ParamSpace> Tuner::space(const std::string& source) {
     return *parsed;
 }
 
-Result<std::optional<Proposal>> Tuner::propose(const ExpansionRequest& request, const KnownPredicate& known, std::mt19937_64& rng) {
+Result<std::optional<Proposal>> Tuner::propose(const ExpansionRequest& request, const KnownPredicate& known,
+                                               std::mt19937_64& rng) {
     const auto& ctx = request.context;
     auto sp = space(ctx.source);
     if (!sp) return sp.error();
@@ -69,7 +74,8 @@ Result<std::optional<Proposal>> Tuner::propose(const ExpansionRequest& request, 
     const auto bad = tabu(ctx);
     auto isBad = [&](const problem::ParamAssignment& a) {
         for (const auto& [name, values] : bad)
-            if (auto it = a.find(name); it != a.end() && values.count(it->second) && node.params.at(name) != it->second) return true;
+            if (auto it = a.find(name); it != a.end() && values.count(it->second) && node.params.at(name) != it->second)
+                return true;
         return false;
     };
 
@@ -107,7 +113,8 @@ Result<std::optional<Proposal>> Tuner::propose(const ExpansionRequest& request, 
             const auto values = d.values();
             const auto current = std::find(values.begin(), values.end(), node.params.at(d.name));
             std::vector<std::string> next;
-            if (d.kind == problem::ParamDomain::Kind::Bool || d.kind == problem::ParamDomain::Kind::Enum || current == values.end()) {
+            if (d.kind == problem::ParamDomain::Kind::Bool || d.kind == problem::ParamDomain::Kind::Enum ||
+                current == values.end()) {
                 for (const auto& v : values)
                     if (v != node.params.at(d.name)) next.push_back(v);
             } else {
@@ -117,7 +124,8 @@ Result<std::optional<Proposal>> Tuner::propose(const ExpansionRequest& request, 
             for (const auto& v : next) {
                 problem::ParamAssignment a = node.params;
                 a[d.name] = v;
-                if (!known(node.sourceHash, a) && !isBad(a)) steps.emplace_back(a, d.name + " " + node.params.at(d.name) + " -> " + v);
+                if (!known(node.sourceHash, a) && !isBad(a))
+                    steps.emplace_back(a, d.name + " " + node.params.at(d.name) + " -> " + v);
             }
         }
         if (!steps.empty()) {
@@ -139,7 +147,8 @@ Result<std::optional<Proposal>> Tuner::propose(const ExpansionRequest& request, 
         } else if (request.op == Operator::Crossover && request.partner) {
             std::bernoulli_distribution coin(0.5);
             for (const auto& d : params)
-                if (auto it = request.partner->params.find(d.name); it != request.partner->params.end() && coin(rng)) a[d.name] = it->second;
+                if (auto it = request.partner->params.find(d.name); it != request.partner->params.end() && coin(rng))
+                    a[d.name] = it->second;
             p.origin = tree::NodeOrigin::Crossover;
             why = "crossover with node " + std::to_string(request.partner->id);
         } else {

@@ -12,7 +12,7 @@
 namespace ks::synth {
 
 class Tuner final : public Synthesizer {
-public:
+  public:
     std::string name() const override { return "tuner"; }
     Result<std::optional<Proposal>> propose(const ExpansionRequest& request, const KnownPredicate& known,
                                             std::mt19937_64& rng) override;
@@ -20,7 +20,7 @@ public:
     // The declared space of a source (parsed once per source).
     Result<problem::ParamSpace> space(const std::string& source);
 
-private:
+  private:
     std::map<std::string, problem::ParamSpace> spaces_; // by source hash
 };
 

@@ -5,8 +5,7 @@
 
 namespace ks::tree {
 namespace {
-template <typename E, std::size_t N>
-std::string nameOf(const std::array<std::pair<E, const char*>, N>& table, E value) {
+template <typename E, std::size_t N> std::string nameOf(const std::array<std::pair<E, const char*>, N>& table, E value) {
     for (const auto& [e, n] : table)
         if (e == value) return n;
     return "?";
@@ -23,8 +22,10 @@ constexpr std::array<std::pair<Policy, const char*>, 6> kPolicies{{{Policy::Gree
                                                                    {Policy::Evolutionary, "evo"},
                                                                    {Policy::Random, "random"},
                                                                    {Policy::Exhaustive, "exhaustive"}}};
-constexpr std::array<std::pair<MemoryMode, const char*>, 4> kModes{
-    {{MemoryMode::None, "none"}, {MemoryMode::Ancestors, "ancestors"}, {MemoryMode::Siblings, "siblings"}, {MemoryMode::Both, "both"}}};
+constexpr std::array<std::pair<MemoryMode, const char*>, 4> kModes{{{MemoryMode::None, "none"},
+                                                                    {MemoryMode::Ancestors, "ancestors"},
+                                                                    {MemoryMode::Siblings, "siblings"},
+                                                                    {MemoryMode::Both, "both"}}};
 constexpr std::array<std::pair<NodeOrigin, const char*>, 6> kOrigins{{{NodeOrigin::Seed, "seed"},
                                                                       {NodeOrigin::Mutation, "mutation"},
                                                                       {NodeOrigin::Crossover, "crossover"},
@@ -35,13 +36,29 @@ constexpr std::array<std::pair<SynthMode, const char*>, 3> kSynths{
     {{SynthMode::Tuner, "tuner"}, {SynthMode::Llm, "llm"}, {SynthMode::Hybrid, "hybrid"}}};
 } // namespace
 
-std::string synthModeName(SynthMode m) { return nameOf(kSynths, m); }
-std::optional<SynthMode> parseSynthMode(const std::string& name) { return parseName(kSynths, name); }
-std::string policyName(Policy p) { return nameOf(kPolicies, p); }
-std::optional<Policy> parsePolicy(const std::string& name) { return parseName(kPolicies, name); }
-std::string memoryModeName(MemoryMode m) { return nameOf(kModes, m); }
-std::optional<MemoryMode> parseMemoryMode(const std::string& name) { return parseName(kModes, name); }
-std::string originName(NodeOrigin o) { return nameOf(kOrigins, o); }
-std::optional<NodeOrigin> parseOrigin(const std::string& name) { return parseName(kOrigins, name); }
+std::string synthModeName(SynthMode m) {
+    return nameOf(kSynths, m);
+}
+std::optional<SynthMode> parseSynthMode(const std::string& name) {
+    return parseName(kSynths, name);
+}
+std::string policyName(Policy p) {
+    return nameOf(kPolicies, p);
+}
+std::optional<Policy> parsePolicy(const std::string& name) {
+    return parseName(kPolicies, name);
+}
+std::string memoryModeName(MemoryMode m) {
+    return nameOf(kModes, m);
+}
+std::optional<MemoryMode> parseMemoryMode(const std::string& name) {
+    return parseName(kModes, name);
+}
+std::string originName(NodeOrigin o) {
+    return nameOf(kOrigins, o);
+}
+std::optional<NodeOrigin> parseOrigin(const std::string& name) {
+    return parseName(kOrigins, name);
+}
 
 } // namespace ks::tree

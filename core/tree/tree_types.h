@@ -34,8 +34,8 @@ std::string synthModeName(SynthMode mode);
 std::optional<SynthMode> parseSynthMode(const std::string& name);
 
 struct ModelChoice {
-    std::string name;   // a configured model or a preset (openai:MODEL, ...)
-    double weight = 1;  // overrides the config's weight for this search
+    std::string name;  // a configured model or a preset (openai:MODEL, ...)
+    double weight = 1; // overrides the config's weight for this search
 };
 
 // pending: waiting for a slot; running: submitted; then the evaluation's status.
@@ -44,42 +44,42 @@ enum class NodeState { Pending, Running, Done };
 struct SearchConfig {
     Policy policy = Policy::Mcts;
     MemoryMode memory = MemoryMode::Both;
-    int maxEvaluations = 64;        // budget
-    double maxWallSeconds = 0;      // 0: none
-    double targetSpeedup = 0;       // 0: none
-    int stallEvaluations = 0;       // stop after this many evaluations without a gain; 0: never
-    double maxTokens = 0;           // LLM budgets: input + output tokens, and USD; 0: none
+    int maxEvaluations = 64;   // budget
+    double maxWallSeconds = 0; // 0: none
+    double targetSpeedup = 0;  // 0: none
+    int stallEvaluations = 0;  // stop after this many evaluations without a gain; 0: never
+    double maxTokens = 0;      // LLM budgets: input + output tokens, and USD; 0: none
     double maxCostUsd = 0;
-    double stopNearRoofline = 0;    // end when a kernel reaches this fraction of its roofline bound; 0: never
+    double stopNearRoofline = 0; // end when a kernel reaches this fraction of its roofline bound; 0: never
     SynthMode synth = SynthMode::Tuner;
     std::vector<ModelChoice> models; // llm and hybrid: the ensemble
-    int llmConcurrency = 2;         // LLM calls in flight at once
-    int polishSteps = 4;            // hybrid: tuner children per correct LLM child with params
-    int promptTokens = 24000;       // the prompt's token budget
-    bool seedFromHistory = false;   // also start from the best kernels of earlier searches of this problem
-    int workers = 0;                // 0: the executor's slots
-    std::uint64_t seed = 1;         // every random choice of policy and tuner
-    double mctsExploration = 0.1;   // UCT constant over rewards normalized to [0, 1]
-    double mctsWidening = 0.5;      // a node may have ceil(w * sqrt(visits + 1)) children before UCT descends
+    int llmConcurrency = 2;          // LLM calls in flight at once
+    int polishSteps = 4;             // hybrid: tuner children per correct LLM child with params
+    int promptTokens = 24000;        // the prompt's token budget
+    bool seedFromHistory = false;    // also start from the best kernels of earlier searches of this problem
+    int workers = 0;                 // 0: the executor's slots
+    std::uint64_t seed = 1;          // every random choice of policy and tuner
+    double mctsExploration = 0.1;    // UCT constant over rewards normalized to [0, 1]
+    double mctsWidening = 0.5;       // a node may have ceil(w * sqrt(visits + 1)) children before UCT descends
     int beamWidth = 4;
-    int population = 8;             // evolutionary: per island
+    int population = 8; // evolutionary: per island
     int islands = 2;
     int tournament = 3;
     double crossoverRate = 0.3;
-    double restartRate = 0.05;      // share of tuner proposals that are random restarts
+    double restartRate = 0.05; // share of tuner proposals that are random restarts
 };
 
 struct Node {
     NodeId id = 0;
     NodeId parent = 0;
-    int seq = 0;                    // creation order within the search, from 1
+    int seq = 0; // creation order within the search, from 1
     NodeOrigin origin = NodeOrigin::Seed;
-    std::string sourceName;         // the seed it descends from (same template)
+    std::string sourceName; // the seed it descends from (same template)
     std::string sourceHash;
     problem::ParamAssignment params;
     NodeState state = NodeState::Pending;
     std::optional<eval::EvalStatus> status;
-    double speedup = 0;             // when correct
+    double speedup = 0; // when correct
     std::string message;
     std::int64_t evaluationId = 0;
     bool pinned = false;

@@ -9,15 +9,14 @@ namespace ks {
 
 Result<std::string> readTextFile(const std::filesystem::path& path, std::uintmax_t maxBytes) {
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec))
-        return makeError(ErrorCode::NotFound, path.string() + ": no such file");
+    if (!std::filesystem::exists(path, ec)) return makeError(ErrorCode::NotFound, path.string() + ": no such file");
     if (std::filesystem::is_directory(path, ec))
         return makeError(ErrorCode::InvalidArgument, path.string() + ": is a directory, expected a file");
     if (!std::filesystem::is_regular_file(path, ec))
-        return makeError(ErrorCode::InvalidArgument, path.string() + ": is not a regular file (a device or a pipe); expected a file");
+        return makeError(ErrorCode::InvalidArgument,
+                         path.string() + ": is not a regular file (a device or a pipe); expected a file");
     std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return makeError(ErrorCode::Io, path.string() + ": cannot open: " + std::strerror(errno));
+    if (!in) return makeError(ErrorCode::Io, path.string() + ": cannot open: " + std::strerror(errno));
     std::string text;
     char buf[65536];
     while (in.read(buf, sizeof buf) || in.gcount() > 0) {
@@ -52,22 +51,18 @@ Status writeFileAtomic(const std::filesystem::path& path, const std::string& con
     const auto temp = path.string() + ".tmp";
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return makeError(ErrorCode::Io, temp + ": cannot write: " + std::strerror(errno));
+        if (!out) return makeError(ErrorCode::Io, temp + ": cannot write: " + std::strerror(errno));
         out << content;
-        if (!out.flush())
-            return makeError(ErrorCode::Io, temp + ": write failed: " + std::strerror(errno));
+        if (!out.flush()) return makeError(ErrorCode::Io, temp + ": write failed: " + std::strerror(errno));
     }
     std::error_code ec;
     std::filesystem::rename(temp, path, ec);
-    if (ec)
-        return makeError(ErrorCode::Io, path.string() + ": cannot replace: " + ec.message());
+    if (ec) return makeError(ErrorCode::Io, path.string() + ": cannot replace: " + ec.message());
     return {};
 }
 
 std::string truncateMiddle(const std::string& text, std::size_t headBytes, std::size_t tailBytes) {
-    if (text.size() <= headBytes + tailBytes)
-        return text;
+    if (text.size() <= headBytes + tailBytes) return text;
     const auto cut = text.size() - headBytes - tailBytes;
     return text.substr(0, headBytes) + "\n[... " + std::to_string(cut) + " bytes cut ...]\n" +
            text.substr(text.size() - tailBytes);

@@ -7,9 +7,13 @@
 
 namespace ks {
 
-Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) { EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr); }
+Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
+    EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr);
+}
 
-Sha256::~Sha256() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
+Sha256::~Sha256() {
+    EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_));
+}
 
 Sha256& Sha256::addField(std::string_view bytes) {
     auto* ctx = static_cast<EVP_MD_CTX*>(ctx_);

@@ -7,7 +7,7 @@ namespace ks {
 // Incremental SHA-256 (OpenSSL's libcrypto). Used for content addressing:
 // result-cache keys, problem and KB file fingerprints.
 class Sha256 {
-public:
+  public:
     Sha256();
     ~Sha256();
     Sha256(const Sha256&) = delete;
@@ -17,7 +17,7 @@ public:
     Sha256& addField(std::string_view bytes);
     std::string hexDigest();
 
-private:
+  private:
     void* ctx_;
 };
 

@@ -12,8 +12,7 @@ spdlog::level::level_enum gLevel = spdlog::level::warn;
 
 std::shared_ptr<spdlog::logger> get(const std::string& subsystem) {
     std::lock_guard lock(gMutex);
-    if (auto existing = spdlog::get(subsystem))
-        return existing;
+    if (auto existing = spdlog::get(subsystem)) return existing;
     auto logger = spdlog::stderr_color_mt(subsystem);
     logger->set_level(gLevel);
     logger->set_pattern("[%H:%M:%S.%e] [%n] [%^%l%$] %v");

@@ -10,12 +10,24 @@ namespace ks::log {
 
 std::shared_ptr<spdlog::logger> get(const std::string& subsystem);
 
-inline std::shared_ptr<spdlog::logger> eval() { return get("eval"); }
-inline std::shared_ptr<spdlog::logger> store() { return get("store"); }
-inline std::shared_ptr<spdlog::logger> problem() { return get("problem"); }
-inline std::shared_ptr<spdlog::logger> search() { return get("search"); }
-inline std::shared_ptr<spdlog::logger> llm() { return get("llm"); }
-inline std::shared_ptr<spdlog::logger> profile() { return get("profile"); }
+inline std::shared_ptr<spdlog::logger> eval() {
+    return get("eval");
+}
+inline std::shared_ptr<spdlog::logger> store() {
+    return get("store");
+}
+inline std::shared_ptr<spdlog::logger> problem() {
+    return get("problem");
+}
+inline std::shared_ptr<spdlog::logger> search() {
+    return get("search");
+}
+inline std::shared_ptr<spdlog::logger> llm() {
+    return get("llm");
+}
+inline std::shared_ptr<spdlog::logger> profile() {
+    return get("profile");
+}
 
 // Applies to every subsystem logger, existing and future.
 void setLevel(spdlog::level::level_enum level);

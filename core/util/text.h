@@ -17,17 +17,22 @@ inline std::string validUtf8(std::string_view s) {
         const unsigned char c = static_cast<unsigned char>(s[i]);
         std::size_t n = 0;
         unsigned cp = 0;
-        if (c < 0x80) n = 1, cp = c;
-        else if (c >= 0xC2 && c <= 0xDF) n = 2, cp = c & 0x1F;
-        else if (c >= 0xE0 && c <= 0xEF) n = 3, cp = c & 0x0F;
-        else if (c >= 0xF0 && c <= 0xF4) n = 4, cp = c & 0x07;
+        if (c < 0x80)
+            n = 1, cp = c;
+        else if (c >= 0xC2 && c <= 0xDF)
+            n = 2, cp = c & 0x1F;
+        else if (c >= 0xE0 && c <= 0xEF)
+            n = 3, cp = c & 0x0F;
+        else if (c >= 0xF0 && c <= 0xF4)
+            n = 4, cp = c & 0x07;
         bool ok = n > 0 && i + n <= s.size();
         for (std::size_t k = 1; ok && k < n; ++k) {
             const unsigned char cc = static_cast<unsigned char>(s[i + k]);
             ok = (cc & 0xC0) == 0x80;
             cp = (cp << 6) | (cc & 0x3F);
         }
-        if (ok && ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))) ok = false;
+        if (ok && ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF)))
+            ok = false;
         if (ok) {
             out.append(s.substr(i, n));
             i += n;

@@ -11,21 +11,21 @@
 #include <cstdlib>
 #include <string>
 
-#define CHECK(call)                                                                                      \
-    do {                                                                                                 \
-        cudaError_t e_ = (call);                                                                         \
-        if (e_ != cudaSuccess) {                                                                         \
-            std::fprintf(stderr, "gpu_probe: %s failed: %s\n", #call, cudaGetErrorString(e_));          \
-            std::exit(2);                                                                                \
-        }                                                                                                \
+#define CHECK(call)                                                                                                              \
+    do {                                                                                                                         \
+        cudaError_t e_ = (call);                                                                                                 \
+        if (e_ != cudaSuccess) {                                                                                                 \
+            std::fprintf(stderr, "gpu_probe: %s failed: %s\n", #call, cudaGetErrorString(e_));                                   \
+            std::exit(2);                                                                                                        \
+        }                                                                                                                        \
     } while (0)
-#define CHECK_BLAS(call)                                                                                 \
-    do {                                                                                                 \
-        cublasStatus_t s_ = (call);                                                                      \
-        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                               \
-            std::fprintf(stderr, "gpu_probe: %s failed: status %d\n", #call, static_cast<int>(s_));      \
-            std::exit(2);                                                                                \
-        }                                                                                                \
+#define CHECK_BLAS(call)                                                                                                         \
+    do {                                                                                                                         \
+        cublasStatus_t s_ = (call);                                                                                              \
+        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                                                       \
+            std::fprintf(stderr, "gpu_probe: %s failed: status %d\n", #call, static_cast<int>(s_));                              \
+            std::exit(2);                                                                                                        \
+        }                                                                                                                        \
     } while (0)
 
 constexpr int kFmaIters = 4096;
@@ -35,15 +35,20 @@ __global__ void fmaKernel(float* out, float m, float c) {
     float a0 = threadIdx.x, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, a4 = a0 + 4, a5 = a0 + 5, a6 = a0 + 6, a7 = a0 + 7;
 #pragma unroll 16
     for (int i = 0; i < kFmaIters; ++i) {
-        a0 = fmaf(a0, m, c); a1 = fmaf(a1, m, c); a2 = fmaf(a2, m, c); a3 = fmaf(a3, m, c);
-        a4 = fmaf(a4, m, c); a5 = fmaf(a5, m, c); a6 = fmaf(a6, m, c); a7 = fmaf(a7, m, c);
+        a0 = fmaf(a0, m, c);
+        a1 = fmaf(a1, m, c);
+        a2 = fmaf(a2, m, c);
+        a3 = fmaf(a3, m, c);
+        a4 = fmaf(a4, m, c);
+        a5 = fmaf(a5, m, c);
+        a6 = fmaf(a6, m, c);
+        a7 = fmaf(a7, m, c);
     }
     const float s = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
     if (s == 42.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = s; // keeps the chains alive
 }
 
-template <typename F>
-float bestMs(F body, int reps) {
+template <typename F> float bestMs(F body, int reps) {
     cudaEvent_t a, b;
     CHECK(cudaEventCreate(&a));
     CHECK(cudaEventCreate(&b));
@@ -74,10 +79,12 @@ double gemmTflops(cublasHandle_t h, cudaDataType type, int n) {
     CHECK(cudaMemset(B, 0, elems * size));
     const float alpha = 1, beta = 0;
     const cublasComputeType_t compute = type == CUDA_R_32F ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_32F;
-    const float ms = bestMs([&] {
-        CHECK_BLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, A, type, n, B, type, n, &beta, C, CUDA_R_32F, n,
-                                compute, CUBLAS_GEMM_DEFAULT));
-    }, 5);
+    const float ms = bestMs(
+        [&] {
+            CHECK_BLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, A, type, n, B, type, n, &beta, C, CUDA_R_32F, n,
+                                    compute, CUBLAS_GEMM_DEFAULT));
+        },
+        5);
     CHECK(cudaFree(A));
     CHECK(cudaFree(B));
     CHECK(cudaFree(C));
@@ -113,7 +120,12 @@ int main() {
         float* out;
         const int blocks = p.multiProcessorCount * 16, threads = 256;
         CHECK(cudaMalloc(&out, sizeof(float) * blocks * threads));
-        const float fmaMs = bestMs([&] { fmaKernel<<<blocks, threads>>>(out, 0.999999f, 1e-7f); CHECK(cudaGetLastError()); }, 10);
+        const float fmaMs = bestMs(
+            [&] {
+                fmaKernel<<<blocks, threads>>>(out, 0.999999f, 1e-7f);
+                CHECK(cudaGetLastError());
+            },
+            10);
         CHECK(cudaFree(out));
         const double fmaTflops = 2.0 * 8 * kFmaIters * static_cast<double>(blocks) * threads / (fmaMs * 1e-3) / 1e12;
 

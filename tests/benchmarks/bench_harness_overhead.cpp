@@ -27,7 +27,9 @@ double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v[v.size() / 2];
 }
-double num(const nlohmann::json& j, const char* key) { return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0; }
+double num(const nlohmann::json& j, const char* key) {
+    return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0;
+}
 } // namespace
 
 int main(int argc, char** argv) {
@@ -93,8 +95,8 @@ int main(int argc, char** argv) {
             reps.push_back(r.timing.empty() ? 0 : r.timing[0].reps);
         }
         std::printf("%-14s %8.2f %8.2f %8.3f | %9.1f %9.1f %9.1f %9.1f | %9.3f %8.0f\n", spec->name.c_str(), median(wall),
-                    median(compile), median(kernel), median(fixed), median(check), median(protocol), median(total), median(speedup),
-                    median(reps));
+                    median(compile), median(kernel), median(fixed), median(check), median(protocol), median(total),
+                    median(speedup), median(reps));
     }
     std::printf("\nfixed: job dir, sandbox and process start, loading, parsing, recording (outside the harness phases)\n"
                 "check: input generation, reference runs, comparisons and bookkeeping inside the phases\n"

@@ -83,9 +83,12 @@ int main(int argc, char** argv) {
     std::filesystem::path dbPath = std::filesystem::temp_directory_path() / "ks-bench-search.db";
     bool keepDb = false;
     for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--skip-throughput") == 0) throughput = false;
-        else if (std::strcmp(argv[i], "--db") == 0 && i + 1 < argc) { dbPath = argv[++i]; keepDb = true; }
-        else if (std::strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
+        if (std::strcmp(argv[i], "--skip-throughput") == 0)
+            throughput = false;
+        else if (std::strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
+            dbPath = argv[++i];
+            keepDb = true;
+        } else if (std::strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
             const std::string kv = argv[++i];
             const auto eq = kv.find('=');
             gOverrides[kv.substr(0, eq)] = nlohmann::json::parse(kv.substr(eq + 1));
@@ -93,8 +96,8 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "%s\n", search::configFromJson(gOverrides).error().message.c_str());
                 return 2;
             }
-        }
-        else seeds = std::max(1, std::atoi(argv[i]));
+        } else
+            seeds = std::max(1, std::atoi(argv[i]));
     }
     eval::LocalExecutorConfig config;
     config.workers = 2;
@@ -108,7 +111,8 @@ int main(int argc, char** argv) {
     options.timeBudgetS = 0.3;
 
     std::printf("search efficiency (%d seeds per policy; budget = 35%% of the exhaustive sweep)\n\n", seeds);
-    std::printf("%-12s %-8s %8s %14s %16s %14s\n", "problem", "policy", "budget", "evals to 95%", "best/exhaustive", "reached 95%");
+    std::printf("%-12s %-8s %8s %14s %16s %14s\n", "problem", "policy", "budget", "evals to 95%", "best/exhaustive",
+                "reached 95%");
     std::map<std::string, std::map<std::string, double>> medianBest;
     for (const auto& dir : problem::findProblemDirs(paths::bundledProblemsDir() / "cpu")) {
         auto p = problem::loadProblem(dir);
@@ -126,7 +130,8 @@ int main(int argc, char** argv) {
             for (int s = 1; s <= seeds; ++s) {
                 const auto r = runSearch(*db, evaluator, *p, policy, budget, static_cast<std::uint64_t>(s) * 7919, options);
                 ratio.push_back(sweep.best > 0 ? r.best / sweep.best : 0);
-                const auto it = std::find_if(r.bestAfter.begin(), r.bestAfter.end(), [&](double b) { return b >= 0.95 * sweep.best; });
+                const auto it =
+                    std::find_if(r.bestAfter.begin(), r.bestAfter.end(), [&](double b) { return b >= 0.95 * sweep.best; });
                 if (it != r.bestAfter.end()) {
                     ++reached;
                     toTarget.push_back(static_cast<double>(it - r.bestAfter.begin() + 1));
@@ -136,8 +141,10 @@ int main(int argc, char** argv) {
             }
             char evals[32];
             const double m = median(toTarget);
-            if (m > budget) std::snprintf(evals, sizeof evals, "> %d", budget);
-            else std::snprintf(evals, sizeof evals, "%.0f (%.0f%%)", m, 100.0 * m / space);
+            if (m > budget)
+                std::snprintf(evals, sizeof evals, "> %d", budget);
+            else
+                std::snprintf(evals, sizeof evals, "%.0f (%.0f%%)", m, 100.0 * m / space);
             char reachedText[32];
             std::snprintf(reachedText, sizeof reachedText, "%d/%d", reached, seeds);
             std::printf("%-12s %-8s %8d %14s %16.3f %14s\n", p->name.c_str(), tree::policyName(policy).c_str(), budget, evals,
@@ -146,8 +153,8 @@ int main(int argc, char** argv) {
         }
     }
     for (const auto& [problem, byPolicy] : medianBest)
-        std::printf("%s: median best at equal budget: mcts %.3f, evo %.3f vs random %.3f of the exhaustive best\n", problem.c_str(),
-                    byPolicy.at("mcts"), byPolicy.at("evo"), byPolicy.at("random"));
+        std::printf("%s: median best at equal budget: mcts %.3f, evo %.3f vs random %.3f of the exhaustive best\n",
+                    problem.c_str(), byPolicy.at("mcts"), byPolicy.at("evo"), byPolicy.at("random"));
 
     if (throughput) {
         std::printf("\nthroughput on uncached evaluations (rmsnorm_fwd, greedy, 10 evaluations each)\n");
@@ -165,7 +172,8 @@ int main(int argc, char** argv) {
             runSearch(*db, ev, *rms, tree::Policy::Greedy, 10, 99, uncached);
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             perMinute[workers] = 10 / secs * 60;
-            std::printf("  %d worker(s): %.1f s, %.1f evaluations/min, %.2f s per evaluation\n", workers, secs, perMinute[workers], secs / 10 * workers);
+            std::printf("  %d worker(s): %.1f s, %.1f evaluations/min, %.2f s per evaluation\n", workers, secs,
+                        perMinute[workers], secs / 10 * workers);
         }
         std::printf("  2 workers / 1 worker: %.2fx\n", perMinute[2] / perMinute[1]);
     }

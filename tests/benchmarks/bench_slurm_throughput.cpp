@@ -58,7 +58,9 @@ std::vector<problem::ParamAssignment> allAssignments(const problem::ParamSpace& 
     return all;
 }
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 Measured fixedJobs(eval::Executor& executor, const std::filesystem::path& root, int jobs, double sleepS) {
     std::vector<std::future<eval::JobOutcome>> futures;
@@ -66,7 +68,8 @@ Measured fixedJobs(eval::Executor& executor, const std::filesystem::path& root, 
     for (int i = 0; i < jobs; ++i) {
         const auto dir = root / (executor.name() + "-" + std::to_string(i));
         std::filesystem::create_directories(dir / "build");
-        (void)writeFileAtomic(dir / "run.sh", "sleep " + std::to_string(sleepS) + "; echo '{\"status\": \"ok\"}' > result.json\n");
+        (void)writeFileAtomic(dir / "run.sh",
+                              "sleep " + std::to_string(sleepS) + "; echo '{\"status\": \"ok\"}' > result.json\n");
         eval::JobRequest r;
         r.dir = dir;
         r.limits.wallTimeoutS = 60;
@@ -168,8 +171,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_slurm_throughput: %s\n", (!local ? local.error() : slurm.error()).message.c_str());
         return 1;
     }
-    std::printf("%d jobs per workload; local: 2 workers; Slurm: %d jobs at once on a 2-CPU node of this host (%u cores)\n\n", jobs,
-                slurmJobs, std::thread::hardware_concurrency());
+    std::printf("%d jobs per workload; local: 2 workers; Slurm: %d jobs at once on a 2-CPU node of this host (%u cores)\n\n",
+                jobs, slurmJobs, std::thread::hardware_concurrency());
     std::printf("| %-34s | local/min | slurm/min | ratio | mean job local / slurm | failed l / s |\n", "workload");
     std::printf("|%s|----------:|----------:|------:|-----------------------:|-------------:|\n", std::string(36, '-').c_str());
     const std::string fixed = "fixed run.sh, sleep " + std::to_string(sleepS).substr(0, 4) + " s";

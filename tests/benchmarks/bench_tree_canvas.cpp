@@ -35,7 +35,10 @@ int main(int argc, char** argv) {
         // Search-like shape: mostly children of recent good nodes, some restarts.
         n.parentId = i <= 3 ? 0 : std::uniform_int_distribution<int>(std::max(1, i - 200), i - 1)(rng);
         const int kind = std::uniform_int_distribution<int>(0, 9)(rng);
-        n.glyph = kind < 6 ? NodeGlyph::Correct : kind < 8 ? NodeGlyph::CompileError : kind < 9 ? NodeGlyph::Wrong : NodeGlyph::Pending;
+        n.glyph = kind < 6   ? NodeGlyph::Correct
+                  : kind < 8 ? NodeGlyph::CompileError
+                  : kind < 9 ? NodeGlyph::Wrong
+                             : NodeGlyph::Pending;
         n.speedup = n.glyph == NodeGlyph::Correct ? std::uniform_real_distribution<double>(0.5, 20)(rng) : 0;
         batch.push_back(n);
     }
@@ -77,7 +80,8 @@ int main(int argc, char** argv) {
             frames.push_back(frame());
         }
         std::sort(frames.begin(), frames.end());
-        std::printf("pan/zoom at %gx the fitted scale: median %.1f ms, worst %.1f ms (target < 30 ms)\n", zoom, frames[frames.size() / 2], frames.back());
+        std::printf("pan/zoom at %gx the fitted scale: median %.1f ms, worst %.1f ms (target < 30 ms)\n", zoom,
+                    frames[frames.size() / 2], frames.back());
     }
 
     // A workspace holding a search of that size, written as the engine writes it.
@@ -128,10 +132,11 @@ int main(int argc, char** argv) {
     view.resize(1600, 1000);
     view.show();
     QSignalSpy arrived(&view, &SearchView::nodesArrived);
-    while (view.canvas()->layout().size() < count && open.elapsed() < 60000) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    while (view.canvas()->layout().size() < count && open.elapsed() < 60000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
     QImage shot(view.size(), QImage::Format_ARGB32_Premultiplied);
     view.render(&shot);
-    std::printf("open a %d-node search in a SearchView (read, deliver, lay out, first paint): %.2f s (target < 2 s)\n", view.canvas()->layout().size(),
-                open.nsecsElapsed() / 1e9);
+    std::printf("open a %d-node search in a SearchView (read, deliver, lay out, first paint): %.2f s (target < 2 s)\n",
+                view.canvas()->layout().size(), open.nsecsElapsed() / 1e9);
     return 0;
 }

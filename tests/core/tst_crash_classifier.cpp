@@ -8,7 +8,7 @@ using namespace ks::eval;
 
 class TestCrashClassifier : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void classifies_data() {
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("phase");
@@ -16,21 +16,57 @@ private slots:
         QTest::addColumn<QString>("status");
         QTest::addColumn<QString>("messagePart");
         QTest::newRow("segfault") << 139 << "candidate on check shape one seed 1 (call 1)"
-                                  << "\nKS-FATAL signal=11 in_candidate=1 phase=x\n" << "runtime_error" << "segmentation fault";
-        QTest::newRow("watchdog") << 137 << "candidate on timing shape t" << "\nKS-TIMEOUT phase=x\n" << "timeout" << "time limit";
-        QTest::newRow("timeout(1)") << 137 << "candidate on check shape one seed 1 (call 1)" << "" << "timeout" << "during: candidate";
-        QTest::newRow("cpu limit") << 152 << "candidate" << "" << "timeout" << "time limit";
-        QTest::newRow("oom") << 139 << "candidate" << "\nKS-OOM bytes=107374182400\n\nKS-FATAL signal=11 in_candidate=1\n" << "oom" << "107374182400 bytes";
-        QTest::newRow("input write") << 86 << "candidate" << "\nKS-INPUT-WRITE arg=x phase=p\n" << "wrong_answer" << "input x";
-        QTest::newRow("file size") << 153 << "candidate" << "\nKS-FATAL signal=25 in_candidate=1\n" << "runtime_error" << "file size";
-        QTest::newRow("reference") << 139 << "reference on check shape one seed 1" << "\nKS-FATAL signal=11 in_candidate=0\n" << "infra_error" << "reference failed";
-        QTest::newRow("reference hangs") << 137 << "reference on a timing shape" << "" << "infra_error" << "no candidate was charged";
-        QTest::newRow("lock wait") << 137 << "waiting for the timing lock" << "" << "infra_error" << "not in the candidate's code";
-        QTest::newRow("judge killed by the candidate") << 137 << "loading the candidate" << "\nKS-CANDIDATE-RUNNER pid=7\nKS-KILLED-EARLY\n"
-                                                       << "runtime_error" << "may not signal other processes";
-        QTest::newRow("judge killed before the candidate") << 137 << "loading the reference" << "\nKS-KILLED-EARLY\n" << "infra_error"
+                                  << "\nKS-FATAL signal=11 in_candidate=1 phase=x\n"
+                                  << "runtime_error"
+                                  << "segmentation fault";
+        QTest::newRow("watchdog") << 137 << "candidate on timing shape t"
+                                  << "\nKS-TIMEOUT phase=x\n"
+                                  << "timeout"
+                                  << "time limit";
+        QTest::newRow("timeout(1)") << 137 << "candidate on check shape one seed 1 (call 1)"
+                                    << ""
+                                    << "timeout"
+                                    << "during: candidate";
+        QTest::newRow("cpu limit") << 152 << "candidate"
+                                   << ""
+                                   << "timeout"
+                                   << "time limit";
+        QTest::newRow("oom") << 139 << "candidate"
+                             << "\nKS-OOM bytes=107374182400\n\nKS-FATAL signal=11 in_candidate=1\n"
+                             << "oom"
+                             << "107374182400 bytes";
+        QTest::newRow("input write") << 86 << "candidate"
+                                     << "\nKS-INPUT-WRITE arg=x phase=p\n"
+                                     << "wrong_answer"
+                                     << "input x";
+        QTest::newRow("file size") << 153 << "candidate"
+                                   << "\nKS-FATAL signal=25 in_candidate=1\n"
+                                   << "runtime_error"
+                                   << "file size";
+        QTest::newRow("reference") << 139 << "reference on check shape one seed 1"
+                                   << "\nKS-FATAL signal=11 in_candidate=0\n"
+                                   << "infra_error"
+                                   << "reference failed";
+        QTest::newRow("reference hangs") << 137 << "reference on a timing shape"
+                                         << ""
+                                         << "infra_error"
+                                         << "no candidate was charged";
+        QTest::newRow("lock wait") << 137 << "waiting for the timing lock"
+                                   << ""
+                                   << "infra_error"
+                                   << "not in the candidate's code";
+        QTest::newRow("judge killed by the candidate") << 137 << "loading the candidate"
+                                                       << "\nKS-CANDIDATE-RUNNER pid=7\nKS-KILLED-EARLY\n"
+                                                       << "runtime_error"
+                                                       << "may not signal other processes";
+        QTest::newRow("judge killed before the candidate") << 137 << "loading the reference"
+                                                           << "\nKS-KILLED-EARLY\n"
+                                                           << "infra_error"
                                                            << "no candidate was charged";
-        QTest::newRow("abort") << 134 << "candidate on check shape one seed 2 (call 2)" << "" << "runtime_error" << "abort";
+        QTest::newRow("abort") << 134 << "candidate on check shape one seed 2 (call 2)"
+                               << ""
+                               << "runtime_error"
+                               << "abort";
     }
     void classifies() {
         QFETCH(int, exitCode);

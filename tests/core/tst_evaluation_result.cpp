@@ -8,7 +8,7 @@ using namespace ks::eval;
 
 class TestEvaluationResult : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void parsesHarnessOutput() {
         const char* text = R"({"schema":1,"status":"wrong_answer","message":"m","speedup":null,"implausible_speedup":false,
           "build_log":"","checks":[{"shape":"one","sizes":{"N":1},"seed":2,"output":"y","passed":false,"kind":"mismatch",

@@ -8,7 +8,7 @@ using ks::problem::Expression;
 
 class TestExpression : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void evaluatesArithmeticWithPrecedence() {
         auto e = Expression::parse("4*M*N + 2*(N - 1) / 2");
         QVERIFY(e.ok());
@@ -98,7 +98,8 @@ private slots:
         QVERIFY(huge->evaluate({{"N", 2}}).ok());
         auto hugeInt = huge->evaluateInt({{"N", 2}});
         QVERIFY(!hugeInt.ok());
-        QVERIFY2(hugeInt.error().message.find("does not fit in a 64-bit integer") != std::string::npos, hugeInt.error().message.c_str());
+        QVERIFY2(hugeInt.error().message.find("does not fit in a 64-bit integer") != std::string::npos,
+                 hugeInt.error().message.c_str());
         for (const char* bad : {"1.2.3", "1..2", "1e5e5", "1e", "2e+", "."}) {
             auto e = Expression::parse(bad);
             QVERIFY2(!e.ok(), bad);

@@ -10,9 +10,9 @@
 #include "problem/problem_loader.h"
 #include "store/database.h"
 #include "test_support.h"
+#include "tiny_pdf.h"
 #include "util/files.h"
 #include "util/paths.h"
-#include "tiny_pdf.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
@@ -29,8 +29,8 @@ namespace {
 
 std::string doc(const std::string& id, const std::string& category, const std::string& platforms, const std::string& triggers,
                 const std::string& body) {
-    return "---\nid: " + id + "\ntitle: " + id + " title\ncategory: " + category + "\nplatforms: " + platforms + "\ntriggers: " + triggers +
-           "\ntags: [test]\n---\n# " + id + "\n\n" + body + "\n";
+    return "---\nid: " + id + "\ntitle: " + id + " title\ncategory: " + category + "\nplatforms: " + platforms +
+           "\ntriggers: " + triggers + "\ntags: [test]\n---\n# " + id + "\n\n" + body + "\n";
 }
 
 void write(const std::filesystem::path& p, const std::string& text) {
@@ -42,11 +42,12 @@ void write(const std::filesystem::path& p, const std::string& text) {
 
 class TestKb : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void frontMatterErrorsNameFileAndLine() {
-        const auto bad = kb::parseDocument("x.md", "---\nid: Bad_Id\ntitle: t\ncategory: recipes\nplatforms: [x86-64, vax]\ntriggers: [slow]\n---\n# body\n");
-        const std::vector<std::string> expected{"x.md:2: id 'Bad_Id'", "x.md:4: unknown category 'recipes'", "x.md:5: unknown platform 'vax'",
-                                                "x.md:6: unknown trigger 'slow'"};
+        const auto bad = kb::parseDocument(
+            "x.md", "---\nid: Bad_Id\ntitle: t\ncategory: recipes\nplatforms: [x86-64, vax]\ntriggers: [slow]\n---\n# body\n");
+        const std::vector<std::string> expected{"x.md:2: id 'Bad_Id'", "x.md:4: unknown category 'recipes'",
+                                                "x.md:5: unknown platform 'vax'", "x.md:6: unknown trigger 'slow'"};
         for (const auto& e : expected) {
             bool found = false;
             for (const auto& got : bad.errors) found = found || got.rfind(e, 0) == 0;
@@ -56,7 +57,8 @@ private slots:
         const auto open = kb::parseDocument("z.md", "---\nid: a\ntitle: t\n");
         QVERIFY(!open.errors.empty());
         QVERIFY(open.errors.back().find("never closed") != std::string::npos);
-        const auto good = kb::parseDocument("g.md", doc("good-doc", "guidance", "[any]", "[memory_bound]", "intro\n\n## One\ntext one\n\n## Two\ntext two"));
+        const auto good = kb::parseDocument(
+            "g.md", doc("good-doc", "guidance", "[any]", "[memory_bound]", "intro\n\n## One\ntext one\n\n## Two\ntext two"));
         QVERIFY(good.errors.empty());
         QCOMPARE(good.doc.sections.size(), std::size_t{3});
         QCOMPARE(good.doc.sections[1].heading, std::string("One"));
@@ -73,12 +75,14 @@ private slots:
         QVERIFY2(docs >= 60, std::to_string(docs).c_str());
         // A misplaced category is caught too.
         QTemporaryDir dir;
-        write(std::filesystem::path(dir.path().toStdString()) / "guidance" / "a.md", doc("a", "hardware", "[x86-64]", "[]", "text"));
+        write(std::filesystem::path(dir.path().toStdString()) / "guidance" / "a.md",
+              doc("a", "hardware", "[x86-64]", "[]", "text"));
         QCOMPARE(kb::validateTree(dir.path().toStdString()).size(), std::size_t{1});
     }
 
     void fieldErrorsNameTheirKey() {
-        auto p = kb::parseDocument("x.md", "---\nid: Bad Id\ntitle: \ncategory: guidance\nplatforms: [mars]\ntriggers: [fast]\ntags: []\n---\nbody\n");
+        auto p = kb::parseDocument(
+            "x.md", "---\nid: Bad Id\ntitle: \ncategory: guidance\nplatforms: [mars]\ntriggers: [fast]\ntags: []\n---\nbody\n");
         QCOMPARE(p.errors.size(), p.fieldErrors.size());
         std::map<std::string, std::string> byKey;
         for (const auto& e : p.fieldErrors) byKey[e.key] = e.message;
@@ -116,7 +120,8 @@ private slots:
         QVERIFY2(file.ok(), file.ok() ? "" : file.error().message.c_str());
         QCOMPARE(*file, user / "guidance/prefetch-distance.md");
         auto text = readTextFile(*file);
-        QVERIFY(text.ok() && text->find("id: prefetch-distance\n") != std::string::npos && text->find("400 cycles") != std::string::npos);
+        QVERIFY(text.ok() && text->find("id: prefetch-distance\n") != std::string::npos &&
+                text->find("400 cycles") != std::string::npos);
         auto hits = writer.index().search({"prefetches cycles ahead", {}, "", 5, 0, false});
         QVERIFY(hits.ok() && !hits->empty() && hits->front().docId == "prefetch-distance");
 
@@ -204,7 +209,8 @@ private slots:
     void indexFollowsTheFilesByHash() {
         QTemporaryDir dir;
         const std::filesystem::path root = dir.path().toStdString() + "/kb";
-        write(root / "guidance/one.md", doc("one", "guidance", "[any]", "[memory_bound]", "streaming stores and prefetch distance"));
+        write(root / "guidance/one.md",
+              doc("one", "guidance", "[any]", "[memory_bound]", "streaming stores and prefetch distance"));
         write(root / "guidance/two.md", doc("two", "guidance", "[any]", "[compile_error]", "reading compiler diagnostics"));
         auto db = store::Database::open(dir.path().toStdString() + "/ws.db");
         QVERIFY(db.ok());
@@ -215,7 +221,8 @@ private slots:
         r = index.sync({root});
         QCOMPARE(r->unchanged, 2);
         QCOMPARE(r->added + r->updated, 0);
-        write(root / "guidance/one.md", doc("one", "guidance", "[any]", "[memory_bound]", "non-temporal stores bypass the cache"));
+        write(root / "guidance/one.md",
+              doc("one", "guidance", "[any]", "[memory_bound]", "non-temporal stores bypass the cache"));
         std::filesystem::remove(root / "guidance/two.md");
         write(root / "guidance/broken.md", "---\nid: broken\n");
         r = index.sync({root});
@@ -232,9 +239,12 @@ private slots:
     void triggersBoostAndPlatformsFilter() {
         QTemporaryDir dir;
         const std::filesystem::path root = dir.path().toStdString() + "/kb";
-        write(root / "hardware/x86-64/a.md", doc("x86-loads", "hardware", "[x86-64]", "[]", "vector loads and cache lines on this core"));
-        write(root / "hardware/hopper/b.md", doc("gpu-loads", "hardware", "[hopper]", "[]", "vector loads and cache lines on the gpu"));
-        write(root / "guidance/c.md", doc("bw-playbook", "guidance", "[any]", "[memory_bound]", "count the bytes; the loads are the cost"));
+        write(root / "hardware/x86-64/a.md",
+              doc("x86-loads", "hardware", "[x86-64]", "[]", "vector loads and cache lines on this core"));
+        write(root / "hardware/hopper/b.md",
+              doc("gpu-loads", "hardware", "[hopper]", "[]", "vector loads and cache lines on the gpu"));
+        write(root / "guidance/c.md",
+              doc("bw-playbook", "guidance", "[any]", "[memory_bound]", "count the bytes; the loads are the cost"));
         auto db = store::Database::open(dir.path().toStdString() + "/ws.db");
         kb::KbIndex index(*db);
         QVERIFY(index.sync({root}).ok());
@@ -305,7 +315,8 @@ private slots:
     void pdfImportSplitsAndProposesFrontMatter() {
         QTemporaryDir dir;
         const auto pdf = dir.path().toStdString() + "/prefetch-notes.pdf";
-        std::ofstream(pdf, std::ios::binary) << test::tinyPdf("Software prefetch on AVX-512 cores", "Memory bandwidth needs many misses in flight.");
+        std::ofstream(pdf, std::ios::binary)
+            << test::tinyPdf("Software prefetch on AVX-512 cores", "Memory bandwidth needs many misses in flight.");
         auto imported = kb::importPath(pdf);
         QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
         QCOMPARE(imported->size(), std::size_t{1});

@@ -1,12 +1,12 @@
 // The pieces of the LLM synthesizer that need no network: SSE framing, reply
 // parsing, the prompt's token budget, the settings file, the retry schedule.
+#include "problem/problem_loader.h"
 #include "synth/llm/http_client.h"
 #include "synth/llm/llm_client.h"
 #include "synth/llm/llm_config.h"
 #include "synth/llm/prompt_builder.h"
 #include "synth/llm/reply_parser.h"
 #include "synth/llm/sse_parser.h"
-#include "problem/problem_loader.h"
 #include "test_support.h"
 
 #include <QtCore/QTemporaryDir>
@@ -21,9 +21,10 @@ using namespace ks::synth::llm;
 
 class TestLlmParsing : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void sseEventsSurviveAnySplit() {
-        const std::string stream = "event: message_start\r\ndata: {\"a\":1}\r\n\r\n: keep-alive\n\ndata: line one\ndata: line two\n\ndata: [DONE]\n\n";
+        const std::string stream =
+            "event: message_start\r\ndata: {\"a\":1}\r\n\r\n: keep-alive\n\ndata: line one\ndata: line two\n\ndata: [DONE]\n\n";
         for (std::size_t cut = 0; cut <= stream.size(); ++cut) {
             SseParser p;
             auto events = p.feed(stream.substr(0, cut));
@@ -84,11 +85,12 @@ private slots:
         const auto prompt = buildPrompt(in, 100000);
         QVERIFY(prompt.system.find("```python") != std::string::npos);
         QVERIFY(prompt.system.find("class ModelNew(torch.nn.Module)") != std::string::npos);
-        QVERIFY(prompt.system.find("`torch.softmax`") != std::string::npos);   // the forbidden op, named
-        QVERIFY(prompt.user.find("class Model(") != std::string::npos);         // the reference module
+        QVERIFY(prompt.system.find("`torch.softmax`") != std::string::npos); // the forbidden op, named
+        QVERIFY(prompt.user.find("class Model(") != std::string::npos);      // the reference module
         QVERIFY(prompt.user.find("```python\n") != std::string::npos);
         QVERIFY(prompt.user.find("bf16 rtol") != std::string::npos);
-        const std::string reply = "Fused the max and the sum.\n\n```sh\npip install triton\n```\n```python\nimport torch\nclass ModelNew(torch.nn.Module):\n    pass\n```\n";
+        const std::string reply = "Fused the max and the sum.\n\n```sh\npip install triton\n```\n```python\nimport torch\nclass "
+                                  "ModelNew(torch.nn.Module):\n    pass\n```\n";
         auto parsed = parseReply(reply, "ModelNew", {}, "python");
         QVERIFY2(parsed.ok(), parsed.ok() ? "" : parsed.error().message.c_str());
         QVERIFY(parsed->code.find("class ModelNew") != std::string::npos);
@@ -122,7 +124,8 @@ private slots:
         const auto full = buildPrompt(in, 100000);
         QVERIFY(full.cut.empty());
         QVERIFY(full.user.find("try non-temporal stores") != std::string::npos);
-        QVERIFY(full.system.find("void saxpy(const float* x, const float* z, float* y, int64_t N, float a)") != std::string::npos);
+        QVERIFY(full.system.find("void saxpy(const float* x, const float* z, float* y, int64_t N, float a)") !=
+                std::string::npos);
 
         const int budget = full.estimatedTokens - 700; // room for some context, not all
         const auto cut = buildPrompt(in, budget);

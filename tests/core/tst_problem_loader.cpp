@@ -4,22 +4,24 @@
 
 #include <QtCore/QTemporaryDir>
 
-#include <nlohmann/json.hpp>
 #include <QtTest/QtTest>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
-#include <sstream>
 #include <regex>
+#include <sstream>
 
 using namespace ks::problem;
 
 namespace {
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+bool contains(const std::string& haystack, const std::string& needle) {
+    return haystack.find(needle) != std::string::npos;
 }
+} // namespace
 
 class TestProblemLoader : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void loadsAValidProblem() {
         auto spec = loadProblem(ks::test::problemDir("saxpy"));
         QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
@@ -80,15 +82,12 @@ private slots:
         auto spec = loadProblem(path);
         QVERIFY(!spec.ok());
         const auto& m = spec.error().message;
-        for (const char* expected : {"/sizes/1: the name \"N\" is already used",
-                                     "/arguments/0/fill/kind: \"uniform\" fills floats",
-                                     "/arguments/1/fill/from: \"later\" is not an argument declared before this one",
-                                     "/arguments: no argument is marked \"output\": true",
-                                     "/call/3: \"ghost\" is not an argument",
-                                     "argument \"o\" is not passed to the kernel",
-                                     "/shapes/check/0/sizes/M: \"M\" is not a declared size",
-                                     "/shapes/time/0/sizes: size \"N\" is not given",
-                                     "/bound: expected \"memory\", \"compute\" or \"latency\""})
+        for (const char* expected :
+             {"/sizes/1: the name \"N\" is already used", "/arguments/0/fill/kind: \"uniform\" fills floats",
+              "/arguments/1/fill/from: \"later\" is not an argument declared before this one",
+              "/arguments: no argument is marked \"output\": true", "/call/3: \"ghost\" is not an argument",
+              "argument \"o\" is not passed to the kernel", "/shapes/check/0/sizes/M: \"M\" is not a declared size",
+              "/shapes/time/0/sizes: size \"N\" is not given", "/bound: expected \"memory\", \"compute\" or \"latency\""})
             QVERIFY2(contains(m, expected), (std::string("missing: ") + expected + "\nin:\n" + m).c_str());
     }
     // Hostile problem folders get messages, never hangs or crashes.
@@ -98,13 +97,19 @@ private slots:
         std::ofstream(path / "reference.cpp") << "void f(const float* x, float* y, int64_t N) {}\n";
         const auto write = [&](const std::string& function, const std::string& size, const std::string& reference, long long n) {
             const nlohmann::json j{
-                {"name", "p"}, {"description", "d"}, {"backend", "cpp"}, {"function", function}, {"sizes", {size}},
+                {"name", "p"},
+                {"description", "d"},
+                {"backend", "cpp"},
+                {"function", function},
+                {"sizes", {size}},
                 {"arguments",
                  {{{"name", "x"}, {"dtype", "f32"}, {"shape", {size}}, {"fill", {{"kind", "uniform"}, {"low", 0}, {"high", 1}}}},
                   {{"name", "y"}, {"dtype", "f64"}, {"shape", {size, size}}, {"output", true}}}},
                 {"call", {"x", "y", size}},
                 {"shapes", {{"check", {{{"sizes", {{size, n}}}}}}, {"time", {{{"sizes", {{size, 4}}}}}}}},
-                {"bytes", "4"}, {"flops", "0"}, {"reference", reference}};
+                {"bytes", "4"},
+                {"flops", "0"},
+                {"reference", reference}};
             std::ofstream(path / "problem.json") << j.dump(2);
         };
         // A shape whose bytes wrap around 64 bits.
@@ -123,10 +128,12 @@ private slots:
         // Every function and type the shipped harness_common.h defines at its
         // top level, and the system headers' macros, are refused as names: the
         // list in the loader cannot fall behind the header.
-        std::vector<std::string> names{"INT64_MAX", "UINTPTR_MAX", "UINT32_C", "O_RDONLY", "SIGKILL", "SIG_DFL", "EOF", "PROT_READ",
-                                       "MAP_FAILED", "CUDA_VERSION", "M_PI", "errno", "stderr", "major", "SIZE_MAX", "EINVAL"};
+        std::vector<std::string> names{"INT64_MAX", "UINTPTR_MAX", "UINT32_C",   "O_RDONLY",     "SIGKILL", "SIG_DFL",
+                                       "EOF",       "PROT_READ",   "MAP_FAILED", "CUDA_VERSION", "M_PI",    "errno",
+                                       "stderr",    "major",       "SIZE_MAX",   "EINVAL"};
         const std::string& common = ks::eval::embeddedTemplates().at("harness_common.h");
-        const std::regex defined(R"(^(?:inline |static |template <[^>]*> )*[A-Za-z_][\w:<>, *&]* [*&]?(\w+)\(|^(?:struct|enum class|enum) (\w+))");
+        const std::regex defined(
+            R"(^(?:inline |static |template <[^>]*> )*[A-Za-z_][\w:<>, *&]* [*&]?(\w+)\(|^(?:struct|enum class|enum) (\w+))");
         std::istringstream lines(common);
         for (std::string line; std::getline(lines, line);) {
             std::smatch m;
@@ -212,9 +219,15 @@ private slots:
         QVERIFY(!spec.ok() && contains(spec.error().message, "/compile/arch: expected a GPU architecture"));
         QVERIFY(load(j.dump(), std::string(300000, ' ') + "\n// @ks-param B: 1 | 2\n").ok());
         // The same for a torch problem's Python sources.
-        nlohmann::json t{{"name", "t"}, {"description", "d"}, {"backend", "torch"}, {"reference", "reference.py"},
-                         {"sizes", {"n"}}, {"shapes", {{"check", {{{"sizes", {{"n", 3}}}}}}, {"time", {{{"sizes", {{"n", 8}}}}}}}},
-                         {"bytes", "8*n"}, {"flops", "n"}, {"seeds", {{{"name", "s"}, {"source", "seed.py"}}}}};
+        nlohmann::json t{{"name", "t"},
+                         {"description", "d"},
+                         {"backend", "torch"},
+                         {"reference", "reference.py"},
+                         {"sizes", {"n"}},
+                         {"shapes", {{"check", {{{"sizes", {{"n", 3}}}}}}, {"time", {{{"sizes", {{"n", 8}}}}}}}},
+                         {"bytes", "8*n"},
+                         {"flops", "n"},
+                         {"seeds", {{{"name", "s"}, {"source", "seed.py"}}}}};
         std::ofstream(path / "problem.json") << t.dump();
         std::ofstream(path / "reference.py") << std::string(300000, '\n') << "n = 8\nclass Model:\n  pass\n"
                                              << "def get_inputs():\n  return []\ndef  get_init_inputs ():\n  return []\n";
@@ -222,7 +235,8 @@ private slots:
         spec = loadProblem(path);
         QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
         std::ofstream(path / "seed.py") << "class ModelNewer:\n  pass\nclassModelNew = 1\n";
-        std::ofstream(path / "reference.py") << "class Model: pass\ndef get_inputs(): pass\ndef get_init_inputs(): pass\n  n = 8\nnn = 8\n";
+        std::ofstream(path / "reference.py")
+            << "class Model: pass\ndef get_inputs(): pass\ndef get_init_inputs(): pass\n  n = 8\nnn = 8\n";
         spec = loadProblem(path);
         QVERIFY(!spec.ok());
         QVERIFY2(contains(spec.error().message, "defines no class ModelNew"), spec.error().message.c_str());
@@ -232,7 +246,8 @@ private slots:
         unsignedShape["arguments"][0]["shape"] = {18446744073709551615ull};
         spec = load(unsignedShape.dump(), "");
         QVERIFY(!spec.ok());
-        QVERIFY2(contains(spec.error().message, "integer 18446744073709551615 does not fit in 64 bits"), spec.error().message.c_str());
+        QVERIFY2(contains(spec.error().message, "integer 18446744073709551615 does not fit in 64 bits"),
+                 spec.error().message.c_str());
     }
     void jaggedSizesFlowIntoLaterShapes() {
         QTemporaryDir dir;
@@ -252,7 +267,8 @@ private slots:
         auto spec = loadProblem(path);
         QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
         QCOMPARE(spec->derivedSizes, std::vector<std::string>{"NV"});
-        QCOMPARE(spec->prototype(), std::string("void f(const int64_t* offsets, const float* values, float* out, int64_t U, int64_t NV)"));
+        QCOMPARE(spec->prototype(),
+                 std::string("void f(const int64_t* offsets, const float* values, float* out, int64_t U, int64_t NV)"));
     }
     void torchProblemsAreCheckedToo() {
         QTemporaryDir dir;
@@ -265,8 +281,9 @@ private slots:
             "sizes": ["n"], "shapes": {"check": [{"sizes": {"n": 3}}], "time": [{"sizes": {"n": 1024}}]},
             "tolerance": {"bf16": {"rtol": 0.02, "atol": 0.02}}, "bytes": "8*n", "flops": "n",
             "seeds": [{"name": "triton", "source": "seeds/triton.py"}], "forbidden": ["torch.relu"]})");
-        write("reference.py", "import torch\nn = 1024\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return torch.relu(x)\n"
-                              "def get_inputs():\n    return [torch.randn(n)]\ndef get_init_inputs():\n    return []\n");
+        write("reference.py",
+              "import torch\nn = 1024\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return torch.relu(x)\n"
+              "def get_inputs():\n    return [torch.randn(n)]\ndef get_init_inputs():\n    return []\n");
         write("seeds/triton.py", "# @ks-param BLOCK: 128 | 256 = 256\nfrom ks_params import BLOCK\nclass ModelNew:\n    pass\n");
         auto ok = loadProblem(root);
         QVERIFY2(ok.ok(), ok.ok() ? "" : ok.error().message.c_str());

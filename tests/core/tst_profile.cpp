@@ -5,11 +5,11 @@
 
 #include "profile/machine_model.h"
 #include "profile/plausibility.h"
-#include "tree/tree_types.h"
 #include "profile/profile_report.h"
 #include "store/database.h"
 #include "store/profile_store.h"
 #include "synth/llm/prompt_builder.h"
+#include "tree/tree_types.h"
 #include "util/files.h"
 
 #include <QtCore/QTemporaryDir>
@@ -56,7 +56,9 @@ eval::EvaluationResult timed(double seconds, double bytes, double flops) {
     return r;
 }
 
-Roofs roofs() { return {50.0, 300.0, 1, "cpu"}; } // ridge 6 flop/B
+Roofs roofs() {
+    return {50.0, 300.0, 1, "cpu"};
+} // ridge 6 flop/B
 
 std::vector<Signal> diagnoseTiming(double seconds, double bytes, double flops) {
     ProfileRequest req;
@@ -68,7 +70,7 @@ std::vector<Signal> diagnoseTiming(double seconds, double bytes, double flops) {
 
 class TestProfile : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void ncuRawPage() {
         auto ks = parseNcuCsv(fixture("ncu/ncu_raw.csv"));
         QVERIFY2(ks, ks ? "" : ks.error().message.c_str());
@@ -137,24 +139,24 @@ private slots:
     }
 
     void cachegrindCountsOnlyTheCandidate() {
-        const std::string out =
-            "desc: I1 cache: 32768 B, 64 B, 8-way associative\n"
-            "desc: LL cache: 33554432 B, 64 B, 16-way associative\n"
-            "cmd: ./build/harness profile once\n"
-            "events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw\n"
-            "fl=???\n"
-            "fn=saxpy\n"
-            "0 1000 1 1 400 100 50 200 60 40\n"
-            "fl=/usr/lib/gcc/x86_64-linux-gnu/12/include/avxintrin.h\n"
-            "fn=saxpy\n"
-            "12 500 0 0 100\n"
-            "fn=helper(float const*, int)\n"
-            "0 20 0 0 5 1 0 0 0 0\n"
-            "fl=harness_main.cpp\n"
-            "fn=ks_build_case\n"
-            "0 99999 0 0 5000 800 700 4000 3000 2000\n"
-            "summary: 101519 1 1 5505 901 750 4200 3060 2040\n";
-        const std::string symbols = "0000000000001100 T saxpy\n0000000000001200 t helper(float const*, int)\n                 U malloc\n";
+        const std::string out = "desc: I1 cache: 32768 B, 64 B, 8-way associative\n"
+                                "desc: LL cache: 33554432 B, 64 B, 16-way associative\n"
+                                "cmd: ./build/harness profile once\n"
+                                "events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw\n"
+                                "fl=???\n"
+                                "fn=saxpy\n"
+                                "0 1000 1 1 400 100 50 200 60 40\n"
+                                "fl=/usr/lib/gcc/x86_64-linux-gnu/12/include/avxintrin.h\n"
+                                "fn=saxpy\n"
+                                "12 500 0 0 100\n"
+                                "fn=helper(float const*, int)\n"
+                                "0 20 0 0 5 1 0 0 0 0\n"
+                                "fl=harness_main.cpp\n"
+                                "fn=ks_build_case\n"
+                                "0 99999 0 0 5000 800 700 4000 3000 2000\n"
+                                "summary: 101519 1 1 5505 901 750 4200 3060 2040\n";
+        const std::string symbols =
+            "0000000000001100 T saxpy\n0000000000001200 t helper(float const*, int)\n                 U malloc\n";
         auto r = parseCachegrind(out, symbols);
         QVERIFY2(r, r ? "" : r.error().message.c_str());
         QCOMPARE(r->count("Ir"), 1520.0); // 1000 + 500 (inlined header code) + 20, not the harness
@@ -164,7 +166,7 @@ private slots:
         QCOMPARE(r->functions.front().first, std::string("saxpy"));
         QVERIFY(r->llDescription.find("33554432") != std::string::npos);
         QVERIFY(!parseCachegrind("events: Ir\nfn=saxpy\n0 5\n", symbols)); // no summary: valgrind did not finish
-        QVERIFY(!parseCachegrind(out, ""));                                  // no symbols
+        QVERIFY(!parseCachegrind(out, ""));                                // no symbols
         auto garbage = parseCachegrind("events: Ir\nfn=saxpy\n0 x5\nsummary: 1\n", symbols);
         QVERIFY(!garbage);
     }
@@ -243,7 +245,8 @@ private slots:
         req.roofs = roofs();
         req.jobFiles["unavailable-cachegrind.txt"] = "valgrind is not installed\n";
         const auto p = buildProfile(timed(1e-3, 1e6, 1e6), req);
-        QVERIFY(std::find(p.notes.begin(), p.notes.end(), "cachegrind: not available: valgrind is not installed") != p.notes.end());
+        QVERIFY(std::find(p.notes.begin(), p.notes.end(), "cachegrind: not available: valgrind is not installed") !=
+                p.notes.end());
     }
 
     void coresUsedByACandidate() {
@@ -358,8 +361,9 @@ private slots:
         auto db = store::Database::open(dir.filePath("ws.db").toStdString());
         QVERIFY(db);
         QCOMPARE(db->schemaVersion(), store::Database::newestSchemaVersion());
-        auto ins = db->exec("INSERT INTO evaluations (id, cache_key, problem, problem_hash, candidate_hash, params, status, result) "
-                            "VALUES (7, 'k', 'p', 'h', 'c', '{}', 'ok', '{}')");
+        auto ins =
+            db->exec("INSERT INTO evaluations (id, cache_key, problem, problem_hash, candidate_hash, params, status, result) "
+                     "VALUES (7, 'k', 'p', 'h', 'c', '{}', 'ok', '{}')");
         QVERIFY2(ins.ok(), ins.ok() ? "" : ins.error().message.c_str());
         store::ProfileStore ps(*db);
         QVERIFY(ps.save({0, 7, "roofline", R"({"signals":[]})", {"memory_bound"}, "box", ""}));

@@ -31,7 +31,7 @@ SearchTree sample() {
 
 class TestSearchPolicy : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void greedyExpandsTheFittest() {
         SearchConfig c;
         c.policy = Policy::Greedy;
@@ -117,7 +117,8 @@ private slots:
     }
     void configRejectsNonsense() {
         QVERIFY(!configFromJson({{"policy", "annealing"}}).ok());
-        QVERIFY(configFromJson({{"policy", "annealing"}}).error().message.find("unknown policy \"annealing\"") != std::string::npos);
+        QVERIFY(configFromJson({{"policy", "annealing"}}).error().message.find("unknown policy \"annealing\"") !=
+                std::string::npos);
         QVERIFY(!configFromJson({{"max_evaluations", 0}}).ok());
         QVERIFY(!configFromJson({{"budget", 5}}).ok());
         QVERIFY(!configFromJson({{"crossover_rate", 2.0}}).ok());

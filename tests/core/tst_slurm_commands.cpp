@@ -27,7 +27,7 @@ std::string profileError(const std::string& text) {
 
 class TestSlurmCommands : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void sbatchCarriesTheOptions() {
         SlurmSubmitOptions o;
         o.partition = "gpu";
@@ -42,8 +42,9 @@ private slots:
         b.wallLimitS = 600;
         const auto argv = sbatchCommand(o, b);
         QCOMPARE(argv.front(), std::string("sbatch"));
-        for (const char* a : {"--parsable", "--no-requeue", "--job-name=kernelsmith", "--partition=gpu", "--account=kernels", "--qos=high",
-                              "--gres=gpu:1", "--array=0-2", "--time=0-00:11:00", "--output=/shared/.kernelsmith/batches/7-1/%a/slurm.out"})
+        for (const char* a :
+             {"--parsable", "--no-requeue", "--job-name=kernelsmith", "--partition=gpu", "--account=kernels", "--qos=high",
+              "--gres=gpu:1", "--array=0-2", "--time=0-00:11:00", "--output=/shared/.kernelsmith/batches/7-1/%a/slurm.out"})
             QVERIFY2(has(argv, a), a);
         // The user's arguments come after ours (sbatch keeps the last), then the script and its argument.
         QCOMPARE(argv[argv.size() - 4], std::string("--constraint=h100"));
@@ -126,7 +127,8 @@ private slots:
     }
 
     void sacctLinesSkipSteps() {
-        const auto jobs = parseSacctOutput("31|NODE_FAIL|None|0:0|node7\n31.batch|CANCELLED||0:15|node7\n32_1|CANCELLED by 0||0:15|\n");
+        const auto jobs =
+            parseSacctOutput("31|NODE_FAIL|None|0:0|node7\n31.batch|CANCELLED||0:15|node7\n32_1|CANCELLED by 0||0:15|\n");
         QCOMPARE(jobs.size(), std::size_t(2));
         QCOMPARE(jobs.at("31").state, std::string("NODE_FAIL"));
         QCOMPARE(jobs.at("32_1").exit, std::string("signal 15"));
@@ -136,9 +138,11 @@ private slots:
     }
 
     void finalStatesAndWhatTheyMean() {
-        for (const char* s : {"COMPLETED", "FAILED", "NODE_FAIL", "PREEMPTED", "TIMEOUT", "OUT_OF_MEMORY", "CANCELLED by 1000", "BOOT_FAIL"})
+        for (const char* s :
+             {"COMPLETED", "FAILED", "NODE_FAIL", "PREEMPTED", "TIMEOUT", "OUT_OF_MEMORY", "CANCELLED by 1000", "BOOT_FAIL"})
             QVERIFY2(slurmStateIsFinal(s), s);
-        for (const char* s : {"PENDING", "RUNNING", "COMPLETING", "CONFIGURING", "REQUEUED", "SUSPENDED", ""}) QVERIFY2(!slurmStateIsFinal(s), s);
+        for (const char* s : {"PENDING", "RUNNING", "COMPLETING", "CONFIGURING", "REQUEUED", "SUSPENDED", ""})
+            QVERIFY2(!slurmStateIsFinal(s), s);
         QCOMPARE(baseSlurmState("CANCELLED by 0"), std::string("CANCELLED"));
 
         const auto text = describeLostJob({"31", "NODE_FAIL", "None", "exit 0", "node7"});
@@ -212,9 +216,7 @@ private slots:
         QTemporaryDir dir;
         const auto file = std::filesystem::path(dir.path().toStdString()) / "executors.json";
         QVERIFY(loadExecutorProfiles(file).ok() && loadExecutorProfiles(file)->empty()); // no file: no profiles
-        {
-            std::ofstream(file) << R"({"profiles": {"a": {"kind": "local"}, "b": {"kind": "local"}}})";
-        }
+        { std::ofstream(file) << R"({"profiles": {"a": {"kind": "local"}, "b": {"kind": "local"}}})"; }
         auto missing = findExecutorProfile(file, "c");
         QVERIFY(!missing);
         QVERIFY2(missing.error().message.find("it has: a, b") != std::string::npos, missing.error().message.c_str());

@@ -11,21 +11,32 @@ using namespace ks::eval;
 
 class TestStaticRules : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void flagsEachRule_data() {
         QTest::addColumn<QString>("code");
         QTest::addColumn<QString>("rule");
-        QTest::newRow("dlsym") << "void* p = dlsym(h, \"ref\");" << "dynamic-loading";
-        QTest::newRow("fork") << "pid_t p = fork ();" << "processes";
-        QTest::newRow("system") << "system(\"rm -rf /\");" << "processes";
-        QTest::newRow("socket") << "#include <sys/socket.h>" << "network";
-        QTest::newRow("asm") << "asm volatile(\"nop\");" << "raw-syscalls";
-        QTest::newRow("proc") << "const char* p = \"/proc/self/maps\";" << "process-internals";
-        QTest::newRow("thread") << "std::thread t(work);" << "threads";
-        QTest::newRow("chrono") << "auto t = std::chrono::steady_clock::now();" << "timers-signals";
-        QTest::newRow("fopen") << "FILE* f = fopen(\"x\", \"w\");" << "files";
-        QTest::newRow("getenv") << "const char* h = getenv(\"HOME\");" << "environment";
-        QTest::newRow("exit") << "exit(0);" << "exit";
+        QTest::newRow("dlsym") << "void* p = dlsym(h, \"ref\");"
+                               << "dynamic-loading";
+        QTest::newRow("fork") << "pid_t p = fork ();"
+                              << "processes";
+        QTest::newRow("system") << "system(\"rm -rf /\");"
+                                << "processes";
+        QTest::newRow("socket") << "#include <sys/socket.h>"
+                                << "network";
+        QTest::newRow("asm") << "asm volatile(\"nop\");"
+                             << "raw-syscalls";
+        QTest::newRow("proc") << "const char* p = \"/proc/self/maps\";"
+                              << "process-internals";
+        QTest::newRow("thread") << "std::thread t(work);"
+                                << "threads";
+        QTest::newRow("chrono") << "auto t = std::chrono::steady_clock::now();"
+                                << "timers-signals";
+        QTest::newRow("fopen") << "FILE* f = fopen(\"x\", \"w\");"
+                               << "files";
+        QTest::newRow("getenv") << "const char* h = getenv(\"HOME\");"
+                                << "environment";
+        QTest::newRow("exit") << "exit(0);"
+                              << "exit";
     }
     void flagsEachRule() {
         QFETCH(QString, code);
@@ -53,20 +64,34 @@ void k(const float* x, float* y, long n) {
     void flagsWhatRegexesMissed_data() {
         QTest::addColumn<QString>("code");
         QTest::addColumn<QString>("rule");
-        QTest::newRow("address of fork") << "auto f = &fork; f();" << "processes";
-        QTest::newRow("alias of system") << "int (*run)(const char*) = system;" << "processes";
-        QTest::newRow("using namespace std") << "using namespace std; thread t(work);" << "threads";
-        QTest::newRow("quoted include") << "#include \"sys/socket.h\"" << "network";
-        QTest::newRow("harness include") << "#include \"harness_problem.inc\"" << "includes";
-        QTest::newRow("path include") << "#include </proc/self/environ>" << "includes";
-        QTest::newRow("asm __volatile__") << "asm __volatile__(\"nop\");" << "raw-syscalls";
-        QTest::newRow("__asm__") << "__asm__(\"syscall\");" << "raw-syscalls";
-        QTest::newRow("token pasting") << "#define CAT(a, b) a##b" << "token-pasting";
-        QTest::newRow("continued line") << "int x = for\\\nk();" << "processes";
-        QTest::newRow("raw string path") << "const char* p = R\"(/proc/self/mem)\";" << "process-internals";
-        QTest::newRow("result file") << "const char* p = \"result.json\";" << "files";
-        QTest::newRow("std::chrono alias") << "namespace c = std::chrono;" << "timers-signals";
-        QTest::newRow("global ::write") << "::write(1, p, 4);" << "output-streams";
+        QTest::newRow("address of fork") << "auto f = &fork; f();"
+                                         << "processes";
+        QTest::newRow("alias of system") << "int (*run)(const char*) = system;"
+                                         << "processes";
+        QTest::newRow("using namespace std") << "using namespace std; thread t(work);"
+                                             << "threads";
+        QTest::newRow("quoted include") << "#include \"sys/socket.h\""
+                                        << "network";
+        QTest::newRow("harness include") << "#include \"harness_problem.inc\""
+                                         << "includes";
+        QTest::newRow("path include") << "#include </proc/self/environ>"
+                                      << "includes";
+        QTest::newRow("asm __volatile__") << "asm __volatile__(\"nop\");"
+                                          << "raw-syscalls";
+        QTest::newRow("__asm__") << "__asm__(\"syscall\");"
+                                 << "raw-syscalls";
+        QTest::newRow("token pasting") << "#define CAT(a, b) a##b"
+                                       << "token-pasting";
+        QTest::newRow("continued line") << "int x = for\\\nk();"
+                                        << "processes";
+        QTest::newRow("raw string path") << "const char* p = R\"(/proc/self/mem)\";"
+                                         << "process-internals";
+        QTest::newRow("result file") << "const char* p = \"result.json\";"
+                                     << "files";
+        QTest::newRow("std::chrono alias") << "namespace c = std::chrono;"
+                                           << "timers-signals";
+        QTest::newRow("global ::write") << "::write(1, p, 4);"
+                                        << "output-streams";
     }
     void flagsWhatRegexesMissed() {
         QFETCH(QString, code);
@@ -77,8 +102,9 @@ void k(const float* x, float* y, long n) {
     }
     // Common words are the library's only when used as its functions.
     void commonWordsAsVariablesPass() {
-        const auto v = checkStaticRules("void k(float* y, long n) {\n  long time = 0, wait = 1; float signal = 2;\n"
-                                        "  for (long i = 0; i < n; ++i) y[i] = signal * (time + wait);\n  out.write(y, n); file->open(3);\n}\n");
+        const auto v = checkStaticRules(
+            "void k(float* y, long n) {\n  long time = 0, wait = 1; float signal = 2;\n"
+            "  for (long i = 0; i < n; ++i) y[i] = signal * (time + wait);\n  out.write(y, n); file->open(3);\n}\n");
         QVERIFY2(v.empty(), v.empty() ? "" : describeViolations(v).c_str());
     }
     // Hostile text never breaks the checker: a 200 KB line, unterminated
@@ -91,8 +117,8 @@ void k(const float* x, float* y, long n) {
         QVERIFY(!v.empty());
         QCOMPARE(v.front().rule, std::string("processes"));
         QVERIFY(v.front().excerpt.size() <= 160);
-        for (const char* broken : {"/* never closed", "const char* s = \"never closed", "auto r = R\"x(never closed", "#", "'", "R\"",
-                                   "#include", "#include <", "\\", "##########"})
+        for (const char* broken : {"/* never closed", "const char* s = \"never closed", "auto r = R\"x(never closed", "#", "'",
+                                   "R\"", "#include", "#include <", "\\", "##########"})
             (void)checkStaticRules(broken);
         const std::string huge(2u << 20, ' ');
         v = checkStaticRules(huge);
@@ -117,8 +143,8 @@ void k(const float* x, float* y, long n) {
         int checked = 0;
         for (const auto& root : {ks::test::bundledProblemsDir(), ks::test::dataDir() / "problems"}) {
             std::error_code ec;
-            for (auto it = std::filesystem::recursive_directory_iterator(root, ec); it != std::filesystem::recursive_directory_iterator();
-                 it.increment(ec)) {
+            for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
+                 it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
                 const auto ext = it->path().extension();
                 if (ext != ".cpp" && ext != ".cu") continue;
                 std::ifstream in(it->path());
@@ -143,50 +169,94 @@ void k(const float* x, float* y, long n) {
     void flagsEachPythonRule_data() {
         QTest::addColumn<QString>("code");
         QTest::addColumn<QString>("rule");
-        QTest::newRow("subprocess") << "import subprocess" << "imports";
-        QTest::newRow("os") << "import os as o" << "imports";
-        QTest::newRow("from os") << "from os import system" << "imports";
-        QTest::newRow("ctypes") << "import ctypes" << "imports";
-        QTest::newRow("gc") << "import gc" << "imports";
-        QTest::newRow("inspect") << "import inspect" << "imports";
-        QTest::newRow("sys") << "import sys" << "imports";
-        QTest::newRow("threading") << "import threading" << "imports";
-        QTest::newRow("multiprocessing") << "import multiprocessing" << "imports";
-        QTest::newRow("importlib") << "import importlib" << "imports";
-        QTest::newRow("statistics") << "import statistics" << "imports";
-        QTest::newRow("relative") << "from . import reference" << "imports";
-        QTest::newRow("star") << "from torch import *" << "imports";
-        QTest::newRow("torch.sys") << "m = torch.sys.modules" << "imports";
-        QTest::newRow("private torch") << "torch.cuda._sleep(10)" << "imports";
-        QTest::newRow("torch._C") << "f = torch._C._cuda_synchronize" << "imports";
-        QTest::newRow("eval") << "g = eval('__imp' + 'ort__')" << "dunder";
-        QTest::newRow("exec") << "exec('x = 1')" << "dynamic-code";
-        QTest::newRow("compile builtin") << "c = compile('1', 'f', 'eval')" << "dynamic-code";
-        QTest::newRow("__import__") << "m = __import__('os')" << "dunder";
-        QTest::newRow("dunder attribute") << "g = ModelNew.forward.__globals__" << "dunder";
-        QTest::newRow("dunder via getattr") << "g = getattr(f, '__globals__')" << "dunder";
-        QTest::newRow("computed getattr") << "f = getattr(torch, 'comp' + 'ile')" << "dynamic-attribute";
-        QTest::newRow("computed setattr") << "setattr(torch.cuda, name, f)" << "dynamic-attribute";
-        QTest::newRow("literal setattr") << "setattr(torch.cuda, 'synchronize', f)" << "monkey-patching";
-        QTest::newRow("patch sync") << "torch.cuda.synchronize = lambda: None" << "monkey-patching";
-        QTest::newRow("patch alias") << "tc = 1\nimport torch.cuda as tc2\ntc2.synchronize = None" << "monkey-patching";
-        QTest::newRow("patch event") << "torch.cuda.Event.elapsed_time = fake" << "monkey-patching";
-        QTest::newRow("del") << "del torch.allclose" << "monkey-patching";
-        QTest::newRow("open") << "open('result.json', 'w').write('{}')" << "files";
-        QTest::newRow("exit") << "exit(0)" << "exit";
-        QTest::newRow("globals") << "g = globals()" << "introspection";
-        QTest::newRow("global") << "global cache" << "introspection";
-        QTest::newRow("torch.compile") << "f = torch.compile(m)" << "compiler";
-        QTest::newRow("compile alias") << "from torch import compile as c" << "compiler";
-        QTest::newRow("dynamo") << "import torch._dynamo" << "compiler";
-        QTest::newRow("inductor") << "import torch._inductor.config as cfg" << "compiler";
-        QTest::newRow("torch.ops") << "y = torch.ops.aten._softmax(x, -1, False)" << "imports";
-        QTest::newRow("reference op") << "y = torch.softmax(x, dim=-1)" << "reference-op";
-        QTest::newRow("as a method") << "y = x.float().softmax(-1)" << "reference-op";
-        QTest::newRow("functional alias") << "import torch.nn.functional as G\ny = G.softmax(x, -1)" << "reference-op";
-        QTest::newRow("from import") << "from torch.nn.functional import softmax as sm" << "reference-op";
-        QTest::newRow("special") << "y = torch.special.softmax(x, -1)" << "reference-op";
-        QTest::newRow("literal getattr op") << "y = getattr(torch, 'softmax')(x, -1)" << "reference-op";
+        QTest::newRow("subprocess") << "import subprocess"
+                                    << "imports";
+        QTest::newRow("os") << "import os as o"
+                            << "imports";
+        QTest::newRow("from os") << "from os import system"
+                                 << "imports";
+        QTest::newRow("ctypes") << "import ctypes"
+                                << "imports";
+        QTest::newRow("gc") << "import gc"
+                            << "imports";
+        QTest::newRow("inspect") << "import inspect"
+                                 << "imports";
+        QTest::newRow("sys") << "import sys"
+                             << "imports";
+        QTest::newRow("threading") << "import threading"
+                                   << "imports";
+        QTest::newRow("multiprocessing") << "import multiprocessing"
+                                         << "imports";
+        QTest::newRow("importlib") << "import importlib"
+                                   << "imports";
+        QTest::newRow("statistics") << "import statistics"
+                                    << "imports";
+        QTest::newRow("relative") << "from . import reference"
+                                  << "imports";
+        QTest::newRow("star") << "from torch import *"
+                              << "imports";
+        QTest::newRow("torch.sys") << "m = torch.sys.modules"
+                                   << "imports";
+        QTest::newRow("private torch") << "torch.cuda._sleep(10)"
+                                       << "imports";
+        QTest::newRow("torch._C") << "f = torch._C._cuda_synchronize"
+                                  << "imports";
+        QTest::newRow("eval") << "g = eval('__imp' + 'ort__')"
+                              << "dunder";
+        QTest::newRow("exec") << "exec('x = 1')"
+                              << "dynamic-code";
+        QTest::newRow("compile builtin") << "c = compile('1', 'f', 'eval')"
+                                         << "dynamic-code";
+        QTest::newRow("__import__") << "m = __import__('os')"
+                                    << "dunder";
+        QTest::newRow("dunder attribute") << "g = ModelNew.forward.__globals__"
+                                          << "dunder";
+        QTest::newRow("dunder via getattr") << "g = getattr(f, '__globals__')"
+                                            << "dunder";
+        QTest::newRow("computed getattr") << "f = getattr(torch, 'comp' + 'ile')"
+                                          << "dynamic-attribute";
+        QTest::newRow("computed setattr") << "setattr(torch.cuda, name, f)"
+                                          << "dynamic-attribute";
+        QTest::newRow("literal setattr") << "setattr(torch.cuda, 'synchronize', f)"
+                                         << "monkey-patching";
+        QTest::newRow("patch sync") << "torch.cuda.synchronize = lambda: None"
+                                    << "monkey-patching";
+        QTest::newRow("patch alias") << "tc = 1\nimport torch.cuda as tc2\ntc2.synchronize = None"
+                                     << "monkey-patching";
+        QTest::newRow("patch event") << "torch.cuda.Event.elapsed_time = fake"
+                                     << "monkey-patching";
+        QTest::newRow("del") << "del torch.allclose"
+                             << "monkey-patching";
+        QTest::newRow("open") << "open('result.json', 'w').write('{}')"
+                              << "files";
+        QTest::newRow("exit") << "exit(0)"
+                              << "exit";
+        QTest::newRow("globals") << "g = globals()"
+                                 << "introspection";
+        QTest::newRow("global") << "global cache"
+                                << "introspection";
+        QTest::newRow("torch.compile") << "f = torch.compile(m)"
+                                       << "compiler";
+        QTest::newRow("compile alias") << "from torch import compile as c"
+                                       << "compiler";
+        QTest::newRow("dynamo") << "import torch._dynamo"
+                                << "compiler";
+        QTest::newRow("inductor") << "import torch._inductor.config as cfg"
+                                  << "compiler";
+        QTest::newRow("torch.ops") << "y = torch.ops.aten._softmax(x, -1, False)"
+                                   << "imports";
+        QTest::newRow("reference op") << "y = torch.softmax(x, dim=-1)"
+                                      << "reference-op";
+        QTest::newRow("as a method") << "y = x.float().softmax(-1)"
+                                     << "reference-op";
+        QTest::newRow("functional alias") << "import torch.nn.functional as G\ny = G.softmax(x, -1)"
+                                          << "reference-op";
+        QTest::newRow("from import") << "from torch.nn.functional import softmax as sm"
+                                     << "reference-op";
+        QTest::newRow("special") << "y = torch.special.softmax(x, -1)"
+                                 << "reference-op";
+        QTest::newRow("literal getattr op") << "y = getattr(torch, 'softmax')(x, -1)"
+                                            << "reference-op";
     }
     void flagsEachPythonRule() {
         QFETCH(QString, code);

@@ -24,7 +24,7 @@ EvaluationRecord record(const std::string& key, const std::string& status) {
 
 class TestStore : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void createsMigratesAndUsesWal() {
         QTemporaryDir dir;
         const auto path = std::filesystem::path(dir.path().toStdString()) / "sub" / "ws.db";

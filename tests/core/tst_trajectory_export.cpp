@@ -25,8 +25,9 @@ struct Workspace {
     std::int64_t search = 0;
 };
 
-std::int64_t addNode(const store::SearchStore& s, const store::SearchRecord& search, std::int64_t parent, const std::string& origin,
-                     std::optional<std::string> status, std::optional<double> speedup, const std::string& params) {
+std::int64_t addNode(const store::SearchStore& s, const store::SearchRecord& search, std::int64_t parent,
+                     const std::string& origin, std::optional<std::string> status, std::optional<double> speedup,
+                     const std::string& params) {
     store::NodeRecord n;
     n.searchId = search.id;
     n.parentId = parent;
@@ -115,13 +116,28 @@ std::vector<json> lines(const std::string& text) {
 // The documented field -> JSON type table of a flat record.
 const std::vector<std::pair<std::string, json::value_t>>& flatSchema() {
     using V = json::value_t;
-    static const std::vector<std::pair<std::string, json::value_t>> schema{
-        {"schema_version", V::number_unsigned}, {"search_id", V::number_unsigned}, {"problem", V::string},   {"call_id", V::number_unsigned},
-        {"node_id", V::number_unsigned},        {"parent_node_id", V::number_unsigned}, {"provider", V::string}, {"model", V::string},
-        {"system", V::string},                  {"prompt", V::string},               {"reply", V::string},     {"reasoning", V::string},
-        {"status", V::string},                  {"correct", V::boolean},             {"speedup", V::number_float}, {"message", V::string},
-        {"reward", V::number_float},            {"params", V::object},               {"input_tokens", V::number_unsigned},
-        {"output_tokens", V::number_unsigned},  {"cost_usd", V::number_float},       {"created_at", V::string}};
+    static const std::vector<std::pair<std::string, json::value_t>> schema{{"schema_version", V::number_unsigned},
+                                                                           {"search_id", V::number_unsigned},
+                                                                           {"problem", V::string},
+                                                                           {"call_id", V::number_unsigned},
+                                                                           {"node_id", V::number_unsigned},
+                                                                           {"parent_node_id", V::number_unsigned},
+                                                                           {"provider", V::string},
+                                                                           {"model", V::string},
+                                                                           {"system", V::string},
+                                                                           {"prompt", V::string},
+                                                                           {"reply", V::string},
+                                                                           {"reasoning", V::string},
+                                                                           {"status", V::string},
+                                                                           {"correct", V::boolean},
+                                                                           {"speedup", V::number_float},
+                                                                           {"message", V::string},
+                                                                           {"reward", V::number_float},
+                                                                           {"params", V::object},
+                                                                           {"input_tokens", V::number_unsigned},
+                                                                           {"output_tokens", V::number_unsigned},
+                                                                           {"cost_usd", V::number_float},
+                                                                           {"created_at", V::string}};
     return schema;
 }
 
@@ -135,7 +151,7 @@ bool sameKind(const json& v, json::value_t expected) {
 
 class TestTrajectoryExport : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void flatRecordsFollowTheSchema() {
         Workspace w;
         fill(w);
@@ -168,7 +184,8 @@ private slots:
     void chatRecordsAlternateUserAndAssistant() {
         Workspace w;
         fill(w);
-        auto out = report::exportTrajectories(*w.db, {w.search}, report::TrajectoryFormat::OpenAiChat, {}, report::SecretScrubber());
+        auto out =
+            report::exportTrajectories(*w.db, {w.search}, report::TrajectoryFormat::OpenAiChat, {}, report::SecretScrubber());
         QVERIFY(out.ok());
         const auto records = lines(out->text);
         QCOMPARE(records.size(), std::size_t{3});
@@ -186,7 +203,8 @@ private slots:
                 QVERIFY(msg["content"].is_string() && !msg["content"].get<std::string>().empty());
             }
             const auto& meta = r["metadata"];
-            for (const char* field : {"search_id", "node_id", "status", "reward", "speedup", "message", "model", "params"}) QVERIFY2(meta.contains(field), field);
+            for (const char* field : {"search_id", "node_id", "status", "reward", "speedup", "message", "model", "params"})
+                QVERIFY2(meta.contains(field), field);
             for (const char* moved : {"system", "prompt", "reply"}) QVERIFY(!meta.contains(moved));
         }
         QCOMPARE(records[0]["messages"].size(), std::size_t{3});
@@ -199,7 +217,8 @@ private slots:
         fill(w);
         report::TrajectoryFilter correct;
         correct.correctOnly = true;
-        auto c = report::exportTrajectories(*w.db, {w.search}, report::TrajectoryFormat::Jsonl, correct, report::SecretScrubber());
+        auto c =
+            report::exportTrajectories(*w.db, {w.search}, report::TrajectoryFormat::Jsonl, correct, report::SecretScrubber());
         QVERIFY(c.ok());
         QCOMPARE(c->records, std::size_t{2});
         QCOMPARE(c->filteredOut, std::size_t{1});
@@ -211,10 +230,12 @@ private slots:
         QCOMPARE(f->records, std::size_t{1});
         QCOMPARE(lines(f->text)[0]["speedup"].get<double>(), 2.0);
         // Two searches, one of them twice: records of each, in the order given.
-        auto both = report::exportTrajectories(*w.db, {w.search, w.search}, report::TrajectoryFormat::Jsonl, correct, report::SecretScrubber());
+        auto both = report::exportTrajectories(*w.db, {w.search, w.search}, report::TrajectoryFormat::Jsonl, correct,
+                                               report::SecretScrubber());
         QVERIFY(both.ok());
         QCOMPARE(both->records, std::size_t{4});
-        auto missing = report::exportTrajectories(*w.db, {w.search + 7}, report::TrajectoryFormat::Jsonl, {}, report::SecretScrubber());
+        auto missing =
+            report::exportTrajectories(*w.db, {w.search + 7}, report::TrajectoryFormat::Jsonl, {}, report::SecretScrubber());
         QVERIFY(!missing.ok());
     }
 
@@ -237,8 +258,8 @@ private slots:
                                  "token ghp_0123456789abcdefghijABCDEFGHIJ0123\n"
                                  "short stays; for (int i = 0; i < n; ++i) y[i] += a * x[i];";
         const auto out = s.scrub(text);
-        for (const char* gone : {"plain-literal-secret-1234", "abcdefgh12345678", "dXNlcjpwYXNzd29yZA", "anthropic-ish-value-99", "from-a-json-file-1",
-                                 "sk-proj-AAAAbbbbCCCCdddd1234", "ghp_0123456789"})
+        for (const char* gone : {"plain-literal-secret-1234", "abcdefgh12345678", "dXNlcjpwYXNzd29yZA", "anthropic-ish-value-99",
+                                 "from-a-json-file-1", "sk-proj-AAAAbbbbCCCCdddd1234", "ghp_0123456789"})
             QVERIFY2(out.find(gone) == std::string::npos, gone);
         // What is not a secret is left alone, and the reader still sees what was there.
         QVERIFY(out.find("Authorization: Bearer [redacted]") != std::string::npos);

@@ -17,7 +17,7 @@ void kernel() {}
 
 class TestTunableParams : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void parsesEveryDomainKind() {
         auto space = parseParamDeclarations(kSource, "seed.cpp");
         QVERIFY2(space.ok(), space.ok() ? "" : space.error().message.c_str());

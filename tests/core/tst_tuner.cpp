@@ -41,7 +41,7 @@ synth::ExpansionRequest request(const Node& node, synth::Operator op) {
 
 class TestTuner : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void enumerateVisitsEveryConfigurationOnce() {
         synth::Tuner tuner;
         search::SearchTree tree;
@@ -50,7 +50,9 @@ private slots:
         std::mt19937_64 rng(1);
         int made = 0;
         for (;;) {
-            auto p = tuner.propose(request(root, synth::Operator::Enumerate), [&](const std::string& h, const problem::ParamAssignment& a) { return tree.contains(h, a); }, rng);
+            auto p = tuner.propose(
+                request(root, synth::Operator::Enumerate),
+                [&](const std::string& h, const problem::ParamAssignment& a) { return tree.contains(h, a); }, rng);
             QVERIFY(p.ok());
             if (!*p) break;
             Node n = root;
@@ -71,7 +73,9 @@ private slots:
         auto space = tuner.space(kSource);
         QVERIFY(space.ok());
         for (int i = 0; i < 30; ++i) {
-            auto p = tuner.propose(request(root, synth::Operator::Mutate), [&](const std::string& h, const problem::ParamAssignment& a) { return tree.contains(h, a); }, rng);
+            auto p = tuner.propose(
+                request(root, synth::Operator::Mutate),
+                [&](const std::string& h, const problem::ParamAssignment& a) { return tree.contains(h, a); }, rng);
             QVERIFY(p.ok());
             if (!*p) break;
             const auto& a = (*p)->params;
@@ -96,8 +100,10 @@ private slots:
             const Node root = rootNode();
             std::mt19937_64 rng(seed);
             std::vector<std::string> out;
-            for (auto op : {synth::Operator::Mutate, synth::Operator::Restart, synth::Operator::Mutate, synth::Operator::Restart}) {
-                auto p = tuner.propose(request(root, op), [](const std::string&, const problem::ParamAssignment&) { return false; }, rng);
+            for (auto op :
+                 {synth::Operator::Mutate, synth::Operator::Restart, synth::Operator::Mutate, synth::Operator::Restart}) {
+                auto p = tuner.propose(
+                    request(root, op), [](const std::string&, const problem::ParamAssignment&) { return false; }, rng);
                 out.push_back(problem::formatAssignment((*p)->params));
             }
             return out;
@@ -115,7 +121,8 @@ private slots:
         auto r = request(a, synth::Operator::Crossover);
         r.partner = &b;
         std::mt19937_64 rng(3);
-        auto p = tuner.propose(r, [](const std::string&, const problem::ParamAssignment& x) { return false && x.empty(); }, rng);
+        auto p = tuner.propose(
+            r, [](const std::string&, const problem::ParamAssignment& x) { return false && x.empty(); }, rng);
         QVERIFY(p.ok() && *p);
         for (const auto& [k, v] : (*p)->params) QVERIFY(v == a.params.at(k) || v == b.params.at(k));
         QCOMPARE((*p)->origin, tree::NodeOrigin::Crossover);
@@ -136,7 +143,8 @@ private slots:
         r.context.siblings = {&bad1, &bad2};
         std::mt19937_64 rng(11);
         for (int i = 0; i < 40; ++i) {
-            auto p = tuner.propose(r, [](const std::string&, const problem::ParamAssignment&) { return false; }, rng);
+            auto p = tuner.propose(
+                r, [](const std::string&, const problem::ParamAssignment&) { return false; }, rng);
             QVERIFY(p.ok() && *p);
             const auto& a = (*p)->params.at("A");
             QVERIFY2(a != "4" && a != "1", a.c_str());
@@ -150,7 +158,8 @@ private slots:
         r.context.node = &n;
         r.context.source = "void k() {}\n";
         std::mt19937_64 rng(1);
-        auto p = tuner.propose(r, [](const std::string&, const problem::ParamAssignment&) { return false; }, rng);
+        auto p = tuner.propose(
+            r, [](const std::string&, const problem::ParamAssignment&) { return false; }, rng);
         QVERIFY(p.ok());
         QVERIFY(!*p);
     }

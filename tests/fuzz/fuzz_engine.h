@@ -40,7 +40,7 @@ namespace ks::fuzz {
 
 // xoshiro256**, seeded through splitmix64: fast, and the same on every platform.
 class Rng {
-public:
+  public:
     explicit Rng(std::uint64_t seed) {
         for (auto& s : s_) {
             seed += 0x9e3779b97f4a7c15ull;
@@ -52,8 +52,12 @@ public:
     }
     std::uint64_t next() {
         const std::uint64_t result = rotl(s_[1] * 5, 7) * 9, t = s_[1] << 17;
-        s_[2] ^= s_[0]; s_[3] ^= s_[1]; s_[1] ^= s_[2]; s_[0] ^= s_[3];
-        s_[2] ^= t; s_[3] = rotl(s_[3], 45);
+        s_[2] ^= s_[0];
+        s_[3] ^= s_[1];
+        s_[1] ^= s_[2];
+        s_[0] ^= s_[3];
+        s_[2] ^= t;
+        s_[3] = rotl(s_[3], 45);
         return result;
     }
     std::size_t below(std::size_t n) { return n == 0 ? 0 : static_cast<std::size_t>(next() % n); }
@@ -62,9 +66,16 @@ public:
     std::size_t skewed(std::size_t max) { return below(std::size_t{1} << below(bitWidth(max) + 1)) % (max + 1); }
     template <typename T> const T& pick(const std::vector<T>& v) { return v[below(v.size())]; }
 
-private:
+  private:
     static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-    static unsigned bitWidth(std::size_t v) { unsigned w = 0; while (v) { ++w; v >>= 1; } return w; }
+    static unsigned bitWidth(std::size_t v) {
+        unsigned w = 0;
+        while (v) {
+            ++w;
+            v >>= 1;
+        }
+        return w;
+    }
     std::uint64_t s_[4];
 };
 
@@ -87,13 +98,63 @@ inline bool writeWhole(const std::filesystem::path& p, const std::string& data) 
 // Tokens worth trying in any text input: integer and float edges, broken and
 // exotic UTF-8, control characters, path pieces.
 inline std::vector<std::string> commonTokens() {
-    return {"0", "-0", "1", "-1", "2", "7", "255", "256", "65536", "2147483647", "2147483648", "-2147483648",
-            "4294967296", "9007199254740993", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
-            "-9223372036854775809", "18446744073709551615", "18446744073709551616", "99999999999999999999999999999",
-            "1e308", "1e309", "-1e309", "1e-320", "4.9e-324", "0.5", "1.5e0", "1e", "1e+", "1.2.3", "0x10", "NaN",
-            "Infinity", "-inf", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xff", "\xfe\xff", "\xc0\xaf", "\xed\xa0\x80",
-            "\xf4\x90\x80\x80", "\x80", "\xc3", std::string("\0", 1), "\t", "\r\n", "\x1b[0m", "\\u0000", "\\ud800", "%s%n",
-            "../", "/", "//", "\\", " "};
+    return {"0",
+            "-0",
+            "1",
+            "-1",
+            "2",
+            "7",
+            "255",
+            "256",
+            "65536",
+            "2147483647",
+            "2147483648",
+            "-2147483648",
+            "4294967296",
+            "9007199254740993",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999999999999",
+            "1e308",
+            "1e309",
+            "-1e309",
+            "1e-320",
+            "4.9e-324",
+            "0.5",
+            "1.5e0",
+            "1e",
+            "1e+",
+            "1.2.3",
+            "0x10",
+            "NaN",
+            "Infinity",
+            "-inf",
+            "\xc3\xa9",
+            "\xe2\x82\xac",
+            "\xf0\x9f\x98\x80",
+            "\xff",
+            "\xfe\xff",
+            "\xc0\xaf",
+            "\xed\xa0\x80",
+            "\xf4\x90\x80\x80",
+            "\x80",
+            "\xc3",
+            std::string("\0", 1),
+            "\t",
+            "\r\n",
+            "\x1b[0m",
+            "\\u0000",
+            "\\ud800",
+            "%s%n",
+            "../",
+            "/",
+            "//",
+            "\\",
+            " "};
 }
 
 // Byte- and token-level mutations, stacked like libFuzzer's: bit flips, byte
@@ -101,7 +162,7 @@ inline std::vector<std::string> commonTokens() {
 // dictionary tokens (inserted, replacing a word, or repeated for deep
 // nesting), and very long runs.
 class Mutator {
-public:
+  public:
     Mutator(std::vector<std::string> tokens, std::size_t maxSize) : tokens_(std::move(tokens)), maxSize_(maxSize) {}
 
     std::string mutate(Rng& rng, std::string data, const std::vector<std::string>& corpus) const {
@@ -111,14 +172,23 @@ public:
         return data;
     }
 
-private:
+  private:
     void once(Rng& rng, std::string& d, const std::vector<std::string>& corpus) const {
         const std::size_t pos = rng.below(d.size() + 1);
         switch (rng.below(14)) {
-        case 0: if (!d.empty()) d[rng.below(d.size())] ^= static_cast<char>(1u << rng.below(8)); break;
-        case 1: if (!d.empty()) d[rng.below(d.size())] = static_cast<char>(rng.pick(interestingBytes())); break;
-        case 2: for (std::size_t n = 1 + rng.below(8); n; --n) d.insert(d.begin() + static_cast<long>(pos), static_cast<char>(rng.next())); break;
-        case 3: d.erase(std::min(pos, d.size()), 1 + rng.skewed(64)); break;
+        case 0:
+            if (!d.empty()) d[rng.below(d.size())] ^= static_cast<char>(1u << rng.below(8));
+            break;
+        case 1:
+            if (!d.empty()) d[rng.below(d.size())] = static_cast<char>(rng.pick(interestingBytes()));
+            break;
+        case 2:
+            for (std::size_t n = 1 + rng.below(8); n; --n)
+                d.insert(d.begin() + static_cast<long>(pos), static_cast<char>(rng.next()));
+            break;
+        case 3:
+            d.erase(std::min(pos, d.size()), 1 + rng.skewed(64));
+            break;
         case 4: { // duplicate a chunk elsewhere
             if (d.empty()) break;
             const std::size_t from = rng.below(d.size()), len = 1 + rng.skewed(std::min<std::size_t>(d.size() - from - 1, 4096));
@@ -130,11 +200,16 @@ private:
             if (corpus.empty()) break;
             const std::string& other = rng.pick(corpus);
             const std::size_t from = rng.below(other.size() + 1);
-            if (rng.chance(1, 2)) d.insert(pos, other.substr(from, 1 + rng.skewed(1024)));
-            else d = d.substr(0, pos) + other.substr(from);
+            if (rng.chance(1, 2))
+                d.insert(pos, other.substr(from, 1 + rng.skewed(1024)));
+            else
+                d = d.substr(0, pos) + other.substr(from);
             break;
         }
-        case 6: case 7: d.insert(pos, rng.pick(tokens_)); break;
+        case 6:
+        case 7:
+            d.insert(pos, rng.pick(tokens_));
+            break;
         case 8: { // replace the word (identifier or number run) at pos with a token
             std::size_t b = std::min(pos, d.size()), e = b;
             while (e < d.size() && isWordChar(d[e])) ++e;
@@ -151,21 +226,29 @@ private:
             d.insert(pos, run);
             break;
         }
-        case 10: d.insert(pos, std::string(1 + rng.skewed(300000), static_cast<char>(rng.pick(longRunBytes())))); break;
+        case 10:
+            d.insert(pos, std::string(1 + rng.skewed(300000), static_cast<char>(rng.pick(longRunBytes()))));
+            break;
         case 11: { // swap two chunks
             if (d.size() < 4) break;
             const std::size_t len = 1 + rng.below(std::min<std::size_t>(d.size() / 2, 256));
             const std::size_t a = rng.below(d.size() - 2 * len + 1), b = a + len + rng.below(d.size() - a - 2 * len + 1);
-            std::swap_ranges(d.begin() + static_cast<long>(a), d.begin() + static_cast<long>(a + len), d.begin() + static_cast<long>(b));
+            std::swap_ranges(d.begin() + static_cast<long>(a), d.begin() + static_cast<long>(a + len),
+                             d.begin() + static_cast<long>(b));
             break;
         }
-        case 12: d.resize(rng.below(d.size() + 1)); break;
-        default: d.insert(pos, rng.pick(commonTokensCached())); break;
+        case 12:
+            d.resize(rng.below(d.size() + 1));
+            break;
+        default:
+            d.insert(pos, rng.pick(commonTokensCached()));
+            break;
         }
     }
     static bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
     static const std::vector<int>& interestingBytes() {
-        static const std::vector<int> b{0, 1, 0x7f, 0x80, 0xff, '\n', '"', '\\', '{', '}', '[', ']', '(', ')', ',', ':', '-', '0', '9', 'e', '.'};
+        static const std::vector<int> b{0,   1,   0x7f, 0x80, 0xff, '\n', '"', '\\', '{', '}', '[',
+                                        ']', '(', ')',  ',',  ':',  '-',  '0', '9',  'e', '.'};
         return b;
     }
     static const std::vector<int>& longRunBytes() {
@@ -193,9 +276,22 @@ inline std::string normalizeMessage(const std::string& message) {
     std::string out;
     char quote = 0;
     for (char c : message) {
-        if (quote) { if (c == quote) { quote = 0; out += c; } continue; }
-        if (c == '"' || c == '\'') { quote = c; out += c; continue; }
-        if (std::isdigit(static_cast<unsigned char>(c))) { if (out.empty() || out.back() != '0') out += '0'; continue; }
+        if (quote) {
+            if (c == quote) {
+                quote = 0;
+                out += c;
+            }
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            quote = c;
+            out += c;
+            continue;
+        }
+        if (std::isdigit(static_cast<unsigned char>(c))) {
+            if (out.empty() || out.back() != '0') out += '0';
+            continue;
+        }
         out += c;
     }
     return out;
@@ -274,7 +370,9 @@ inline void saveCurrentRaw() { // async-signal-safe
     }
     ::close(fd);
 }
-inline void say(const char* s) { [[maybe_unused]] auto n = ::write(2, s, std::strlen(s)); }
+inline void say(const char* s) {
+    [[maybe_unused]] auto n = ::write(2, s, std::strlen(s));
+}
 inline void onFatalSignal(int sig) {
     saveCurrentRaw();
     say("\nks-fuzz: fatal signal on an input; saved to ");
@@ -291,7 +389,7 @@ inline void onFatalSignal(int sig) {
 // `execute` runs one input and checks its invariants; exceptions escaping it
 // are failures (the APIs under test return errors as values).
 class Driver {
-public:
+  public:
     using Mutate = std::function<std::string(Rng&, const std::string& parent, const std::vector<std::string>& corpus)>;
     using Execute = std::function<Outcome(const std::string& input)>;
 
@@ -352,8 +450,10 @@ public:
                 // Small inputs showing new behaviour join the corpus (bounded; a
                 // full corpus replaces a random non-seed entry).
                 if (seen.insert(hashBytes(out.signature)).second && input.size() <= kMaxCorpusEntry) {
-                    if (corpus.size() < kMaxCorpus) corpus.push_back(input);
-                    else corpus[seeds + rng.below(corpus.size() - seeds)] = input;
+                    if (corpus.size() < kMaxCorpus)
+                        corpus.push_back(input);
+                    else
+                        corpus[seeds + rng.below(corpus.size() - seeds)] = input;
                 }
             }
             r.signatures = seen.size();
@@ -367,7 +467,7 @@ public:
         return r;
     }
 
-private:
+  private:
     static constexpr std::size_t kMaxCorpus = 4096, kMaxCorpusEntry = 64 * 1024;
 
     void fail(Report& r, const std::string& input, const std::string& why) {
@@ -391,7 +491,7 @@ private:
             st.ss_sp = altStack.data();
             st.ss_size = altStack.size();
             sigaltstack(&st, &oldStack);
-            struct sigaction sa{};
+            struct sigaction sa {};
             sa.sa_handler = detail::onFatalSignal;
             sa.sa_flags = SA_ONSTACK;
             sigemptyset(&sa.sa_mask);
@@ -423,7 +523,10 @@ private:
                 }
             }
         }};
-        ~Watchdog() { stop = true; thread.join(); }
+        ~Watchdog() {
+            stop = true;
+            thread.join();
+        }
     };
 
     std::string suite_;

@@ -29,8 +29,8 @@ struct Bundle {
     std::string serialize() const {
         std::string s = "KSFUZZ-BUNDLE 1\n";
         for (const auto& e : entries)
-            s += std::string(1, e.kind) + " " + std::to_string(e.path.size()) + " " + std::to_string(e.data.size()) + "\n" + e.path +
-                 e.data + "\n";
+            s += std::string(1, e.kind) + " " + std::to_string(e.path.size()) + " " + std::to_string(e.data.size()) + "\n" +
+                 e.path + e.data + "\n";
         return s;
     }
 
@@ -89,14 +89,15 @@ struct Bundle {
                 std::filesystem::create_directories(p.parent_path(), ec);
                 if (!noLinkOnTheWay(root, rel)) continue;
                 if (e.kind == 'L') {
-                    if (!std::filesystem::exists(std::filesystem::symlink_status(p, ec))) std::filesystem::create_symlink(e.data, p, ec);
+                    if (!std::filesystem::exists(std::filesystem::symlink_status(p, ec)))
+                        std::filesystem::create_symlink(e.data, p, ec);
                 } else if (std::filesystem::symlink_status(p, ec).type() != std::filesystem::file_type::symlink) {
                     writeWhole(p, e.data);
                 }
             }
     }
 
-private:
+  private:
     static std::filesystem::path confined(const std::string& path) {
         std::filesystem::path out;
         std::string part;
@@ -105,8 +106,10 @@ private:
             part.clear();
         };
         for (char c : path) {
-            if (c == '/') flush();
-            else if (c != '\0') part += c;
+            if (c == '/')
+                flush();
+            else if (c != '\0')
+                part += c;
         }
         flush();
         return out;

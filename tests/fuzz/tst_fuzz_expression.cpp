@@ -6,8 +6,8 @@
 #include "problem/problem_loader.h"
 #include "test_support.h"
 
-#include <nlohmann/json.hpp>
 #include <QtTest/QtTest>
+#include <nlohmann/json.hpp>
 
 #include <charconv>
 #include <cmath>
@@ -21,24 +21,67 @@ namespace {
 
 std::vector<std::string> expressionTokens() {
     auto t = fz::commonTokens();
-    for (const char* s : {"(", ")", "((((", "))))", ",", "+", "-", "*", "/", "%", "--", "- -", "min(", "max(", "ceil_div(",
-                          "pow(", "min(1,", "max(N, M)", "ceil_div(N, 0)", "N", "M", "K", "NV", "_", "a1", "ks_x", "e", "E",
-                          "1/0", "N%0", "1e5e5", "0.", ".5", "..", "1..2", "N*N*N*N*N*N*N*N", "-9223372036854775807-1"})
+    for (const char* s : {"(",
+                          ")",
+                          "((((",
+                          "))))",
+                          ",",
+                          "+",
+                          "-",
+                          "*",
+                          "/",
+                          "%",
+                          "--",
+                          "- -",
+                          "min(",
+                          "max(",
+                          "ceil_div(",
+                          "pow(",
+                          "min(1,",
+                          "max(N, M)",
+                          "ceil_div(N, 0)",
+                          "N",
+                          "M",
+                          "K",
+                          "NV",
+                          "_",
+                          "a1",
+                          "ks_x",
+                          "e",
+                          "E",
+                          "1/0",
+                          "N%0",
+                          "1e5e5",
+                          "0.",
+                          ".5",
+                          "..",
+                          "1..2",
+                          "N*N*N*N*N*N*N*N",
+                          "-9223372036854775807-1"})
         t.emplace_back(s);
     return t;
 }
 
 // Every expression the bundled problems use: shapes, bytes, flops, jagged lengths.
 std::vector<std::string> seedCorpus() {
-    std::vector<std::string> corpus{"4*M*N + 2*(N - 1) / 2", "max(M, 7) + min(-2, N) + ceil_div(N, 4) + N % 3", "N / 4 * 1.5e0",
-                                    "A / B", "A % B", "-(-(N))", "1e3", "0", "  N  "};
+    std::vector<std::string> corpus{"4*M*N + 2*(N - 1) / 2",
+                                    "max(M, 7) + min(-2, N) + ceil_div(N, 4) + N % 3",
+                                    "N / 4 * 1.5e0",
+                                    "A / B",
+                                    "A % B",
+                                    "-(-(N))",
+                                    "1e3",
+                                    "0",
+                                    "  N  "};
     for (const auto& root : {ks::test::bundledProblemsDir(), ks::test::dataDir() / "problems"})
         for (const auto& dir : ks::problem::findProblemDirs(root)) {
             const auto j = nlohmann::json::parse(fz::readWhole(dir / "problem.json"), nullptr, false);
             if (j.is_discarded()) continue;
             auto add = [&](const nlohmann::json& v) {
-                if (v.is_string()) corpus.push_back(v.get<std::string>());
-                else if (v.is_number_integer()) corpus.push_back(v.dump());
+                if (v.is_string())
+                    corpus.push_back(v.get<std::string>());
+                else if (v.is_number_integer())
+                    corpus.push_back(v.dump());
             };
             for (const char* key : {"bytes", "flops"})
                 if (j.is_object() && j.contains(key)) add(j[key]);
@@ -60,8 +103,20 @@ std::vector<std::string> seedCorpus() {
 // Sizes for the names an expression uses, derived from the input alone so a
 // replayed input sees the same ones; sometimes one is left out.
 std::map<std::string, long long> sizesFor(const std::string& input, const std::set<std::string>& names) {
-    static const std::vector<long long> edges{0, 1, 2, 3, 7, -1, -2, 1024, 4096, 1LL << 31, 1LL << 32, 1LL << 62,
-                                              std::numeric_limits<long long>::max(), std::numeric_limits<long long>::min()};
+    static const std::vector<long long> edges{0,
+                                              1,
+                                              2,
+                                              3,
+                                              7,
+                                              -1,
+                                              -2,
+                                              1024,
+                                              4096,
+                                              1LL << 31,
+                                              1LL << 32,
+                                              1LL << 62,
+                                              std::numeric_limits<long long>::max(),
+                                              std::numeric_limits<long long>::min()};
     fz::Rng rng(fz::hashBytes(input));
     std::map<std::string, long long> sizes;
     for (const auto& n : names) sizes[n] = rng.chance(3, 4) ? rng.pick(edges) : static_cast<long long>(rng.next());
@@ -107,18 +162,20 @@ bool isSingleNumber(const std::string& t) {
 // Messages echo the input; the signature keeps only what the parser said.
 std::string signatureOf(std::string message, const std::string& input) {
     if (!input.empty())
-        for (std::size_t at = 0; (at = message.find(input, at)) != std::string::npos; at += 3) message.replace(at, input.size(), "<e>");
+        for (std::size_t at = 0; (at = message.find(input, at)) != std::string::npos; at += 3)
+            message.replace(at, input.size(), "<e>");
     return fz::normalizeMessage(message);
 }
 
 fz::Outcome check(const std::string& input) {
     fz::Outcome out;
-    auto fail = [&](const std::string& why) { if (out.failure.empty()) out.failure = why; };
+    auto fail = [&](const std::string& why) {
+        if (out.failure.empty()) out.failure = why;
+    };
 
     const auto e = Expression::parse(input);
     const auto again = Expression::parse(input);
-    if (e.ok() != again.ok() || (!e && e.error().message != again.error().message))
-        fail("parsing twice gave different results");
+    if (e.ok() != again.ok() || (!e && e.error().message != again.error().message)) fail("parsing twice gave different results");
     if (!e) {
         if (e.error().message.empty()) fail("parse error without a message");
         if (e.error().code != ks::ErrorCode::ParseError) fail("parse error with a code other than ParseError");
@@ -127,7 +184,8 @@ fz::Outcome check(const std::string& input) {
     }
     if (e->text() != input) fail("text() differs from the input");
     for (const auto& n : e->names())
-        if (!isIdentifier(n) || input.find(n) == std::string::npos) fail("names() holds \"" + n + "\", not an identifier of the input");
+        if (!isIdentifier(n) || input.find(n) == std::string::npos)
+            fail("names() holds \"" + n + "\", not an identifier of the input");
     if (e->toCpp(false).empty() || e->toCpp(true).empty()) fail("toCpp() is empty");
     if (e->toCpp(false) != again->toCpp(false)) fail("toCpp() differs between two parses");
 
@@ -144,7 +202,8 @@ fz::Outcome check(const std::string& input) {
     // Outer whitespace changes nothing.
     if (input.size() + 2 <= 4096) {
         const auto padded = Expression::parse(" " + input + "\t");
-        if (!padded) fail("padding with whitespace made it unparsable: " + padded.error().message);
+        if (!padded)
+            fail("padding with whitespace made it unparsable: " + padded.error().message);
         else if (const auto p = padded->evaluateInt(sizes); p.ok() != i1.ok() || (p.ok() && *p != *i1))
             fail("padding with whitespace changed the value: " + describe(p) + " vs " + describe(i1));
     }
@@ -153,14 +212,17 @@ fz::Outcome check(const std::string& input) {
     if (const std::string t = trimmed(input); isSingleNumber(t)) {
         char* end = nullptr;
         const double v = std::strtod(t.c_str(), &end);
-        if (end != t.c_str() + t.size()) fail("\"" + t + "\" is not one number, yet it parsed");
-        else if (d1.ok() && *d1 != v) fail("evaluate(\"" + t + "\") = " + describe(d1));
+        if (end != t.c_str() + t.size())
+            fail("\"" + t + "\" is not one number, yet it parsed");
+        else if (d1.ok() && *d1 != v)
+            fail("evaluate(\"" + t + "\") = " + describe(d1));
         const bool integral = t.find_first_of(".eE") == std::string::npos;
         long long exact = 0;
         const bool fits = integral ? std::from_chars(t.data(), t.data() + t.size(), exact).ec == std::errc{}
                                    : std::isfinite(v) && std::fabs(v) < 9.2e18 && ((exact = static_cast<long long>(v)), true);
         if (i1.ok() && (!fits || *i1 != exact))
-            fail("evaluateInt(\"" + t + "\") = " + describe(i1) + (fits ? ", expected " + std::to_string(exact) : ", expected an error"));
+            fail("evaluateInt(\"" + t + "\") = " + describe(i1) +
+                 (fits ? ", expected " + std::to_string(exact) : ", expected an error"));
     }
     out.signature = "I:" + (i1 ? std::string("ok") : signatureOf(i1.error().message, input)) +
                     "|D:" + (d1 ? std::string("ok") : signatureOf(d1.error().message, input));
@@ -171,7 +233,7 @@ fz::Outcome check(const std::string& input) {
 
 class TestFuzzExpression : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void parseAndEvaluateNeverCrash() {
         const auto options = fz::Options::fromEnvironment(300000);
         const fz::Mutator mutator(expressionTokens(), 8192);

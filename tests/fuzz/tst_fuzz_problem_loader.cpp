@@ -10,8 +10,8 @@
 #include "test_support.h"
 
 #include <QtCore/QTemporaryDir>
-#include <nlohmann/json.hpp>
 #include <QtTest/QtTest>
+#include <nlohmann/json.hpp>
 
 #include <limits>
 
@@ -21,26 +21,133 @@ namespace fz = ks::fuzz;
 namespace {
 
 const std::vector<std::string>& keys() {
-    static const std::vector<std::string> k{
-        "name", "title", "description", "backend", "function", "sizes", "scalars", "arguments", "dtype", "value", "shape",
-        "output", "fill", "kind", "low", "high", "mean", "std", "fraction", "empty_fraction", "distinct", "min_length",
-        "max_length", "total", "from", "call", "shapes", "check", "time", "tolerance", "rtol", "atol", "forbidden", "bytes",
-        "flops", "bound", "reference", "baselines", "seeds", "source", "flags", "link", "compile", "arch", "fill_source",
-        "limits", "call_timeout_s", "run_timeout_s", "compile_timeout_s", "implausible_speedup"};
+    static const std::vector<std::string> k{"name",
+                                            "title",
+                                            "description",
+                                            "backend",
+                                            "function",
+                                            "sizes",
+                                            "scalars",
+                                            "arguments",
+                                            "dtype",
+                                            "value",
+                                            "shape",
+                                            "output",
+                                            "fill",
+                                            "kind",
+                                            "low",
+                                            "high",
+                                            "mean",
+                                            "std",
+                                            "fraction",
+                                            "empty_fraction",
+                                            "distinct",
+                                            "min_length",
+                                            "max_length",
+                                            "total",
+                                            "from",
+                                            "call",
+                                            "shapes",
+                                            "check",
+                                            "time",
+                                            "tolerance",
+                                            "rtol",
+                                            "atol",
+                                            "forbidden",
+                                            "bytes",
+                                            "flops",
+                                            "bound",
+                                            "reference",
+                                            "baselines",
+                                            "seeds",
+                                            "source",
+                                            "flags",
+                                            "link",
+                                            "compile",
+                                            "arch",
+                                            "fill_source",
+                                            "limits",
+                                            "call_timeout_s",
+                                            "run_timeout_s",
+                                            "compile_timeout_s",
+                                            "implausible_speedup"};
     return k;
 }
 
 // Strings the loader gives meaning to, and hostile ones.
 const std::vector<std::string>& strings() {
     static const std::vector<std::string> s = [] {
-        std::vector<std::string> v{
-            "", "N", "M", "x", "y", "ks_x", "KS_SEEDS", "int", "main", "__x", "_", "Model", "N*N", "N/0", "-N", "N - 1000",
-            "9223372036854775807*N", "((((N))))", "min(N,", "ceil_div(N, 0)", "f32", "f64", "f16", "bf16", "i8", "i32", "i64",
-            "u8", "u64", "bool", "F32", "uniform", "normal", "int_range", "sorted_uniform", "sorted_int_range", "lengths",
-            "offsets", "sample_from", "constant", "function", "cpp", "cuda", "torch", "fortran", "memory", "compute",
-            "latency", "sm_90", "sm_90a", "native", "reference.cpp", "reference.py", "reference.cu", "/dev/zero", "/", ".",
-            "..", "../../../../etc/passwd", "/proc/self/status", "nonexistent.cpp", "seeds", "a/b/c.cpp", "\xc3\xa9.cpp",
-            "-O3", "-lopenblas", "torch.relu", "\xff\xfe", std::string("a\0b", 3), "a\nb", "\x1b[31m"};
+        std::vector<std::string> v{"",
+                                   "N",
+                                   "M",
+                                   "x",
+                                   "y",
+                                   "ks_x",
+                                   "KS_SEEDS",
+                                   "int",
+                                   "main",
+                                   "__x",
+                                   "_",
+                                   "Model",
+                                   "N*N",
+                                   "N/0",
+                                   "-N",
+                                   "N - 1000",
+                                   "9223372036854775807*N",
+                                   "((((N))))",
+                                   "min(N,",
+                                   "ceil_div(N, 0)",
+                                   "f32",
+                                   "f64",
+                                   "f16",
+                                   "bf16",
+                                   "i8",
+                                   "i32",
+                                   "i64",
+                                   "u8",
+                                   "u64",
+                                   "bool",
+                                   "F32",
+                                   "uniform",
+                                   "normal",
+                                   "int_range",
+                                   "sorted_uniform",
+                                   "sorted_int_range",
+                                   "lengths",
+                                   "offsets",
+                                   "sample_from",
+                                   "constant",
+                                   "function",
+                                   "cpp",
+                                   "cuda",
+                                   "torch",
+                                   "fortran",
+                                   "memory",
+                                   "compute",
+                                   "latency",
+                                   "sm_90",
+                                   "sm_90a",
+                                   "native",
+                                   "reference.cpp",
+                                   "reference.py",
+                                   "reference.cu",
+                                   "/dev/zero",
+                                   "/",
+                                   ".",
+                                   "..",
+                                   "../../../../etc/passwd",
+                                   "/proc/self/status",
+                                   "nonexistent.cpp",
+                                   "seeds",
+                                   "a/b/c.cpp",
+                                   "\xc3\xa9.cpp",
+                                   "-O3",
+                                   "-lopenblas",
+                                   "torch.relu",
+                                   "\xff\xfe",
+                                   std::string("a\0b", 3),
+                                   "a\nb",
+                                   "\x1b[31m"};
         for (std::size_t n : {300u, 5000u, 100000u}) {
             v.push_back(std::string(n, 'a'));
             v.push_back("sm_" + std::string(n, '9'));
@@ -53,30 +160,51 @@ const std::vector<std::string>& strings() {
 
 json interestingNumber(fz::Rng& rng) {
     switch (rng.below(12)) {
-    case 0: return std::numeric_limits<std::int64_t>::min();
-    case 1: return std::numeric_limits<std::int64_t>::max();
-    case 2: return std::numeric_limits<std::uint64_t>::max();
-    case 3: return -1;
-    case 4: return 0;
-    case 5: return 1e308;
-    case 6: return -0.0;
-    case 7: return 0.5;
-    case 8: return (1LL << 53) + 1;
-    case 9: return 3037000500LL;
-    case 10: return -1e-300;
-    default: return static_cast<std::int64_t>(rng.next() >> rng.below(64));
+    case 0:
+        return std::numeric_limits<std::int64_t>::min();
+    case 1:
+        return std::numeric_limits<std::int64_t>::max();
+    case 2:
+        return std::numeric_limits<std::uint64_t>::max();
+    case 3:
+        return -1;
+    case 4:
+        return 0;
+    case 5:
+        return 1e308;
+    case 6:
+        return -0.0;
+    case 7:
+        return 0.5;
+    case 8:
+        return (1LL << 53) + 1;
+    case 9:
+        return 3037000500LL;
+    case 10:
+        return -1e-300;
+    default:
+        return static_cast<std::int64_t>(rng.next() >> rng.below(64));
     }
 }
 
 json randomValue(fz::Rng& rng) {
     switch (rng.below(9)) {
-    case 0: return nullptr;
-    case 1: return rng.chance(1, 2);
-    case 2: case 3: return interestingNumber(rng);
-    case 4: case 5: return rng.pick(strings());
-    case 6: return json::array();
-    case 7: return json::object();
-    default: return json::array({rng.pick(strings()), rng.pick(strings())});
+    case 0:
+        return nullptr;
+    case 1:
+        return rng.chance(1, 2);
+    case 2:
+    case 3:
+        return interestingNumber(rng);
+    case 4:
+    case 5:
+        return rng.pick(strings());
+    case 6:
+        return json::array();
+    case 7:
+        return json::object();
+    default:
+        return json::array({rng.pick(strings()), rng.pick(strings())});
     }
 }
 
@@ -93,10 +221,19 @@ std::size_t nesting(const std::string& text) {
     bool inString = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (inString) { if (c == '\\') ++i; else if (c == '"') inString = false; continue; }
-        if (c == '"') inString = true;
-        else if (c == '[' || c == '{') most = std::max(most, ++depth);
-        else if ((c == ']' || c == '}') && depth > 0) --depth;
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"')
+            inString = true;
+        else if (c == '[' || c == '{')
+            most = std::max(most, ++depth);
+        else if ((c == ']' || c == '}') && depth > 0)
+            --depth;
     }
     return most;
 }
@@ -115,10 +252,14 @@ std::optional<std::string> mutateStructure(fz::Rng& rng, const std::string& text
         json& n = *nodes[rng.below(nodes.size())];
         switch (rng.below(10)) {
         case 0: // drop a key or an element
-            if (n.is_object() && !n.empty()) n.erase(std::string(std::next(n.begin(), static_cast<long>(rng.below(n.size()))).key()));
-            else if (n.is_array() && !n.empty()) n.erase(rng.below(n.size()));
+            if (n.is_object() && !n.empty())
+                n.erase(std::string(std::next(n.begin(), static_cast<long>(rng.below(n.size()))).key()));
+            else if (n.is_array() && !n.empty())
+                n.erase(rng.below(n.size()));
             break;
-        case 1: n = randomValue(rng); break;
+        case 1:
+            n = randomValue(rng);
+            break;
         case 2: { // a huge array
             const json element = n.dump(-1, ' ', false, json::error_handler_t::replace).size() < 200 ? n : randomValue(rng);
             n = json::array();
@@ -130,7 +271,10 @@ std::optional<std::string> mutateStructure(fz::Rng& rng, const std::string& text
             if (nestOpen.empty()) {
                 const bool arrays = rng.chance(1, 2);
                 const std::size_t depth = 1 + rng.skewed(200000);
-                for (std::size_t i = 0; i < depth; ++i) { nestOpen += arrays ? "[" : "{\"a\":"; nestClose += arrays ? "]" : "}"; }
+                for (std::size_t i = 0; i < depth; ++i) {
+                    nestOpen += arrays ? "[" : "{\"a\":";
+                    nestClose += arrays ? "]" : "}";
+                }
                 n = nestMark;
             }
             break;
@@ -148,10 +292,18 @@ std::optional<std::string> mutateStructure(fz::Rng& rng, const std::string& text
                 for (std::size_t i = 0, count = 1 + rng.skewed(64); i < count; ++i) n.push_back(element);
             }
             break;
-        case 6: n = rng.pick(strings()); break;
-        case 7: n = interestingNumber(rng); break;
-        case 8: if (n.is_object()) n[rng.pick(keys())] = randomValue(rng); break;
-        default: n = *nodes[rng.below(nodes.size())]; break; // copy a subtree (a copy: it may alias n)
+        case 6:
+            n = rng.pick(strings());
+            break;
+        case 7:
+            n = interestingNumber(rng);
+            break;
+        case 8:
+            if (n.is_object()) n[rng.pick(keys())] = randomValue(rng);
+            break;
+        default:
+            n = *nodes[rng.below(nodes.size())];
+            break; // copy a subtree (a copy: it may alias n)
         }
     }
     std::string out = root.dump(rng.chance(1, 2) ? 2 : -1, ' ', false, json::error_handler_t::replace);
@@ -163,23 +315,53 @@ std::optional<std::string> mutateStructure(fz::Rng& rng, const std::string& text
 
 std::vector<std::string> sourceTokens() {
     auto t = fz::commonTokens();
-    for (const char* s : {"// @ks-param BLOCK: 1 | 2 | 4 = 2\n", "// @ks-param X: 0..9223372036854775807\n",
-                          "// @ks-param X: -9223372036854775808..9223372036854775807\n", "// @ks-param X: 99999999999999999999..1\n",
-                          "// @ks-param X: 1 | 99999999999999999999\n", "// @ks-param X: 9223372036854775800..9223372036854775807\n",
-                          "// @ks-param X: -9223372036854775808..-9223372036854775800\n", "// @ks-param X:\n", "// @ks-param E: enum(a, b, c) = b\n", "// @ks-param B: bool\n",
-                          "# @ks-param T: 1..3 = 4\n", "@ks-param", ": ", "..", " | ", "enum(", "enum()", "bool", " = ", "\n",
-                          "class ModelNew", "class Model", "def get_inputs", "def get_init_inputs", "\nN = 4\n", "extern \"C\""})
+    for (const char* s : {"// @ks-param BLOCK: 1 | 2 | 4 = 2\n",
+                          "// @ks-param X: 0..9223372036854775807\n",
+                          "// @ks-param X: -9223372036854775808..9223372036854775807\n",
+                          "// @ks-param X: 99999999999999999999..1\n",
+                          "// @ks-param X: 1 | 99999999999999999999\n",
+                          "// @ks-param X: 9223372036854775800..9223372036854775807\n",
+                          "// @ks-param X: -9223372036854775808..-9223372036854775800\n",
+                          "// @ks-param X:\n",
+                          "// @ks-param E: enum(a, b, c) = b\n",
+                          "// @ks-param B: bool\n",
+                          "# @ks-param T: 1..3 = 4\n",
+                          "@ks-param",
+                          ": ",
+                          "..",
+                          " | ",
+                          "enum(",
+                          "enum()",
+                          "bool",
+                          " = ",
+                          "\n",
+                          "class ModelNew",
+                          "class Model",
+                          "def get_inputs",
+                          "def get_init_inputs",
+                          "\nN = 4\n",
+                          "extern \"C\""})
         t.emplace_back(s);
     return t;
 }
 
 std::vector<std::string> pathTokens() {
-    return {"r.cpp", "\xc3\xa9\xe2\x82\xac.cpp", "a b.cpp", "-x.cpp", "deep/er/path/k.cpp", std::string(300, 'p') + ".cpp",
-            std::string(5000, 'q'), "..", ".", "./r.cpp", "\xff.cpp", "s\\r.cpp"};
+    return {"r.cpp",
+            "\xc3\xa9\xe2\x82\xac.cpp",
+            "a b.cpp",
+            "-x.cpp",
+            "deep/er/path/k.cpp",
+            std::string(300, 'p') + ".cpp",
+            std::string(5000, 'q'),
+            "..",
+            ".",
+            "./r.cpp",
+            "\xff.cpp",
+            "s\\r.cpp"};
 }
 
 class LoaderFuzzer {
-public:
+  public:
     explicit LoaderFuzzer(std::filesystem::path caseDir) : caseDir_(std::move(caseDir)) {}
 
     std::string mutate(fz::Rng& rng, const std::string& parent, const std::vector<std::string>& corpus) const {
@@ -189,8 +371,10 @@ public:
         if (problem && problem->kind == 'F' && strategy < 35) {
             problem->data = jsonBytes_.mutate(rng, problem->data, {});
         } else if (problem && problem->kind == 'F' && strategy < 70) {
-            if (auto s = mutateStructure(rng, problem->data)) problem->data = *s;
-            else problem->data = jsonBytes_.mutate(rng, problem->data, {});
+            if (auto s = mutateStructure(rng, problem->data))
+                problem->data = *s;
+            else
+                problem->data = jsonBytes_.mutate(rng, problem->data, {});
         } else if (strategy < 85) {
             mutateSource(rng, b);
         } else if (strategy < 95) {
@@ -199,8 +383,10 @@ public:
             auto other = fz::Bundle::parse(rng.pick(corpus));
             if (!other.entries.empty()) {
                 const auto& e = rng.pick(other.entries);
-                if (auto* mine = b.find(e.path)) *mine = e;
-                else b.entries.push_back(e);
+                if (auto* mine = b.find(e.path))
+                    *mine = e;
+                else
+                    b.entries.push_back(e);
             }
         }
         return b.serialize();
@@ -212,13 +398,14 @@ public:
         const auto spec = ks::problem::loadProblem(caseDir_);
         if (fz::hashBytes(input) % 4 == 0) { // loading twice gives the same answer
             const auto again = ks::problem::loadProblem(caseDir_);
-            if (again.ok() != spec.ok() || (spec.ok() ? again->contentHash != spec->contentHash
-                                                      : again.error().message != spec.error().message))
+            if (again.ok() != spec.ok() ||
+                (spec.ok() ? again->contentHash != spec->contentHash : again.error().message != spec.error().message))
                 out.failure = "loading twice gave different results";
         }
         if (!spec) {
             const auto& m = spec.error().message;
-            if (m.rfind(caseDir_.string(), 0) != 0) out.failure = "the error does not start with the problem folder: " + m.substr(0, 200);
+            if (m.rfind(caseDir_.string(), 0) != 0)
+                out.failure = "the error does not start with the problem folder: " + m.substr(0, 200);
             out.signature = std::to_string(static_cast<int>(spec.error().code)) + ":" + fz::normalizeMessage(withoutDir(m));
             return out;
         }
@@ -234,19 +421,21 @@ public:
                         for (const auto& n : dim.names()) declared = declared && c.sizes.count(n);
                         if (!declared) continue;
                         const auto v = dim.evaluateInt(c.sizes);
-                        if (!v || *v < 0) out.failure = "accepted shape case " + c.name + " has dimension \"" + dim.text() + "\" = " +
-                                                        (v ? std::to_string(*v) : v.error().message);
+                        if (!v || *v < 0)
+                            out.failure = "accepted shape case " + c.name + " has dimension \"" + dim.text() +
+                                          "\" = " + (v ? std::to_string(*v) : v.error().message);
                     }
         out.signature = "ok:" + std::string(ks::problem::backendName(spec->backend));
         return out;
     }
 
-private:
+  private:
     std::string withoutDir(const std::string& m) const {
         const std::string dir = caseDir_.string();
         std::string out;
         std::size_t from = 0;
-        for (std::size_t at; (at = m.find(dir, from)) != std::string::npos; from = at + dir.size()) out.append(m, from, at - from) += "<dir>";
+        for (std::size_t at; (at = m.find(dir, from)) != std::string::npos; from = at + dir.size())
+            out.append(m, from, at - from) += "<dir>";
         return out.append(m, from);
     }
 
@@ -272,7 +461,8 @@ private:
         auto& e = b.entries[rng.below(b.entries.size())];
         auto* problem = b.find("problem.json");
         switch (rng.below(5)) {
-        case 0: case 1: {
+        case 0:
+        case 1: {
             const std::string renamed = rng.chance(1, 2) ? rng.pick(paths_) : e.path + rng.pick(paths_);
             if (problem && &e != problem) {
                 std::string& t = problem->data;
@@ -282,24 +472,30 @@ private:
             e.path = renamed;
             break;
         }
-        case 2: e.kind = 'D'; e.data.clear(); break;
+        case 2:
+            e.kind = 'D';
+            e.data.clear();
+            break;
         case 3: {
-            static const std::vector<std::string> targets{"/dev/zero", "/dev/null", "/etc/passwd", "/proc/self/status", "/", ".",
-                                                          "loop", "nonexistent", "../../../../../../"};
+            static const std::vector<std::string> targets{"/dev/zero", "/dev/null", "/etc/passwd", "/proc/self/status", "/",
+                                                          ".",         "loop",      "nonexistent", "../../../../../../"};
             e.kind = 'L';
             e.data = rng.pick(targets);
             if (e.data == "loop") e.data = std::filesystem::path(e.path).filename().string(); // points at itself
             break;
         }
-        default: b.entries.erase(b.entries.begin() + (&e - b.entries.data())); break;
+        default:
+            b.entries.erase(b.entries.begin() + (&e - b.entries.data()));
+            break;
         }
     }
 
     std::filesystem::path caseDir_;
     fz::Mutator jsonBytes_{[] {
                                auto t = fz::commonTokens();
-                               for (const char* s : {"{", "}", "[", "]", ":", ",", "\"", "null", "true", "false", "{}", "[]", "\"\"",
-                                                     "[[[[[[[[", "{\"a\":{\"a\":", "\"\\u0000\"", "\"\\ud800\"", "1e99999"})
+                               for (const char* s :
+                                    {"{", "}", "[", "]", ":", ",", "\"", "null", "true", "false", "{}", "[]", "\"\"", "[[[[[[[[",
+                                     "{\"a\":{\"a\":", "\"\\u0000\"", "\"\\ud800\"", "1e99999"})
                                    t.emplace_back(s);
                                for (const auto& k : keys()) t.push_back("\"" + k + "\": ");
                                for (const auto& s : strings())
@@ -322,7 +518,7 @@ std::vector<std::string> seedCorpus() {
 
 class TestFuzzProblemLoader : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     // The corpus is only useful if the bundled problems, written back out, load.
     void bundledProblemsSurviveTheRoundTrip() {
         QTemporaryDir tmp;

@@ -17,7 +17,7 @@ using namespace ks;
 
 class TestBundledProblems : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() { QVERIFY(fixture_.ready()); }
 
     void everyProblemIsValidAndItsSeedsCorrect() {
@@ -135,35 +135,38 @@ private slots:
             QVERIFY(ksParams.ok());
             for (const auto& [name, value] : params) {
                 const auto* d = seed.params.find(name);
-                const std::string literal = d->kind == problem::ParamDomain::Kind::Bool ? (value == "true" ? "True" : "False")
+                const std::string literal = d->kind == problem::ParamDomain::Kind::Bool   ? (value == "true" ? "True" : "False")
                                             : d->kind == problem::ParamDomain::Kind::Enum ? "\"" + value + "\""
                                                                                           : value;
                 QVERIFY2(ksParams->find(name + " = " + literal + "\n") != std::string::npos, ksParams->c_str());
             }
             QProcess compile;
-            compile.start(QStringLiteral("python3"), {"-m", "py_compile", QString::fromStdString((jobDir / "src" / "torch_judge.py").string()),
-                                                      QString::fromStdString((jobDir / "src" / "torch_runner.py").string()),
-                                                      QString::fromStdString((jobDir / "src" / "torch_cuda.py").string()),
-                                                      QString::fromStdString((jobDir / "src" / "torch_rules.py").string()),
-                                                      QString::fromStdString((jobDir / "src" / "reference.py").string()),
-                                                      QString::fromStdString((jobDir / "src" / "candidate.py").string()),
-                                                      QString::fromStdString((jobDir / "src" / "ks_params.py").string())});
+            compile.start(QStringLiteral("python3"),
+                          {"-m", "py_compile", QString::fromStdString((jobDir / "src" / "torch_judge.py").string()),
+                           QString::fromStdString((jobDir / "src" / "torch_runner.py").string()),
+                           QString::fromStdString((jobDir / "src" / "torch_cuda.py").string()),
+                           QString::fromStdString((jobDir / "src" / "torch_rules.py").string()),
+                           QString::fromStdString((jobDir / "src" / "reference.py").string()),
+                           QString::fromStdString((jobDir / "src" / "candidate.py").string()),
+                           QString::fromStdString((jobDir / "src" / "ks_params.py").string())});
             QVERIFY2(compile.waitForFinished(30000), "python3 is missing: packaging/bootstrap.sh installs it");
             QVERIFY2(compile.exitCode() == 0, compile.readAllStandardError().constData());
             QVERIFY(writeFileAtomic(jobDir / "python-without-torch", noTorch).ok());
-            std::filesystem::permissions(jobDir / "python-without-torch", std::filesystem::perms::owner_all | std::filesystem::perms::others_read |
-                                                                             std::filesystem::perms::others_exec | std::filesystem::perms::group_read |
-                                                                             std::filesystem::perms::group_exec);
+            std::filesystem::permissions(jobDir / "python-without-torch",
+                                         std::filesystem::perms::owner_all | std::filesystem::perms::others_read |
+                                             std::filesystem::perms::others_exec | std::filesystem::perms::group_read |
+                                             std::filesystem::perms::group_exec);
             const auto outcome = fixture_.executor().submit(job->request).get();
             const auto r = fixture_.evaluator().finish(*spec, *job, outcome);
-            QVERIFY2(r.status == eval::EvalStatus::InfraError, (spec->name + ": " + eval::statusName(r.status) + " " + r.message).c_str());
+            QVERIFY2(r.status == eval::EvalStatus::InfraError,
+                     (spec->name + ": " + eval::statusName(r.status) + " " + r.message).c_str());
             QVERIFY2(r.message.find("PyTorch does not import") != std::string::npos, r.message.c_str());
         }
         qunsetenv("KS_PYTHON");
         QVERIFY2(torchProblems >= 9, "expected the nine bundled torch problems");
     }
 
-private:
+  private:
     test::EvalFixture fixture_{2};
 };
 

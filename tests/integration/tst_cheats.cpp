@@ -16,7 +16,8 @@ namespace {
 struct Cheat {
     std::string name;
     std::string source;
-    std::string expect; // a status, "a|b" (either), or "ok-but-slow": correct, at its honest speed (it does the work several times over)
+    std::string
+        expect; // a status, "a|b" (either), or "ok-but-slow": correct, at its honest speed (it does the work several times over)
 };
 
 std::vector<Cheat> corpus() {
@@ -37,7 +38,7 @@ std::vector<Cheat> corpus() {
 
 class TestCheats : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         auto spec = problem::loadProblem(test::problemDir("saxpy"));
         QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
@@ -53,7 +54,7 @@ private slots:
     void theJudgeAloneRejectsEveryCheat() { runAll(false); }
     void theStaticRulesRejectWhatTheyCan() { runAll(true); }
 
-private:
+  private:
     void runAll(bool rules) {
         eval::EvalOptions options = options_;
         options.staticRules = rules;
@@ -85,14 +86,16 @@ private:
                 failures += "accepted as correct and faster: " + where + "\n";
                 continue;
             }
-            if (rules && r.status == eval::EvalStatus::SandboxViolation && r.message.find("constructs a kernel may not use") != std::string::npos) {
+            if (rules && r.status == eval::EvalStatus::SandboxViolation &&
+                r.message.find("constructs a kernel may not use") != std::string::npos) {
                 ++rejectedByRules;
                 continue;
             }
             // Any of the alternatives; ok-but-slow: correct, and slower than the reference.
             const std::string alternatives = "|" + f.cheat->expect + "|";
-            const bool expected = alternatives.find("|" + status + "|") != std::string::npos ||
-                                  (alternatives.find("|ok-but-slow|") != std::string::npos && r.correct() && r.speedup.value_or(0) < 0.8);
+            const bool expected =
+                alternatives.find("|" + status + "|") != std::string::npos ||
+                (alternatives.find("|ok-but-slow|") != std::string::npos && r.correct() && r.speedup.value_or(0) < 0.8);
             if (!expected) failures += "expected " + f.cheat->expect + ": " + where + "\n";
         }
         QVERIFY2(failures.empty(), failures.c_str());

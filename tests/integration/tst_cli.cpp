@@ -11,19 +11,21 @@
 namespace {
 using Run = ks::test::CliRun;
 
-QString data(const std::string& rel) { return QString::fromStdString((ks::test::dataDir() / rel).string()); }
+QString data(const std::string& rel) {
+    return QString::fromStdString((ks::test::dataDir() / rel).string());
+}
 } // namespace
 
 class TestCli : public QObject {
     Q_OBJECT
-private:
+  private:
     QTemporaryDir dir_;
 
     Run cli(const QStringList& args, int timeoutMs = 120000) {
         return ks::test::runCli(QStringList{"--db", dir_.path() + "/ws.db"} + args, timeoutMs);
     }
 
-private slots:
+  private slots:
     void versionAndHelp() {
         auto v = cli({"--version"});
         QCOMPARE(v.code, 0);
@@ -41,7 +43,8 @@ private slots:
     void problemCheck() {
         auto ok = cli({"problem", "check", data("problems/saxpy")});
         QCOMPARE(ok.code, 0);
-        QVERIFY2(ok.out.contains("extern \"C\" void saxpy(const float* x, const float* z, float* y, int64_t N, float a)"), qPrintable(ok.out));
+        QVERIFY2(ok.out.contains("extern \"C\" void saxpy(const float* x, const float* z, float* y, int64_t N, float a)"),
+                 qPrintable(ok.out));
         QVERIFY(ok.out.contains("UNROLL: 1 | 2 | 4 | 8 = 4"));
         auto bad = cli({"problem", "check", data("problems/bad_schema")});
         QCOMPARE(bad.code, 10);
@@ -79,7 +82,8 @@ private slots:
     }
 
     void referenceAgainstItselfIsCorrectAndEvenlyMatched() {
-        auto r = cli({"eval", "--problem", data("problems/saxpy"), "--reference", "--json", "--no-cache", "--time-budget", "0.3"});
+        auto r =
+            cli({"eval", "--problem", data("problems/saxpy"), "--reference", "--json", "--no-cache", "--time-budget", "0.3"});
         QCOMPARE(r.code, 0);
         const auto j = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(j["status"].toString(), QString("ok"));
@@ -100,8 +104,10 @@ private slots:
         const std::string name = dir_.path().toStdString() + "/k\xff\xfe.cpp";
         QVERIFY(std::filesystem::copy_file(ks::test::dataDir() / "candidates" / "saxpy" / "one_seed.cpp", name));
         QProcess p;
-        p.start("/bin/bash", {"-c", "\"$0\" --db \"$1\" eval --problem \"$2\" --candidate \"$3\"$'k\\xff\\xfe.cpp' --check-only --json --no-cache",
-                              ks::test::cliPath(), dir_.path() + "/ws.db", data("problems/saxpy"), dir_.path() + "/"});
+        p.start("/bin/bash",
+                {"-c",
+                 "\"$0\" --db \"$1\" eval --problem \"$2\" --candidate \"$3\"$'k\\xff\\xfe.cpp' --check-only --json --no-cache",
+                 ks::test::cliPath(), dir_.path() + "/ws.db", data("problems/saxpy"), dir_.path() + "/"});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         const auto j = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
@@ -113,7 +119,8 @@ private slots:
     // (the same errors on every check case), and says they were given.
     void anInputSecretReproducesTheInputs() {
         const auto run = [&](const QString& secret) {
-            QStringList args{"eval", "--problem", data("problems/saxpy"), "--seed", "unrolled", "--check-only", "--json", "--no-cache"};
+            QStringList args{"eval",   "--problem", data("problems/saxpy"), "--seed", "unrolled", "--check-only",
+                             "--json", "--no-cache"};
             if (!secret.isEmpty()) args << "--input-secret" << secret;
             return cli(args).json().object();
         };
@@ -130,11 +137,13 @@ private slots:
 
     void verdictAndExitCodes() {
         const QString saxpy = data("problems/saxpy");
-        auto compile = cli({"eval", "--problem", saxpy, "--candidate", data("candidates/saxpy/compile_error.cpp"), "--check-only"});
+        auto compile =
+            cli({"eval", "--problem", saxpy, "--candidate", data("candidates/saxpy/compile_error.cpp"), "--check-only"});
         QCOMPARE(compile.code, 4);
         QVERIFY(compile.out.contains("status    compile_error"));
         QVERIFY2(compile.out.contains("error:"), qPrintable(compile.out)); // the compiler's own words
-        auto wrong = cli({"eval", "--problem", saxpy, "--candidate", data("candidates/saxpy/leaves_unwritten.cpp"), "--check-only"});
+        auto wrong =
+            cli({"eval", "--problem", saxpy, "--candidate", data("candidates/saxpy/leaves_unwritten.cpp"), "--check-only"});
         QCOMPARE(wrong.code, 3);
         QVERIFY2(wrong.out.contains("FAIL    one [N=1] seed 1, y: unwritten"), qPrintable(wrong.out));
         auto violation = cli({"eval", "--problem", saxpy, "--candidate", data("candidates/saxpy/fork_bomb.cpp")});
@@ -149,7 +158,8 @@ private slots:
 
     void benchPrintsItsTableAndJson() {
         const QString json = dir_.path() + "/bench.json";
-        auto r = cli({"bench", "--problems", data("problems/saxpy"), "--budget", "3", "--time-budget", "0.1", "--json", json}, 600000);
+        auto r =
+            cli({"bench", "--problems", data("problems/saxpy"), "--budget", "3", "--time-budget", "0.1", "--json", json}, 600000);
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("geometric-mean speedup"), qPrintable(r.out));
         QFile f(json);

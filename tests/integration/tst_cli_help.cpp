@@ -9,7 +9,7 @@ using namespace ks;
 
 class TestCliHelp : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void everyCommandHasHelp_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("expected");

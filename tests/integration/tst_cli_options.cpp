@@ -14,7 +14,7 @@ using namespace ks;
 
 class TestCliOptions : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void theTableIsConsistent() {
         std::set<std::string> offered;
         for (const auto& v : cli::verbTable())
@@ -41,8 +41,9 @@ private slots:
                 if (typed->min >= 0) values.push_back("-1");
                 for (const auto& value : values) {
                     const QString name = QString::fromStdString(v.name + " --" + o + " '") + value + "'";
-                    QTest::newRow(qPrintable(name)) << QStringList{QString::fromStdString(v.name), QString::fromStdString("--" + o + "=") + value}
-                                                    << QString::fromStdString(o);
+                    QTest::newRow(qPrintable(name))
+                        << QStringList{QString::fromStdString(v.name), QString::fromStdString("--" + o + "=") + value}
+                        << QString::fromStdString(o);
                     ++rows;
                 }
             }
@@ -64,7 +65,8 @@ private slots:
         for (const auto& o : cli::numericOptions()) {
             const double v = o.kind == cli::NumericOption::Kind::Number ? (o.minExclusive ? o.min + 0.5 : o.min) : o.min;
             char text[64];
-            std::snprintf(text, sizeof text, o.kind == cli::NumericOption::Kind::Number ? "%.17g" : "%.0f", std::min(v, o.max > 0 ? o.max : v));
+            std::snprintf(text, sizeof text, o.kind == cli::NumericOption::Kind::Number ? "%.17g" : "%.0f",
+                          std::min(v, o.max > 0 ? o.max : v));
             QVERIFY2(cli::checkNumericOption(o, text).empty(), (std::string(o.name) + " " + text).c_str());
         }
         const auto* seed = cli::findNumericOption("bench", "seed");

@@ -39,7 +39,7 @@ void rmsnorm_fwd(const float* x, const float* w, float* y, int64_t M, int64_t N,
 
 class TestCudaBackend : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() { QVERIFY(fixture_.ready()); }
 
     void bundledProblemLoadsWithItsArch() {
@@ -73,13 +73,14 @@ private slots:
         eval::EvalOptions options;
         options.useCache = false;
         // Never submitted: only the files are looked at.
-        auto job = fixture_.evaluator().prepare(spec, eval::Candidate{seed.name, seed.text, {{"VEC", "4"}, {"STREAM_Y", "true"}}}, options);
+        auto job = fixture_.evaluator().prepare(spec, eval::Candidate{seed.name, seed.text, {{"VEC", "4"}, {"STREAM_Y", "true"}}},
+                                                options);
         QVERIFY2(job.ok(), job.ok() ? "" : job.error().message.c_str());
         QVERIFY(!job->finished);
         const auto dir = job->request.dir;
         for (const char* f : {"src/judge_main.cpp", "src/kernel_runner.cpp", "src/judge_protocol.h", "src/runner_seccomp.h",
-                              "src/runner_call.inc", "src/device_mirror.cu", "src/device_mirror.h", "src/driver_api.h", "src/reference.cu", "src/candidate.cu",
-                              "src/kernel.h", "src/harness_problem.inc", "job.json"})
+                              "src/runner_call.inc", "src/device_mirror.cu", "src/device_mirror.h", "src/driver_api.h",
+                              "src/reference.cu", "src/candidate.cu", "src/kernel.h", "src/harness_problem.inc", "job.json"})
             QVERIFY2(std::filesystem::exists(dir / f), f);
         auto run = readTextFile(dir / "run.sh");
         QVERIFY(run.ok());
@@ -103,7 +104,8 @@ private slots:
     }
 
     void cudaRulesAllowPtxButNotTheDevice() {
-        const std::string ptx = "__device__ unsigned lane() { unsigned r; asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(r)); return r; }\n";
+        const std::string ptx =
+            "__device__ unsigned lane() { unsigned r; asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(r)); return r; }\n";
         QVERIFY(eval::checkCudaRules(ptx, {}).empty());
         QVERIFY(!eval::checkStaticRules(ptx).empty()); // the CPU rules refuse inline assembly
         const auto reset = eval::checkCudaRules("void f() { cudaDeviceReset(); }\n", {});
@@ -160,11 +162,12 @@ private slots:
         auto r = fixture_.evaluator().evaluate(spec, eval::Candidate{seed.name, seed.text, {}}, options);
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
         if (r->correct()) return; // a host with a GPU ran it for real
-        QVERIFY2(r->status == eval::EvalStatus::InfraError, (eval::statusName(r->status) + ": " + r->message + "\n" + r->buildLog).c_str());
+        QVERIFY2(r->status == eval::EvalStatus::InfraError,
+                 (eval::statusName(r->status) + ": " + r->message + "\n" + r->buildLog).c_str());
         QVERIFY2(r->message.find("the judge cannot use the GPU") != std::string::npos, r->message.c_str());
     }
 
-private:
+  private:
     test::EvalFixture fixture_{2};
 };
 

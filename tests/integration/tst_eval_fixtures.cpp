@@ -24,7 +24,7 @@ struct Expectation {
 
 class TestEvalFixtures : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         auto spec = problem::loadProblem(test::problemDir("saxpy"));
         QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
@@ -115,12 +115,14 @@ private slots:
         QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
         const std::string body = "    for (int64_t i = 0; i < N; ++i) y[i] = a * x[i] + z[i];\n}\n";
         eval::Candidate lean{"lean", "void saxpy(const float* x, const float* z, float* y, int64_t N, float a) {\n" + body, {}};
-        eval::Candidate hog{"hog",
-                            "#include <cstdlib>\n#include <cstring>\n"
-                            "void saxpy(const float* x, const float* z, float* y, int64_t N, float a) {\n"
-                            "    static char* held = nullptr;\n"
-                            "    if (!held && (held = static_cast<char*>(std::malloc(512u << 20)))) std::memset(held, 1, 512u << 20);\n" + body,
-                            {}};
+        eval::Candidate hog{
+            "hog",
+            "#include <cstdlib>\n#include <cstring>\n"
+            "void saxpy(const float* x, const float* z, float* y, int64_t N, float a) {\n"
+            "    static char* held = nullptr;\n"
+            "    if (!held && (held = static_cast<char*>(std::malloc(512u << 20)))) std::memset(held, 1, 512u << 20);\n" +
+                body,
+            {}};
         auto l = fixture_.evaluator().evaluate(*spec, lean, options_);
         QVERIFY(l.ok());
         QCOMPARE(eval::statusName(l->status), std::string("infra_error"));
@@ -142,7 +144,9 @@ private slots:
         const std::string odd = "{\"name\": \"odd\", \"sizes\": {\"N\": 37}}";
         const auto at = json->find(odd);
         QVERIFY(at != std::string::npos);
-        QVERIFY(writeFileAtomic(d / "problem.json", json->replace(at, odd.size(), "{\"name\": \"huge\", \"sizes\": {\"N\": 1099511627776}}")).ok());
+        QVERIFY(writeFileAtomic(d / "problem.json",
+                                json->replace(at, odd.size(), "{\"name\": \"huge\", \"sizes\": {\"N\": 1099511627776}}"))
+                    .ok());
         auto spec = problem::loadProblem(d);
         QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
         auto r = fixture_.evaluator().evaluate(*spec, eval::Candidate{"reference", spec->reference.text, {}}, options_);
@@ -209,11 +213,13 @@ private slots:
     void jobDirsAreRemovedAfterwards() {
         std::error_code ec;
         std::size_t left = 0;
-        for (auto it = std::filesystem::directory_iterator(fixture_.jobsRoot(), ec); it != std::filesystem::directory_iterator(); ++it) ++left;
+        for (auto it = std::filesystem::directory_iterator(fixture_.jobsRoot(), ec); it != std::filesystem::directory_iterator();
+             ++it)
+            ++left;
         QCOMPARE(left, std::size_t{0});
     }
 
-private:
+  private:
     test::EvalFixture fixture_;
     problem::ProblemSpec saxpy_;
     eval::EvalOptions options_;

@@ -39,35 +39,44 @@ std::vector<json> jsonLines(const QString& text) {
     return out;
 }
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 } // namespace
 
 class TestExport : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         // A reply that leaks: the other provider's key and an Authorization header.
-        const std::string leak = "Debug note: my request used x-api-key: " + std::string(kEnvKey) + " and Authorization: Bearer " + kHeaderToken +
-                                 " and " + kSettingsKey + "\n\n";
+        const std::string leak = "Debug note: my request used x-api-key: " + std::string(kEnvKey) +
+                                 " and Authorization: Bearer " + kHeaderToken + " and " + kSettingsKey + "\n\n";
         server_ = std::make_unique<test::LlmServer>(
-            json{{"replies", json::array({{{"text", leak + test::saxpyKernelReply(0, true)}, {"input_tokens", 1000}, {"output_tokens", 200}},
-                                          {{"text", "No code this time."}, {"input_tokens", 900}, {"output_tokens", 20}},
-                                          {{"text", test::saxpyKernelReply(4, false)}, {"input_tokens", 1100}, {"output_tokens", 210}}})},
+            json{{"replies",
+                  json::array({{{"text", leak + test::saxpyKernelReply(0, true)}, {"input_tokens", 1000}, {"output_tokens", 200}},
+                               {{"text", "No code this time."}, {"input_tokens", 900}, {"output_tokens", 20}},
+                               {{"text", test::saxpyKernelReply(4, false)}, {"input_tokens", 1100}, {"output_tokens", 210}}})},
                  {"default", {{"text", test::saxpyKernelReply(8, false)}, {"input_tokens", 1000}, {"output_tokens", 200}}}});
         QVERIFY(server_->ready());
         config_ = dir() + "/llm.json";
-        json cfg{{"models", json::array({{{"name", "scripted"}, {"provider", "openai"}, {"base_url", server_->baseUrl("/v1")},
-                                           {"model", "scripted-model"}, {"api_key", kSettingsKey}, {"max_retries", 1}, {"retry_base_s", 0.05}}})}};
+        json cfg{{"models", json::array({{{"name", "scripted"},
+                                          {"provider", "openai"},
+                                          {"base_url", server_->baseUrl("/v1")},
+                                          {"model", "scripted-model"},
+                                          {"api_key", kSettingsKey},
+                                          {"max_retries", 1},
+                                          {"retry_base_s", 0.05}}})}};
         std::ofstream(config_) << cfg.dump(2);
         chmod(config_.c_str(), 0600);
         db_ = qs(dir() + "/ws.db");
         env_ = QProcessEnvironment::systemEnvironment();
         env_.insert("ANTHROPIC_API_KEY", kEnvKey);
         env_.insert("KS_LLM_CONFIG", qs(config_));
-        const auto run = test::runCli({"--db", db_, "search", "start", "--problem", qs(test::problemDir("saxpy").string()), "--synth", "llm", "--model",
-                                       "scripted", "--budget", "5", "--workers", "1", "--llm-concurrency", "1", "--time-budget", "0.05"},
+        const auto run = test::runCli({"--db", db_, "search", "start", "--problem", qs(test::problemDir("saxpy").string()),
+                                       "--synth", "llm", "--model", "scripted", "--budget", "5", "--workers", "1",
+                                       "--llm-concurrency", "1", "--time-budget", "0.05"},
                                       300000, env_);
         QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
         // The echoed foreign key is in the workspace: the exports have something to scrub.
@@ -83,14 +92,17 @@ private slots:
         int failed = 0;
         for (const auto& r : records) {
             QVERIFY2(r.is_object(), qPrintable(run.out));
-            for (const char* s : {"problem", "provider", "model", "system", "prompt", "reply", "reasoning", "status", "message", "created_at"})
+            for (const char* s :
+                 {"problem", "provider", "model", "system", "prompt", "reply", "reasoning", "status", "message", "created_at"})
                 QVERIFY2(r.contains(s) && r[s].is_string(), s);
-            for (const char* i : {"schema_version", "search_id", "call_id", "node_id", "parent_node_id", "input_tokens", "output_tokens"})
+            for (const char* i :
+                 {"schema_version", "search_id", "call_id", "node_id", "parent_node_id", "input_tokens", "output_tokens"})
                 QVERIFY2(r.contains(i) && r[i].is_number_integer(), i);
             QVERIFY(r["reward"].is_number() && r["cost_usd"].is_number() && r["correct"].is_boolean() && r["params"].is_object());
             QVERIFY(r["prompt"].get<std::string>().find("## Problem") != std::string::npos);
             QVERIFY(r["system"].get<std::string>().find("exactly one fenced code block") != std::string::npos);
-            if (r["correct"].get<bool>()) QVERIFY(r["speedup"].is_number() && r["reward"] == r["speedup"]);
+            if (r["correct"].get<bool>())
+                QVERIFY(r["speedup"].is_number() && r["reward"] == r["speedup"]);
             else {
                 ++failed;
                 QCOMPARE(r["reward"].get<double>(), 0.0);
@@ -103,7 +115,8 @@ private slots:
 
     void chatRecordsAndFilters() {
         const QString out = qs(dir() + "/chat.jsonl");
-        const auto run = test::runCli({"--db", db_, "export", "trajectories", "1", "--format", "openai-chat", "--correct-only", "--out", out}, 60000, env_);
+        const auto run = test::runCli(
+            {"--db", db_, "export", "trajectories", "1", "--format", "openai-chat", "--correct-only", "--out", out}, 60000, env_);
         QVERIFY2(run.code == 0, qPrintable(run.err));
         const auto records = jsonLines(qs(readAll(out.toStdString())));
         QCOMPARE(records.size(), std::size_t{3});
@@ -117,7 +130,8 @@ private slots:
             QVERIFY(r["metadata"]["correct"].get<bool>() && r["metadata"]["reward"].get<double>() > 0);
         }
         // A bar no kernel reaches leaves nothing; a bad format or id is a usage error.
-        const auto none = test::runCli({"--db", db_, "export", "trajectories", "1", "--format", "jsonl", "--min-speedup", "1e9"}, 60000, env_);
+        const auto none =
+            test::runCli({"--db", db_, "export", "trajectories", "1", "--format", "jsonl", "--min-speedup", "1e9"}, 60000, env_);
         QCOMPARE(none.code, 0);
         QVERIFY(none.out.isEmpty());
         QCOMPARE(test::runCli({"--db", db_, "export", "trajectories", "1", "--format", "csv"}, 60000, env_).code, 2);
@@ -129,8 +143,8 @@ private slots:
         const auto run = test::runCli({"--db", db_, "export", "best", "1", "--out", qs(out)}, 60000, env_);
         QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
         const auto readme = readAll(out + "/README.md");
-        for (const char* part : {"# saxpy: the best kernel of search 1", "## Timings", "| shape |", "reference", "## Machine", "- compiler:",
-                                 "## Verify it again", "kernelsmith-cli eval --problem "})
+        for (const char* part : {"# saxpy: the best kernel of search 1", "## Timings", "| shape |", "reference", "## Machine",
+                                 "- compiler:", "## Verify it again", "kernelsmith-cli eval --problem "})
             QVERIFY2(readme.find(part) != std::string::npos, part);
         QDir folder(qs(out));
         const auto kernels = folder.entryList({"*.cpp"}, QDir::Files);
@@ -160,7 +174,8 @@ private slots:
         QVERIFY(html.find("<svg") != std::string::npos && html.find("<circle") != std::string::npos);
         QVERIFY(html.find("Top candidates") != std::string::npos);
         QVERIFY(html.find("Best kernel (node ") != std::string::npos);
-        QVERIFY2(html.find("src=\"http") == std::string::npos && html.find("<script") == std::string::npos, "the report is self-contained");
+        QVERIFY2(html.find("src=\"http") == std::string::npos && html.find("<script") == std::string::npos,
+                 "the report is self-contained");
         // Bad input: a search that is not there, no --out.
         const auto missing = test::runCli({"--db", db_, "export", "report", "9", "--out", qs(dir() + "/none.html")}, 60000, env_);
         QCOMPARE(missing.code, 2);
@@ -171,8 +186,11 @@ private slots:
     void noKeyInAnyExport() {
         const auto best = dir() + "/best-for-keys";
         QCOMPARE(test::runCli({"--db", db_, "export", "best", "1", "--out", qs(best)}, 60000, env_).code, 0);
-        QCOMPARE(test::runCli({"--db", db_, "export", "report", "1", "--out", qs(dir() + "/report-for-keys.html")}, 60000, env_).code, 0);
-        QCOMPARE(test::runCli({"--db", db_, "search", "export", "1", "--best", qs(dir() + "/old-export.cpp")}, 60000, env_).code, 0);
+        QCOMPARE(
+            test::runCli({"--db", db_, "export", "report", "1", "--out", qs(dir() + "/report-for-keys.html")}, 60000, env_).code,
+            0);
+        QCOMPARE(test::runCli({"--db", db_, "search", "export", "1", "--best", qs(dir() + "/old-export.cpp")}, 60000, env_).code,
+                 0);
         std::vector<std::string> texts{readAll(dir() + "/old-export.cpp"), readAll(dir() + "/report-for-keys.html")};
         for (const auto& f : QDir(qs(best)).entryList(QDir::Files)) texts.push_back(readAll(best + "/" + f.toStdString()));
         // Also without the keys in sight (another shell): the header net still holds.
@@ -188,11 +206,12 @@ private slots:
             }
         for (const auto& text : texts) {
             QVERIFY(!text.empty());
-            for (const char* secret : {kSettingsKey, kEnvKey, kHeaderToken}) QVERIFY2(text.find(secret) == std::string::npos, secret);
+            for (const char* secret : {kSettingsKey, kEnvKey, kHeaderToken})
+                QVERIFY2(text.find(secret) == std::string::npos, secret);
         }
     }
 
-private:
+  private:
     std::string dir() const { return dir_.path().toStdString(); }
 
     QTemporaryDir dir_;

@@ -13,15 +13,15 @@ using namespace ks;
 
 class TestKbSkills : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         db_ = dir_.path() + "/ws.db";
     }
 
     void searchDistillApproveRetrieve() {
-        auto run = cli({"search", "start", "--problem", QString::fromStdString(test::problemDir("saxpy").string()), "--budget", "4",
-                        "--workers", "1", "--time-budget", "0.05"});
+        auto run = cli({"search", "start", "--problem", QString::fromStdString(test::problemDir("saxpy").string()), "--budget",
+                        "4", "--workers", "1", "--time-budget", "0.05"});
         QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
         run = cli({"kb", "distill", "1"});
         QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
@@ -46,16 +46,17 @@ private slots:
     }
 
     void newSearchStartsFromHistory() {
-        const auto run = cli({"search", "start", "--problem", QString::fromStdString(test::problemDir("saxpy").string()), "--budget", "2",
-                              "--workers", "1", "--check-only", "--seed-from-history"});
+        const auto run = cli({"search", "start", "--problem", QString::fromStdString(test::problemDir("saxpy").string()),
+                              "--budget", "2", "--workers", "1", "--check-only", "--seed-from-history"});
         QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
         // Search 1's best joins the seeds (or already is one, when the plain seed won).
-        QVERIFY2(run.out.contains(QRegularExpression("seeded from history: (1 best kernel\\(s\\) of earlier searches of saxpy added|0 best "
-                                                                      "kernel\\(s\\) of earlier searches of saxpy added, 1 already among the seeds)")),
+        QVERIFY2(run.out.contains(
+                     QRegularExpression("seeded from history: (1 best kernel\\(s\\) of earlier searches of saxpy added|0 best "
+                                        "kernel\\(s\\) of earlier searches of saxpy added, 1 already among the seeds)")),
                  qPrintable(run.out));
     }
 
-private:
+  private:
     struct Out {
         int code = -1;
         QString out, err;

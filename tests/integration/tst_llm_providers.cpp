@@ -18,7 +18,7 @@ using nlohmann::json;
 namespace {
 
 class Collect final : public StreamSink {
-public:
+  public:
     void text(std::string_view d) override { text_ += d, ++pieces_; }
     void reasoning(std::string_view d) override { reasoning_ += d; }
     std::string text_, reasoning_;
@@ -59,12 +59,15 @@ double seconds(std::chrono::steady_clock::time_point t0) {
 
 class TestLlmProviders : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void streamingKeepsReasoningApart_data() { providers(); }
     void streamingKeepsReasoningApart() {
         QFETCH(QString, provider);
-        test::LlmServer server(json{{"replies", json::array({{{"text", "The answer, in pieces."}, {"reasoning", "First I think."},
-                                                           {"input_tokens", 120}, {"output_tokens", 80}, {"chunk_chars", 4}}})}});
+        test::LlmServer server(json{{"replies", json::array({{{"text", "The answer, in pieces."},
+                                                              {"reasoning", "First I think."},
+                                                              {"input_tokens", 120},
+                                                              {"output_tokens", 80},
+                                                              {"chunk_chars", 4}}})}});
         QVERIFY(server.ready());
         LlmClient client(modelFor(provider.toStdString(), server));
         Collect sink;
@@ -120,8 +123,9 @@ private slots:
     void rateLimitsHonourRetryAfter_data() { providers(); }
     void rateLimitsHonourRetryAfter() {
         QFETCH(QString, provider);
-        test::LlmServer server(json{{"replies", json::array({{{"status", 429}, {"headers", {{"retry-after", "1"}}}, {"error_type", "rate_limit_error"}},
-                                                          {{"text", "after the wait"}}})}});
+        test::LlmServer server(json{
+            {"replies", json::array({{{"status", 429}, {"headers", {{"retry-after", "1"}}}, {"error_type", "rate_limit_error"}},
+                                     {{"text", "after the wait"}}})}});
         QVERIFY(server.ready());
         const auto t0 = std::chrono::steady_clock::now();
         const auto out = LlmClient(modelFor(provider.toStdString(), server)).complete(request(), nullptr, {}, 1);
@@ -137,8 +141,8 @@ private slots:
     void serverErrorsAreRetriedWithBackoff() {
         QFETCH(QString, provider);
         test::LlmServer server(json{{"replies", json::array({{{"status", 500}, {"error_type", "api_error"}},
-                                                          {{"status", 529}, {"error_type", "overloaded_error"}},
-                                                          {{"text", "third time"}}})}});
+                                                             {{"status", 529}, {"error_type", "overloaded_error"}},
+                                                             {{"text", "third time"}}})}});
         QVERIFY(server.ready());
         const auto out = LlmClient(modelFor(provider.toStdString(), server)).complete(request(), nullptr, {}, 1);
         QVERIFY2(out.call.ok, out.call.failure.message.c_str());
@@ -151,7 +155,8 @@ private slots:
     void unauthorizedIsNeverRetried_data() { providers(); }
     void unauthorizedIsNeverRetried() {
         QFETCH(QString, provider);
-        test::LlmServer server(json{{"replies", json::array({{{"status", 401}, {"error_type", "authentication_error"}}, {{"text", "unreachable"}}})}});
+        test::LlmServer server(json{
+            {"replies", json::array({{{"status", 401}, {"error_type", "authentication_error"}}, {{"text", "unreachable"}}})}});
         QVERIFY(server.ready());
         const auto out = LlmClient(modelFor(provider.toStdString(), server)).complete(request(), nullptr, {}, 1);
         QVERIFY(!out.call.ok);
@@ -166,7 +171,8 @@ private slots:
     void truncatedStreamsAreRetriedThenReported_data() { providers(); }
     void truncatedStreamsAreRetriedThenReported() {
         QFETCH(QString, provider);
-        test::LlmServer server(json{{"default", {{"text", "this reply never finishes properly"}, {"truncate", true}, {"chunk_chars", 5}}}});
+        test::LlmServer server(
+            json{{"default", {{"text", "this reply never finishes properly"}, {"truncate", true}, {"chunk_chars", 5}}}});
         QVERIFY(server.ready());
         auto m = modelFor(provider.toStdString(), server);
         m.maxRetries = 2;
@@ -181,7 +187,8 @@ private slots:
     void malformedJsonIsRecordedNotRetried_data() { providers(); }
     void malformedJsonIsRecordedNotRetried() {
         QFETCH(QString, provider);
-        test::LlmServer server(json{{"replies", json::array({{{"raw_body", "{\"choices\": [ not json"}, {"stream", "never"}}, {{"text", "unreachable"}}})}});
+        test::LlmServer server(json{{"replies", json::array({{{"raw_body", "{\"choices\": [ not json"}, {"stream", "never"}},
+                                                             {{"text", "unreachable"}}})}});
         QVERIFY(server.ready());
         const auto out = LlmClient(modelFor(provider.toStdString(), server)).complete(request(), nullptr, {}, 1);
         QVERIFY(!out.call.ok);
@@ -193,8 +200,9 @@ private slots:
     void idleStreamsTimeOutAndRetry_data() { providers(); }
     void idleStreamsTimeOutAndRetry() {
         QFETCH(QString, provider);
-        test::LlmServer server(json{{"replies", json::array({{{"text", "stalls in the middle"}, {"chunk_chars", 4}, {"stall_ms", 4000}},
-                                                          {{"text", "slow but steady"}, {"chunk_chars", 3}, {"chunk_delay_ms", 150}}})}});
+        test::LlmServer server(
+            json{{"replies", json::array({{{"text", "stalls in the middle"}, {"chunk_chars", 4}, {"stall_ms", 4000}},
+                                          {{"text", "slow but steady"}, {"chunk_chars", 3}, {"chunk_delay_ms", 150}}})}});
         QVERIFY(server.ready());
         auto m = modelFor(provider.toStdString(), server);
         m.idleTimeoutS = 1.5;
@@ -230,13 +238,14 @@ private slots:
 
     void stopTokenCancelsWaitsAndTransfers() {
         test::LlmServer server(json{{"replies", json::array({{{"status", 429}, {"headers", {{"retry-after", "30"}}}}})},
-                                {"default", {{"text", "slow"}, {"chunk_chars", 1}, {"chunk_delay_ms", 500}}}});
+                                    {"default", {{"text", "slow"}, {"chunk_chars", 1}, {"chunk_delay_ms", 500}}}});
         QVERIFY(server.ready());
         const auto m = modelFor("openai", server);
         for (int round = 0; round < 2; ++round) { // round 0: waiting on Retry-After; round 1: mid-stream
             std::stop_source stop;
             const auto t0 = std::chrono::steady_clock::now();
-            auto f = std::async(std::launch::async, [&] { return LlmClient(m).complete(request(), nullptr, stop.get_token(), 1); });
+            auto f =
+                std::async(std::launch::async, [&] { return LlmClient(m).complete(request(), nullptr, stop.get_token(), 1); });
             std::this_thread::sleep_for(std::chrono::milliseconds(700));
             stop.request_stop();
             const auto out = f.get();
@@ -246,7 +255,7 @@ private slots:
         }
     }
 
-private:
+  private:
     void providers() {
         QTest::addColumn<QString>("provider");
         QTest::newRow("openai") << QString("openai");

@@ -25,7 +25,9 @@ namespace {
 
 const char* kKey = "sk-e2e-secret-key-9f8e7d6c5b4a";
 
-std::string kernelReply(int variant, bool withParam) { return test::saxpyKernelReply(variant, withParam); }
+std::string kernelReply(int variant, bool withParam) {
+    return test::saxpyKernelReply(variant, withParam);
+}
 
 std::string readAll(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -54,23 +56,48 @@ std::int64_t scalar(const store::Database& db, const std::string& sql) {
 
 class TestLlmSearch : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() { QVERIFY(dir_.isValid()); }
 
     void searchRecordsLlmNodesAndNeverTheKey() {
-        test::LlmServer server(json{{"replies", json::array({
-                                         {{"text", kernelReply(2, false)}, {"reasoning", "The loop is memory bound; unrolling helps issue."},
-                                          {"input_tokens", 1000}, {"output_tokens", 200}},
-                                         {{"text", "I would vectorize this, but I will not show code."}, {"input_tokens", 900}, {"output_tokens", 20}},
-                                         {{"text", kernelReply(4, false)}, {"reasoning", "More unrolling."}, {"input_tokens", 1100}, {"output_tokens", 210}},
-                                     })},
-                                     {"default", {{"text", kernelReply(8, false)}, {"input_tokens", 1000}, {"output_tokens", 200}}}});
+        test::LlmServer server(json{
+            {"replies",
+             json::array({
+                 {{"text", kernelReply(2, false)},
+                  {"reasoning", "The loop is memory bound; unrolling helps issue."},
+                  {"input_tokens", 1000},
+                  {"output_tokens", 200}},
+                 {{"text", "I would vectorize this, but I will not show code."}, {"input_tokens", 900}, {"output_tokens", 20}},
+                 {{"text", kernelReply(4, false)},
+                  {"reasoning", "More unrolling."},
+                  {"input_tokens", 1100},
+                  {"output_tokens", 210}},
+             })},
+            {"default", {{"text", kernelReply(8, false)}, {"input_tokens", 1000}, {"output_tokens", 200}}}});
         QVERIFY(server.ready());
         const auto cfg = writeConfig(server, "e2e");
         const QString db = QString::fromStdString(dir() + "/e2e.db");
-        const auto run = cli({"-vv", "--db", db, "search", "start", "--problem", qs(test::problemDir("saxpy").string()), "--synth", "llm",
-                              "--model", "scripted", "--budget", "5", "--workers", "1", "--llm-concurrency", "1", "--time-budget", "0.05",
-                              "--llm-config", qs(cfg)});
+        const auto run = cli({"-vv",
+                              "--db",
+                              db,
+                              "search",
+                              "start",
+                              "--problem",
+                              qs(test::problemDir("saxpy").string()),
+                              "--synth",
+                              "llm",
+                              "--model",
+                              "scripted",
+                              "--budget",
+                              "5",
+                              "--workers",
+                              "1",
+                              "--llm-concurrency",
+                              "1",
+                              "--time-budget",
+                              "0.05",
+                              "--llm-config",
+                              qs(cfg)});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QVERIFY2(run.out.contains("finished (budget): 5 evaluations"), qPrintable(run.out));
 
@@ -100,12 +127,14 @@ private slots:
         QCOMPARE(second.status, std::string("error"));
         QVERIFY(second.error.find("no code block") != std::string::npos);
         QVERIFY(second.nodeId > 0);
-        QCOMPARE(scalar(*ro, "SELECT count(*) FROM nodes WHERE status = 'synth_error' AND id = " + std::to_string(second.nodeId)), 1LL);
+        QCOMPARE(scalar(*ro, "SELECT count(*) FROM nodes WHERE status = 'synth_error' AND id = " + std::to_string(second.nodeId)),
+                 1LL);
         QCOMPARE(scalar(*ro, "SELECT count(*) FROM nodes WHERE origin = 'llm' AND status = 'ok'"), 3LL);
         // Later prompts carry what the tree learned: the failed sibling is in the context.
         QVERIFY((*calls)[2].prompt.find("synth_error") != std::string::npos);
         // Every request carried the key; nothing kept it.
-        for (const auto& r : server.requests()) QCOMPARE(r["headers"]["authorization"].get<std::string>(), std::string("Bearer ") + kKey);
+        for (const auto& r : server.requests())
+            QCOMPARE(r["headers"]["authorization"].get<std::string>(), std::string("Bearer ") + kKey);
 
         const auto exported = dir() + "/best.cpp";
         QCOMPARE(cli({"--db", db, "search", "export", "1", "--best", qs(exported)}).exitCode, 0);
@@ -114,8 +143,8 @@ private slots:
         QVERIFY(shown.out.contains("4 call(s)"));
         QVERIFY(shown.out.contains("The loop is memory bound"));
         const auto tree = cli({"--db", db, "search", "show", "1", "--all"});
-        for (const auto& text : {readAll(db.toStdString()), readAll(db.toStdString() + "-wal"), readAll(exported), run.out.toStdString(),
-                                 run.err.toStdString(), shown.out.toStdString(), tree.out.toStdString()})
+        for (const auto& text : {readAll(db.toStdString()), readAll(db.toStdString() + "-wal"), readAll(exported),
+                                 run.out.toStdString(), run.err.toStdString(), shown.out.toStdString(), tree.out.toStdString()})
             QVERIFY2(text.find(kKey) == std::string::npos, "the API key leaked");
         QVERIFY(run.err.contains("llm") || run.err.contains("search")); // -vv did log
 
@@ -123,7 +152,8 @@ private slots:
         // kernels: their prompts carry the evaluation and the diagnosis (a correct,
         // timed kernel is always bound by something), and retrieval used it.
         QVERIFY(scalar(*ro, "SELECT count(*) FROM profiles") >= 3);
-        const auto more = cli({"--db", db, "search", "resume", "1", "--budget", "8", "--llm-config", qs(cfg), "--time-budget", "0.05"});
+        const auto more =
+            cli({"--db", db, "search", "resume", "1", "--budget", "8", "--llm-config", qs(cfg), "--time-budget", "0.05"});
         QVERIFY2(more.exitCode == 0, qPrintable(more.out + more.err));
         auto after = store::Database::open(db.toStdString(), store::Database::Mode::ReadOnly);
         QVERIFY(after.ok());
@@ -132,19 +162,39 @@ private slots:
         bool diagnosed = false;
         for (std::size_t i = 4; i < allCalls->size(); ++i) {
             const auto& p = (*allCalls)[i].prompt;
-            diagnosed = diagnosed || (p.find("## Diagnosis (from profiling this kernel)") != std::string::npos && p.find("_bound: ") != std::string::npos);
+            diagnosed = diagnosed || (p.find("## Diagnosis (from profiling this kernel)") != std::string::npos &&
+                                      p.find("_bound: ") != std::string::npos);
         }
         QVERIFY2(diagnosed, allCalls->back().prompt.c_str());
     }
 
     void tokenBudgetEndsTheSearch() {
-        test::LlmServer server(json{{"default", {{"text", kernelReply(2, false)}, {"input_tokens", 100}, {"output_tokens", 50}}}});
+        test::LlmServer server(
+            json{{"default", {{"text", kernelReply(2, false)}, {"input_tokens", 100}, {"output_tokens", 50}}}});
         QVERIFY(server.ready());
         const auto cfg = writeConfig(server, "budget");
         const QString db = QString::fromStdString(dir() + "/budget.db");
-        const auto run = cli({"--db", db, "search", "start", "--problem", qs(test::problemDir("saxpy").string()), "--synth", "llm", "--model",
-                              "scripted", "--budget", "20", "--workers", "1", "--llm-concurrency", "1", "--max-tokens", "250",
-                              "--check-only", "--llm-config", qs(cfg)});
+        const auto run = cli({"--db",
+                              db,
+                              "search",
+                              "start",
+                              "--problem",
+                              qs(test::problemDir("saxpy").string()),
+                              "--synth",
+                              "llm",
+                              "--model",
+                              "scripted",
+                              "--budget",
+                              "20",
+                              "--workers",
+                              "1",
+                              "--llm-concurrency",
+                              "1",
+                              "--max-tokens",
+                              "250",
+                              "--check-only",
+                              "--llm-config",
+                              qs(cfg)});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QVERIFY2(run.out.contains("(token_budget)"), qPrintable(run.out));
         auto ro = store::Database::open(db.toStdString(), store::Database::Mode::ReadOnly);
@@ -159,8 +209,9 @@ private slots:
         QVERIFY(server.ready());
         const auto cfg = writeConfig(server, "refused");
         const QString db = QString::fromStdString(dir() + "/refused.db");
-        const auto run = cli({"--db", db, "search", "start", "--problem", qs(test::problemDir("saxpy").string()), "--synth", "llm", "--model",
-                              "scripted", "--budget", "10", "--workers", "1", "--llm-concurrency", "1", "--check-only", "--llm-config", qs(cfg)});
+        const auto run = cli({"--db", db, "search", "start", "--problem", qs(test::problemDir("saxpy").string()), "--synth",
+                              "llm", "--model", "scripted", "--budget", "10", "--workers", "1", "--llm-concurrency", "1",
+                              "--check-only", "--llm-config", qs(cfg)});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QVERIFY2(run.out.contains("(llm_unauthorized)"), qPrintable(run.out));
         QVERIFY2(run.out.contains("check the API key"), qPrintable(run.out));
@@ -171,21 +222,41 @@ private slots:
     void hybridPolishesLlmChildrenWithTheTuner() {
         // The first reply declares a param; later ones come slowly, so the LLM
         // child is evaluated (and polished) before they arrive.
-        test::LlmServer server(json{{"replies", json::array({{{"text", kernelReply(0, true)}, {"input_tokens", 100}, {"output_tokens", 50}}})},
-                                    {"default", {{"text", kernelReply(3, false)}, {"delay_ms", 6000}}}});
+        test::LlmServer server(
+            json{{"replies", json::array({{{"text", kernelReply(0, true)}, {"input_tokens", 100}, {"output_tokens", 50}}})},
+                 {"default", {{"text", kernelReply(3, false)}, {"delay_ms", 6000}}}});
         QVERIFY(server.ready());
         const auto cfg = writeConfig(server, "hybrid");
         const QString db = QString::fromStdString(dir() + "/hybrid.db");
-        const auto run = cli({"--db", db, "search", "start", "--problem", qs(test::problemDir("saxpy").string()), "--synth", "hybrid", "--model",
-                              "scripted", "--budget", "6", "--workers", "1", "--llm-concurrency", "1", "--polish", "2", "--check-only",
-                              "--llm-config", qs(cfg)});
+        const auto run = cli({"--db",
+                              db,
+                              "search",
+                              "start",
+                              "--problem",
+                              qs(test::problemDir("saxpy").string()),
+                              "--synth",
+                              "hybrid",
+                              "--model",
+                              "scripted",
+                              "--budget",
+                              "6",
+                              "--workers",
+                              "1",
+                              "--llm-concurrency",
+                              "1",
+                              "--polish",
+                              "2",
+                              "--check-only",
+                              "--llm-config",
+                              qs(cfg)});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         auto ro = store::Database::open(db.toStdString(), store::Database::Mode::ReadOnly);
         QVERIFY2(ro.ok(), ro.ok() ? "" : ro.error().message.c_str());
         const auto llmNode = scalar(*ro, "SELECT min(id) FROM nodes WHERE origin = 'llm' AND status = 'ok'");
         QVERIFY(llmNode > 0);
         // The tuner's children of the LLM node: other UNROLL values of the same source.
-        QVERIFY(scalar(*ro, "SELECT count(*) FROM nodes WHERE origin = 'mutation' AND parent_id = " + std::to_string(llmNode)) >= 1);
+        QVERIFY(scalar(*ro, "SELECT count(*) FROM nodes WHERE origin = 'mutation' AND parent_id = " + std::to_string(llmNode)) >=
+                1);
     }
 
     void missingKeyIsRefusedBeforeTheSearchExists() {
@@ -195,23 +266,29 @@ private slots:
         env.remove("OPENAI_API_KEY");
         env.insert("XDG_CONFIG_HOME", QString::fromStdString(dir() + "/no-config"));
         p.setProcessEnvironment(env);
-        p.start(test::cliPath(), {"--db", db, "search", "start", "--problem", qs(test::problemDir("saxpy").string()), "--synth", "llm",
-                                  "--model", "openai:gpt-4o"});
+        p.start(test::cliPath(), {"--db", db, "search", "start", "--problem", qs(test::problemDir("saxpy").string()), "--synth",
+                                  "llm", "--model", "openai:gpt-4o"});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("OPENAI_API_KEY"));
         QVERIFY(!QFile::exists(db) || cli({"--db", db, "search", "list"}).out.count('\n') <= 1);
     }
 
-private:
+  private:
     std::string dir() const { return dir_.path().toStdString(); }
     static QString qs(const std::string& s) { return QString::fromStdString(s); }
 
     std::string writeConfig(const test::LlmServer& server, const std::string& name) const {
         const auto path = dir() + "/" + name + "-llm.json";
-        json cfg{{"models", json::array({{{"name", "scripted"}, {"provider", "openai"}, {"base_url", server.baseUrl("/v1")},
-                                           {"model", "scripted-model"}, {"api_key", kKey}, {"price_in_per_mtok", 1.0},
-                                           {"price_out_per_mtok", 2.0}, {"max_retries", 1}, {"retry_base_s", 0.05}}})}};
+        json cfg{{"models", json::array({{{"name", "scripted"},
+                                          {"provider", "openai"},
+                                          {"base_url", server.baseUrl("/v1")},
+                                          {"model", "scripted-model"},
+                                          {"api_key", kKey},
+                                          {"price_in_per_mtok", 1.0},
+                                          {"price_out_per_mtok", 2.0},
+                                          {"max_retries", 1},
+                                          {"retry_base_s", 0.05}}})}};
         std::ofstream(path) << cfg.dump(2);
         chmod(path.c_str(), 0600);
         return path;

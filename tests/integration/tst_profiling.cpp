@@ -15,7 +15,9 @@ namespace {
 
 using Run = ks::test::CliRun;
 
-QString data(const std::string& rel) { return QString::fromStdString((ks::test::dataDir() / rel).string()); }
+QString data(const std::string& rel) {
+    return QString::fromStdString((ks::test::dataDir() / rel).string());
+}
 
 QStringList signalNames(const QJsonObject& profile) {
     QStringList names;
@@ -27,7 +29,7 @@ QStringList signalNames(const QJsonObject& profile) {
 
 class TestProfiling : public QObject {
     Q_OBJECT
-private:
+  private:
     QTemporaryDir dir_;
 
     Run cli(const QStringList& args, int timeoutMs = 300000) {
@@ -42,7 +44,7 @@ private:
         return r.json().object();
     }
 
-private slots:
+  private slots:
     void probeCachesTheMachineModel() {
         auto r = cli({"machine", "probe", "--dram-probes", "2", "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
@@ -165,7 +167,8 @@ private slots:
     }
 
     void searchEndsNearTheRoofline() {
-        auto r = cli({"search", "start", "--problem", data("problems/saxpy"), "--budget", "12", "--stop-near-roofline", "0.2", "--time-budget", "0.2"});
+        auto r = cli({"search", "start", "--problem", data("problems/saxpy"), "--budget", "12", "--stop-near-roofline", "0.2",
+                      "--time-budget", "0.2"});
         QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
         QVERIFY2((r.out + r.err).contains("(near_roofline)"), qPrintable(r.out + r.err));
         auto bad = cli({"search", "start", "--problem", data("problems/saxpy"), "--stop-near-roofline", "1.5"});

@@ -7,8 +7,8 @@
 #include "eval_fixture.h"
 
 #include <QtCore/QDir>
-#include <QtCore/QStandardPaths>
 #include <QtCore/QProcess>
+#include <QtCore/QStandardPaths>
 #include <QtNetwork/QTcpServer>
 #include <QtTest/QtTest>
 
@@ -19,7 +19,7 @@ using namespace ks;
 
 class TestSandbox : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         auto spec = problem::loadProblem(test::problemDir("saxpy"));
         QVERIFY(spec.ok());
@@ -27,8 +27,10 @@ private slots:
         options_.checkOnly = true;
         options_.useCache = false;
         options_.staticRules = false;
-        QVERIFY2(eval::probeSandbox().available,
-                 ("bubblewrap must be usable for these tests (packaging/bootstrap.sh installs it): " + eval::probeSandbox().reason).c_str());
+        QVERIFY2(
+            eval::probeSandbox().available,
+            ("bubblewrap must be usable for these tests (packaging/bootstrap.sh installs it): " + eval::probeSandbox().reason)
+                .c_str());
     }
 
     void networkConnectionsNeverArrive() {
@@ -36,7 +38,8 @@ private slots:
         QVERIFY(server.listen(QHostAddress::LocalHost, 0));
         test::EvalFixture fixture(1);
         auto r = fixture.evaluator().evaluate(
-            saxpy_, test::EvalFixture::candidate("saxpy", "tcp_connect", {{"PORT", std::to_string(server.serverPort())}}), options_);
+            saxpy_, test::EvalFixture::candidate("saxpy", "tcp_connect", {{"PORT", std::to_string(server.serverPort())}}),
+            options_);
         QVERIFY(r.ok());
         // The attempt itself ends the candidate.
         QCOMPARE(eval::statusName(r->status), std::string("sandbox_violation"));
@@ -117,8 +120,9 @@ private slots:
         env.insert("PATH", "/nonexistent");
         cli.setProcessEnvironment(env);
         QTemporaryDir dir;
-        cli.start(test::cliPath(), {"--db", dir.path() + "/ws.db", "eval", "--problem", QString::fromStdString(test::problemDir("saxpy").string()),
-                                    "--reference", "--sandbox", "required"});
+        cli.start(test::cliPath(),
+                  {"--db", dir.path() + "/ws.db", "eval", "--problem", QString::fromStdString(test::problemDir("saxpy").string()),
+                   "--reference", "--sandbox", "required"});
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 1);
         const QString err = QString::fromUtf8(cli.readAllStandardError());
@@ -140,13 +144,15 @@ private slots:
             if (!path.isEmpty()) env.insert("PATH", path);
             p.setProcessEnvironment(env);
             p.setWorkingDirectory(dir.path());
-            p.start("/bin/bash", {"--norc", QString::fromStdString(eval::kRemoteSandboxFile), policy, "/bin/bash", "-c", command});
+            p.start("/bin/bash",
+                    {"--norc", QString::fromStdString(eval::kRemoteSandboxFile), policy, "/bin/bash", "-c", command});
             p.waitForFinished(30000);
             const auto how = readTextFile(d / "build" / "sandbox");
             return std::pair{p.exitCode(), how ? *how : std::string()};
         };
         // Sandboxed: the job dir is writable, nothing beside it, no network.
-        const QString probe = "touch inside && ! touch /var/tmp/ks-outside-$$ 2>/dev/null && [ \"$(grep -c : /proc/net/dev)\" = 1 ]";
+        const QString probe =
+            "touch inside && ! touch /var/tmp/ks-outside-$$ 2>/dev/null && [ \"$(grep -c : /proc/net/dev)\" = 1 ]";
         auto [rc, how] = run("required", probe, "");
         QCOMPARE(rc, 0);
         QCOMPARE(how, std::string("bubblewrap\n"));
@@ -158,14 +164,14 @@ private slots:
         // No bubblewrap on the host (PATH without it): required refuses, preferred runs.
         const QString bin = dir.path() + "/bin";
         QDir().mkpath(bin);
-        for (const char* tool : {"mkdir", "true"})
-            QVERIFY(QFile::link(QStandardPaths::findExecutable(tool), bin + "/" + tool));
+        for (const char* tool : {"mkdir", "true"}) QVERIFY(QFile::link(QStandardPaths::findExecutable(tool), bin + "/" + tool));
         std::tie(rc, how) = run("required", "touch ran", bin);
         QCOMPARE(rc, eval::kNoSandboxExit);
         QVERIFY(!std::filesystem::exists(d / "ran"));
         QVERIFY(eval::refusedForNoSandbox(d));
         const auto message = eval::noSandboxMessage(d, "gpu-7");
-        QVERIFY2(message.find("gpu-7: bubblewrap (bwrap) is not installed") == 0 && message.find("--sandbox preferred") != std::string::npos,
+        QVERIFY2(message.find("gpu-7: bubblewrap (bwrap) is not installed") == 0 &&
+                     message.find("--sandbox preferred") != std::string::npos,
                  message.c_str());
         std::tie(rc, how) = run("preferred", "echo > ran", bin);
         QCOMPARE(rc, 0);
@@ -173,7 +179,7 @@ private slots:
         QVERIFY(!eval::refusedForNoSandbox(d));
     }
 
-private:
+  private:
     problem::ProblemSpec saxpy_;
     eval::EvalOptions options_;
 };

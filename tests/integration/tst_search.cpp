@@ -16,7 +16,7 @@ using namespace ks;
 
 namespace {
 class Notes final : public search::SearchObserver {
-public:
+  public:
     void note(const std::string& text) override {
         std::lock_guard lock(mutex);
         notes.push_back(text);
@@ -46,7 +46,7 @@ std::int64_t scalar(const store::Database& db, const std::string& sql) {
 
 class TestSearch : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void tunerFindsAKernelFasterThanTheReference() {
         test::EvalFixture fixture(2);
         const auto mbdt = load(test::bundledProblemsDir() / "cpu" / "mbdt");
@@ -66,7 +66,9 @@ private slots:
         auto nodes = store::SearchStore(fixture.database()).loadNodes(*id);
         QCOMPARE(nodes->size(), std::size_t{6});
         for (const auto& n : *nodes) QCOMPARE(n.state, std::string("done"));
-        QCOMPARE(scalar(fixture.database(), "SELECT count(*) FROM events WHERE search_id = " + std::to_string(*id) + " AND kind = 'node_finished'"), 6LL);
+        QCOMPARE(scalar(fixture.database(),
+                        "SELECT count(*) FROM events WHERE search_id = " + std::to_string(*id) + " AND kind = 'node_finished'"),
+                 6LL);
     }
 
     void steeringAppliesWhileRunning() {
@@ -89,13 +91,17 @@ private slots:
             search::SearchEngine engine(fixture.database(), fixture.evaluator(), options);
             outcome = engine.run(*id, {}, &notes);
         });
-        auto done = [&] { return scalar(*other, "SELECT count(*) FROM nodes WHERE state = 'done' AND search_id = " + std::to_string(*id)); };
+        auto done = [&] {
+            return scalar(*other, "SELECT count(*) FROM nodes WHERE state = 'done' AND search_id = " + std::to_string(*id));
+        };
         QTRY_VERIFY_WITH_TIMEOUT(done() >= 2, 60000);
         QVERIFY(remote.postCommand(*id, "pause", "{}").ok());
         QTRY_VERIFY_WITH_TIMEOUT(notes.saw("command pause"), 10000);
         // In-flight work drains, then nothing new starts.
         QTEST_ASSERT(true);
-        QTRY_VERIFY_WITH_TIMEOUT(scalar(*other, "SELECT count(*) FROM nodes WHERE state != 'done' AND search_id = " + std::to_string(*id)) == 0, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            scalar(*other, "SELECT count(*) FROM nodes WHERE state != 'done' AND search_id = " + std::to_string(*id)) == 0,
+            30000);
         const auto whilePaused = done();
         QTest::qWait(1500);
         QCOMPARE(done(), whilePaused);
@@ -106,7 +112,8 @@ private slots:
         QVERIFY(remote.postCommand(*id, "prune", "{\"node\":2}").ok());
         QVERIFY(remote.postCommand(*id, "pin", "{\"node\":999}").ok());
         const std::string manual = rms.reference.text + "\n// a person's variant\n";
-        QVERIFY(remote.postCommand(*id, "add_child", nlohmann::json{{"node", 1}, {"source", manual}, {"name", "mine"}}.dump()).ok());
+        QVERIFY(
+            remote.postCommand(*id, "add_child", nlohmann::json{{"node", 1}, {"source", manual}, {"name", "mine"}}.dump()).ok());
         QVERIFY(remote.postCommand(*id, "budget", "{\"max_evaluations\":" + std::to_string(whilePaused + 4) + "}").ok());
         QVERIFY(remote.postCommand(*id, "resume", "{}").ok());
         runner.join();
@@ -250,8 +257,8 @@ private slots:
         QTemporaryDir dir;
         const QString db = dir.path() + "/ws.db";
         QProcess first;
-        first.start(test::cliPath(), {"--db", db, "search", "start", "--problem", "rmsnorm_fwd", "--policy", "evo", "--budget", "10",
-                                      "--workers", "2", "--seed", "5", "--check-only"});
+        first.start(test::cliPath(), {"--db", db, "search", "start", "--problem", "rmsnorm_fwd", "--policy", "evo", "--budget",
+                                      "10", "--workers", "2", "--seed", "5", "--check-only"});
         QVERIFY(first.waitForStarted());
         auto openRo = [&] { return store::Database::open(db.toStdString(), store::Database::Mode::ReadOnly); };
         auto doneNodes = [&]() -> std::int64_t {
@@ -321,7 +328,8 @@ private slots:
         QCOMPARE(run.first, 0);
         auto finished = cli({"search", "prune", "1", "1"});
         QCOMPARE(finished.first, 2);
-        QVERIFY2(finished.second.contains("is finished") && finished.second.contains("nothing changed"), qPrintable(finished.second));
+        QVERIFY2(finished.second.contains("is finished") && finished.second.contains("nothing changed"),
+                 qPrintable(finished.second));
         auto extended = cli({"search", "resume", "1", "--budget", "3"});
         QCOMPARE(extended.first, 0);
         auto badNode = cli({"search", "pin", "1", "55"});

@@ -30,9 +30,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 std::map<std::string, eval::SlurmJobState> squeue() {
-    return eval::parseSqueueOutput(test::SlurmCluster::output(QStringLiteral("squeue"), {QStringLiteral("--noheader"), QStringLiteral("--array"),
-                                                                                        QStringLiteral("--states=all"),
-                                                                                        QStringLiteral("--Format=JobArrayID:|,State:|,Reason:|,exit_code:|,NodeList:|")}));
+    return eval::parseSqueueOutput(test::SlurmCluster::output(
+        QStringLiteral("squeue"), {QStringLiteral("--noheader"), QStringLiteral("--array"), QStringLiteral("--states=all"),
+                                   QStringLiteral("--Format=JobArrayID:|,State:|,Reason:|,exit_code:|,NodeList:|")}));
 }
 
 void scancel(const std::string& id) {
@@ -46,8 +46,7 @@ std::string submittedId(const std::filesystem::path& entry) {
 }
 
 // Waits up to `seconds` for `done`.
-template <typename F>
-bool waitFor(F done, double seconds) {
+template <typename F> bool waitFor(F done, double seconds) {
     const auto until = Clock::now() + std::chrono::duration<double>(seconds);
     while (Clock::now() < until) {
         if (done()) return true;
@@ -76,7 +75,7 @@ long long numericId(const std::string& id) {
 
 class TestSlurmExecutor : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         if (const auto why = test::SlurmCluster::unavailableReason(); !why.empty()) QSKIP(why.c_str());
         QVERIFY(dir_.isValid());
@@ -107,10 +106,11 @@ private slots:
         const auto db = root_ / "ws.db";
         cli.setProcessEnvironment(env);
         cli.setProcessChannelMode(QProcess::MergedChannels);
-        cli.start(test::cliPath(), {QStringLiteral("--db"), QString::fromStdString(db.string()), QStringLiteral("search"), QStringLiteral("start"),
-                                    QStringLiteral("--problem"), QString::fromStdString((test::bundledProblemsDir() / "cpu" / "mapid").string()),
-                                    QStringLiteral("--budget"), QStringLiteral("20"), QStringLiteral("--check-only"),
-                                    QStringLiteral("--executor-profile"), QStringLiteral("test-cluster")});
+        cli.start(test::cliPath(),
+                  {QStringLiteral("--db"), QString::fromStdString(db.string()), QStringLiteral("search"), QStringLiteral("start"),
+                   QStringLiteral("--problem"), QString::fromStdString((test::bundledProblemsDir() / "cpu" / "mapid").string()),
+                   QStringLiteral("--budget"), QStringLiteral("20"), QStringLiteral("--check-only"),
+                   QStringLiteral("--executor-profile"), QStringLiteral("test-cluster")});
         QVERIFY(cli.waitForStarted());
         struct KillOnFailure {
             QProcess& p;
@@ -174,7 +174,10 @@ private slots:
             return text;
         };
         const auto dbArg = QString::fromStdString(db.string());
-        QCOMPARE(test::runCli({QStringLiteral("--db"), dbArg, QStringLiteral("search"), QStringLiteral("pause"), QStringLiteral("1")}).code, 0);
+        QCOMPARE(
+            test::runCli({QStringLiteral("--db"), dbArg, QStringLiteral("search"), QStringLiteral("pause"), QStringLiteral("1")})
+                .code,
+            0);
         const auto active = [] {
             for (const auto& [id, state] : squeue())
                 if (state.state == "RUNNING" || state.state == "PENDING") return true;
@@ -184,7 +187,10 @@ private slots:
         const std::size_t jobsWhenPaused = squeue().size();
         std::this_thread::sleep_for(std::chrono::seconds(3));
         QVERIFY2(!active() && squeue().size() == jobsWhenPaused, ("the paused search submitted jobs:" + statesText()).c_str());
-        QCOMPARE(test::runCli({QStringLiteral("--db"), dbArg, QStringLiteral("search"), QStringLiteral("resume"), QStringLiteral("1")}).code, 0);
+        QCOMPARE(
+            test::runCli({QStringLiteral("--db"), dbArg, QStringLiteral("search"), QStringLiteral("resume"), QStringLiteral("1")})
+                .code,
+            0);
 
         QVERIFY2(cli.waitForFinished(150000), "the search did not end within 150 s");
         const QString log = QString::fromUtf8(cli.readAll());
@@ -232,11 +238,13 @@ private slots:
 
         auto second = eval::SlurmExecutor::create(config());
         QVERIFY(second.ok());
-        const auto outcome = (*second)->submit(request(scriptJob("reattach-2", "echo never ran > result.json\n"), "reattach-key")).get();
+        const auto outcome =
+            (*second)->submit(request(scriptJob("reattach-2", "echo never ran > result.json\n"), "reattach-key")).get();
         QVERIFY2(outcome.resultJson && outcome.resultJson->find("\"ok\"") != std::string::npos,
                  (outcome.infraError + outcome.logTail + outcome.resultJson.value_or("")).c_str());
         // No second sbatch: no job of ours after the first one.
-        for (const auto& [jobId, state] : squeue()) QVERIFY2(numericId(jobId) <= numericId(id), ("submitted again as " + jobId).c_str());
+        for (const auto& [jobId, state] : squeue())
+            QVERIFY2(numericId(jobId) <= numericId(id), ("submitted again as " + jobId).c_str());
     }
 
     // What run.sh does is the candidate's, as with the local executor: its
@@ -244,11 +252,13 @@ private slots:
     void candidateFailuresStayTheCandidates() {
         auto executor = eval::SlurmExecutor::create(config());
         QVERIFY(executor.ok());
-        auto wrote = (*executor)->submit(request(scriptJob("wrote", "echo '{\"status\": \"wrong_answer\"}' > result.json; exit 1\n"), "c1"));
+        auto wrote = (*executor)->submit(
+            request(scriptJob("wrote", "echo '{\"status\": \"wrong_answer\"}' > result.json; exit 1\n"), "c1"));
         auto crashed = (*executor)->submit(request(scriptJob("crashed", "echo boom >&2; exit 3\n"), "c2"));
         auto slow = (*executor)->submit(request(scriptJob("slow", "sleep 30\n"), "c3", 2));
         const auto a = wrote.get(), b = crashed.get(), c = slow.get();
-        QVERIFY2(a.resultJson && a.resultJson->find("wrong_answer") != std::string::npos && a.infraError.empty(), a.infraError.c_str());
+        QVERIFY2(a.resultJson && a.resultJson->find("wrong_answer") != std::string::npos && a.infraError.empty(),
+                 a.infraError.c_str());
         QVERIFY2(!b.resultJson && b.infraError.find("exit 3") != std::string::npos, b.infraError.c_str());
         QVERIFY(b.logTail.find("boom") != std::string::npos);
         QVERIFY2(c.timedOut && !c.resultJson, c.infraError.c_str());
@@ -289,7 +299,13 @@ private slots:
         QVERIFY(waitFor([&] { return !(id = submittedId(root_ / "shared" / "job-stop-key")).empty(); }, 30));
         stop.request_stop();
         QVERIFY(future.get().stopped);
-        QVERIFY2(waitFor([&] { const auto s = squeue(); return s.count(id) && s.at(id).state == "CANCELLED"; }, 15), id.c_str());
+        QVERIFY2(waitFor(
+                     [&] {
+                         const auto s = squeue();
+                         return s.count(id) && s.at(id).state == "CANCELLED";
+                     },
+                     15),
+                 id.c_str());
     }
 
     // Jobs waiting while an allocation lingers after its job run in that
@@ -299,7 +315,8 @@ private slots:
         const auto slurmJobOf = [](const eval::JobOutcome& o) {
             const auto text = o.resultJson.value_or("");
             const auto at = text.find("\"job\": \"");
-            return at == std::string::npos ? std::string("(none: " + o.infraError + ")") : text.substr(at + 8, text.find('"', at + 8) - at - 8);
+            return at == std::string::npos ? std::string("(none: " + o.infraError + ")")
+                                           : text.substr(at + 8, text.find('"', at + 8) - at - 8);
         };
         // run.sh writes {"status": "ok", "job": "<its Slurm job id>"}.
         const std::string script = "echo \"{\\\"status\\\": \\\"ok\\\", \\\"job\\\": \\\"$SLURM_JOB_ID\\\"}\" > result.json\n";
@@ -340,7 +357,7 @@ private slots:
         QVERIFY(message(c).find("--slurm-jobs") != std::string::npos);
     }
 
-private:
+  private:
     eval::SlurmExecutorConfig config() const {
         eval::SlurmExecutorConfig c;
         c.sharedDir = root_ / "shared";

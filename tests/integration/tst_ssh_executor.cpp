@@ -125,7 +125,7 @@ bool sessionAlive(pid_t session) {
 
 class TestSshExecutor : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         if (!std::filesystem::exists("/usr/sbin/sshd"))
             QFAIL("no /usr/sbin/sshd: install openssh-server (packaging/bootstrap.sh does)");
@@ -423,7 +423,7 @@ private slots:
         QVERIFY2(bad.err.contains("--ssh-slots applies to --executor ssh"), qPrintable(bad.err));
     }
 
-private:
+  private:
     eval::SshExecutorConfig config(std::size_t slotCount = 1, std::vector<std::string> gpus = {}, int port = 0) const {
         eval::SshHost h;
         h.host = "127.0.0.1";

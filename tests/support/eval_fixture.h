@@ -16,7 +16,7 @@
 namespace ks::test {
 
 class EvalFixture {
-public:
+  public:
     // timingLock: a lock file of the test's own (default: the machine-wide one,
     // which concurrently running test programs share).
     explicit EvalFixture(std::size_t workers = 2, eval::SandboxPolicy policy = eval::SandboxPolicy::Preferred,
@@ -53,7 +53,7 @@ public:
         return c;
     }
 
-private:
+  private:
     QTemporaryDir dir_;
     std::unique_ptr<eval::LocalExecutor> executor_;
     std::unique_ptr<store::Database> db_;

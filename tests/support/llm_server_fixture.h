@@ -18,20 +18,22 @@
 namespace ks::test {
 
 class LlmServer {
-public:
+  public:
     explicit LlmServer(const nlohmann::json& script) {
         const auto dir = std::string(dir_.path().toStdString());
         std::ofstream(dir + "/script.json") << script.dump(2);
         const char* exe = std::getenv("KS_LLM_TEST_SERVER");
         process_.start(QString::fromUtf8(exe ? exe : "llm_test_server"),
-                       {"--script", QString::fromStdString(dir + "/script.json"), "--port-file", QString::fromStdString(dir + "/port"), "--log",
-                        QString::fromStdString(dir + "/requests.log")});
+                       {"--script", QString::fromStdString(dir + "/script.json"), "--port-file",
+                        QString::fromStdString(dir + "/port"), "--log", QString::fromStdString(dir + "/requests.log")});
         QElapsedTimer t;
         t.start();
         while (t.elapsed() < 10000 && port_ == 0) {
             QFile f(QString::fromStdString(dir + "/port"));
-            if (f.open(QIODevice::ReadOnly)) port_ = f.readAll().trimmed().toInt();
-            else QThread::msleep(20);
+            if (f.open(QIODevice::ReadOnly))
+                port_ = f.readAll().trimmed().toInt();
+            else
+                QThread::msleep(20);
         }
     }
     ~LlmServer() {
@@ -54,7 +56,7 @@ public:
         return out;
     }
 
-private:
+  private:
     QTemporaryDir dir_;
     QProcess process_;
     int port_ = 0;

@@ -48,442 +48,469 @@ namespace {
 enum class Api { OpenAI, Anthropic };
 
 struct Server {
-  json replies = json::array();
-  std::optional<json> fallback;  // the script's "default"
-  std::mutex mu;                 // guards next and the log stream
-  size_t next = 0;
-  std::ofstream log;
-  std::atomic<long> ids{0};
+    json replies = json::array();
+    std::optional<json> fallback; // the script's "default"
+    std::mutex mu;                // guards next and the log stream
+    size_t next = 0;
+    std::ofstream log;
+    std::atomic<long> ids{0};
 };
 Server g;
 
 struct Request {
-  std::string method, path;
-  std::vector<std::pair<std::string, std::string>> headers;  // names lowercased
-  std::string body;
+    std::string method, path;
+    std::vector<std::pair<std::string, std::string>> headers; // names lowercased
+    std::string body;
 };
 
 std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
 }
 
 std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+    const auto b = s.find_first_not_of(" \t\r");
+    return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
 }
 
 // MSG_NOSIGNAL (and SIG_IGN for SIGPIPE) so a client hanging up mid-stream is
 // an ordinary send error for that connection, not the death of the server.
 bool send_all(int fd, const std::string& data) {
-  size_t off = 0;
-  while (off < data.size()) {
-    const ssize_t n = ::send(fd, data.data() + off, data.size() - off, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    off += static_cast<size_t>(n);
-  }
-  return true;
+    size_t off = 0;
+    while (off < data.size()) {
+        const ssize_t n = ::send(fd, data.data() + off, data.size() - off, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        off += static_cast<size_t>(n);
+    }
+    return true;
 }
 
 void sleep_ms(long ms) {
-  if (ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    if (ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
 }
 
 // Buffered reader over the socket; the head and body may arrive in any split.
 struct Reader {
-  int fd;
-  std::string buf;
-  bool fill() {
-    char tmp[8192];
-    ssize_t n;
-    do n = ::recv(fd, tmp, sizeof tmp, 0);
-    while (n < 0 && errno == EINTR);
-    if (n > 0) buf.append(tmp, static_cast<size_t>(n));
-    return n > 0;
-  }
-  // Returns the text up to (not including) delim and consumes both.
-  std::optional<std::string> until(const std::string& delim, size_t limit) {
-    size_t pos;
-    while ((pos = buf.find(delim)) == std::string::npos)
-      if (buf.size() > limit || !fill()) return std::nullopt;
-    std::string out = buf.substr(0, pos);
-    buf.erase(0, pos + delim.size());
-    return out;
-  }
-  std::optional<std::string> take(size_t n) {
-    while (buf.size() < n)
-      if (!fill()) return std::nullopt;
-    std::string out = buf.substr(0, n);
-    buf.erase(0, n);
-    return out;
-  }
+    int fd;
+    std::string buf;
+    bool fill() {
+        char tmp[8192];
+        ssize_t n;
+        do n = ::recv(fd, tmp, sizeof tmp, 0);
+        while (n < 0 && errno == EINTR);
+        if (n > 0) buf.append(tmp, static_cast<size_t>(n));
+        return n > 0;
+    }
+    // Returns the text up to (not including) delim and consumes both.
+    std::optional<std::string> until(const std::string& delim, size_t limit) {
+        size_t pos;
+        while ((pos = buf.find(delim)) == std::string::npos)
+            if (buf.size() > limit || !fill()) return std::nullopt;
+        std::string out = buf.substr(0, pos);
+        buf.erase(0, pos + delim.size());
+        return out;
+    }
+    std::optional<std::string> take(size_t n) {
+        while (buf.size() < n)
+            if (!fill()) return std::nullopt;
+        std::string out = buf.substr(0, n);
+        buf.erase(0, n);
+        return out;
+    }
 };
 
 std::optional<Request> read_request(int fd) {
-  Reader r{fd, {}};
-  auto head = r.until("\r\n\r\n", 1 << 20);
-  if (!head) return std::nullopt;
-  Request req;
-  std::istringstream lines(*head);
-  std::string line;
-  std::getline(lines, line);
-  if (!(std::istringstream(line) >> req.method >> req.path)) return std::nullopt;
-  while (std::getline(lines, line))
-    if (const size_t colon = line.find(':'); colon != std::string::npos)
-      req.headers.emplace_back(lower(trim(line.substr(0, colon))), trim(line.substr(colon + 1)));
-  auto header = [&](const std::string& name) -> std::string {
-    for (const auto& [k, v] : req.headers)
-      if (k == name) return v;
-    return {};
-  };
-  if (lower(header("transfer-encoding")).find("chunked") != std::string::npos) {
-    for (;;) {  // chunk-size [;ext] CRLF data CRLF ... 0 CRLF [trailers] CRLF
-      auto size_line = r.until("\r\n", 4096);
-      if (!size_line) return std::nullopt;
-      const size_t n = std::stoul(*size_line, nullptr, 16);
-      if (n == 0) break;
-      auto data = r.take(n + 2);
-      if (!data) return std::nullopt;
-      req.body += data->substr(0, n);
+    Reader r{fd, {}};
+    auto head = r.until("\r\n\r\n", 1 << 20);
+    if (!head) return std::nullopt;
+    Request req;
+    std::istringstream lines(*head);
+    std::string line;
+    std::getline(lines, line);
+    if (!(std::istringstream(line) >> req.method >> req.path)) return std::nullopt;
+    while (std::getline(lines, line))
+        if (const size_t colon = line.find(':'); colon != std::string::npos)
+            req.headers.emplace_back(lower(trim(line.substr(0, colon))), trim(line.substr(colon + 1)));
+    auto header = [&](const std::string& name) -> std::string {
+        for (const auto& [k, v] : req.headers)
+            if (k == name) return v;
+        return {};
+    };
+    if (lower(header("transfer-encoding")).find("chunked") != std::string::npos) {
+        for (;;) { // chunk-size [;ext] CRLF data CRLF ... 0 CRLF [trailers] CRLF
+            auto size_line = r.until("\r\n", 4096);
+            if (!size_line) return std::nullopt;
+            const size_t n = std::stoul(*size_line, nullptr, 16);
+            if (n == 0) break;
+            auto data = r.take(n + 2);
+            if (!data) return std::nullopt;
+            req.body += data->substr(0, n);
+        }
+        while (auto trailer = r.until("\r\n", 65536))
+            if (trailer->empty()) break;
+    } else if (const std::string cl = header("content-length"); !cl.empty()) {
+        auto data = r.take(std::stoul(cl));
+        if (!data) return std::nullopt;
+        req.body = std::move(*data);
     }
-    while (auto trailer = r.until("\r\n", 65536))
-      if (trailer->empty()) break;
-  } else if (const std::string cl = header("content-length"); !cl.empty()) {
-    auto data = r.take(std::stoul(cl));
-    if (!data) return std::nullopt;
-    req.body = std::move(*data);
-  }
-  return req;
+    return req;
 }
 
 const char* reason_phrase(int status) {
-  static const std::pair<int, const char*> known[] = {
-      {200, "OK"}, {400, "Bad Request"}, {401, "Unauthorized"}, {403, "Forbidden"}, {404, "Not Found"},
-      {408, "Request Timeout"}, {429, "Too Many Requests"}, {500, "Internal Server Error"},
-      {502, "Bad Gateway"}, {503, "Service Unavailable"}, {504, "Gateway Timeout"}, {529, "Overloaded"}};
-  for (const auto& [code, text] : known)
-    if (code == status) return text;
-  return status < 400 ? "OK" : "Error";
+    static const std::pair<int, const char*> known[] = {
+        {200, "OK"},          {400, "Bad Request"},         {401, "Unauthorized"},      {403, "Forbidden"},
+        {404, "Not Found"},   {408, "Request Timeout"},     {429, "Too Many Requests"}, {500, "Internal Server Error"},
+        {502, "Bad Gateway"}, {503, "Service Unavailable"}, {504, "Gateway Timeout"},   {529, "Overloaded"}};
+    for (const auto& [code, text] : known)
+        if (code == status) return text;
+    return status < 400 ? "OK" : "Error";
 }
 
 // Status line plus headers; the script's headers replace defaults of the same
 // name (case-insensitively) so a test can also override content-type.
 std::string response_head(int status, std::vector<std::pair<std::string, std::string>> hs, const json& extra) {
-  for (const auto& [name, value] : extra.items()) {
-    std::erase_if(hs, [&](const auto& h) { return lower(h.first) == lower(name); });
-    hs.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
-  }
-  std::string out = "HTTP/1.1 " + std::to_string(status) + " " + reason_phrase(status) + "\r\n";
-  for (const auto& [k, v] : hs) out += k + ": " + v + "\r\n";
-  return out + "\r\n";
+    for (const auto& [name, value] : extra.items()) {
+        std::erase_if(hs, [&](const auto& h) { return lower(h.first) == lower(name); });
+        hs.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
+    }
+    std::string out = "HTTP/1.1 " + std::to_string(status) + " " + reason_phrase(status) + "\r\n";
+    for (const auto& [k, v] : hs) out += k + ": " + v + "\r\n";
+    return out + "\r\n";
 }
 
 bool send_plain(int fd, int status, const std::string& body, const json& extra = {}) {
-  const std::string length = std::to_string(body.size());
-  return send_all(fd, response_head(status, {{"Content-Type", "application/json"}, {"Content-Length", length},
-                                             {"Connection", "close"}}, extra) + body);
+    const std::string length = std::to_string(body.size());
+    return send_all(fd, response_head(status,
+                                      {{"Content-Type", "application/json"}, {"Content-Length", length}, {"Connection", "close"}},
+                                      extra) +
+                            body);
 }
 
 // The error type the services put in the body for a status (both use these names).
 std::string default_error_type(int status) {
-  static const std::pair<int, const char*> known[] = {
-      {400, "invalid_request_error"}, {401, "authentication_error"}, {403, "permission_error"},
-      {404, "not_found_error"},       {429, "rate_limit_error"},     {529, "overloaded_error"}};
-  for (const auto& [code, type] : known)
-    if (code == status) return type;
-  return "api_error";
+    static const std::pair<int, const char*> known[] = {{400, "invalid_request_error"}, {401, "authentication_error"},
+                                                        {403, "permission_error"},      {404, "not_found_error"},
+                                                        {429, "rate_limit_error"},      {529, "overloaded_error"}};
+    for (const auto& [code, type] : known)
+        if (code == status) return type;
+    return "api_error";
 }
 
 std::string error_body(Api api, const std::string& type, const std::string& message) {
-  if (api == Api::OpenAI)
-    return ojson{{"error", {{"message", message}, {"type", type}, {"code", nullptr}}}}.dump();
-  return ojson{{"type", "error"}, {"error", {{"type", type}, {"message", message}}}}.dump();
+    if (api == Api::OpenAI) return ojson{{"error", {{"message", message}, {"type", type}, {"code", nullptr}}}}.dump();
+    return ojson{{"type", "error"}, {"error", {{"type", type}, {"message", message}}}}.dump();
 }
 
 // Splits on UTF-8 code point boundaries: cutting inside a multi-byte sequence
 // would make each delta invalid UTF-8 (and nlohmann refuses to dump it).
 std::vector<std::string> split_chars(const std::string& s, size_t per) {
-  std::vector<std::string> out;
-  per = std::max<size_t>(per, 1);
-  size_t i = 0;
-  while (i < s.size()) {
-    size_t j = i;
-    for (size_t cps = 0; j < s.size() && cps < per; ++cps) {
-      ++j;
-      while (j < s.size() && (static_cast<unsigned char>(s[j]) & 0xC0) == 0x80) ++j;
+    std::vector<std::string> out;
+    per = std::max<size_t>(per, 1);
+    size_t i = 0;
+    while (i < s.size()) {
+        size_t j = i;
+        for (size_t cps = 0; j < s.size() && cps < per; ++cps) {
+            ++j;
+            while (j < s.size() && (static_cast<unsigned char>(s[j]) & 0xC0) == 0x80) ++j;
+        }
+        out.push_back(s.substr(i, j - i));
+        i = j;
     }
-    out.push_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
+    return out;
 }
 
 struct Reply {
-  std::string id, model, text, reasoning, finish;
-  long in_tokens, out_tokens, created;
-  size_t chunk_chars;
+    std::string id, model, text, reasoning, finish;
+    long in_tokens, out_tokens, created;
+    size_t chunk_chars;
 };
 
 std::string openai_body(const Reply& r) {
-  ojson msg{{"role", "assistant"}, {"content", r.text}};
-  if (!r.reasoning.empty()) msg["reasoning_content"] = r.reasoning;
-  return ojson{{"id", r.id}, {"object", "chat.completion"}, {"created", r.created}, {"model", r.model},
-               {"choices", ojson::array({ojson{{"index", 0}, {"message", msg}, {"finish_reason", r.finish}}})},
-               {"usage", {{"prompt_tokens", r.in_tokens}, {"completion_tokens", r.out_tokens},
-                          {"total_tokens", r.in_tokens + r.out_tokens}}}}
-      .dump();
+    ojson msg{{"role", "assistant"}, {"content", r.text}};
+    if (!r.reasoning.empty()) msg["reasoning_content"] = r.reasoning;
+    return ojson{
+        {"id", r.id},
+        {"object", "chat.completion"},
+        {"created", r.created},
+        {"model", r.model},
+        {"choices", ojson::array({ojson{{"index", 0}, {"message", msg}, {"finish_reason", r.finish}}})},
+        {"usage",
+         {{"prompt_tokens", r.in_tokens}, {"completion_tokens", r.out_tokens}, {"total_tokens", r.in_tokens + r.out_tokens}}}}
+        .dump();
 }
 
 std::vector<std::string> openai_events(const Reply& r, bool include_usage) {
-  std::vector<std::string> ev;
-  auto chunk = [&](ojson choices, std::optional<ojson> usage = std::nullopt) {
-    ojson c{{"id", r.id}, {"object", "chat.completion.chunk"}, {"created", r.created}, {"model", r.model},
-            {"choices", std::move(choices)}};
-    if (usage) c["usage"] = *usage;
-    ev.push_back("data: " + c.dump() + "\n\n");
-  };
-  auto delta = [&](ojson d, ojson finish = nullptr) {
-    chunk(ojson::array({ojson{{"index", 0}, {"delta", std::move(d)}, {"finish_reason", std::move(finish)}}}));
-  };
-  delta({{"role", "assistant"}, {"content", ""}});
-  for (const auto& piece : split_chars(r.reasoning, r.chunk_chars)) delta({{"reasoning_content", piece}});
-  for (const auto& piece : split_chars(r.text, r.chunk_chars)) delta({{"content", piece}});
-  delta(ojson::object(), r.finish);
-  if (include_usage)
-    chunk(ojson::array(), ojson{{"prompt_tokens", r.in_tokens}, {"completion_tokens", r.out_tokens},
-                                {"total_tokens", r.in_tokens + r.out_tokens}});
-  ev.push_back("data: [DONE]\n\n");
-  return ev;
+    std::vector<std::string> ev;
+    auto chunk = [&](ojson choices, std::optional<ojson> usage = std::nullopt) {
+        ojson c{{"id", r.id},
+                {"object", "chat.completion.chunk"},
+                {"created", r.created},
+                {"model", r.model},
+                {"choices", std::move(choices)}};
+        if (usage) c["usage"] = *usage;
+        ev.push_back("data: " + c.dump() + "\n\n");
+    };
+    auto delta = [&](ojson d, ojson finish = nullptr) {
+        chunk(ojson::array({ojson{{"index", 0}, {"delta", std::move(d)}, {"finish_reason", std::move(finish)}}}));
+    };
+    delta({{"role", "assistant"}, {"content", ""}});
+    for (const auto& piece : split_chars(r.reasoning, r.chunk_chars)) delta({{"reasoning_content", piece}});
+    for (const auto& piece : split_chars(r.text, r.chunk_chars)) delta({{"content", piece}});
+    delta(ojson::object(), r.finish);
+    if (include_usage)
+        chunk(ojson::array(), ojson{{"prompt_tokens", r.in_tokens},
+                                    {"completion_tokens", r.out_tokens},
+                                    {"total_tokens", r.in_tokens + r.out_tokens}});
+    ev.push_back("data: [DONE]\n\n");
+    return ev;
 }
 
 std::string anthropic_body(const Reply& r) {
-  ojson content = ojson::array();
-  if (!r.reasoning.empty())
-    content.push_back({{"type", "thinking"}, {"thinking", r.reasoning}, {"signature", "sig"}});
-  content.push_back({{"type", "text"}, {"text", r.text}});
-  return ojson{{"id", r.id}, {"type", "message"}, {"role", "assistant"}, {"model", r.model},
-               {"content", content}, {"stop_reason", r.finish}, {"stop_sequence", nullptr},
-               {"usage", {{"input_tokens", r.in_tokens}, {"output_tokens", r.out_tokens}}}}
-      .dump();
+    ojson content = ojson::array();
+    if (!r.reasoning.empty()) content.push_back({{"type", "thinking"}, {"thinking", r.reasoning}, {"signature", "sig"}});
+    content.push_back({{"type", "text"}, {"text", r.text}});
+    return ojson{{"id", r.id},
+                 {"type", "message"},
+                 {"role", "assistant"},
+                 {"model", r.model},
+                 {"content", content},
+                 {"stop_reason", r.finish},
+                 {"stop_sequence", nullptr},
+                 {"usage", {{"input_tokens", r.in_tokens}, {"output_tokens", r.out_tokens}}}}
+        .dump();
 }
 
 std::vector<std::string> anthropic_events(const Reply& r) {
-  std::vector<std::string> ev;
-  auto event = [&](const std::string& type, ojson data) {
-    ev.push_back("event: " + type + "\ndata: " + data.dump() + "\n\n");
-  };
-  event("message_start",
-        {{"type", "message_start"},
-         {"message", {{"id", r.id}, {"type", "message"}, {"role", "assistant"}, {"model", r.model},
-                      {"content", ojson::array()}, {"stop_reason", nullptr}, {"stop_sequence", nullptr},
-                      {"usage", {{"input_tokens", r.in_tokens}, {"output_tokens", 1}}}}}});
-  int index = 0;
-  auto block = [&](ojson start, const char* delta_type, const char* field, const std::string& body,
-                   std::optional<std::string> signature) {
-    event("content_block_start", {{"type", "content_block_start"}, {"index", index}, {"content_block", start}});
-    if (index == 0) event("ping", {{"type", "ping"}});  // the service pings right after the first block opens
-    for (const auto& piece : split_chars(body, r.chunk_chars))
-      event("content_block_delta", {{"type", "content_block_delta"}, {"index", index},
-                                    {"delta", {{"type", delta_type}, {field, piece}}}});
-    if (signature)
-      event("content_block_delta", {{"type", "content_block_delta"}, {"index", index},
-                                    {"delta", {{"type", "signature_delta"}, {"signature", *signature}}}});
-    event("content_block_stop", {{"type", "content_block_stop"}, {"index", index}});
-    ++index;
-  };
-  if (!r.reasoning.empty())
-    block({{"type", "thinking"}, {"thinking", ""}}, "thinking_delta", "thinking", r.reasoning, "sig");
-  block({{"type", "text"}, {"text", ""}}, "text_delta", "text", r.text, std::nullopt);
-  event("message_delta", {{"type", "message_delta"},
-                          {"delta", {{"stop_reason", r.finish}, {"stop_sequence", nullptr}}},
-                          {"usage", {{"output_tokens", r.out_tokens}}}});
-  event("message_stop", {{"type", "message_stop"}});
-  return ev;
+    std::vector<std::string> ev;
+    auto event = [&](const std::string& type, ojson data) { ev.push_back("event: " + type + "\ndata: " + data.dump() + "\n\n"); };
+    event("message_start", {{"type", "message_start"},
+                            {"message",
+                             {{"id", r.id},
+                              {"type", "message"},
+                              {"role", "assistant"},
+                              {"model", r.model},
+                              {"content", ojson::array()},
+                              {"stop_reason", nullptr},
+                              {"stop_sequence", nullptr},
+                              {"usage", {{"input_tokens", r.in_tokens}, {"output_tokens", 1}}}}}});
+    int index = 0;
+    auto block = [&](ojson start, const char* delta_type, const char* field, const std::string& body,
+                     std::optional<std::string> signature) {
+        event("content_block_start", {{"type", "content_block_start"}, {"index", index}, {"content_block", start}});
+        if (index == 0) event("ping", {{"type", "ping"}}); // the service pings right after the first block opens
+        for (const auto& piece : split_chars(body, r.chunk_chars))
+            event("content_block_delta",
+                  {{"type", "content_block_delta"}, {"index", index}, {"delta", {{"type", delta_type}, {field, piece}}}});
+        if (signature)
+            event("content_block_delta", {{"type", "content_block_delta"},
+                                          {"index", index},
+                                          {"delta", {{"type", "signature_delta"}, {"signature", *signature}}}});
+        event("content_block_stop", {{"type", "content_block_stop"}, {"index", index}});
+        ++index;
+    };
+    if (!r.reasoning.empty()) block({{"type", "thinking"}, {"thinking", ""}}, "thinking_delta", "thinking", r.reasoning, "sig");
+    block({{"type", "text"}, {"text", ""}}, "text_delta", "text", r.text, std::nullopt);
+    event("message_delta", {{"type", "message_delta"},
+                            {"delta", {{"stop_reason", r.finish}, {"stop_sequence", nullptr}}},
+                            {"usage", {{"output_tokens", r.out_tokens}}}});
+    event("message_stop", {{"type", "message_stop"}});
+    return ev;
 }
 
 // One scripted entry answers one request; the caller closes the connection.
 void respond(int fd, Api api, const json& entry, const json& body) {
-  // Every field is read before anything is sent, so a badly typed script value
-  // turns into a clean 500 (see handle()) rather than a corrupt stream.
-  const int status = entry.value("status", 200);
-  const json extra = entry.value("headers", json::object());
-  const long chunk_delay = entry.value("chunk_delay_ms", 0L), stall = entry.value("stall_ms", 0L);
-  const bool truncate = entry.value("truncate", false);
-  const bool never_stream = entry.value("stream", "auto") == "never";
-  // Scripts speak OpenAI's finish reasons; Anthropic has its own names.
-  std::string finish = entry.value("finish", "stop");
-  if (api == Api::Anthropic)
-    finish = finish == "stop" ? "end_turn" : finish == "length" ? "max_tokens" : finish;
-  else
-    finish = finish == "end_turn" ? "stop" : finish == "max_tokens" ? "length" : finish;
-  const Reply r{.id = (api == Api::OpenAI ? "chatcmpl-" : "msg_") + std::to_string(++g.ids),
-                .model = entry.value("model", body.is_object() ? body.value("model", "test-model") : "test-model"),
-                .text = entry.value("text", ""),
-                .reasoning = entry.value("reasoning", ""),
-                .finish = finish,
-                .in_tokens = entry.value("input_tokens", 100L),
-                .out_tokens = entry.value("output_tokens", 50L),
-                .created = static_cast<long>(std::time(nullptr)),
-                .chunk_chars = entry.value("chunk_chars", size_t{16})};
-  sleep_ms(entry.value("delay_ms", 0L));
+    // Every field is read before anything is sent, so a badly typed script value
+    // turns into a clean 500 (see handle()) rather than a corrupt stream.
+    const int status = entry.value("status", 200);
+    const json extra = entry.value("headers", json::object());
+    const long chunk_delay = entry.value("chunk_delay_ms", 0L), stall = entry.value("stall_ms", 0L);
+    const bool truncate = entry.value("truncate", false);
+    const bool never_stream = entry.value("stream", "auto") == "never";
+    // Scripts speak OpenAI's finish reasons; Anthropic has its own names.
+    std::string finish = entry.value("finish", "stop");
+    if (api == Api::Anthropic)
+        finish = finish == "stop" ? "end_turn" : finish == "length" ? "max_tokens" : finish;
+    else
+        finish = finish == "end_turn" ? "stop" : finish == "max_tokens" ? "length" : finish;
+    const Reply r{.id = (api == Api::OpenAI ? "chatcmpl-" : "msg_") + std::to_string(++g.ids),
+                  .model = entry.value("model", body.is_object() ? body.value("model", "test-model") : "test-model"),
+                  .text = entry.value("text", ""),
+                  .reasoning = entry.value("reasoning", ""),
+                  .finish = finish,
+                  .in_tokens = entry.value("input_tokens", 100L),
+                  .out_tokens = entry.value("output_tokens", 50L),
+                  .created = static_cast<long>(std::time(nullptr)),
+                  .chunk_chars = entry.value("chunk_chars", size_t{16})};
+    sleep_ms(entry.value("delay_ms", 0L));
 
-  if (entry.contains("raw_body") && entry["raw_body"].is_string()) {
-    send_plain(fd, status, entry["raw_body"].get<std::string>(), extra);
-    return;
-  }
-  if (status >= 400) {
-    const json& et = entry.contains("error_type") ? entry["error_type"] : json();
-    const std::string type = et.is_string() ? et.get<std::string>() : default_error_type(status);
-    const std::string msg = entry.value("text", "scripted error (HTTP " + std::to_string(status) + ")");
-    send_plain(fd, status, error_body(api, type, msg), extra);
-    return;
-  }
-
-  const bool wants_stream = body.is_object() && body.value("stream", false) == true;
-  if (!wants_stream || never_stream) {
-    send_plain(fd, status, api == Api::OpenAI ? openai_body(r) : anthropic_body(r), extra);
-    return;
-  }
-
-  const bool include_usage = body.value(json::json_pointer("/stream_options/include_usage"), false);
-  const auto events = api == Api::OpenAI ? openai_events(r, include_usage) : anthropic_events(r);
-  // Chunked, as the services do; each SSE event travels in its own chunk.
-  const std::string head = response_head(status, {{"Content-Type", "text/event-stream"}, {"Cache-Control", "no-cache"},
-                                                  {"Transfer-Encoding", "chunked"}, {"Connection", "close"}}, extra);
-  if (!send_all(fd, head)) return;
-  const size_t half = events.size() / 2;
-  for (size_t i = 0; i < events.size(); ++i) {
-    if (i == half) {
-      // A truncated stream ends without the terminating zero-size chunk, so the
-      // client sees a connection lost mid-body, as when a proxy drops it.
-      if (truncate) return;
-      sleep_ms(stall);
+    if (entry.contains("raw_body") && entry["raw_body"].is_string()) {
+        send_plain(fd, status, entry["raw_body"].get<std::string>(), extra);
+        return;
     }
-    if (i > 0) sleep_ms(chunk_delay);
-    char size_line[32];
-    std::snprintf(size_line, sizeof size_line, "%zx\r\n", events[i].size());
-    if (!send_all(fd, size_line + events[i] + "\r\n")) return;  // client went away
-  }
-  send_all(fd, "0\r\n\r\n");
+    if (status >= 400) {
+        const json& et = entry.contains("error_type") ? entry["error_type"] : json();
+        const std::string type = et.is_string() ? et.get<std::string>() : default_error_type(status);
+        const std::string msg = entry.value("text", "scripted error (HTTP " + std::to_string(status) + ")");
+        send_plain(fd, status, error_body(api, type, msg), extra);
+        return;
+    }
+
+    const bool wants_stream = body.is_object() && body.value("stream", false) == true;
+    if (!wants_stream || never_stream) {
+        send_plain(fd, status, api == Api::OpenAI ? openai_body(r) : anthropic_body(r), extra);
+        return;
+    }
+
+    const bool include_usage = body.value(json::json_pointer("/stream_options/include_usage"), false);
+    const auto events = api == Api::OpenAI ? openai_events(r, include_usage) : anthropic_events(r);
+    // Chunked, as the services do; each SSE event travels in its own chunk.
+    const std::string head = response_head(status,
+                                           {{"Content-Type", "text/event-stream"},
+                                            {"Cache-Control", "no-cache"},
+                                            {"Transfer-Encoding", "chunked"},
+                                            {"Connection", "close"}},
+                                           extra);
+    if (!send_all(fd, head)) return;
+    const size_t half = events.size() / 2;
+    for (size_t i = 0; i < events.size(); ++i) {
+        if (i == half) {
+            // A truncated stream ends without the terminating zero-size chunk, so the
+            // client sees a connection lost mid-body, as when a proxy drops it.
+            if (truncate) return;
+            sleep_ms(stall);
+        }
+        if (i > 0) sleep_ms(chunk_delay);
+        char size_line[32];
+        std::snprintf(size_line, sizeof size_line, "%zx\r\n", events[i].size());
+        if (!send_all(fd, size_line + events[i] + "\r\n")) return; // client went away
+    }
+    send_all(fd, "0\r\n\r\n");
 }
 
 void handle(int fd) {
-  // A client that opens a connection and sends nothing must not pin a thread forever.
-  timeval tv{30, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  try {
-    if (auto req = read_request(fd)) {
-      const std::string path = req->path.substr(0, req->path.find('?'));
-      std::optional<Api> api;
-      // Suffix match so a base URL with an extra prefix still reaches us.
-      if (req->method == "POST" && path.ends_with("/chat/completions")) api = Api::OpenAI;
-      if (req->method == "POST" && path.ends_with("/messages")) api = Api::Anthropic;
+    // A client that opens a connection and sends nothing must not pin a thread forever.
+    timeval tv{30, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    try {
+        if (auto req = read_request(fd)) {
+            const std::string path = req->path.substr(0, req->path.find('?'));
+            std::optional<Api> api;
+            // Suffix match so a base URL with an extra prefix still reaches us.
+            if (req->method == "POST" && path.ends_with("/chat/completions")) api = Api::OpenAI;
+            if (req->method == "POST" && path.ends_with("/messages")) api = Api::Anthropic;
 
-      json body = json::parse(req->body, nullptr, /*allow_exceptions=*/false);
-      if (body.is_discarded()) body = req->body;
+            json body = json::parse(req->body, nullptr, /*allow_exceptions=*/false);
+            if (body.is_discarded()) body = req->body;
 
-      json entry, reply_index;  // reply_index: position in "replies", "default", or null
-      if (api) {
-        std::lock_guard lock(g.mu);
-        if (g.next < g.replies.size()) {
-          reply_index = g.next;
-          entry = g.replies[g.next++];
-        } else if (g.fallback) {
-          reply_index = "default";
-          entry = *g.fallback;
+            json entry, reply_index; // reply_index: position in "replies", "default", or null
+            if (api) {
+                std::lock_guard lock(g.mu);
+                if (g.next < g.replies.size()) {
+                    reply_index = g.next;
+                    entry = g.replies[g.next++];
+                } else if (g.fallback) {
+                    reply_index = "default";
+                    entry = *g.fallback;
+                }
+            }
+            if (g.log.is_open()) {
+                json headers = json::object();
+                for (const auto& [k, v] : req->headers) headers[k] = v;
+                const json line{{"method", req->method},
+                                {"path", req->path},
+                                {"headers", headers},
+                                {"body", body},
+                                {"reply_index", reply_index}};
+                std::lock_guard lock(g.mu);
+                g.log << line.dump(-1, ' ', false, json::error_handler_t::replace) << '\n' << std::flush;
+            }
+
+            if (!api)
+                send_plain(fd, 404, error_body(Api::OpenAI, "not_found_error", "no route for " + req->method + " " + path));
+            else if (entry.is_null())
+                send_plain(fd, 500, error_body(*api, "api_error", "script exhausted: no reply left and no default"));
+            else
+                respond(fd, *api, entry, body);
         }
-      }
-      if (g.log.is_open()) {
-        json headers = json::object();
-        for (const auto& [k, v] : req->headers) headers[k] = v;
-        const json line{{"method", req->method}, {"path", req->path}, {"headers", headers},
-                        {"body", body}, {"reply_index", reply_index}};
-        std::lock_guard lock(g.mu);
-        g.log << line.dump(-1, ' ', false, json::error_handler_t::replace) << '\n' << std::flush;
-      }
-
-      if (!api)
-        send_plain(fd, 404, error_body(Api::OpenAI, "not_found_error", "no route for " + req->method + " " + path));
-      else if (entry.is_null())
-        send_plain(fd, 500, error_body(*api, "api_error", "script exhausted: no reply left and no default"));
-      else
-        respond(fd, *api, entry, body);
+    } catch (const std::exception& e) {
+        // A malformed request or script entry fails this connection only.
+        send_plain(fd, 500, error_body(Api::OpenAI, "server_error", std::string("test server: ") + e.what()));
     }
-  } catch (const std::exception& e) {
-    // A malformed request or script entry fails this connection only.
-    send_plain(fd, 500, error_body(Api::OpenAI, "server_error", std::string("test server: ") + e.what()));
-  }
-  ::shutdown(fd, SHUT_RDWR);
-  ::close(fd);
+    ::shutdown(fd, SHUT_RDWR);
+    ::close(fd);
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
-  auto usage = [] {
-    std::cerr << "usage: llm_test_server --script FILE --port-file FILE [--log FILE]\n";
-    return 2;
-  };
-  std::string script_path, port_file, log_path;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (i + 1 >= argc) return usage();
-    if (a == "--script") script_path = argv[++i];
-    else if (a == "--port-file") port_file = argv[++i];
-    else if (a == "--log") log_path = argv[++i];
-    else return usage();
-  }
-  if (script_path.empty() || port_file.empty()) return usage();
-
-  try {
-    std::ifstream in(script_path);
-    if (!in) throw std::runtime_error("cannot open " + script_path);
-    const json script = json::parse(in);
-    if (script.contains("replies")) g.replies = script.at("replies");
-    if (!g.replies.is_array()) throw std::runtime_error("\"replies\" must be an array");
-    if (script.contains("default") && !script["default"].is_null()) g.fallback = script["default"];
-    if (!log_path.empty()) {
-      g.log.open(log_path, std::ios::app);
-      if (!g.log) throw std::runtime_error("cannot open log " + log_path);
+    auto usage = [] {
+        std::cerr << "usage: llm_test_server --script FILE --port-file FILE [--log FILE]\n";
+        return 2;
+    };
+    std::string script_path, port_file, log_path;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (i + 1 >= argc) return usage();
+        if (a == "--script")
+            script_path = argv[++i];
+        else if (a == "--port-file")
+            port_file = argv[++i];
+        else if (a == "--log")
+            log_path = argv[++i];
+        else
+            return usage();
     }
-  } catch (const std::exception& e) {
-    std::cerr << "llm_test_server: " << e.what() << "\n";
-    return 2;
-  }
+    if (script_path.empty() || port_file.empty()) return usage();
 
-  signal(SIGPIPE, SIG_IGN);
-  const int lfd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);  // port 0: the kernel picks a free one
-  socklen_t len = sizeof addr;
-  if (lfd < 0 || ::bind(lfd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(lfd, 64) != 0 ||
-      ::getsockname(lfd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    std::perror("llm_test_server: listen");
-    return 1;
-  }
-
-  // Written only once the socket listens, and renamed into place, so a test
-  // that sees the file can read a whole port number and connect at once.
-  const std::string tmp = port_file + ".tmp";
-  std::ofstream(tmp, std::ios::trunc) << ntohs(addr.sin_port) << '\n';
-  if (std::rename(tmp.c_str(), port_file.c_str()) != 0) {
-    std::perror("llm_test_server: port file");
-    return 1;
-  }
-
-  for (;;) {
-    const int fd = ::accept4(lfd, nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd < 0) {
-      if (errno == EINTR || errno == ECONNABORTED) continue;
-      if (errno == EMFILE || errno == ENFILE) {  // out of descriptors: let threads finish
-        sleep_ms(10);
-        continue;
-      }
-      std::perror("llm_test_server: accept");
-      return 1;
+    try {
+        std::ifstream in(script_path);
+        if (!in) throw std::runtime_error("cannot open " + script_path);
+        const json script = json::parse(in);
+        if (script.contains("replies")) g.replies = script.at("replies");
+        if (!g.replies.is_array()) throw std::runtime_error("\"replies\" must be an array");
+        if (script.contains("default") && !script["default"].is_null()) g.fallback = script["default"];
+        if (!log_path.empty()) {
+            g.log.open(log_path, std::ios::app);
+            if (!g.log) throw std::runtime_error("cannot open log " + log_path);
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "llm_test_server: " << e.what() << "\n";
+        return 2;
     }
-    std::thread(handle, fd).detach();
-  }
+
+    signal(SIGPIPE, SIG_IGN);
+    const int lfd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK); // port 0: the kernel picks a free one
+    socklen_t len = sizeof addr;
+    if (lfd < 0 || ::bind(lfd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(lfd, 64) != 0 ||
+        ::getsockname(lfd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+        std::perror("llm_test_server: listen");
+        return 1;
+    }
+
+    // Written only once the socket listens, and renamed into place, so a test
+    // that sees the file can read a whole port number and connect at once.
+    const std::string tmp = port_file + ".tmp";
+    std::ofstream(tmp, std::ios::trunc) << ntohs(addr.sin_port) << '\n';
+    if (std::rename(tmp.c_str(), port_file.c_str()) != 0) {
+        std::perror("llm_test_server: port file");
+        return 1;
+    }
+
+    for (;;) {
+        const int fd = ::accept4(lfd, nullptr, nullptr, SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EINTR || errno == ECONNABORTED) continue;
+            if (errno == EMFILE || errno == ENFILE) { // out of descriptors: let threads finish
+                sleep_ms(10);
+                continue;
+            }
+            std::perror("llm_test_server: accept");
+            return 1;
+        }
+        std::thread(handle, fd).detach();
+    }
 }

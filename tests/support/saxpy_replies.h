@@ -7,9 +7,12 @@ namespace ks::test {
 
 inline std::string saxpyKernelReply(int variant, bool withParam) {
     std::string code = "#include <cstdint>\n";
-    if (withParam) code += "// @ks-param UNROLL: 1 | 2 | 4 = 2\n#ifndef UNROLL\n#define UNROLL 2\n#endif\n";
-    else code += "#define UNROLL " + std::to_string(variant) + "\n";
-    code += "// variant " + std::to_string(variant) + "\n"
+    if (withParam)
+        code += "// @ks-param UNROLL: 1 | 2 | 4 = 2\n#ifndef UNROLL\n#define UNROLL 2\n#endif\n";
+    else
+        code += "#define UNROLL " + std::to_string(variant) + "\n";
+    code += "// variant " + std::to_string(variant) +
+            "\n"
             "void saxpy(const float* x, const float* z, float* y, int64_t N, float a) {\n"
             "    int64_t i = 0;\n"
             "    for (; i + UNROLL <= N; i += UNROLL)\n"

@@ -27,7 +27,7 @@
 namespace ks::test {
 
 class SlurmCluster {
-public:
+  public:
     explicit SlurmCluster(std::filesystem::path dir) : dir_(std::move(dir)) {}
     ~SlurmCluster() { stop(); }
     SlurmCluster(const SlurmCluster&) = delete;
@@ -36,7 +36,8 @@ public:
     // Why this machine cannot run the cluster; empty when it can.
     static std::string unavailableReason() {
         if (geteuid() != 0) return "needs root: slurmd runs jobs as their users (CI runs the suite as root)";
-        for (const char* tool : {"/usr/sbin/munged", "/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/bin/sbatch", "/usr/bin/squeue"})
+        for (const char* tool :
+             {"/usr/sbin/munged", "/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/bin/sbatch", "/usr/bin/squeue"})
             if (!std::filesystem::exists(tool))
                 return std::string("no ") + tool + ": install slurm-wlm and munge (packaging/bootstrap.sh does)";
         return {};
@@ -69,13 +70,15 @@ public:
           << "SlurmctldPort=" << freePort() << "\nSlurmdPort=" << freePort() << "\n"
           << "StateSaveLocation=" << d("state") << "\nSlurmdSpoolDir=" << d("spool") << "\n"
           << "SlurmctldPidFile=" << d("slurmctld.pid") << "\nSlurmdPidFile=" << d("slurmd.pid") << "\n"
-          << "SlurmctldLogFile=" << d("log/slurmctld.log") << "\nSlurmdLogFile=" << d("log/slurmd.log") << "\n"
+          << "SlurmctldLogFile=" << d("log/slurmctld.log") << "\nSlurmdLogFile=" << d("log/slurmd.log")
+          << "\n"
           // No cgroups: linuxproc tracks a job's processes by their parents.
           << "ProctrackType=proctrack/linuxproc\nTaskPlugin=" << (bindCpus ? "task/affinity" : "task/none")
           << "\nJobAcctGatherType=jobacct_gather/none\n"
           << "SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU\nMpiDefault=none\nReturnToService=2\n"
           // Without slurmdbd: ended jobs go to a completion log that sacct --completion reads.
-          << "AccountingStorageType=accounting_storage/none\nJobCompType=jobcomp/filetxt\nJobCompLoc=" << d("log/jobcomp.txt") << "\n"
+          << "AccountingStorageType=accounting_storage/none\nJobCompType=jobcomp/filetxt\nJobCompLoc=" << d("log/jobcomp.txt")
+          << "\n"
           // Schedule a submitted batch job at once rather than up to 3 s later.
           << "SchedulerParameters=batch_sched_delay=0,sched_min_interval=0\n"
           << "NodeName=" << host_ << " NodeAddr=127.0.0.1 CPUs=" << cpus << " State=UNKNOWN\n"
@@ -112,7 +115,9 @@ public:
         if (!std::filesystem::exists(dir_ / "slurmctld.pid")) return end("munge/munged.pid");
         // Jobs first, so that no step daemon outlives the cluster.
         QProcess::execute(QStringLiteral("scancel"), {QStringLiteral("--user=root")});
-        for (int i = 0; i < 50 && output("squeue", {"--noheader", "--states=RUNNING,COMPLETING"}).find_first_not_of(" \n") != std::string::npos; ++i)
+        for (int i = 0; i < 50 && output("squeue", {"--noheader", "--states=RUNNING,COMPLETING"}).find_first_not_of(" \n") !=
+                                      std::string::npos;
+             ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
         end("slurmd.pid");
         end("slurmctld.pid");
@@ -139,7 +144,7 @@ public:
         return "\n--- " + std::string(rel) + ":\n" + (text.size() > 1500 ? text.substr(text.size() - 1500) : text);
     }
 
-private:
+  private:
     static int freePort() {
         const int fd = socket(AF_INET, SOCK_STREAM, 0);
         sockaddr_in addr{};

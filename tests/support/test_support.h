@@ -13,7 +13,9 @@ inline std::filesystem::path dataDir() {
     const char* dir = std::getenv("KS_TEST_DATA_DIR");
     return dir ? std::filesystem::path(dir) : std::filesystem::path("tests/data");
 }
-inline std::filesystem::path problemDir(const std::string& name) { return dataDir() / "problems" / name; }
+inline std::filesystem::path problemDir(const std::string& name) {
+    return dataDir() / "problems" / name;
+}
 inline std::filesystem::path candidateFile(const std::string& problem, const std::string& name) {
     return dataDir() / "candidates" / problem / (name + ".cpp");
 }

@@ -61,11 +61,15 @@ std::string read(const fs::path& p) {
 
 // A pending skill as kb::distillSkill writes it: the account of the winning path is its evidence.
 std::string pendingSkill(const std::string& id, const std::string& problem, const std::string& speedup) {
-    return "---\nid: " + id + "\ntitle: Skill: what worked for " + problem + "\ncategory: skills\nplatforms: [x86-64]\ntriggers: []\ntags: [" +
-           problem + ", skill]\nstatus: pending\n---\n# What worked for " + problem + "\n\n## Outcome\nSearch 3 on " + problem + " reached " +
-           speedup + "x over the reference in 24 evaluations on x86-64.\n\n## Winning path\n"
+    return "---\nid: " + id + "\ntitle: Skill: what worked for " + problem +
+           "\ncategory: skills\nplatforms: [x86-64]\ntriggers: []\ntags: [" + problem +
+           ", skill]\nstatus: pending\n---\n# What worked for " + problem + "\n\n## Outcome\nSearch 3 on " + problem +
+           " reached " + speedup +
+           "x over the reference in 24 evaluations on x86-64.\n\n## Winning path\n"
            "- step 0 (seed, node 1): start from seed -> 1x\n- step 1 (tuner, node 7): params BLOCK 64 -> 256 -> 2.4x\n"
-           "- step 2 (llm, node 15): source rewritten (42 lines) -> " + speedup + "x; reason given: vectorized exp\n\n"
+           "- step 2 (llm, node 15): source rewritten (42 lines) -> " +
+           speedup +
+           "x; reason given: vectorized exp\n\n"
            "## Best configuration\n- BLOCK = 256\n\n## Failures seen\n- 3 x wrong_answer\n";
 }
 
@@ -73,7 +77,7 @@ std::string pendingSkill(const std::string& id, const std::string& problem, cons
 
 class TestKbWindow : public QObject {
     Q_OBJECT
-private:
+  private:
     QTemporaryDir dir_;
     std::unique_ptr<ui::KbWindow> window_;
 
@@ -100,7 +104,7 @@ private:
         QTest::qWait(200); // past the 150 ms debounce: the checks ran by themselves
     }
 
-private slots:
+  private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         // Nothing of the user's: the user KB, the workspace and settings all live in the temporary folder.
@@ -153,7 +157,8 @@ private slots:
         QTRY_VERIFY(triggerProblem->isVisible());
         QVERIFY(triggerProblem->text().contains(QStringLiteral("unknown trigger 'very_slow'")));
         type("title", QStringLiteral("Prefetch distance on Hopper"));
-        editor()->editor()->setText(QStringLiteral("# Prefetch distance\n\n## When it helps\nIssue cp.async bulk copies two stages ahead of use.\n"));
+        editor()->editor()->setText(
+            QStringLiteral("# Prefetch distance\n\n## When it helps\nIssue cp.async bulk copies two stages ahead of use.\n"));
         QTRY_VERIFY(editor()->preview()->toPlainText().contains(QStringLiteral("two stages ahead")));
         screenshot(window_.get(), QStringLiteral("kb-documents-invalid.png"));
         // Saving is refused and says why; the typed text stays.
@@ -182,13 +187,18 @@ private slots:
         QVERIFY(window_->openDocument(QStringLiteral("hopper-prefetch-distance")));
         QVERIFY(editor()->isWritable());
         type("tags", QStringLiteral("prefetch, tma"));
-        editor()->editor()->setText(editor()->editor()->text() + QStringLiteral("\n## When it does not\nA kernel bound by tensor-core issue gains nothing.\n"));
+        editor()->editor()->setText(
+            editor()->editor()->text() +
+            QStringLiteral("\n## When it does not\nA kernel bound by tensor-core issue gains nothing.\n"));
         QVERIFY(editor()->save().ok());
         const auto file = userKb() / "hardware/hopper/hopper-prefetch-distance.md";
         const std::string text = read(file);
-        QVERIFY2(text.rfind("---\nid: hopper-prefetch-distance\ntitle: Prefetch distance on Hopper\ncategory: hardware\nplatforms: [hopper]\n"
-                            "triggers: [memory_bound, latency_bound]\ntags: [prefetch, tma]\n---\n# Prefetch distance\n", 0) == 0,
-                 text.c_str());
+        QVERIFY2(
+            text.rfind(
+                "---\nid: hopper-prefetch-distance\ntitle: Prefetch distance on Hopper\ncategory: hardware\nplatforms: [hopper]\n"
+                "triggers: [memory_bound, latency_bound]\ntags: [prefetch, tma]\n---\n# Prefetch distance\n",
+                0) == 0,
+            text.c_str());
         QVERIFY(text.find("tensor-core issue gains nothing") != std::string::npos);
         // The index follows: the new section is retrievable, by its words and by its trigger.
         kb::RetrievalQuery q;
@@ -217,7 +227,8 @@ private slots:
         const auto status = window_->renameCurrent(QStringLiteral("hopper-bulk-prefetch"));
         QVERIFY2(status.ok(), status.ok() ? "" : status.error().message.c_str());
         QVERIFY(!fs::exists(userKb() / "hardware/hopper/hopper-prefetch-distance.md"));
-        QVERIFY(read(userKb() / "hardware/hopper/hopper-bulk-prefetch.md").find("id: hopper-bulk-prefetch\n") != std::string::npos);
+        QVERIFY(read(userKb() / "hardware/hopper/hopper-bulk-prefetch.md").find("id: hopper-bulk-prefetch\n") !=
+                std::string::npos);
         QCOMPARE(editor()->current().id, std::string("hopper-bulk-prefetch"));
         QVERIFY(!window_->treeModel()->indexOfId(QStringLiteral("hopper-prefetch-distance")).isValid());
         QVERIFY(window_->deleteCurrent().ok());
@@ -228,8 +239,9 @@ private slots:
 
     void importShowsTheProposalBeforeWriting() {
         const fs::path in = base() / "incoming";
-        write(in / "l2-notes.txt", "Hopper L2 partitions\n\nThe 50 MB L2 is split in two partitions; bandwidth drops when a kernel's "
-                                   "working set straddles both.\n");
+        write(in / "l2-notes.txt",
+              "Hopper L2 partitions\n\nThe 50 MB L2 is split in two partitions; bandwidth drops when a kernel's "
+              "working set straddles both.\n");
         write(in / "softmax.md", "# Row softmax on H100\n\n## Exp throughput\nThe SFU issues 16 exp per SM per clock.\n\n"
                                  "## Reductions\nUse warp shuffles for the row max and sum.\n");
         const bool havePdf = !QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty();
@@ -251,8 +263,10 @@ private slots:
                      fm.contains(QStringLiteral("op:softmax")),
                  qPrintable(fm));
         QStringList headings;
-        for (int i = 0; i < dialog.sectionView()->topLevelItemCount(); ++i) headings << dialog.sectionView()->topLevelItem(i)->text(0);
-        QVERIFY2(headings.contains(QStringLiteral("Exp throughput")) && headings.contains(QStringLiteral("Reductions")), qPrintable(headings.join(", ")));
+        for (int i = 0; i < dialog.sectionView()->topLevelItemCount(); ++i)
+            headings << dialog.sectionView()->topLevelItem(i)->text(0);
+        QVERIFY2(headings.contains(QStringLiteral("Exp throughput")) && headings.contains(QStringLiteral("Reductions")),
+                 qPrintable(headings.join(", ")));
         if (havePdf) {
             const auto& pdf = dialog.proposals()[0].source.extension() == ".pdf" ? dialog.proposals()[0] : dialog.proposals()[2];
             QVERIFY(pdf.text.find("TMA bulk copies") != std::string::npos);
@@ -308,7 +322,8 @@ private slots:
         QVERIFY(review->select(QStringLiteral("skill-saxpy-s5")));
         review->editCurrent();
         QVERIFY(review->editor()->isVisible());
-        review->editor()->setText(review->editor()->text() + QStringLiteral("\n## Reviewer's note\nThe gain comes from the wider stores alone.\n"));
+        review->editor()->setText(review->editor()->text() +
+                                  QStringLiteral("\n## Reviewer's note\nThe gain comes from the wider stores alone.\n"));
         screenshot(window_.get(), QStringLiteral("kb-skill-edit.png"));
         QVERIFY(review->saveEdit().ok());
         const std::string saxpy = read(userKb() / "skills/skill-saxpy-s5.md");
@@ -321,8 +336,8 @@ private slots:
     void retrievalTesterRanksAsTheIndexDoes() {
         auto* tester = window_->retrievalTester();
         window_->tabs()->setCurrentWidget(tester);
-        tester->setQuery(QStringLiteral("row softmax, exp dominates"), {QStringLiteral("op:softmax"), QStringLiteral("memory_bound")},
-                         QStringLiteral("x86-64"));
+        tester->setQuery(QStringLiteral("row softmax, exp dominates"),
+                         {QStringLiteral("op:softmax"), QStringLiteral("memory_bound")}, QStringLiteral("x86-64"));
         tester->run();
         auto* table = tester->results();
         QVERIFY(table->rowCount() >= 3);
@@ -331,7 +346,8 @@ private slots:
         QCOMPARE(table->rowCount(), static_cast<int>(expected->size()));
         double last = 1e300;
         for (int row = 0; row < table->rowCount(); ++row) {
-            QCOMPARE(table->item(row, 1)->data(Qt::UserRole).toString().toStdString(), (*expected)[static_cast<std::size_t>(row)].docId);
+            QCOMPARE(table->item(row, 1)->data(Qt::UserRole).toString().toStdString(),
+                     (*expected)[static_cast<std::size_t>(row)].docId);
             const double score = table->item(row, 3)->text().toDouble();
             QVERIFY(score <= last);
             last = score;
@@ -373,7 +389,8 @@ private slots:
         store::ProfileRecord profile;
         profile.evaluationId = *evaluationId;
         profile.level = "roofline";
-        profile.reportJson = R"({"signals": [{"signal": "memory_bound", "evidence": "55% of DRAM bandwidth", "source": "roofline"}]})";
+        profile.reportJson =
+            R"({"signals": [{"signal": "memory_bound", "evidence": "55% of DRAM bandwidth", "source": "roofline"}]})";
         QVERIFY(store::ProfileStore(*db).save(profile).ok());
         store::NodeRecord node;
         node.searchId = *searchId;
@@ -454,7 +471,8 @@ private slots:
         QVERIFY2(errors.empty(), errors.empty() ? "" : errors.front().c_str());
         window_->reload();
         QVERIFY(window_->treeModel()->indexOfId(QStringLiteral("mi400-debug-failures")).isValid());
-        QCOMPARE(window_->treeModel()->indexOfId(QStringLiteral("mi400-debug-failures")).parent().data().toString(), QStringLiteral("mi400 (3)"));
+        QCOMPARE(window_->treeModel()->indexOfId(QStringLiteral("mi400-debug-failures")).parent().data().toString(),
+                 QStringLiteral("mi400 (3)"));
         // A starter document opens writable and valid, ready to fill in.
         QVERIFY(window_->openDocument(QStringLiteral("mi400-arch-overview")));
         QVERIFY(editor()->isWritable());

@@ -5,9 +5,9 @@
 #include "store/database.h"
 #include "store/evaluation_store.h"
 #include "store/search_store.h"
-#include "widgets/search_view.h"
 #include "test_support.h"
 #include "widgets/problem_details_view.h"
+#include "widgets/search_view.h"
 #include "windows/app_settings.h"
 #include "windows/main_window.h"
 
@@ -15,9 +15,9 @@
 #include <QtCore/QStandardPaths>
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QTimer>
+#include <QtGui/QAction>
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QtTest>
-#include <QtGui/QAction>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QMessageBox>
 #include <QtWidgets/QTabWidget>
@@ -61,7 +61,7 @@ void fillWorkspace(const QString& path) {
 class TestProblemListModel : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     void initTestCase() {
         // Keeps QSettings written by the window out of the user's configuration.
         QStandardPaths::setTestModeEnabled(true);
@@ -213,7 +213,9 @@ private slots:
         QVERIFY(dir.isValid());
         const auto path = dir.filePath(QStringLiteral("remembered.db"));
         // Test mode keeps this out of the user's own settings.
-        QVERIFY(QSettings(QStringLiteral("Kernelsmith"), QStringLiteral("Kernelsmith")).fileName().contains(QStringLiteral("qttest")));
+        QVERIFY(QSettings(QStringLiteral("Kernelsmith"), QStringLiteral("Kernelsmith"))
+                    .fileName()
+                    .contains(QStringLiteral("qttest")));
         {
             ks::ui::MainWindow window(ks::test::dataDir() / "problems");
             QVERIFY(window.openWorkspace(path).ok());

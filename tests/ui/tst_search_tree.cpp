@@ -2,15 +2,15 @@
 // filters, painting), the searches model, and the follower that reads a real
 // workspace on its own thread and delivers new nodes within half a second.
 #include "models/search_list_model.h"
+#include "report/search_report.h"
+#include "report/tree_svg.h"
 #include "search/steering.h"
-#include "widgets/search_view.h"
 #include "session/search_follower.h"
 #include "store/database.h"
 #include "store/search_store.h"
 #include "tree/tree_canvas.h"
 #include "tree/tree_layout.h"
-#include "report/search_report.h"
-#include "report/tree_svg.h"
+#include "widgets/search_view.h"
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QTemporaryDir>
@@ -42,7 +42,9 @@ NodeSnapshot node(qint64 id, qint64 parent, NodeGlyph glyph = NodeGlyph::Correct
     return n;
 }
 
-QPointF at(const TreeLayout& l, qint64 id) { return l.placed()[static_cast<std::size_t>(l.indexOf(id))].center; }
+QPointF at(const TreeLayout& l, qint64 id) {
+    return l.placed()[static_cast<std::size_t>(l.indexOf(id))].center;
+}
 
 // A workspace with one running search of one kernel source, as the engine writes them.
 struct Workspace {
@@ -77,13 +79,16 @@ struct Workspace {
 };
 
 // 1 -> {2 -> {4, 5}, 3}
-NodeBatch smallTree() { return {node(1, 0), node(2, 1, NodeGlyph::Correct, 2.0), node(3, 1, NodeGlyph::Wrong), node(4, 2, NodeGlyph::Correct, 3.5), node(5, 2, NodeGlyph::Pending)}; }
+NodeBatch smallTree() {
+    return {node(1, 0), node(2, 1, NodeGlyph::Correct, 2.0), node(3, 1, NodeGlyph::Wrong), node(4, 2, NodeGlyph::Correct, 3.5),
+            node(5, 2, NodeGlyph::Pending)};
+}
 
 } // namespace
 
 class TestSearchTree : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() { qRegisterMetaType<ks::ui::NodeBatch>(); }
 
     void tidyLayout() {
@@ -258,7 +263,8 @@ private slots:
         follower->moveToThread(&thread);
         connect(&thread, &QThread::finished, follower, &QObject::deleteLater);
         NodeBatch received;
-        connect(follower, &SearchFollower::nodes, this, [&](const NodeBatch& b) { received += b; }, Qt::QueuedConnection);
+        connect(
+            follower, &SearchFollower::nodes, this, [&](const NodeBatch& b) { received += b; }, Qt::QueuedConnection);
         thread.start();
         QMetaObject::invokeMethod(follower, &SearchFollower::start, Qt::QueuedConnection);
         QTRY_COMPARE_WITH_TIMEOUT(received.size(), 1, 2000); // the initial load
@@ -277,9 +283,11 @@ private slots:
         auto search = ss.loadSearch(*searchId);
         QVERIFY(search);
         QVERIFY(ss.finishNode(done, *search));
-        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(received.begin(), received.end(), [&](const NodeSnapshot& n) { return n.id == *child; }) &&
-                                     std::any_of(received.begin(), received.end(), [&](const NodeSnapshot& n) { return n.id == *root && n.speedup == 2.5; }),
-                                 500);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::any_of(received.begin(), received.end(), [&](const NodeSnapshot& n) { return n.id == *child; }) &&
+                std::any_of(received.begin(), received.end(),
+                            [&](const NodeSnapshot& n) { return n.id == *root && n.speedup == 2.5; }),
+            500);
         qInfo("new nodes arrived after %lld ms", static_cast<long long>(t.elapsed()));
         QVERIFY(ss.appendEvent(*searchId, "search_ended", R"({"reason":"budget"})"));
         QSignalSpy ended(follower, &SearchFollower::ended);
@@ -306,8 +314,8 @@ private slots:
         QVERIFY(view.steer(search::SteeringCommand::prune(*node)));
         QVERIFY(view.steer(search::SteeringCommand::hint(*node, "try non-temporal stores")));
         QVERIFY(view.steer(search::SteeringCommand::budget(100)));
-        QVERIFY(!view.steer(search::SteeringCommand::pin(*node + 100)));   // no such node
-        QVERIFY(!view.steer(search::SteeringCommand::budget(0)));          // not a budget
+        QVERIFY(!view.steer(search::SteeringCommand::pin(*node + 100))); // no such node
+        QVERIFY(!view.steer(search::SteeringCommand::budget(0)));        // not a budget
         // The keyboard steers too: Ctrl+Shift+P posts a pause; Ctrl+N picks inspector tab N.
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -330,7 +338,8 @@ private slots:
         QCOMPARE((*pending)[3].verb, std::string("pause"));
         QCOMPARE((*pending)[0].verb, std::string("prune"));
         QCOMPARE(nlohmann::json::parse((*pending)[0].argsJson)["node"].get<std::int64_t>(), *node);
-        QCOMPARE(nlohmann::json::parse((*pending)[1].argsJson)["text"].get<std::string>(), std::string("try non-temporal stores"));
+        QCOMPARE(nlohmann::json::parse((*pending)[1].argsJson)["text"].get<std::string>(),
+                 std::string("try non-temporal stores"));
         QCOMPARE(nlohmann::json::parse((*pending)[2].argsJson)["max_evaluations"].get<int>(), 100);
         // A finished search takes no commands.
         auto rec = ss.loadSearch(*searchId);

@@ -3,18 +3,18 @@
 // thread ever goes without serving its event loop; then the real
 // `kernelsmith` app saves screenshots of the window and every inspector tab
 // (into the build folder, to be looked at).
-#include "cli_runner.h"
 #include "charts/progress_plot.h"
+#include "cli_runner.h"
 #include "llm_server_fixture.h"
 #include "saxpy_replies.h"
+#include "store/database.h"
 #include "store/llm_call_store.h"
+#include "store/search_store.h"
+#include "tree/tree_canvas.h"
+#include "util/files.h"
+#include "widgets/search_view.h"
 #include "windows/main_window.h"
 #include "windows/new_search_dialog.h"
-#include "store/database.h"
-#include "store/search_store.h"
-#include "util/files.h"
-#include "tree/tree_canvas.h"
-#include "widgets/search_view.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QElapsedTimer>
@@ -40,13 +40,15 @@ using nlohmann::json;
 
 namespace {
 
-QString saxpy() { return QString::fromStdString(test::problemDir("saxpy").string()); }
+QString saxpy() {
+    return QString::fromStdString(test::problemDir("saxpy").string());
+}
 
 } // namespace
 
 class TestWorkbenchLive : public QObject {
     Q_OBJECT
-private:
+  private:
     QTemporaryDir dir_;
     QString db() const { return dir_.filePath(QStringLiteral("ws.db")); }
     QString llmDb() const { return dir_.filePath(QStringLiteral("llm-ws.db")); }
@@ -64,14 +66,15 @@ private:
         qInfo("saved %s", qPrintable(file));
     }
 
-private slots:
+  private slots:
     void initTestCase() { QVERIFY(dir_.isValid()); }
 
     void followsALiveCliSearchWithoutBlocking() {
         // The workspace and the search exist before the CLI runs it, so the view opens at once.
         QProcess cli;
         cli.setProcessChannelMode(QProcess::MergedChannels);
-        cli.start(test::cliPath(), {"--db", db(), "search", "start", "--problem", saxpy(), "--budget", "10", "--workers", "1", "--time-budget", "0.05"});
+        cli.start(test::cliPath(), {"--db", db(), "search", "start", "--problem", saxpy(), "--budget", "10", "--workers", "1",
+                                    "--time-budget", "0.05"});
         QVERIFY(cli.waitForStarted());
         // Wait for the search row (the CLI creates it first).
         std::int64_t searchId = 0;
@@ -95,9 +98,7 @@ private slots:
         QElapsedTimer tick;
         tick.start();
         QTimer watchdog;
-        connect(&watchdog, &QTimer::timeout, this, [&] {
-            worstGapMs = std::max(worstGapMs, tick.restart());
-        });
+        connect(&watchdog, &QTimer::timeout, this, [&] { worstGapMs = std::max(worstGapMs, tick.restart()); });
         watchdog.start(10);
         // Clicking around while nodes arrive: selection reads the node's details.
         QTimer clicker;
@@ -127,14 +128,20 @@ private slots:
         // The scripted server answers each prompt with another correct kernel.
         json replies = json::array();
         for (int unroll : {2, 4, 8, 16, 32, 64})
-            replies.push_back({{"text", test::saxpyKernelReply(unroll, false)}, {"reasoning", "Unrolling keeps more FMAs in flight."},
-                               {"input_tokens", 1200}, {"output_tokens", 300}});
+            replies.push_back({{"text", test::saxpyKernelReply(unroll, false)},
+                               {"reasoning", "Unrolling keeps more FMAs in flight."},
+                               {"input_tokens", 1200},
+                               {"output_tokens", 300}});
         test::LlmServer server(json{{"replies", replies}, {"default", replies.back()}});
         QVERIFY(server.ready());
         const auto settings = dir_.filePath(QStringLiteral("llm.json")).toStdString();
-        std::ofstream(settings) << json{{"models", json::array({{{"name", "scripted"}, {"provider", "openai"}, {"base_url", server.baseUrl("/v1")},
-                                                                  {"model", "scripted-model"}, {"api_key", "sk-workbench-test"},
-                                                                  {"price_in_per_mtok", 1.0}, {"price_out_per_mtok", 2.0}}})}}
+        std::ofstream(settings) << json{{"models", json::array({{{"name", "scripted"},
+                                                                 {"provider", "openai"},
+                                                                 {"base_url", server.baseUrl("/v1")},
+                                                                 {"model", "scripted-model"},
+                                                                 {"api_key", "sk-workbench-test"},
+                                                                 {"price_in_per_mtok", 1.0},
+                                                                 {"price_out_per_mtok", 2.0}}})}}
                                        .dump();
         chmod(settings.c_str(), 0600);
         qputenv("KS_LLM_CONFIG", QByteArray::fromStdString(settings));
@@ -142,15 +149,17 @@ private slots:
         ui::MainWindow window(test::dataDir() / "problems");
         QVERIFY(window.openWorkspace(llmDb()).ok());
         window.show();
-        const json config{{"policy", "greedy"}, {"synth", "llm"}, {"models", json::array({{{"name", "scripted"}, {"weight", 1.0}}})},
-                          {"max_evaluations", 6}, {"workers", 1}, {"seed", 1}};
+        const json config{
+            {"policy", "greedy"},   {"synth", "llm"}, {"models", json::array({{{"name", "scripted"}, {"weight", 1.0}}})},
+            {"max_evaluations", 6}, {"workers", 1},   {"seed", 1}};
         window.startSearch(test::problemDir("saxpy"), QString::fromStdString(config.dump()), 0.05);
         // The search's tab opens as soon as the engine has created it, and it ends on its budget.
         QTRY_VERIFY_WITH_TIMEOUT(window.tabs()->count() == 2, 30000);
         auto* view = qobject_cast<ui::SearchView*>(window.tabs()->widget(1));
         QVERIFY(view);
         QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().contains(QStringLiteral("ended")), 120000);
-        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("budget")), qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("budget")),
+                 qPrintable(window.statusBar()->currentMessage()));
 
         auto ro = store::Database::open(llmDb().toStdString(), store::Database::Mode::ReadOnly);
         QVERIFY(ro);
@@ -163,7 +172,8 @@ private slots:
         QVERIFY(nodes);
         QString tree;
         for (const auto& n : *nodes) tree += QString::fromStdString(n.origin + ":" + n.status.value_or("-") + " ");
-        QVERIFY2(std::count_if(nodes->begin(), nodes->end(), [](const store::NodeRecord& n) { return n.origin == "llm" && n.status == "ok"; }) >= 4,
+        QVERIFY2(std::count_if(nodes->begin(), nodes->end(),
+                               [](const store::NodeRecord& n) { return n.origin == "llm" && n.status == "ok"; }) >= 4,
                  qPrintable(tree));
 
         // The progress page's panels: throughput counts every finished node once,
@@ -260,7 +270,8 @@ private slots:
         QCOMPARE(slurm->slurm.maxJobs, std::size_t(8));
 
         std::filesystem::create_directories(profiles.parent_path());
-        QVERIFY(writeFileAtomic(profiles, R"({"profiles": {"gpu-cluster": {"kind": "slurm", "dir": "/shared/ks", "jobs": 16}}})").ok());
+        QVERIFY(writeFileAtomic(profiles, R"({"profiles": {"gpu-cluster": {"kind": "slurm", "dir": "/shared/ks", "jobs": 16}}})")
+                    .ok());
         ui::NewSearchDialog named({{QStringLiteral("saxpy"), test::problemDir("saxpy")}});
         auto* choices = named.findChildren<QComboBox*>().at(3);
         const int at = choices->findData(QStringLiteral("profile:gpu-cluster"));
@@ -294,7 +305,8 @@ private slots:
         QVERIFY(s.bestNode);
         const QStringList tabs{"Node", "Code", "Diff", "Evaluation", "Profile", "LLM", "Progress"};
         for (const QString& tab : QStringList{QString()} + tabs) {
-            const QString file = QDir(out).filePath(tab.isEmpty() ? QStringLiteral("window.png") : QStringLiteral("inspector-%1.png").arg(tab.toLower()));
+            const QString file = QDir(out).filePath(tab.isEmpty() ? QStringLiteral("window.png")
+                                                                  : QStringLiteral("inspector-%1.png").arg(tab.toLower()));
             QStringList args{"--search", QString::number(s.id)};
             if (!tab.isEmpty()) args << "--node" << QString::number(*s.bestNode) << "--inspector-tab" << tab;
             screenshot(db(), args, file);
@@ -307,9 +319,12 @@ private slots:
         auto llmSearches = store::SearchStore(*llmRo).listSearches();
         QVERIFY(llmSearches && !llmSearches->empty() && llmSearches->front().bestNode);
         const auto& l = llmSearches->front();
-        const std::pair<QString, QString> pages[] = {{"light", "LLM"}, {"light", "Progress"}, {"dark", "Code"}, {"dark", "LLM"}, {"dark", "Progress"}};
+        const std::pair<QString, QString> pages[] = {
+            {"light", "LLM"}, {"light", "Progress"}, {"dark", "Code"}, {"dark", "LLM"}, {"dark", "Progress"}};
         for (const auto& [theme, tab] : pages) {
-            screenshot(llmDb(), {"--theme", theme, "--search", QString::number(l.id), "--node", QString::number(*l.bestNode), "--inspector-tab", tab},
+            screenshot(llmDb(),
+                       {"--theme", theme, "--search", QString::number(l.id), "--node", QString::number(*l.bestNode),
+                        "--inspector-tab", tab},
                        QDir(out).filePath(QStringLiteral("llm-%1-%2.png").arg(theme, tab.toLower())));
             if (QTest::currentTestFailed()) return;
         }

@@ -118,7 +118,8 @@ void ProgressPlot::showProgress(const std::vector<NodeSnapshot>& all, const std:
     for (auto* rect : {byTime_, throughput_, cost_})
         if (rect) rect->axis(QCPAxis::atBottom)->setLabel(unitName);
 
-    auto line = [this](QCPAxisRect* rect, const QVector<double>& x, const QVector<double>& y, QColor colour, QCPAxis* valueAxis = nullptr) {
+    auto line = [this](QCPAxisRect* rect, const QVector<double>& x, const QVector<double>& y, QColor colour,
+                       QCPAxis* valueAxis = nullptr) {
         auto* g = addGraph(rect->axis(QCPAxis::atBottom), valueAxis ? valueAxis : rect->axis(QCPAxis::atLeft));
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setPen(QPen(colour, 2));

@@ -14,7 +14,7 @@ namespace ks::ui {
 
 class ProgressPlot : public QCustomPlot {
     Q_OBJECT
-public:
+  public:
     explicit ProgressPlot(QWidget* parent = nullptr);
     // nodes: every node of the search, in any order; spend: its LLM calls, oldest first.
     void showProgress(const std::vector<NodeSnapshot>& nodes, const std::vector<store::LlmSpendPoint>& spend = {});
@@ -28,10 +28,10 @@ public:
     };
     const Series& series() const { return series_; }
 
-protected:
+  protected:
     void changeEvent(QEvent* event) override;
 
-private:
+  private:
     QCPAxisRect* addPanel(QCPLayoutGrid* row, int column, const QString& x, const QString& y);
     void showStatuses(const std::vector<NodeSnapshot>& nodes);
 
@@ -39,7 +39,7 @@ private:
     QCPAxisRect* byTime_ = nullptr;
     QCPAxisRect* throughput_ = nullptr;
     QCPAxisRect* statuses_ = nullptr;
-    QCPAxisRect* cost_ = nullptr; // made when the first LLM call shows
+    QCPAxisRect* cost_ = nullptr;     // made when the first LLM call shows
     QCPLayoutGrid* bottom_ = nullptr; // throughput, statuses, and the cost while there is any
     Series series_;
 };

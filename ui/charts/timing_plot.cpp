@@ -36,7 +36,8 @@ void TimingPlot::showTiming(const eval::TimingCase& t) {
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker());
     ticker->clear();
     double lo = 1e300, hi = 0;
-    const QColor colors[] = {QColor(0x1e, 0x88, 0xe5), QColor(0x75, 0x75, 0x75), QColor(0xfb, 0x8c, 0x00), QColor(0x8e, 0x24, 0xaa)};
+    const QColor colors[] = {QColor(0x1e, 0x88, 0xe5), QColor(0x75, 0x75, 0x75), QColor(0xfb, 0x8c, 0x00),
+                             QColor(0x8e, 0x24, 0xaa)};
     for (std::size_t k = 0; k < series.size(); ++k) {
         const auto& s = *series[k];
         auto* g = addGraph();

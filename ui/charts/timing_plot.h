@@ -10,12 +10,12 @@ namespace ks::ui {
 
 class TimingPlot : public QCustomPlot {
     Q_OBJECT
-public:
+  public:
     explicit TimingPlot(QWidget* parent = nullptr);
     void showTiming(const eval::TimingCase& timing);
     void clearTiming();
 
-protected:
+  protected:
     void changeEvent(QEvent* event) override;
 };
 

@@ -10,7 +10,7 @@ namespace ks::ui {
 
 class CodeView : public QsciScintilla {
     Q_OBJECT
-public:
+  public:
     enum class Language { Cpp, Cuda, Python, Markdown };
     explicit CodeView(QWidget* parent = nullptr);
 
@@ -23,10 +23,10 @@ public:
     // By the file name's extension, else by the text itself.
     static Language languageFor(const QString& fileName, const QString& text = {});
 
-protected:
+  protected:
     void changeEvent(QEvent* event) override;
 
-private:
+  private:
     void setLanguage(Language language);
     // Paper and text from the palette; on a dark palette, token colours that
     // read on it (the lexers' own are made for white paper).

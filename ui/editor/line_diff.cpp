@@ -19,7 +19,8 @@ std::vector<DiffLine> diffLines(const QString& before, const QString& after) {
     auto at = [&](std::size_t i, std::size_t j) -> std::uint32_t& { return lcs[i * (m + 1) + j]; };
     for (std::size_t i = n; i-- > 0;)
         for (std::size_t j = m; j-- > 0;)
-            at(i, j) = a[static_cast<qsizetype>(i)] == b[static_cast<qsizetype>(j)] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
+            at(i, j) = a[static_cast<qsizetype>(i)] == b[static_cast<qsizetype>(j)] ? at(i + 1, j + 1) + 1
+                                                                                    : std::max(at(i + 1, j), at(i, j + 1));
     std::size_t i = 0, j = 0;
     while (i < n && j < m) {
         if (a[static_cast<qsizetype>(i)] == b[static_cast<qsizetype>(j)]) {

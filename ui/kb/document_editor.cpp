@@ -66,8 +66,9 @@ void DocumentEditor::load(const kb::KbDocument& doc, std::filesystem::path file)
     validateNow();
     emit opened(file_.empty() ? QString() : QString::fromStdString(doc.id));
     if (!writable)
-        status_->setText(tr("Shipped document: read-only here. Its source is %1; to change the advice, save a new document of your own.")
-                             .arg(QString::fromStdString(file_.string())));
+        status_->setText(
+            tr("Shipped document: read-only here. Its source is %1; to change the advice, save a new document of your own.")
+                .arg(QString::fromStdString(file_.string())));
 }
 
 void DocumentEditor::open(const kb::KbDocument& doc) {
@@ -89,7 +90,9 @@ void DocumentEditor::startNew() {
     load(d, {}); // untouched starter text: leaving it asks nothing
 }
 
-bool DocumentEditor::isWritable() const { return file_.empty() || writer_.writable(file_); }
+bool DocumentEditor::isWritable() const {
+    return file_.empty() || writer_.writable(file_);
+}
 
 kb::KbDocument DocumentEditor::current() const {
     kb::KbDocument d = form_->apply(base_);
@@ -113,9 +116,11 @@ void DocumentEditor::validateNow() {
     const auto problems = writer_.check(doc, file_);
     form_->showProblems(problems);
     save_->setEnabled(problems.empty());
-    status_->setText(problems.empty() ? (file_.empty() ? tr("New document: saved into %1").arg(QString::fromStdString(writer_.userRoot().string()))
-                                                       : QString::fromStdString(file_.string()))
-                                      : tr("Not saved until the front matter is fixed (%n problem(s)).", nullptr, static_cast<int>(problems.size())));
+    status_->setText(
+        problems.empty()
+            ? (file_.empty() ? tr("New document: saved into %1").arg(QString::fromStdString(writer_.userRoot().string()))
+                             : QString::fromStdString(file_.string()))
+            : tr("Not saved until the front matter is fixed (%n problem(s)).", nullptr, static_cast<int>(problems.size())));
 }
 
 Result<std::filesystem::path> DocumentEditor::save() {

@@ -21,7 +21,7 @@ class FrontMatterForm;
 
 class DocumentEditor : public QWidget {
     Q_OBJECT
-public:
+  public:
     DocumentEditor(const kb::KbWriter& writer, QWidget* parent = nullptr);
 
     // A document of the index (its file is read again: the file is the truth).
@@ -44,12 +44,12 @@ public:
     QPushButton* saveButton() const { return save_; }
     QLabel* statusLabel() const { return status_; }
 
-signals:
+  signals:
     void saved(const QString& id);
     // Another document (or a new one: empty id) is in the editor.
     void opened(const QString& id);
 
-private:
+  private:
     void edited();
     void load(const kb::KbDocument& doc, std::filesystem::path file);
 

@@ -16,7 +16,7 @@ namespace ks::ui {
 
 class FrontMatterForm : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit FrontMatterForm(QWidget* parent = nullptr);
 
     // Fills the fields without emitting edited().
@@ -32,10 +32,10 @@ public:
     QComboBox* categoryBox() const { return category_; }
     QLabel* problemLabel(const QString& key) const; // "" for the form's own
 
-signals:
+  signals:
     void edited();
 
-private:
+  private:
     QLineEdit *id_, *title_, *platforms_, *triggers_, *tags_;
     QComboBox* category_;
     std::map<QString, QLabel*> problems_;

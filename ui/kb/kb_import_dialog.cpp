@@ -84,7 +84,8 @@ KbImportDialog::KbImportDialog(const kb::KbWriter& writer, QWidget* parent) : QD
 
     connect(addFiles, &QPushButton::clicked, this, [this] {
         std::vector<std::filesystem::path> paths;
-        for (const auto& f : QFileDialog::getOpenFileNames(this, tr("Import Files"), QString(), tr("Documents (*.md *.markdown *.txt *.pdf)")))
+        for (const auto& f :
+             QFileDialog::getOpenFileNames(this, tr("Import Files"), QString(), tr("Documents (*.md *.markdown *.txt *.pdf)")))
             paths.emplace_back(f.toStdString());
         addSources(paths);
     });
@@ -111,7 +112,8 @@ void KbImportDialog::addSources(const std::vector<std::filesystem::path>& paths)
         Proposals results;
         for (const auto& p : paths) results.push_back(kb::importPath(p));
         QMetaObject::invokeMethod(
-            qApp, [self, results] {
+            qApp,
+            [self, results] {
                 if (self) self->takeProposals(results); // a closed dialog drops them
             },
             Qt::QueuedConnection);
@@ -130,7 +132,9 @@ void KbImportDialog::takeProposals(const Proposals& results) {
             continue;
         }
         for (const auto& d : *docs) {
-            auto* item = new QListWidgetItem(QStringLiteral("%1  (%2)").arg(QString::fromStdString(d.doc.id), QString::fromStdString(d.source.filename().string())));
+            auto* item = new QListWidgetItem(
+                QStringLiteral("%1  (%2)")
+                    .arg(QString::fromStdString(d.doc.id), QString::fromStdString(d.source.filename().string())));
             item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
             item->setCheckState(Qt::Checked);
             item->setToolTip(QString::fromStdString(d.source.string()));
@@ -149,8 +153,9 @@ void KbImportDialog::showProposal(int row) {
     frontMatter_->clear();
     if (row < 0 || row >= static_cast<int>(proposals_.size())) return;
     const auto& d = proposals_[static_cast<std::size_t>(row)];
-    frontMatter_->setPlainText(QString::fromStdString(kb::renderFrontMatter(d.doc)) +
-                               (d.proposedFrontMatter ? tr("(proposed from the text: platforms and triggers by keyword)") : tr("(the file's own)")));
+    frontMatter_->setPlainText(
+        QString::fromStdString(kb::renderFrontMatter(d.doc)) +
+        (d.proposedFrontMatter ? tr("(proposed from the text: platforms and triggers by keyword)") : tr("(the file's own)")));
     for (const auto& s : d.doc.sections)
         new QTreeWidgetItem(sections_, {s.heading.empty() ? tr("(before the first heading)") : QString::fromStdString(s.heading),
                                         QString::number(wordCount(s.text))});

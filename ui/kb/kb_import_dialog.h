@@ -21,7 +21,7 @@ namespace ks::ui {
 
 class KbImportDialog : public QDialog {
     Q_OBJECT
-public:
+  public:
     KbImportDialog(const kb::KbWriter& writer, QWidget* parent = nullptr);
 
     // Proposes documents for these files or folders (added to what is shown
@@ -37,7 +37,7 @@ public:
     QTreeWidget* sectionView() const { return sections_; }
     QLabel* messageLabel() const { return message_; }
 
-private:
+  private:
     using Proposals = std::vector<Result<std::vector<kb::ImportedDocument>>>;
     void takeProposals(const Proposals& results);
     void showProposal(int row);

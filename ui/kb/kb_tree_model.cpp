@@ -7,9 +7,12 @@
 
 namespace ks::ui {
 
-KbTreeModel::KbTreeModel(QObject* parent) : QStandardItemModel(parent) { setHorizontalHeaderLabels({tr("Document")}); }
+KbTreeModel::KbTreeModel(QObject* parent) : QStandardItemModel(parent) {
+    setHorizontalHeaderLabels({tr("Document")});
+}
 
-void KbTreeModel::setDocuments(const std::vector<kb::KbDocument>& docs, const std::function<bool(const kb::KbDocument&)>& writable) {
+void KbTreeModel::setDocuments(const std::vector<kb::KbDocument>& docs,
+                               const std::function<bool(const kb::KbDocument&)>& writable) {
     clear();
     setHorizontalHeaderLabels({tr("Document")});
     std::map<QString, QStandardItem*> groups; // "category" or "category/platform"
@@ -42,8 +45,9 @@ void KbTreeModel::setDocuments(const std::vector<kb::KbDocument>& docs, const st
         item->setData(QString::fromStdString(d.path), PathRole);
         const bool canWrite = writable(d);
         item->setData(canWrite, WritableRole);
-        item->setToolTip(QStringLiteral("%1\n%2%3").arg(QString::fromStdString(d.id), QString::fromStdString(d.path),
-                                                          canWrite ? QString() : tr("\n(shipped: read-only)")));
+        item->setToolTip(QStringLiteral("%1\n%2%3")
+                             .arg(QString::fromStdString(d.id), QString::fromStdString(d.path),
+                                  canWrite ? QString() : tr("\n(shipped: read-only)")));
         if (!canWrite) item->setForeground(QPalette().color(QPalette::Disabled, QPalette::Text));
         parent->appendRow(item);
     }

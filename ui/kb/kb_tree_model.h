@@ -13,7 +13,7 @@ namespace ks::ui {
 
 class KbTreeModel : public QStandardItemModel {
     Q_OBJECT
-public:
+  public:
     enum Role { IdRole = Qt::UserRole + 1, PathRole, WritableRole };
 
     explicit KbTreeModel(QObject* parent = nullptr);

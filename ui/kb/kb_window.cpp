@@ -102,23 +102,27 @@ void KbWindow::createActions() {
     });
     add(QStringLiteral("edit-rename"), tr("&Rename Document…"), QKeySequence(Qt::Key_F2), [this] {
         bool ok = false;
-        const QString id = QInputDialog::getText(this, tr("Rename Document"), tr("New id (lowercase letters, digits and '-'):"), QLineEdit::Normal,
-                                                 QString::fromStdString(editor_->current().id), &ok);
+        const QString id = QInputDialog::getText(this, tr("Rename Document"), tr("New id (lowercase letters, digits and '-'):"),
+                                                 QLineEdit::Normal, QString::fromStdString(editor_->current().id), &ok);
         if (!ok) return;
-        if (auto s = renameCurrent(id); !s) QMessageBox::warning(this, tr("Rename Document"), QString::fromStdString(s.error().message));
+        if (auto s = renameCurrent(id); !s)
+            QMessageBox::warning(this, tr("Rename Document"), QString::fromStdString(s.error().message));
     });
     add(QStringLiteral("edit-delete"), tr("De&lete Document…"), QKeySequence(), [this] {
         if (editor_->file().empty()) return;
-        if (QMessageBox::question(this, tr("Delete Document"), tr("Delete %1?").arg(QString::fromStdString(editor_->file().string()))) != QMessageBox::Yes)
+        if (QMessageBox::question(this, tr("Delete Document"),
+                                  tr("Delete %1?").arg(QString::fromStdString(editor_->file().string()))) != QMessageBox::Yes)
             return;
-        if (auto s = deleteCurrent(); !s) QMessageBox::warning(this, tr("Delete Document"), QString::fromStdString(s.error().message));
+        if (auto s = deleteCurrent(); !s)
+            QMessageBox::warning(this, tr("Delete Document"), QString::fromStdString(s.error().message));
     });
     doc->addSeparator();
     bar->addSeparator();
     add(QStringLiteral("document-import"), tr("&Import…"), QKeySequence(Qt::CTRL | Qt::Key_I), [this] { showImport(); });
     add(QStringLiteral("folder-new"), tr("New &Platform…"), QKeySequence(), [this] { showNewPlatform(); });
     doc->addSeparator();
-    doc->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("Re&load"), this, &KbWindow::reload)->setShortcut(QKeySequence::Refresh);
+    doc->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("Re&load"), this, &KbWindow::reload)
+        ->setShortcut(QKeySequence::Refresh);
     doc->addAction(tr("&Close"), this, &QWidget::close);
 }
 
@@ -139,22 +143,26 @@ void KbWindow::reload() {
     review_->reload();
     tester_->updatePlatforms();
     tester_->updateSearches();
-    const QString skipped = report->errors.empty() ? QString()
-                                                   : tr("; %n file(s) skipped, first: %1", nullptr, static_cast<int>(report->errors.size()))
-                                                         .arg(QString::fromStdString(report->errors.front()));
+    const QString skipped = report->errors.empty()
+                                ? QString()
+                                : tr("; %n file(s) skipped, first: %1", nullptr, static_cast<int>(report->errors.size()))
+                                      .arg(QString::fromStdString(report->errors.front()));
     statusBar()->showMessage(tr("%n document(s); yours in %1", nullptr, static_cast<int>(docs->size()))
-                                 .arg(QString::fromStdString(writer_->userRoot().string())) + skipped);
+                                 .arg(QString::fromStdString(writer_->userRoot().string())) +
+                             skipped);
 }
 
 void KbWindow::showRetrievalForNode(qint64 searchId, qint64 nodeId) {
     tabs_->setCurrentWidget(tester_);
-    if (auto used = tester_->useNode(searchId, nodeId); !used) statusBar()->showMessage(QString::fromStdString(used.error().message));
+    if (auto used = tester_->useNode(searchId, nodeId); !used)
+        statusBar()->showMessage(QString::fromStdString(used.error().message));
 }
 
 bool KbWindow::openDocument(const QString& id) {
     auto doc = writer_->index().find(id.toStdString());
     if (!doc || !*doc) {
-        statusBar()->showMessage(doc ? tr("No document '%1' in the index").arg(id) : QString::fromStdString(doc.error().message), 8000);
+        statusBar()->showMessage(doc ? tr("No document '%1' in the index").arg(id) : QString::fromStdString(doc.error().message),
+                                 8000);
         return false;
     }
     editor_->open(**doc);
@@ -171,8 +179,10 @@ void KbWindow::selectInTree(const QString& id) {
 }
 
 Status KbWindow::renameCurrent(const QString& newId) {
-    if (editor_->file().empty()) return makeError(ErrorCode::InvalidArgument, "save the new document first; then it can be renamed");
-    if (editor_->isModified()) return makeError(ErrorCode::InvalidArgument, "save or discard the edits first; rename changes only the id");
+    if (editor_->file().empty())
+        return makeError(ErrorCode::InvalidArgument, "save the new document first; then it can be renamed");
+    if (editor_->isModified())
+        return makeError(ErrorCode::InvalidArgument, "save or discard the edits first; rename changes only the id");
     auto file = writer_->rename(editor_->file(), newId.toStdString());
     if (!file) return file.error();
     reload();
@@ -211,7 +221,8 @@ void KbWindow::showNewPlatform() {
 
 bool KbWindow::settleUnsaved() {
     if (!editor_->isModified() || !editor_->isWritable()) return true;
-    const auto answer = QMessageBox::question(this, tr("Unsaved Document"), tr("Save the changes to %1?").arg(QString::fromStdString(editor_->current().id)),
+    const auto answer = QMessageBox::question(this, tr("Unsaved Document"),
+                                              tr("Save the changes to %1?").arg(QString::fromStdString(editor_->current().id)),
                                               QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Save) {
@@ -221,8 +232,10 @@ bool KbWindow::settleUnsaved() {
 }
 
 void KbWindow::closeEvent(QCloseEvent* event) {
-    if (settleUnsaved()) event->accept();
-    else event->ignore();
+    if (settleUnsaved())
+        event->accept();
+    else
+        event->ignore();
 }
 
 } // namespace ks::ui

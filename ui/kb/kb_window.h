@@ -24,7 +24,7 @@ class SkillReviewView;
 
 class KbWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     // The workspace database of the index; the installation's KB folders.
     static Result<KbWindow*> open(const std::filesystem::path& database, QWidget* parent = nullptr);
     ~KbWindow() override;
@@ -47,10 +47,10 @@ public:
     RetrievalTester* retrievalTester() const { return tester_; }
     SkillReviewView* skillReview() const { return review_; }
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* event) override;
 
-private:
+  private:
     KbWindow(store::Database db, QWidget* parent);
     void createActions();
     // Asks what to do with unsaved edits; false to stay on the document.

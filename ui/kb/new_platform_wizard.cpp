@@ -16,11 +16,11 @@ namespace {
 
 // The first page is complete only when core would accept the name.
 class NamePage : public QWizardPage {
-public:
+  public:
     NamePage(const kb::KbWriter& writer, QLineEdit* platform) : writer_(writer), platform_(platform) {}
     bool isComplete() const override { return writer_.platformProblem(platform_->text().trimmed().toStdString()).empty(); }
 
-private:
+  private:
     const kb::KbWriter& writer_;
     QLineEdit* platform_;
 };
@@ -52,7 +52,8 @@ NewPlatformWizard::NewPlatformWizard(const kb::KbWriter& writer, QWidget* parent
 
     auto* summary = new QWizardPage;
     summary->setTitle(tr("Starter documents"));
-    summary->setSubTitle(tr("These folders and documents are written into your KB, each with valid front matter and the questions to answer."));
+    summary->setSubTitle(
+        tr("These folders and documents are written into your KB, each with valid front matter and the questions to answer."));
     auto* column = new QVBoxLayout(summary);
     plan_ = new QPlainTextEdit;
     plan_->setObjectName(QStringLiteral("platformPlan"));

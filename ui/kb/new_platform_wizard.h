@@ -15,7 +15,7 @@ namespace ks::ui {
 
 class NewPlatformWizard : public QWizard {
     Q_OBJECT
-public:
+  public:
     NewPlatformWizard(const kb::KbWriter& writer, QWidget* parent = nullptr);
 
     QLineEdit* platformEdit() const { return platform_; }
@@ -27,7 +27,7 @@ public:
 
     void accept() override;
 
-private:
+  private:
     void updatePlan();
 
     const kb::KbWriter& writer_;

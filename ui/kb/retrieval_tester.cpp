@@ -44,7 +44,8 @@ RetrievalTester::RetrievalTester(const kb::KbIndex& index, const store::Database
     node_->setRange(1, 1 << 30);
     node_->setPrefix(tr("node "));
     auto* useNodeButton = new QPushButton(tr("&Use Node"), this);
-    useNodeButton->setToolTip(tr("The problem's words, the node's status and stored diagnosis, and this host's platform: what its next prompt retrieves"));
+    useNodeButton->setToolTip(tr(
+        "The problem's words, the node's status and stored diagnosis, and this host's platform: what its next prompt retrieves"));
     fromNode->addWidget(search_, 1);
     fromNode->addWidget(node_);
     fromNode->addWidget(useNodeButton);
@@ -126,7 +127,8 @@ void RetrievalTester::updateSearches() {
     auto searches = store::SearchStore(workspace_).listSearches();
     if (!searches) return;
     for (const auto& s : *searches)
-        search_->addItem(tr("search %1 · %2").arg(s.id).arg(QString::fromStdString(s.problem)), QVariant::fromValue<qlonglong>(s.id));
+        search_->addItem(tr("search %1 · %2").arg(s.id).arg(QString::fromStdString(s.problem)),
+                         QVariant::fromValue<qlonglong>(s.id));
     const int at = search_->findData(keep);
     search_->setCurrentIndex(at >= 0 ? at : search_->count() - 1);
 }
@@ -204,8 +206,9 @@ void RetrievalTester::run() {
     // Long ids and headings must not push the score and the reason out of view.
     for (Column c : {Document, Section}) results_->setColumnWidth(c, std::min(results_->columnWidth(c), 300));
     results_->horizontalHeader()->setSectionResizeMode(Why, QHeaderView::Stretch);
-    message_->setText(hits->empty() ? tr("Nothing matched: try other words, fewer filters, or signals the documents list as triggers.")
-                                    : tr("%n document(s); double-click one to open it.", nullptr, static_cast<int>(hits->size())));
+    message_->setText(hits->empty()
+                          ? tr("Nothing matched: try other words, fewer filters, or signals the documents list as triggers.")
+                          : tr("%n document(s); double-click one to open it.", nullptr, static_cast<int>(hits->size())));
 }
 
 } // namespace ks::ui

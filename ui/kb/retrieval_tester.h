@@ -22,7 +22,7 @@ namespace ks::ui {
 
 class RetrievalTester : public QWidget {
     Q_OBJECT
-public:
+  public:
     // `workspace` holds the searches whose nodes can be picked.
     RetrievalTester(const kb::KbIndex& index, const store::Database& workspace, QWidget* parent = nullptr);
 
@@ -40,10 +40,10 @@ public:
 
     QTableWidget* results() const { return results_; }
 
-signals:
+  signals:
     void openDocument(const QString& id);
 
-private:
+  private:
     const kb::KbIndex& index_;
     const store::Database& workspace_;
     QComboBox* search_;

@@ -134,7 +134,8 @@ Status SkillReviewView::decide(const std::string& status) {
     if (s) {
         if (auto r = writer_.reindex(); !r) s = r.error();
     }
-    report(s, status == "approved" ? tr("%1 approved: retrieved from now on.").arg(id) : tr("%1 rejected: never retrieved.").arg(id));
+    report(s, status == "approved" ? tr("%1 approved: retrieved from now on.").arg(id)
+                                   : tr("%1 rejected: never retrieved.").arg(id));
     if (s) {
         reload();
         emit changed();
@@ -142,8 +143,12 @@ Status SkillReviewView::decide(const std::string& status) {
     return s;
 }
 
-Status SkillReviewView::approveCurrent() { return decide("approved"); }
-Status SkillReviewView::rejectCurrent() { return decide("rejected"); }
+Status SkillReviewView::approveCurrent() {
+    return decide("approved");
+}
+Status SkillReviewView::rejectCurrent() {
+    return decide("rejected");
+}
 
 void SkillReviewView::editCurrent() {
     const int row = queue_->currentRow();

@@ -20,7 +20,7 @@ class CodeView;
 
 class SkillReviewView : public QWidget {
     Q_OBJECT
-public:
+  public:
     SkillReviewView(const kb::KbWriter& writer, QWidget* parent = nullptr);
 
     // The pending skills of the index.
@@ -38,11 +38,11 @@ public:
     QTextBrowser* evidence() const { return evidence_; }
     CodeView* editor() const { return editor_; }
 
-signals:
+  signals:
     // The index changed (a decision or an edit).
     void changed();
 
-private:
+  private:
     void showCurrent();
     Status decide(const std::string& status);
     void report(const Status& s, const QString& done);

@@ -35,7 +35,9 @@ int EvaluationListModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
 
-int EvaluationListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int EvaluationListModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant EvaluationListModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
@@ -47,28 +49,41 @@ QVariant EvaluationListModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && index.column() == Params) return row.params;
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
-    case Id: return row.id;
-    case Time: return row.createdAt.isValid() ? row.createdAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QString();
-    case Problem: return row.problem;
-    case Status: return row.status;
+    case Id:
+        return row.id;
+    case Time:
+        return row.createdAt.isValid() ? row.createdAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QString();
+    case Problem:
+        return row.problem;
+    case Status:
+        return row.status;
     case Speedup:
         // Only a correct candidate has a speedup; an empty cell says "not measured", not 0.
         return row.speedup ? QStringLiteral("%1×").arg(QLocale().toString(*row.speedup, 'f', 2)) : QString();
-    case Params: return row.params;
-    default: return {};
+    case Params:
+        return row.params;
+    default:
+        return {};
     }
 }
 
 QVariant EvaluationListModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case Id: return tr("#");
-    case Time: return tr("Time");
-    case Problem: return tr("Problem");
-    case Status: return tr("Status");
-    case Speedup: return tr("Speedup");
-    case Params: return tr("Params");
-    default: return {};
+    case Id:
+        return tr("#");
+    case Time:
+        return tr("Time");
+    case Problem:
+        return tr("Problem");
+    case Status:
+        return tr("Status");
+    case Speedup:
+        return tr("Speedup");
+    case Params:
+        return tr("Params");
+    default:
+        return {};
     }
 }
 

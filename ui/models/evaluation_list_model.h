@@ -17,18 +17,18 @@ namespace ks::ui {
 // left behind in the store.
 struct EvaluationRow {
     qint64 id = 0;
-    QDateTime createdAt;         // local time; invalid when the store's text did not parse
+    QDateTime createdAt; // local time; invalid when the store's text did not parse
     QString problem;
     QString status;
     std::optional<double> speedup;
-    QString params;              // the assignment as JSON text
+    QString params; // the assignment as JSON text
 
     static EvaluationRow fromRecord(const store::EvaluationRecord& record);
 };
 
 class EvaluationListModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Column { Id, Time, Problem, Status, Speedup, Params, ColumnCount };
 
     explicit EvaluationListModel(QObject* parent = nullptr);
@@ -42,7 +42,7 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     std::vector<EvaluationRow> rows_;
 };
 

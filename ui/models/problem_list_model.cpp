@@ -62,20 +62,28 @@ int ProblemListModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
 
-int ProblemListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ProblemListModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant ProblemListModel::display(const ProblemRow& row, int column) const {
     switch (column) {
-    case Name: return row.valid() ? QString::fromStdString(row.spec->name) : row.id;
-    case Status: return row.valid() ? tr("ok") : tr("invalid");
-    case Backend: return row.valid() ? QString::fromUtf8(problem::backendName(row.spec->backend)) : QString();
-    case Seeds: return row.valid() ? QVariant(static_cast<qulonglong>(row.spec->seeds.size())) : QVariant();
-    case Configurations: return row.valid() ? QVariant(static_cast<qulonglong>(row.configurations)) : QVariant();
+    case Name:
+        return row.valid() ? QString::fromStdString(row.spec->name) : row.id;
+    case Status:
+        return row.valid() ? tr("ok") : tr("invalid");
+    case Backend:
+        return row.valid() ? QString::fromUtf8(problem::backendName(row.spec->backend)) : QString();
+    case Seeds:
+        return row.valid() ? QVariant(static_cast<qulonglong>(row.spec->seeds.size())) : QVariant();
+    case Configurations:
+        return row.valid() ? QVariant(static_cast<qulonglong>(row.configurations)) : QVariant();
     case Title: {
         if (row.valid()) return QString::fromStdString(row.spec->title);
         return row.errorWithoutDir().section(QLatin1Char('\n'), 0, 0); // the first problem the loader found
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -83,7 +91,8 @@ QVariant ProblemListModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
     const auto& row = rows_[static_cast<std::size_t>(index.row())];
     switch (role) {
-    case Qt::DisplayRole: return display(row, index.column());
+    case Qt::DisplayRole:
+        return display(row, index.column());
     case Qt::ToolTipRole:
         if (!row.valid()) return tr("%1: invalid problem\n%2").arg(row.dir, row.error);
         return row.dir;
@@ -96,20 +105,28 @@ QVariant ProblemListModel::data(const QModelIndex& index, int role) const {
         if (index.column() == Seeds || index.column() == Configurations)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 
 QVariant ProblemListModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case Name: return tr("Name");
-    case Status: return tr("Status");
-    case Backend: return tr("Backend");
-    case Seeds: return tr("Seeds");
-    case Configurations: return tr("Configurations");
-    case Title: return tr("Title");
-    default: return {};
+    case Name:
+        return tr("Name");
+    case Status:
+        return tr("Status");
+    case Backend:
+        return tr("Backend");
+    case Seeds:
+        return tr("Seeds");
+    case Configurations:
+        return tr("Configurations");
+    case Title:
+        return tr("Title");
+    default:
+        return {};
     }
 }
 

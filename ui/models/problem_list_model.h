@@ -19,11 +19,11 @@ namespace ks::ui {
 // shared, not copied, so that the details panel (and later a search) can use
 // it without the model owning a second copy.
 struct ProblemRow {
-    QString id;                  // folder relative to the root, e.g. "cpu/rmsnorm_fwd"
-    QString dir;                 // absolute folder
+    QString id;                                       // folder relative to the root, e.g. "cpu/rmsnorm_fwd"
+    QString dir;                                      // absolute folder
     std::shared_ptr<const problem::ProblemSpec> spec; // null when invalid
-    QString error;               // the loader's message when invalid
-    std::uint64_t configurations = 0; // sum over seeds of their param-space sizes (saturating)
+    QString error;                                    // the loader's message when invalid
+    std::uint64_t configurations = 0;                 // sum over seeds of their param-space sizes (saturating)
 
     bool valid() const { return spec != nullptr; }
     // The error with the folder left out of each file name: the row names the folder already.
@@ -32,7 +32,7 @@ struct ProblemRow {
 
 class ProblemListModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Column { Name, Status, Backend, Seeds, Configurations, Title, ColumnCount };
 
     explicit ProblemListModel(QObject* parent = nullptr);
@@ -52,7 +52,7 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     QVariant display(const ProblemRow& row, int column) const;
 
     std::filesystem::path root_;

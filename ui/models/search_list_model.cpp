@@ -47,9 +47,13 @@ int SearchListModel::rowOf(qint64 id) const {
     return -1;
 }
 
-int SearchListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
+int SearchListModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
 
-int SearchListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int SearchListModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant SearchListModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
@@ -62,28 +66,44 @@ QVariant SearchListModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && index.column() == Status && !r.stopReason.isEmpty()) return tr("ended: %1").arg(r.stopReason);
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
-    case Id: return r.id;
-    case Problem: return r.problem;
-    case Status: return r.stopReason.isEmpty() ? r.status : QStringLiteral("%1 (%2)").arg(r.status, r.stopReason);
-    case Evaluations: return r.budget > 0 ? QStringLiteral("%1 / %2").arg(r.evaluations).arg(r.budget) : QString::number(r.evaluations);
-    case Best: return r.bestSpeedup ? QStringLiteral("%1×").arg(QLocale().toString(*r.bestSpeedup, 'f', 2)) : QString();
-    case Policy: return r.synth.isEmpty() ? r.policy : QStringLiteral("%1, %2").arg(r.policy, r.synth);
-    case Created: return r.created;
-    default: return {};
+    case Id:
+        return r.id;
+    case Problem:
+        return r.problem;
+    case Status:
+        return r.stopReason.isEmpty() ? r.status : QStringLiteral("%1 (%2)").arg(r.status, r.stopReason);
+    case Evaluations:
+        return r.budget > 0 ? QStringLiteral("%1 / %2").arg(r.evaluations).arg(r.budget) : QString::number(r.evaluations);
+    case Best:
+        return r.bestSpeedup ? QStringLiteral("%1×").arg(QLocale().toString(*r.bestSpeedup, 'f', 2)) : QString();
+    case Policy:
+        return r.synth.isEmpty() ? r.policy : QStringLiteral("%1, %2").arg(r.policy, r.synth);
+    case Created:
+        return r.created;
+    default:
+        return {};
     }
 }
 
 QVariant SearchListModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case Id: return tr("#");
-    case Problem: return tr("Problem");
-    case Status: return tr("Status");
-    case Evaluations: return tr("Evaluations");
-    case Best: return tr("Best");
-    case Policy: return tr("Policy");
-    case Created: return tr("Created");
-    default: return {};
+    case Id:
+        return tr("#");
+    case Problem:
+        return tr("Problem");
+    case Status:
+        return tr("Status");
+    case Evaluations:
+        return tr("Evaluations");
+    case Best:
+        return tr("Best");
+    case Policy:
+        return tr("Policy");
+    case Created:
+        return tr("Created");
+    default:
+        return {};
     }
 }
 

@@ -23,7 +23,7 @@ struct SearchRow {
 
 class SearchListModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Column { Id, Problem, Status, Evaluations, Best, Policy, Created, ColumnCount };
 
     explicit SearchListModel(QObject* parent = nullptr);
@@ -37,7 +37,7 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     std::vector<SearchRow> rows_;
 };
 

@@ -23,23 +23,23 @@ namespace ks::ui {
 
 class SearchFollower : public QObject {
     Q_OBJECT
-public:
+  public:
     SearchFollower(std::filesystem::path database, qint64 searchId, int pollMs = 100);
     ~SearchFollower() override;
 
     qint64 searchId() const { return searchId_; }
 
-public slots:
+  public slots:
     // Call on the follower's thread (queued): the first load, then polling.
     void start();
     void stop();
 
-signals:
+  signals:
     void nodes(const ks::ui::NodeBatch& batch); // new or changed nodes
     void ended(const QString& reason);          // the search_ended event
     void failed(const QString& message);        // the database cannot be read; polling stops
 
-private:
+  private:
     void poll();
 
     std::filesystem::path database_;

@@ -18,7 +18,7 @@ namespace ks::ui {
 struct SearchRequest {
     std::filesystem::path database;
     std::filesystem::path problemDir;
-    QString configJson; // tree::SearchConfig as JSON (search_config_json.h)
+    QString configJson;                  // tree::SearchConfig as JSON (search_config_json.h)
     std::filesystem::path llmConfigFile; // LLM settings; empty: KS_LLM_CONFIG, else the default file
     double timeBudgetS = 0.5;            // timing per shape and evaluation, as the CLI's --time-budget
     eval::ExecutorChoice executor;       // where candidates run: this machine (default), ssh hosts, a Slurm cluster
@@ -26,22 +26,22 @@ struct SearchRequest {
 
 class SearchRunner : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit SearchRunner(SearchRequest request);
 
     // Thread-safe: asks the running engine to stop (evaluations in flight are cancelled).
     void requestStop() { stop_.request_stop(); }
 
-public slots:
+  public slots:
     void run(); // on the engine thread; returns when the search ends
 
-signals:
+  signals:
     void started(qint64 searchId);
     void finished(qint64 searchId, const QString& reason);
     void failed(const QString& message);
     void warning(const QString& message); // the search goes on
 
-private:
+  private:
     SearchRequest request_;
     std::stop_source stop_;
 };

@@ -53,7 +53,9 @@ void TreeCanvas::setFilter(const TreeFilter& filter) {
     update();
 }
 
-QPointF TreeCanvas::toScreen(QPointF p) const { return offset_ + QPointF(p.x() * scale_, p.y() * scale_ * rowPixels_); }
+QPointF TreeCanvas::toScreen(QPointF p) const {
+    return offset_ + QPointF(p.x() * scale_, p.y() * scale_ * rowPixels_);
+}
 
 bool TreeCanvas::selectNode(qint64 id) {
     const int i = layout_.indexOf(id);
@@ -96,7 +98,8 @@ void TreeCanvas::fitToView() {
     const double sy = (height() - margin - bottom) / std::max(1.0, b.height() * rowPixels_);
     scale_ = std::clamp(std::min(sx, sy), kMinScale, 40.0);
     const QSizeF used(b.width() * scale_, b.height() * scale_ * rowPixels_);
-    offset_ = QPointF((width() - used.width()) / 2 + scale_ / 2, margin + (height() - margin - bottom - used.height()) / 2 + scale_ * rowPixels_ / 2);
+    offset_ = QPointF((width() - used.width()) / 2 + scale_ / 2,
+                      margin + (height() - margin - bottom - used.height()) / 2 + scale_ * rowPixels_ / 2);
     update();
 }
 
@@ -159,8 +162,10 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
     for (const auto& n : placed) {
         if (n.parentIndex < 0) continue;
         const QPointF a = toScreen(placed[static_cast<std::size_t>(n.parentIndex)].center), b = toScreen(n.center);
-        if (!view.contains(a) && !view.contains(b) && !view.intersects(QRectF(a, b).normalized().adjusted(-1, -1, 1, 1))) continue;
-        (onBest.contains(n.id) && onBest.contains(placed[static_cast<std::size_t>(n.parentIndex)].id) ? bestEdges : edges).emplace_back(a, b);
+        if (!view.contains(a) && !view.contains(b) && !view.intersects(QRectF(a, b).normalized().adjusted(-1, -1, 1, 1)))
+            continue;
+        (onBest.contains(n.id) && onBest.contains(placed[static_cast<std::size_t>(n.parentIndex)].id) ? bestEdges : edges)
+            .emplace_back(a, b);
     }
     p.setRenderHint(QPainter::Antialiasing, detailed && placed.size() < 5000);
     QColor edgeColor = palette().color(QPalette::Text);
@@ -198,7 +203,8 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
         }
         if (pn.collapsed) {
             p.setPen(palette().color(QPalette::Text));
-            p.drawText(QRectF(c.x() - 40, c.y() + radius, 80, 14), Qt::AlignHCenter | Qt::AlignTop, QStringLiteral("+%1").arg(pn.hiddenDescendants));
+            p.drawText(QRectF(c.x() - 40, c.y() + radius, 80, 14), Qt::AlignHCenter | Qt::AlignTop,
+                       QStringLiteral("+%1").arg(pn.hiddenDescendants));
         }
         if (radius >= 9 && n->glyph == NodeGlyph::Correct) {
             p.setPen(palette().color(QPalette::Text));
@@ -247,7 +253,8 @@ void TreeCanvas::paintLegend(QPainter& p) {
     p.drawText(QPointF(ramp.right() - 30, ramp.bottom() + 12), QString::number(best, 'g', 3) + QLatin1Char('x'));
     p.drawText(QPointF(ramp.right() + 8, ramp.bottom()), tr("speedup"));
     // Status swatches with their names, three to a row.
-    const NodeGlyph glyphs[] = {NodeGlyph::Pending, NodeGlyph::Running, NodeGlyph::Pruned, NodeGlyph::CompileError, NodeGlyph::Wrong, NodeGlyph::Failed};
+    const NodeGlyph glyphs[] = {NodeGlyph::Pending,      NodeGlyph::Running, NodeGlyph::Pruned,
+                                NodeGlyph::CompileError, NodeGlyph::Wrong,   NodeGlyph::Failed};
     for (int i = 0; i < 6; ++i) {
         const QPointF at(ramp.left() + 4 + (i % 3) * 84, box.top() + 40 + (i / 3) * 15);
         p.setBrush(glyphColor(glyphs[i]));
@@ -259,7 +266,9 @@ void TreeCanvas::paintLegend(QPainter& p) {
     p.setBrush(Qt::NoBrush);
 }
 
-QRectF TreeCanvas::minimapRect() const { return QRectF(width() - 168, 8, 160, 100); }
+QRectF TreeCanvas::minimapRect() const {
+    return QRectF(width() - 168, 8, 160, 100);
+}
 
 void TreeCanvas::paintMinimap(QPainter& p) {
     const QRectF b = layout_.bounds();
@@ -279,7 +288,8 @@ void TreeCanvas::paintMinimap(QPainter& p) {
     const std::size_t step = std::max<std::size_t>(1, placed.size() / 4000);
     for (std::size_t i = 0; i < placed.size(); i += step) {
         const NodeSnapshot* n = layout_.node(placed[i].id);
-        const QColor c = n && n->glyph == NodeGlyph::Correct ? speedupColor(n->speedup, layout_.bestSpeedup()) : glyphColor(n ? n->glyph : NodeGlyph::Pending);
+        const QColor c = n && n->glyph == NodeGlyph::Correct ? speedupColor(n->speedup, layout_.bestSpeedup())
+                                                             : glyphColor(n ? n->glyph : NodeGlyph::Pending);
         p.fillRect(QRectF(mm.left() + placed[i].center.x() * sx, mm.top() + placed[i].center.y() * sy, 1.5, 1.5), c);
     }
     // The view's rectangle, in layout units.
@@ -301,7 +311,8 @@ void TreeCanvas::mousePressEvent(QMouseEvent* event) {
     if (event->button() == Qt::LeftButton && minimapRect().contains(event->position()) && !layout_.bounds().isEmpty()) {
         // Click on the minimap: centre the view there.
         const QRectF mm = minimapRect(), b = layout_.bounds();
-        const QPointF target((event->position().x() - mm.left()) / mm.width() * b.width(), (event->position().y() - mm.top()) / mm.height() * b.height());
+        const QPointF target((event->position().x() - mm.left()) / mm.width() * b.width(),
+                             (event->position().y() - mm.top()) / mm.height() * b.height());
         offset_ += QPointF(width() / 2.0, height() / 2.0) - toScreen(target);
         update();
         return;
@@ -323,24 +334,35 @@ void TreeCanvas::mouseMoveEvent(QMouseEvent* event) {
     update();
 }
 
-void TreeCanvas::mouseReleaseEvent(QMouseEvent*) { dragFrom_.reset(); }
+void TreeCanvas::mouseReleaseEvent(QMouseEvent*) {
+    dragFrom_.reset();
+}
 
 void TreeCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
     if (const qint64 id = nodeAt(event->position())) {
         const int i = layout_.indexOf(id);
         const bool hasChildren = i >= 0 && (layout_.placed()[static_cast<std::size_t>(i)].collapsed ||
-                                            std::any_of(layout_.placed().begin(), layout_.placed().end(), [i](const PlacedNode& n) { return n.parentIndex == i; }));
-        if (hasChildren) toggleCollapsed(id);
-        else emit nodeActivated(id);
+                                            std::any_of(layout_.placed().begin(), layout_.placed().end(),
+                                                        [i](const PlacedNode& n) { return n.parentIndex == i; }));
+        if (hasChildren)
+            toggleCollapsed(id);
+        else
+            emit nodeActivated(id);
     }
 }
 
 void TreeCanvas::keyPressEvent(QKeyEvent* event) {
     switch (event->key()) {
-    case Qt::Key_F: fitToView(); break;
+    case Qt::Key_F:
+        fitToView();
+        break;
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(1.25, QPointF(width() / 2.0, height() / 2.0)); break;
-    case Qt::Key_Minus: zoomBy(0.8, QPointF(width() / 2.0, height() / 2.0)); break;
+    case Qt::Key_Equal:
+        zoomBy(1.25, QPointF(width() / 2.0, height() / 2.0));
+        break;
+    case Qt::Key_Minus:
+        zoomBy(0.8, QPointF(width() / 2.0, height() / 2.0));
+        break;
     case Qt::Key_B:
         if (layout_.bestId()) selectNode(layout_.bestId());
         break;
@@ -367,7 +389,9 @@ void TreeCanvas::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_C:
         if (selected_) toggleCollapsed(selected_);
         break;
-    default: QWidget::keyPressEvent(event); return;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
     }
     event->accept();
 }

@@ -15,16 +15,16 @@
 namespace ks::ui {
 
 struct TreeFilter {
-    QSet<int> hiddenGlyphs;         // NodeGlyph values dimmed out
-    QString origin;                 // only this origin ("" = any)
-    double minSpeedup = 0;          // correct nodes below it are dimmed (0 = off)
+    QSet<int> hiddenGlyphs; // NodeGlyph values dimmed out
+    QString origin;         // only this origin ("" = any)
+    double minSpeedup = 0;  // correct nodes below it are dimmed (0 = off)
     bool matches(const NodeSnapshot& n) const;
     bool active() const { return !hiddenGlyphs.isEmpty() || !origin.isEmpty() || minSpeedup > 0; }
 };
 
 class TreeCanvas : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit TreeCanvas(QWidget* parent = nullptr);
 
     void applyBatch(const NodeBatch& batch);
@@ -53,12 +53,12 @@ public:
     static QColor speedupColor(double speedup, double best);
     static QColor glyphColor(NodeGlyph glyph);
 
-signals:
+  signals:
     void nodeSelected(qint64 id);
-    void nodeActivated(qint64 id); // double click on a leaf, or Enter
+    void nodeActivated(qint64 id);                     // double click on a leaf, or Enter
     void nodeContextMenu(qint64 id, QPoint globalPos); // right click on a node
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
@@ -69,7 +69,7 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
-private:
+  private:
     void paintLegend(QPainter& p);
     void paintMinimap(QPainter& p);
     QRectF minimapRect() const;
@@ -77,11 +77,11 @@ private:
     TreeLayout layout_;
     TreeFilter filter_;
     qint64 selected_ = 0;
-    double scale_ = 24;        // pixels per layout column
-    double rowPixels_ = 2.2;   // a depth row is this many columns tall
-    QPointF offset_{20, 20};   // screen position of layout (0, 0)
+    double scale_ = 24;      // pixels per layout column
+    double rowPixels_ = 2.2; // a depth row is this many columns tall
+    QPointF offset_{20, 20}; // screen position of layout (0, 0)
     std::optional<QPointF> dragFrom_;
-    bool fitted_ = false;      // the first batch fits; after that the user's view stays
+    bool fitted_ = false; // the first batch fits; after that the user's view stays
 };
 
 } // namespace ks::ui

@@ -24,7 +24,7 @@ struct PlacedNode {
 };
 
 class TreeLayout {
-public:
+  public:
     // Applies changed or new nodes. A node whose parent has not arrived yet is
     // kept and placed once the parent is there.
     void apply(const NodeBatch& batch);
@@ -46,7 +46,7 @@ public:
     double bestSpeedup() const { return shape_.bestSpeedup(); }
     const report::TreeShape& shape() const { return shape_; }
 
-private:
+  private:
     void copyPlaced();
 
     report::TreeShape shape_;

@@ -23,6 +23,8 @@ NodeSnapshot NodeSnapshot::fromRecord(const store::NodeRecord& r) {
     return n;
 }
 
-QString glyphLabel(NodeGlyph glyph) { return QString::fromLatin1(report::glyphName(glyph)); }
+QString glyphLabel(NodeGlyph glyph) {
+    return QString::fromLatin1(report::glyphName(glyph));
+}
 
 } // namespace ks::ui

@@ -10,8 +10,12 @@ namespace {
 
 using problem::FillSpec;
 
-QString esc(const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); }
-QString num(double value) { return QString::number(value, 'g', 6); }
+QString esc(const std::string& text) {
+    return QString::fromStdString(text).toHtmlEscaped();
+}
+QString num(double value) {
+    return QString::number(value, 'g', 6);
+}
 
 QString describeFill(const FillSpec& f) {
     const auto minMax = [&] {
@@ -19,19 +23,27 @@ QString describeFill(const FillSpec& f) {
                                             f.maxLength ? esc(f.maxLength->text()) : QStringLiteral("?"));
     };
     switch (f.kind) {
-    case FillSpec::Kind::Uniform: return QStringLiteral("uniform [%1, %2)").arg(num(f.low), num(f.high));
-    case FillSpec::Kind::Normal: return QStringLiteral("normal (mean %1, std %2)").arg(num(f.mean), num(f.stddev));
-    case FillSpec::Kind::IntRange: return QStringLiteral("integers [%1, %2]").arg(num(f.low), num(f.high));
-    case FillSpec::Kind::SortedUniform: return QStringLiteral("sorted uniform [%1, %2)").arg(num(f.low), num(f.high));
+    case FillSpec::Kind::Uniform:
+        return QStringLiteral("uniform [%1, %2)").arg(num(f.low), num(f.high));
+    case FillSpec::Kind::Normal:
+        return QStringLiteral("normal (mean %1, std %2)").arg(num(f.mean), num(f.stddev));
+    case FillSpec::Kind::IntRange:
+        return QStringLiteral("integers [%1, %2]").arg(num(f.low), num(f.high));
+    case FillSpec::Kind::SortedUniform:
+        return QStringLiteral("sorted uniform [%1, %2)").arg(num(f.low), num(f.high));
     case FillSpec::Kind::SortedIntRange:
         return QStringLiteral("sorted integers [%1, %2]%3").arg(num(f.low), num(f.high), f.distinct ? ", distinct" : "");
-    case FillSpec::Kind::Lengths: return QStringLiteral("lengths %1, sum = %2").arg(minMax(), esc(f.total));
-    case FillSpec::Kind::Offsets: return QStringLiteral("offsets of lengths %1, last = %2").arg(minMax(), esc(f.total));
+    case FillSpec::Kind::Lengths:
+        return QStringLiteral("lengths %1, sum = %2").arg(minMax(), esc(f.total));
+    case FillSpec::Kind::Offsets:
+        return QStringLiteral("offsets of lengths %1, last = %2").arg(minMax(), esc(f.total));
     case FillSpec::Kind::SampleFrom:
         return QStringLiteral("%1% from <code>%2</code>, else [%3, %4]")
             .arg(num(f.fraction * 100), esc(f.from), num(f.low), num(f.high));
-    case FillSpec::Kind::Constant: return QStringLiteral("constant %1").arg(num(f.value));
-    case FillSpec::Kind::Function: return QStringLiteral("function <code>%1</code>").arg(esc(f.function));
+    case FillSpec::Kind::Constant:
+        return QStringLiteral("constant %1").arg(num(f.value));
+    case FillSpec::Kind::Function:
+        return QStringLiteral("function <code>%1</code>").arg(esc(f.function));
     }
     return {};
 }
@@ -56,7 +68,7 @@ QString sizesText(const problem::ShapeCase& c) {
 // No cell borders (Qt's rich text draws collapsed borders unevenly); the header
 // row is shaded with the palette's alternate base instead, in any theme.
 class Table {
-public:
+  public:
     Table(const QPalette& palette, const QStringList& headers) {
         html_ = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\" style=\"margin-bottom: 6px\">"
                                "<tr style=\"background-color: %1\">")
@@ -72,12 +84,13 @@ public:
     }
     QString html() const { return html_ + QStringLiteral("</table>"); }
 
-private:
+  private:
     QString html_;
 };
 
 QString argumentsSection(const problem::ProblemSpec& p, const QPalette& palette) {
-    Table table(palette, {QObject::tr("Name"), QObject::tr("Type"), QObject::tr("Shape"), QObject::tr("Role"), QObject::tr("Fill")});
+    Table table(palette,
+                {QObject::tr("Name"), QObject::tr("Type"), QObject::tr("Shape"), QObject::tr("Role"), QObject::tr("Fill")});
     for (const auto& a : p.arguments)
         table.row({QStringLiteral("<code>%1</code>").arg(esc(a.name)), esc(std::string(problem::dtypeName(a.dtype))),
                    shapeText(a.shape), a.output ? QObject::tr("output") : QObject::tr("input"),
@@ -97,10 +110,10 @@ QString shapesSection(const problem::ProblemSpec& p, const QPalette& palette) {
 
 QString seedsSection(const problem::ProblemSpec& p, const QPalette& palette) {
     QString html = QStringLiteral("<h3>%1</h3>").arg(QObject::tr("Seeds"));
-    if (p.seeds.empty()) return html + QStringLiteral("<p>%1</p>").arg(QObject::tr("None: the search starts from the reference."));
+    if (p.seeds.empty())
+        return html + QStringLiteral("<p>%1</p>").arg(QObject::tr("None: the search starts from the reference."));
     for (const auto& seed : p.seeds) {
-        html += QStringLiteral("<p><b>%1</b> — %2</p>")
-                    .arg(esc(seed.name), configurationsText(seed.params.size()));
+        html += QStringLiteral("<p><b>%1</b> — %2</p>").arg(esc(seed.name), configurationsText(seed.params.size()));
         if (seed.params.params.empty()) continue;
         Table table(palette, {QObject::tr("Parameter"), QObject::tr("Domain"), QObject::tr("Default")});
         for (const auto& d : seed.params.params)
@@ -114,35 +127,42 @@ QString validProblemHtml(const ProblemRow& row, const QPalette& palette) {
     const auto& p = *row.spec;
     QString html = QStringLiteral("<h2>%1</h2>").arg(esc(p.title.empty() ? p.name : p.title));
     html += QStringLiteral("<p><code>%1</code> · %2 · %3</p>")
-                .arg(esc(p.name), QObject::tr("%1 backend").arg(esc(std::string(problem::backendName(p.backend)))), row.dir.toHtmlEscaped());
+                .arg(esc(p.name), QObject::tr("%1 backend").arg(esc(std::string(problem::backendName(p.backend)))),
+                     row.dir.toHtmlEscaped());
     if (!p.description.empty()) html += QStringLiteral("<p>%1</p>").arg(esc(p.description));
     if (p.backend == problem::Backend::Torch) {
         // The interface is a PyTorch module: show the reference that candidates replace.
         html += QStringLiteral("<h3>%1</h3><p>%2</p><pre>%3</pre>")
                     .arg(QObject::tr("Module"),
-                         QObject::tr("Candidates define <code>class ModelNew(torch.nn.Module)</code> with the constructor and forward of "
-                                     "<code>%1</code>'s <code>Model</code>; sizes %2.")
+                         QObject::tr(
+                             "Candidates define <code>class ModelNew(torch.nn.Module)</code> with the constructor and forward of "
+                             "<code>%1</code>'s <code>Model</code>; sizes %2.")
                              .arg(esc(p.reference.path.filename().string()), esc(joinComma(p.sizes))),
                          esc(p.reference.text));
         if (!p.forbidden.empty()) {
             QStringList forbidden;
             for (const auto& f : p.forbidden) forbidden << QStringLiteral("<code>%1</code>").arg(esc(f));
-            html += QStringLiteral("<p>%1 %2</p>").arg(QObject::tr("Refused in candidates:"), forbidden.join(QStringLiteral(", ")));
+            html +=
+                QStringLiteral("<p>%1 %2</p>").arg(QObject::tr("Refused in candidates:"), forbidden.join(QStringLiteral(", ")));
         }
     } else {
-        html += QStringLiteral("<h3>%1</h3><pre style=\"white-space: pre-wrap\">extern \"C\" %2;</pre>").arg(QObject::tr("Kernel"), esc(p.prototype()));
+        html += QStringLiteral("<h3>%1</h3><pre style=\"white-space: pre-wrap\">extern \"C\" %2;</pre>")
+                    .arg(QObject::tr("Kernel"), esc(p.prototype()));
         if (p.backend == problem::Backend::Cuda)
-            html += QStringLiteral("<p>%1</p>").arg(QObject::tr("A launcher: it receives device pointers and launches its kernels; built by nvcc for %1.")
-                                                        .arg(esc(p.cudaArch)));
+            html +=
+                QStringLiteral("<p>%1</p>")
+                    .arg(QObject::tr("A launcher: it receives device pointers and launches its kernels; built by nvcc for %1.")
+                             .arg(esc(p.cudaArch)));
         html += argumentsSection(p, palette);
     }
     if (p.bytes || p.flops)
         html += QStringLiteral("<p>%1 <code>%2</code>, %3 <code>%4</code></p>")
-                    .arg(QObject::tr("Bytes moved:"), p.bytes ? esc(p.bytes->text()) : QStringLiteral("?"),
-                         QObject::tr("flops:"), p.flops ? esc(p.flops->text()) : QStringLiteral("?"));
+                    .arg(QObject::tr("Bytes moved:"), p.bytes ? esc(p.bytes->text()) : QStringLiteral("?"), QObject::tr("flops:"),
+                         p.flops ? esc(p.flops->text()) : QStringLiteral("?"));
     html += shapesSection(p, palette);
     html += seedsSection(p, palette);
-    QStringList baselines{p.backend == problem::Backend::Torch ? QObject::tr("reference (eager PyTorch), torch.compile of it") : QObject::tr("reference")};
+    QStringList baselines{p.backend == problem::Backend::Torch ? QObject::tr("reference (eager PyTorch), torch.compile of it")
+                                                               : QObject::tr("reference")};
     for (const auto& b : p.baselines) baselines << esc(b.name);
     html += QStringLiteral("<h3>%1</h3><p>%2</p>").arg(QObject::tr("Baselines"), baselines.join(QStringLiteral(", ")));
     return html;
@@ -174,8 +194,10 @@ void ProblemDetailsView::changeEvent(QEvent* event) {
 }
 
 void ProblemDetailsView::render() {
-    if (row_) setHtml(problemDetailsHtml(*row_, palette()));
-    else clear();
+    if (row_)
+        setHtml(problemDetailsHtml(*row_, palette()));
+    else
+        clear();
 }
 
 } // namespace ks::ui

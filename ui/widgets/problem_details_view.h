@@ -16,16 +16,16 @@ QString problemDetailsHtml(const ProblemRow& row, const QPalette& palette);
 
 class ProblemDetailsView : public QTextBrowser {
     Q_OBJECT
-public:
+  public:
     explicit ProblemDetailsView(QWidget* parent = nullptr);
 
     // Shows the row (a copy is kept to re-render when the palette changes); none clears the view.
     void showProblem(const std::optional<ProblemRow>& row);
 
-protected:
+  protected:
     void changeEvent(QEvent* event) override;
 
-private:
+  private:
     void render();
 
     std::optional<ProblemRow> row_;

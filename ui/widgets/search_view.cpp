@@ -5,15 +5,15 @@
 #include "editor/code_view.h"
 #include "editor/line_diff.h"
 #include "eval/evaluation_result.h"
-#include "session/search_follower.h"
-#include "store/llm_call_store.h"
-#include "store/database.h"
-#include "store/evaluation_store.h"
-#include "store/profile_store.h"
-#include "store/search_store.h"
 #include "report/search_report.h"
 #include "report/standalone_kernel.h"
 #include "report/tree_svg.h"
+#include "session/search_follower.h"
+#include "store/database.h"
+#include "store/evaluation_store.h"
+#include "store/llm_call_store.h"
+#include "store/profile_store.h"
+#include "store/search_store.h"
 #include "theme/app_theme.h"
 #include "tree/tree_canvas.h"
 #include "util/format.h"
@@ -22,24 +22,24 @@
 
 #include <map>
 
+#include <QtCore/QFile>
+#include <QtCore/QFileInfo>
 #include <QtCore/QThread>
 #include <QtCore/QTimer>
 #include <QtGui/QAction>
 #include <QtGui/QFontDatabase>
-#include <QtCore/QFile>
-#include <QtCore/QFileInfo>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QDialog>
 #include <QtWidgets/QDialogButtonBox>
-#include <QtWidgets/QPushButton>
-#include <QtWidgets/QFileDialog>
-#include <QtWidgets/QInputDialog>
-#include <QtWidgets/QMenu>
-#include <QtWidgets/QMessageBox>
 #include <QtWidgets/QDoubleSpinBox>
+#include <QtWidgets/QFileDialog>
 #include <QtWidgets/QHBoxLayout>
+#include <QtWidgets/QInputDialog>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
+#include <QtWidgets/QMenu>
+#include <QtWidgets/QMessageBox>
+#include <QtWidgets/QPushButton>
 #include <QtWidgets/QSplitter>
 #include <QtWidgets/QTabWidget>
 #include <QtWidgets/QTextBrowser>
@@ -49,8 +49,12 @@
 namespace ks::ui {
 namespace {
 
-QString esc(const QString& s) { return s.toHtmlEscaped(); }
-QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString esc(const QString& s) {
+    return s.toHtmlEscaped();
+}
+QString esc(const std::string& s) {
+    return QString::fromStdString(s).toHtmlEscaped();
+}
 
 } // namespace
 
@@ -92,7 +96,8 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     connect(minSpeedup_, &QDoubleSpinBox::valueChanged, this, &SearchView::applyFilter);
     bar->addWidget(minSpeedup_);
     bar->addSpacing(12);
-    button(tr("Pause"), tr("Pause the search (the running evaluations finish)"), [this] { steer(search::SteeringCommand::pause()); });
+    button(tr("Pause"), tr("Pause the search (the running evaluations finish)"),
+           [this] { steer(search::SteeringCommand::pause()); });
     button(tr("Resume"), tr("Resume a paused search"), [this] { steer(search::SteeringCommand::resume()); });
     button(tr("Stop"), tr("Stop the search"), [this] { steer(search::SteeringCommand::stop()); });
     button(tr("Budget…"), tr("Change the number of evaluations"), [this] {
@@ -107,18 +112,22 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     exportMenu->addAction(tr("Kernel of the selected node…"), this, [this] { exportKernel(canvas_->selectedId()); });
     exportMenu->addAction(tr("Best kernel…"), this, [this] { exportKernel(canvas_->layout().bestId()); });
     exportMenu->addAction(tr("Tree as PNG…"), this, [this] {
-        const QString file = QFileDialog::getSaveFileName(this, tr("Tree as PNG"), QStringLiteral("search-%1.png").arg(searchId_), tr("PNG (*.png)"));
+        const QString file = QFileDialog::getSaveFileName(this, tr("Tree as PNG"), QStringLiteral("search-%1.png").arg(searchId_),
+                                                          tr("PNG (*.png)"));
         if (!file.isEmpty() && !canvas_->grab().save(file, "PNG")) summary_->setText(tr("Cannot write %1").arg(file));
     });
     exportMenu->addAction(tr("Tree as SVG…"), this, [this] {
-        const QString file = QFileDialog::getSaveFileName(this, tr("Tree as SVG"), QStringLiteral("search-%1.svg").arg(searchId_), tr("SVG (*.svg)"));
+        const QString file = QFileDialog::getSaveFileName(this, tr("Tree as SVG"), QStringLiteral("search-%1.svg").arg(searchId_),
+                                                          tr("SVG (*.svg)"));
         if (file.isEmpty()) return;
         QFile f(file);
         const std::string svg = report::treeSvg(canvas_->layout().shape());
-        if (!f.open(QIODevice::WriteOnly) || f.write(svg.data(), static_cast<qint64>(svg.size())) < 0) summary_->setText(tr("Cannot write %1").arg(file));
+        if (!f.open(QIODevice::WriteOnly) || f.write(svg.data(), static_cast<qint64>(svg.size())) < 0)
+            summary_->setText(tr("Cannot write %1").arg(file));
     });
     exportMenu->addAction(tr("HTML report…"), this, [this] {
-        const QString file = QFileDialog::getSaveFileName(this, tr("Search report"), QStringLiteral("search-%1.html").arg(searchId_), tr("HTML (*.html)"));
+        const QString file = QFileDialog::getSaveFileName(this, tr("Search report"),
+                                                          QStringLiteral("search-%1.html").arg(searchId_), tr("HTML (*.html)"));
         if (file.isEmpty() || !workspace()) return;
         auto html = report::searchReportHtml(*workspace(), searchId_);
         if (!html) return summary_->setText(QString::fromStdString(html.error().message));
@@ -191,7 +200,8 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
 
     connect(canvas_, &TreeCanvas::nodeSelected, this, &SearchView::showNode);
     connect(canvas_, &TreeCanvas::nodeContextMenu, this, &SearchView::nodeMenu);
-    connect(canvas_, &TreeCanvas::nodeActivated, this, [this] { inspector_->setCurrentIndex(1); }); // Enter or a double click: the code
+    connect(canvas_, &TreeCanvas::nodeActivated, this,
+            [this] { inspector_->setCurrentIndex(1); }); // Enter or a double click: the code
 
     // The follower reads on its own thread; batches arrive queued, as values.
     thread_ = new QThread(this);
@@ -203,7 +213,8 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
         ended_ = reason;
         onBatch({});
     });
-    connect(follower_, &SearchFollower::failed, this, [this](const QString& message) { summary_->setText(tr("Cannot follow: %1").arg(message)); });
+    connect(follower_, &SearchFollower::failed, this,
+            [this](const QString& message) { summary_->setText(tr("Cannot follow: %1").arg(message)); });
     thread_->start();
     QMetaObject::invokeMethod(follower_, &SearchFollower::start, Qt::QueuedConnection);
 }
@@ -237,7 +248,8 @@ void SearchView::onBatch(const NodeBatch& batch) {
 void SearchView::applyFilter() {
     TreeFilter f;
     if (hideFailures_->isChecked())
-        for (auto g : {NodeGlyph::CompileError, NodeGlyph::Wrong, NodeGlyph::Failed, NodeGlyph::Pruned}) f.hiddenGlyphs.insert(static_cast<int>(g));
+        for (auto g : {NodeGlyph::CompileError, NodeGlyph::Wrong, NodeGlyph::Failed, NodeGlyph::Pruned})
+            f.hiddenGlyphs.insert(static_cast<int>(g));
     f.minSpeedup = minSpeedup_->value();
     canvas_->setFilter(f);
 }
@@ -254,7 +266,9 @@ void SearchView::showNode(qint64 id) {
     const NodeSnapshot* n = canvas_->layout().node(id);
     if (!n) return;
     QString html = QStringLiteral("<h3>Node %1</h3><table>").arg(n->id);
-    auto row = [&](const QString& k, const QString& v) { html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v); };
+    auto row = [&](const QString& k, const QString& v) {
+        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v);
+    };
     row(tr("status"), esc(glyphLabel(n->glyph) + (n->status.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(n->status))));
     if (n->glyph == NodeGlyph::Correct) row(tr("speedup"), QStringLiteral("%1×").arg(n->speedup, 0, 'g', 4));
     row(tr("origin"), esc(n->origin));
@@ -291,7 +305,9 @@ void SearchView::showNode(qint64 id) {
                 const auto j = nlohmann::json::parse(json.toStdString(), nullptr, false);
                 if (j.is_object())
                     for (auto it = j.begin(); it != j.end(); ++it)
-                        out += QStringLiteral("%1 = %2\n").arg(QString::fromStdString(it.key()), QString::fromStdString(it->is_string() ? it->get<std::string>() : it->dump()));
+                        out += QStringLiteral("%1 = %2\n")
+                                   .arg(QString::fromStdString(it.key()),
+                                        QString::fromStdString(it->is_string() ? it->get<std::string>() : it->dump()));
                 return out;
             };
             const NodeSnapshot* parent = canvas_->layout().node(n->parentId);
@@ -321,12 +337,15 @@ void SearchView::showNode(qint64 id) {
             p += QStringLiteral("<ul>");
             if (j.is_object() && j.contains("signals") && j["signals"].is_array())
                 for (const auto& sig : j["signals"])
-                    p += QStringLiteral("<li><b>%1</b>: %2</li>").arg(esc(sig.value("signal", std::string())), esc(sig.value("evidence", std::string())));
+                    p += QStringLiteral("<li><b>%1</b>: %2</li>")
+                             .arg(esc(sig.value("signal", std::string())), esc(sig.value("evidence", std::string())));
             p += QStringLiteral("</ul>");
             profile_->setHtml(p);
         }
     }
-    if (profile_->toPlainText().isEmpty()) profile_->setHtml(tr("<p><i>No profile: the node is not a correct, timed kernel, or no machine model was at hand.</i></p>"));
+    if (profile_->toPlainText().isEmpty())
+        profile_->setHtml(
+            tr("<p><i>No profile: the node is not a correct, timed kernel, or no machine model was at hand.</i></p>"));
     nodeInfo_->setHtml(html);
 }
 
@@ -344,7 +363,9 @@ void SearchView::forkAndEdit() {
     auto* editor = new CodeView(&dialog);
     editor->showCode(code_->text(), CodeView::languageFor(name, code_->text()));
     editor->setReadOnly(false);
-    layout->addWidget(new QLabel(tr("Edit the kernel; it is submitted as a manual child of node %1 with the same params (%2).").arg(id).arg(params), &dialog));
+    layout->addWidget(new QLabel(
+        tr("Edit the kernel; it is submitted as a manual child of node %1 with the same params (%2).").arg(id).arg(params),
+        &dialog));
     layout->addWidget(editor, 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Submit as child"));
@@ -368,11 +389,19 @@ void SearchView::exportKernel(qint64 nodeId) {
         summary_->setText(QString::fromStdString(text.error().message).toHtmlEscaped());
         return;
     }
-    const QString file = QFileDialog::getSaveFileName(this, tr("Export kernel"), QStringLiteral("node-%1.%2").arg(nodeId).arg(QString::fromStdString(*text).contains(QStringLiteral("class ModelNew")) ? QStringLiteral("py") : QStringLiteral("cpp")), tr("Sources (*.cpp *.cu *.py);;All files (*)"));
+    const QString file = QFileDialog::getSaveFileName(
+        this, tr("Export kernel"),
+        QStringLiteral("node-%1.%2")
+            .arg(nodeId)
+            .arg(QString::fromStdString(*text).contains(QStringLiteral("class ModelNew")) ? QStringLiteral("py")
+                                                                                          : QStringLiteral("cpp")),
+        tr("Sources (*.cpp *.cu *.py);;All files (*)"));
     if (file.isEmpty()) return;
     QFile f(file);
-    if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(*text)) < 0) summary_->setText(tr("Cannot write %1").arg(file));
-    else summary_->setText(tr("Wrote node %1 to %2").arg(nodeId).arg(file));
+    if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(*text)) < 0)
+        summary_->setText(tr("Cannot write %1").arg(file));
+    else
+        summary_->setText(tr("Wrote node %1 to %2").arg(nodeId).arg(file));
 }
 
 void SearchView::addShortcuts() {
@@ -390,10 +419,14 @@ void SearchView::addShortcuts() {
     });
     shortcut(tr("Focus the tree"), QKeySequence(Qt::CTRL | Qt::Key_T), [this] { canvas_->setFocus(); });
     for (int i = 0; i < inspector_->count() && i < 9; ++i)
-        shortcut(tr("Inspector: %1").arg(inspector_->tabText(i)), QKeySequence(Qt::CTRL | (Qt::Key_1 + i)), [this, i] { inspector_->setCurrentIndex(i); });
-    shortcut(tr("Pause the search"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), [this] { steer(search::SteeringCommand::pause()); });
-    shortcut(tr("Resume the search"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), [this] { steer(search::SteeringCommand::resume()); });
-    shortcut(tr("Export the best kernel"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportKernel(canvas_->layout().bestId()); });
+        shortcut(tr("Inspector: %1").arg(inspector_->tabText(i)), QKeySequence(Qt::CTRL | (Qt::Key_1 + i)),
+                 [this, i] { inspector_->setCurrentIndex(i); });
+    shortcut(tr("Pause the search"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
+             [this] { steer(search::SteeringCommand::pause()); });
+    shortcut(tr("Resume the search"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
+             [this] { steer(search::SteeringCommand::resume()); });
+    shortcut(tr("Export the best kernel"), QKeySequence(Qt::CTRL | Qt::Key_E),
+             [this] { exportKernel(canvas_->layout().bestId()); });
 }
 
 void SearchView::updateProgress() {
@@ -432,10 +465,12 @@ bool SearchView::steer(const search::SteeringCommand& command) {
     if (!id) {
         // In the summary line, not a modal box: steering is often done in a hurry, mid-search.
         summary_->setText(tr("<span style='color:%3'>%1 refused: %2</span>")
-                              .arg(QString::fromStdString(command.verb), QString::fromStdString(id.error().message).toHtmlEscaped(), errorColorName(palette())));
+                              .arg(QString::fromStdString(command.verb),
+                                   QString::fromStdString(id.error().message).toHtmlEscaped(), errorColorName(palette())));
         return false;
     }
-    summary_->setText(tr("%1 sent (command %2); the running search applies it").arg(QString::fromStdString(command.verb)).arg(*id));
+    summary_->setText(
+        tr("%1 sent (command %2); the running search applies it").arg(QString::fromStdString(command.verb)).arg(*id));
     return true;
 }
 
@@ -445,27 +480,33 @@ void SearchView::nodeMenu(qint64 id, QPoint globalPos) {
     // Values, not the snapshot: batches keep arriving while the menu is open.
     const bool pruned = n->pruned, pinned = n->pinned;
     QMenu menu(this);
-    menu.addAction(pruned ? tr("Unprune subtree") : tr("Prune subtree"), this, [this, id, pruned] { steer(search::SteeringCommand::prune(id, !pruned)); });
-    menu.addAction(pinned ? tr("Unpin") : tr("Pin (expand this node next)"), this, [this, id, pinned] { steer(search::SteeringCommand::pin(id, !pinned)); });
+    menu.addAction(pruned ? tr("Unprune subtree") : tr("Prune subtree"), this,
+                   [this, id, pruned] { steer(search::SteeringCommand::prune(id, !pruned)); });
+    menu.addAction(pinned ? tr("Unpin") : tr("Pin (expand this node next)"), this,
+                   [this, id, pinned] { steer(search::SteeringCommand::pin(id, !pinned)); });
     menu.addAction(tr("Boost…"), this, [this, id] {
         bool ok = false;
-        const double amount = QInputDialog::getDouble(this, tr("Boost"), tr("Priority added to node %1:").arg(id), 0.5, -10, 10, 2, &ok);
+        const double amount =
+            QInputDialog::getDouble(this, tr("Boost"), tr("Priority added to node %1:").arg(id), 0.5, -10, 10, 2, &ok);
         if (ok) steer(search::SteeringCommand::boost(id, amount));
     });
     menu.addAction(tr("Hint…"), this, [this, id] {
         bool ok = false;
-        const QString text = QInputDialog::getMultiLineText(this, tr("Hint"), tr("Instruction for the next expansion of node %1:").arg(id), {}, &ok);
+        const QString text = QInputDialog::getMultiLineText(
+            this, tr("Hint"), tr("Instruction for the next expansion of node %1:").arg(id), {}, &ok);
         if (ok && !text.trimmed().isEmpty()) steer(search::SteeringCommand::hint(id, text.trimmed().toStdString()));
     });
     menu.addAction(tr("Add a manual child from a file…"), this, [this, id] {
-        const QString file = QFileDialog::getOpenFileName(this, tr("Kernel source"), {}, tr("Sources (*.cpp *.cc *.cu *.py);;All files (*)"));
+        const QString file =
+            QFileDialog::getOpenFileName(this, tr("Kernel source"), {}, tr("Sources (*.cpp *.cc *.cu *.py);;All files (*)"));
         if (file.isEmpty()) return;
         QFile f(file);
         if (!f.open(QIODevice::ReadOnly)) {
             QMessageBox::warning(this, tr("Add child"), tr("Cannot read %1").arg(file));
             return;
         }
-        steer(search::SteeringCommand::addChild(id, QFileInfo(file).completeBaseName().toStdString(), f.readAll().toStdString(), nlohmann::json::object()));
+        steer(search::SteeringCommand::addChild(id, QFileInfo(file).completeBaseName().toStdString(), f.readAll().toStdString(),
+                                                nlohmann::json::object()));
     });
     menu.addSeparator();
     menu.addAction(tr("Test Knowledge Retrieval…"), this, [this, id] { emit retrievalRequested(searchId_, id); });
@@ -510,7 +551,9 @@ void SearchView::showEvaluation(const NodeSnapshot& n) {
                     .arg(errorColorName(palette()));
     }
     for (const auto& t : result->timing) {
-        html += tr("<p><b>%1</b>: candidate %2 median (CV %3%)").arg(esc(t.shape), esc(formatSeconds(t.candidate.median))).arg(t.candidate.cv * 100, 0, 'f', 1);
+        html += tr("<p><b>%1</b>: candidate %2 median (CV %3%)")
+                    .arg(esc(t.shape), esc(formatSeconds(t.candidate.median)))
+                    .arg(t.candidate.cv * 100, 0, 'f', 1);
         for (const auto& b : t.baselines) html += tr(", %1 %2").arg(esc(b.name), esc(formatSeconds(b.median)));
         html += tr("; %1× over the reference</p>").arg(t.speedup, 0, 'g', 3);
     }

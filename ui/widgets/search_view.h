@@ -34,7 +34,7 @@ class TreeCanvas;
 
 class SearchView : public QWidget {
     Q_OBJECT
-public:
+  public:
     SearchView(std::filesystem::path database, qint64 searchId, QWidget* parent = nullptr);
     ~SearchView() override;
 
@@ -46,12 +46,12 @@ public:
     // false, with the reason shown, when it was refused.
     bool steer(const search::SteeringCommand& command);
 
-signals:
+  signals:
     void nodesArrived(int total); // after each batch: the tree's size
     // The node menu's "Test Knowledge Retrieval": what this node's next prompt would retrieve.
     void retrievalRequested(qint64 searchId, qint64 nodeId);
 
-private:
+  private:
     void onBatch(const NodeBatch& batch);
     void showNode(qint64 id);
     void applyFilter();

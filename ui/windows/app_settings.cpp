@@ -9,7 +9,9 @@
 namespace ks::ui::settings {
 namespace {
 
-QSettings store() { return QSettings(QStringLiteral("Kernelsmith"), QStringLiteral("Kernelsmith")); }
+QSettings store() {
+    return QSettings(QStringLiteral("Kernelsmith"), QStringLiteral("Kernelsmith"));
+}
 
 const QString kLastWorkspace = QStringLiteral("workspace/last");
 const QString kGeometry = QStringLiteral("mainWindow/geometry");
@@ -20,14 +22,19 @@ const QString kSplitter = QStringLiteral("mainWindow/splitter");
 // slashes would otherwise nest groups.
 QString workspaceKey(const QString& workspace) {
     const auto path = QFileInfo(workspace).absoluteFilePath().toUtf8();
-    return QStringLiteral("workspaces/") + QString::fromLatin1(QCryptographicHash::hash(path, QCryptographicHash::Sha1).toHex().left(16));
+    return QStringLiteral("workspaces/") +
+           QString::fromLatin1(QCryptographicHash::hash(path, QCryptographicHash::Sha1).toHex().left(16));
 }
 
 } // namespace
 
-QString lastWorkspace() { return store().value(kLastWorkspace).toString(); }
+QString lastWorkspace() {
+    return store().value(kLastWorkspace).toString();
+}
 
-void setLastWorkspace(const QString& path) { store().setValue(kLastWorkspace, path); }
+void setLastWorkspace(const QString& path) {
+    store().setValue(kLastWorkspace, path);
+}
 
 QString initialWorkspace(const QString& requested) {
     if (!requested.isEmpty()) return requested;

@@ -1,22 +1,22 @@
 #include "windows/main_window.h"
 
+#include "kb/kb_window.h"
 #include "models/evaluation_list_model.h"
 #include "models/problem_list_model.h"
 #include "models/search_list_model.h"
-#include "store/search_store.h"
 #include "session/search_runner.h"
-#include "widgets/search_view.h"
-#include "windows/new_search_dialog.h"
 #include "store/evaluation_store.h"
-#include "widgets/problem_details_view.h"
-#include "windows/app_settings.h"
-#include "kb/kb_window.h"
+#include "store/search_store.h"
 #include "util/paths.h"
+#include "widgets/problem_details_view.h"
+#include "widgets/search_view.h"
+#include "windows/app_settings.h"
+#include "windows/new_search_dialog.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
-#include <QtCore/QSet>
 #include <QtCore/QItemSelectionModel>
+#include <QtCore/QSet>
 #include <QtCore/QThread>
 #include <QtGui/QAction>
 #include <QtGui/QCloseEvent>
@@ -41,7 +41,9 @@ namespace ks::ui {
 namespace {
 
 constexpr int kRecentEvaluations = 50;
-QString workspaceFilter() { return QObject::tr("Kernelsmith workspaces (*.db);;All files (*)"); }
+QString workspaceFilter() {
+    return QObject::tr("Kernelsmith workspaces (*.db);;All files (*)");
+}
 
 QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
     auto* table = new QTableView(parent);
@@ -99,7 +101,9 @@ MainWindow::MainWindow(std::filesystem::path problemsRoot, QWidget* parent)
     reloadProblems();
 }
 
-MainWindow::~MainWindow() { stopRunningSearches(); }
+MainWindow::~MainWindow() {
+    stopRunningSearches();
+}
 
 // Searches started here stop with the window (evaluations in flight re-run on resume).
 void MainWindow::stopRunningSearches() {
@@ -123,8 +127,7 @@ QWidget* MainWindow::createProblemPanel() {
     splitter_->setStretchFactor(0, 1);
     splitter_->setStretchFactor(1, 1);
     splitter_->setChildrenCollapsible(false);
-    connect(problemTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this] { showCurrentProblem(); });
+    connect(problemTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { showCurrentProblem(); });
     return splitter_;
 }
 
@@ -230,7 +233,8 @@ void MainWindow::chooseNewSearch() {
     }
     std::vector<std::pair<QString, std::filesystem::path>> problems;
     for (int r = 0; r < problems_->rowCount(); ++r)
-        if (problems_->problemAt(r).valid()) problems.emplace_back(problems_->problemAt(r).id, std::filesystem::path(problems_->problemAt(r).dir.toStdString()));
+        if (problems_->problemAt(r).valid())
+            problems.emplace_back(problems_->problemAt(r).id, std::filesystem::path(problems_->problemAt(r).dir.toStdString()));
     NewSearchDialog dialog(problems, this);
     if (dialog.exec() != QDialog::Accepted) return;
     auto executor = dialog.executorConfig(); // checked when the dialog was accepted
@@ -273,7 +277,8 @@ void MainWindow::createMenus() {
     auto* create = file->addAction(QIcon::fromTheme(QStringLiteral("document-new")), tr("&New Workspace…"), this,
                                    &MainWindow::chooseNewWorkspace);
     create->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_N));
-    auto* newSearch = file->addAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("New &Search…"), this, &MainWindow::chooseNewSearch);
+    auto* newSearch = file->addAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("New &Search…"), this,
+                                      &MainWindow::chooseNewSearch);
     newSearch->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
     file->addSeparator();
     auto* quit = file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"), this, &QWidget::close);
@@ -294,10 +299,12 @@ void MainWindow::createMenus() {
         if (tabs_->currentIndex() > 0) emit tabs_->tabCloseRequested(tabs_->currentIndex());
     });
     closeTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_W));
-    auto* nextTab = view->addAction(tr("&Next Tab"), this, [this] { tabs_->setCurrentIndex((tabs_->currentIndex() + 1) % tabs_->count()); });
+    auto* nextTab =
+        view->addAction(tr("&Next Tab"), this, [this] { tabs_->setCurrentIndex((tabs_->currentIndex() + 1) % tabs_->count()); });
     nextTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
-    auto* previousTab = view->addAction(tr("&Previous Tab"), this,
-                                        [this] { tabs_->setCurrentIndex((tabs_->currentIndex() + tabs_->count() - 1) % tabs_->count()); });
+    auto* previousTab = view->addAction(tr("&Previous Tab"), this, [this] {
+        tabs_->setCurrentIndex((tabs_->currentIndex() + tabs_->count() - 1) % tabs_->count());
+    });
     previousTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
 
     auto* tools = menuBar()->addMenu(tr("&Tools"));
@@ -319,7 +326,8 @@ void MainWindow::showShortcuts() {
     // Read from the actions themselves, so the list cannot drift from what the keys do.
     QString rows;
     auto row = [&rows](const QString& keys, const QString& what) {
-        rows += QStringLiteral("<tr><td style='padding-right:16px'><b>%1</b></td><td>%2</td></tr>").arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
+        rows += QStringLiteral("<tr><td style='padding-right:16px'><b>%1</b></td><td>%2</td></tr>")
+                    .arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
     };
     // Every search tab holds the same keys: each listed once.
     QSet<QString> seen;
@@ -443,21 +451,22 @@ void MainWindow::refreshEvaluations() {
         fitColumns(evaluationTable_);
     }
     evaluationStack_->setCurrentWidget(evaluations_->rowCount() > 0 ? static_cast<QWidget*>(evaluationTable_)
-                                                                     : evaluationStack_->widget(0));
+                                                                    : evaluationStack_->widget(0));
 }
 
 void MainWindow::selectProblem(int row) {
     const auto index = problems_->index(row, 0);
     if (!index.isValid()) return;
-    problemTable_->selectionModel()->setCurrentIndex(
-        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    problemTable_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     problemTable_->scrollTo(index);
 }
 
 void MainWindow::showCurrentProblem() {
     const auto current = problemTable_->currentIndex();
-    if (current.isValid()) details_->showProblem(problems_->problemAt(current.row()));
-    else details_->showProblem(std::nullopt);
+    if (current.isValid())
+        details_->showProblem(problems_->problemAt(current.row()));
+    else
+        details_->showProblem(std::nullopt);
 }
 
 void MainWindow::updateWorkspaceLabels() {
@@ -468,9 +477,8 @@ void MainWindow::updateWorkspaceLabels() {
     }
     const auto path = workspacePath();
     setWindowTitle(tr("Kernelsmith — %1").arg(QFileInfo(path).fileName()));
-    workspaceLabel_->setText(tr("Workspace %1 · schema version %2")
-                                 .arg(QDir::toNativeSeparators(path))
-                                 .arg(workspace_->schemaVersion()));
+    workspaceLabel_->setText(
+        tr("Workspace %1 · schema version %2").arg(QDir::toNativeSeparators(path)).arg(workspace_->schemaVersion()));
 }
 
 void MainWindow::restoreWindowState() {

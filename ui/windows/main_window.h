@@ -34,7 +34,7 @@ class SearchView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     // problemsRoot: where problem folders are looked for (the bundled ones by default).
     explicit MainWindow(std::filesystem::path problemsRoot, QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -66,10 +66,10 @@ public:
     // The knowledge-base window on this workspace, opened or raised (nullptr, and a message, when it cannot open).
     KbWindow* showKnowledgeBase();
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* event) override;
 
-private:
+  private:
     void createMenus();
     QWidget* createProblemPanel();
     void createEvaluationsDock();

@@ -36,11 +36,13 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     QStringList names;
     if (auto settings = synth::loadLlmSettings(""); settings)
         for (const auto& m : settings->models) names << QString::fromStdString(m.name);
-    models_->setPlaceholderText(names.isEmpty() ? tr("e.g. openai:gpt-4o, ollama:qwen2.5-coder (comma-separated; NAME:WEIGHT for an ensemble)")
-                                                : tr("comma-separated, from: %1").arg(names.join(QStringLiteral(", "))));
+    models_->setPlaceholderText(
+        names.isEmpty() ? tr("e.g. openai:gpt-4o, ollama:qwen2.5-coder (comma-separated; NAME:WEIGHT for an ensemble)")
+                        : tr("comma-separated, from: %1").arg(names.join(QStringLiteral(", "))));
     if (!names.isEmpty()) models_->setCompleter(new QCompleter(names, models_));
     models_->setToolTip(tr("Models as in kernelsmith-cli llm models: configured names or presets; NAME:WEIGHT for an ensemble."));
-    connect(synth_, &QComboBox::currentTextChanged, this, [this](const QString& s) { models_->setEnabled(s != QStringLiteral("tuner")); });
+    connect(synth_, &QComboBox::currentTextChanged, this,
+            [this](const QString& s) { models_->setEnabled(s != QStringLiteral("tuner")); });
     budget_ = new QSpinBox(this);
     budget_->setRange(1, 100000);
     budget_->setValue(64);
@@ -72,8 +74,10 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     if (auto profiles = eval::loadExecutorProfiles(eval::defaultExecutorProfilesFile()); profiles) {
         profiles_ = *profiles;
         for (const auto& [name, choice] : profiles_)
-            executor_->addItem(tr("profile %1 (%2)").arg(QString::fromStdString(name), QString::fromStdString(eval::executorKindName(choice.kind))),
-                               QStringLiteral("profile:") + QString::fromStdString(name));
+            executor_->addItem(
+                tr("profile %1 (%2)")
+                    .arg(QString::fromStdString(name), QString::fromStdString(eval::executorKindName(choice.kind))),
+                QStringLiteral("profile:") + QString::fromStdString(name));
     } else {
         profilesError_ = QString::fromStdString(profiles.error().message);
     }
@@ -104,10 +108,9 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     slurmJobs_->setRange(1, 10000);
     slurmJobs_->setValue(4);
     slurmJobs_->setToolTip(tr("Jobs queued or running at once"));
-    const std::pair<QWidget*, const char*> slurmFields[] = {{slurmDir_, "slurmDir"},         {slurmPartition_, "slurmPartition"},
-                                                            {slurmAccount_, "slurmAccount"}, {slurmQos_, "slurmQos"},
-                                                            {slurmGres_, "slurmGres"},       {slurmTime_, "slurmTime"},
-                                                            {slurmJobs_, "slurmJobs"}};
+    const std::pair<QWidget*, const char*> slurmFields[] = {
+        {slurmDir_, "slurmDir"},   {slurmPartition_, "slurmPartition"}, {slurmAccount_, "slurmAccount"}, {slurmQos_, "slurmQos"},
+        {slurmGres_, "slurmGres"}, {slurmTime_, "slurmTime"},           {slurmJobs_, "slurmJobs"}};
     for (const auto& [w, name] : slurmFields) w->setObjectName(QString::fromLatin1(name));
     const auto showFields = [this, slurmFields] {
         const QString kind = executor_->currentData().toString();
@@ -146,7 +149,8 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
 
 std::filesystem::path NewSearchDialog::problemDir() const {
     const int i = problem_->currentIndex();
-    return i >= 0 && static_cast<std::size_t>(i) < problems_.size() ? problems_[static_cast<std::size_t>(i)].second : std::filesystem::path();
+    return i >= 0 && static_cast<std::size_t>(i) < problems_.size() ? problems_[static_cast<std::size_t>(i)].second
+                                                                    : std::filesystem::path();
 }
 
 QString NewSearchDialog::configJson() const {
@@ -165,7 +169,9 @@ QString NewSearchDialog::configJson() const {
     return QString::fromStdString(jsonText(c));
 }
 
-double NewSearchDialog::timeBudgetS() const { return timeBudget_->value(); }
+double NewSearchDialog::timeBudgetS() const {
+    return timeBudget_->value();
+}
 
 Result<eval::ExecutorChoice> NewSearchDialog::executorConfig() const {
     const QString kind = executor_->currentData().toString();
@@ -210,8 +216,10 @@ Result<eval::ExecutorChoice> NewSearchDialog::executorConfig() const {
 void NewSearchDialog::accept() {
     auto config = search::configFromJson(nlohmann::json::parse(configJson().toStdString()));
     std::string problem;
-    if (!config) problem = config.error().message;
-    else if (auto executor = executorConfig(); !executor) problem = executor.error().message;
+    if (!config)
+        problem = config.error().message;
+    else if (auto executor = executorConfig(); !executor)
+        problem = executor.error().message;
     else if (config->synth != tree::SynthMode::Tuner)
         if (auto made = synth::makeLlmSynthesizer(*config, ""); !made) problem = made.error().message;
     if (problem.empty()) {

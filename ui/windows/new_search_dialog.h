@@ -25,7 +25,7 @@ namespace ks::ui {
 
 class NewSearchDialog : public QDialog {
     Q_OBJECT
-public:
+  public:
     // problems: (name, folder) of the problems the user may pick.
     NewSearchDialog(const std::vector<std::pair<QString, std::filesystem::path>>& problems, QWidget* parent = nullptr);
 
@@ -37,7 +37,7 @@ public:
 
     void accept() override; // refuses, with the reason shown, a language-model search whose models or keys do not resolve
 
-private:
+  private:
     std::vector<std::pair<QString, std::filesystem::path>> problems_;
     QComboBox* problem_ = nullptr;
     QComboBox* policy_ = nullptr;

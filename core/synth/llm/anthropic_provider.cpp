@@ -63,10 +63,11 @@ struct StreamState {
         } else if (type == "error") {
             // e.g. overloaded_error mid-stream: the service's way to say 529.
             const std::string et = j.contains("error") ? stringAt(j["error"], "type") : "";
-            error = "the server reported " + (et.empty() ? std::string("an error") : et) + " mid-stream: " + errorMessageOf(e.data);
+            error =
+                "the server reported " + (et.empty() ? std::string("an error") : et) + " mid-stream: " + errorMessageOf(e.data);
             errorKind = et == "overloaded_error" || et == "api_error" ? FailureKind::Server
-                      : et == "rate_limit_error"                       ? FailureKind::RateLimited
-                                                                       : FailureKind::BadRequest;
+                        : et == "rate_limit_error"                    ? FailureKind::RateLimited
+                                                                      : FailureKind::BadRequest;
             return false;
         }
         return true; // ping, content_block_start/stop, signature deltas
@@ -74,7 +75,7 @@ struct StreamState {
 };
 
 class AnthropicProvider final : public Provider {
-public:
+  public:
     explicit AnthropicProvider(ModelConfig model) : model_(std::move(model)) {}
 
     CallOutcome call(const ChatRequest& request, StreamSink* sink, std::stop_token stop) override {
@@ -84,8 +85,10 @@ public:
                   {"system", request.system},
                   {"messages", json::array({{{"role", "user"}, {"content", request.user}}})},
                   {"stream", stream}};
-        if (model_.thinkingBudget > 0) body["thinking"] = {{"type", "enabled"}, {"budget_tokens", model_.thinkingBudget}};
-        else body["temperature"] = request.temperature; // thinking requires the default temperature
+        if (model_.thinkingBudget > 0)
+            body["thinking"] = {{"type", "enabled"}, {"budget_tokens", model_.thinkingBudget}};
+        else
+            body["temperature"] = request.temperature; // thinking requires the default temperature
         std::vector<std::string> headers = {"Content-Type: application/json", std::string("anthropic-version: ") + kApiVersion};
         if (!model_.apiKey.empty()) headers.push_back("x-api-key: " + model_.apiKey.reveal());
         const auto http = requestFor(model_, joinUrl(model_.baseUrl, "/v1/messages"), std::move(headers), jsonText(body));
@@ -94,7 +97,7 @@ public:
                                      [this](const HttpResponse& r, const std::string& url) { return parseWhole(r, url); });
     }
 
-private:
+  private:
     CallOutcome parseWhole(const HttpResponse& response, const std::string& url) const {
         json j;
         if (auto failed = parseBody(response, url, j)) return *failed;
@@ -103,8 +106,10 @@ private:
         ChatReply reply;
         for (const auto& block : j["content"]) {
             const std::string t = stringAt(block, "type");
-            if (t == "text") reply.text += stringAt(block, "text");
-            else if (t == "thinking") reply.reasoning += stringAt(block, "thinking");
+            if (t == "text")
+                reply.text += stringAt(block, "text");
+            else if (t == "thinking")
+                reply.reasoning += stringAt(block, "thinking");
         }
         reply.finishReason = normalizeStop(stringAt(j, "stop_reason"));
         reply.model = stringAt(j, "model");
@@ -115,13 +120,14 @@ private:
         return finishReply(std::move(reply), model_.model);
     }
 
-
     ModelConfig model_;
 };
 
 } // namespace
 
-std::unique_ptr<Provider> makeAnthropicProvider(const ModelConfig& model) { return std::make_unique<AnthropicProvider>(model); }
+std::unique_ptr<Provider> makeAnthropicProvider(const ModelConfig& model) {
+    return std::make_unique<AnthropicProvider>(model);
+}
 
 std::unique_ptr<Provider> makeProvider(const ModelConfig& model) {
     return model.provider == ProviderKind::Anthropic ? makeAnthropicProvider(model) : makeOpenAiProvider(model);

@@ -110,13 +110,17 @@ HttpResponse httpPost(const HttpRequest& request, const std::function<void(std::
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
     if (rc != CURLE_OK) {
         response.transportError = errorBuffer[0] ? errorBuffer : curl_easy_strerror(rc);
-        if (t.cancelled) response.transport = TransportStatus::Cancelled;
-        else if (t.idle) response.transport = TransportStatus::Idle;
-        else if (rc == CURLE_OPERATION_TIMEDOUT) response.transport = TransportStatus::Timeout;
+        if (t.cancelled)
+            response.transport = TransportStatus::Cancelled;
+        else if (t.idle)
+            response.transport = TransportStatus::Idle;
+        else if (rc == CURLE_OPERATION_TIMEDOUT)
+            response.transport = TransportStatus::Timeout;
         else if (rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_COULDNT_RESOLVE_PROXY ||
                  rc == CURLE_SSL_CONNECT_ERROR)
             response.transport = TransportStatus::Connect;
-        else response.transport = TransportStatus::Other;
+        else
+            response.transport = TransportStatus::Other;
     }
     curl_slist_free_all(headers);
     curl_easy_cleanup(curl);

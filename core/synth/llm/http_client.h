@@ -13,21 +13,21 @@ namespace ks::synth::llm {
 
 struct HttpRequest {
     std::string url;
-    std::vector<std::string> headers;  // "Name: value"; may carry a key: never log them
+    std::vector<std::string> headers; // "Name: value"; may carry a key: never log them
     std::string body;
     double connectTimeoutS = 10;
     double totalTimeoutS = 600;
-    double idleTimeoutS = 60;          // no byte received for this long: give up
+    double idleTimeoutS = 60; // no byte received for this long: give up
 };
 
 enum class TransportStatus { Ok, Connect, Timeout, Idle, Cancelled, Other };
 
 struct HttpResponse {
     TransportStatus transport = TransportStatus::Ok;
-    std::string transportError;        // curl's words, when transport != Ok
-    long status = 0;                   // HTTP status, 0 when none arrived
+    std::string transportError;                 // curl's words, when transport != Ok
+    long status = 0;                            // HTTP status, 0 when none arrived
     std::map<std::string, std::string> headers; // names lowercased; the last value wins
-    std::string body;                  // the whole body (streamed bodies too)
+    std::string body;                           // the whole body (streamed bodies too)
 };
 
 // onData receives each piece of the body as it arrives (may be empty).

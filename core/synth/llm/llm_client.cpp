@@ -23,16 +23,26 @@ bool pause(double seconds, std::stop_token stop) {
 
 std::string failureKindName(FailureKind kind) {
     switch (kind) {
-    case FailureKind::Unauthorized: return "unauthorized";
-    case FailureKind::RateLimited: return "rate_limited";
-    case FailureKind::Server: return "server_error";
-    case FailureKind::BadRequest: return "bad_request";
-    case FailureKind::Connect: return "connect";
-    case FailureKind::Timeout: return "timeout";
-    case FailureKind::Idle: return "idle_stream";
-    case FailureKind::Truncated: return "truncated_stream";
-    case FailureKind::Malformed: return "malformed_reply";
-    case FailureKind::Cancelled: return "cancelled";
+    case FailureKind::Unauthorized:
+        return "unauthorized";
+    case FailureKind::RateLimited:
+        return "rate_limited";
+    case FailureKind::Server:
+        return "server_error";
+    case FailureKind::BadRequest:
+        return "bad_request";
+    case FailureKind::Connect:
+        return "connect";
+    case FailureKind::Timeout:
+        return "timeout";
+    case FailureKind::Idle:
+        return "idle_stream";
+    case FailureKind::Truncated:
+        return "truncated_stream";
+    case FailureKind::Malformed:
+        return "malformed_reply";
+    case FailureKind::Cancelled:
+        return "cancelled";
     }
     return "unknown";
 }
@@ -44,12 +54,15 @@ bool isRetryable(FailureKind kind) {
     case FailureKind::Connect:
     case FailureKind::Timeout:
     case FailureKind::Idle:
-    case FailureKind::Truncated: return true;
-    default: return false;
+    case FailureKind::Truncated:
+        return true;
+    default:
+        return false;
     }
 }
 
-LlmClient::LlmClient(ModelConfig model, std::unique_ptr<Provider> provider) : model_(std::move(model)), provider_(std::move(provider)) {}
+LlmClient::LlmClient(ModelConfig model, std::unique_ptr<Provider> provider)
+    : model_(std::move(model)), provider_(std::move(provider)) {}
 
 double LlmClient::backoffSeconds(const ModelConfig& model, const Failure& failure, int retry, std::mt19937_64& rng) {
     // Retry-After is the server's word: waited as given (a rate limiter that
@@ -61,7 +74,8 @@ double LlmClient::backoffSeconds(const ModelConfig& model, const Failure& failur
     return ceiling * u(rng);
 }
 
-ClientOutcome LlmClient::complete(const ChatRequest& request, StreamSink* sink, std::stop_token stop, std::uint64_t rngSeed) const {
+ClientOutcome LlmClient::complete(const ChatRequest& request, StreamSink* sink, std::stop_token stop,
+                                  std::uint64_t rngSeed) const {
     ClientOutcome out;
     std::mt19937_64 rng(rngSeed);
     const auto start = std::chrono::steady_clock::now();
@@ -71,7 +85,8 @@ ClientOutcome LlmClient::complete(const ChatRequest& request, StreamSink* sink, 
         const auto& f = out.call.failure;
         if (!isRetryable(f.kind) || attempt >= model_.maxRetries || stop.stop_requested()) break;
         const double wait = backoffSeconds(model_, f, attempt, rng);
-        log::llm()->info("{}: {} ({}); retry {} of {} in {:.1f} s", model_.name, failureKindName(f.kind), f.httpStatus, attempt + 1, model_.maxRetries, wait);
+        log::llm()->info("{}: {} ({}); retry {} of {} in {:.1f} s", model_.name, failureKindName(f.kind), f.httpStatus,
+                         attempt + 1, model_.maxRetries, wait);
         out.retries.push_back({f, wait});
         if (!pause(wait, stop)) {
             out.call = CallOutcome::fail(FailureKind::Cancelled, "cancelled while waiting to retry");

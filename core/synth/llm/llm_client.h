@@ -11,17 +11,17 @@ namespace ks::synth::llm {
 
 struct Attempt {
     Failure failure;
-    double waitedS = 0;     // the pause before the next attempt
+    double waitedS = 0; // the pause before the next attempt
 };
 
 struct ClientOutcome {
-    CallOutcome call;                // the last attempt's outcome
-    std::vector<Attempt> retries;    // the failed attempts before it
-    double latencyS = 0;             // all attempts and waits
+    CallOutcome call;             // the last attempt's outcome
+    std::vector<Attempt> retries; // the failed attempts before it
+    double latencyS = 0;          // all attempts and waits
 };
 
 class LlmClient {
-public:
+  public:
     LlmClient(ModelConfig model, std::unique_ptr<Provider> provider);
     explicit LlmClient(ModelConfig model) : LlmClient(model, makeProvider(model)) {}
 
@@ -32,7 +32,7 @@ public:
     // The pause before retry number `retry` (0-based) after `failure`.
     static double backoffSeconds(const ModelConfig& model, const Failure& failure, int retry, std::mt19937_64& rng);
 
-private:
+  private:
     ModelConfig model_;
     std::unique_ptr<Provider> provider_;
 };

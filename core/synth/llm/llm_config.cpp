@@ -51,8 +51,9 @@ Status resolveKey(ModelConfig& m) {
     }
     const char* v = std::getenv(m.apiKeyEnv.c_str());
     if (!v || !*v)
-        return makeError(ErrorCode::InvalidArgument, "model " + m.name + " needs an API key: set the environment variable " + m.apiKeyEnv +
-                                                         " (or \"api_key\" in " + defaultSettingsFile().string() + ", mode 0600)");
+        return makeError(ErrorCode::InvalidArgument, "model " + m.name + " needs an API key: set the environment variable " +
+                                                         m.apiKeyEnv + " (or \"api_key\" in " + defaultSettingsFile().string() +
+                                                         ", mode 0600)");
     m.apiKey = Secret(v);
     m.keySource = "env " + m.apiKeyEnv;
     return {};
@@ -60,9 +61,13 @@ Status resolveKey(ModelConfig& m) {
 
 } // namespace
 
-std::string providerName(ProviderKind kind) { return kind == ProviderKind::Anthropic ? "anthropic" : "openai"; }
+std::string providerName(ProviderKind kind) {
+    return kind == ProviderKind::Anthropic ? "anthropic" : "openai";
+}
 
-std::filesystem::path defaultSettingsFile() { return paths::configDir() / "llm.json"; }
+std::filesystem::path defaultSettingsFile() {
+    return paths::configDir() / "llm.json";
+}
 
 Result<LlmSettings> loadSettings(const std::filesystem::path& file, bool explicitFile) {
     LlmSettings settings;
@@ -92,10 +97,15 @@ Result<LlmSettings> loadSettings(const std::filesystem::path& file, bool explici
             m.name = entry.value("name", "");
             const std::string provider = entry.value("provider", "openai");
             if (m.name.empty()) return makeError(ErrorCode::Validation, where + "/name: required");
-            if (provider == "anthropic") m.provider = ProviderKind::Anthropic;
-            else if (provider == "openai") m.provider = ProviderKind::OpenAi;
-            else return makeError(ErrorCode::Validation, where + "/provider: expected \"openai\" (any OpenAI-compatible server) or \"anthropic\"");
-            m.baseUrl = entry.value("base_url", m.provider == ProviderKind::Anthropic ? "https://api.anthropic.com" : "https://api.openai.com/v1");
+            if (provider == "anthropic")
+                m.provider = ProviderKind::Anthropic;
+            else if (provider == "openai")
+                m.provider = ProviderKind::OpenAi;
+            else
+                return makeError(ErrorCode::Validation,
+                                 where + "/provider: expected \"openai\" (any OpenAI-compatible server) or \"anthropic\"");
+            m.baseUrl = entry.value("base_url", m.provider == ProviderKind::Anthropic ? "https://api.anthropic.com"
+                                                                                      : "https://api.openai.com/v1");
             m.model = entry.value("model", m.name);
             m.apiKeyEnv = entry.value("api_key_env", "");
             if (entry.contains("api_key")) {
@@ -116,16 +126,18 @@ Result<LlmSettings> loadSettings(const std::filesystem::path& file, bool explici
             m.retryBaseS = entry.value("retry_base_s", m.retryBaseS);
             m.retryMaxS = entry.value("retry_max_s", m.retryMaxS);
             if (m.maxTokens < 1 || m.weight < 0 || m.maxRetries < 0 || m.temperature < 0)
-                return makeError(ErrorCode::Validation, where + ": max_tokens must be >= 1; weight, max_retries and temperature >= 0");
+                return makeError(ErrorCode::Validation,
+                                 where + ": max_tokens must be >= 1; weight, max_retries and temperature >= 0");
             settings.models.push_back(std::move(m));
         } catch (const json::exception& e) {
             return makeError(ErrorCode::Validation, where + ": a field has the wrong type (" + std::string(e.what()) + ")");
         }
     }
     if (holdsKey) {
-        struct stat st{};
+        struct stat st {};
         if (stat(file.c_str(), &st) == 0 && (st.st_mode & 077))
-            return makeError(ErrorCode::Validation, file.string() + " holds an API key but others can read it; run: chmod 600 " + file.string());
+            return makeError(ErrorCode::Validation,
+                             file.string() + " holds an API key but others can read it; run: chmod 600 " + file.string());
     }
     return settings;
 }
@@ -147,10 +159,11 @@ Result<ModelConfig> resolveModel(const LlmSettings& settings, const std::string&
     }
     std::string known;
     for (const auto& c : settings.models) known += (known.empty() ? "" : ", ") + c.name;
-    return makeError(ErrorCode::NotFound, "unknown model '" + name + "': use a name from " +
-                                              (settings.file.empty() ? defaultSettingsFile().string() + " (not present)" : settings.file.string()) +
-                                              (known.empty() ? "" : " (" + known + ")") +
-                                              ", or a preset openai:MODEL, anthropic:MODEL, ollama:MODEL, vllm:MODEL");
+    return makeError(ErrorCode::NotFound,
+                     "unknown model '" + name + "': use a name from " +
+                         (settings.file.empty() ? defaultSettingsFile().string() + " (not present)" : settings.file.string()) +
+                         (known.empty() ? "" : " (" + known + ")") +
+                         ", or a preset openai:MODEL, anthropic:MODEL, ollama:MODEL, vllm:MODEL");
 }
 
 std::string redact(std::string text, const Secret& key) {

@@ -13,13 +13,13 @@ namespace ks::synth::llm {
 // An API key. It has no stream operator and no implicit conversion, so it
 // cannot reach a log line or a JSON document by accident.
 class Secret {
-public:
+  public:
     Secret() = default;
     explicit Secret(std::string value) : value_(std::move(value)) {}
     bool empty() const { return value_.empty(); }
     const std::string& reveal() const { return value_; } // for the request header only
 
-private:
+  private:
     std::string value_;
 };
 
@@ -27,18 +27,18 @@ enum class ProviderKind { OpenAi, Anthropic };
 std::string providerName(ProviderKind kind);
 
 struct ModelConfig {
-    std::string name;             // what a search refers to (--model NAME)
+    std::string name; // what a search refers to (--model NAME)
     ProviderKind provider = ProviderKind::OpenAi;
-    std::string baseUrl;          // e.g. https://api.openai.com/v1, http://localhost:11434/v1
-    std::string model;            // the provider's model id
-    std::string apiKeyEnv;        // environment variable holding the key ("" for none)
-    Secret apiKey;                // resolved: from the config file, else apiKeyEnv
-    std::string keySource;        // where the key came from, for messages ("env OPENAI_API_KEY", "config file", "none")
+    std::string baseUrl;   // e.g. https://api.openai.com/v1, http://localhost:11434/v1
+    std::string model;     // the provider's model id
+    std::string apiKeyEnv; // environment variable holding the key ("" for none)
+    Secret apiKey;         // resolved: from the config file, else apiKeyEnv
+    std::string keySource; // where the key came from, for messages ("env OPENAI_API_KEY", "config file", "none")
     double temperature = 0.7;
     int maxTokens = 8192;
-    int thinkingBudget = 0;       // Anthropic extended thinking tokens (0: off)
-    double weight = 1;            // share of an ensemble's calls
-    double priceInPerMTok = 0;    // USD per million input tokens
+    int thinkingBudget = 0;    // Anthropic extended thinking tokens (0: off)
+    double weight = 1;         // share of an ensemble's calls
+    double priceInPerMTok = 0; // USD per million input tokens
     double priceOutPerMTok = 0;
     bool stream = true;
     double connectTimeoutS = 10, totalTimeoutS = 600, idleTimeoutS = 90;
@@ -52,7 +52,7 @@ struct ModelConfig {
 
 struct LlmSettings {
     std::vector<ModelConfig> models;
-    std::filesystem::path file;   // where they were read from ("" when none)
+    std::filesystem::path file; // where they were read from ("" when none)
 };
 
 // $XDG_CONFIG_HOME/kernelsmith/llm.json (default ~/.config/kernelsmith/llm.json).

@@ -19,7 +19,9 @@ void readUsage(const json& j, ChatReply& reply) {
     reply.usage.outputTokens = j["usage"].value("completion_tokens", std::int64_t{0});
 }
 
-std::string normalizeFinish(const std::string& f) { return f == "length" ? "length" : f.empty() ? "" : f == "stop" ? "stop" : f; }
+std::string normalizeFinish(const std::string& f) {
+    return f == "length" ? "length" : f.empty() ? "" : f == "stop" ? "stop" : f;
+}
 
 // Accumulates a streamed reply; false on an event that is not the protocol's.
 struct StreamState {
@@ -70,18 +72,20 @@ struct StreamState {
 };
 
 class OpenAiProvider final : public Provider {
-public:
+  public:
     explicit OpenAiProvider(ModelConfig model) : model_(std::move(model)) {}
 
     CallOutcome call(const ChatRequest& request, StreamSink* sink, std::stop_token stop) override {
         const bool stream = request.stream && model_.stream;
         json body{{"model", model_.model},
-                  {"messages", json::array({{{"role", "system"}, {"content", request.system}}, {{"role", "user"}, {"content", request.user}}})},
+                  {"messages", json::array({{{"role", "system"}, {"content", request.system}},
+                                            {{"role", "user"}, {"content", request.user}}})},
                   {"temperature", request.temperature},
                   {"max_tokens", request.maxTokens},
                   {"stream", stream}};
         if (stream) body["stream_options"] = {{"include_usage", true}};
-        std::vector<std::string> headers = {"Content-Type: application/json", "Accept: " + std::string(stream ? "text/event-stream" : "application/json")};
+        std::vector<std::string> headers = {"Content-Type: application/json",
+                                            "Accept: " + std::string(stream ? "text/event-stream" : "application/json")};
         if (!model_.apiKey.empty()) headers.push_back("Authorization: Bearer " + model_.apiKey.reveal());
         const auto http = requestFor(model_, joinUrl(model_.baseUrl, "/chat/completions"), std::move(headers), jsonText(body));
 
@@ -89,7 +93,7 @@ public:
                                      [this](const HttpResponse& r, const std::string& url) { return parseWhole(r, url); });
     }
 
-private:
+  private:
     CallOutcome parseWhole(const HttpResponse& response, const std::string& url) const {
         json j;
         if (auto failed = parseBody(response, url, j)) return *failed;
@@ -106,12 +110,13 @@ private:
         return finishReply(std::move(reply), model_.model);
     }
 
-
     ModelConfig model_;
 };
 
 } // namespace
 
-std::unique_ptr<Provider> makeOpenAiProvider(const ModelConfig& model) { return std::make_unique<OpenAiProvider>(model); }
+std::unique_ptr<Provider> makeOpenAiProvider(const ModelConfig& model) {
+    return std::make_unique<OpenAiProvider>(model);
+}
 
 } // namespace ks::synth::llm

@@ -18,7 +18,7 @@ struct Piece {
     std::string section;
     std::string text;
     int value;
-    std::string label;   // how the cut list names it
+    std::string label; // how the cut list names it
 };
 
 std::string sizesText(const std::map<std::string, long long>& sizes) {
@@ -59,17 +59,19 @@ void feedbackPieces(const eval::EvaluationResult& r, std::vector<Piece>& out) {
     if (r.status == eval::EvalStatus::CompileError && !r.buildLog.empty()) {
         auto [errors, rest] = splitBuildLog(r.buildLog);
         if (!errors.empty()) out.push_back({sec, "compiler errors:\n```\n" + errors + "```\n", 90, ""});
-        if (!rest.empty()) out.push_back({sec, "rest of the build log:\n```\n" + rest + "```\n", 20, "the build log beyond its error lines"});
+        if (!rest.empty())
+            out.push_back({sec, "rest of the build log:\n```\n" + rest + "```\n", 20, "the build log beyond its error lines"});
     }
     int shown = 0;
     for (const auto& c : r.checks) {
         if (c.passed || shown >= 4) continue;
         std::ostringstream o;
-        o << "failed check: shape " << c.shape << " (" << jsonText(c.sizes) << "), seed " << c.seed << ", output " << c.output << ": "
-          << c.mismatches << " of " << c.elements << " elements wrong";
+        o << "failed check: shape " << c.shape << " (" << jsonText(c.sizes) << "), seed " << c.seed << ", output " << c.output
+          << ": " << c.mismatches << " of " << c.elements << " elements wrong";
         if (c.unwritten) o << ", " << c.unwritten << " never written";
         if (c.nondeterministic) o << ", " << c.nondeterministic << " differ between two identical calls";
-        if (c.firstIndex) o << "; first at index " << *c.firstIndex << ": expected " << c.firstExpected << ", got " << c.firstActual;
+        if (c.firstIndex)
+            o << "; first at index " << *c.firstIndex << ": expected " << c.firstExpected << ", got " << c.firstActual;
         o << "; max abs error " << c.maxAbsError;
         if (!c.detail.empty()) o << " (" << c.detail << ")";
         out.push_back({sec, o.str() + "\n", shown == 0 ? 85 : 40, "failed check " + std::to_string(shown + 1)});
@@ -79,7 +81,8 @@ void feedbackPieces(const eval::EvaluationResult& r, std::vector<Piece>& out) {
         std::ostringstream o;
         o << "timing on " << t.shape << " (" << jsonText(t.sizes) << "): this kernel " << formatSeconds(t.candidate.median);
         if (!t.baselines.empty()) o << ", reference " << formatSeconds(t.baselines[0].median);
-        for (std::size_t b = 1; b < t.baselines.size(); ++b) o << ", " << t.baselines[b].name << " " << formatSeconds(t.baselines[b].median);
+        for (std::size_t b = 1; b < t.baselines.size(); ++b)
+            o << ", " << t.baselines[b].name << " " << formatSeconds(t.baselines[b].median);
         if (t.candidate.median > 0) {
             o << "; " << t.bytes / t.candidate.median / 1e9 << " GB/s, " << t.flops / t.candidate.median / 1e9 << " GFLOP/s";
         }
@@ -89,7 +92,9 @@ void feedbackPieces(const eval::EvaluationResult& r, std::vector<Piece>& out) {
 
 } // namespace
 
-int estimateTokens(const std::string& text) { return static_cast<int>((text.size() + 3) / 4); }
+int estimateTokens(const std::string& text) {
+    return static_cast<int>((text.size() + 3) / 4);
+}
 
 Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
     const auto& p = *in.problem;
@@ -102,39 +107,57 @@ Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
         prompt.system =
             "You are an expert GPU performance engineer. You improve one PyTorch module at a time inside an automated search. "
             "Every reply is checked against the reference module on many shapes and fresh input seeds (every output element is "
-            "compared within the dtype's tolerance, unwritten outputs read as NaN, inputs must stay unmodified), then timed with CUDA "
-            "events against eager PyTorch on the production shapes, L2 flushed before each call. Fitness is reference time / your "
+            "compared within the dtype's tolerance, unwritten outputs read as NaN, inputs must stay unmodified), then timed with "
+            "CUDA "
+            "events against eager PyTorch on the production shapes, L2 flushed before each call. Fitness is reference time / "
+            "your "
             "time when correct, 0 otherwise.\n\n"
             "Rules: compute the operator yourself with Triton kernels or CUDA through torch.utils.cpp_extension.load_inline; "
-            "do not call the reference's own op" + (forbidden.empty() ? std::string() : " (" + forbidden + " are refused)") +
+            "do not call the reference's own op" +
+            (forbidden.empty() ? std::string() : " (" + forbidden + " are refused)") +
             ", torch.compile, side streams, threads, files, the network or other processes; do not patch torch or the standard "
             "library; be correct for every size, not only the timing shapes.\n\n"
-            "Output contract: reply with a short explanation of what you changed and why (a few sentences), then exactly one fenced "
-            "code block (```python ... ```) holding the complete file. It must define class ModelNew(torch.nn.Module) with the same "
-            "constructor arguments and forward signature as the reference's Model, returning the same outputs (shapes and dtypes); "
+            "Output contract: reply with a short explanation of what you changed and why (a few sentences), then exactly one "
+            "fenced "
+            "code block (```python ... ```) holding the complete file. It must define class ModelNew(torch.nn.Module) with the "
+            "same "
+            "constructor arguments and forward signature as the reference's Model, returning the same outputs (shapes and "
+            "dtypes); "
             "parameters named as Model's get Model's values. You may declare tunable parameters as comment lines "
-            "`# @ks-param NAME: a | b | c = a` (or `lo..hi`, `bool`, `enum(x, y)`) and read them with `from ks_params import NAME`; "
+            "`# @ks-param NAME: a | b | c = a` (or `lo..hi`, `bool`, `enum(x, y)`) and read them with `from ks_params import "
+            "NAME`; "
             "the search tunes them. Do not put any other code block in the reply.";
     } else {
         prompt.system =
-            "You are an expert performance engineer. You improve one " + std::string(problem::backendName(p.backend)) + " kernel at a time inside an automated search. "
-            "Every reply is compiled with the flags below, checked against a reference implementation on many shapes and input seeds "
-            "(outputs are poisoned before each call, every element is compared, inputs must stay unmodified, results must be deterministic), "
-            "then timed against the reference on the production shapes. Fitness is reference time / kernel time when correct, 0 otherwise.\n\n"
-            "Rules: the kernel must compute the operator itself (no calls into BLAS or other libraries unless the problem says so), "
-            "must not special-case the test inputs, must not read or write files, the network, or other processes, and must be correct for "
+            "You are an expert performance engineer. You improve one " + std::string(problem::backendName(p.backend)) +
+            " kernel at a time inside an automated search. "
+            "Every reply is compiled with the flags below, checked against a reference implementation on many shapes and input "
+            "seeds "
+            "(outputs are poisoned before each call, every element is compared, inputs must stay unmodified, results must be "
+            "deterministic), "
+            "then timed against the reference on the production shapes. Fitness is reference time / kernel time when correct, 0 "
+            "otherwise.\n\n"
+            "Rules: the kernel must compute the operator itself (no calls into BLAS or other libraries unless the problem says "
+            "so), "
+            "must not special-case the test inputs, must not read or write files, the network, or other processes, and must be "
+            "correct for "
             "every size, not only the timing shapes.\n\n"
-            "Output contract: reply with a short explanation of what you changed and why (a few sentences), then exactly one fenced code "
-            "block (```cpp ... ```) holding the complete source file. It must define\n    " + p.prototype() + "\n"
+            "Output contract: reply with a short explanation of what you changed and why (a few sentences), then exactly one "
+            "fenced code "
+            "block (```cpp ... ```) holding the complete source file. It must define\n    " +
+            p.prototype() +
+            "\n"
             "You may declare tunable parameters as comment lines `// @ks-param NAME: a | b | c = a` (or `lo..hi`, `bool`, "
-            "`enum(x, y)`); each is passed as a macro -DNAME=value and the search tunes them. Do not put any other code block in the reply.";
+            "`enum(x, y)`); each is passed as a macro -DNAME=value and the search tunes them. Do not put any other code block in "
+            "the reply.";
     }
 
     std::vector<Piece> pieces;
     {
         std::ostringstream o;
         if (torch) {
-            o << p.title << " (" << p.name << ")\n" << p.description << "\n\nreference (" << p.reference.path.filename().string() << "):\n```python\n"
+            o << p.title << " (" << p.name << ")\n"
+              << p.description << "\n\nreference (" << p.reference.path.filename().string() << "):\n```python\n"
               << p.reference.text << (p.reference.text.empty() || p.reference.text.back() == '\n' ? "" : "\n") << "```\n";
             o << "sizes (module-level names the shapes set before get_inputs()): " << joinComma(p.sizes);
             o << "\ncheck shapes:";
@@ -166,8 +189,9 @@ Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
         if (in.targetSpeedup > 0) o << "\ntarget speedup: " << in.targetSpeedup << "x";
         pieces.push_back({"Problem", o.str() + "\n", -1, ""});
     }
-    pieces.push_back({"Current kernel", (in.params.empty() ? std::string() : "param values: " + in.params + "\n") + "```" + fence + "\n" + in.source +
-                                            (in.source.empty() || in.source.back() == '\n' ? "" : "\n") + "```\n",
+    pieces.push_back({"Current kernel",
+                      (in.params.empty() ? std::string() : "param values: " + in.params + "\n") + "```" + fence + "\n" +
+                          in.source + (in.source.empty() || in.source.back() == '\n' ? "" : "\n") + "```\n",
                       -1, ""});
     if (in.feedback) feedbackPieces(*in.feedback, pieces);
     if (!in.diagnosis.empty()) {
@@ -177,21 +201,28 @@ Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
     }
     if (!in.hint.empty()) pieces.push_back({"Instruction from the engineer steering this search", in.hint + "\n", -1, ""});
     for (std::size_t i = 0; i < in.ancestors.size(); ++i)
-        pieces.push_back({"How this kernel came to be (parent first)", summaryLine(in.ancestors[i]) + "\n", 60 - static_cast<int>(std::min<std::size_t>(i, 40)),
+        pieces.push_back({"How this kernel came to be (parent first)", summaryLine(in.ancestors[i]) + "\n",
+                          60 - static_cast<int>(std::min<std::size_t>(i, 40)),
                           "ancestor node " + std::to_string(in.ancestors[i].id)});
     for (std::size_t i = 0; i < in.siblings.size(); ++i)
         pieces.push_back({"Other attempts from the same parent (failures included)", summaryLine(in.siblings[i]) + "\n",
-                          30 - static_cast<int>(std::min<std::size_t>(i, 25)), "sibling node " + std::to_string(in.siblings[i].id)});
+                          30 - static_cast<int>(std::min<std::size_t>(i, 25)),
+                          "sibling node " + std::to_string(in.siblings[i].id)});
     auto knowledge = in.knowledge;
     std::stable_sort(knowledge.begin(), knowledge.end(), [](const auto& a, const auto& b) { return a.score > b.score; });
     for (std::size_t i = 0; i < knowledge.size(); ++i)
-        pieces.push_back({"Reference material", "### " + knowledge[i].title + (knowledge[i].path.empty() ? "" : " (" + knowledge[i].path + ")") + "\n" +
-                                                    knowledge[i].text + "\n",
+        pieces.push_back({"Reference material",
+                          "### " + knowledge[i].title + (knowledge[i].path.empty() ? "" : " (" + knowledge[i].path + ")") + "\n" +
+                              knowledge[i].text + "\n",
                           50 - static_cast<int>(std::min<std::size_t>(i, 45)), "knowledge: " + knowledge[i].title});
     std::string task;
-    if (in.operation == "fix") task = "The kernel above fails. Fix it first; keep it fast.";
-    else if (in.operation == "restart") task = "Write a different design from scratch (a clean slate: do not follow the kernel above closely).";
-    else task = "Make the kernel faster while keeping it correct. Prefer one substantial idea per reply; expose its knobs as @ks-param lines.";
+    if (in.operation == "fix")
+        task = "The kernel above fails. Fix it first; keep it fast.";
+    else if (in.operation == "restart")
+        task = "Write a different design from scratch (a clean slate: do not follow the kernel above closely).";
+    else
+        task = "Make the kernel faster while keeping it correct. Prefer one substantial idea per reply; expose its knobs as "
+               "@ks-param lines.";
     pieces.push_back({"Task", task + "\n", -1, ""});
 
     // Cut the least valuable pieces until the estimate fits.
@@ -217,7 +248,8 @@ Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
         }
         prompt.user += pc.text;
     }
-    if (!prompt.cut.empty()) prompt.user += "\n(" + std::to_string(prompt.cut.size()) + " lower-priority context item(s) omitted for length.)\n";
+    if (!prompt.cut.empty())
+        prompt.user += "\n(" + std::to_string(prompt.cut.size()) + " lower-priority context item(s) omitted for length.)\n";
     prompt.estimatedTokens = estimateTokens(prompt.system) + estimateTokens(prompt.user);
     return prompt;
 }

@@ -9,7 +9,7 @@
 namespace ks::synth::llm {
 
 class Provider {
-public:
+  public:
     virtual ~Provider() = default;
     // sink may be null; it sees the deltas of a streamed reply as they arrive.
     virtual CallOutcome call(const ChatRequest& request, StreamSink* sink, std::stop_token stop) = 0;

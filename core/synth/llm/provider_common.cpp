@@ -22,7 +22,8 @@ std::optional<Failure> classifyHttp(const HttpResponse& r, const std::string& en
     Failure f;
     f.httpStatus = r.status;
     switch (r.transport) {
-    case TransportStatus::Ok: break;
+    case TransportStatus::Ok:
+        break;
     case TransportStatus::Cancelled:
         f.kind = FailureKind::Cancelled;
         f.message = "cancelled";
@@ -33,7 +34,8 @@ std::optional<Failure> classifyHttp(const HttpResponse& r, const std::string& en
         return f;
     case TransportStatus::Timeout:
         f.kind = FailureKind::Timeout;
-        f.message = endpoint + ": timed out (" + r.transportError + "); raise connect_timeout_s / total_timeout_s if the server is just slow";
+        f.message = endpoint + ": timed out (" + r.transportError +
+                    "); raise connect_timeout_s / total_timeout_s if the server is just slow";
         return f;
     case TransportStatus::Connect:
         f.kind = FailureKind::Connect;
@@ -81,7 +83,8 @@ std::optional<CallOutcome> parseBody(const HttpResponse& response, const std::st
         out = nlohmann::json::parse(response.body);
         return std::nullopt;
     } catch (const nlohmann::json::parse_error&) {
-        return CallOutcome::fail(FailureKind::Malformed, url + ": the reply is not JSON: " + response.body.substr(0, 120), response.status);
+        return CallOutcome::fail(FailureKind::Malformed, url + ": the reply is not JSON: " + response.body.substr(0, 120),
+                                 response.status);
     }
 }
 

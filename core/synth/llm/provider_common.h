@@ -47,11 +47,14 @@ CallOutcome exchange(const HttpRequest& http, bool stream, StreamSink* sink, std
     SseParser parser;
     State state;
     bool broken = false;
-    const auto response = httpPost(http, [&](std::string_view piece) {
-        if (!stream || broken) return;
-        for (const auto& e : parser.feed(piece))
-            if (!state.onEvent(e, sink)) broken = true;
-    }, stop);
+    const auto response = httpPost(
+        http,
+        [&](std::string_view piece) {
+            if (!stream || broken) return;
+            for (const auto& e : parser.feed(piece))
+                if (!state.onEvent(e, sink)) broken = true;
+        },
+        stop);
     auto withPartial = [&](CallOutcome o) {
         o.partialText = state.reply.text;
         o.partialReasoning = state.reply.reasoning;
@@ -66,7 +69,8 @@ CallOutcome exchange(const HttpRequest& http, bool stream, StreamSink* sink, std
     if (stream && type.find("text/event-stream") != std::string::npos) {
         if (broken) return withPartial(CallOutcome::fail(state.errorKind, http.url + ": " + state.error, response.status));
         if (!state.complete())
-            return withPartial(CallOutcome::fail(FailureKind::Truncated, http.url + ": the stream ended before its last event (" + finalEvent + ")",
+            return withPartial(CallOutcome::fail(FailureKind::Truncated,
+                                                 http.url + ": the stream ended before its last event (" + finalEvent + ")",
                                                  response.status));
         state.reply.streamed = true;
         return finishReply(std::move(state.reply), configuredModel);

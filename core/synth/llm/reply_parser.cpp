@@ -11,7 +11,7 @@ namespace {
 struct Block {
     std::string language;
     std::string code;
-    std::size_t begin = 0, end = 0;  // the fence lines included
+    std::size_t begin = 0, end = 0; // the fence lines included
     bool closed = true;
 };
 
@@ -58,11 +58,13 @@ std::vector<Block> findBlocks(const std::string& text) {
 
 } // namespace
 
-Result<ParsedReply> parseReply(const std::string& reply, const std::string& function, const std::string& finishReason, const std::string& language) {
+Result<ParsedReply> parseReply(const std::string& reply, const std::string& function, const std::string& finishReason,
+                               const std::string& language) {
     const bool python = language == "python";
     const auto expected = [python](const std::string& tag) { return python ? (tag == "python" || tag == "py") : isCppTag(tag); };
     if (finishReason == "length")
-        return makeError(ErrorCode::Validation, "the reply was cut off at the max_tokens limit before it ended; raise max_tokens for this model");
+        return makeError(ErrorCode::Validation,
+                         "the reply was cut off at the max_tokens limit before it ended; raise max_tokens for this model");
     if (trim(reply).empty()) return makeError(ErrorCode::Validation, "the reply is empty");
     const auto blocks = findBlocks(reply);
     std::vector<const Block*> candidates;
@@ -74,8 +76,9 @@ Result<ParsedReply> parseReply(const std::string& reply, const std::string& func
         for (const auto* b : candidates)
             if (expected(b->language)) cpp.push_back(b);
         if (cpp.size() != 1)
-            return makeError(ErrorCode::Validation, "the reply has " + std::to_string(candidates.size()) +
-                                                        " code blocks and the contract asks for exactly one; it is ambiguous which is the kernel");
+            return makeError(ErrorCode::Validation,
+                             "the reply has " + std::to_string(candidates.size()) +
+                                 " code blocks and the contract asks for exactly one; it is ambiguous which is the kernel");
         candidates = cpp;
     }
     ParsedReply parsed;
@@ -87,10 +90,12 @@ Result<ParsedReply> parseReply(const std::string& reply, const std::string& func
     } else if (!blocks.empty()) {
         return makeError(ErrorCode::Validation, "the reply's code block is empty");
     } else if (reply.find(function) != std::string::npos &&
-               (python ? reply.find("class " + function) != std::string::npos : reply.find('{') != std::string::npos && reply.find('}') != std::string::npos)) {
+               (python ? reply.find("class " + function) != std::string::npos
+                       : reply.find('{') != std::string::npos && reply.find('}') != std::string::npos)) {
         parsed.code = trim(reply) + "\n"; // bare code, no fences
     } else {
-        return makeError(ErrorCode::Validation, "the reply has no code block (expected one ```" + language + " block defining " + function + ")");
+        return makeError(ErrorCode::Validation,
+                         "the reply has no code block (expected one ```" + language + " block defining " + function + ")");
     }
     if (parsed.code.find(function) == std::string::npos)
         return makeError(ErrorCode::Validation, "the code does not define " + function + " (the kernel's name)");

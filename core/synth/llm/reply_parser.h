@@ -10,7 +10,7 @@ namespace ks::synth::llm {
 
 struct ParsedReply {
     std::string code;
-    std::string explanation;   // the reply without its code block
+    std::string explanation; // the reply without its code block
 };
 
 // function: the kernel's name (ModelNew for a torch problem), to recognize a

@@ -8,18 +8,18 @@
 namespace ks::synth::llm {
 
 struct SseEvent {
-    std::string event;  // the "event:" field; empty for the default "message"
-    std::string data;   // "data:" lines joined by '\n'
+    std::string event; // the "event:" field; empty for the default "message"
+    std::string data;  // "data:" lines joined by '\n'
 };
 
 class SseParser {
-public:
+  public:
     // Returns every event completed by this piece.
     std::vector<SseEvent> feed(std::string_view piece);
     // True when bytes of an unfinished event are buffered (a stream cut short).
     bool pending() const;
 
-private:
+  private:
     void line(std::string_view l, std::vector<SseEvent>& out);
 
     std::string buffer_;

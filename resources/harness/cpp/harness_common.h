@@ -24,26 +24,47 @@ enum class DT { F32, F64, I8, I16, I32, I64, U8, U16, U32, U64 };
 
 size_t dtSize(DT t) {
     switch (t) {
-    case DT::F64: case DT::I64: case DT::U64: return 8;
-    case DT::F32: case DT::I32: case DT::U32: return 4;
-    case DT::I16: case DT::U16: return 2;
-    default: return 1;
+    case DT::F64:
+    case DT::I64:
+    case DT::U64:
+        return 8;
+    case DT::F32:
+    case DT::I32:
+    case DT::U32:
+        return 4;
+    case DT::I16:
+    case DT::U16:
+        return 2;
+    default:
+        return 1;
     }
 }
-bool dtFloating(DT t) { return t == DT::F32 || t == DT::F64; }
+bool dtFloating(DT t) {
+    return t == DT::F32 || t == DT::F64;
+}
 
 double loadAsDouble(DT t, const void* base, size_t i) {
     switch (t) {
-    case DT::F32: return static_cast<const float*>(base)[i];
-    case DT::F64: return static_cast<const double*>(base)[i];
-    case DT::I8: return static_cast<const int8_t*>(base)[i];
-    case DT::I16: return static_cast<const int16_t*>(base)[i];
-    case DT::I32: return static_cast<const int32_t*>(base)[i];
-    case DT::I64: return static_cast<double>(static_cast<const int64_t*>(base)[i]);
-    case DT::U8: return static_cast<const uint8_t*>(base)[i];
-    case DT::U16: return static_cast<const uint16_t*>(base)[i];
-    case DT::U32: return static_cast<const uint32_t*>(base)[i];
-    case DT::U64: return static_cast<double>(static_cast<const uint64_t*>(base)[i]);
+    case DT::F32:
+        return static_cast<const float*>(base)[i];
+    case DT::F64:
+        return static_cast<const double*>(base)[i];
+    case DT::I8:
+        return static_cast<const int8_t*>(base)[i];
+    case DT::I16:
+        return static_cast<const int16_t*>(base)[i];
+    case DT::I32:
+        return static_cast<const int32_t*>(base)[i];
+    case DT::I64:
+        return static_cast<double>(static_cast<const int64_t*>(base)[i]);
+    case DT::U8:
+        return static_cast<const uint8_t*>(base)[i];
+    case DT::U16:
+        return static_cast<const uint16_t*>(base)[i];
+    case DT::U32:
+        return static_cast<const uint32_t*>(base)[i];
+    case DT::U64:
+        return static_cast<double>(static_cast<const uint64_t*>(base)[i]);
     }
     return 0;
 }
@@ -84,7 +105,8 @@ template <typename T, typename B> void fillNormal(B& b, Rng& r, double mean, dou
     for (size_t i = 0; i < b.count; ++i) b.template as<T>()[i] = static_cast<T>(mean + sd * r.normal());
 }
 template <typename T, typename B> void fillIntRange(B& b, Rng& r, double lo, double hi) {
-    for (size_t i = 0; i < b.count; ++i) b.template as<T>()[i] = static_cast<T>(r.range(static_cast<int64_t>(lo), static_cast<int64_t>(hi)));
+    for (size_t i = 0; i < b.count; ++i)
+        b.template as<T>()[i] = static_cast<T>(r.range(static_cast<int64_t>(lo), static_cast<int64_t>(hi)));
 }
 template <typename T, typename B> void fillConstant(B& b, double v) {
     for (size_t i = 0; i < b.count; ++i) b.template as<T>()[i] = static_cast<T>(v);
@@ -98,13 +120,16 @@ template <typename T, typename B> void sortRows(B& b, int64_t row, bool distinct
         if (distinct) // nudge duplicates upwards to keep rows strictly increasing
             for (int64_t i = 1; i < row; ++i)
                 if (!(p[i] > p[i - 1])) {
-                    if constexpr (std::is_floating_point<T>::value) p[i] = std::nextafter(p[i - 1], static_cast<T>(INFINITY));
-                    else p[i] = static_cast<T>(p[i - 1] + 1);
+                    if constexpr (std::is_floating_point<T>::value)
+                        p[i] = std::nextafter(p[i - 1], static_cast<T>(INFINITY));
+                    else
+                        p[i] = static_cast<T>(p[i - 1] + 1);
                 }
     }
 }
 // Jagged lengths; returns their sum. With offsets=true writes n+1 prefix sums.
-template <typename T, typename B> int64_t fillJagged(B& b, Rng& r, int64_t minLen, int64_t maxLen, double emptyFraction, bool offsets) {
+template <typename T, typename B>
+int64_t fillJagged(B& b, Rng& r, int64_t minLen, int64_t maxLen, double emptyFraction, bool offsets) {
     const size_t n = offsets ? (b.count > 0 ? b.count - 1 : 0) : b.count;
     int64_t total = 0;
     if (offsets && b.count > 0) b.template as<T>()[0] = 0;
@@ -112,8 +137,10 @@ template <typename T, typename B> int64_t fillJagged(B& b, Rng& r, int64_t minLe
         int64_t len = r.range(minLen, maxLen);
         if (emptyFraction > 0 && r.uniform() < emptyFraction) len = 0;
         total += len;
-        if (offsets) b.template as<T>()[i + 1] = static_cast<T>(total);
-        else b.template as<T>()[i] = static_cast<T>(len);
+        if (offsets)
+            b.template as<T>()[i + 1] = static_cast<T>(total);
+        else
+            b.template as<T>()[i] = static_cast<T>(len);
     }
     return total;
 }
@@ -185,7 +212,9 @@ template <typename T, typename B> void permuteOffsets(B& b, Rng& r) {
     for (size_t i = 0; i < n; ++i) o[i + 1] = static_cast<T>(o[i] + lengths[i]);
 }
 
-int64_t ks_ceil_div(int64_t a, int64_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
+int64_t ks_ceil_div(int64_t a, int64_t b) {
+    return b == 0 ? 0 : (a + b - 1) / b;
+}
 
 double now() {
     timespec ts;
@@ -211,10 +240,17 @@ size_t utf8SequenceLength(const std::string& s, size_t i) {
     size_t n;
     uint32_t cp;
     if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) { n = 2; cp = c & 0x1F; }
-    else if (c >= 0xE0 && c <= 0xEF) { n = 3; cp = c & 0x0F; }
-    else if (c >= 0xF0 && c <= 0xF4) { n = 4; cp = c & 0x07; }
-    else return 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        cp = c & 0x07;
+    } else
+        return 0;
     if (i + n > s.size()) return 0;
     for (size_t k = 1; k < n; ++k) {
         const unsigned char cc = static_cast<unsigned char>(s[i + k]);
@@ -244,11 +280,21 @@ std::string jsonEscape(const std::string& s) {
             continue;
         }
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
         default:
             if (c < 0x20 || c == 0x7f) {
                 char buf[8];
@@ -262,7 +308,9 @@ std::string jsonEscape(const std::string& s) {
     }
     return out;
 }
-std::string q(const std::string& s) { return "\"" + jsonEscape(s) + "\""; }
+std::string q(const std::string& s) {
+    return "\"" + jsonEscape(s) + "\"";
+}
 std::string num(double v) {
     if (std::isnan(v)) return "\"nan\"";
     if (std::isinf(v)) return v > 0 ? "\"inf\"" : "\"-inf\"";
@@ -279,7 +327,8 @@ std::string readFileTail(const char* path, size_t maxBytes) {
     size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
     std::fclose(f);
-    if (s.size() > maxBytes) s = "[... " + std::to_string(s.size() - maxBytes) + " bytes cut ...]\n" + s.substr(s.size() - maxBytes);
+    if (s.size() > maxBytes)
+        s = "[... " + std::to_string(s.size() - maxBytes) + " bytes cut ...]\n" + s.substr(s.size() - maxBytes);
     return s;
 }
 
@@ -358,7 +407,11 @@ Comparison compareOutput(const B& actual, const std::vector<unsigned char>& expe
         const double a = loadAsDouble(actual.dt, actual.data, i);
         if (second && secondBuffer && isPoison(actual, i, 0) && isPoison(*secondBuffer, i, 1)) {
             ++cmp.unwritten;
-            if (cmp.firstIndex < 0) { cmp.firstIndex = static_cast<long long>(i); cmp.firstExpected = e; cmp.firstActual = a; }
+            if (cmp.firstIndex < 0) {
+                cmp.firstIndex = static_cast<long long>(i);
+                cmp.firstExpected = e;
+                cmp.firstActual = a;
+            }
             continue;
         }
         if (second && std::memcmp(actual.data + i * sz, second->data() + i * sz, sz) != 0) ++cmp.nondeterministic;
@@ -366,8 +419,11 @@ Comparison compareOutput(const B& actual, const std::vector<unsigned char>& expe
         if (a != 0) actualAllZero = false;
         bool ok;
         if (floating) {
-            if (std::isnan(a) || std::isnan(e)) { ok = false; sawNan = true; }
-            else if (std::isinf(a) || std::isinf(e)) ok = a == e;
+            if (std::isnan(a) || std::isnan(e)) {
+                ok = false;
+                sawNan = true;
+            } else if (std::isinf(a) || std::isinf(e))
+                ok = a == e;
             else {
                 const double diff = std::fabs(a - e);
                 const double rel = e != 0 ? diff / std::fabs(e) : (diff == 0 ? 0 : INFINITY);
@@ -381,15 +437,24 @@ Comparison compareOutput(const B& actual, const std::vector<unsigned char>& expe
         }
         if (!ok) {
             ++cmp.mismatches;
-            if (cmp.firstIndex < 0) { cmp.firstIndex = static_cast<long long>(i); cmp.firstExpected = e; cmp.firstActual = a; }
+            if (cmp.firstIndex < 0) {
+                cmp.firstIndex = static_cast<long long>(i);
+                cmp.firstExpected = e;
+                cmp.firstActual = a;
+            }
         }
     }
-    if (cmp.unwritten) cmp.kind = "unwritten";
-    else if (sawNan) cmp.kind = "nan";
-    else if (cmp.mismatches) cmp.kind = "mismatch";
+    if (cmp.unwritten)
+        cmp.kind = "unwritten";
+    else if (sawNan)
+        cmp.kind = "nan";
+    else if (cmp.mismatches)
+        cmp.kind = "mismatch";
     // Zeros can hide inside an absolute tolerance when the expected values are tiny.
-    else if (expectedNonzero && actualAllZero && actual.count > 0) cmp.kind = "all_zero";
-    else if (cmp.nondeterministic) cmp.kind = "nondeterministic";
+    else if (expectedNonzero && actualAllZero && actual.count > 0)
+        cmp.kind = "all_zero";
+    else if (cmp.nondeterministic)
+        cmp.kind = "nondeterministic";
     return cmp;
 }
 
@@ -404,7 +469,8 @@ template <typename T> bool typedWithinTolerance(const T* a, const T* e, size_t n
         expectedNonzero |= y != 0;
         actualAllZero &= x == 0;
         if constexpr (std::is_floating_point<T>::value) {
-            if (!(std::fabs(static_cast<double>(x) - static_cast<double>(y)) <= atol + rtol * std::fabs(static_cast<double>(y))) &&
+            if (!(std::fabs(static_cast<double>(x) - static_cast<double>(y)) <=
+                  atol + rtol * std::fabs(static_cast<double>(y))) &&
                 !(std::isinf(x) && x == y))
                 return false;
         } else if (x != y) {
@@ -415,9 +481,14 @@ template <typename T> bool typedWithinTolerance(const T* a, const T* e, size_t n
 }
 template <typename B> bool withinTolerance(const B& actual, const unsigned char* expected, double rtol, double atol) {
     switch (actual.dt) {
-    case DT::F32: return typedWithinTolerance(reinterpret_cast<const float*>(actual.data), reinterpret_cast<const float*>(expected), actual.count, rtol, atol);
-    case DT::F64: return typedWithinTolerance(reinterpret_cast<const double*>(actual.data), reinterpret_cast<const double*>(expected), actual.count, rtol, atol);
-    default: return std::memcmp(actual.data, expected, actual.dataBytes) == 0; // equal bits: not "all zero" unless the answer is
+    case DT::F32:
+        return typedWithinTolerance(reinterpret_cast<const float*>(actual.data), reinterpret_cast<const float*>(expected),
+                                    actual.count, rtol, atol);
+    case DT::F64:
+        return typedWithinTolerance(reinterpret_cast<const double*>(actual.data), reinterpret_cast<const double*>(expected),
+                                    actual.count, rtol, atol);
+    default:
+        return std::memcmp(actual.data, expected, actual.dataBytes) == 0; // equal bits: not "all zero" unless the answer is
     }
 }
 
@@ -426,8 +497,9 @@ std::string checkJson(const char* shapeName, const std::string& sizesJson, uint6
     std::string s = "{\"shape\":" + q(shapeName) + ",\"sizes\":" + sizesJson + ",\"seed\":" + std::to_string(seed) +
                     ",\"output\":" + q(output) + ",\"passed\":" + (c.kind == "ok" ? "true" : "false") + ",\"kind\":" + q(c.kind) +
                     ",\"elements\":" + std::to_string(count) + ",\"mismatches\":" + std::to_string(c.mismatches) +
-                    ",\"unwritten\":" + std::to_string(c.unwritten) + ",\"nondeterministic\":" + std::to_string(c.nondeterministic) +
-                    ",\"max_abs_error\":" + num(c.maxAbs) + ",\"max_rel_error\":" + num(c.maxRel);
+                    ",\"unwritten\":" + std::to_string(c.unwritten) +
+                    ",\"nondeterministic\":" + std::to_string(c.nondeterministic) + ",\"max_abs_error\":" + num(c.maxAbs) +
+                    ",\"max_rel_error\":" + num(c.maxRel);
     if (c.firstIndex >= 0)
         s += ",\"first_mismatch\":{\"index\":" + std::to_string(c.firstIndex) + ",\"expected\":" + num(c.firstExpected) +
              ",\"actual\":" + num(c.firstActual) + "}";
@@ -438,15 +510,19 @@ std::string checkJson(const char* shapeName, const std::string& sizesJson, uint6
 std::string describeFailure(const char* shapeName, uint64_t seed, const std::string& output, const Comparison& c, size_t count) {
     char buf[512];
     if (c.kind == "unwritten")
-        std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %zu of %zu elements of %s were never written (first at index %lld)",
-                      shapeName, seed, c.unwritten, count, output.c_str(), c.firstIndex);
+        std::snprintf(buf, sizeof buf,
+                      "shape %s seed %" PRIu64 ": %zu of %zu elements of %s were never written (first at index %lld)", shapeName,
+                      seed, c.unwritten, count, output.c_str(), c.firstIndex);
     else if (c.kind == "all_zero")
-        std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %s is all zeros but the reference is not", shapeName, seed, output.c_str());
+        std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %s is all zeros but the reference is not", shapeName, seed,
+                      output.c_str());
     else if (c.kind == "nondeterministic")
         std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %s differs between two calls on the same input (%zu elements)",
                       shapeName, seed, output.c_str(), c.nondeterministic);
     else
-        std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %s has %zu of %zu elements wrong%s; first at index %lld: expected %.9g, got %.9g",
+        std::snprintf(buf, sizeof buf,
+                      "shape %s seed %" PRIu64
+                      ": %s has %zu of %zu elements wrong%s; first at index %lld: expected %.9g, got %.9g",
                       shapeName, seed, output.c_str(), c.mismatches, count, c.kind == "nan" ? " (NaN)" : "", c.firstIndex,
                       c.firstExpected, c.firstActual);
     return buf;
@@ -495,9 +571,9 @@ double pairedSpeedup(const std::vector<double>& slow, const std::vector<double>&
 
 std::string statsJson(const std::string& name, const std::vector<double>& samples) {
     const Stats s = stats(samples);
-    std::string out = "{\"name\":" + q(name) + ",\"median\":" + num(s.median) + ",\"p10\":" + num(s.p10) + ",\"p90\":" + num(s.p90) +
-                      ",\"mean\":" + num(s.mean) + ",\"cv\":" + num(s.cv) + ",\"min\":" + num(s.min) + ",\"max\":" + num(s.max) +
-                      ",\"samples\":[";
+    std::string out = "{\"name\":" + q(name) + ",\"median\":" + num(s.median) + ",\"p10\":" + num(s.p10) +
+                      ",\"p90\":" + num(s.p90) + ",\"mean\":" + num(s.mean) + ",\"cv\":" + num(s.cv) + ",\"min\":" + num(s.min) +
+                      ",\"max\":" + num(s.max) + ",\"samples\":[";
     for (size_t i = 0; i < samples.size(); ++i) out += (i ? "," : "") + num(samples[i]);
     return out + "]}";
 }

@@ -86,7 +86,10 @@ std::string bytesText(double b) {
     char buf[64];
     const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     int u = 0;
-    while (b >= 1024 && u < 6) { b /= 1024; ++u; }
+    while (b >= 1024 && u < 6) {
+        b /= 1024;
+        ++u;
+    }
     std::snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", b, units[u]);
     return buf;
 }
@@ -133,15 +136,20 @@ struct Case {
         b.offset = b.mapBytes - rounded; // the data ends at the end of the mapping: a guard page follows in runners
         std::string why;
         b.fd = static_cast<int>(syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING));
-        if (b.fd < 0) why = std::string("memfd_create: ") + std::strerror(errno);
-        else if (b.mapBytes > 0 && ftruncate(b.fd, static_cast<off_t>(b.mapBytes)) != 0) why = std::string("ftruncate: ") + std::strerror(errno);
-        else if (b.mapBytes > 0 && fallocate(b.fd, 0, 0, static_cast<off_t>(b.mapBytes)) != 0) why = std::strerror(errno);
-        else if (b.mapBytes > 0 && (b.map = mmap(nullptr, b.mapBytes, PROT_READ | PROT_WRITE, MAP_SHARED, b.fd, 0)) == MAP_FAILED) {
+        if (b.fd < 0)
+            why = std::string("memfd_create: ") + std::strerror(errno);
+        else if (b.mapBytes > 0 && ftruncate(b.fd, static_cast<off_t>(b.mapBytes)) != 0)
+            why = std::string("ftruncate: ") + std::strerror(errno);
+        else if (b.mapBytes > 0 && fallocate(b.fd, 0, 0, static_cast<off_t>(b.mapBytes)) != 0)
+            why = std::strerror(errno);
+        else if (b.mapBytes > 0 &&
+                 (b.map = mmap(nullptr, b.mapBytes, PROT_READ | PROT_WRITE, MAP_SHARED, b.fd, 0)) == MAP_FAILED) {
             b.map = nullptr;
             why = std::string("mmap: ") + std::strerror(errno);
         }
         if (!why.empty()) {
-            allocError = "cannot allocate " + bytesText(static_cast<double>(b.mapBytes)) + " for argument " + name + " (" + why + ")";
+            allocError =
+                "cannot allocate " + bytesText(static_cast<double>(b.mapBytes)) + " for argument " + name + " (" + why + ")";
             if (b.fd >= 0) close(b.fd);
             b = Buffer{};
             b.name = name;
@@ -206,12 +214,14 @@ struct Json {
 };
 
 std::string envJson(const Json& r) {
-    return std::string("{\"host\":") + q(hostName()) + ",\"cpu\":" + q(cpuModel()) + ",\"cores\":" +
-           std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + ",\"compiler\":" + q(__VERSION__) + ",\"flags\":" + q(KS_COMPILE_FLAGS) +
+    return std::string("{\"host\":") + q(hostName()) + ",\"cpu\":" + q(cpuModel()) +
+           ",\"cores\":" + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + ",\"compiler\":" + q(__VERSION__) +
+           ",\"flags\":" + q(KS_COMPILE_FLAGS) +
 #ifdef KS_CUDA
            ",\"gpu\":" + q(ksDevName()) +
 #endif
-           ",\"isolation\":{\"processes\":true,\"seccomp\":" + q(r.seccomp) + ",\"input_seed\":" + q(r.secretGiven ? "given" : "secret") + "}}";
+           ",\"isolation\":{\"processes\":true,\"seccomp\":" + q(r.seccomp) +
+           ",\"input_seed\":" + q(r.secretGiven ? "given" : "secret") + "}}";
 }
 
 void writeResult(const Json& r, const std::string& buildLog) {
@@ -222,10 +232,10 @@ void writeResult(const Json& r, const std::string& buildLog) {
     for (size_t i = 0; i < r.checks.size(); ++i) out += (i ? ",\n" : "\n") + r.checks[i];
     out += "],\n\"timing\":[";
     for (size_t i = 0; i < r.timings.size(); ++i) out += (i ? ",\n" : "\n") + r.timings[i];
-    out += "],\n\"phase_seconds\":{\"setup\":" + num(r.setupSeconds) + ",\"check\":" + num(r.checkSeconds) + ",\"time\":" +
-           num(r.timeSeconds) + ",\"kernel\":" + num(r.kernelSeconds) + ",\"flush\":" + num(r.flushSeconds) + ",\"poison\":" +
-           num(r.poisonSeconds) + ",\"verify\":" + num(r.verifySeconds) + ",\"freeze\":" + num(r.freezeSeconds) + ",\"refresh\":" + num(r.refreshSeconds) +
-           ",\"timing_lock_wait\":" + num(r.lockWaitSeconds) + "},\n";
+    out += "],\n\"phase_seconds\":{\"setup\":" + num(r.setupSeconds) + ",\"check\":" + num(r.checkSeconds) +
+           ",\"time\":" + num(r.timeSeconds) + ",\"kernel\":" + num(r.kernelSeconds) + ",\"flush\":" + num(r.flushSeconds) +
+           ",\"poison\":" + num(r.poisonSeconds) + ",\"verify\":" + num(r.verifySeconds) + ",\"freeze\":" + num(r.freezeSeconds) +
+           ",\"refresh\":" + num(r.refreshSeconds) + ",\"timing_lock_wait\":" + num(r.lockWaitSeconds) + "},\n";
     out += "\"handoff_seconds\":" + num(r.handoffSeconds) + ",\n";
     // Told only now that every candidate process is gone: it reproduces the inputs.
     out += "\"input_secret\":\"" + std::to_string(r.secret) + "\",\n";
@@ -251,7 +261,7 @@ void setPhase(const char* phase) {
 using namespace ksproto;
 
 struct Runner {
-    std::string name;      // "reference", a baseline's name, "candidate"
+    std::string name; // "reference", a baseline's name, "candidate"
     bool candidate = false;
     pid_t pid = -1;
     int sock = -1, err = -1;
@@ -260,9 +270,9 @@ struct Runner {
     bool killedByJudge = false;
     std::string stderrHead, stderrTail; // capped while being drained
     size_t stderrBytes = 0;
-    std::string fault;                  // the runner's own last words (Fault)
+    std::string fault; // the runner's own last words (Fault)
     uint32_t seq = 0;
-    std::map<uint32_t, bool> mapped;    // case ids it holds
+    std::map<uint32_t, bool> mapped; // case ids it holds
 };
 
 constexpr size_t kStderrHead = 4096, kStderrTail = 12288;
@@ -273,7 +283,10 @@ void drainStderr(Runner& r) {
     for (;;) {
         const ssize_t n = read(r.err, buf, sizeof buf);
         if (n <= 0) {
-            if (n == 0) { close(r.err); r.err = -1; }
+            if (n == 0) {
+                close(r.err);
+                r.err = -1;
+            }
             return;
         }
         r.stderrBytes += static_cast<size_t>(n);
@@ -290,7 +303,8 @@ void drainStderr(Runner& r) {
 std::string stderrText(const Runner& r) {
     std::string tail = r.stderrTail.size() > kStderrTail ? r.stderrTail.substr(r.stderrTail.size() - kStderrTail) : r.stderrTail;
     const size_t shown = r.stderrHead.size() + tail.size();
-    return r.stderrHead + (r.stderrBytes > shown ? "\n[... " + std::to_string(r.stderrBytes - shown) + " bytes cut ...]\n" : "") + tail;
+    return r.stderrHead + (r.stderrBytes > shown ? "\n[... " + std::to_string(r.stderrBytes - shown) + " bytes cut ...]\n" : "") +
+           tail;
 }
 
 bool threadsAllowedFor(const Runner& r) {
@@ -305,8 +319,12 @@ std::vector<std::string> runnerEnvironment() {
     std::vector<std::string> env;
     for (char** e = environ; *e; ++e) {
         const std::string v = *e;
-        for (const char* prefix : {"OMP_", "GOMP_", "KMP_", "OPENBLAS_", "MKL_", "CUDA_", "NVIDIA_", "LD_LIBRARY_PATH=", "PATH=", "LANG=", "LC_ALL="})
-            if (v.rfind(prefix, 0) == 0) { env.push_back(v); break; }
+        for (const char* prefix :
+             {"OMP_", "GOMP_", "KMP_", "OPENBLAS_", "MKL_", "CUDA_", "NVIDIA_", "LD_LIBRARY_PATH=", "PATH=", "LANG=", "LC_ALL="})
+            if (v.rfind(prefix, 0) == 0) {
+                env.push_back(v);
+                break;
+            }
     }
     return env;
 }
@@ -407,7 +425,9 @@ void thaw(Runner& r) {
     r.frozen = false;
 }
 
-const char* runnerPath() { return "build/runner"; }
+const char* runnerPath() {
+    return "build/runner";
+}
 
 // Starts a runner for `so`; "" or why it could not even start.
 std::string spawn(Runner& r, const std::string& so, const std::vector<std::string>& wrapper = {}, bool seccomp = true) {
@@ -455,19 +475,29 @@ std::string spawn(Runner& r, const std::string& so, const std::vector<std::strin
 // How a runner's death reads, for a message: "crashed (segmentation fault)".
 std::string deathText(const Runner& r) {
     if (!r.dead) return "stopped answering the judge";
-    if (WIFEXITED(r.waitStatus)) return "exited with status " + std::to_string(WEXITSTATUS(r.waitStatus)) + " (it may not leave the process)";
+    if (WIFEXITED(r.waitStatus))
+        return "exited with status " + std::to_string(WEXITSTATUS(r.waitStatus)) + " (it may not leave the process)";
     const int sig = WTERMSIG(r.waitStatus);
     switch (sig) {
-    case SIGSEGV: return "crashed (segmentation fault)";
-    case SIGBUS: return "crashed (bus error)";
-    case SIGFPE: return "crashed (arithmetic exception)";
-    case SIGILL: return "crashed (illegal instruction)";
-    case SIGABRT: return "aborted";
-    case SIGSYS: return "made a system call a kernel may not make (process creation, networking, writing files, tracing or signalling "
-                        "another process) and was stopped by the sandbox";
-    case SIGXCPU: return "ran out of CPU time";
-    case SIGKILL: return r.killedByJudge ? "was stopped by the judge" : "was killed (out of memory or a resource limit)";
-    default: return "died of signal " + std::to_string(sig);
+    case SIGSEGV:
+        return "crashed (segmentation fault)";
+    case SIGBUS:
+        return "crashed (bus error)";
+    case SIGFPE:
+        return "crashed (arithmetic exception)";
+    case SIGILL:
+        return "crashed (illegal instruction)";
+    case SIGABRT:
+        return "aborted";
+    case SIGSYS:
+        return "made a system call a kernel may not make (process creation, networking, writing files, tracing or signalling "
+               "another process) and was stopped by the sandbox";
+    case SIGXCPU:
+        return "ran out of CPU time";
+    case SIGKILL:
+        return r.killedByJudge ? "was stopped by the judge" : "was killed (out of memory or a resource limit)";
+    default:
+        return "died of signal " + std::to_string(sig);
     }
 }
 
@@ -503,17 +533,20 @@ bool failRunner(Json& res, const Runner& r, const std::string& what, const std::
         if (outOfMemory && gCandidate && !gCandidate->dead) {
             const size_t held = residentBytes(gCandidate->pid), own = r.dead ? 0 : residentBytes(r.pid);
             if (held >= std::max<size_t>(size_t(256) << 20, 4 * own))
-                return res.fail("oom", "the candidate held " + bytesText(static_cast<double>(held)) + " of memory while the problem's " + r.name +
-                                           " ran " + where + ", which then ran out of memory");
+                return res.fail("oom", "the candidate held " + bytesText(static_cast<double>(held)) +
+                                           " of memory while the problem's " + r.name + " ran " + where +
+                                           ", which then ran out of memory");
         }
         if (timedOut)
             return res.fail("infra_error", "the problem's " + r.name + " did not finish within " + num(limitS) + " s " + where +
                                                " (the problem's fault; no candidate was charged)");
         return res.fail("infra_error", "the problem's " + r.name + " " + (what.empty() ? deathText(r) : what) + " " + where +
-                                           " (the problem's fault; no candidate was charged)" + (err.empty() ? "" : ": " + err.substr(0, 400)));
+                                           " (the problem's fault; no candidate was charged)" +
+                                           (err.empty() ? "" : ": " + err.substr(0, 400)));
     }
     if (r.fault.rfind("input-write ", 0) == 0)
-        return res.fail("wrong_answer", "the candidate wrote into its input " + r.fault.substr(12) + " (inputs are read-only) " + where);
+        return res.fail("wrong_answer",
+                        "the candidate wrote into its input " + r.fault.substr(12) + " (inputs are read-only) " + where);
     if (timedOut) return res.fail("timeout", "the candidate's call exceeded its time limit of " + num(limitS) + " s " + where);
     if (err.find("KS-OOM") != std::string::npos || what == "oom")
         return res.fail("oom", "the candidate ran out of memory (could not allocate) " + where);
@@ -644,8 +677,10 @@ std::string deviceAfter(const std::vector<uint32_t>& cases, std::string* violati
             }
             bool intact = true;
             const std::string where = ksDevRedZone(b.dev, b.dataBytes, &intact);
-            if (!intact && violation->empty()) *violation = "wrote past the end of " + b.name + " (" + where + ")";
-            else if (intact && !where.empty()) return where;
+            if (!intact && violation->empty())
+                *violation = "wrote past the end of " + b.name + " (" + where + ")";
+            else if (intact && !where.empty())
+                return where;
         }
     }
     return {};
@@ -762,7 +797,8 @@ bool shareCase(Runner& r, SharedCase& sc, Json& res, const std::string& where) {
     }
     if (reply.status != 0) {
         reply.text[sizeof reply.text - 1] = 0;
-        if (r.candidate) return res.fail("runtime_error", "the candidate's runner could not map its buffers " + where + ": " + reply.text);
+        if (r.candidate)
+            return res.fail("runtime_error", "the candidate's runner could not map its buffers " + where + ": " + reply.text);
         return res.fail("infra_error", "the " + r.name + "'s runner could not map its buffers " + where + ": " + reply.text);
     }
     r.mapped[sc.id] = true;
@@ -781,7 +817,8 @@ void forgetCase(Runner& r, const SharedCase& sc) {
 // One hand-off: the runner calls its kernel on `cases` in order. The clock
 // is the judge's, from the request to the answer; the runner is frozen again
 // before anything else happens.
-bool callKernel(Runner& r, const std::vector<uint32_t>& cases, double limitS, double* seconds, Json& res, const std::string& where) {
+bool callKernel(Runner& r, const std::vector<uint32_t>& cases, double limitS, double* seconds, Json& res,
+                const std::string& where) {
     CallMsg m{};
     m.type = cases.empty() ? static_cast<uint32_t>(Nop) : static_cast<uint32_t>(Call);
     m.seq = ++r.seq;
@@ -789,7 +826,8 @@ bool callKernel(Runner& r, const std::vector<uint32_t>& cases, double limitS, do
     for (uint32_t i = 0; i < m.count; ++i) m.caseId[i] = cases[i];
     const size_t bytes = cases.empty() ? sizeof(ShortMsg) : sizeof m;
 #ifdef KS_CUDA
-    if (std::string err = deviceBefore(cases); !err.empty()) return res.fail("infra_error", "the judge's device work failed " + where + ": " + err);
+    if (std::string err = deviceBefore(cases); !err.empty())
+        return res.fail("infra_error", "the judge's device work failed " + where + ": " + err);
 #endif
     thaw(r);
     ShortMsg done{};
@@ -821,7 +859,8 @@ bool callKernel(Runner& r, const std::vector<uint32_t>& cases, double limitS, do
     if (done.status == CallOutOfMemory) return failRunner(res, r, "oom", where, false, limitS);
     if (done.status == CallException) return failRunner(res, r, "threw a C++ exception", where, false, limitS);
     done.text[sizeof done.text - 1] = 0;
-    if (done.status == CallDeviceError) return failRunner(res, r, std::string("failed on the device: ") + done.text, where, false, limitS);
+    if (done.status == CallDeviceError)
+        return failRunner(res, r, std::string("failed on the device: ") + done.text, where, false, limitS);
     if (done.status != CallOk) return failRunner(res, r, "lost a case the judge had given it", where, false, limitS);
 #ifdef KS_CUDA
     if (!cases.empty()) {
@@ -832,7 +871,8 @@ bool callKernel(Runner& r, const std::vector<uint32_t>& cases, double limitS, do
         res.verifySeconds += now() - v0;
         if (!violation.empty()) {
             if (r.candidate) return res.fail("wrong_answer", "the candidate " + violation + " " + where);
-            return res.fail("infra_error", "the problem's " + r.name + " " + violation + " " + where + " (the problem's fault; no candidate was charged)");
+            return res.fail("infra_error", "the problem's " + r.name + " " + violation + " " + where +
+                                               " (the problem's fault; no candidate was charged)");
         }
     }
 #endif
@@ -936,7 +976,8 @@ bool checkPhase(Kernels& k, Json& res) {
             const uint64_t seed = KS_SEEDS[seedIndex];
             const std::string where = std::string("on check shape ") + shape.name + " seed " + std::to_string(seed);
             SharedCase sc;
-            if (std::string err = makeCase(shape.sizes, mixSeed(res.secret, mixSeed(seed, static_cast<uint64_t>(s))), sc); !err.empty())
+            if (std::string err = makeCase(shape.sizes, mixSeed(res.secret, mixSeed(seed, static_cast<uint64_t>(s))), sc);
+                !err.empty())
                 return res.fail("infra_error", "check shape " + std::string(shape.name) + " does not fit on this host: " + err);
             setPhase("reference on a check shape");
             if (!shareCase(k.reference, sc, res, where)) return false;
@@ -951,7 +992,8 @@ bool checkPhase(Kernels& k, Json& res) {
             std::vector<std::vector<std::vector<unsigned char>>> runs(2);
             for (int call = 0; call < 2; ++call) {
                 poisonOutputs(sc.c, call);
-                if (!callKernel(k.candidate, {sc.id}, callLimit(refSeconds), nullptr, res, where + " (call " + std::to_string(call + 1) + ")"))
+                if (!callKernel(k.candidate, {sc.id}, callLimit(refSeconds), nullptr, res,
+                                where + " (call " + std::to_string(call + 1) + ")"))
                     return false;
                 runs[call] = outputsOf(sc.c);
             }
@@ -1055,7 +1097,10 @@ void profileCounters(Runner& cand, SharedCase& sc, double perCall, Json& res) {
             a.exclude_kernel = 1;
             a.exclude_hv = 1;
             const int fd = static_cast<int>(syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
-            if (fd < 0) { why = std::strerror(errno); break; }
+            if (fd < 0) {
+                why = std::strerror(errno);
+                break;
+            }
             fds[e].push_back(fd);
         }
         if (!why.empty()) {
@@ -1072,12 +1117,15 @@ void profileCounters(Runner& cand, SharedCase& sc, double perCall, Json& res) {
     Json scratch; // a failure here is not the verdict's business
     for (int i = 0; i < calls; ++i) {
         flushCaches(sc.c);
-        for (auto& v : fds) for (int fd : v) ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+        for (auto& v : fds)
+            for (int fd : v) ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
         double one = 0;
         const bool ok = callKernel(cand, {sc.id}, KS_CALL_TIMEOUT_S, &one, scratch, "while counting");
-        for (auto& v : fds) for (int fd : v) ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+        for (auto& v : fds)
+            for (int fd : v) ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
         if (!ok) {
-            for (auto& v : fds) for (int fd : v) close(fd);
+            for (auto& v : fds)
+                for (int fd : v) close(fd);
             if (FILE* f = std::fopen("profile/unavailable-counters.txt", "w")) {
                 std::fprintf(f, "the counting run failed: %s\n", scratch.message.c_str());
                 std::fclose(f);
@@ -1099,12 +1147,14 @@ void profileCounters(Runner& cand, SharedCase& sc, double perCall, Json& res) {
     }
     std::string reason;
     if (!anyHardware)
-        reason = "perf_event_open refused every hardware event (" + hwReason + "; kernel.perf_event_paranoid=" + perfParanoid() +
-                 "): virtual machines without a virtual PMU and containers that filter the call have none; cachegrind works anywhere";
+        reason =
+            "perf_event_open refused every hardware event (" + hwReason + "; kernel.perf_event_paranoid=" + perfParanoid() +
+            "): virtual machines without a virtual PMU and containers that filter the call have none; cachegrind works anywhere";
     if (FILE* f = std::fopen("profile/counters.json", "w")) {
         const std::string out = "{\"available\":" + std::string(anyHardware ? "true" : "false") + ",\"reason\":" + q(reason) +
                                 ",\"calls\":" + std::to_string(calls) + ",\"threads\":" + std::to_string(tids.size()) +
-                                ",\"seconds_per_call\":" + num(wall / calls) + ",\"per_call\":{" + perCallJson + "},\"missing\":{" + missing + "}}\n";
+                                ",\"seconds_per_call\":" + num(wall / calls) + ",\"per_call\":{" + perCallJson +
+                                "},\"missing\":{" + missing + "}}\n";
         std::fputs(out.c_str(), f);
         std::fclose(f);
     }
@@ -1151,7 +1201,8 @@ struct Options {
 };
 
 // The candidate's speedup over each baseline, paired round by round.
-std::string pairedSpeedupsJson(const std::vector<Runner*>& timed, const std::vector<std::vector<double>>& samples, size_t candIndex) {
+std::string pairedSpeedupsJson(const std::vector<Runner*>& timed, const std::vector<std::vector<double>>& samples,
+                               size_t candIndex) {
     std::string out;
     for (size_t ki = 0; ki < candIndex; ++ki)
         out += (ki ? "," : "") + q(timed[ki]->name) + ":" + num(pairedSpeedup(samples[ki], samples[candIndex]));
@@ -1186,9 +1237,11 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
             for (size_t j = from; j < upTo; ++j) {
                 pool.push_back(std::make_unique<SharedCase>());
                 const uint64_t seed = mixSeed(res.secret, mixSeed(1000u + static_cast<uint64_t>(s), j));
-                const std::string err = j == 0 ? makeCase(shape.sizes, seed, *pool.back()) : cloneCase(*pool[0], seed, *pool.back());
+                const std::string err =
+                    j == 0 ? makeCase(shape.sizes, seed, *pool.back()) : cloneCase(*pool[0], seed, *pool.back());
                 if (!err.empty())
-                    return res.fail("infra_error", "timing shape " + std::string(shape.name) + " does not fit on this host: " + err);
+                    return res.fail("infra_error",
+                                    "timing shape " + std::string(shape.name) + " does not fit on this host: " + err);
                 for (Runner* r : timed)
                     if (!shareCase(*r, *pool.back(), res, where)) return false;
             }
@@ -1217,7 +1270,8 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         res.handoffSeconds = std::max(res.handoffSeconds, handoff);
         {
             const double shortest = std::min(refShortest, candShortest);
-            const size_t wanted = shortest > 0 && shortest < 8 * handoff ? static_cast<size_t>(std::ceil(8 * handoff / shortest)) + 1 : 3;
+            const size_t wanted =
+                shortest > 0 && shortest < 8 * handoff ? static_cast<size_t>(std::ceil(8 * handoff / shortest)) + 1 : 3;
             if (!addSets(std::max<size_t>(3, std::min(wanted, poolSize(pool[0]->c.totalBytes()))))) return false;
         }
         const size_t poolN = pool.size();
@@ -1253,7 +1307,8 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
             res.poisonSeconds += p1 - p0;
             res.flushSeconds += now() - p1;
             double t = 0;
-            const double limit = ki == 0 ? KS_CALL_TIMEOUT_S * static_cast<double>(batch) : callLimit(refSeconds) * static_cast<double>(batch);
+            const double limit =
+                ki == 0 ? KS_CALL_TIMEOUT_S * static_cast<double>(batch) : callLimit(refSeconds) * static_cast<double>(batch);
             if (!callKernel(*timed[ki], ids, limit, &t, res, std::string(stage) + " " + where)) return false;
             const double per = perCall(t, sets.size());
             estimate[ki] = per;
@@ -1265,8 +1320,9 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
                     const Buffer& b = pool[j]->c.buffers[i];
                     if (b.output && std::memcmp(b.data, golden[j][i].data(), b.dataBytes) != 0) {
                         res.verifySeconds += now() - v0;
-                        return res.fail("wrong_answer", std::string(stage) + " call " + where + " (input set " + std::to_string(j) +
-                                                            ") produced a different " + b.name + " than the verified call on the same inputs");
+                        return res.fail("wrong_answer", std::string(stage) + " call " + where + " (input set " +
+                                                            std::to_string(j) + ") produced a different " + b.name +
+                                                            " than the verified call on the same inputs");
                     }
                 }
             res.verifySeconds += now() - v0;
@@ -1282,7 +1338,8 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         double shortest = estimate[0];
         for (double e : estimate) shortest = std::min(shortest, e);
         size_t batch = 1;
-        if (shortest > 0 && shortest < 8 * handoff) batch = std::min(poolN, static_cast<size_t>(std::ceil(8 * handoff / shortest)));
+        if (shortest > 0 && shortest < 8 * handoff)
+            batch = std::min(poolN, static_cast<size_t>(std::ceil(8 * handoff / shortest)));
         double perRound = 0;
         for (double e : estimate) perRound += e * static_cast<double>(batch);
         int reps = perRound > 0 ? static_cast<int>(KS_TIME_BUDGET_S / perRound) : KS_MAX_REPS;
@@ -1324,12 +1381,15 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
                         if (!b.output) continue;
                         Buffer view = b;
                         if (fromCopies) view.data = produced[x][i].data();
-                        const double rtol = KS_TOLERANCE[static_cast<int>(b.dt)][0], atol = KS_TOLERANCE[static_cast<int>(b.dt)][1];
+                        const double rtol = KS_TOLERANCE[static_cast<int>(b.dt)][0],
+                                     atol = KS_TOLERANCE[static_cast<int>(b.dt)][1];
                         if (withinTolerance(view, answer[x][i].data(), rtol, atol)) continue;
                         const Comparison cmp = compareOutput<Buffer>(view, answer[x][i], nullptr, nullptr, rtol, atol);
-                        res.checks.push_back(checkJson(shape.name, ks_size_json(c), static_cast<uint64_t>(rep), b.name, cmp, b.count, "timed call"));
-                        res.fail("wrong_answer", "a timed call with fresh inputs: " +
-                                                     describeFailure(shape.name, static_cast<uint64_t>(rep), b.name, cmp, b.count));
+                        res.checks.push_back(checkJson(shape.name, ks_size_json(c), static_cast<uint64_t>(rep), b.name, cmp,
+                                                       b.count, "timed call"));
+                        res.fail("wrong_answer",
+                                 "a timed call with fresh inputs: " +
+                                     describeFailure(shape.name, static_cast<uint64_t>(rep), b.name, cmp, b.count));
                     }
                 }
                 v0 += now() - c0;
@@ -1354,7 +1414,8 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
                     if (!produced[0].empty()) checkCandidate(true);
                 }
                 if (ki == candIndex) {
-                    if (referenceDone) checkCandidate(false);
+                    if (referenceDone)
+                        checkCandidate(false);
                     else
                         for (size_t x = 0; x < sets.size(); ++x) produced[x] = outputsOf(pool[sets[x]]->c);
                 }
@@ -1378,10 +1439,12 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         if (speedup > 0) logSpeedups.push_back(std::log(speedup));
         Case& c = pool[0]->c;
         std::string t = "{\"shape\":" + q(shape.name) + ",\"sizes\":" + ks_size_json(c) + ",\"bytes\":" + num(ks_bytes(c)) +
-                        ",\"flops\":" + num(ks_flops(c)) + ",\"warmup\":" + std::to_string(warmups) + ",\"reps\":" + std::to_string(rounds) +
-                        ",\"input_sets\":" + std::to_string(poolN) + ",\"batch\":" + std::to_string(batch) + ",\"handoff_seconds\":" + num(handoff) +
+                        ",\"flops\":" + num(ks_flops(c)) + ",\"warmup\":" + std::to_string(warmups) +
+                        ",\"reps\":" + std::to_string(rounds) + ",\"input_sets\":" + std::to_string(poolN) +
+                        ",\"batch\":" + std::to_string(batch) + ",\"handoff_seconds\":" + num(handoff) +
                         ",\"empty_call_seconds\":" + num(emptyCall) +
-                        ",\"cache\":\"" KS_CACHE_EVICTION "\",\"speedup\":" + num(speedup) + ",\"speedups\":{" + pairedSpeedupsJson(timed, samples, candIndex) + "}" +
+                        ",\"cache\":\"" KS_CACHE_EVICTION "\",\"speedup\":" + num(speedup) + ",\"speedups\":{" +
+                        pairedSpeedupsJson(timed, samples, candIndex) + "}" +
                         ",\"candidate\":" + statsJson("candidate", samples[candIndex]) + ",\"baselines\":[";
         for (size_t ki = 0; ki < candIndex; ++ki) t += (ki ? "," : "") + statsJson(timed[ki]->name, samples[ki]);
         res.timings.push_back(t + "]}");
@@ -1436,7 +1499,8 @@ int run(const Options& opt) {
             for (int i = 0; i < KS_NUM_BASELINES && res.ok(); ++i) {
                 k.baselines.emplace_back();
                 k.baselines.back().name = KS_BASELINES[i];
-                startRunner(res, k.baselines.back(), std::string("build/baseline_") + KS_BASELINES[i] + ".so", std::max(30.0, KS_CALL_TIMEOUT_S));
+                startRunner(res, k.baselines.back(), std::string("build/baseline_") + KS_BASELINES[i] + ".so",
+                            std::max(30.0, KS_CALL_TIMEOUT_S));
             }
             std::vector<double> logSpeedups;
             if (res.ok()) timingPhase(k, res, opt, logSpeedups);
@@ -1485,7 +1549,8 @@ int main(int argc, char** argv) {
         Options opt;
         for (int i = 2; i < argc; ++i) {
             const std::string a = argv[i];
-            if (a == "--counters") opt.counters = true;
+            if (a == "--counters")
+                opt.counters = true;
             else if (a == "--cachegrind" && i + 1 < argc) {
                 opt.cachegrindSo = argv[++i];
                 for (++i; i < argc; ++i) opt.cachegrindWrapper.push_back(argv[i]);
@@ -1495,6 +1560,7 @@ int main(int argc, char** argv) {
     }
     if (mode == "compile-failed" && argc > 2) return compileFailed(argv[2]);
     if (mode == "problem-failed" && argc > 3) return problemFailed(argv[2], argv[3]);
-    std::fprintf(stderr, "usage: harness run [--counters] [--cachegrind SO WRAPPER...] | compile-failed LOG | problem-failed WHAT LOG\n");
+    std::fprintf(stderr,
+                 "usage: harness run [--counters] [--cachegrind SO WRAPPER...] | compile-failed LOG | problem-failed WHAT LOG\n");
     return 2;
 }

@@ -15,20 +15,20 @@
 
 namespace ksproto {
 
-constexpr uint32_t kMaxBuffers = 32;  // arguments of one kernel
-constexpr uint32_t kMaxSizes = 32;    // declared + derived sizes
-constexpr uint32_t kMaxBatch = 64;    // calls per CALL message
-constexpr int kSocketFd = 3;          // where the runner finds its socket
+constexpr uint32_t kMaxBuffers = 32; // arguments of one kernel
+constexpr uint32_t kMaxSizes = 32;   // declared + derived sizes
+constexpr uint32_t kMaxBatch = 64;   // calls per CALL message
+constexpr int kSocketFd = 3;         // where the runner finds its socket
 
 enum Type : uint32_t {
-    Hello = 1,  // runner -> judge: loaded (status 0) or not (2, 3; text says why)
-    Map,        // judge -> runner: a case's buffers (fds attached)
-    Mapped,     // runner -> judge
-    Unmap,      // judge -> runner: forget a case
-    Call,       // judge -> runner: call the kernel on these cases, in order
-    Done,       // runner -> judge: the calls returned (status 0) or threw
-    Nop,        // judge -> runner: answer Done at once (measures the hand-off)
-    Fault,      // runner -> judge: it is about to die; text says why
+    Hello = 1, // runner -> judge: loaded (status 0) or not (2, 3; text says why)
+    Map,       // judge -> runner: a case's buffers (fds attached)
+    Mapped,    // runner -> judge
+    Unmap,     // judge -> runner: forget a case
+    Call,      // judge -> runner: call the kernel on these cases, in order
+    Done,      // runner -> judge: the calls returned (status 0) or threw
+    Nop,       // judge -> runner: answer Done at once (measures the hand-off)
+    Fault,     // runner -> judge: it is about to die; text says why
     // runner -> judge, before the library is loaded (so before any of its code
     // runs): confined (status 0) or cannot be (1, text says why). Whatever
     // comes after it may be the library's own words.
@@ -39,10 +39,10 @@ enum Type : uint32_t {
 enum CallStatus : uint32_t { CallOk = 0, CallException = 1, CallOutOfMemory = 2, CallBadCase = 3, CallDeviceError = 4 };
 
 struct BufferDesc {
-    uint64_t mapBytes;   // size of the memfd (page multiple)
-    uint64_t offset;     // where the data starts inside it
+    uint64_t mapBytes; // size of the memfd (page multiple)
+    uint64_t offset;   // where the data starts inside it
     uint64_t dataBytes;
-    uint32_t output;     // 1: writable output; 0: read-only input
+    uint32_t output; // 1: writable output; 0: read-only input
     char name[44];
 };
 
@@ -65,7 +65,7 @@ struct CallMsg {
 // Hello, Mapped, Unmap, Done, Nop, Fault share this shape.
 struct ShortMsg {
     uint32_t type;
-    uint32_t seq;     // Done: the Call's seq; Unmap/Mapped: the case id
+    uint32_t seq; // Done: the Call's seq; Unmap/Mapped: the case id
     uint32_t status;
     char text[200];
 };

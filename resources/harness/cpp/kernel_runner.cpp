@@ -140,7 +140,7 @@ const char* mapDeviceCase(const MapMsg& m, const int* fds, int fdCount, MappedCa
         slot.desc[b] = d;
         CUdeviceptr ptr = 0;
         if ((r = gDriver.importHandle(&slot.devHandle[b], reinterpret_cast<void*>(static_cast<uintptr_t>(fds[b])),
-                                                CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)) != CUDA_SUCCESS)
+                                      CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)) != CUDA_SUCCESS)
             failed = "cuMemImportFromShareableHandle";
         else if ((r = gDriver.reserve(&ptr, d.mapBytes, 0, 0, 0)) != CUDA_SUCCESS)
             failed = "cuMemAddressReserve";
@@ -172,10 +172,14 @@ uint32_t finishDeviceWork(char* text, size_t size) {
 // Maps each buffer with a PROT_NONE page after it, so that running off the
 // end of an argument faults at once.
 const char* mapCase(const MapMsg& m, const int* fds, int fdCount) {
-    if (m.buffers > kMaxBuffers || m.sizeCount > kMaxSizes || static_cast<int>(m.buffers) != fdCount) return "malformed map message";
+    if (m.buffers > kMaxBuffers || m.sizeCount > kMaxSizes || static_cast<int>(m.buffers) != fdCount)
+        return "malformed map message";
     MappedCase* slot = nullptr;
     for (auto& c : gCases)
-        if (!c.used) { slot = &c; break; }
+        if (!c.used) {
+            slot = &c;
+            break;
+        }
     if (!slot) return "too many cases mapped";
     slot->used = true;
     slot->id = m.caseId;
@@ -221,7 +225,7 @@ int main(int argc, char** argv) {
     ss.ss_sp = altStack;
     ss.ss_size = sizeof altStack;
     sigaltstack(&ss, nullptr);
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_sigaction = onSegv;
     sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
     sigaction(SIGSEGV, &sa, nullptr);
@@ -229,8 +233,10 @@ int main(int argc, char** argv) {
 #ifdef KS_CUDA
     // The context first: the driver opens its device files for writing, which
     // the filter forbids from then on.
-    if (cudaSetDevice(0) != cudaSuccess || cudaFree(nullptr) != cudaSuccess || cudaMalloc(&gNopBuffer, sizeof(int)) != cudaSuccess) {
-        const std::string why = std::string("no usable CUDA device for the kernel runner: ") + cudaGetErrorName(cudaGetLastError());
+    if (cudaSetDevice(0) != cudaSuccess || cudaFree(nullptr) != cudaSuccess ||
+        cudaMalloc(&gNopBuffer, sizeof(int)) != cudaSuccess) {
+        const std::string why =
+            std::string("no usable CUDA device for the kernel runner: ") + cudaGetErrorName(cudaGetLastError());
         sendShort(Confined, 0, 1, why.c_str());
         return 3;
     }
@@ -254,7 +260,8 @@ int main(int argc, char** argv) {
     }
     void* fn = dlsym(handle, KS_FUNCTION);
     if (!fn) {
-        const std::string why = std::string("does not define the kernel `") + KS_FUNCTION + "` with C linkage; define exactly: " + KS_PROTOTYPE;
+        const std::string why =
+            std::string("does not define the kernel `") + KS_FUNCTION + "` with C linkage; define exactly: " + KS_PROTOTYPE;
         sendShort(Hello, 0, 3, why.c_str());
         return 3;
     }
@@ -276,7 +283,8 @@ int main(int argc, char** argv) {
         for (cmsghdr* c = CMSG_FIRSTHDR(&h); c; c = CMSG_NXTHDR(&h, c))
             if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
                 const int got = static_cast<int>((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-                for (int i = 0; i < got && fdCount < static_cast<int>(kMaxBuffers); ++i) std::memcpy(&fds[fdCount++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+                for (int i = 0; i < got && fdCount < static_cast<int>(kMaxBuffers); ++i)
+                    std::memcpy(&fds[fdCount++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
             }
         const uint32_t type = msg.type;
         if (type == Map) {
@@ -299,7 +307,10 @@ int main(int argc, char** argv) {
             char text[sizeof(ShortMsg::text)] = "";
             for (uint32_t i = 0; i < m.count && i < kMaxBatch && status == CallOk; ++i) {
                 MappedCase* c = findCase(m.caseId[i]);
-                if (!c) { status = CallBadCase; break; }
+                if (!c) {
+                    status = CallBadCase;
+                    break;
+                }
                 try {
                     ks_runner_invoke(fn, c->data, c->sizes);
                 } catch (const std::bad_alloc&) {

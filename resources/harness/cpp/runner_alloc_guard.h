@@ -25,7 +25,9 @@ void ksReportOom(size_t bytes) {
     const int n = snprintf(line, sizeof line, "\nKS-OOM bytes=%zu\n", bytes);
     if (n > 0) (void)!write(2, line, static_cast<size_t>(n));
 }
-bool ksPowerOfTwo(size_t v) { return v && !(v & (v - 1)); }
+bool ksPowerOfTwo(size_t v) {
+    return v && !(v & (v - 1));
+}
 } // namespace
 
 extern "C" {

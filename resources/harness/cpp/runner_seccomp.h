@@ -33,7 +33,9 @@ inline void jumpIfEqual(std::vector<sock_filter>& f, uint32_t value, uint32_t ac
     f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1));
     f.push_back(BPF_STMT(BPF_RET | BPF_K, action));
 }
-inline void loadNr(std::vector<sock_filter>& f) { f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr))); }
+inline void loadNr(std::vector<sock_filter>& f) {
+    f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+}
 inline void loadArgLow(std::vector<sock_filter>& f, int arg) {
     f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, static_cast<uint32_t>(offsetof(seccomp_data, args) + 8 * arg)));
 }
@@ -62,24 +64,96 @@ inline const char* install(bool allowThreads, uint32_t selfPid) {
 
     static const uint32_t killed[] = {
         // processes and programs
-        SYS_fork, SYS_vfork, SYS_execve, SYS_execveat,
+        SYS_fork,
+        SYS_vfork,
+        SYS_execve,
+        SYS_execveat,
         // the network, and sockets of any kind (the judge's is already open)
-        SYS_socket, SYS_socketpair, SYS_connect, SYS_bind, SYS_listen, SYS_accept, SYS_accept4,
+        SYS_socket,
+        SYS_socketpair,
+        SYS_connect,
+        SYS_bind,
+        SYS_listen,
+        SYS_accept,
+        SYS_accept4,
         // other processes' memory, descriptors and signals
-        SYS_ptrace, SYS_process_vm_readv, SYS_process_vm_writev, SYS_pidfd_open, SYS_pidfd_getfd, SYS_pidfd_send_signal,
-        SYS_kcmp, SYS_process_madvise,
+        SYS_ptrace,
+        SYS_process_vm_readv,
+        SYS_process_vm_writev,
+        SYS_pidfd_open,
+        SYS_pidfd_getfd,
+        SYS_pidfd_send_signal,
+        SYS_kcmp,
+        SYS_process_madvise,
         // files: nothing is created, changed or removed (opening for writing is checked below)
-        SYS_creat, SYS_truncate, SYS_ftruncate, SYS_fallocate, SYS_rename, SYS_renameat, SYS_renameat2, SYS_unlink,
-        SYS_unlinkat, SYS_link, SYS_linkat, SYS_symlink, SYS_symlinkat, SYS_mkdir, SYS_mkdirat, SYS_rmdir, SYS_chmod,
-        SYS_fchmod, SYS_fchmodat, SYS_chown, SYS_fchown, SYS_lchown, SYS_fchownat, SYS_mknod, SYS_mknodat, SYS_utime,
-        SYS_utimes, SYS_utimensat, SYS_futimesat, SYS_name_to_handle_at, SYS_open_by_handle_at,
+        SYS_creat,
+        SYS_truncate,
+        SYS_ftruncate,
+        SYS_fallocate,
+        SYS_rename,
+        SYS_renameat,
+        SYS_renameat2,
+        SYS_unlink,
+        SYS_unlinkat,
+        SYS_link,
+        SYS_linkat,
+        SYS_symlink,
+        SYS_symlinkat,
+        SYS_mkdir,
+        SYS_mkdirat,
+        SYS_rmdir,
+        SYS_chmod,
+        SYS_fchmod,
+        SYS_fchmodat,
+        SYS_chown,
+        SYS_fchown,
+        SYS_lchown,
+        SYS_fchownat,
+        SYS_mknod,
+        SYS_mknodat,
+        SYS_utime,
+        SYS_utimes,
+        SYS_utimensat,
+        SYS_futimesat,
+        SYS_name_to_handle_at,
+        SYS_open_by_handle_at,
         // kernel facilities a kernel never needs
-        SYS_perf_event_open, SYS_bpf, SYS_userfaultfd, SYS_io_uring_setup, SYS_io_uring_enter, SYS_io_uring_register,
-        SYS_mount, SYS_umount2, SYS_pivot_root, SYS_chroot, SYS_setns, SYS_unshare, SYS_keyctl, SYS_add_key,
-        SYS_request_key, SYS_kexec_load, SYS_kexec_file_load, SYS_init_module, SYS_finit_module, SYS_delete_module,
-        SYS_reboot, SYS_swapon, SYS_swapoff, SYS_acct, SYS_settimeofday, SYS_clock_settime, SYS_adjtimex,
-        SYS_clock_adjtime, SYS_fanotify_init, 428 /* open_tree */, 429 /* move_mount */, 430 /* fsopen */,
-        431 /* fsconfig */, 432 /* fsmount */, 433 /* fspick */, 442 /* mount_setattr */,
+        SYS_perf_event_open,
+        SYS_bpf,
+        SYS_userfaultfd,
+        SYS_io_uring_setup,
+        SYS_io_uring_enter,
+        SYS_io_uring_register,
+        SYS_mount,
+        SYS_umount2,
+        SYS_pivot_root,
+        SYS_chroot,
+        SYS_setns,
+        SYS_unshare,
+        SYS_keyctl,
+        SYS_add_key,
+        SYS_request_key,
+        SYS_kexec_load,
+        SYS_kexec_file_load,
+        SYS_init_module,
+        SYS_finit_module,
+        SYS_delete_module,
+        SYS_reboot,
+        SYS_swapon,
+        SYS_swapoff,
+        SYS_acct,
+        SYS_settimeofday,
+        SYS_clock_settime,
+        SYS_adjtimex,
+        SYS_clock_adjtime,
+        SYS_fanotify_init,
+        428 /* open_tree */,
+        429 /* move_mount */,
+        430 /* fsopen */,
+        431 /* fsconfig */,
+        432 /* fsmount */,
+        433 /* fspick */,
+        442 /* mount_setattr */,
     };
     for (uint32_t nr : killed) jumpIfEqual(f, nr, kill);
     static const uint32_t refused[] = {SYS_sched_setaffinity, SYS_sched_setscheduler, SYS_sched_setparam, SYS_setpriority,
@@ -120,7 +194,9 @@ inline const char* install(bool allowThreads, uint32_t selfPid) {
 }
 #else
 constexpr bool kSupported = false;
-inline const char* install(bool, uint32_t) { return "seccomp filters are written for x86-64 only"; }
+inline const char* install(bool, uint32_t) {
+    return "seccomp filters are written for x86-64 only";
+}
 #endif
 
 } // namespace ksseccomp

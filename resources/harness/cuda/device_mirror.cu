@@ -117,7 +117,8 @@ std::string ksDevAlloc(size_t bytes, void** dev) {
     *dev = nullptr;
     void* p = nullptr;
     if (auto err = check(cudaMalloc(&p, bytes + kRedZoneBytes), "cudaMalloc"); !err.empty()) return err;
-    if (auto err = check(cudaMemset(static_cast<unsigned char*>(p) + bytes, kRedZoneByte, kRedZoneBytes), "cudaMemset (red zone)");
+    if (auto err =
+            check(cudaMemset(static_cast<unsigned char*>(p) + bytes, kRedZoneByte, kRedZoneBytes), "cudaMemset (red zone)");
         !err.empty()) {
         cudaFree(p);
         return err;
@@ -140,7 +141,6 @@ void ksDevFree(void* dev) {
     gShared.erase(it);
 }
 
-
 std::string ksDevAllocShared(size_t bytes, void** dev, int* fd, size_t* mapBytes) {
     *dev = nullptr;
     *fd = -1;
@@ -152,7 +152,8 @@ std::string ksDevAllocShared(size_t bytes, void** dev, int* fd, size_t* mapBytes
     prop.location.id = device;
     prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
     size_t granularity = 0;
-    if (auto err = checkDriver(gDriver.getGranularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED), "cuMemGetAllocationGranularity");
+    if (auto err = checkDriver(gDriver.getGranularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED),
+                               "cuMemGetAllocationGranularity");
         !err.empty())
         return err;
     const size_t size = (bytes + kRedZoneBytes + granularity - 1) / granularity * granularity;
@@ -166,13 +167,17 @@ std::string ksDevAllocShared(size_t bytes, void** dev, int* fd, size_t* mapBytes
     if (err.empty()) err = checkDriver(gDriver.map(ptr, size, 0, handle, 0), "cuMemMap");
     if (err.empty()) err = checkDriver(gDriver.setAccess(ptr, size, &access, 1), "cuMemSetAccess");
     if (err.empty())
-        err = checkDriver(gDriver.exportHandle(fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), "cuMemExportToShareableHandle");
+        err = checkDriver(gDriver.exportHandle(fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+                          "cuMemExportToShareableHandle");
     void* p = reinterpret_cast<void*>(ptr);
     gShared[p] = SharedAllocation{handle, size};
-    if (err.empty()) err = check(cudaMemset(static_cast<unsigned char*>(p) + bytes, kRedZoneByte, kRedZoneBytes), "cudaMemset (red zone)");
+    if (err.empty())
+        err = check(cudaMemset(static_cast<unsigned char*>(p) + bytes, kRedZoneByte, kRedZoneBytes), "cudaMemset (red zone)");
     if (!err.empty()) {
-        if (ptr) ksDevFree(p);
-        else gDriver.release(handle);
+        if (ptr)
+            ksDevFree(p);
+        else
+            gDriver.release(handle);
         if (*fd >= 0) close(*fd);
         *fd = -1;
         return err;
@@ -223,7 +228,8 @@ std::string ksDevEqual(const void* a, const void* b, size_t bytes, bool* equal) 
         if (auto err = check(cudaGetLastError(), "the comparison kernel's launch"); !err.empty()) return err;
     }
     int differs = 1;
-    if (auto err = check(cudaMemcpy(&differs, gDiffers, sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy (comparison flag)"); !err.empty())
+    if (auto err = check(cudaMemcpy(&differs, gDiffers, sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy (comparison flag)");
+        !err.empty())
         return err;
     *equal = differs == 0;
     return {};

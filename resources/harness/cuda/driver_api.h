@@ -27,10 +27,11 @@ struct KsDriverApi {
             fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
             return fn != nullptr;
         };
-        if (!get(getErrorName, "cuGetErrorName") || !get(getGranularity, "cuMemGetAllocationGranularity") || !get(create, "cuMemCreate") ||
-            !get(reserve, "cuMemAddressReserve") || !get(map, "cuMemMap") || !get(setAccess, "cuMemSetAccess") ||
-            !get(exportHandle, "cuMemExportToShareableHandle") || !get(importHandle, "cuMemImportFromShareableHandle") ||
-            !get(unmap, "cuMemUnmap") || !get(addressFree, "cuMemAddressFree") || !get(release, "cuMemRelease"))
+        if (!get(getErrorName, "cuGetErrorName") || !get(getGranularity, "cuMemGetAllocationGranularity") ||
+            !get(create, "cuMemCreate") || !get(reserve, "cuMemAddressReserve") || !get(map, "cuMemMap") ||
+            !get(setAccess, "cuMemSetAccess") || !get(exportHandle, "cuMemExportToShareableHandle") ||
+            !get(importHandle, "cuMemImportFromShareableHandle") || !get(unmap, "cuMemUnmap") ||
+            !get(addressFree, "cuMemAddressFree") || !get(release, "cuMemRelease"))
             return "the CUDA driver lacks virtual memory management (cuMemCreate and friends): update the driver";
         return "";
     }
