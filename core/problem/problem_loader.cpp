@@ -1,5 +1,7 @@
 #include "problem/problem_loader.h"
 
+#include "util/isa_cap.h"
+
 #include "util/files.h"
 #include "util/hash.h"
 #include "util/log.h"
@@ -932,6 +934,9 @@ class Loader {
         if (spec_.compileFlags.empty())
             spec_.compileFlags =
                 cuda ? std::vector<std::string>{"-O3"} : std::vector<std::string>{"-O3", "-march=native", "-fopenmp"};
+        // An AVX2 target checked from an AVX-512 host (util/isa_cap.h); part
+        // of the flags, so of every cache key too.
+        if (spec_.backend == Backend::Cpp && capAtAvx2()) spec_.compileFlags.push_back("-mno-avx512f");
         if (cuda) {
             spec_.cudaArch = "sm_90";
             if (const json* compile = root.contains("compile") && root["compile"].is_object() ? &root["compile"] : nullptr)

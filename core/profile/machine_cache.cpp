@@ -3,6 +3,7 @@
 
 #include "eval/machine_info.h"
 #include "util/files.h"
+#include "util/isa_cap.h"
 #include "util/log.h"
 #include "util/paths.h"
 
@@ -19,7 +20,8 @@ std::filesystem::path machineCachePath(const std::string& host) {
     std::string safe;
     for (char c : host) safe += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ? c : '_';
     if (safe.empty() || safe == "." || safe == "..") safe = "unnamed-host";
-    return machineCacheDir() / (safe + ".json");
+    // A host measured under KS_MAX_ISA=avx2 is another machine model.
+    return machineCacheDir() / (safe + (capAtAvx2() ? "-avx2" : "") + ".json");
 }
 
 Result<MachineModel> loadMachine(const std::string& host) {

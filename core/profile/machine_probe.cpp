@@ -1,5 +1,7 @@
 #include "profile/machine_probe.h"
 
+#include "util/isa_cap.h"
+
 #include "eval/machine_info.h"
 
 #include <immintrin.h>
@@ -80,7 +82,7 @@ __attribute__((target("avx2"))) std::uint64_t readAvx2(const char* p0, std::size
 }
 
 std::uint64_t readBest(const char* p, std::size_t bytes) {
-    static const bool avx512 = __builtin_cpu_supports("avx512f"), avx2 = __builtin_cpu_supports("avx2");
+    static const bool avx512 = avx512Usable(), avx2 = __builtin_cpu_supports("avx2");
     // The compiler must not hoist a pure read out of a loop of passes.
     asm volatile("" : : "r"(p) : "memory");
     return avx512 ? readAvx512(p, bytes) : avx2 ? readAvx2(p, bytes) : readScalar(p, bytes);
@@ -281,9 +283,7 @@ MachineModel probeMachine(const ProbeOptions& options) {
     m.l1dBytes = cacheSize(_SC_LEVEL1_DCACHE_SIZE, 32u << 10);
     m.l2Bytes = cacheSize(_SC_LEVEL2_CACHE_SIZE, 1u << 20);
     m.l3Bytes = cacheSize(_SC_LEVEL3_CACHE_SIZE, 32u << 20);
-    m.isa = __builtin_cpu_supports("avx512f")                                 ? "avx512"
-            : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "avx2"
-                                                                              : "scalar";
+    m.isa = avx512Usable() ? "avx512" : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "avx2" : "scalar";
 
     // Half of each level, so the probe's buffer stays in it; L3 is shared, so its half is split among the threads.
     const std::size_t l3Half = std::min<std::size_t>(m.l3Bytes / 2, std::size_t(64) << 20);

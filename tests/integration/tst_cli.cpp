@@ -1,6 +1,8 @@
 // kernelsmith-cli as a user runs it: exit codes, messages, JSON.
 #include "cli_runner.h"
 
+#include <QtCore/QDir>
+#include <QtCore/QFile>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -79,6 +81,35 @@ class TestCli : public QObject {
         auto badProblem = cli({"eval", "--problem", data("problems/bad_json"), "--reference"});
         QCOMPARE(badProblem.code, 10);
         QVERIFY(badProblem.err.contains("not valid JSON"));
+    }
+
+    void anAvx2CapBuildsCandidatesWithoutAvx512() {
+        // KS_MAX_ISA=avx2: what an AVX2-only CPU would build, on any host. The
+        // candidate does not compile where AVX-512 is on.
+        QFile seed(data("problems/saxpy/unrolled.cpp"));
+        QVERIFY(seed.open(QIODevice::ReadOnly));
+        QFile guarded(dir_.path() + "/no_avx512.cpp");
+        QVERIFY(guarded.open(QIODevice::WriteOnly));
+        guarded.write("#ifdef __AVX512F__\n#error built with AVX-512 under KS_MAX_ISA=avx2\n#endif\n" + seed.readAll());
+        guarded.close();
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("KS_MAX_ISA", "avx2");
+        // Jobs may run as another user (root drops to a per-worker uid).
+        QFile::setPermissions(dir_.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                                               QFileDevice::ExeGroup | QFileDevice::ExeOther);
+        const QString jobs = dir_.path() + "/avx2-jobs";
+        const auto run =
+            ks::test::runCli({"--db", dir_.path() + "/avx2.db", "eval", "--problem", data("problems/saxpy"), "--candidate",
+                              guarded.fileName(), "--check-only", "--keep-job", "--jobs-dir", jobs, "--json"},
+                             300000, env);
+        const auto result = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QVERIFY2(run.code == 0, qPrintable(result["message"].toString() + result["build_log"].toString() + run.err));
+        QCOMPARE(result["status"].toString(), QString("ok"));
+        const auto dirs = QDir(jobs).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QCOMPARE(dirs.size(), 1);
+        QFile script(jobs + "/" + dirs[0] + "/run.sh");
+        QVERIFY(script.open(QIODevice::ReadOnly));
+        QVERIFY(script.readAll().contains("-mno-avx512f"));
     }
 
     void referenceAgainstItselfIsCorrectAndEvenlyMatched() {
