@@ -145,6 +145,197 @@ double totalCandidateSeconds(const eval::EvaluationResult& r) {
 
 } // namespace
 
+// One problem benched: a search, its finalists timed again alone, the
+// fastest of them (or the search's own best when every re-timing fails).
+Row benchOne(const store::Database& db, eval::Evaluator& evaluator, const problem::ProblemSpec& p,
+             const search::SearchConfig& config, const eval::EvalOptions& options,
+             const std::shared_ptr<const profile::Profiler>& profiler, int finalistCount) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Row row;
+    row.problem = p.name;
+    const auto wall = [&t0] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+    auto id = search::createSearch(db, p, config, "");
+    QuietProgress progress(p.name);
+    search::SearchLaunch launch;
+    launch.searchId = id ? *id : 0;
+    launch.sharedEvaluator = &evaluator; // one for every problem, and for re-timing the finalists
+    launch.evalOptions = options;
+    if (p.backend == problem::Backend::Torch) launch.evalOptions.torchCompileBaseline = false;
+    launch.profiler = profiler;
+    launch.profileLocalJobs = false;
+    auto launched =
+        id ? search::launchSearch(db, std::move(launch)) : Result<std::unique_ptr<search::LaunchedSearch>>(id.error());
+    auto outcome = launched ? (*launched)->run({}, &progress) : Result<search::SearchOutcome>(launched.error());
+    if (!outcome) {
+        std::fprintf(stderr, "bench: %s: %s\n", p.name.c_str(), outcome.error().message.c_str());
+        row.wallS = wall();
+        return row;
+    }
+    row.evaluations = outcome->evaluations;
+    auto loaded = store::SearchStore(db).loadNodes(*id);
+    const auto nodes = loaded ? std::move(*loaded) : std::vector<store::NodeRecord>{};
+    std::optional<eval::EvaluationResult> chosen;
+    store::NodeRecord chosenNode;
+    for (const auto& n : finalists(nodes, outcome->bestNode, finalistCount)) {
+        auto again = retime(evaluator, db, p, n, options);
+        if (!again || !again->correct()) {
+            std::fprintf(stderr, "bench: %s: timing node %lld again failed: %s\n", p.name.c_str(), static_cast<long long>(n.seq),
+                         again ? again->message.c_str() : again.error().message.c_str());
+            continue;
+        }
+        const auto inSearch = storedResult(db, n.evaluationId);
+        std::fprintf(stderr, "  %s: finalist node %lld: %s in the search, %s alone\n", p.name.c_str(),
+                     static_cast<long long>(n.seq), inSearch ? formatSeconds(totalCandidateSeconds(*inSearch)).c_str() : "?",
+                     formatSeconds(totalCandidateSeconds(*again)).c_str());
+        if (!chosen || totalCandidateSeconds(*again) < totalCandidateSeconds(*chosen)) {
+            chosen = std::move(*again);
+            chosenNode = n;
+        }
+    }
+    if (!chosen) {
+        const auto best = std::find_if(nodes.begin(), nodes.end(), [&](const auto& n) { return n.id == outcome->bestNode; });
+        if (best != nodes.end() && best->evaluationId)
+            if (auto stored = storedResult(db, best->evaluationId)) {
+                chosen = std::move(*stored);
+                chosenNode = *best;
+            }
+    }
+    if (chosen) {
+        row.gpu = problem::runsOnGpu(p.backend);
+        row.speedup = chosen->speedup.value_or(0);
+        row.speedupOverBest = chosen->speedupOverBestBaseline().value_or(0);
+        row.params = chosenNode.paramsJson;
+        for (const auto& t : chosen->timing) {
+            row.bestS += t.candidate.median;
+            if (!t.baselines.empty()) row.referenceS += t.baselines[0].median;
+            if (t.baselines.size() > 1) {
+                row.libraryS += t.baselines[1].median;
+                row.library = t.baselines[1].name;
+            }
+            row.shapes.push_back({t.bytes, t.flops, t.candidate.median});
+        }
+        row.declaredBound = p.bound;
+    }
+    row.wallS = wall(); // the finalists' timings included
+    return row;
+}
+
+// The memory roof is the best the machine has shown: the cached model's
+// DRAM figure, a probe taken now, or the rate a memory-bound best kernel
+// reached, whichever is highest (a model probed while the machine was slow
+// must not flatter the kernels).
+void raiseDramRoof(profile::MachineModel& roof, const std::vector<Row>& rows, int coresPerJob) {
+    const bool all = coresPerJob >= roof.cores;
+    const double now = profile::probeDramBandwidth(all ? roof.cores : 1);
+    for (auto& level : roof.bandwidth) {
+        if (level.level != "DRAM") continue;
+        double& cached = all ? level.gbsAll : level.gbs1;
+        std::printf("DRAM roof (%s): %.1f GB/s cached, %.1f GB/s probed after the run; using %.1f\n",
+                    all ? "all cores" : "1 core", cached, now, std::max(cached, now));
+        cached = std::max(cached, now);
+        // A kernel moving its problem's fewest bytes from memory flushed
+        // before each call shows a rate the machine has: the probes, on a
+        // shared host, may have met a busier moment.
+        const char* shownBy = nullptr;
+        double shown = 0;
+        for (const auto& row : rows) {
+            if (row.gpu || row.bestS <= 0 || row.boundOn(roof, coresPerJob) != 'm') continue;
+            const double rate = row.bytes() / row.bestS / 1e9;
+            if (rate > shown) {
+                shown = rate;
+                shownBy = row.problem.c_str();
+            }
+        }
+        if (shownBy && shown > cached) {
+            std::printf("DRAM roof raised to %.1f GB/s: %s's best kernel moved its bytes that fast\n", shown, shownBy);
+            cached = shown;
+        }
+    }
+}
+
+struct Geomeans {
+    double overReference = 0, overBest = 0;
+    int counted = 0;
+};
+
+// The table of every problem, and the GPU problems' floors.
+Geomeans printTables(const std::vector<Row>& rows, const profile::MachineModel& roof, bool onThisHost, int coresPerJob) {
+    std::printf("\n%-22s %11s %11s %11s %9s %9s %9s %6s %8s\n", "problem", "reference", "library", "best", "speedup", "vs best",
+                "roofline", "evals", "wall");
+    double logSum = 0, logSumBest = 0;
+    int counted = 0, countedBest = 0;
+    for (const auto& r : rows) {
+        char roofline[32] = "-";
+        if (onThisHost) std::snprintf(roofline, sizeof roofline, "%.0f%%%c", r.roofline * 100, r.bound);
+        std::printf("%-22s %11s %11s %11s %8.2fx %8.2fx %10s %6d %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
+                    r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(), r.speedup,
+                    r.speedupOverBest, roofline, r.evaluations, formatSeconds(r.wallS).c_str());
+        if (r.speedup > 0) {
+            logSum += std::log(r.speedup);
+            ++counted;
+        }
+        if (r.speedupOverBest > 0) {
+            logSumBest += std::log(r.speedupOverBest);
+            ++countedBest;
+        }
+    }
+    const double geomean = counted ? std::exp(logSum / counted) : 0;
+    const double geomeanBest = countedBest ? std::exp(logSumBest / countedBest) : 0;
+    const double copyGBs = roof.gpus.empty() ? 0 : roof.gpus.front().copyGBs;
+    if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.gpu; })) {
+        if (copyGBs <= 0)
+            std::printf("\n(no GPU in this host's machine model: run resources/probe/gpu_probe.cu and `machine import-gpu` for "
+                        "the floor)\n");
+        std::printf("\nGPU %s, copy bandwidth %.0f GB/s (the floor: the bytes each problem must move at that rate)\n",
+                    roof.gpus.empty() ? "?" : roof.gpus.front().name.c_str(), copyGBs);
+        std::printf("%-26s %10s %14s %10s %10s %11s %14s %8s\n", "problem", "eager", "torch.compile", "best", "floor",
+                    "best/floor", "compile/floor", "beats");
+        for (const auto& r : rows) {
+            if (!r.gpu) continue;
+            const auto ratio = [&](double t) { return r.floorS > 0 && t > 0 ? t / r.floorS : 0.0; };
+            std::printf("%-26s %10s %14s %10s %10s %10.2fx %13.2fx %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
+                        r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(),
+                        formatSeconds(r.floorS).c_str(), ratio(r.bestS), ratio(r.libraryS),
+                        r.libraryS > 0 ? (r.bestS < r.libraryS ? "yes" : "no") : "-");
+        }
+    }
+    std::printf("\ngeometric-mean speedup over the references: %.2fx, over the best baseline of each shape (vs best): %.2fx (%d "
+                "problems); roofline: m = memory-bound, c = compute-bound, "
+                "l = latency-bound (declared by the problem; %% of the bandwidth floor shown for reference), for %d core(s) per "
+                "evaluation\n",
+                geomean, geomeanBest, counted, coresPerJob);
+
+    return {geomean, geomeanBest, counted};
+}
+
+// The run as JSON: the machine, the config, the geomeans and a row per problem.
+Status writeBenchJson(const std::string& file, const profile::MachineModel& roof, const search::SearchConfig& config,
+                      const std::vector<Row>& rows, const Geomeans& g) {
+    nlohmann::json j{{"machine", profile::toJson(roof)},
+                     {"config", search::toJson(config)},
+                     {"geomean_speedup", g.overReference},
+                     {"geomean_speedup_over_best_baseline", g.overBest},
+                     {"problems", nlohmann::json::array()}};
+    for (const auto& r : rows)
+        j["problems"].push_back({{"problem", r.problem},
+                                 {"reference_s", r.referenceS},
+                                 {"library", r.library},
+                                 {"library_s", r.libraryS},
+                                 {"best_s", r.bestS},
+                                 {"speedup", r.speedup},
+                                 {"speedup_over_best_baseline", r.speedupOverBest},
+                                 {"roofline_fraction", r.roofline},
+                                 {"bound", r.bound == 'm'   ? "memory"
+                                           : r.bound == 'l' ? "latency"
+                                                            : "compute"},
+                                 {"evaluations", r.evaluations},
+                                 {"wall_s", r.wallS},
+                                 {"best_params", r.params},
+                                 {"gpu", r.gpu},
+                                 {"floor_s", r.floorS}});
+    return writeFileAtomic(file, jsonText(j, 2) + "\n");
+}
+
 int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
     auto args = Args::parse(argv, verb("bench").valued, verb("bench").flags, error, "bench");
@@ -235,117 +426,9 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     const bool onThisHost = (*executor)->kind() == eval::ExecutorKind::Local; // else this host's roofline is not the jobs'
 
     std::vector<Row> rows;
-    for (const auto& p : problems) {
-        const auto t0 = std::chrono::steady_clock::now();
-        auto id = search::createSearch(*db, p, *config, "");
-        if (!id) {
-            std::fprintf(stderr, "bench: %s\n", id.error().message.c_str());
-            return kExitError;
-        }
-        QuietProgress progress(p.name);
-        search::SearchLaunch launch;
-        launch.searchId = *id;
-        launch.sharedEvaluator = &evaluator; // one for every problem, and for re-timing the finalists
-        launch.evalOptions = options;
-        if (p.backend == problem::Backend::Torch) launch.evalOptions.torchCompileBaseline = false;
-        launch.profiler = onThisHost ? profiler : nullptr;
-        launch.profileLocalJobs = false;
-        auto launched = search::launchSearch(*db, std::move(launch));
-        if (!launched) {
-            std::fprintf(stderr, "bench: %s\n", launched.error().message.c_str());
-            return kExitError;
-        }
-        auto outcome = (*launched)->run({}, &progress);
-        Row row;
-        row.problem = p.name;
-        row.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (!outcome) {
-            std::fprintf(stderr, "bench: %s: %s\n", p.name.c_str(), outcome.error().message.c_str());
-            rows.push_back(row);
-            continue;
-        }
-        row.evaluations = outcome->evaluations;
-        auto loaded = store::SearchStore(*db).loadNodes(*id);
-        const auto nodes = loaded ? std::move(*loaded) : std::vector<store::NodeRecord>{};
-        // The finalists timed again, alone; the search's own timing of its
-        // best stands only if every re-timing fails.
-        std::optional<eval::EvaluationResult> chosen;
-        store::NodeRecord chosenNode;
-        for (const auto& n : finalists(nodes, outcome->bestNode, finalistCount)) {
-            auto again = retime(evaluator, *db, p, n, options);
-            if (!again || !again->correct()) {
-                std::fprintf(stderr, "bench: %s: timing node %lld again failed: %s\n", p.name.c_str(),
-                             static_cast<long long>(n.seq), again ? again->message.c_str() : again.error().message.c_str());
-                continue;
-            }
-            const auto inSearch = storedResult(*db, n.evaluationId);
-            std::fprintf(stderr, "  %s: finalist node %lld: %s in the search, %s alone\n", p.name.c_str(),
-                         static_cast<long long>(n.seq), inSearch ? formatSeconds(totalCandidateSeconds(*inSearch)).c_str() : "?",
-                         formatSeconds(totalCandidateSeconds(*again)).c_str());
-            if (!chosen || totalCandidateSeconds(*again) < totalCandidateSeconds(*chosen)) {
-                chosen = std::move(*again);
-                chosenNode = n;
-            }
-        }
-        if (!chosen) {
-            const auto best = std::find_if(nodes.begin(), nodes.end(), [&](const auto& n) { return n.id == outcome->bestNode; });
-            if (best != nodes.end() && best->evaluationId)
-                if (auto stored = storedResult(*db, best->evaluationId)) {
-                    chosen = std::move(*stored);
-                    chosenNode = *best;
-                }
-        }
-        if (chosen) {
-            row.gpu = problem::runsOnGpu(p.backend);
-            row.speedup = chosen->speedup.value_or(0);
-            row.speedupOverBest = chosen->speedupOverBestBaseline().value_or(0);
-            row.params = chosenNode.paramsJson;
-            for (const auto& t : chosen->timing) {
-                row.bestS += t.candidate.median;
-                if (!t.baselines.empty()) row.referenceS += t.baselines[0].median;
-                if (t.baselines.size() > 1) {
-                    row.libraryS += t.baselines[1].median;
-                    row.library = t.baselines[1].name;
-                }
-                row.shapes.push_back({t.bytes, t.flops, t.candidate.median});
-            }
-            row.declaredBound = p.bound;
-        }
-        row.wallS =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); // the finalists' timings included
-        rows.push_back(row);
-    }
-    // The memory roof is the best the machine has shown: the cached model's
-    // DRAM figure or a probe taken now, whichever is higher (a model probed
-    // while the machine was slow must not flatter the kernels).
-    if (onThisHost) {
-        const bool all = coresPerJob >= roof.cores;
-        const double now = profile::probeDramBandwidth(all ? roof.cores : 1);
-        for (auto& level : roof.bandwidth) {
-            if (level.level != "DRAM") continue;
-            double& cached = all ? level.gbsAll : level.gbs1;
-            std::printf("DRAM roof (%s): %.1f GB/s cached, %.1f GB/s probed after the run; using %.1f\n",
-                        all ? "all cores" : "1 core", cached, now, std::max(cached, now));
-            cached = std::max(cached, now);
-            // A kernel moving its problem's fewest bytes from memory flushed
-            // before each call shows a rate the machine has: the probes, on a
-            // shared host, may have met a busier moment.
-            const char* shownBy = nullptr;
-            double shown = 0;
-            for (const auto& row : rows) {
-                if (row.gpu || row.bestS <= 0 || row.boundOn(roof, coresPerJob) != 'm') continue;
-                const double rate = row.bytes() / row.bestS / 1e9;
-                if (rate > shown) {
-                    shown = rate;
-                    shownBy = row.problem.c_str();
-                }
-            }
-            if (shownBy && shown > cached) {
-                std::printf("DRAM roof raised to %.1f GB/s: %s's best kernel moved its bytes that fast\n", shown, shownBy);
-                cached = shown;
-            }
-        }
-    }
+    for (const auto& p : problems)
+        rows.push_back(benchOne(*db, evaluator, p, *config, options, onThisHost ? profiler : nullptr, finalistCount));
+    if (onThisHost) raiseDramRoof(roof, rows, coresPerJob);
     for (auto& row : rows) {
         double floor = 0;
         for (const auto& t : row.shapes) floor += roof.floorSeconds(t.bytes, t.flops, coresPerJob);
@@ -362,78 +445,12 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         row.bound = 'm';
     }
 
-    std::printf("\n%-22s %11s %11s %11s %9s %9s %9s %6s %8s\n", "problem", "reference", "library", "best", "speedup", "vs best",
-                "roofline", "evals", "wall");
-    double logSum = 0, logSumBest = 0;
-    int counted = 0, countedBest = 0;
-    for (const auto& r : rows) {
-        char roofline[32] = "-";
-        if (onThisHost) std::snprintf(roofline, sizeof roofline, "%.0f%%%c", r.roofline * 100, r.bound);
-        std::printf("%-22s %11s %11s %11s %8.2fx %8.2fx %10s %6d %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
-                    r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(), r.speedup,
-                    r.speedupOverBest, roofline, r.evaluations, formatSeconds(r.wallS).c_str());
-        if (r.speedup > 0) {
-            logSum += std::log(r.speedup);
-            ++counted;
-        }
-        if (r.speedupOverBest > 0) {
-            logSumBest += std::log(r.speedupOverBest);
-            ++countedBest;
-        }
-    }
-    const double geomean = counted ? std::exp(logSum / counted) : 0;
-    const double geomeanBest = countedBest ? std::exp(logSumBest / countedBest) : 0;
-    if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.gpu; })) {
-        if (copyGBs <= 0)
-            std::printf("\n(no GPU in this host's machine model: run resources/probe/gpu_probe.cu and `machine import-gpu` for "
-                        "the floor)\n");
-        std::printf("\nGPU %s, copy bandwidth %.0f GB/s (the floor: the bytes each problem must move at that rate)\n",
-                    roof.gpus.empty() ? "?" : roof.gpus.front().name.c_str(), copyGBs);
-        std::printf("%-26s %10s %14s %10s %10s %11s %14s %8s\n", "problem", "eager", "torch.compile", "best", "floor",
-                    "best/floor", "compile/floor", "beats");
-        for (const auto& r : rows) {
-            if (!r.gpu) continue;
-            const auto ratio = [&](double t) { return r.floorS > 0 && t > 0 ? t / r.floorS : 0.0; };
-            std::printf("%-26s %10s %14s %10s %10s %10.2fx %13.2fx %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
-                        r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(),
-                        formatSeconds(r.floorS).c_str(), ratio(r.bestS), ratio(r.libraryS),
-                        r.libraryS > 0 ? (r.bestS < r.libraryS ? "yes" : "no") : "-");
-        }
-    }
-    std::printf("\ngeometric-mean speedup over the references: %.2fx, over the best baseline of each shape (vs best): %.2fx (%d "
-                "problems); roofline: m = memory-bound, c = compute-bound, "
-                "l = latency-bound (declared by the problem; %% of the bandwidth floor shown for reference), for %d core(s) per "
-                "evaluation\n",
-                geomean, geomeanBest, counted, coresPerJob);
-
-    if (auto file = args->value("json")) {
-        nlohmann::json j{{"machine", profile::toJson(roof)},
-                         {"config", search::toJson(*config)},
-                         {"geomean_speedup", geomean},
-                         {"geomean_speedup_over_best_baseline", geomeanBest},
-                         {"problems", nlohmann::json::array()}};
-        for (const auto& r : rows)
-            j["problems"].push_back({{"problem", r.problem},
-                                     {"reference_s", r.referenceS},
-                                     {"library", r.library},
-                                     {"library_s", r.libraryS},
-                                     {"best_s", r.bestS},
-                                     {"speedup", r.speedup},
-                                     {"speedup_over_best_baseline", r.speedupOverBest},
-                                     {"roofline_fraction", r.roofline},
-                                     {"bound", r.bound == 'm'   ? "memory"
-                                               : r.bound == 'l' ? "latency"
-                                                                : "compute"},
-                                     {"evaluations", r.evaluations},
-                                     {"wall_s", r.wallS},
-                                     {"best_params", r.params},
-                                     {"gpu", r.gpu},
-                                     {"floor_s", r.floorS}});
-        if (auto s = writeFileAtomic(*file, jsonText(j, 2) + "\n"); !s) {
+    const Geomeans g = printTables(rows, roof, onThisHost, coresPerJob);
+    if (auto file = args->value("json"))
+        if (auto s = writeBenchJson(*file, roof, *config, rows, g); !s) {
             std::fprintf(stderr, "bench: %s\n", s.error().message.c_str());
             return kExitError;
         }
-    }
     return kExitOk;
 }
 

@@ -83,6 +83,117 @@ bool parseDouble(const std::string& text, double& out) {
     }
 }
 
+// The evaluation's options from the command line; false (said on stderr)
+// when one is malformed or does not fit the problem.
+bool readEvalOptions(const Args& args, const problem::ProblemSpec& problem, eval::EvalOptions& options) {
+    options.checkOnly = args.has("check-only");
+    options.useCache = !args.has("no-cache");
+    // The reference may use what candidates may not (the forbidden ops).
+    options.staticRules = !args.has("no-static-rules") && !args.has("reference");
+    if (args.has("no-compile-baseline")) options.torchCompileBaseline = false;
+    if (auto seeds = args.value("seeds")) {
+        options.seeds.clear();
+        std::istringstream in(*seeds);
+        std::string item;
+        while (std::getline(in, item, ',')) {
+            try {
+                options.seeds.push_back(std::stoull(item));
+            } catch (const std::exception&) {
+                std::fprintf(stderr, "eval: --seeds expects numbers like 1,2,3, got '%s'\n", seeds->c_str());
+                return false;
+            }
+        }
+        if (options.seeds.empty()) {
+            std::fprintf(stderr, "eval: --seeds needs at least one seed\n");
+            return false;
+        }
+    }
+    if (auto secret = args.value("input-secret")) {
+        try {
+            std::size_t used = 0;
+            options.inputSecret = std::stoull(*secret, &used);
+            if (used != secret->size() || secret->front() == '-') throw std::invalid_argument(*secret);
+        } catch (const std::exception&) {
+            std::fprintf(stderr,
+                         "eval: --input-secret expects the unsigned number a result.json records as input_secret, got '%s'\n",
+                         secret->c_str());
+            return false;
+        }
+    }
+    for (const auto& [key, target] : {std::pair<const char*, std::optional<double>*>{"call-timeout", &options.callTimeoutS},
+                                      {"run-timeout", &options.runTimeoutS},
+                                      {"compile-timeout", &options.compileTimeoutS}}) {
+        if (auto v = args.value(key)) {
+            double d = 0;
+            if (!parseDouble(*v, d)) {
+                std::fprintf(stderr, "eval: --%s expects a positive number of seconds, got '%s'\n", key, v->c_str());
+                return false;
+            }
+            *target = d;
+        }
+    }
+    if (auto v = args.value("time-budget"); v && !parseDouble(*v, options.timeBudgetS)) {
+        std::fprintf(stderr, "eval: --time-budget expects a positive number of seconds, got '%s'\n", v->c_str());
+        return false;
+    }
+    if (auto v = args.value("reps")) {
+        if (std::sscanf(v->c_str(), "%d:%d", &options.minReps, &options.maxReps) != 2 || options.minReps < 1 ||
+            options.maxReps < options.minReps) {
+            std::fprintf(stderr, "eval: --reps expects MIN:MAX with 1 <= MIN <= MAX, got '%s'\n", v->c_str());
+            return false;
+        }
+    }
+
+    if (auto level = args.value("profile")) {
+        auto parsed = eval::parseProfileLevel(*level);
+        if (!parsed) {
+            std::fprintf(stderr, "eval: --profile expects none, roofline, counters, cachegrind or ncu, got '%s'\n",
+                         level->c_str());
+            return false;
+        }
+        if (*parsed == eval::ProfileLevel::Ncu && problem.backend == problem::Backend::Cpp) {
+            std::fprintf(stderr,
+                         "eval: --profile ncu profiles GPU kernels; problem %s uses the cpp backend (use counters or cachegrind; "
+                         "`profile ncu FILE.csv` reads a captured ncu CSV)\n",
+                         problem.name.c_str());
+            return false;
+        }
+        if (*parsed != eval::ProfileLevel::None && options.checkOnly) {
+            std::fprintf(stderr, "eval: --profile needs timing; drop --check-only\n");
+            return false;
+        }
+        options.profile = *parsed;
+    }
+
+    return true;
+}
+
+// A profile of the evaluation at the asked level, stored with it.
+std::optional<profile::ProfileReport> profileEvaluation(const store::Database& db, eval::Executor& executor,
+                                                        const eval::EvalOptions& options, const eval::EvaluationResult& result,
+                                                        const eval::Candidate& candidate,
+                                                        const problem::ParamAssignment& params) {
+    std::optional<profile::ProfileReport> report;
+    if (options.profile != eval::ProfileLevel::None) {
+        // This host's roofline says nothing about a job that ran on another.
+        std::optional<profile::MachineModel> machine;
+        if (executor.kind() == eval::ExecutorKind::Local) {
+            auto probed =
+                profile::localMachine(false, {1, [](const std::string& s) {
+                                                  std::fprintf(stderr, "first profile on this host: probing %s...\n", s.c_str());
+                                              }});
+            if (probed) machine = *probed;
+        }
+        const int cores = machine ? machine->cores : 1;
+        profile::Profiler profiler(machine, cores);
+        report = profiler.profile(result, options.profile, candidate.source, jsonText(nlohmann::json(params)));
+        if (auto saved = profiler.store(db, result.recordId, *report); !saved)
+            std::fprintf(stderr, "eval: the profile was not stored: %s\n", saved.error().message.c_str());
+    }
+
+    return report;
+}
+
 } // namespace
 
 int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
@@ -148,84 +259,7 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
     }
 
     eval::EvalOptions options;
-    options.checkOnly = args->has("check-only");
-    options.useCache = !args->has("no-cache");
-    // The reference may use what candidates may not (the forbidden ops).
-    options.staticRules = !args->has("no-static-rules") && !args->has("reference");
-    if (args->has("no-compile-baseline")) options.torchCompileBaseline = false;
-    if (auto seeds = args->value("seeds")) {
-        options.seeds.clear();
-        std::istringstream in(*seeds);
-        std::string item;
-        while (std::getline(in, item, ',')) {
-            try {
-                options.seeds.push_back(std::stoull(item));
-            } catch (const std::exception&) {
-                std::fprintf(stderr, "eval: --seeds expects numbers like 1,2,3, got '%s'\n", seeds->c_str());
-                return kExitUsage;
-            }
-        }
-        if (options.seeds.empty()) {
-            std::fprintf(stderr, "eval: --seeds needs at least one seed\n");
-            return kExitUsage;
-        }
-    }
-    if (auto secret = args->value("input-secret")) {
-        try {
-            std::size_t used = 0;
-            options.inputSecret = std::stoull(*secret, &used);
-            if (used != secret->size() || secret->front() == '-') throw std::invalid_argument(*secret);
-        } catch (const std::exception&) {
-            std::fprintf(stderr,
-                         "eval: --input-secret expects the unsigned number a result.json records as input_secret, got '%s'\n",
-                         secret->c_str());
-            return kExitUsage;
-        }
-    }
-    for (const auto& [key, target] : {std::pair<const char*, std::optional<double>*>{"call-timeout", &options.callTimeoutS},
-                                      {"run-timeout", &options.runTimeoutS},
-                                      {"compile-timeout", &options.compileTimeoutS}}) {
-        if (auto v = args->value(key)) {
-            double d = 0;
-            if (!parseDouble(*v, d)) {
-                std::fprintf(stderr, "eval: --%s expects a positive number of seconds, got '%s'\n", key, v->c_str());
-                return kExitUsage;
-            }
-            *target = d;
-        }
-    }
-    if (auto v = args->value("time-budget"); v && !parseDouble(*v, options.timeBudgetS)) {
-        std::fprintf(stderr, "eval: --time-budget expects a positive number of seconds, got '%s'\n", v->c_str());
-        return kExitUsage;
-    }
-    if (auto v = args->value("reps")) {
-        if (std::sscanf(v->c_str(), "%d:%d", &options.minReps, &options.maxReps) != 2 || options.minReps < 1 ||
-            options.maxReps < options.minReps) {
-            std::fprintf(stderr, "eval: --reps expects MIN:MAX with 1 <= MIN <= MAX, got '%s'\n", v->c_str());
-            return kExitUsage;
-        }
-    }
-
-    if (auto level = args->value("profile")) {
-        auto parsed = eval::parseProfileLevel(*level);
-        if (!parsed) {
-            std::fprintf(stderr, "eval: --profile expects none, roofline, counters, cachegrind or ncu, got '%s'\n",
-                         level->c_str());
-            return kExitUsage;
-        }
-        if (*parsed == eval::ProfileLevel::Ncu && problem->backend == problem::Backend::Cpp) {
-            std::fprintf(stderr,
-                         "eval: --profile ncu profiles GPU kernels; problem %s uses the cpp backend (use counters or cachegrind; "
-                         "`profile ncu FILE.csv` reads a captured ncu CSV)\n",
-                         problem->name.c_str());
-            return kExitUsage;
-        }
-        if (*parsed != eval::ProfileLevel::None && options.checkOnly) {
-            std::fprintf(stderr, "eval: --profile needs timing; drop --check-only\n");
-            return kExitUsage;
-        }
-        options.profile = *parsed;
-    }
+    if (!readEvalOptions(*args, *problem, options)) return kExitUsage;
 
     auto executor = makeExecutor(*args, 1);
     if (!executor) {
@@ -254,23 +288,7 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
     const auto result = evaluator.finish(*problem, *prepared, outcome);
     if (evalConfig.keepJobs && !prepared->finished) std::fprintf(stderr, "job dir kept: %s\n", prepared->request.dir.c_str());
 
-    std::optional<profile::ProfileReport> report;
-    if (options.profile != eval::ProfileLevel::None) {
-        // This host's roofline says nothing about a job that ran on another.
-        std::optional<profile::MachineModel> machine;
-        if ((*executor)->kind() == eval::ExecutorKind::Local) {
-            auto probed =
-                profile::localMachine(false, {1, [](const std::string& s) {
-                                                  std::fprintf(stderr, "first profile on this host: probing %s...\n", s.c_str());
-                                              }});
-            if (probed) machine = *probed;
-        }
-        const int cores = machine ? machine->cores : 1;
-        profile::Profiler profiler(machine, cores);
-        report = profiler.profile(result, options.profile, candidate.source, jsonText(nlohmann::json(prepared->params)));
-        if (auto saved = profiler.store(*db, result.recordId, *report); !saved)
-            std::fprintf(stderr, "eval: the profile was not stored: %s\n", saved.error().message.c_str());
-    }
+    const auto report = profileEvaluation(*db, **executor, options, result, candidate, prepared->params);
 
     if (args->has("json")) {
         auto j = eval::toJson(result);
