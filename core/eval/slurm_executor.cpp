@@ -530,9 +530,15 @@ void SlurmExecutor::lost(Tracked& job, const SlurmJobState& state) {
     job.copied = false; // the next attempt starts from a fresh copy
     if (job.handedOver && !std::filesystem::exists(job.entry / "claimed", ec)) {
         // The allocation went before it took the job (it ended its linger, or
-        // was cancelled, at that moment): nothing of the job ran, no attempt spent.
-        log::eval()->debug("slurm: allocation {} ended before it took {}; submitting it", job.slurmId,
-                           job.entry.filename().string());
+        // was cancelled, at that moment): nothing of the job ran, no attempt
+        // spent. A lingering allocation ending is routine; one cancelled from
+        // outside is worth a word.
+        if (state.state.rfind("CANCELLED", 0) == 0)
+            log::eval()->warn("slurm: allocation {} was cancelled before it took {}; resubmitting it (no attempt spent)",
+                              job.slurmId, job.entry.filename().string());
+        else
+            log::eval()->debug("slurm: allocation {} ended before it took {}; submitting it", job.slurmId,
+                               job.entry.filename().string());
         job.slurmId.clear();
         job.handedOver = false;
         job.endedSince.reset();
