@@ -404,7 +404,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     auto executor = makeExecutor(*args, static_cast<std::size_t>(config->workers));
     if (!executor) {
         std::fprintf(stderr, "bench: %s\n", executor.error().message.c_str());
-        return executor.error().code == ErrorCode::InvalidArgument ? kExitUsage : kExitError;
+        return exitCodeFor(executor.error());
     }
     const int workers = static_cast<int>((*executor)->slotCount());
     {

@@ -264,7 +264,7 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
     auto executor = makeExecutor(*args, 1);
     if (!executor) {
         std::fprintf(stderr, "eval: %s\n", executor.error().message.c_str());
-        return executor.error().code == ErrorCode::InvalidArgument ? kExitUsage : kExitError;
+        return exitCodeFor(executor.error());
     }
     const std::filesystem::path dbPath =
         global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database);

@@ -19,18 +19,18 @@ std::string num(const char* format, double v) {
 
 // The best speedup after each finished node (in the order they were made),
 // as an SVG polyline.
-std::string curveSvg(const std::vector<store::NodeRecord>& nodes, double bestSpeedup) {
+std::string curveSvg(const std::vector<store::NodeRecord>& nodes, const TreeShape& shape) {
     std::vector<const store::NodeRecord*> done;
     for (const auto& n : nodes)
         if (n.state == "done") done.push_back(&n);
     std::sort(done.begin(), done.end(), [](auto* a, auto* b) { return a->id < b->id; });
     const double w = 600, h = 200, m = 30;
-    const double top = std::max(1.0, bestSpeedup) * 1.1;
+    const double top = std::max(1.0, shape.bestSpeedup()) * 1.1;
     std::string points;
     double best = 0;
     for (std::size_t i = 0; i < done.size(); ++i) {
-        if (glyphOf(done[i]->state, done[i]->status, done[i]->pruned) == Glyph::Correct)
-            best = std::max(best, done[i]->speedup.value_or(0));
+        if (const ShapeNode* n = shape.node(done[i]->id); n && n->glyph == Glyph::Correct) best = std::max(best, n->speedup);
+        best = std::max(best, done[i]->speedup.value_or(0));
         const double x = m + (w - 2 * m) * (done.size() > 1 ? static_cast<double>(i) / static_cast<double>(done.size() - 1) : 0);
         const double y = h - m - (h - 2 * m) * best / top;
         points += num("%.1f", x) + "," + num("%.1f", y) + " ";
@@ -72,11 +72,11 @@ Result<std::string> searchReportHtml(const store::Database& db, std::int64_t sea
             (search->bestSpeedup ? num("%.4g", *search->bestSpeedup) + "x" : std::string("-")) + " at node " +
             (search->bestNode ? std::to_string(*search->bestNode) : std::string("-")) + "</p>\n<p><code>" +
             markupEscape(search->configJson) + "</code></p>\n";
-    html += "<h2>Best speedup so far</h2>\n" + curveSvg(*nodes, shape.bestSpeedup()) + "\n<h2>Tree</h2>\n<div class=\"tree\">" +
+    html += "<h2>Best speedup so far</h2>\n" + curveSvg(*nodes, shape) + "\n<h2>Tree</h2>\n<div class=\"tree\">" +
             treeSvg(shape) + "</div>\n";
     std::vector<const store::NodeRecord*> correct;
     for (const auto& n : *nodes)
-        if (glyphOf(n.state, n.status, n.pruned) == Glyph::Correct) correct.push_back(&n);
+        if (const ShapeNode* placed = shape.node(n.id); placed && placed->glyph == Glyph::Correct) correct.push_back(&n);
     std::stable_sort(correct.begin(), correct.end(),
                      [](auto* a, auto* b) { return a->speedup.value_or(0) > b->speedup.value_or(0); });
     html += "<h2>Top candidates</h2>\n<table><tr><th>node</th><th>speedup</th><th>origin</th><th>params</th></tr>\n";

@@ -7,13 +7,23 @@
 
 namespace ks::search {
 
+namespace {
+
+// A missing model or key is the user's to fix: an invalid argument.
+Result<std::shared_ptr<const synth::LlmSynthesizer>> buildLlm(const SearchConfig& config, const std::string& llmConfigFile) {
+    auto made = synth::makeLlmSynthesizer(config, llmConfigFile);
+    if (!made) return makeError(ErrorCode::InvalidArgument, made.error().message);
+    return std::shared_ptr<const synth::LlmSynthesizer>(std::move(*made));
+}
+
+} // namespace
+
 Result<std::int64_t> createSearch(const store::Database& db, const problem::ProblemSpec& problem, const SearchConfig& config,
                                   const std::string& llmConfigFile, std::shared_ptr<const synth::LlmSynthesizer>* llmOut) {
     if (config.synth != tree::SynthMode::Tuner) {
         // Models and keys are checked before the search exists, not after.
-        // A missing model or key is the user's to fix: an invalid argument.
-        auto made = synth::makeLlmSynthesizer(config, llmConfigFile);
-        if (!made) return makeError(ErrorCode::InvalidArgument, made.error().message);
+        auto made = buildLlm(config, llmConfigFile);
+        if (!made) return made.error();
         if (llmOut) *llmOut = *made;
     }
     return SearchEngine::create(db, problem, config);
@@ -64,8 +74,8 @@ Result<std::unique_ptr<LaunchedSearch>> launchSearch(const store::Database& db, 
     if (config.synth != tree::SynthMode::Tuner) {
         auto llm = request.llm;
         if (!llm) {
-            auto made = synth::makeLlmSynthesizer(config, request.llmConfigFile);
-            if (!made) return makeError(ErrorCode::InvalidArgument, made.error().message);
+            auto made = buildLlm(config, request.llmConfigFile);
+            if (!made) return made.error();
             llm = *made;
         }
         // Indexed (by hash, so unchanged files cost nothing) before the first

@@ -692,21 +692,20 @@ class Judge:
             case.update(passed=True)
             return case
         e, a = expected, actual
+        if e.is_floating_point():
+            names = {torch.float32: "f32", torch.float64: "f64", torch.float16: "f16", torch.bfloat16: "bf16"}
+            tol = self.job["tolerances"].get(names.get(e.dtype, ""), {"rtol": 1e-4, "atol": 1e-4})
         if not errors:
             if torch.equal(a, e):
                 case["passed"] = True
                 return case
             if e.is_floating_point():
-                names = {torch.float32: "f32", torch.float64: "f64", torch.float16: "f16", torch.bfloat16: "bf16"}
-                tol = self.job["tolerances"].get(names.get(e.dtype, ""), {"rtol": 1e-4, "atol": 1e-4})
                 wide = torch.float64 if e.dtype == torch.float64 else torch.float32
                 if bool(torch.isclose(a.to(wide), e.to(wide), rtol=tol["rtol"], atol=tol["atol"], equal_nan=True).all()):
                     case["passed"] = True
                     return case
             # A failure: measured in full below, for its message.
         if e.is_floating_point():
-            names = {torch.float32: "f32", torch.float64: "f64", torch.float16: "f16", torch.bfloat16: "bf16"}
-            tol = self.job["tolerances"].get(names.get(e.dtype, ""), {"rtol": 1e-4, "atol": 1e-4})
             e64, a64 = e.double(), a.double()
             diff = (a64 - e64).abs()
             a_nan, e_nan = torch.isnan(a64), torch.isnan(e64)
