@@ -228,6 +228,12 @@ class Runner:
         if self.sock is not None:
             self.sock.close()
             self.sock = None
+        cuda = getattr(self.judge, "cuda", None)
+        if cuda is not None:
+            try:
+                cuda.close_all(self.name)  # no mapping holds a dead runner's memory
+            except Exception:
+                pass  # the judge's own device state is reported where it is used
 
     def pending(self):
         """True when the runner wrote something nobody asked for."""
@@ -442,7 +448,7 @@ class Judge:
         self.secret = 0
         self.idle_probe = self.measure_probe()
         self.switch_probe = None
-        self.seconds = {"flush": 0.0, "verify": 0.0, "freeze": 0.0, "refresh": 0.0, "drain": 0.0}
+        self.seconds = {"verify": 0.0, "freeze": 0.0, "refresh": 0.0}
 
     # ---- the device ---------------------------------------------------------
     def probe(self):
@@ -470,7 +476,7 @@ class Judge:
         """The first probe after the reference's one-kernel empty calls."""
         firsts = []
         for _ in range(11):
-            self.call(reference, [], 10, "while measuring the hand-off", touch=True)
+            self.call(reference, [], 10, "while measuring the hand-off", touch=True, flush=True)
             firsts.append(self.last_parts[2])
         self.switch_probe = sorted(firsts)[len(firsts) // 2]
 
@@ -490,12 +496,6 @@ class Judge:
             if time.perf_counter() - start > limit:
                 return 0
         return probes
-
-    def flush_l2(self):
-        t0 = time.perf_counter()
-        self.flush_buf.zero_()
-        self.torch.cuda.synchronize()
-        self.seconds["flush"] += time.perf_counter() - t0
 
     # ---- runners --------------------------------------------------------------
     def runner(self, role):
@@ -561,11 +561,23 @@ class Judge:
             except RunnerFailure as f:
                 self.fail_runner(f)
 
-    def call(self, r, sets, limit, where, poison=0, touch=False):
-        """One hand-off: (seconds on the judge's clock, [outputs per set])."""
+    def call(self, r, sets, limit, where, poison=0, touch=False, flush=False):
+        """One hand-off: (seconds on the judge's clock, [outputs per set]).
+        `flush` evicts the inputs from L2 first (every timed call, and the
+        empty calls whose cost is taken off them)."""
+        self.cuda.next_call(r.name)
         # Nothing of anyone's is left on the device when the clock starts.
         self.torch.cuda.synchronize()
         self.drain(max(limit, 1.0))
+        if flush:
+            # Launched, not waited for: the device stays busy through the
+            # hand-off. A device idle for a few hundred microseconds before a
+            # kernel runs that kernel far slower (on an H200, eager softmax
+            # 222 -> 281 us and its Triton seed 167 -> 319 us after 0.3 ms
+            # idle), which would charge the hand-off's idleness to the kernel.
+            # The runner's work queues behind the flush; the empty calls
+            # taken off every call include it the same way.
+            self.flush_buf.zero_()
         try:
             t0 = time.perf_counter()
             seq = r.send({"op": "call", "ids": [s.id for s in sets], "poison": poison, "touch": touch})
@@ -628,20 +640,21 @@ class Judge:
                 raise Finished("wrong_answer" if r.candidate else "infra_error",
                                f"{'the candidate' if r.candidate else r.name} returned a {str(d['not_a_tensor'])[:40]} as output {i} {where}, not a tensor")
             try:
-                out.append(self.cuda.open(d).clone())
+                out.append(self.cuda.open(d, r.name).clone())
             except Exception as e:
-                self.cuda.close_all()
+                self.cuda.close_all(r.name)
                 who = "the candidate" if r.candidate else f"the problem's {r.name}"
                 raise Finished("runtime_error" if r.candidate else "infra_error",
                                f"{who} returned output {i} {where} that the judge cannot read: {str(e)[:300]}")
-        # No mapping of a runner's memory outlives the read.
-        self.cuda.close_all()
+        # The mappings stay open while the runner reuses its memory (see
+        # torch_cuda.Driver.next_call); the clones are the judge's own.
         return out
 
     def stop_runners(self):
         for r in self.runners.values():
             r.kill()
         self.runners = {}
+        self.cuda.close_all()
 
     # ---- inputs ---------------------------------------------------------------
     def draw(self, sizes, seed):
@@ -847,8 +860,8 @@ class Judge:
         # reference (taken off every call: no candidate can inflate it).
         if not self.switch_probe:
             self.measure_switch(reference)
-        cand_empty = sorted(self.call(cand, [], 10, "while measuring the hand-off", touch=True)[0] for _ in range(21))[10]
-        empty = sorted(self.call(reference, [], 10, "while measuring the hand-off", touch=True)[0] for _ in range(21))[10]
+        cand_empty = sorted(self.call(cand, [], 10, "while measuring the hand-off", touch=True, flush=True)[0] for _ in range(21))[10]
+        empty = sorted(self.call(reference, [], 10, "while measuring the hand-off", touch=True, flush=True)[0] for _ in range(21))[10]
         # The candidate's own empty call is reported; batching follows the
         # smaller of the two (a candidate slow on purpose when called with
         # nothing cannot force large batches), and what is taken off a call is
@@ -871,14 +884,19 @@ class Judge:
                 rot += 1
                 limit = first_limit if warm == 0 else job["call_timeout_s"]
                 timed = []
-                if guarded(r, lambda: timed.append(self.call(r, [s], limit, f"a warm-up call {where}")[0])):
+                if guarded(r, lambda: timed.append(self.call(r, [s], limit, f"a warm-up call {where}", flush=True)[0])):
                     estimate[r.name] = per_call(timed[0], 1)
             warm += 1
         shortest = min(estimate.get(r.name, 0.0) for r in kernels)
         batch = 1
         if 0 < shortest < 8 * batch_unit:
             per_set = max(s.bytes for s in pool) or 1
-            most = max(3, min(MAX_BATCH, (1 << 30) // per_set))
+            # A set lives about ten times over (the pool, its pristine copy,
+            # each runner's outputs of this call and the last, the answers),
+            # and another evaluation may share the device: at most 2 GiB of
+            # pool, and a 24th of what the device has free.
+            pool_bytes = min(2 << 30, self.torch.cuda.mem_get_info()[0] // 24)
+            most = max(3, min(MAX_BATCH, pool_bytes // per_set))
             batch = min(most, int(math.ceil(8 * batch_unit / shortest)))
             add_sets(batch)
         per_round = sum(estimate.get(r.name, 0.0) * batch for r in kernels) + len(kernels) * (empty + 4 * self.idle_probe)
@@ -907,9 +925,8 @@ class Judge:
             turn = list(kernels)
             for jj in range(len(turn)):
                 r = turn[(jj + rep) % len(turn)]  # rotated: no kernel always runs right after another
-                self.flush_l2()
                 got = []
-                if not guarded(r, lambda: got.append(self.call(r, sets, job["call_timeout_s"] * len(sets), f"a timed call {where}"))):
+                if not guarded(r, lambda: got.append(self.call(r, sets, job["call_timeout_s"] * len(sets), f"a timed call {where}", flush=True))):
                     samples.pop(r.name, None)
                     continue
                 t, outs = got[0]
@@ -930,6 +947,7 @@ class Judge:
                     guarded(r, lambda: self.forget_in(r, s))
             self.live.discard(s)
             s.free()
+        self.cuda.close_all()
 
         def kernel_stats(name):
             return dict(stats(samples[name]), name=name)
