@@ -9,6 +9,7 @@
 #   PROBLEMS  comma-separated names (default: every bundled GPU problem)
 #   STEP=build|bench|all (environment, default all): build only, or bench with
 #   the build of an earlier call (the prefix and build stay in /tmp).
+#   FINALISTS (environment, default 3): kernels of each search timed again.
 # Needs: bash, cmake, ninja or make, g++ (C++20), nvcc, python3 with PyTorch and Triton.
 set -euo pipefail
 debs=${1:?usage: run_on_gpu.sh DEBS OUT [BUDGET] [PROBLEMS]}
@@ -44,4 +45,4 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "
 "$build/gpu_probe" > "$out/gpu_probe.json"
 "$cli" machine import-gpu "$out/gpu_probe.json" --host "$(hostname)"
 python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
-"$cli" --db "$out/gpu-bench.db" bench --problems "$problems" --budget "$budget" --workers 2 --time-budget 0.3 --sandbox required --json "$out/bench.json" 2>&1 | tee "$out/bench.log"
+"$cli" --db "$out/gpu-bench.db" bench --problems "$problems" --budget "$budget" --workers 2 --time-budget 0.3 --finalists "${FINALISTS:-3}" --sandbox required --json "$out/bench.json" 2>&1 | tee "$out/bench.log"
