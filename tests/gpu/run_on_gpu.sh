@@ -23,6 +23,7 @@ build=/tmp/ks-gpu-build
 lib=$prefix/usr/lib/x86_64-linux-gnu
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PATH=$prefix/usr/bin:$PATH # bubblewrap from the carried packages: bench runs with --sandbox required
 
 if [ "$step" != bench ]; then
   rm -rf "$prefix" && mkdir -p "$prefix"
