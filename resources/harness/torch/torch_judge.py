@@ -153,11 +153,6 @@ class Runner:
         err.close()
         child.close()
         self.sock = parent
-        if self.candidate:
-            # From here on a kill of the judge is likely the candidate's doing
-            # (Kernelsmith reads this marker when the judge dies early).
-            sys.stderr.write(f"\nKS-CANDIDATE-RUNNER pid={self.proc.pid}\n")
-            sys.stderr.flush()
 
     def stderr_text(self, limit=2000):
         try:
@@ -328,6 +323,20 @@ class Runner:
         reply = self.receive(seq, limit, where)
         self.freeze()
         return reply
+
+    def begin(self):
+        """Lets the runner touch the device (it has imported torch and waits
+        for this); a runner already gone is reported by `start`."""
+        if self.candidate:
+            # From here on a kill of the judge is likely the candidate's doing
+            # (Kernelsmith reads this marker when the judge dies early).
+            sys.stderr.write(f"\nKS-CANDIDATE-RUNNER pid={self.proc.pid}\n")
+            sys.stderr.flush()
+        data = pickle.dumps({"op": "begin"})
+        try:
+            self.sock.sendall(struct.pack("<I", len(data)) + data)
+        except OSError:
+            pass
 
     def start(self, limit):
         """Waits for the runner's own word (before any of the model's code ran),
@@ -639,11 +648,17 @@ class Judge:
             if isinstance(d, dict) and "not_a_tensor" in d:
                 raise Finished("wrong_answer" if r.candidate else "infra_error",
                                f"{'the candidate' if r.candidate else r.name} returned a {str(d['not_a_tensor'])[:40]} as output {i} {where}, not a tensor")
+            who = "the candidate" if r.candidate else f"the problem's {r.name}"
             try:
-                out.append(self.cuda.open(d, r.name).clone())
+                view = self.cuda.open(d, r.name)
+                out.append(view.clone())
             except Exception as e:
                 self.cuda.close_all(r.name)
-                who = "the candidate" if r.candidate else f"the problem's {r.name}"
+                if out_of_memory(e):
+                    # The judge's own memory (the job's address-space limit
+                    # counts every mapping): no runner's fault.
+                    raise Finished("infra_error", f"the judge ran out of memory reading output {i} of the {r.name}'s runner {where} "
+                                                  f"({str(e)[:200]}); give each job more memory (fewer workers) or a larger device")
                 raise Finished("runtime_error" if r.candidate else "infra_error",
                                f"{who} returned output {i} {where} that the judge cannot read: {str(e)[:300]}")
         # The mappings stay open while the runner reuses its memory (see
@@ -892,10 +907,15 @@ class Judge:
         if 0 < shortest < 8 * batch_unit:
             per_set = max(s.bytes for s in pool) or 1
             # A set lives about ten times over (the pool, its pristine copy,
-            # each runner's outputs of this call and the last, the answers),
-            # and another evaluation may share the device: at most 2 GiB of
-            # pool, and a 24th of what the device has free.
+            # each runner's outputs of this call and the last, the answers,
+            # the judge's mappings of the runners' outputs), and another
+            # evaluation may share the device: at most 2 GiB of pool, a 24th
+            # of what the device has free and a 16th of the address space
+            # the job's limit leaves the judge.
             pool_bytes = min(2 << 30, self.torch.cuda.mem_get_info()[0] // 24)
+            left = address_space_left()
+            if left is not None:
+                pool_bytes = min(pool_bytes, left // 16)
             most = max(3, min(MAX_BATCH, pool_bytes // per_set))
             batch = min(most, int(math.ceil(8 * batch_unit / shortest)))
             add_sets(batch)
@@ -978,6 +998,29 @@ class Judge:
             s.holders.discard("torch.compile")
 
 
+def out_of_memory(exc):
+    text = str(exc)
+    return "out of memory" in text.lower() or "CUDA_ERROR_OUT_OF_MEMORY" in text or type(exc).__name__ == "OutOfMemoryError"
+
+
+def address_space_left():
+    """Bytes this process may still map under its RLIMIT_AS (device memory
+    counts: every allocation and mapping takes host address space), or None."""
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return max(0, soft - int(line.split()[1]) * 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def take_timing_lock():
     """Jobs that time kernels take turns on the host (the executor hands over
     a lock in KS_TIMING_LOCK_FD); it is never passed on to a runner."""
@@ -1037,19 +1080,27 @@ def main():
             import torch  # noqa: F401
         except Exception as exc:
             raise Finished("infra_error", f"PyTorch does not import on this host: {exc} (install torch, or point KS_PYTHON at a Python that has it)")
-        judge = Judge(job, result, prestarted)
-        # The runners start (Python, torch, a CUDA context: seconds each) side
-        # by side; only now, so that the judge measured the idle device first.
+        # The runners start side by side (Python and torch: seconds each),
+        # touching no device until told to: nothing of this evaluation runs on
+        # the device before it holds the timing lock, so no other evaluation's
+        # timing shares the device with its start-up (CUDA contexts, module
+        # imports, the idle probe).
         roles = ["reference", "candidate"]
         if job.get("compile_baseline", True) and not job["check_only"]:
             roles.append("compiled")
         for role in roles:
-            prestarted[role] = Runner(judge, RUNNER_NAMES[role], role)
-        judge.secret = secret
+            prestarted[role] = Runner(None, RUNNER_NAMES[role], role)
         result["phase_seconds"]["setup"] = time.perf_counter() - t0
         if not job["check_only"]:
             phase("waiting for the timing lock")
             result["phase_seconds"]["timing_lock_wait"] = take_timing_lock()
+        t1 = time.perf_counter()
+        judge = Judge(job, result, prestarted)  # measures the idle device first
+        judge.secret = secret
+        for r in prestarted.values():
+            r.judge = judge
+            r.begin()
+        result["phase_seconds"]["device_setup"] = time.perf_counter() - t1
         t1 = time.perf_counter()
         judge.check(result["checks"])
         result["phase_seconds"]["check"] = time.perf_counter() - t1

@@ -11,6 +11,11 @@
 # is imported. The judge keeps the clock, freezes this process (SIGSTOP of its
 # process group) after every answer, maps the outputs itself and compares.
 #
+# The first message from the judge is {"op": "begin"}: until it comes, this
+# process has only imported torch and touches no device (the judge sends it
+# once it holds the host's timing lock, so that no evaluation's start-up runs
+# on the device beside another's timing).
+#
 # Messages from the judge: {"op": "load" | "sets" | "forget" | "call" | "bye", ...}
 #   load   sizes, seed, init (the constructor's arguments), state (name ->
 #          input id of a shared tensor): builds the model for a shape
@@ -233,6 +238,9 @@ def main():
         import torch  # noqa: F401
 
         sys.path.insert(0, SRC)
+        begin, _ = receive(sock)
+        if not isinstance(begin, dict) or begin.get("op") != "begin":
+            return
         runner = Runner(sock, role)
     except Exception as exc:
         send(sock, {"type": "ready", "seq": 0, "ok": False, "message": f"the kernel runner cannot start: {type(exc).__name__}: {exc}"})
