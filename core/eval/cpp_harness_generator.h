@@ -15,6 +15,10 @@ struct JobLimits {
     double compileTimeoutS = 120;
     double runTimeoutS = 300;
     double wallTimeoutS = 0; // the whole run.sh: compiles + run + slack
+    // Device allocations and their mappings take host address space (a CUDA
+    // process maps tens of GiB it never touches): such a job's memory is
+    // bounded by its data segment (RLIMIT_DATA), not its address space.
+    bool mapsDeviceMemory = false;
 };
 
 struct JobDescription {

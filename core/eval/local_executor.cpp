@@ -126,7 +126,10 @@ JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) co
     spec.stdoutFile = dir / "build" / "runsh.out";
     spec.stderrFile = dir / "build" / "runsh.err";
     spec.limits.wallSeconds = request.limits.wallTimeoutS;
-    spec.limits.addressSpaceBytes = config_.memoryLimitBytes;
+    if (request.limits.mapsDeviceMemory)
+        spec.limits.dataBytes = config_.memoryLimitBytes;
+    else
+        spec.limits.addressSpaceBytes = config_.memoryLimitBytes;
     spec.limits.fileSizeBytes = config_.fileSizeLimitBytes;
     spec.limits.cpuSeconds =
         static_cast<std::uint64_t>(request.limits.wallTimeoutS * std::max(1u, std::thread::hardware_concurrency())) + 10;

@@ -41,6 +41,7 @@ void setLimit(int resource, std::uint64_t value) {
         sched_setaffinity(0, sizeof set, &set);
     }
     setLimit(RLIMIT_AS, spec.limits.addressSpaceBytes);
+    setLimit(RLIMIT_DATA, spec.limits.dataBytes);
     setLimit(RLIMIT_CPU, spec.limits.cpuSeconds);
     setLimit(RLIMIT_FSIZE, spec.limits.fileSizeBytes);
     rlimit noCore{0, 0}; // a crashing candidate must not fill the disk with core files

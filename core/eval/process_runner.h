@@ -13,6 +13,7 @@ namespace ks::eval {
 struct ProcessLimits {
     double wallSeconds = 0; // 0: none
     std::uint64_t addressSpaceBytes = 0;
+    std::uint64_t dataBytes = 0; // RLIMIT_DATA: private writable memory
     std::uint64_t cpuSeconds = 0;
     std::uint64_t fileSizeBytes = 0;
     std::uint64_t maxProcesses = 0; // RLIMIT_NPROC, counted per user

@@ -109,6 +109,7 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
     limits.compileTimeoutS = 0; // Triton and inline CUDA compile inside the run
     limits.runTimeoutS = o.runTimeoutS.value_or(p.limits.runTimeoutS);
     limits.wallTimeoutS = limits.runTimeoutS + 30;
+    limits.mapsDeviceMemory = true; // the judge maps every input pool and the runners' outputs
     const auto runS = std::to_string(static_cast<long long>(std::ceil(limits.runTimeoutS)));
     std::ostringstream sh;
     sh << "#!/usr/bin/env bash\n"

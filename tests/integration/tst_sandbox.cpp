@@ -5,6 +5,7 @@
 // left world-writable so that only the barrier stops them.
 #include "eval/remote_sandbox.h"
 #include "eval_fixture.h"
+#include "util/files.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QProcess>
@@ -112,6 +113,44 @@ class TestSandbox : public QObject {
         auto c = eval::LocalExecutor::create(config);
         QVERIFY(c);
         QCOMPARE((*c)->sandboxUid(0), first);
+    }
+
+    // A job that maps device memory (torch) is bounded by its data segment:
+    // CUDA maps tens of GiB of address space it never touches, and an
+    // address-space limit failed the judge's own allocations. Others keep
+    // the address-space limit.
+    void deviceJobsAreBoundedByDataNotAddressSpace() {
+        eval::LocalExecutorConfig config;
+        config.workers = 1;
+        config.memoryLimitBytes = 3ull << 30;
+        auto executor = eval::LocalExecutor::create(config);
+        QVERIFY(executor.ok());
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        chmod(root.path().toUtf8().constData(), 0755);
+        const auto limitsOf = [&](bool device) {
+            const auto d = std::filesystem::path(root.path().toStdString()) / (device ? "device" : "host");
+            std::filesystem::create_directories(d / "build");
+            // Prints the two limits' soft values as JSON.
+            (void)writeFileAtomic(d / "run.sh", "#!/usr/bin/env bash\n"
+                                                "as=$(awk '/^Max address space/ {print $4}' /proc/self/limits)\n"
+                                                "ds=$(awk '/^Max data size/ {print $4}' /proc/self/limits)\n"
+                                                "echo \"{\\\"as\\\": \\\"$as\\\", \\\"data\\\": \\\"$ds\\\"}\" > result.json\n");
+            chmod(d.c_str(), 0777);
+            chmod((d / "build").c_str(), 0777);
+            eval::JobRequest r;
+            r.dir = d;
+            r.limits.wallTimeoutS = 30;
+            r.limits.mapsDeviceMemory = device;
+            const auto outcome = (*executor)->submit(r).get();
+            return outcome.resultJson.value_or(outcome.infraError + outcome.logTail);
+        };
+        const std::string bytes = std::to_string(3ull << 30);
+        const auto device = limitsOf(true), host = limitsOf(false);
+        QVERIFY2(device.find("\"as\": \"unlimited\"") != std::string::npos, device.c_str());
+        QVERIFY2(device.find("\"data\": \"" + bytes + "\"") != std::string::npos, device.c_str());
+        QVERIFY2(host.find("\"as\": \"" + bytes + "\"") != std::string::npos, host.c_str());
+        QVERIFY2(host.find("\"data\": \"unlimited\"") != std::string::npos, host.c_str());
     }
 
     void requiredPolicyRefusesWithoutBubblewrap() {
