@@ -396,12 +396,25 @@ class InputSet:
         self.holders = set()  # names of the runners that map it
 
     def refill(self, values):
-        """New contents, same addresses (a fresh draw for every round)."""
+        """New contents, same addresses (a fresh draw for every round); False,
+        with nothing changed, when the draw's shapes differ (inputs whose
+        sizes depend on the draw, as ragged batches): the caller replaces
+        the set."""
         torch = self.judge.torch
+        if len(values) != len(self.views):
+            return False
+        for v, t in zip(values, self.views):
+            if isinstance(v, torch.Tensor) != isinstance(t, torch.Tensor):
+                return False
+            if isinstance(v, torch.Tensor) and (tuple(v.shape) != tuple(t.shape) or v.dtype != t.dtype):
+                return False
+            if not isinstance(v, torch.Tensor) and v != t:
+                return False
         for i, v in enumerate(values):
             if isinstance(v, torch.Tensor):
                 self.views[i].copy_(v)
                 self.pristine[i].copy_(v)
+        return True
 
     def intact(self):
         """The index of the first input a call changed (restored), or -1."""
@@ -939,7 +952,19 @@ class Judge:
             sets = [pool[(first + k) % len(pool)] for k in range(batch)]
             r0 = time.perf_counter()
             for k, s in enumerate(sets):
-                s.refill(self.draw(shape["sizes"], mix(order, k + 1))[0])
+                values = self.draw(shape["sizes"], mix(order, k + 1))[0]
+                if not s.refill(values):
+                    # Sizes that depend on the draw: a new set in the old one's place.
+                    fresh = InputSet(self, values)
+                    for r in list(kernels):
+                        guarded(r, lambda: self.share([r], fresh))
+                    for r in list(kernels):
+                        if not r.dead:
+                            guarded(r, lambda: self.forget_in(r, s))
+                    self.live.discard(s)
+                    s.free()
+                    pool[pool.index(s)] = fresh
+                    sets[k] = fresh
             self.seconds["refresh"] += time.perf_counter() - r0
             answer, produced = None, None
             turn = list(kernels)
