@@ -63,4 +63,10 @@ Result<std::int64_t> postSteering(const store::Database& db, std::int64_t search
     return store.postCommand(searchId, c.verb, jsonText(c.args));
 }
 
+Result<std::int64_t> postSteering(const std::filesystem::path& database, std::int64_t searchId, const SteeringCommand& c) {
+    auto db = store::Database::open(database);
+    if (!db) return db.error();
+    return postSteering(*db, searchId, c);
+}
+
 } // namespace ks::search

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 namespace ks::search {
@@ -33,5 +34,8 @@ struct SteeringCommand {
 // finished, the node is one of its nodes, the values make sense) and posts
 // it. Returns the command's id; errors say what to fix and that nothing changed.
 Result<std::int64_t> postSteering(const store::Database& db, std::int64_t searchId, const SteeringCommand& command);
+// The same through a writing connection of its own for the moment of posting
+// (the workbench reads through read-only ones).
+Result<std::int64_t> postSteering(const std::filesystem::path& database, std::int64_t searchId, const SteeringCommand& command);
 
 } // namespace ks::search

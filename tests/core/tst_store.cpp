@@ -1,5 +1,9 @@
+#include "inspect/workspace_reader.h"
 #include "store/database.h"
 #include "store/evaluation_store.h"
+#include "store/llm_call_store.h"
+#include "store/profile_store.h"
+#include "store/search_store.h"
 
 #include <QtTest/QtTest>
 
@@ -92,6 +96,98 @@ class TestStore : public QObject {
         auto count = db->prepare("SELECT count(*) FROM events");
         QVERIFY(count.ok() && *count->step());
         QCOMPARE(count->int64(0), std::int64_t{0});
+    }
+    // The workbench's read API: one node's source, its parent's, its
+    // evaluation, profile and LLM call with the documents it retrieved, as one
+    // value; a node that is not there is an error that names it.
+    void workspaceReaderReadsANodeWhole() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "ws.db";
+        std::int64_t searchId = 0, root = 0, child = 0;
+        {
+            auto db = Database::open(path);
+            QVERIFY(db.ok());
+            SearchStore ss(*db);
+            SearchRecord s;
+            s.problem = "saxpy";
+            s.problemDir = "/nowhere";
+            s.problemHash = "h";
+            s.configJson = "{}";
+            s.status = "running";
+            searchId = ss.createSearch(s).value();
+            QVERIFY(ss.putSource("a", "void root() {}").ok() && ss.putSource("b", "void child() {}").ok());
+            ks::eval::EvaluationResult r;
+            r.status = ks::eval::EvalStatus::Ok;
+            r.message = "correct on every check shape";
+            r.speedup = 2.5;
+            EvaluationRecord e;
+            e.cacheKey = "k";
+            e.problem = "saxpy";
+            e.problemHash = "h";
+            e.candidateHash = "b";
+            e.paramsJson = "{}";
+            e.status = "ok";
+            e.speedup = 2.5;
+            e.resultJson = ks::eval::toJson(r).dump();
+            const auto evaluationId = EvaluationStore(*db).insert(e).value();
+            NodeRecord n;
+            n.searchId = searchId;
+            n.origin = "seed";
+            n.sourceName = "k";
+            n.sourceHash = "a";
+            n.paramsJson = "{}";
+            n.state = "done";
+            root = ss.insertNode(n).value();
+            n.parentId = root;
+            n.seq = 1;
+            n.origin = "llm";
+            n.sourceHash = "b";
+            child = ss.insertNode(n).value();
+            n.id = child;
+            n.evaluationId = evaluationId;
+            n.status = "ok";
+            n.speedup = 2.5;
+            QVERIFY(ss.finishNode(n, ss.loadSearch(searchId).value()).ok());
+            ProfileRecord p;
+            p.evaluationId = evaluationId;
+            p.level = "roofline";
+            p.reportJson = R"({"roofline": {"total": {"gbs": 12.5, "gflops": 3.0, "roofline_fraction": 0.4, "intensity": 0.25}},
+                               "signals": [{"signal": "memory_bound", "evidence": "0.25 flop/B"}]})";
+            QVERIFY(ProfileStore(*db).save(p).ok());
+            LlmCallStore calls(*db);
+            LlmCallRecord c;
+            c.searchId = searchId;
+            c.provider = "openai";
+            c.modelName = "m";
+            c.model = "m";
+            c.prompt = "make it faster";
+            c.reply = "here";
+            c.status = "ok";
+            const auto callId = calls.insert(c).value();
+            QVERIFY(calls.attachNode(callId, child).ok());
+            QVERIFY(calls.recordRetrieval(callId, child, "cpu/avx2", "loads", 0.9, "matched").ok());
+        }
+        auto reader = ks::inspect::WorkspaceReader::open(path);
+        QVERIFY(reader.ok());
+        auto d = reader->nodeDetails(searchId, child);
+        QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
+        QCOMPARE(d->source, std::string("void child() {}"));
+        QCOMPARE(d->parentSource, std::string("void root() {}"));
+        QCOMPARE(d->parentId, root);
+        QVERIFY2(d->evaluation, d->evaluationError.c_str());
+        QCOMPARE(d->evaluation->message, std::string("correct on every check shape"));
+        QVERIFY(d->profile && d->profile->hasRoofline);
+        QCOMPARE(d->profile->gbs, 12.5);
+        QCOMPARE(d->profile->findings.size(), std::size_t(1));
+        QCOMPARE(d->profile->findings[0].first, std::string("memory_bound"));
+        QVERIFY(d->llmCall && d->llmCall->prompt == "make it faster");
+        QCOMPARE(d->retrievedDocs.size(), std::size_t(1));
+        auto rootDetails = reader->nodeDetails(searchId, root);
+        QVERIFY(rootDetails.ok() && rootDetails->parentSource.empty() && !rootDetails->evaluation && !rootDetails->llmCall);
+        auto missing = reader->nodeDetails(searchId, child + 100);
+        QVERIFY(!missing.ok());
+        QVERIFY2(missing.error().message.find(std::to_string(child + 100)) != std::string::npos, missing.error().message.c_str());
+        QVERIFY(!ks::inspect::WorkspaceReader::open(path.parent_path() / "absent.db").ok());
     }
 };
 

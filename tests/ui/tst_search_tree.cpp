@@ -5,6 +5,7 @@
 #include "report/search_report.h"
 #include "report/tree_svg.h"
 #include "search/steering.h"
+#include "session/detail_loader.h"
 #include "session/search_follower.h"
 #include "store/database.h"
 #include "store/search_store.h"
@@ -350,6 +351,43 @@ class TestSearchTree : public QObject {
         auto refused = search::postSteering(*db, *searchId, search::SteeringCommand::stop());
         QVERIFY(!refused);
         QVERIFY(refused.error().message.find("nothing changed") != std::string::npos);
+    }
+
+    // The inspector's reads run off the UI thread; of two quick requests only
+    // the newer is answered, whatever order the reads finish in.
+    void detailLoaderAnswersTheNewestRequestOnly() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.filePath(QStringLiteral("ws.db")).toStdString());
+        Workspace ws(path);
+        QVERIFY(ws.db && ws.searchId);
+        auto a = ws.addNode(0, 1, "done");
+        auto b = ws.addNode(a ? *a : 0, 2, "done");
+        QVERIFY(a && b);
+        DetailLoader loader(path, ws.searchId);
+        QSignalSpy ready(&loader, &DetailLoader::nodeReady);
+        QSignalSpy failed(&loader, &DetailLoader::nodeFailed);
+        loader.requestNode(*a);
+        const quint64 newest = loader.requestNode(*b);
+        QTRY_COMPARE(ready.count(), 1);
+        QTest::qWait(200); // room for a late answer to the older request, which must not come
+        QCOMPARE(ready.count(), 1);
+        QCOMPARE(ready[0][0].value<quint64>(), newest);
+        const auto details = ready[0][1].value<NodeDetailsPtr>();
+        QVERIFY(details);
+        QCOMPARE(details->nodeId, *b);
+        QCOMPARE(details->parentId, *a);
+        QCOMPARE(details->source, std::string("void saxpy() {}"));
+        QCOMPARE(details->parentSource, std::string("void saxpy() {}"));
+        QVERIFY(!details->evaluation && !details->llmCall);
+        // A node that is not there: a failure that names it.
+        loader.requestNode(*b + 50);
+        QTRY_COMPARE(failed.count(), 1);
+        QVERIFY2(failed[0][2].toString().contains(QString::number(*b + 50)), qPrintable(failed[0][2].toString()));
+        // The LLM spend: none for a search without calls.
+        QSignalSpy spend(&loader, &DetailLoader::spendReady);
+        loader.requestSpend();
+        QTRY_COMPARE(spend.count(), 1);
+        QVERIFY(spend[0][1].value<SpendTimeline>().empty());
     }
 
     void followerReportsAMissingWorkspace() {

@@ -10,6 +10,30 @@
 #include <set>
 
 namespace ks::ui {
+namespace {
+
+NodeSnapshot snapshotOf(const store::NodeRecord& r) {
+    NodeSnapshot n;
+    n.id = r.id;
+    n.parentId = r.parentId;
+    n.seq = r.seq;
+    n.evaluationId = r.evaluationId;
+    n.origin = QString::fromStdString(r.origin);
+    n.sourceName = QString::fromStdString(r.sourceName);
+    n.params = QString::fromStdString(r.paramsJson);
+    n.status = QString::fromStdString(r.status.value_or(""));
+    n.message = QString::fromStdString(r.message);
+    n.hint = QString::fromStdString(r.hint);
+    n.pinned = r.pinned;
+    n.createdAt = QDateTime::fromString(QString::fromStdString(r.createdAt), Qt::ISODateWithMs);
+    if (!r.finishedAt.empty()) n.finishedAt = QDateTime::fromString(QString::fromStdString(r.finishedAt), Qt::ISODateWithMs);
+    n.pruned = r.pruned;
+    n.glyph = report::glyphOf(r.state, r.status, r.pruned);
+    n.speedup = n.glyph == NodeGlyph::Correct ? r.speedup.value_or(0) : 0;
+    return n;
+}
+
+} // namespace
 
 SearchFollower::SearchFollower(std::filesystem::path database, qint64 searchId, int pollMs)
     : database_(std::move(database)), searchId_(searchId), pollMs_(pollMs) {}
@@ -34,7 +58,7 @@ void SearchFollower::start() {
     lastEvent_ = *last;
     NodeBatch batch;
     batch.reserve(static_cast<qsizetype>(all->size()));
-    for (const auto& n : *all) batch.push_back(NodeSnapshot::fromRecord(n));
+    for (const auto& n : *all) batch.push_back(snapshotOf(n));
     emit nodes(batch);
     timer_ = new QTimer(this);
     connect(timer_, &QTimer::timeout, this, &SearchFollower::poll);
@@ -79,7 +103,7 @@ void SearchFollower::poll() {
         }
         NodeBatch batch;
         batch.reserve(static_cast<qsizetype>(loaded->size()));
-        for (const auto& n : *loaded) batch.push_back(NodeSnapshot::fromRecord(n));
+        for (const auto& n : *loaded) batch.push_back(snapshotOf(n));
         emit nodes(batch);
     }
     if (ended) emit this->ended(endReason);

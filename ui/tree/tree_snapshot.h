@@ -1,8 +1,8 @@
 #pragma once
 // What the workbench knows of one search tree node: an immutable value built
-// from the store's record on the reading thread and handed to the UI thread.
+// from the store's record on the reading thread (SearchFollower) and handed
+// to the UI thread.
 #include "report/tree_shape.h"
-#include "store/search_store.h"
 
 #include <QtCore/QDateTime>
 #include <QtCore/QMetaType>
@@ -23,8 +23,6 @@ struct NodeSnapshot {
     bool pinned = false, pruned = false;
     QDateTime createdAt;  // when the node was proposed (UTC)
     QDateTime finishedAt; // when its result was recorded (invalid while pending or running)
-
-    static NodeSnapshot fromRecord(const store::NodeRecord& record);
 };
 
 // Nodes that changed since the last delivery, in store order (a parent always

@@ -5,15 +5,11 @@
 #include "editor/code_view.h"
 #include "editor/line_diff.h"
 #include "eval/evaluation_result.h"
+#include "inspect/workspace_reader.h"
 #include "report/search_report.h"
-#include "report/standalone_kernel.h"
 #include "report/tree_svg.h"
+#include "session/detail_loader.h"
 #include "session/search_follower.h"
-#include "store/database.h"
-#include "store/evaluation_store.h"
-#include "store/llm_call_store.h"
-#include "store/profile_store.h"
-#include "store/search_store.h"
 #include "theme/app_theme.h"
 #include "tree/tree_canvas.h"
 #include "util/format.h"
@@ -128,8 +124,9 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     exportMenu->addAction(tr("HTML report…"), this, [this] {
         const QString file = QFileDialog::getSaveFileName(this, tr("Search report"),
                                                           QStringLiteral("search-%1.html").arg(searchId_), tr("HTML (*.html)"));
-        if (file.isEmpty() || !workspace()) return;
-        auto html = report::searchReportHtml(*workspace(), searchId_);
+        if (file.isEmpty()) return;
+        auto reader = inspect::WorkspaceReader::open(database_);
+        auto html = reader ? reader->reportHtml(searchId_) : Result<std::string>(reader.error());
         if (!html) return summary_->setText(QString::fromStdString(html.error().message));
         QFile f(file);
         if (!f.open(QIODevice::WriteOnly) || f.write(html->data(), static_cast<qint64>(html->size())) < 0)
@@ -198,6 +195,16 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     layout->addLayout(bar);
     layout->addWidget(split, 1);
 
+    loader_ = new DetailLoader(database_, searchId_, this);
+    connect(loader_, &DetailLoader::nodeReady, this, [this](quint64, const NodeDetailsPtr& d) { showDetails(*d); });
+    connect(loader_, &DetailLoader::nodeFailed, this, [this](quint64, qint64 nodeId, const QString& message) {
+        if (nodeId != canvas_->selectedId()) return;
+        const QString text = tr("<p><i>Cannot read node %1: %2</i></p>").arg(nodeId).arg(message.toHtmlEscaped());
+        evaluation_->setHtml(text);
+        llm_->setHtml(text);
+        profile_->setHtml(text);
+    });
+    connect(loader_, &DetailLoader::spendReady, this, [this](quint64, const SpendTimeline& spend) { showProgress(spend); });
     connect(canvas_, &TreeCanvas::nodeSelected, this, &SearchView::showNode);
     connect(canvas_, &TreeCanvas::nodeContextMenu, this, &SearchView::nodeMenu);
     connect(canvas_, &TreeCanvas::nodeActivated, this,
@@ -260,8 +267,7 @@ void SearchView::findNode() {
     if (!ok || !canvas_->selectNode(id)) summary_->setText(tr("No node %1 in this search").arg(find_->text().trimmed()));
 }
 
-// Reads one node's details from the workspace: single-row lookups, quick
-// enough for the UI thread.
+// The node's summary from its snapshot at once; its details from the loader.
 void SearchView::showNode(qint64 id) {
     const NodeSnapshot* n = canvas_->layout().node(id);
     if (!n) return;
@@ -279,25 +285,24 @@ void SearchView::showNode(qint64 id) {
     html += QStringLiteral("</table>");
     if (!n->message.isEmpty()) html += QStringLiteral("<p>%1</p>").arg(esc(n->message));
 
-    profile_->clear();
-    const store::Database* db = workspace();
-    if (!db) {
-        html += tr("<p><i>The workspace cannot be read.</i></p>");
-        nodeInfo_->setHtml(html);
-        return;
-    }
-    store::SearchStore ss(*db);
-    QString source;
-    if (auto nodes = ss.loadNodesById(searchId_, {id}); nodes && !nodes->empty())
-        if (auto text = ss.sourceText(nodes->front().sourceHash)) source = QString::fromStdString(*text);
+    nodeInfo_->setHtml(html);
+    // The rest comes from the workspace, read off this thread; the newest request wins.
+    const QString loading = tr("<p><i>Reading node %1…</i></p>").arg(id);
+    evaluation_->setHtml(loading);
+    llm_->setHtml(loading);
+    profile_->setHtml(loading);
+    loader_->requestNode(id);
+}
+
+void SearchView::showDetails(const inspect::NodeDetails& d) {
+    const NodeSnapshot* n = canvas_->layout().node(d.nodeId);
+    if (!n || d.nodeId != canvas_->selectedId()) return; // the selection moved on
+    const QString source = QString::fromStdString(d.source);
     const auto language = CodeView::languageFor(n->sourceName, source);
     code_->showCode(source, language);
     if (n->parentId) {
-        QString parentSource;
-        if (auto parents = ss.loadNodesById(searchId_, {n->parentId}); parents && !parents->empty())
-            if (auto text = ss.sourceText(parents->front().sourceHash)) parentSource = QString::fromStdString(*text);
-        const auto d = diffLines(parentSource, source);
-        const bool same = std::all_of(d.begin(), d.end(), [](const DiffLine& l) { return l.kind == DiffLine::Same; });
+        const auto lines = diffLines(QString::fromStdString(d.parentSource), source);
+        const bool same = std::all_of(lines.begin(), lines.end(), [](const DiffLine& l) { return l.kind == DiffLine::Same; });
         if (same) {
             // Same source: the change is in the params, one per line.
             auto paramLines = [](const QString& json) {
@@ -311,42 +316,39 @@ void SearchView::showNode(qint64 id) {
                 return out;
             };
             const NodeSnapshot* parent = canvas_->layout().node(n->parentId);
-            auto lines = diffLines(parent ? paramLines(parent->params) : QString(), paramLines(n->params));
-            lines.insert(lines.begin(), {DiffLine::Same, tr("// same source as node %1; params:").arg(n->parentId)});
-            diff_->showDiff(lines, language);
+            auto params = diffLines(parent ? paramLines(parent->params) : QString(), paramLines(n->params));
+            params.insert(params.begin(), {DiffLine::Same, tr("// same source as node %1; params:").arg(n->parentId)});
+            diff_->showDiff(params, language);
         } else {
-            diff_->showDiff(d, language);
+            diff_->showDiff(lines, language);
         }
     } else {
         diff_->showCode(tr("// A root: no parent to compare with."), language);
     }
-    showEvaluation(*n);
-    showLlmCall(*n);
-    if (n->evaluationId) {
-        if (auto rec = store::ProfileStore(*db).latest(n->evaluationId); rec && *rec) {
-            const auto j = nlohmann::json::parse((*rec)->reportJson, nullptr, false);
-            QString p = QStringLiteral("<h3>Profile (%1)</h3>").arg(esc((*rec)->level));
-            if (j.is_object() && j.contains("roofline")) {
-                const auto& t = j["roofline"]["total"];
-                p += tr("<p>%1 GB/s, %2 GFLOP/s; %3% of the roofline bound; intensity %4 flop/B</p>")
-                         .arg(t.value("gbs", 0.0), 0, 'f', 1)
-                         .arg(t.value("gflops", 0.0), 0, 'f', 1)
-                         .arg(t.value("roofline_fraction", 0.0) * 100, 0, 'f', 0)
-                         .arg(t.value("intensity", 0.0), 0, 'g', 3);
-            }
-            p += QStringLiteral("<ul>");
-            if (j.is_object() && j.contains("signals") && j["signals"].is_array())
-                for (const auto& sig : j["signals"])
-                    p += QStringLiteral("<li><b>%1</b>: %2</li>")
-                             .arg(esc(sig.value("signal", std::string())), esc(sig.value("evidence", std::string())));
-            p += QStringLiteral("</ul>");
-            profile_->setHtml(p);
-        }
-    }
-    if (profile_->toPlainText().isEmpty())
+    showEvaluation(*n, d);
+    showLlmCall(*n, d);
+    showProfile(d);
+}
+
+void SearchView::showProfile(const inspect::NodeDetails& d) {
+    if (!d.profile) {
         profile_->setHtml(
             tr("<p><i>No profile: the node is not a correct, timed kernel, or no machine model was at hand.</i></p>"));
-    nodeInfo_->setHtml(html);
+        return;
+    }
+    const auto& pr = *d.profile;
+    QString p = QStringLiteral("<h3>Profile (%1)</h3>").arg(esc(pr.level));
+    if (pr.hasRoofline)
+        p += tr("<p>%1 GB/s, %2 GFLOP/s; %3% of the roofline bound; intensity %4 flop/B</p>")
+                 .arg(pr.gbs, 0, 'f', 1)
+                 .arg(pr.gflops, 0, 'f', 1)
+                 .arg(pr.rooflineFraction * 100, 0, 'f', 0)
+                 .arg(pr.intensity, 0, 'g', 3);
+    p += QStringLiteral("<ul>");
+    for (const auto& [signal, evidence] : pr.findings)
+        p += QStringLiteral("<li><b>%1</b>: %2</li>").arg(esc(signal), esc(evidence));
+    p += QStringLiteral("</ul>");
+    profile_->setHtml(p);
 }
 
 void SearchView::forkAndEdit() {
@@ -380,11 +382,12 @@ void SearchView::forkAndEdit() {
 }
 
 void SearchView::exportKernel(qint64 nodeId) {
-    if (!nodeId || !workspace()) {
+    if (!nodeId) {
         summary_->setText(tr("No node to export: select one, or wait for a correct node"));
         return;
     }
-    auto text = report::standaloneKernel(*workspace(), searchId_, nodeId);
+    auto reader = inspect::WorkspaceReader::open(database_);
+    auto text = reader ? reader->standaloneKernel(searchId_, nodeId) : Result<std::string>(reader.error());
     if (!text) {
         summary_->setText(QString::fromStdString(text.error().message).toHtmlEscaped());
         return;
@@ -430,6 +433,10 @@ void SearchView::addShortcuts() {
 }
 
 void SearchView::updateProgress() {
+    loader_->requestSpend(); // the plots redraw when the spend arrives
+}
+
+void SearchView::showProgress(const SpendTimeline& spend) {
     const auto& layout = canvas_->layout();
     std::vector<NodeSnapshot> nodes;
     nodes.reserve(static_cast<std::size_t>(layout.size()));
@@ -439,9 +446,6 @@ void SearchView::updateProgress() {
             nodes.push_back(*n);
             ++counts[n->glyph];
         }
-    std::vector<store::LlmSpendPoint> spend;
-    if (const store::Database* db = workspace())
-        if (auto timeline = store::LlmCallStore(*db).spendTimeline(searchId_)) spend = std::move(*timeline);
     progress_->showProgress(nodes, spend);
     QStringList parts;
     for (const auto& [glyph, count] : counts) parts << QStringLiteral("%1 %2").arg(count).arg(glyphLabel(glyph));
@@ -459,9 +463,8 @@ void SearchView::updateProgress() {
 }
 
 bool SearchView::steer(const search::SteeringCommand& command) {
-    // A writing connection for the moment of posting: the view's own is read-only.
-    auto db = store::Database::open(database_);
-    auto id = db ? search::postSteering(*db, searchId_, command) : Result<std::int64_t>(db.error());
+    // A writing connection for the moment of posting: the view reads through read-only ones.
+    auto id = search::postSteering(database_, searchId_, command);
     if (!id) {
         // In the summary line, not a modal box: steering is often done in a hurry, mid-search.
         summary_->setText(tr("<span style='color:%3'>%1 refused: %2</span>")
@@ -514,27 +517,19 @@ void SearchView::nodeMenu(qint64 id, QPoint globalPos) {
     menu.exec(globalPos);
 }
 
-const store::Database* SearchView::workspace() {
-    if (!db_) {
-        auto db = store::Database::open(database_, store::Database::Mode::ReadOnly);
-        if (!db) return nullptr;
-        db_ = std::make_unique<store::Database>(std::move(*db));
-    }
-    return db_.get();
-}
-
-void SearchView::showEvaluation(const NodeSnapshot& n) {
+void SearchView::showEvaluation(const NodeSnapshot& n, const inspect::NodeDetails& d) {
     timing_->clearTiming();
     if (!n.evaluationId) {
         evaluation_->setHtml(tr("<p><i>Not evaluated (yet).</i></p>"));
         return;
     }
-    auto rec = store::EvaluationStore(*workspace()).find(n.evaluationId);
-    auto result = rec ? eval::parseResultJson(rec->resultJson) : Result<eval::EvaluationResult>(rec.error());
-    if (!result) {
-        evaluation_->setHtml(QStringLiteral("<p><i>%1</i></p>").arg(esc(result.error().message)));
+    if (!d.evaluation) {
+        evaluation_->setHtml(
+            QStringLiteral("<p><i>%1</i></p>")
+                .arg(esc(d.evaluationError.empty() ? tr("Not evaluated (yet).").toStdString() : d.evaluationError)));
         return;
     }
+    const auto* result = &*d.evaluation;
     QString html = QStringLiteral("<h3>%1</h3><p>%2</p>").arg(esc(eval::statusName(result->status)), esc(result->message));
     int passed = 0;
     for (const auto& c : result->checks) passed += c.passed ? 1 : 0;
@@ -562,13 +557,12 @@ void SearchView::showEvaluation(const NodeSnapshot& n) {
     if (!result->timing.empty()) timing_->showTiming(result->timing.front());
 }
 
-void SearchView::showLlmCall(const NodeSnapshot& n) {
-    auto call = store::LlmCallStore(*workspace()).forNode(n.id);
-    if (!call || !*call) {
+void SearchView::showLlmCall(const NodeSnapshot& n, const inspect::NodeDetails& d) {
+    if (!d.llmCall) {
         llm_->setHtml(tr("<p><i>No language-model call made this node (origin: %1).</i></p>").arg(esc(n.origin)));
         return;
     }
-    const auto& c = **call;
+    const auto& c = *d.llmCall;
     QString html = tr("<h3>%1 (%2)</h3><p>%3 in + %4 out tokens%5 · $%6 · %7 s · %8 attempt(s) · %9</p>")
                        .arg(esc(c.modelName), esc(c.provider))
                        .arg(c.inputTokens)
@@ -579,9 +573,9 @@ void SearchView::showLlmCall(const NodeSnapshot& n) {
                        .arg(c.attempts)
                        .arg(esc(c.status));
     if (!c.error.empty()) html += QStringLiteral("<p style='color:%2'>%1</p>").arg(esc(c.error), errorColorName(palette()));
-    if (auto docs = store::LlmCallStore(*workspace()).retrievedDocs(c.id); docs && !docs->empty()) {
+    if (!d.retrievedDocs.empty()) {
         html += tr("<h4>Knowledge-base documents</h4><ul>");
-        for (const auto& d : *docs) html += QStringLiteral("<li>%1</li>").arg(esc(d));
+        for (const auto& doc : d.retrievedDocs) html += QStringLiteral("<li>%1</li>").arg(esc(doc));
         html += QStringLiteral("</ul>");
     }
     if (!c.reasoning.empty()) html += tr("<h4>Reasoning</h4><pre>%1</pre>").arg(esc(c.reasoning));

@@ -1,9 +1,11 @@
 #pragma once
 // One search, live: the tree canvas, a toolbar (fit, best, find by id,
 // filters) and an inspector for the selected node (its summary, code and
-// profile). A SearchFollower on its own thread feeds the canvas; the view
-// reads a selected node's details from the workspace on demand.
+// profile). A SearchFollower on its own thread feeds the canvas; a
+// DetailLoader on another reads the selected node's details and the LLM
+// spend, so the UI thread never waits on the workspace.
 #include "search/steering.h"
+#include "session/detail_loader.h"
 #include "tree/tree_snapshot.h"
 
 #include <QtWidgets/QWidget>
@@ -19,10 +21,6 @@ class QTabWidget;
 class QTextBrowser;
 class QThread;
 class QTimer;
-
-namespace ks::store {
-class Database;
-}
 
 namespace ks::ui {
 
@@ -56,9 +54,11 @@ class SearchView : public QWidget {
     void showNode(qint64 id);
     void applyFilter();
     void findNode();
-    const store::Database* workspace(); // the view's own read-only connection, opened on first use
-    void showEvaluation(const NodeSnapshot& n);
-    void showLlmCall(const NodeSnapshot& n);
+    void showDetails(const inspect::NodeDetails& details);
+    void showEvaluation(const NodeSnapshot& n, const inspect::NodeDetails& details);
+    void showLlmCall(const NodeSnapshot& n, const inspect::NodeDetails& details);
+    void showProfile(const inspect::NodeDetails& details);
+    void showProgress(const SpendTimeline& spend);
     void nodeMenu(qint64 id, QPoint globalPos);
     void addShortcuts();
     void updateProgress();
@@ -85,7 +85,7 @@ class SearchView : public QWidget {
     QTimer* progressTimer_ = nullptr;
     QTextBrowser* profile_ = nullptr;
     QTextBrowser* llm_ = nullptr;
-    std::unique_ptr<store::Database> db_;
+    DetailLoader* loader_ = nullptr;
     QString ended_;
 };
 

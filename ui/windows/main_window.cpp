@@ -5,8 +5,6 @@
 #include "models/problem_list_model.h"
 #include "models/search_list_model.h"
 #include "session/search_runner.h"
-#include "store/evaluation_store.h"
-#include "store/search_store.h"
 #include "util/paths.h"
 #include "widgets/problem_details_view.h"
 #include "widgets/search_view.h"
@@ -171,7 +169,7 @@ void MainWindow::refreshSearches() {
         searches_->setSearches({});
         return;
     }
-    auto records = store::SearchStore(*workspace_).listSearches();
+    auto records = workspace_->searches();
     if (!records) {
         searches_->setSearches({});
         statusBar()->showMessage(tr("Cannot read searches: %1").arg(QString::fromStdString(records.error().message)));
@@ -191,7 +189,7 @@ SearchView* MainWindow::openSearch(qint64 searchId) {
             tabs_->setCurrentIndex(i);
             return v;
         }
-    auto record = store::SearchStore(*workspace_).loadSearch(searchId);
+    auto record = workspace_->search(searchId);
     if (!record) {
         statusBar()->showMessage(QString::fromStdString(record.error().message), 5000);
         return nullptr;
@@ -353,7 +351,7 @@ void MainWindow::showShortcuts() {
 
 Status MainWindow::openWorkspace(const QString& path) {
     if (path.isEmpty()) return makeError(ErrorCode::InvalidArgument, "No workspace file was given.");
-    auto db = store::Database::open(std::filesystem::path(path.toStdString()));
+    auto db = inspect::WorkspaceReader::prepare(std::filesystem::path(path.toStdString()));
     if (!db) return db.error();
     // Tabs of the previous workspace's searches no longer apply; they are
     // remembered for when it opens again.
@@ -440,7 +438,7 @@ void MainWindow::reloadProblems() {
 void MainWindow::refreshEvaluations() {
     if (!workspace_) {
         evaluations_->clear();
-    } else if (auto records = store::EvaluationStore(*workspace_).recent(kRecentEvaluations); !records) {
+    } else if (auto records = workspace_->recentEvaluations(kRecentEvaluations); !records) {
         evaluations_->clear();
         statusBar()->showMessage(tr("Cannot read evaluations: %1").arg(QString::fromStdString(records.error().message)));
     } else {
@@ -509,7 +507,7 @@ void MainWindow::restoreWorkspaceTabs() {
     const auto saved = settings::workspaceTabs(workspacePath());
     // A search deleted since (or a workspace replaced by another file) is skipped quietly.
     for (qint64 id : saved.searches)
-        if (auto record = store::SearchStore(*workspace_).loadSearch(id)) openSearch(id);
+        if (auto record = workspace_->search(id)) openSearch(id);
     tabs_->setCurrentIndex(0);
     for (int i = 1; i < tabs_->count(); ++i)
         if (auto* v = qobject_cast<SearchView*>(tabs_->widget(i)); v && v->searchId() == saved.current) tabs_->setCurrentIndex(i);

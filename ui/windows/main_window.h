@@ -3,7 +3,7 @@
 // bundled problems are listed with their details, the workspace's searches and
 // newest evaluations sit in docks, and each opened search gets a tab with its
 // live tree (SearchView).
-#include "store/database.h"
+#include "inspect/workspace_reader.h"
 #include "util/result.h"
 
 #include <QtCore/QPointer>
@@ -87,7 +87,7 @@ class MainWindow : public QMainWindow {
     void restoreWorkspaceTabs();
 
     std::filesystem::path problemsRoot_;
-    std::optional<store::Database> workspace_;
+    std::optional<inspect::WorkspaceReader> workspace_; // read-only: searches write through their own connections
 
     ProblemListModel* problems_ = nullptr;
     EvaluationListModel* evaluations_ = nullptr;

@@ -1,0 +1,34 @@
+#pragma once
+// Everything the workbench shows of one node beyond its tree snapshot, read
+// in one go as a value (the reading thread builds it; the UI only displays).
+#include "eval/evaluation_result.h"
+#include "store/llm_call_store.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ks::inspect {
+
+// The deepest stored profile of a node's evaluation, as the inspector shows it.
+struct ProfileSummary {
+    std::string level;
+    bool hasRoofline = false;
+    double gbs = 0, gflops = 0, rooflineFraction = 0, intensity = 0;
+    std::vector<std::pair<std::string, std::string>> findings; // signal, evidence
+};
+
+struct NodeDetails {
+    std::int64_t searchId = 0, nodeId = 0, parentId = 0;
+    std::string source;       // the node's kernel source
+    std::string parentSource; // the parent's ("" for a root)
+    std::optional<eval::EvaluationResult> evaluation;
+    std::string evaluationError; // why a stored evaluation could not be read
+    std::optional<store::LlmCallRecord> llmCall;
+    std::vector<std::string> retrievedDocs; // the call's knowledge-base documents
+    std::optional<ProfileSummary> profile;
+};
+
+} // namespace ks::inspect

@@ -1,0 +1,120 @@
+#include "inspect/workspace_reader.h"
+
+#include "report/search_report.h"
+#include "report/standalone_kernel.h"
+#include "store/database.h"
+#include "store/profile_store.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ks::inspect {
+namespace {
+
+std::optional<ProfileSummary> summarize(const store::ProfileRecord& rec) {
+    ProfileSummary p;
+    p.level = rec.level;
+    const auto j = nlohmann::json::parse(rec.reportJson, nullptr, false);
+    if (!j.is_object()) return p;
+    if (j.contains("roofline") && j["roofline"].is_object() && j["roofline"].contains("total")) {
+        const auto& t = j["roofline"]["total"];
+        if (t.is_object()) {
+            p.hasRoofline = true;
+            p.gbs = t.value("gbs", 0.0);
+            p.gflops = t.value("gflops", 0.0);
+            p.rooflineFraction = t.value("roofline_fraction", 0.0);
+            p.intensity = t.value("intensity", 0.0);
+        }
+    }
+    if (j.contains("signals") && j["signals"].is_array())
+        for (const auto& s : j["signals"])
+            if (s.is_object()) p.findings.emplace_back(s.value("signal", std::string()), s.value("evidence", std::string()));
+    return p;
+}
+
+} // namespace
+
+WorkspaceReader::WorkspaceReader(std::unique_ptr<store::Database> db) : db_(std::move(db)) {}
+WorkspaceReader::WorkspaceReader(WorkspaceReader&&) noexcept = default;
+WorkspaceReader& WorkspaceReader::operator=(WorkspaceReader&&) noexcept = default;
+WorkspaceReader::~WorkspaceReader() = default;
+
+Result<WorkspaceReader> WorkspaceReader::open(const std::filesystem::path& database) {
+    auto db = store::Database::open(database, store::Database::Mode::ReadOnly);
+    if (!db) return db.error();
+    return WorkspaceReader(std::make_unique<store::Database>(std::move(*db)));
+}
+
+Result<WorkspaceReader> WorkspaceReader::prepare(const std::filesystem::path& database) {
+    {
+        auto writable = store::Database::open(database);
+        if (!writable) return writable.error();
+    }
+    return open(database);
+}
+
+const std::filesystem::path& WorkspaceReader::path() const {
+    return db_->path();
+}
+
+int WorkspaceReader::schemaVersion() const {
+    return db_->schemaVersion();
+}
+
+Result<NodeDetails> WorkspaceReader::nodeDetails(std::int64_t searchId, std::int64_t nodeId) const {
+    store::SearchStore ss(*db_);
+    auto nodes = ss.loadNodesById(searchId, {nodeId});
+    if (!nodes) return nodes.error();
+    if (nodes->empty())
+        return makeError(ErrorCode::NotFound, "search " + std::to_string(searchId) + " has no node " + std::to_string(nodeId));
+    const auto& node = nodes->front();
+    NodeDetails d;
+    d.searchId = searchId;
+    d.nodeId = nodeId;
+    d.parentId = node.parentId;
+    if (auto text = ss.sourceText(node.sourceHash)) d.source = *text;
+    if (node.parentId)
+        if (auto parents = ss.loadNodesById(searchId, {node.parentId}); parents && !parents->empty())
+            if (auto text = ss.sourceText(parents->front().sourceHash)) d.parentSource = *text;
+    if (node.evaluationId) {
+        auto rec = store::EvaluationStore(*db_).find(node.evaluationId);
+        auto result = rec ? eval::parseResultJson(rec->resultJson) : Result<eval::EvaluationResult>(rec.error());
+        if (result)
+            d.evaluation = std::move(*result);
+        else
+            d.evaluationError = result.error().message;
+        if (auto profile = store::ProfileStore(*db_).latest(node.evaluationId); profile && *profile)
+            d.profile = summarize(**profile);
+    }
+    store::LlmCallStore calls(*db_);
+    if (auto call = calls.forNode(nodeId); call && *call) {
+        if (auto docs = calls.retrievedDocs((*call)->id)) d.retrievedDocs = std::move(*docs);
+        d.llmCall = std::move(**call);
+    }
+    return d;
+}
+
+Result<store::SearchRecord> WorkspaceReader::search(std::int64_t searchId) const {
+    return store::SearchStore(*db_).loadSearch(searchId);
+}
+
+Result<std::vector<store::SearchRecord>> WorkspaceReader::searches() const {
+    return store::SearchStore(*db_).listSearches();
+}
+
+Result<std::vector<store::EvaluationRecord>> WorkspaceReader::recentEvaluations(int limit) const {
+    return store::EvaluationStore(*db_).recent(limit);
+}
+
+Result<std::vector<store::LlmSpendPoint>> WorkspaceReader::spendTimeline(std::int64_t searchId) const {
+    return store::LlmCallStore(*db_).spendTimeline(searchId);
+}
+
+Result<std::string> WorkspaceReader::standaloneKernel(std::int64_t searchId, std::int64_t nodeId) const {
+    return report::standaloneKernel(*db_, searchId, nodeId);
+}
+
+Result<std::string> WorkspaceReader::reportHtml(std::int64_t searchId) const {
+    return report::searchReportHtml(*db_, searchId);
+}
+
+} // namespace ks::inspect

@@ -1,0 +1,50 @@
+#pragma once
+// The workbench's typed read API over a workspace: values for a node's
+// details, a search's summary, the list of searches and evaluations, and a
+// search's LLM spend over time. One reader holds one read-only connection and
+// is used on one thread (the UI's loaders each open their own).
+#include "inspect/node_details.h"
+#include "store/evaluation_store.h"
+#include "store/llm_call_store.h"
+#include "store/search_store.h"
+#include "util/result.h"
+
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+namespace ks::store {
+class Database;
+}
+
+namespace ks::inspect {
+
+class WorkspaceReader {
+  public:
+    static Result<WorkspaceReader> open(const std::filesystem::path& database);
+    // Creates the workspace or brings its schema up to date (one writing
+    // connection for the moment), then opens it for reading.
+    static Result<WorkspaceReader> prepare(const std::filesystem::path& database);
+    WorkspaceReader(WorkspaceReader&&) noexcept;
+    WorkspaceReader& operator=(WorkspaceReader&&) noexcept;
+    ~WorkspaceReader();
+
+    const std::filesystem::path& path() const;
+    int schemaVersion() const;
+
+    Result<NodeDetails> nodeDetails(std::int64_t searchId, std::int64_t nodeId) const;
+    Result<store::SearchRecord> search(std::int64_t searchId) const;
+    Result<std::vector<store::SearchRecord>> searches() const;
+    Result<std::vector<store::EvaluationRecord>> recentEvaluations(int limit) const;
+    Result<std::vector<store::LlmSpendPoint>> spendTimeline(std::int64_t searchId) const;
+    // The node's kernel as one file, params baked in (report::standaloneKernel).
+    Result<std::string> standaloneKernel(std::int64_t searchId, std::int64_t nodeId) const;
+    // The search's self-contained review report (report::searchReportHtml).
+    Result<std::string> reportHtml(std::int64_t searchId) const;
+
+  private:
+    explicit WorkspaceReader(std::unique_ptr<store::Database> db);
+    std::unique_ptr<store::Database> db_;
+};
+
+} // namespace ks::inspect

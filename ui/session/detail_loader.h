@@ -1,0 +1,58 @@
+#pragma once
+// Reads what the inspector shows (a node's details, a search's LLM spend)
+// off the UI thread, through the workspace's typed read API. Every request
+// gets an id; only the newest request of each kind is answered, so a click
+// on node 12 after node 7 never shows 7's details late, and a request that
+// is already stale when its turn comes is skipped. Results arrive queued on
+// the UI thread as immutable values.
+#include "inspect/node_details.h"
+#include "store/llm_call_store.h"
+
+#include <QtCore/QObject>
+#include <QtCore/QString>
+#include <QtCore/QThread>
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+namespace ks::ui {
+
+class DetailWorker;
+
+using NodeDetailsPtr = std::shared_ptr<const inspect::NodeDetails>;
+using SpendTimeline = std::vector<store::LlmSpendPoint>;
+
+class DetailLoader : public QObject {
+    Q_OBJECT
+  public:
+    DetailLoader(std::filesystem::path database, qint64 searchId, QObject* parent = nullptr);
+    ~DetailLoader() override; // waits for a read in progress
+
+    // Returns the request's id; nodeReady or nodeFailed follow unless a newer request came first.
+    quint64 requestNode(qint64 nodeId);
+    quint64 requestSpend();
+
+  signals:
+    void nodeReady(quint64 request, ks::ui::NodeDetailsPtr details);
+    void nodeFailed(quint64 request, qint64 nodeId, const QString& message);
+    void spendReady(quint64 request, const ks::ui::SpendTimeline& spend);
+
+  private:
+    friend class DetailWorker;
+    void deliverNode(quint64 request, NodeDetailsPtr details);
+    void deliverNodeFailure(quint64 request, qint64 nodeId, const QString& message);
+    void deliverSpend(quint64 request, const SpendTimeline& spend);
+
+    QThread thread_;
+    DetailWorker* worker_ = nullptr;
+    // Shared with the worker, which skips requests that are stale when their turn comes.
+    std::shared_ptr<std::atomic<quint64>> latestNode_, latestSpend_;
+    quint64 next_ = 0;
+};
+
+} // namespace ks::ui
+
+Q_DECLARE_METATYPE(ks::ui::NodeDetailsPtr)
+Q_DECLARE_METATYPE(ks::ui::SpendTimeline)
