@@ -26,6 +26,10 @@ struct JobDescription {
     JobLimits limits;
 };
 
+// The judge's and runner's sources every C++ and CUDA job dir gets under
+// src/ (embedded templates, by file name).
+const std::vector<std::string>& judgeTemplateFiles();
+
 class CppHarnessGenerator {
   public:
     // `params` must already be complete and valid for the candidate's space.

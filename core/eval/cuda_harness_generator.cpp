@@ -119,12 +119,6 @@ Result<JobDescription> CudaHarnessGenerator::write(const problem::ProblemSpec& p
 
     const auto& templates = embeddedTemplates();
     std::vector<std::pair<std::string, std::string>> files{
-        {"src/judge_main.cpp", templates.at("judge_main.cpp")},
-        {"src/harness_common.h", templates.at("harness_common.h")},
-        {"src/judge_protocol.h", templates.at("judge_protocol.h")},
-        {"src/runner_seccomp.h", templates.at("runner_seccomp.h")},
-        {"src/kernel_runner.cpp", templates.at("kernel_runner.cpp")},
-        {"src/runner_alloc_guard.h", templates.at("runner_alloc_guard.h")},
         {"src/runner_call.inc", CppHarnessGenerator::runnerInclude(p)},
         {"src/device_mirror.h", templates.at("device_mirror.h")},
         {"src/device_mirror.cu", templates.at("device_mirror.cu")},
@@ -134,6 +128,7 @@ Result<JobDescription> CudaHarnessGenerator::write(const problem::ProblemSpec& p
         {"src/reference.cu", p.reference.text},
         {"src/candidate.cu", candidate.source},
     };
+    for (const auto& name : judgeTemplateFiles()) files.emplace_back("src/" + name, templates.at(name));
     for (const auto& b : p.baselines) files.emplace_back("src/baseline_" + b.name + ".cu", b.text);
     if (p.fillSource) files.emplace_back("src/fill.cpp", p.fillSourceText);
 

@@ -144,10 +144,11 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
     // candidate, the problem's flags, the compiler and this machine.
     const bool cuda = problem.backend == problem::Backend::Cuda;
     Sha256 h;
-    for (const char* rel :
-         {"src/judge_main.cpp", "src/harness_common.h", "src/judge_protocol.h", "src/runner_seccomp.h", "src/kernel_runner.cpp",
-          "src/runner_call.inc", "src/harness_problem.inc", "src/kernel.h", "src/reference.cpp", "src/fill.cpp",
-          "src/reference.cu", "src/device_mirror.cu", "src/driver_api.h"}) {
+    std::vector<std::string> sources{
+        "src/runner_call.inc", "src/harness_problem.inc", "src/kernel.h",         "src/reference.cpp",
+        "src/fill.cpp",        "src/reference.cu",        "src/device_mirror.cu", "src/driver_api.h"};
+    for (const auto& name : judgeTemplateFiles()) sources.push_back("src/" + name);
+    for (const auto& rel : sources) {
         auto text = readTextFile(jobDir / rel);
         h.addField(rel).addField(text ? *text : std::string());
     }

@@ -35,8 +35,7 @@ class DetailWorker : public QObject {
         if (reader)
             if (auto timeline = reader->spendTimeline(searchId_)) spend = std::move(*timeline);
         QMetaObject::invokeMethod(
-            loader_, [l = loader_, request, spend = std::move(spend)] { l->deliverSpend(request, spend); },
-            Qt::QueuedConnection);
+            loader_, [l = loader_, request, spend = std::move(spend)] { l->deliverSpend(request, spend); }, Qt::QueuedConnection);
     }
 
   private:

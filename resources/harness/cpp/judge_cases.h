@@ -1,0 +1,359 @@
+#pragma once
+// Cases shared with runners, checked against the reference's answers.
+// Part of the C++ judge: included once, in order, by judge_main.cpp (one
+// translation unit), after the headers and the problem's generated part.
+
+namespace {
+
+// ------------------------------------------------------------------ cases ---
+// A case as runners see it: inputs sealed against writing and reopened
+// read-only, outputs shared; `id` names it in messages.
+struct SharedCase;
+#ifdef KS_CUDA
+std::map<uint32_t, SharedCase*> gLiveCases; // by id: a call moves its cases' buffers to and from the device
+bool gL2FlushPending = false;               // flushCaches asks; the next call's preparation does it
+#endif
+
+struct SharedCase {
+    uint32_t id = 0;
+    Case c;
+    std::vector<int> sendFds; // one per buffer, in argument order
+    SharedCase() = default;
+    SharedCase(const SharedCase&) = delete;
+    SharedCase& operator=(const SharedCase&) = delete;
+    ~SharedCase() {
+        for (int fd : sendFds)
+            if (fd >= 0) close(fd);
+#ifdef KS_CUDA
+        gLiveCases.erase(id);
+#endif
+    }
+};
+
+#ifdef KS_CUDA
+// An input's new contents go up, and into the copy no runner holds.
+std::string uploadInputs(Case& c) {
+    for (auto& b : c.buffers) {
+        if (b.output) continue;
+        if (auto err = ksDevUpload(b.dev, b.data, b.dataBytes); !err.empty()) return err;
+        if (auto err = ksDevCopy(b.pristine, b.dev, b.dataBytes); !err.empty()) return err;
+    }
+    return {};
+}
+
+// Device mirrors for a built case; "" or why the device cannot hold it.
+std::string mirrorCase(SharedCase& sc) {
+    for (auto& b : sc.c.buffers) {
+        if (auto err = ksDevAllocShared(b.dataBytes, &b.dev, &b.devFd, &b.devMapBytes); !err.empty())
+            return "the device cannot hold argument " + b.name + " (" + bytesText(static_cast<double>(b.dataBytes)) + "): " + err;
+        if (!b.output)
+            if (auto err = ksDevAlloc(b.dataBytes, &b.pristine); !err.empty())
+                return "the device cannot hold a second copy of argument " + b.name + ": " + err;
+    }
+    // Runners get the device allocations, not the host memfds.
+    for (size_t i = 0; i < sc.c.buffers.size() && i < sc.sendFds.size(); ++i) {
+        if (sc.sendFds[i] >= 0) close(sc.sendFds[i]);
+        sc.sendFds[i] = fcntl(sc.c.buffers[i].devFd, F_DUPFD_CLOEXEC, 0);
+    }
+    gLiveCases[sc.id] = &sc;
+    return uploadInputs(sc.c);
+}
+
+// Before a call: the cases' poisoned outputs go up, the L2 is flushed when
+// asked, and the judge's device work is done before the clock starts.
+std::string deviceBefore(const std::vector<uint32_t>& cases) {
+    for (uint32_t id : cases) {
+        const auto it = gLiveCases.find(id);
+        if (it == gLiveCases.end()) return "internal: a call on a case the judge does not hold";
+        for (auto& b : it->second->c.buffers)
+            if (b.output)
+                if (auto err = ksDevUpload(b.dev, b.data, b.dataBytes); !err.empty()) return err;
+    }
+    if (gL2FlushPending)
+        if (auto err = ksDevFlushL2(); !err.empty()) return err;
+    gL2FlushPending = false;
+    if (auto err = ksDevSync(); !err.empty()) return err;
+    return ksDevProbe();
+}
+
+// After a call, the runner frozen: outputs come back to the host, every input
+// is compared with its copy (and restored), every red zone is checked. "" or
+// the judge's own device failure; *violation says what the kernel did wrong.
+std::string deviceAfter(const std::vector<uint32_t>& cases, std::string* violation) {
+    for (uint32_t id : cases) {
+        const auto it = gLiveCases.find(id);
+        if (it == gLiveCases.end()) return "internal: a call on a case the judge does not hold";
+        for (auto& b : it->second->c.buffers) {
+            if (b.output) {
+                if (auto err = ksDevDownload(b.data, b.dev, b.dataBytes); !err.empty()) return err;
+            } else {
+                bool same = false;
+                if (auto err = ksDevEqual(b.dev, b.pristine, b.dataBytes, &same); !err.empty()) return err;
+                if (!same) {
+                    if (violation->empty()) *violation = "wrote into its input " + b.name + " (inputs are read-only)";
+                    if (auto err = ksDevCopy(b.dev, b.pristine, b.dataBytes); !err.empty()) return err;
+                }
+            }
+            bool intact = true;
+            const std::string where = ksDevRedZone(b.dev, b.dataBytes, &intact);
+            if (!intact && violation->empty())
+                *violation = "wrote past the end of " + b.name + " (" + where + ")";
+            else if (intact && !where.empty())
+                return where;
+        }
+    }
+    return {};
+}
+#endif
+
+#ifndef F_SEAL_FUTURE_WRITE
+#define F_SEAL_FUTURE_WRITE 0x0010
+#endif
+
+uint32_t gNextCaseId = 1;
+
+// Seals a built case's inputs and prepares the descriptors runners get.
+std::string sealCase(SharedCase& sc) {
+    for (auto& b : sc.c.buffers) {
+        if (b.output) {
+            fcntl(b.fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW);
+            sc.sendFds.push_back(fcntl(b.fd, F_DUPFD_CLOEXEC, 0));
+            continue;
+        }
+        // Sealed: no new writable mapping of it can ever be made, by anyone;
+        // the judge's own mapping stays. Reopened read-only as well, for
+        // kernels that predate the seal.
+        const bool sealed = fcntl(b.fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE) == 0;
+        char path[64];
+        std::snprintf(path, sizeof path, "/proc/self/fd/%d", b.fd);
+        const int ro = open(path, O_RDONLY | O_CLOEXEC);
+        if (ro < 0 && !sealed) return "cannot share input " + b.name + " read-only (no memfd seals and no /proc)";
+        fcntl(b.fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW);
+        sc.sendFds.push_back(ro >= 0 ? ro : fcntl(b.fd, F_DUPFD_CLOEXEC, 0));
+    }
+    return "";
+}
+
+// Seals a built case and, for CUDA kernels, mirrors it on the device.
+std::string finishCase(SharedCase& sc) {
+    if (std::string err = sealCase(sc); !err.empty()) return err;
+#ifdef KS_CUDA
+    return mirrorCase(sc);
+#else
+    return "";
+#endif
+}
+
+// Builds, fills and seals a case; "" or why the host cannot hold it.
+std::string makeCase(const int64_t* sizes, uint64_t seed, SharedCase& sc) {
+    sc.id = gNextCaseId++;
+    ks_build_case(sizes, seed, sc.c);
+    if (!sc.c.allocError.empty()) return sc.c.allocError;
+    return finishCase(sc);
+}
+
+// Another input set like `from`: its inputs copied, then refreshed (a fresh
+// draw's distribution at the price of a copy and one pass, where the
+// generator itself costs tens of nanoseconds an element).
+std::string cloneCase(const SharedCase& from, uint64_t seed, SharedCase& sc) {
+    sc.id = gNextCaseId++;
+    sc.c.sizes = from.c.sizes;
+    for (const auto& b : from.c.buffers) {
+        Buffer& nb = sc.c.add(b.name.c_str(), b.dt, static_cast<int64_t>(b.count), b.output);
+        if (!sc.c.allocError.empty()) return sc.c.allocError;
+        if (!b.output && b.dataBytes) std::memcpy(nb.data, b.data, b.dataBytes);
+    }
+    ks_refresh_case(sc.c, seed);
+    return finishCase(sc);
+}
+
+// New contents for a case's inputs (on the device too); "" or why not.
+std::string refreshCase(SharedCase& sc, uint64_t seed) {
+    ks_refresh_case(sc.c, seed);
+#ifdef KS_CUDA
+    return uploadInputs(sc.c);
+#else
+    return "";
+#endif
+}
+
+bool shareCase(Runner& r, SharedCase& sc, Json& res, const std::string& where) {
+    MapMsg m{};
+    m.type = Map;
+    m.caseId = sc.id;
+    m.buffers = static_cast<uint32_t>(sc.c.buffers.size());
+    m.sizeCount = static_cast<uint32_t>(std::min<size_t>(sc.c.sizes.size(), kMaxSizes));
+    for (uint32_t i = 0; i < m.sizeCount; ++i) m.sizes[i] = sc.c.sizes[i];
+    for (uint32_t i = 0; i < m.buffers; ++i) {
+        const Buffer& b = sc.c.buffers[i];
+#ifdef KS_CUDA
+        m.buffer[i] = BufferDesc{b.devMapBytes, 0, b.dataBytes, b.output ? 1u : 0u, {}};
+#else
+        m.buffer[i] = BufferDesc{b.mapBytes, b.offset, b.dataBytes, b.output ? 1u : 0u, {}};
+#endif
+        std::snprintf(m.buffer[i].name, sizeof m.buffer[i].name, "%s", b.name.c_str());
+    }
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxBuffers)] = {};
+    iovec iov{&m, sizeof m};
+    msghdr h{};
+    h.msg_iov = &iov;
+    h.msg_iovlen = 1;
+    if (m.buffers > 0) {
+        h.msg_control = control;
+        h.msg_controllen = CMSG_SPACE(sizeof(int) * m.buffers);
+        cmsghdr* c = CMSG_FIRSTHDR(&h);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int) * m.buffers);
+        std::memcpy(CMSG_DATA(c), sc.sendFds.data(), sizeof(int) * m.buffers);
+    }
+    thaw(r);
+    ShortMsg reply{};
+    bool timedOut = false;
+    if (sendmsg(r.sock, &h, MSG_NOSIGNAL) < 0 || !receive(r, Mapped, 0, 60, reply, &timedOut)) {
+        if (timedOut) killRunner(r);
+        return failRunner(res, r, "", "while taking its buffers " + where, timedOut, 60);
+    }
+    if (reply.status != 0) {
+        reply.text[sizeof reply.text - 1] = 0;
+        if (r.candidate)
+            return res.fail("runtime_error", "the candidate's runner could not map its buffers " + where + ": " + reply.text);
+        return res.fail("infra_error", "the " + r.name + "'s runner could not map its buffers " + where + ": " + reply.text);
+    }
+    r.mapped[sc.id] = true;
+    return freeze(r, res) || failRunner(res, r, "", where, false, 0);
+}
+
+void forgetCase(Runner& r, const SharedCase& sc) {
+    if (r.dead || r.sock < 0 || !r.mapped.count(sc.id)) return;
+    ShortMsg m{};
+    m.type = Unmap;
+    m.seq = sc.id;
+    (void)!send(r.sock, &m, sizeof m, MSG_NOSIGNAL | MSG_DONTWAIT); // read when it next runs
+    r.mapped.erase(sc.id);
+}
+
+// One hand-off: the runner calls its kernel on `cases` in order. The clock
+// is the judge's, from the request to the answer; the runner is frozen again
+// before anything else happens.
+bool callKernel(Runner& r, const std::vector<uint32_t>& cases, double limitS, double* seconds, Json& res,
+                const std::string& where) {
+    CallMsg m{};
+    m.type = cases.empty() ? static_cast<uint32_t>(Nop) : static_cast<uint32_t>(Call);
+    m.seq = ++r.seq;
+    m.count = static_cast<uint32_t>(std::min<size_t>(cases.size(), kMaxBatch));
+    for (uint32_t i = 0; i < m.count; ++i) m.caseId[i] = cases[i];
+    const size_t bytes = cases.empty() ? sizeof(ShortMsg) : sizeof m;
+#ifdef KS_CUDA
+    if (std::string err = deviceBefore(cases); !err.empty())
+        return res.fail("infra_error", "the judge's device work failed " + where + ": " + err);
+#endif
+    thaw(r);
+    ShortMsg done{};
+    bool timedOut = false;
+    const double t0 = now();
+    const bool sent = send(r.sock, &m, bytes, MSG_NOSIGNAL) == static_cast<ssize_t>(bytes);
+    const bool answered = sent && receive(r, Done, m.seq, limitS, done, &timedOut);
+    double t1 = now();
+    if (!answered) {
+        if (timedOut) killRunner(r);
+        return failRunner(res, r, "", where, timedOut, limitS);
+    }
+    if (!freeze(r, res)) return failRunner(res, r, "", where, false, limitS);
+#ifdef KS_CUDA
+    // The runner's answer is the kernel's word that its device work is done;
+    // the clock stops only when the judge sees the device idle (ksDevDrain):
+    // work left running past the answer is the kernel's time, not the next's.
+    double waited = 0, probe = 0;
+    if (std::string err = ksDevDrain(std::max(0.0, limitS - (t1 - t0)), &waited, &probe); !err.empty())
+        return res.fail("infra_error", "the judge's device work failed " + where + ": " + err);
+    t1 += std::max(0.0, waited - probe); // the freeze itself is not the kernel's
+    if (t1 - t0 > limitS) {
+        killRunner(r);
+        return failRunner(res, r, "", where + " (its device work ran on after it answered)", true, limitS);
+    }
+#endif
+    if (seconds) *seconds = t1 - t0;
+    res.kernelSeconds += t1 - t0;
+    if (done.status == CallOutOfMemory) return failRunner(res, r, "oom", where, false, limitS);
+    if (done.status == CallException) return failRunner(res, r, "threw a C++ exception", where, false, limitS);
+    done.text[sizeof done.text - 1] = 0;
+    if (done.status == CallDeviceError)
+        return failRunner(res, r, std::string("failed on the device: ") + done.text, where, false, limitS);
+    if (done.status != CallOk) return failRunner(res, r, "lost a case the judge had given it", where, false, limitS);
+#ifdef KS_CUDA
+    if (!cases.empty()) {
+        const double v0 = now();
+        std::string violation;
+        if (std::string err = deviceAfter(cases, &violation); !err.empty())
+            return res.fail("infra_error", "the judge's device work failed " + where + ": " + err);
+        res.verifySeconds += now() - v0;
+        if (!violation.empty()) {
+            if (r.candidate) return res.fail("wrong_answer", "the candidate " + violation + " " + where);
+            return res.fail("infra_error", "the problem's " + r.name + " " + violation + " " + where +
+                                               " (the problem's fault; no candidate was charged)");
+        }
+    }
+#endif
+    return true;
+}
+
+double callLimit(double referenceSeconds) {
+    // A candidate hundreds of times slower than the naive reference is not
+    // worth waiting for; the problem's limit caps it.
+    return std::min(KS_CALL_TIMEOUT_S, std::max(2.0, 200.0 * referenceSeconds));
+}
+
+std::vector<std::vector<unsigned char>> outputsOf(const Case& c) {
+    std::vector<std::vector<unsigned char>> out(c.buffers.size());
+    for (size_t i = 0; i < c.buffers.size(); ++i)
+        if (c.buffers[i].output) out[i].assign(c.buffers[i].data, c.buffers[i].data + c.buffers[i].dataBytes);
+    return out;
+}
+
+void poisonOutputs(Case& c, int which) {
+    for (auto& b : c.buffers)
+        if (b.output) poison(b, which);
+}
+
+// Evicts a case's buffers from every cache level: each timed call starts cold.
+void flushCaches(Case& c) {
+#if defined(KS_CUDA)
+    (void)c;
+    gL2FlushPending = true; // the device's L2, once, right before the call
+#elif defined(__x86_64__) || defined(__i386__)
+    for (auto& b : c.buffers)
+        for (size_t off = 0; off < b.dataBytes; off += 64) __builtin_ia32_clflush(b.data + off);
+    __builtin_ia32_mfence();
+#else
+    static std::vector<unsigned char> sweep(64u << 20);
+    for (size_t i = 0; i < sweep.size(); i += 64) sweep[i]++;
+    (void)c;
+#endif
+}
+
+// Compares every output of `c` (now holding the first of two calls' results)
+// with `expected`; `second` holds the other call's, or null.
+bool compareCase(Json& res, Case& c, const std::vector<std::vector<unsigned char>>& expected,
+                 const std::vector<std::vector<unsigned char>>* first, const std::vector<std::vector<unsigned char>>* second,
+                 const char* shapeName, uint64_t seedLabel, const std::string& detail, std::string& firstFailure) {
+    bool all = true;
+    for (size_t i = 0; i < c.buffers.size(); ++i) {
+        Buffer& b = c.buffers[i];
+        if (!b.output) continue;
+        Buffer a = b, s = b;
+        if (first) a.data = const_cast<unsigned char*>((*first)[i].data());
+        if (second) s.data = const_cast<unsigned char*>((*second)[i].data());
+        const Comparison cmp = compareOutput(a, expected[i], second ? &(*second)[i] : nullptr, second ? &s : nullptr,
+                                             KS_TOLERANCE[static_cast<int>(b.dt)][0], KS_TOLERANCE[static_cast<int>(b.dt)][1]);
+        if (cmp.kind != "ok" || detail.empty())
+            res.checks.push_back(checkJson(shapeName, ks_size_json(c), seedLabel, b.name, cmp, b.count, detail));
+        if (cmp.kind != "ok") {
+            all = false;
+            if (firstFailure.empty()) firstFailure = describeFailure(shapeName, seedLabel, b.name, cmp, b.count);
+        }
+    }
+    return all;
+}
+
+} // namespace

@@ -1,0 +1,77 @@
+#pragma once
+// result.json: the verdict, checks and timings the judge writes last.
+// Part of the C++ judge: included once, in order, by judge_main.cpp (one
+// translation unit), after the headers and the problem's generated part.
+
+namespace {
+
+// ------------------------------------------------------------ the result ---
+struct Json {
+    std::string status = "ok";
+    std::string message;
+    std::vector<std::string> checks;
+    std::vector<std::string> timings;
+    double speedup = 0;
+    bool implausible = false;
+    double checkSeconds = 0, timeSeconds = 0, kernelSeconds = 0, setupSeconds = 0;
+    double flushSeconds = 0, poisonSeconds = 0, verifySeconds = 0, freezeSeconds = 0;
+    double lockWaitSeconds = 0, refreshSeconds = 0;
+    double handoffSeconds = 0;
+    std::string seccomp = "on";
+    uint64_t secret = 0;
+    bool secretGiven = false;
+    bool fail(const std::string& status, const std::string& message) {
+        if (this->status == "ok") {
+            this->status = status;
+            this->message = message;
+        }
+        return false;
+    }
+    bool ok() const { return status == "ok"; }
+};
+
+std::string envJson(const Json& r) {
+    return std::string("{\"host\":") + q(hostName()) + ",\"cpu\":" + q(cpuModel()) +
+           ",\"cores\":" + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + ",\"compiler\":" + q(__VERSION__) +
+           ",\"flags\":" + q(KS_COMPILE_FLAGS) +
+#ifdef KS_CUDA
+           ",\"gpu\":" + q(ksDevName()) +
+#endif
+           ",\"isolation\":{\"processes\":true,\"seccomp\":" + q(r.seccomp) +
+           ",\"input_seed\":" + q(r.secretGiven ? "given" : "secret") + "}}";
+}
+
+void writeResult(const Json& r, const std::string& buildLog) {
+    std::string out = "{\n\"schema\":1,\n\"status\":" + q(r.status) + ",\n\"message\":" + q(r.message) + ",\n";
+    out += "\"problem\":" + q(KS_PROBLEM) + ",\n\"speedup\":" + (r.speedup > 0 ? num(r.speedup) : std::string("null")) + ",\n";
+    out += "\"implausible_speedup\":" + std::string(r.implausible ? "true" : "false") + ",\n";
+    out += "\"build_log\":" + q(buildLog) + ",\n\"checks\":[";
+    for (size_t i = 0; i < r.checks.size(); ++i) out += (i ? ",\n" : "\n") + r.checks[i];
+    out += "],\n\"timing\":[";
+    for (size_t i = 0; i < r.timings.size(); ++i) out += (i ? ",\n" : "\n") + r.timings[i];
+    out += "],\n\"phase_seconds\":{\"setup\":" + num(r.setupSeconds) + ",\"check\":" + num(r.checkSeconds) +
+           ",\"time\":" + num(r.timeSeconds) + ",\"kernel\":" + num(r.kernelSeconds) + ",\"flush\":" + num(r.flushSeconds) +
+           ",\"poison\":" + num(r.poisonSeconds) + ",\"verify\":" + num(r.verifySeconds) + ",\"freeze\":" + num(r.freezeSeconds) +
+           ",\"refresh\":" + num(r.refreshSeconds) + ",\"timing_lock_wait\":" + num(r.lockWaitSeconds) + "},\n";
+    out += "\"handoff_seconds\":" + num(r.handoffSeconds) + ",\n";
+    // Told only now that every candidate process is gone: it reproduces the inputs.
+    out += "\"input_secret\":\"" + std::to_string(r.secret) + "\",\n";
+    out += "\"env\":" + envJson(r) + "\n}\n";
+    FILE* f = std::fopen("result.json.tmp", "w");
+    if (!f) {
+        std::perror("result.json");
+        std::exit(3);
+    }
+    std::fwrite(out.data(), 1, out.size(), f);
+    std::fclose(f);
+    std::rename("result.json.tmp", "result.json");
+}
+
+void setPhase(const char* phase) {
+    if (FILE* f = std::fopen("build/phase", "w")) {
+        std::fputs(phase, f);
+        std::fclose(f);
+    }
+}
+
+} // namespace

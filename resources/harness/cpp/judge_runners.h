@@ -1,0 +1,337 @@
+#pragma once
+// Kernel runners as the judge sees them: start, call, freeze, read, fail.
+// Part of the C++ judge: included once, in order, by judge_main.cpp (one
+// translation unit), after the headers and the problem's generated part.
+
+namespace {
+
+// ---------------------------------------------------------------- runners ---
+using namespace ksproto;
+
+struct Runner {
+    std::string name; // "reference", a baseline's name, "candidate"
+    bool candidate = false;
+    pid_t pid = -1;
+    int sock = -1, err = -1;
+    bool frozen = false, dead = false;
+    int waitStatus = 0;
+    bool killedByJudge = false;
+    std::string stderrHead, stderrTail; // capped while being drained
+    size_t stderrBytes = 0;
+    std::string fault; // the runner's own last words (Fault)
+    uint32_t seq = 0;
+    std::map<uint32_t, bool> mapped; // case ids it holds
+};
+
+constexpr size_t kStderrHead = 4096, kStderrTail = 12288;
+
+void drainStderr(Runner& r) {
+    if (r.err < 0) return;
+    char buf[4096];
+    for (;;) {
+        const ssize_t n = read(r.err, buf, sizeof buf);
+        if (n <= 0) {
+            if (n == 0) {
+                close(r.err);
+                r.err = -1;
+            }
+            return;
+        }
+        r.stderrBytes += static_cast<size_t>(n);
+        size_t used = 0;
+        if (r.stderrHead.size() < kStderrHead) {
+            used = std::min(static_cast<size_t>(n), kStderrHead - r.stderrHead.size());
+            r.stderrHead.append(buf, used);
+        }
+        r.stderrTail.append(buf + used, static_cast<size_t>(n) - used);
+        if (r.stderrTail.size() > 2 * kStderrTail) r.stderrTail.erase(0, r.stderrTail.size() - kStderrTail);
+    }
+}
+
+std::string stderrText(const Runner& r) {
+    std::string tail = r.stderrTail.size() > kStderrTail ? r.stderrTail.substr(r.stderrTail.size() - kStderrTail) : r.stderrTail;
+    const size_t shown = r.stderrHead.size() + tail.size();
+    return r.stderrHead + (r.stderrBytes > shown ? "\n[... " + std::to_string(r.stderrBytes - shown) + " bytes cut ...]\n" : "") +
+           tail;
+}
+
+bool threadsAllowedFor(const Runner& r) {
+    if (!r.candidate) return true; // the problem's own code (OpenBLAS starts threads)
+    const std::string flags = KS_COMPILE_FLAGS;
+    return flags.find("-fopenmp") != std::string::npos || flags.find("-pthread") != std::string::npos;
+}
+
+// Only what kernels' runtimes read reaches a runner; the judge's own settings
+// (the timing lock's descriptor, the executor's variables) do not.
+std::vector<std::string> runnerEnvironment() {
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e) {
+        const std::string v = *e;
+        for (const char* prefix :
+             {"OMP_", "GOMP_", "KMP_", "OPENBLAS_", "MKL_", "CUDA_", "NVIDIA_", "LD_LIBRARY_PATH=", "PATH=", "LANG=", "LC_ALL="})
+            if (v.rfind(prefix, 0) == 0) {
+                env.push_back(v);
+                break;
+            }
+    }
+    return env;
+}
+
+void reap(Runner& r, bool wait) {
+    if (r.dead || r.pid <= 0) return;
+    int st = 0;
+    const pid_t got = waitpid(r.pid, &st, wait ? 0 : WNOHANG);
+    if (got == r.pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
+        r.dead = true;
+        r.waitStatus = st;
+    }
+}
+
+void killRunner(Runner& r) {
+    if (r.pid > 0 && !r.dead) {
+        r.killedByJudge = true;
+        kill(r.pid, SIGKILL);
+        kill(r.pid, SIGCONT);
+        reap(r, true);
+    }
+    drainStderr(r);
+    if (r.sock >= 0) close(r.sock);
+    if (r.err >= 0) close(r.err);
+    r.sock = r.err = -1;
+}
+
+// Waits for the runner's next message of `type` (with `seq` for Done);
+// false on timeout (0 left in *timedOut = 1) or when the runner died.
+bool receive(Runner& r, uint32_t type, uint32_t seq, double timeoutS, ShortMsg& out, bool* timedOut) {
+    *timedOut = false;
+    const double deadline = now() + timeoutS;
+    for (;;) {
+        pollfd p[2] = {{r.sock, POLLIN, 0}, {r.err, POLLIN, 0}};
+        const double left = deadline - now();
+        if (left <= 0) {
+            *timedOut = true;
+            return false;
+        }
+        const int ms = static_cast<int>(std::min(left * 1000.0 + 1, 1000.0));
+        const int n = poll(p, r.err >= 0 ? 2 : 1, ms);
+        if (n < 0 && errno != EINTR) return false;
+        if (r.err >= 0 && (p[1].revents & (POLLIN | POLLHUP))) drainStderr(r);
+        if (p[0].revents & POLLIN) {
+            ShortMsg m{};
+            const ssize_t got = recv(r.sock, &m, sizeof m, MSG_DONTWAIT);
+            if (got == static_cast<ssize_t>(sizeof m)) {
+                if (m.type == Fault) {
+                    m.text[sizeof m.text - 1] = 0;
+                    r.fault = m.text;
+                    continue;
+                }
+                if (m.type == type && (type != Done || m.seq == seq)) {
+                    out = m;
+                    return true;
+                }
+                continue; // stale or forged: ignored
+            }
+            if (got == 0) break; // the runner closed its end
+            if (got < 0 && errno != EAGAIN && errno != EINTR) break;
+            continue;
+        }
+        if (p[0].revents & (POLLHUP | POLLERR)) break;
+    }
+    // Gone, or it closed the socket and lingers: give it a moment, then end it.
+    for (int i = 0; i < 20 && !r.dead; ++i) {
+        reap(r, false);
+        if (!r.dead) usleep(5000);
+    }
+    if (!r.dead) killRunner(r);
+    drainStderr(r);
+    return false;
+}
+
+bool freeze(Runner& r, Json& res) {
+    if (r.dead || r.frozen) return !r.dead;
+    const double t0 = now();
+    kill(r.pid, SIGSTOP);
+    int st = 0;
+    for (;;) {
+        const pid_t got = waitpid(r.pid, &st, WUNTRACED);
+        if (got < 0 && errno == EINTR) continue;
+        if (got == r.pid && WIFSTOPPED(st)) break;
+        if (got == r.pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
+            r.dead = true;
+            r.waitStatus = st;
+            return false;
+        }
+        if (got < 0) return false;
+    }
+    r.frozen = true;
+    res.freezeSeconds += now() - t0;
+    return true;
+}
+
+void thaw(Runner& r) {
+    if (r.frozen && !r.dead) kill(r.pid, SIGCONT);
+    r.frozen = false;
+}
+
+const char* runnerPath() {
+    return "build/runner";
+}
+
+// Starts a runner for `so`; "" or why it could not even start.
+std::string spawn(Runner& r, const std::string& so, const std::vector<std::string>& wrapper = {}, bool seccomp = true) {
+    int sv[2], ep[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) return std::string("socketpair: ") + std::strerror(errno);
+    if (pipe2(ep, O_CLOEXEC) != 0) return std::string("pipe: ") + std::strerror(errno);
+    std::vector<std::string> args = wrapper;
+    args.push_back(runnerPath());
+    args.push_back(so);
+    if (threadsAllowedFor(r)) args.push_back("--threads");
+    if (!seccomp) args.push_back("--no-seccomp");
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::vector<std::string> envs = runnerEnvironment();
+    std::vector<char*> envp;
+    for (auto& e : envs) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) return std::string("fork: ") + std::strerror(errno);
+    if (pid == 0) {
+        setpgid(0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        const int devnull = open("/dev/null", O_RDONLY);
+        dup2(devnull, 0);
+        dup2(ep[1], 1);
+        dup2(ep[1], 2);
+        dup2(sv[1], kSocketFd);
+        // Nothing else of the judge's reaches the runner: the timing lock, the
+        // other runners' sockets, the case memfds.
+        syscall(SYS_close_range, kSocketFd + 1, ~0u, 0);
+        execvpe(argv[0], argv.data(), envp.data());
+        _exit(127);
+    }
+    close(sv[1]);
+    close(ep[1]);
+    fcntl(ep[0], F_SETFL, O_NONBLOCK);
+    r.pid = pid;
+    r.sock = sv[0];
+    r.err = ep[0];
+    r.frozen = r.dead = false;
+    return "";
+}
+
+// How a runner's death reads, for a message: "crashed (segmentation fault)".
+std::string deathText(const Runner& r) {
+    if (!r.dead) return "stopped answering the judge";
+    if (WIFEXITED(r.waitStatus))
+        return "exited with status " + std::to_string(WEXITSTATUS(r.waitStatus)) + " (it may not leave the process)";
+    const int sig = WTERMSIG(r.waitStatus);
+    switch (sig) {
+    case SIGSEGV:
+        return "crashed (segmentation fault)";
+    case SIGBUS:
+        return "crashed (bus error)";
+    case SIGFPE:
+        return "crashed (arithmetic exception)";
+    case SIGILL:
+        return "crashed (illegal instruction)";
+    case SIGABRT:
+        return "aborted";
+    case SIGSYS:
+        return "made a system call a kernel may not make (process creation, networking, writing files, tracing or signalling "
+               "another process) and was stopped by the sandbox";
+    case SIGXCPU:
+        return "ran out of CPU time";
+    case SIGKILL:
+        return r.killedByJudge ? "was stopped by the judge" : "was killed (out of memory or a resource limit)";
+    default:
+        return "died of signal " + std::to_string(sig);
+    }
+}
+
+// The verdict for a kernel that failed: the candidate's failures are its own,
+// the problem's code failing is never the candidate's fault.
+// The candidate's runner, once started: when one of the problem's kernels
+// runs out of memory, the candidate may be the one holding it (frozen).
+const Runner* gCandidate = nullptr;
+
+// Resident and swapped bytes of a live process (0 when unknown).
+size_t residentBytes(pid_t pid) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/status", static_cast<int>(pid));
+    FILE* f = std::fopen(path, "r");
+    if (!f) return 0;
+    char line[256];
+    size_t kb = 0;
+    while (std::fgets(line, sizeof line, f)) {
+        unsigned long v = 0;
+        if (std::sscanf(line, "VmRSS: %lu kB", &v) == 1 || std::sscanf(line, "VmSwap: %lu kB", &v) == 1) kb += v;
+    }
+    std::fclose(f);
+    return kb * 1024;
+}
+
+bool failRunner(Json& res, const Runner& r, const std::string& what, const std::string& where, bool timedOut, double limitS) {
+    const std::string err = stderrText(r);
+    if (!r.candidate) {
+        // Out of memory while the candidate's runner holds a great deal of it:
+        // the candidate starved the problem's kernel, and is charged for it.
+        const bool outOfMemory = what == "oom" || err.find("KS-OOM") != std::string::npos ||
+                                 (r.dead && WIFSIGNALED(r.waitStatus) && WTERMSIG(r.waitStatus) == SIGKILL && !r.killedByJudge);
+        if (outOfMemory && gCandidate && !gCandidate->dead) {
+            const size_t held = residentBytes(gCandidate->pid), own = r.dead ? 0 : residentBytes(r.pid);
+            if (held >= std::max<size_t>(size_t(256) << 20, 4 * own))
+                return res.fail("oom", "the candidate held " + bytesText(static_cast<double>(held)) +
+                                           " of memory while the problem's " + r.name + " ran " + where +
+                                           ", which then ran out of memory");
+        }
+        if (timedOut)
+            return res.fail("infra_error", "the problem's " + r.name + " did not finish within " + num(limitS) + " s " + where +
+                                               " (the problem's fault; no candidate was charged)");
+        return res.fail("infra_error", "the problem's " + r.name + " " + (what.empty() ? deathText(r) : what) + " " + where +
+                                           " (the problem's fault; no candidate was charged)" +
+                                           (err.empty() ? "" : ": " + err.substr(0, 400)));
+    }
+    if (r.fault.rfind("input-write ", 0) == 0)
+        return res.fail("wrong_answer",
+                        "the candidate wrote into its input " + r.fault.substr(12) + " (inputs are read-only) " + where);
+    if (timedOut) return res.fail("timeout", "the candidate's call exceeded its time limit of " + num(limitS) + " s " + where);
+    if (err.find("KS-OOM") != std::string::npos || what == "oom")
+        return res.fail("oom", "the candidate ran out of memory (could not allocate) " + where);
+    if (r.dead && WIFSIGNALED(r.waitStatus) && WTERMSIG(r.waitStatus) == SIGSYS)
+        return res.fail("sandbox_violation", "the candidate " + deathText(r) + " " + where);
+    return res.fail("runtime_error", "the candidate " + (what.empty() ? deathText(r) : what) + " " + where);
+}
+
+bool startRunner(Json& res, Runner& r, const std::string& so, double limitS) {
+    if (std::string why = spawn(r, so); !why.empty()) return res.fail("infra_error", "cannot start a kernel runner: " + why);
+    ShortMsg hello{};
+    bool timedOut = false;
+    // The runner's own word, before any of the library's code has run: only
+    // this one can say that the host cannot confine kernels.
+    if (!receive(r, Confined, 0, limitS, hello, &timedOut)) {
+        if (timedOut) killRunner(r);
+        return failRunner(res, r, "", "before loading its library", timedOut, limitS);
+    }
+    hello.text[sizeof hello.text - 1] = 0;
+    if (hello.status != 0)
+        return res.fail("infra_error", std::string("the kernel runner cannot confine kernels on this host: ") + hello.text);
+    if (!receive(r, Hello, 0, limitS, hello, &timedOut)) {
+        if (timedOut) killRunner(r);
+        return failRunner(res, r, "", "while loading (library constructors run then)", timedOut, limitS);
+    }
+    hello.text[sizeof hello.text - 1] = 0;
+    if (hello.status != 0 && hello.status != 2 && hello.status != 3) {
+        // Not a status the runner sends once it is confined: the library's own words.
+        if (r.candidate) killRunner(r);
+        return failRunner(res, r, "spoke for its kernel runner while loading (sent a message only the runner may send)",
+                          "while loading", false, limitS);
+    }
+    if (hello.status != 0) {
+        if (r.candidate) return res.fail("compile_error", "cannot load the candidate: " + std::string(hello.text));
+        return res.fail("infra_error", "the problem's " + r.name + " failed to load: " + std::string(hello.text));
+    }
+    return freeze(r, res) || failRunner(res, r, "", "right after loading", false, limitS);
+}
+
+} // namespace
