@@ -60,7 +60,26 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
 
     canvas_ = new TreeCanvas(this);
     canvas_->setObjectName(QStringLiteral("treeCanvas"));
+    buildInspector();
+    addShortcuts();
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(canvas_);
+    split->addWidget(inspector_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
 
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(buildToolbar());
+    layout->addWidget(split, 1);
+
+    watchSelection();
+    follow();
+}
+
+// Fit, best, find, filters, steering buttons, exports and the summary line.
+QHBoxLayout* SearchView::buildToolbar() {
     auto* bar = new QHBoxLayout;
     auto button = [&](const QString& text, const QString& tip, auto slot) {
         auto* b = new QToolButton(this);
@@ -101,6 +120,15 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
         const int n = QInputDialog::getInt(this, tr("Budget"), tr("Evaluations in all:"), 64, 1, 1000000, 1, &ok);
         if (ok) steer(search::SteeringCommand::budget(n));
     });
+    bar->addWidget(exportMenuButton());
+    bar->addStretch(1);
+    summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("searchSummary"));
+    bar->addWidget(summary_);
+    return bar;
+}
+
+QToolButton* SearchView::exportMenuButton() {
     auto* exportButton = new QToolButton(this);
     exportButton->setText(tr("Export"));
     exportButton->setPopupMode(QToolButton::InstantPopup);
@@ -133,12 +161,11 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
             summary_->setText(tr("Cannot write %1").arg(file));
     });
     exportButton->setMenu(exportMenu);
-    bar->addWidget(exportButton);
-    bar->addStretch(1);
-    summary_ = new QLabel(this);
-    summary_->setObjectName(QStringLiteral("searchSummary"));
-    bar->addWidget(summary_);
+    return exportButton;
+}
 
+// The tabs that show the selected node: node, code, diff, evaluation, profile, LLM, progress.
+void SearchView::buildInspector() {
     inspector_ = new QTabWidget(this);
     inspector_->setObjectName(QStringLiteral("inspector"));
     nodeInfo_ = new QTextBrowser(inspector_);
@@ -181,20 +208,10 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     progressTimer_->setInterval(300);
     connect(progressTimer_, &QTimer::timeout, this, &SearchView::updateProgress);
     nodeInfo_->setPlaceholderText(tr("Select a node in the tree."));
-    addShortcuts();
+}
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(canvas_);
-    split->addWidget(inspector_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setChildrenCollapsible(false);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(bar);
-    layout->addWidget(split, 1);
-
+// A selection shows the node at once and asks the loader for the rest.
+void SearchView::watchSelection() {
     loader_ = new DetailLoader(database_, searchId_, this);
     connect(loader_, &DetailLoader::nodeReady, this, [this](quint64, const NodeDetailsPtr& d) { showDetails(*d); });
     connect(loader_, &DetailLoader::nodeFailed, this, [this](quint64, qint64 nodeId, const QString& message) {
@@ -209,8 +226,10 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     connect(canvas_, &TreeCanvas::nodeContextMenu, this, &SearchView::nodeMenu);
     connect(canvas_, &TreeCanvas::nodeActivated, this,
             [this] { inspector_->setCurrentIndex(1); }); // Enter or a double click: the code
+}
 
-    // The follower reads on its own thread; batches arrive queued, as values.
+// The follower reads on its own thread; batches arrive queued, as values.
+void SearchView::follow() {
     thread_ = new QThread(this);
     follower_ = new SearchFollower(database_, searchId_);
     follower_->moveToThread(thread_);

@@ -14,6 +14,8 @@
 #include <memory>
 
 class QCheckBox;
+class QHBoxLayout;
+class QToolButton;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -50,6 +52,11 @@ class SearchView : public QWidget {
     void retrievalRequested(qint64 searchId, qint64 nodeId);
 
   private:
+    QHBoxLayout* buildToolbar();
+    QToolButton* exportMenuButton();
+    void buildInspector();
+    void watchSelection();
+    void follow();
     void onBatch(const NodeBatch& batch);
     void showNode(qint64 id);
     void applyFilter();

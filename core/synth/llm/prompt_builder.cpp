@@ -90,21 +90,14 @@ void feedbackPieces(const eval::EvaluationResult& r, std::vector<Piece>& out) {
     }
 }
 
-} // namespace
-
-int estimateTokens(const std::string& text) {
-    return static_cast<int>((text.size() + 3) / 4);
-}
-
-Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
-    const auto& p = *in.problem;
-    Prompt prompt;
+// The role, the rules and the output contract for the problem's backend.
+std::string systemPrompt(const problem::ProblemSpec& p) {
     const bool torch = p.backend == problem::Backend::Torch;
-    const std::string fence = torch ? "python" : "cpp";
+    std::string system;
     if (torch) {
         std::string forbidden;
         for (const auto& f : p.forbidden) forbidden += (forbidden.empty() ? "" : ", ") + ("`" + f + "`");
-        prompt.system =
+        system =
             "You are an expert GPU performance engineer. You improve one PyTorch module at a time inside an automated search. "
             "Every reply is checked against the reference module on many shapes and fresh input seeds (every output element is "
             "compared within the dtype's tolerance, unwritten outputs read as NaN, inputs must stay unmodified), then timed with "
@@ -128,7 +121,7 @@ Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
             "NAME`; "
             "the search tunes them. Do not put any other code block in the reply.";
     } else {
-        prompt.system =
+        system =
             "You are an expert performance engineer. You improve one " + std::string(problem::backendName(p.backend)) +
             " kernel at a time inside an automated search. "
             "Every reply is compiled with the flags below, checked against a reference implementation on many shapes and input "
@@ -152,7 +145,13 @@ Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
             "the reply.";
     }
 
-    std::vector<Piece> pieces;
+    return system;
+}
+
+// The problem: its description, reference or prototype, shapes, tolerances, flags.
+Piece problemPiece(const PromptInput& in) {
+    const auto& p = *in.problem;
+    const bool torch = p.backend == problem::Backend::Torch;
     {
         std::ostringstream o;
         if (torch) {
@@ -187,19 +186,12 @@ Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
         }
         if (in.bestSpeedup > 0) o << "\nbest speedup so far in this search: " << in.bestSpeedup << "x";
         if (in.targetSpeedup > 0) o << "\ntarget speedup: " << in.targetSpeedup << "x";
-        pieces.push_back({"Problem", o.str() + "\n", -1, ""});
+        return {"Problem", o.str() + "\n", -1, ""};
     }
-    pieces.push_back({"Current kernel",
-                      (in.params.empty() ? std::string() : "param values: " + in.params + "\n") + "```" + fence + "\n" +
-                          in.source + (in.source.empty() || in.source.back() == '\n' ? "" : "\n") + "```\n",
-                      -1, ""});
-    if (in.feedback) feedbackPieces(*in.feedback, pieces);
-    if (!in.diagnosis.empty()) {
-        std::string d;
-        for (const auto& [name, evidence] : in.diagnosis) d += "- " + name + ": " + evidence + "\n";
-        pieces.push_back({"Diagnosis (from profiling this kernel)", d, -1, ""});
-    }
-    if (!in.hint.empty()) pieces.push_back({"Instruction from the engineer steering this search", in.hint + "\n", -1, ""});
+}
+
+// The node's lineage, its siblings and the retrieved documents, most valuable first.
+void contextPieces(const PromptInput& in, std::vector<Piece>& pieces) {
     for (std::size_t i = 0; i < in.ancestors.size(); ++i)
         pieces.push_back({"How this kernel came to be (parent first)", summaryLine(in.ancestors[i]) + "\n",
                           60 - static_cast<int>(std::min<std::size_t>(i, 40)),
@@ -215,17 +207,20 @@ Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
                           "### " + knowledge[i].title + (knowledge[i].path.empty() ? "" : " (" + knowledge[i].path + ")") + "\n" +
                               knowledge[i].text + "\n",
                           50 - static_cast<int>(std::min<std::size_t>(i, 45)), "knowledge: " + knowledge[i].title});
-    std::string task;
-    if (in.operation == "fix")
-        task = "The kernel above fails. Fix it first; keep it fast.";
-    else if (in.operation == "restart")
-        task = "Write a different design from scratch (a clean slate: do not follow the kernel above closely).";
-    else
-        task = "Make the kernel faster while keeping it correct. Prefer one substantial idea per reply; expose its knobs as "
-               "@ks-param lines.";
-    pieces.push_back({"Task", task + "\n", -1, ""});
+}
 
-    // Cut the least valuable pieces until the estimate fits.
+std::string taskText(const std::string& operation) {
+    if (operation == "fix")
+        return "The kernel above fails. Fix it first; keep it fast.";
+    else if (operation == "restart")
+        return "Write a different design from scratch (a clean slate: do not follow the kernel above closely).";
+    else
+        return "Make the kernel faster while keeping it correct. Prefer one substantial idea per reply; expose its knobs as "
+               "@ks-param lines.";
+}
+
+// Cuts the least valuable pieces until the estimate fits; names what was cut.
+void fitToBudget(Prompt& prompt, std::vector<Piece>& pieces, int tokenBudget) {
     auto total = [&] {
         int t = estimateTokens(prompt.system);
         for (const auto& pc : pieces) t += estimateTokens(pc.text) + 4;
@@ -239,7 +234,10 @@ Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
         prompt.cut.push_back(victim->label.empty() ? victim->section : victim->label);
         pieces.erase(victim);
     }
+}
 
+// The pieces under their section headings, in order.
+void assemble(Prompt& prompt, const std::vector<Piece>& pieces) {
     std::string last;
     for (const auto& pc : pieces) {
         if (pc.section != last) {
@@ -250,6 +248,35 @@ Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
     }
     if (!prompt.cut.empty())
         prompt.user += "\n(" + std::to_string(prompt.cut.size()) + " lower-priority context item(s) omitted for length.)\n";
+}
+
+} // namespace
+
+int estimateTokens(const std::string& text) {
+    return static_cast<int>((text.size() + 3) / 4);
+}
+
+Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
+    const bool torch = in.problem->backend == problem::Backend::Torch;
+    const std::string fence = torch ? "python" : "cpp";
+    Prompt prompt;
+    prompt.system = systemPrompt(*in.problem);
+    std::vector<Piece> pieces{problemPiece(in)};
+    pieces.push_back({"Current kernel",
+                      (in.params.empty() ? std::string() : "param values: " + in.params + "\n") + "```" + fence + "\n" +
+                          in.source + (in.source.empty() || in.source.back() == '\n' ? "" : "\n") + "```\n",
+                      -1, ""});
+    if (in.feedback) feedbackPieces(*in.feedback, pieces);
+    if (!in.diagnosis.empty()) {
+        std::string d;
+        for (const auto& [name, evidence] : in.diagnosis) d += "- " + name + ": " + evidence + "\n";
+        pieces.push_back({"Diagnosis (from profiling this kernel)", d, -1, ""});
+    }
+    if (!in.hint.empty()) pieces.push_back({"Instruction from the engineer steering this search", in.hint + "\n", -1, ""});
+    contextPieces(in, pieces);
+    pieces.push_back({"Task", taskText(in.operation) + "\n", -1, ""});
+    fitToBudget(prompt, pieces, tokenBudget);
+    assemble(prompt, pieces);
     prompt.estimatedTokens = estimateTokens(prompt.system) + estimateTokens(prompt.user);
     return prompt;
 }
