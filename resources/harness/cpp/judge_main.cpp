@@ -363,146 +363,183 @@ std::string pairedSpeedupsJson(const std::vector<Runner*>& timed, const std::vec
 // first, the candidate's first call on each set is checked against it with
 // the tolerance, and every later call (warm-up and timed) must reproduce that
 // verified output bit for bit.
-bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>& logSpeedups) {
-    std::mt19937_64 order(res.secret ^ 0x5EEDu);
-    std::vector<Runner*> timed{&k.reference};
-    for (auto& b : k.baselines) timed.push_back(&b);
-    timed.push_back(&k.candidate);
-    const size_t candIndex = timed.size() - 1;
-    for (int s = 0; s < KS_NUM_TIME_SHAPES && res.ok(); ++s) {
-        const KsShape& shape = KS_TIME_SHAPES[s];
-        const std::string where = std::string("on timing shape ") + shape.name;
+// One timing shape: its pool of input sets, the warm-up, the batch size and
+// the timed rounds, then its timing case for result.json.
+struct ShapeTimer {
+    Kernels& k;
+    Json& res;
+    std::mt19937_64& order;
+    const std::vector<Runner*>& timed;
+    size_t candIndex;
+    int s;
+    const KsShape& shape;
+    std::string where;
+
+    std::vector<std::unique_ptr<SharedCase>> pool;
+    std::vector<std::vector<std::vector<unsigned char>>> golden;
+    double refSeconds = 0, refShortest = 0, candShortest = 0;
+    std::string firstFailure;
+    double handoff = 0, emptyCall = 0;
+    size_t poolN = 0, batch = 1;
+    std::vector<size_t> last;
+    std::vector<double> estimate;
+    int warmups = 0, rounds = 0;
+    std::vector<std::vector<double>> samples;
+
+    double perCall(double t, size_t n) const { return std::max(1e-9, t - emptyCall) / static_cast<double>(n); }
+
+    // The input sets: three first; more only where short kernels need them
+    // to be batched (each set costs a reference call and a checked call of
+    // the candidate before timing starts, which for a long kernel on small
+    // inputs used to be most of the evaluation).
+    bool addSets(size_t upTo) {
+        const size_t from = pool.size();
         setPhase("building a timing shape's inputs");
-        // The input sets: three first; more only where short kernels need them
-        // to be batched (each set costs a reference call and a checked call of
-        // the candidate before timing starts, which for a long kernel on small
-        // inputs used to be most of the evaluation).
-        std::vector<std::unique_ptr<SharedCase>> pool;
-        std::vector<std::vector<std::vector<unsigned char>>> golden;
-        double refSeconds = 0, refShortest = 0, candShortest = 0;
-        std::string firstFailure;
-        const auto addSets = [&](size_t upTo) {
-            const size_t from = pool.size();
-            setPhase("building a timing shape's inputs");
-            for (size_t j = from; j < upTo; ++j) {
-                pool.push_back(std::make_unique<SharedCase>());
-                const uint64_t seed = mixSeed(res.secret, mixSeed(1000u + static_cast<uint64_t>(s), j));
-                const std::string err =
-                    j == 0 ? makeCase(shape.sizes, seed, *pool.back()) : cloneCase(*pool[0], seed, *pool.back());
-                if (!err.empty())
-                    return res.fail("infra_error",
-                                    "timing shape " + std::string(shape.name) + " does not fit on this host: " + err);
-                for (Runner* r : timed)
-                    if (!shareCase(*r, *pool.back(), res, where)) return false;
-            }
-            // Each set's answer, from the reference; then the candidate's first
-            // answer on it, checked like a check case.
-            for (size_t j = from; j < upTo; ++j) {
-                setPhase("reference on a timing shape");
-                poisonOutputs(pool[j]->c, 0);
-                if (!callKernel(k.reference, {pool[j]->id}, KS_CALL_TIMEOUT_S, &refSeconds, res, where)) return false;
-                refShortest = j == 0 ? refSeconds : std::min(refShortest, refSeconds);
-                const auto expected = outputsOf(pool[j]->c);
-                setPhase("candidate on a timing shape");
-                poisonOutputs(pool[j]->c, 0);
-                double candSeconds = 0;
-                if (!callKernel(k.candidate, {pool[j]->id}, callLimit(refSeconds), &candSeconds, res, where)) return false;
-                candShortest = j == 0 ? candSeconds : std::min(candShortest, candSeconds);
-                if (!compareCase(res, pool[j]->c, expected, nullptr, nullptr, shape.name, j, "timing shape", firstFailure))
-                    return res.fail("wrong_answer", firstFailure + " (an input set of the timing shape)");
-                golden.push_back(outputsOf(pool[j]->c));
-            }
-            return true;
-        };
+        for (size_t j = from; j < upTo; ++j) {
+            pool.push_back(std::make_unique<SharedCase>());
+            const uint64_t seed = mixSeed(res.secret, mixSeed(1000u + static_cast<uint64_t>(s), j));
+            const std::string err = j == 0 ? makeCase(shape.sizes, seed, *pool.back()) : cloneCase(*pool[0], seed, *pool.back());
+            if (!err.empty())
+                return res.fail("infra_error", "timing shape " + std::string(shape.name) + " does not fit on this host: " + err);
+            for (Runner* r : timed)
+                if (!shareCase(*r, *pool.back(), res, where)) return false;
+        }
+        // Each set's answer, from the reference; then the candidate's first
+        // answer on it, checked like a check case.
+        for (size_t j = from; j < upTo; ++j) {
+            setPhase("reference on a timing shape");
+            poisonOutputs(pool[j]->c, 0);
+            if (!callKernel(k.reference, {pool[j]->id}, KS_CALL_TIMEOUT_S, &refSeconds, res, where)) return false;
+            refShortest = j == 0 ? refSeconds : std::min(refShortest, refSeconds);
+            const auto expected = outputsOf(pool[j]->c);
+            setPhase("candidate on a timing shape");
+            poisonOutputs(pool[j]->c, 0);
+            double candSeconds = 0;
+            if (!callKernel(k.candidate, {pool[j]->id}, callLimit(refSeconds), &candSeconds, res, where)) return false;
+            candShortest = j == 0 ? candSeconds : std::min(candShortest, candSeconds);
+            if (!compareCase(res, pool[j]->c, expected, nullptr, nullptr, shape.name, j, "timing shape", firstFailure))
+                return res.fail("wrong_answer", firstFailure + " (an input set of the timing shape)");
+            golden.push_back(outputsOf(pool[j]->c));
+        }
+        return true;
+    }
+
+    bool prepare() {
+        setPhase("building a timing shape's inputs");
         if (!addSets(3)) return false;
-        const double handoff = measureHandoff(k.candidate, res);
+        handoff = measureHandoff(k.candidate, res);
         if (!res.ok()) return false;
         res.handoffSeconds = std::max(res.handoffSeconds, handoff);
-        {
-            const double shortest = std::min(refShortest, candShortest);
-            const size_t wanted =
-                shortest > 0 && shortest < 8 * handoff ? static_cast<size_t>(std::ceil(8 * handoff / shortest)) + 1 : 3;
-            if (!addSets(std::max<size_t>(3, std::min(wanted, poolSize(pool[0]->c.totalBytes()))))) return false;
-        }
-        const size_t poolN = pool.size();
+        const double shortest = std::min(refShortest, candShortest);
+        const size_t wanted =
+            shortest > 0 && shortest < 8 * handoff ? static_cast<size_t>(std::ceil(8 * handoff / shortest)) + 1 : 3;
+        if (!addSets(std::max<size_t>(3, std::min(wanted, poolSize(pool[0]->c.totalBytes()))))) return false;
+        poolN = pool.size();
 #ifdef KS_CUDA
         // An empty call costs the GPU two switches between the judge's context
         // and a runner's, and the drain's probe: hundreds of microseconds,
         // beside kernels of tens. It is measured through the reference's runner
         // (the problem's own: no candidate can inflate it) and taken off every
         // call, as an empty region's cost was taken off event timings.
-        const double emptyCall = measureHandoff(k.reference, res);
+        emptyCall = measureHandoff(k.reference, res);
         if (!res.ok()) return false;
 #else
-        const double emptyCall = 0; // batching alone keeps the hand-off small beside a call
+        emptyCall = 0; // batching alone keeps the hand-off small beside a call
 #endif
-        const auto perCall = [emptyCall](double t, size_t n) { return std::max(1e-9, t - emptyCall) / static_cast<double>(n); };
+        last.assign(timed.size(), poolN);
+        estimate.assign(timed.size(), 0);
+        return true;
+    }
 
-        // Warm-up: every kernel a few times, also estimating a call's length.
-        std::vector<size_t> last(timed.size(), poolN);
-        std::vector<double> estimate(timed.size(), 0);
-        int warmups = 0;
-        const double warmStart = now();
-        const auto oneCall = [&](size_t ki, size_t batch, int poisonWhich, std::vector<double>* samples, const char* stage) {
-            const auto sets = pickSets(order, poolN, batch, last[ki]);
-            last[ki] = sets.back();
-            std::vector<uint32_t> ids;
-            const double p0 = now();
-            for (size_t j : sets) {
-                poisonOutputs(pool[j]->c, poisonWhich);
-                ids.push_back(pool[j]->id);
-            }
-            const double p1 = now();
-            for (size_t j : sets) flushCaches(pool[j]->c);
-            res.poisonSeconds += p1 - p0;
-            res.flushSeconds += now() - p1;
-            double t = 0;
-            const double limit =
-                ki == 0 ? KS_CALL_TIMEOUT_S * static_cast<double>(batch) : callLimit(refSeconds) * static_cast<double>(batch);
-            if (!callKernel(*timed[ki], ids, limit, &t, res, std::string(stage) + " " + where)) return false;
-            const double per = perCall(t, sets.size());
-            estimate[ki] = per;
-            if (samples) samples->push_back(per);
-            if (ki != candIndex) return true;
-            const double v0 = now();
-            for (size_t j : sets)
-                for (size_t i = 0; i < pool[j]->c.buffers.size(); ++i) {
-                    const Buffer& b = pool[j]->c.buffers[i];
-                    if (b.output && std::memcmp(b.data, golden[j][i].data(), b.dataBytes) != 0) {
-                        res.verifySeconds += now() - v0;
-                        return res.fail("wrong_answer", std::string(stage) + " call " + where + " (input set " +
-                                                            std::to_string(j) + ") produced a different " + b.name +
-                                                            " than the verified call on the same inputs");
-                    }
+    // One call of kernel `ki` on `batch` sets (a warm-up's: its length is the estimate).
+    bool oneCall(size_t ki, size_t batch, int poisonWhich, std::vector<double>* samples, const char* stage) {
+        const auto sets = pickSets(order, poolN, batch, last[ki]);
+        last[ki] = sets.back();
+        std::vector<uint32_t> ids;
+        const double p0 = now();
+        for (size_t j : sets) {
+            poisonOutputs(pool[j]->c, poisonWhich);
+            ids.push_back(pool[j]->id);
+        }
+        const double p1 = now();
+        for (size_t j : sets) flushCaches(pool[j]->c);
+        res.poisonSeconds += p1 - p0;
+        res.flushSeconds += now() - p1;
+        double t = 0;
+        const double limit =
+            ki == 0 ? KS_CALL_TIMEOUT_S * static_cast<double>(batch) : callLimit(refSeconds) * static_cast<double>(batch);
+        if (!callKernel(*timed[ki], ids, limit, &t, res, std::string(stage) + " " + where)) return false;
+        const double per = perCall(t, sets.size());
+        estimate[ki] = per;
+        if (samples) samples->push_back(per);
+        if (ki != candIndex) return true;
+        const double v0 = now();
+        for (size_t j : sets)
+            for (size_t i = 0; i < pool[j]->c.buffers.size(); ++i) {
+                const Buffer& b = pool[j]->c.buffers[i];
+                if (b.output && std::memcmp(b.data, golden[j][i].data(), b.dataBytes) != 0) {
+                    res.verifySeconds += now() - v0;
+                    return res.fail("wrong_answer", std::string(stage) + " call " + where + " (input set " + std::to_string(j) +
+                                                        ") produced a different " + b.name +
+                                                        " than the verified call on the same inputs");
                 }
-            res.verifySeconds += now() - v0;
-            return true;
-        };
+            }
+        res.verifySeconds += now() - v0;
+        return true;
+    }
+
+    // Every kernel a few times, also estimating a call's length; then the batch and the rounds.
+    int warmUp() {
         setPhase("warm-up on a timing shape");
+        const double warmStart = now();
         while (res.ok() && (warmups < KS_MIN_WARMUP || (now() - warmStart < KS_WARMUP_S && warmups < 100))) {
             for (size_t ki = 0; ki < timed.size() && res.ok(); ++ki) oneCall(ki, 1, warmups & 1, nullptr, "a warm-up");
             ++warmups;
         }
-        if (!res.ok()) return false;
+        if (!res.ok()) return 0;
         // Kernels shorter than a few hand-offs run in batches over distinct sets.
         double shortest = estimate[0];
         for (double e : estimate) shortest = std::min(shortest, e);
-        size_t batch = 1;
         if (shortest > 0 && shortest < 8 * handoff)
             batch = std::min(poolN, static_cast<size_t>(std::ceil(8 * handoff / shortest)));
         double perRound = 0;
         for (double e : estimate) perRound += e * static_cast<double>(batch);
         int reps = perRound > 0 ? static_cast<int>(KS_TIME_BUDGET_S / perRound) : KS_MAX_REPS;
-        reps = std::max(KS_MIN_REPS, std::min(KS_MAX_REPS, reps));
+        return std::max(KS_MIN_REPS, std::min(KS_MAX_REPS, reps));
+    }
 
+    // Checks the candidate's outputs of a round against the reference's answers.
+    void checkCandidate(int rep, const std::vector<size_t>& sets,
+                        const std::vector<std::vector<std::vector<unsigned char>>>& answer,
+                        std::vector<std::vector<std::vector<unsigned char>>>& produced, bool fromCopies, double& v0) {
+        const double c0 = now();
+        for (size_t x = 0; x < sets.size() && res.ok(); ++x) {
+            Case& c = pool[sets[x]]->c;
+            for (size_t i = 0; i < c.buffers.size() && res.ok(); ++i) {
+                Buffer& b = c.buffers[i];
+                if (!b.output) continue;
+                Buffer view = b;
+                if (fromCopies) view.data = produced[x][i].data();
+                const double rtol = KS_TOLERANCE[static_cast<int>(b.dt)][0], atol = KS_TOLERANCE[static_cast<int>(b.dt)][1];
+                if (withinTolerance(view, answer[x][i].data(), rtol, atol)) continue;
+                const Comparison cmp = compareOutput<Buffer>(view, answer[x][i], nullptr, nullptr, rtol, atol);
+                res.checks.push_back(
+                    checkJson(shape.name, ks_size_json(c), static_cast<uint64_t>(rep), b.name, cmp, b.count, "timed call"));
+                res.fail("wrong_answer", "a timed call with fresh inputs: " +
+                                             describeFailure(shape.name, static_cast<uint64_t>(rep), b.name, cmp, b.count));
+            }
+        }
+        v0 += now() - c0;
+    }
+
+    // Every round gives its sets fresh contents first, so no kernel is ever
+    // timed on inputs it saw before (nothing to replay); the reference's
+    // answer in the same round is what the candidate's is checked against.
+    bool timedRounds(int reps) {
         setPhase("timing");
-        // Every round gives its sets fresh contents first, so no kernel is ever
-        // timed on inputs it saw before (nothing to replay); the reference's
-        // answer in the same round is what the candidate's is checked against.
-        std::vector<std::vector<double>> samples(timed.size());
+        samples.assign(timed.size(), {});
         const double loopStart = now();
         size_t lastSet = poolN;
-        int rounds = 0;
         for (int rep = 0; rep < reps && res.ok(); ++rep) {
             // A round's bookkeeping (fresh inputs, checks) is not free, and on a
             // memory-bound shape costs several calls' time: the rounds stop at 3x
@@ -522,27 +559,8 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
             for (size_t j : sets) ids.push_back(pool[j]->id);
             bool referenceDone = false, checked = false;
             double v0 = 0;
-            const auto checkCandidate = [&](bool fromCopies) {
-                const double c0 = now();
-                for (size_t x = 0; x < sets.size() && res.ok(); ++x) {
-                    Case& c = pool[sets[x]]->c;
-                    for (size_t i = 0; i < c.buffers.size() && res.ok(); ++i) {
-                        Buffer& b = c.buffers[i];
-                        if (!b.output) continue;
-                        Buffer view = b;
-                        if (fromCopies) view.data = produced[x][i].data();
-                        const double rtol = KS_TOLERANCE[static_cast<int>(b.dt)][0],
-                                     atol = KS_TOLERANCE[static_cast<int>(b.dt)][1];
-                        if (withinTolerance(view, answer[x][i].data(), rtol, atol)) continue;
-                        const Comparison cmp = compareOutput<Buffer>(view, answer[x][i], nullptr, nullptr, rtol, atol);
-                        res.checks.push_back(checkJson(shape.name, ks_size_json(c), static_cast<uint64_t>(rep), b.name, cmp,
-                                                       b.count, "timed call"));
-                        res.fail("wrong_answer",
-                                 "a timed call with fresh inputs: " +
-                                     describeFailure(shape.name, static_cast<uint64_t>(rep), b.name, cmp, b.count));
-                    }
-                }
-                v0 += now() - c0;
+            const auto check = [&](bool fromCopies) {
+                checkCandidate(rep, sets, answer, produced, fromCopies, v0);
                 checked = true;
             };
             for (size_t jj = 0; jj < timed.size() && res.ok(); ++jj) {
@@ -561,11 +579,11 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
                 if (ki == 0) {
                     for (size_t x = 0; x < sets.size(); ++x) answer[x] = outputsOf(pool[sets[x]]->c);
                     referenceDone = true;
-                    if (!produced[0].empty()) checkCandidate(true);
+                    if (!produced[0].empty()) check(true);
                 }
                 if (ki == candIndex) {
                     if (referenceDone)
-                        checkCandidate(false);
+                        check(false);
                     else
                         for (size_t x = 0; x < sets.size(); ++x) produced[x] = outputsOf(pool[sets[x]]->c);
                 }
@@ -574,29 +592,44 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
             res.verifySeconds += v0;
             rounds = rep + 1;
         }
-        if (!res.ok()) return false;
+        return res.ok();
+    }
+};
+
+bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>& logSpeedups) {
+    std::mt19937_64 order(res.secret ^ 0x5EEDu);
+    std::vector<Runner*> timed{&k.reference};
+    for (auto& b : k.baselines) timed.push_back(&b);
+    timed.push_back(&k.candidate);
+    const size_t candIndex = timed.size() - 1;
+    for (int s = 0; s < KS_NUM_TIME_SHAPES && res.ok(); ++s) {
+        const KsShape& shape = KS_TIME_SHAPES[s];
+        ShapeTimer timer{k, res, order, timed, candIndex, s, shape, std::string("on timing shape ") + shape.name};
+        if (!timer.prepare()) return false;
+        const int reps = timer.warmUp();
+        if (!res.ok() || !timer.timedRounds(reps)) return false;
         if (s == 0 && opt.counters) {
             setPhase("counting the candidate's events");
-            profileCounters(k.candidate, *pool[0], stats(samples[candIndex]).median, res);
+            profileCounters(k.candidate, *timer.pool[0], stats(timer.samples[candIndex]).median, res);
         }
         if (s == 0 && !opt.cachegrindSo.empty()) {
             setPhase("profiling the candidate under cachegrind");
-            profileUnderWrapper(opt.cachegrindSo, opt.cachegrindWrapper, *pool[0]);
+            profileUnderWrapper(opt.cachegrindSo, opt.cachegrindWrapper, *timer.pool[0]);
         }
         for (Runner* r : timed)
-            for (auto& sc : pool) forgetCase(*r, *sc);
-        const double speedup = pairedSpeedup(samples[0], samples[candIndex]);
+            for (auto& sc : timer.pool) forgetCase(*r, *sc);
+        const double speedup = pairedSpeedup(timer.samples[0], timer.samples[candIndex]);
         if (speedup > 0) logSpeedups.push_back(std::log(speedup));
-        Case& c = pool[0]->c;
+        Case& c = timer.pool[0]->c;
         std::string t = "{\"shape\":" + q(shape.name) + ",\"sizes\":" + ks_size_json(c) + ",\"bytes\":" + num(ks_bytes(c)) +
-                        ",\"flops\":" + num(ks_flops(c)) + ",\"warmup\":" + std::to_string(warmups) +
-                        ",\"reps\":" + std::to_string(rounds) + ",\"input_sets\":" + std::to_string(poolN) +
-                        ",\"batch\":" + std::to_string(batch) + ",\"handoff_seconds\":" + num(handoff) +
-                        ",\"empty_call_seconds\":" + num(emptyCall) +
+                        ",\"flops\":" + num(ks_flops(c)) + ",\"warmup\":" + std::to_string(timer.warmups) +
+                        ",\"reps\":" + std::to_string(timer.rounds) + ",\"input_sets\":" + std::to_string(timer.poolN) +
+                        ",\"timer.batch\":" + std::to_string(timer.batch) + ",\"handoff_seconds\":" + num(timer.handoff) +
+                        ",\"empty_call_seconds\":" + num(timer.emptyCall) +
                         ",\"cache\":\"" KS_CACHE_EVICTION "\",\"speedup\":" + num(speedup) + ",\"speedups\":{" +
-                        pairedSpeedupsJson(timed, samples, candIndex) + "}" +
-                        ",\"candidate\":" + statsJson("candidate", samples[candIndex]) + ",\"baselines\":[";
-        for (size_t ki = 0; ki < candIndex; ++ki) t += (ki ? "," : "") + statsJson(timed[ki]->name, samples[ki]);
+                        pairedSpeedupsJson(timed, timer.samples, candIndex) + "}" +
+                        ",\"candidate\":" + statsJson("candidate", timer.samples[candIndex]) + ",\"baselines\":[";
+        for (size_t ki = 0; ki < candIndex; ++ki) t += (ki ? "," : "") + statsJson(timed[ki]->name, timer.samples[ki]);
         res.timings.push_back(t + "]}");
     }
     return res.ok();
