@@ -1,4 +1,5 @@
 #include "problem/problem_loader.h"
+#include "problem/reserved_names.h"
 
 #include "util/isa_cap.h"
 
@@ -147,188 +148,8 @@ bool assignsAtModuleLevel(const std::string& text, const std::string& name) {
 // generated harness declares it next to its own identifiers and the C++
 // keywords; "" when it can.
 std::string reservedNameReason(const std::string& name) {
-    static const std::set<std::string> keywords{
-        "alignas",   "alignof",  "and",          "asm",      "auto",         "bool",          "break",       "case",
-        "catch",     "char",     "class",        "const",    "constexpr",    "const_cast",    "continue",    "decltype",
-        "default",   "delete",   "do",           "double",   "dynamic_cast", "else",          "enum",        "explicit",
-        "export",    "extern",   "false",        "float",    "for",          "friend",        "goto",        "if",
-        "inline",    "int",      "long",         "mutable",  "namespace",    "new",           "noexcept",    "not",
-        "nullptr",   "operator", "or",           "private",  "protected",    "public",        "register",    "reinterpret_cast",
-        "return",    "short",    "signed",       "sizeof",   "static",       "static_assert", "static_cast", "struct",
-        "switch",    "template", "this",         "throw",    "true",         "try",           "typedef",     "typeid",
-        "typename",  "union",    "unsigned",     "using",    "virtual",      "void",          "volatile",    "while",
-        "xor",       "char8_t",  "char16_t",     "char32_t", "wchar_t",      "concept",       "requires",    "co_await",
-        "co_return", "co_yield", "thread_local", "restrict", "_Bool"};
-    // What the harness's generated code names next to the problem's names:
-    // harness_common.h's functions and types (tst_problem_loader checks this
-    // list against the shipped header), the judge's, and the C library's.
-    static const std::set<std::string> harness{"std",
-                                               "Rng",
-                                               "Buffer",
-                                               "Case",
-                                               "DT",
-                                               "KsShape",
-                                               "Comparison",
-                                               "Stats",
-                                               "Json",
-                                               "Runner",
-                                               "SharedCase",
-                                               "Kernels",
-                                               "mixSeed",
-                                               "fillUniform",
-                                               "fillNormal",
-                                               "fillIntRange",
-                                               "fillConstant",
-                                               "sortRows",
-                                               "fillJagged",
-                                               "fillSampleFrom",
-                                               "refreshBlocks",
-                                               "shuffleUnits",
-                                               "permuteOffsets",
-                                               "poison",
-                                               "isPoison",
-                                               "compareOutput",
-                                               "withinTolerance",
-                                               "typedWithinTolerance",
-                                               "loadAsDouble",
-                                               "describeFailure",
-                                               "checkJson",
-                                               "dtSize",
-                                               "dtFloating",
-                                               "stats",
-                                               "statsJson",
-                                               "pairedSpeedup",
-                                               "jsonEscape",
-                                               "utf8SequenceLength",
-                                               "readFileTail",
-                                               "hostName",
-                                               "cpuModel",
-                                               "writeAll",
-                                               "now",
-                                               "num",
-                                               "q",
-                                               "bytesText",
-                                               "int8_t",
-                                               "int16_t",
-                                               "int32_t",
-                                               "int64_t",
-                                               "uint8_t",
-                                               "uint16_t",
-                                               "uint32_t",
-                                               "uint64_t",
-                                               "intptr_t",
-                                               "uintptr_t",
-                                               "size_t",
-                                               "ssize_t",
-                                               "ptrdiff_t",
-                                               "off_t",
-                                               "pid_t",
-                                               "main",
-                                               "malloc",
-                                               "calloc",
-                                               "realloc",
-                                               "free",
-                                               "memcpy",
-                                               "memset",
-                                               "printf",
-                                               "exit",
-                                               "abort",
-                                               "INFINITY",
-                                               "NAN",
-                                               "NULL",
-                                               "errno",
-                                               "EOF",
-                                               "BUFSIZ",
-                                               "FILENAME_MAX",
-                                               "RAND_MAX",
-                                               "MB_CUR_MAX",
-                                               "TMP_MAX",
-                                               "CHAR_BIT",
-                                               "stdin",
-                                               "stdout",
-                                               "stderr",
-                                               "assert",
-                                               "offsetof",
-                                               "major",
-                                               "minor",
-                                               "makedev",
-                                               "unix",
-                                               "linux",
-                                               "i386",
-                                               "EPERM",
-                                               "ENOENT",
-                                               "ESRCH",
-                                               "EINTR",
-                                               "EIO",
-                                               "ENXIO",
-                                               "E2BIG",
-                                               "ENOEXEC",
-                                               "EBADF",
-                                               "ECHILD",
-                                               "EAGAIN",
-                                               "ENOMEM",
-                                               "EACCES",
-                                               "EFAULT",
-                                               "EBUSY",
-                                               "EEXIST",
-                                               "EXDEV",
-                                               "ENODEV",
-                                               "ENOTDIR",
-                                               "EISDIR",
-                                               "EINVAL",
-                                               "ENFILE",
-                                               "EMFILE",
-                                               "ENOTTY",
-                                               "EFBIG",
-                                               "ENOSPC",
-                                               "ESPIPE",
-                                               "EROFS",
-                                               "EMLINK",
-                                               "EPIPE",
-                                               "EDOM",
-                                               "ERANGE",
-                                               "ENOSYS",
-                                               "ELOOP",
-                                               "ETIMEDOUT",
-                                               "EOVERFLOW",
-                                               "ENOTSUP",
-                                               "EWOULDBLOCK",
-                                               "R_OK",
-                                               "W_OK",
-                                               "X_OK",
-                                               "F_OK",
-                                               "M_E",
-                                               "M_LOG2E",
-                                               "M_LOG10E",
-                                               "M_LN2",
-                                               "M_LN10",
-                                               "M_PI",
-                                               "M_PI_2",
-                                               "M_PI_4",
-                                               "M_1_PI",
-                                               "M_2_PI",
-                                               "M_2_SQRTPI",
-                                               "M_SQRT2",
-                                               "M_SQRT1_2"};
-    // Families of the C library's and the system headers' macros (an
-    // all-capital name beginning so): a size named INT64_MAX or O_RDONLY would
-    // be replaced by its value before the compiler sees it.
-    static const char* const macroFamilies[] = {
-        "SIZE_",    "SSIZE_",  "PTRDIFF_", "SIG_",    "WCHAR_",   "WINT_",    "SCHAR_", "UCHAR_",  "CHAR_", "SHRT_",
-        "USHRT_",   "LONG_",   "ULONG_",   "LLONG_",  "ULLONG_",  "FLT_",     "DBL_",   "LDBL_",   "FP_",   "HUGE_VAL",
-        "MATH_ERR", "EXIT_",   "SEEK_",    "O_",      "F_",       "PROT_",    "MAP_",   "MADV_",   "MFD_",  "MS_",
-        "CLOCK_",   "TIMER_",  "PR_",      "SYS_",    "CMSG_",    "SCM_",     "SOL_",   "SOCK_",   "AF_",   "PF_",
-        "MSG_",     "RLIMIT_", "RLIM_",    "RUSAGE_", "PERF_",    "SECCOMP_", "AUDIT_", "BPF_",    "SA_",   "SI_",
-        "SS_",      "STDIN_",  "STDOUT_",  "STDERR_", "PATH_MAX", "PAGE_",    "CUDA_",  "CUDART_", "CU_",   "__"};
-    static const std::set<std::string> signalsAndFlags{
-        "SIGHUP",      "SIGINT",    "SIGQUIT",     "SIGILL",   "SIGTRAP",    "SIGABRT",  "SIGIOT",   "SIGBUS",    "SIGFPE",
-        "SIGKILL",     "SIGUSR1",   "SIGSEGV",     "SIGUSR2",  "SIGPIPE",    "SIGALRM",  "SIGTERM",  "SIGSTKFLT", "SIGCHLD",
-        "SIGCONT",     "SIGSTOP",   "SIGTSTP",     "SIGTTIN",  "SIGTTOU",    "SIGURG",   "SIGXCPU",  "SIGXFSZ",   "SIGVTALRM",
-        "SIGPROF",     "SIGWINCH",  "SIGIO",       "SIGPOLL",  "SIGPWR",     "SIGSYS",   "SIGRTMIN", "SIGRTMAX",  "SIGSTKSZ",
-        "MINSIGSTKSZ", "POLLIN",    "POLLOUT",     "POLLERR",  "POLLHUP",    "POLLNVAL", "POLLPRI",  "WNOHANG",   "WUNTRACED",
-        "WEXITSTATUS", "WIFEXITED", "WIFSIGNALED", "WTERMSIG", "WIFSTOPPED", "WSTOPSIG"};
-    if (keywords.count(name)) return "\"" + name + "\" is a C++ keyword";
-    if (harness.count(name)) return "\"" + name + "\" is a name the generated harness or the C library uses itself";
+    if (cppKeywords().count(name)) return "\"" + name + "\" is a C++ keyword";
+    if (harnessNames().count(name)) return "\"" + name + "\" is a name the generated harness or the C library uses itself";
     const auto capital = [](char c) {
         return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
     };
@@ -339,8 +160,8 @@ std::string reservedNameReason(const std::string& name) {
         // INT64_MAX, UINTPTR_MAX, INT_FAST8_MIN, UINT32_C, INTMAX_MAX, ...
         const bool intLimit =
             (name.rfind("INT", 0) == 0 || name.rfind("UINT", 0) == 0) && (endsWith("_MAX") || endsWith("_MIN") || endsWith("_C"));
-        bool family = intLimit || signalsAndFlags.count(name) > 0;
-        for (const char* prefix : macroFamilies) family = family || name.rfind(prefix, 0) == 0;
+        bool family = intLimit || signalsAndFlags().count(name) > 0;
+        for (const auto& prefix : macroFamilies()) family = family || name.rfind(prefix, 0) == 0;
         if (family)
             return "\"" + name +
                    "\" looks like a macro of the C library or the system headers the harness includes; choose another name";

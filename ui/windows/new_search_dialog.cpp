@@ -23,6 +23,13 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     : QDialog(parent), problems_(problems) {
     setWindowTitle(tr("New search"));
     auto* form = new QFormLayout(this);
+    addSearchRows(form);
+    addExecutorRows(form);
+    addButtons(form);
+}
+
+// Problem, policy, synthesizer and models, budget, workers, seed, timing.
+void NewSearchDialog::addSearchRows(QFormLayout* form) {
     problem_ = new QComboBox(this);
     for (const auto& [name, dir] : problems_) problem_->addItem(name);
     policy_ = new QComboBox(this);
@@ -66,6 +73,10 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     timeBudget_->setSuffix(tr(" s"));
     timeBudget_->setToolTip(tr("Timing per shape and evaluation: longer is steadier, shorter searches faster"));
     form->addRow(tr("Timing per shape"), timeBudget_);
+}
+
+// Where candidates run: this machine, ssh hosts, Slurm, or a named profile, each with its fields.
+void NewSearchDialog::addExecutorRows(QFormLayout* form) {
     executor_ = new QComboBox(this);
     executor_->addItem(tr("this machine"), QStringLiteral("local"));
     executor_->addItem(tr("hosts over ssh"), QStringLiteral("ssh"));
@@ -131,6 +142,10 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     form->addRow(tr("GRES"), slurmGres_);
     form->addRow(tr("Time limit"), slurmTime_);
     form->addRow(tr("Jobs at once"), slurmJobs_);
+}
+
+// Start and Cancel, and the line that says what is wrong.
+void NewSearchDialog::addButtons(QFormLayout* form) {
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Start"));
     buttons->button(QDialogButtonBox::Ok)->setEnabled(!problems_.empty());

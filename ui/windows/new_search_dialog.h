@@ -16,6 +16,7 @@
 #include <vector>
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QDoubleSpinBox;
@@ -38,6 +39,10 @@ class NewSearchDialog : public QDialog {
     void accept() override; // refuses, with the reason shown, a language-model search whose models or keys do not resolve
 
   private:
+    void addSearchRows(QFormLayout* form);
+    void addExecutorRows(QFormLayout* form);
+    void addButtons(QFormLayout* form);
+
     std::vector<std::pair<QString, std::filesystem::path>> problems_;
     QComboBox* problem_ = nullptr;
     QComboBox* policy_ = nullptr;
