@@ -3,6 +3,7 @@
 #include "problem/problem_loader.h"
 #include "search/evaluation_slots.h"
 #include "search/llm_source.h"
+#include "search/node_profiling.h"
 #include "search/node_record.h"
 #include "search/search_config_json.h"
 #include "search/search_policy.h"
@@ -37,7 +38,7 @@ class Run final : public SteeringTarget {
         std::shared_ptr<const profile::Profiler> profiler)
         : db_(db), store_(db), evaluator_(evaluator), options_(std::move(options)), search_(std::move(search)),
           problem_(std::move(problem)), config_(config), stop_(stop), observer_(observer), policy_(makePolicy(config)),
-          rng_(config.seed), slots_(evaluator.executor(), stop), profiler_(std::move(profiler)),
+          rng_(config.seed), slots_(evaluator.executor(), stop), profiling_(db, std::move(profiler), config.stopNearRoofline),
           llmSource_(llm ? std::make_unique<LlmSource>(std::move(llm), std::move(retriever), db, problem_, config_) : nullptr),
           // A stopped search cancels its LLM calls; so does a budget stop (below).
           stopLink_(stop_, [this] {
@@ -174,7 +175,7 @@ class Run final : public SteeringTarget {
             stopReason_ = "token_budget";
         else if (config_.maxCostUsd > 0 && spend_.costUsd >= config_.maxCostUsd)
             stopReason_ = "cost_budget";
-        else if (nearRooflineReached_)
+        else if (profiling_.nearRooflineReached())
             stopReason_ = "near_roofline";
     }
 
@@ -205,7 +206,7 @@ class Run final : public SteeringTarget {
                                      rng_,
                                      [this] { return committed() < config_.maxEvaluations; },
                                      [this](const std::string& hash) { return sourceOf(hash); },
-                                     [this](const Node& n) { return signalsOf(n); },
+                                     [this](const Node& n) { return profiling_.signalsOf(n); },
                                      [this](const std::string& text) { note(text); },
                                      observer_};
         if (!llmSource_->start(ctx) && slots_.empty() && !llmRunning() && queue_.empty()) exhausted_ = true;
@@ -333,27 +334,11 @@ class Run final : public SteeringTarget {
     }
 
     // The node's diagnosis: profiled in this run, or stored by an earlier one.
-    std::vector<profile::Signal> signalsOf(const Node& n) {
-        if (auto it = signals_.find(n.id); it != signals_.end()) return it->second;
-        return signals_[n.id] = profile::storedDiagnosis(db_, n.evaluationId);
-    }
-
     // Roofline-level profile of a correct evaluation: stored with it, kept for
     // prompts and retrieval, and checked against stop_near_roofline.
     void profileNode(const Node& n, const eval::EvaluationResult& result) {
-        if (!profiler_ || !result.correct() || result.timing.empty()) return;
-        auto source = sourceOf(n.sourceHash);
-        if (!source) return;
-        const auto report = profiler_->profile(result, eval::ProfileLevel::Roofline, *source, jsonText(nlohmann::json(n.params)));
-        signals_[n.id] = report.diagnosis;
-        if (auto saved = profiler_->store(db_, n.evaluationId, report); !saved)
-            log::search()->warn("node {}: profile not stored: {}", n.id, saved.error().message);
-        if (config_.stopNearRoofline > 0 && report.roofline &&
-            report.roofline->total.rooflineFraction >= config_.stopNearRoofline) {
-            log::search()->info("node {} reaches {:.0f}% of its roofline bound", n.id,
-                                report.roofline->total.rooflineFraction * 100);
-            nearRooflineReached_ = true;
-        }
+        if (!profiling_.enabled() || !result.correct() || result.timing.empty()) return;
+        if (auto source = sourceOf(n.sourceHash)) profiling_.profile(n, result, *source);
     }
 
     void record(NodeId id, const eval::EvaluationResult& result, std::int64_t evaluationId) {
@@ -506,8 +491,6 @@ class Run final : public SteeringTarget {
     std::mt19937_64 rng_;
     SearchTree tree_;
     std::map<std::string, std::string> sources_;
-    std::map<NodeId, std::vector<profile::Signal>> signals_;
-    bool nearRooflineReached_ = false;
     std::deque<NodeId> queue_;
     EvaluationSlots slots_;
     std::size_t slotCount_ = 1;
@@ -521,7 +504,7 @@ class Run final : public SteeringTarget {
     Clock::time_point started_ = Clock::now();
     Clock::time_point lastReport_{};
     Clock::time_point lastCommandPoll_{};
-    std::shared_ptr<const profile::Profiler> profiler_;
+    NodeProfiling profiling_;
     std::unique_ptr<LlmSource> llmSource_; // before stopLink_, which may call it as it is made
     std::stop_callback<std::function<void()>> stopLink_;
     store::LlmSpend spend_;

@@ -1,0 +1,27 @@
+#include "search/node_profiling.h"
+
+#include "util/json_text.h"
+#include "util/log.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ks::search {
+
+std::vector<profile::Signal> NodeProfiling::signalsOf(const Node& n) {
+    if (auto it = signals_.find(n.id); it != signals_.end()) return it->second;
+    return signals_[n.id] = profile::storedDiagnosis(db_, n.evaluationId);
+}
+
+void NodeProfiling::profile(const Node& n, const eval::EvaluationResult& result, const std::string& source) {
+    if (!profiler_ || !result.correct() || result.timing.empty()) return;
+    const auto report = profiler_->profile(result, eval::ProfileLevel::Roofline, source, jsonText(nlohmann::json(n.params)));
+    signals_[n.id] = report.diagnosis;
+    if (auto saved = profiler_->store(db_, n.evaluationId, report); !saved)
+        log::search()->warn("node {}: profile not stored: {}", n.id, saved.error().message);
+    if (stopNearRoofline_ > 0 && report.roofline && report.roofline->total.rooflineFraction >= stopNearRoofline_) {
+        log::search()->info("node {} reaches {:.0f}% of its roofline bound", n.id, report.roofline->total.rooflineFraction * 100);
+        nearRoofline_ = true;
+    }
+}
+
+} // namespace ks::search
