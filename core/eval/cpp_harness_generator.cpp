@@ -354,41 +354,13 @@ std::string CppHarnessGenerator::jobManifest(const problem::ProblemSpec& p, cons
     return job.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p, const Candidate& candidate,
-                                                  const problem::ParamSpace& space, const EvalOptions& o,
-                                                  const std::filesystem::path& jobDir) {
-    std::error_code ec;
-    std::filesystem::create_directories(jobDir / "src", ec);
-    if (ec) return makeError(ErrorCode::Io, jobDir.string() + ": cannot create job dir: " + ec.message());
-    std::filesystem::create_directories(jobDir / "build", ec);
+namespace {
 
-    const auto& templates = embeddedTemplates();
-    auto put = [&](const std::string& rel, const std::string& text) -> Status { return writeFileAtomic(jobDir / rel, text); };
-    std::vector<std::pair<std::string, std::string>> files{
-        {"src/harness_problem.inc", problemInclude(p, o)},
-        {"src/runner_call.inc", runnerInclude(p)},
-        {"src/kernel.h", kernelHeader(p)},
-        {"src/reference.cpp", p.reference.text},
-        {"src/candidate.cpp", candidate.source},
-    };
-    for (const auto& name : judgeTemplateFiles()) files.emplace_back("src/" + name, templates.at(name));
-    for (const auto& b : p.baselines) files.emplace_back("src/baseline_" + b.name + ".cpp", b.text);
-    if (p.fillSource) files.emplace_back("src/fill.cpp", p.fillSourceText);
-    for (const auto& [rel, text] : files)
-        if (auto s = put(rel, text); !s) return s.error();
-
-    JobLimits limits;
-    limits.compileTimeoutS = o.compileTimeoutS.value_or(p.limits.compileTimeoutS);
-    limits.runTimeoutS = o.runTimeoutS.value_or(p.limits.runTimeoutS);
-    const std::size_t compileSteps = 4 + p.baselines.size();
-    // A profiling step runs the candidate once more: cachegrind is ~50x slower than native code.
-    const double profileS = o.profile == ProfileLevel::Cachegrind ? 4 * limits.runTimeoutS
-                            : o.profile == ProfileLevel::Counters ? limits.runTimeoutS
-                                                                  : 0;
-    limits.wallTimeoutS = limits.compileTimeoutS * static_cast<double>(compileSteps) + limits.runTimeoutS + profileS + 30;
-
+// run.sh: builds the judge, the runner, the problem's libraries and the
+// candidate (each within the compile limit), then runs the judge.
+std::string runScript(const problem::ProblemSpec& p, const EvalOptions& o, const JobLimits& limits, double profileS,
+                      const std::string& paramFlags) {
     const std::string flags = shellWords(p.compileFlags);
-    const std::string paramFlags = shellWords(problem::paramDefines(space, candidate.params));
     const auto secs = [](double v) { return std::to_string(static_cast<long long>(v + 0.999)); };
     std::ostringstream sh;
     sh << "#!/usr/bin/env bash\n"
@@ -467,7 +439,46 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
           "# build/harness.rc, build/phase and build/run.err.\n"
           "[ \"$rc\" -eq 0 ] || rm -f result.json\n";
     sh << "exit 0\n";
-    if (auto s = put("run.sh", sh.str()); !s) return s.error();
+    return sh.str();
+}
+
+} // namespace
+
+Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p, const Candidate& candidate,
+                                                  const problem::ParamSpace& space, const EvalOptions& o,
+                                                  const std::filesystem::path& jobDir) {
+    std::error_code ec;
+    std::filesystem::create_directories(jobDir / "src", ec);
+    if (ec) return makeError(ErrorCode::Io, jobDir.string() + ": cannot create job dir: " + ec.message());
+    std::filesystem::create_directories(jobDir / "build", ec);
+
+    const auto& templates = embeddedTemplates();
+    auto put = [&](const std::string& rel, const std::string& text) -> Status { return writeFileAtomic(jobDir / rel, text); };
+    std::vector<std::pair<std::string, std::string>> files{
+        {"src/harness_problem.inc", problemInclude(p, o)},
+        {"src/runner_call.inc", runnerInclude(p)},
+        {"src/kernel.h", kernelHeader(p)},
+        {"src/reference.cpp", p.reference.text},
+        {"src/candidate.cpp", candidate.source},
+    };
+    for (const auto& name : judgeTemplateFiles()) files.emplace_back("src/" + name, templates.at(name));
+    for (const auto& b : p.baselines) files.emplace_back("src/baseline_" + b.name + ".cpp", b.text);
+    if (p.fillSource) files.emplace_back("src/fill.cpp", p.fillSourceText);
+    for (const auto& [rel, text] : files)
+        if (auto s = put(rel, text); !s) return s.error();
+
+    JobLimits limits;
+    limits.compileTimeoutS = o.compileTimeoutS.value_or(p.limits.compileTimeoutS);
+    limits.runTimeoutS = o.runTimeoutS.value_or(p.limits.runTimeoutS);
+    const std::size_t compileSteps = 4 + p.baselines.size();
+    // A profiling step runs the candidate once more: cachegrind is ~50x slower than native code.
+    const double profileS = o.profile == ProfileLevel::Cachegrind ? 4 * limits.runTimeoutS
+                            : o.profile == ProfileLevel::Counters ? limits.runTimeoutS
+                                                                  : 0;
+    limits.wallTimeoutS = limits.compileTimeoutS * static_cast<double>(compileSteps) + limits.runTimeoutS + profileS + 30;
+
+    const std::string paramFlags = shellWords(problem::paramDefines(space, candidate.params));
+    if (auto s = put("run.sh", runScript(p, o, limits, profileS, paramFlags)); !s) return s.error();
     std::filesystem::permissions(jobDir / "run.sh",
                                  std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
                                      std::filesystem::perms::group_exec | std::filesystem::perms::others_read |

@@ -5,8 +5,8 @@
 // whether a node came near enough to its roofline bound to stop the search.
 #include "eval/evaluation_result.h"
 #include "profile/profiler.h"
-#include "store/database.h"
 #include "search/tree_names.h"
+#include "store/database.h"
 
 #include <map>
 #include <memory>
