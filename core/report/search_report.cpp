@@ -56,7 +56,7 @@ Result<std::string> searchReportHtml(const store::Database& db, std::int64_t sea
     TreeShape shape;
     std::vector<ShapeNode> shaped;
     for (const auto& n : *nodes) {
-        const Glyph g = glyphOf(n.state, n.status, n.pruned);
+        const Glyph g = glyphOf(nodeStateOf(n.state), n.status ? eval::parseStatus(*n.status) : std::nullopt, n.pruned);
         shaped.push_back({n.id, n.parentId, g, g == Glyph::Correct ? n.speedup.value_or(0) : 0});
     }
     shape.apply(shaped);

@@ -6,15 +6,27 @@
 
 namespace ks::report {
 
-Glyph glyphOf(const std::string& state, const std::optional<std::string>& status, bool pruned) {
-    const std::string s = status.value_or("");
+Glyph glyphOf(tree::NodeState state, std::optional<eval::EvalStatus> status, bool pruned) {
+    using eval::EvalStatus;
     if (pruned) return Glyph::Pruned;
-    if (state == "pending") return Glyph::Pending;
-    if (state == "running") return Glyph::Running;
-    if (s == "ok") return Glyph::Correct;
-    if (s == "compile_error" || s == "synth_error") return Glyph::CompileError;
-    if (s == "wrong_answer") return Glyph::Wrong;
-    return Glyph::Failed;
+    if (state == tree::NodeState::Pending) return Glyph::Pending;
+    if (state == tree::NodeState::Running) return Glyph::Running;
+    if (!status) return Glyph::Failed;
+    switch (*status) {
+    case EvalStatus::Ok:
+        return Glyph::Correct;
+    case EvalStatus::CompileError:
+    case EvalStatus::SynthError:
+        return Glyph::CompileError;
+    case EvalStatus::WrongAnswer:
+        return Glyph::Wrong;
+    default:
+        return Glyph::Failed;
+    }
+}
+
+tree::NodeState nodeStateOf(const std::string& state) {
+    return state == "done" ? tree::NodeState::Done : state == "running" ? tree::NodeState::Running : tree::NodeState::Pending;
 }
 
 const char* glyphName(Glyph glyph) {

@@ -4,6 +4,9 @@
 // column, a parent centred over its children, depth as the row). The
 // workbench's canvas and the HTML report both draw from it. Recomputed in
 // O(n) after each batch of changes; 20,000 nodes take a few milliseconds.
+#include "eval/evaluation_result.h"
+#include "tree/tree_types.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,8 +18,9 @@ namespace ks::report {
 
 enum class Glyph { Pending, Running, CompileError, Wrong, Failed, Correct, Pruned };
 
-// From a node row: its state (pending | running | done), status and pruned flag.
-Glyph glyphOf(const std::string& state, const std::optional<std::string>& status, bool pruned);
+Glyph glyphOf(tree::NodeState state, std::optional<eval::EvalStatus> status, bool pruned);
+// A node row's state and status read once, where they leave the store.
+tree::NodeState nodeStateOf(const std::string& state);
 const char* glyphName(Glyph glyph);
 
 struct Rgb {

@@ -1,5 +1,7 @@
 #include "search/node_record.h"
 
+#include "report/tree_shape.h"
+
 #include "util/json_text.h"
 
 #include <nlohmann/json.hpp>
@@ -43,7 +45,7 @@ Result<Node> nodeFromRecord(const store::NodeRecord& r) {
     if (params.is_discarded() || !params.is_object())
         return makeError(ErrorCode::Database, "node " + std::to_string(r.id) + ": unreadable params");
     for (auto it = params.begin(); it != params.end(); ++it) n.params[it.key()] = it->get<std::string>();
-    n.state = r.state == "done" ? NodeState::Done : r.state == "running" ? NodeState::Running : NodeState::Pending;
+    n.state = report::nodeStateOf(r.state);
     if (r.status) n.status = eval::parseStatus(*r.status);
     n.speedup = r.speedup.value_or(0);
     n.flagged = r.flagged;

@@ -21,14 +21,14 @@ NodeSnapshot snapshotOf(const store::NodeRecord& r) {
     n.origin = QString::fromStdString(r.origin);
     n.sourceName = QString::fromStdString(r.sourceName);
     n.params = QString::fromStdString(r.paramsJson);
-    n.status = QString::fromStdString(r.status.value_or(""));
+    n.status = r.status ? eval::parseStatus(*r.status) : std::nullopt;
     n.message = QString::fromStdString(r.message);
     n.hint = QString::fromStdString(r.hint);
     n.pinned = r.pinned;
     n.createdAt = QDateTime::fromString(QString::fromStdString(r.createdAt), Qt::ISODateWithMs);
     if (!r.finishedAt.empty()) n.finishedAt = QDateTime::fromString(QString::fromStdString(r.finishedAt), Qt::ISODateWithMs);
     n.pruned = r.pruned;
-    n.glyph = report::glyphOf(r.state, r.status, r.pruned);
+    n.glyph = report::glyphOf(report::nodeStateOf(r.state), n.status, r.pruned);
     n.speedup = n.glyph == NodeGlyph::Correct ? r.speedup.value_or(0) : 0;
     return n;
 }

@@ -2,6 +2,7 @@
 // What the workbench knows of one search tree node: an immutable value built
 // from the store's record on the reading thread (SearchFollower) and handed
 // to the UI thread.
+#include "eval/evaluation_result.h"
 #include "report/tree_shape.h"
 
 #include <QtCore/QDateTime>
@@ -17,7 +18,8 @@ using NodeGlyph = report::Glyph;
 
 struct NodeSnapshot {
     qint64 id = 0, parentId = 0, seq = 0, evaluationId = 0;
-    QString origin, sourceName, params, status, message, hint;
+    QString origin, sourceName, params, message, hint;
+    std::optional<eval::EvalStatus> status; // none until evaluated
     NodeGlyph glyph = NodeGlyph::Pending;
     double speedup = 0; // 0 unless correct
     bool pinned = false, pruned = false;

@@ -294,7 +294,9 @@ void SearchView::showNode(qint64 id) {
     auto row = [&](const QString& k, const QString& v) {
         html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v);
     };
-    row(tr("status"), esc(glyphLabel(n->glyph) + (n->status.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(n->status))));
+    row(tr("status"),
+        esc(glyphLabel(n->glyph) +
+            (n->status ? QStringLiteral(" (%1)").arg(QString::fromStdString(eval::statusName(*n->status))) : QString())));
     if (n->glyph == NodeGlyph::Correct) row(tr("speedup"), QStringLiteral("%1×").arg(n->speedup, 0, 'g', 4));
     row(tr("origin"), esc(n->origin));
     row(tr("parent"), n->parentId ? QString::number(n->parentId) : tr("(root)"));
