@@ -1,7 +1,6 @@
 #include "models/evaluation_list_model.h"
 
 #include <QtCore/QLocale>
-#include <QtCore/QThread>
 
 namespace ks::ui {
 
@@ -17,38 +16,17 @@ EvaluationRow EvaluationRow::fromRecord(const store::EvaluationRecord& record) {
     return row;
 }
 
-EvaluationListModel::EvaluationListModel(QObject* parent) : QAbstractTableModel(parent) {}
+EvaluationListModel::EvaluationListModel(QObject* parent)
+    : RowTableModel({tr("#"), tr("Time"), tr("Problem"), tr("Status"), tr("Speedup"), tr("Params")}, parent) {}
 
-void EvaluationListModel::setEvaluations(std::vector<EvaluationRow> rows) {
-    Q_ASSERT(QThread::currentThread() == thread());
-    beginResetModel();
-    rows_ = std::move(rows);
-    endResetModel();
-}
-
-const EvaluationRow& EvaluationListModel::evaluationAt(int row) const {
-    Q_ASSERT(row >= 0 && static_cast<std::size_t>(row) < rows_.size());
-    return rows_[static_cast<std::size_t>(row)];
-}
-
-int EvaluationListModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
-
-int EvaluationListModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant EvaluationListModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-    const auto& row = rows_[static_cast<std::size_t>(index.row())];
+QVariant EvaluationListModel::cell(const EvaluationRow& row, int column, int role) const {
     if (role == Qt::TextAlignmentRole) {
-        if (index.column() == Id || index.column() == Speedup) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        if (column == Id || column == Speedup) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
-    if (role == Qt::ToolTipRole && index.column() == Params) return row.params;
+    if (role == Qt::ToolTipRole && column == Params) return row.params;
     if (role != Qt::DisplayRole) return {};
-    switch (index.column()) {
+    switch (column) {
     case Id:
         return row.id;
     case Time:
@@ -62,26 +40,6 @@ QVariant EvaluationListModel::data(const QModelIndex& index, int role) const {
         return row.speedup ? QStringLiteral("%1×").arg(QLocale().toString(*row.speedup, 'f', 2)) : QString();
     case Params:
         return row.params;
-    default:
-        return {};
-    }
-}
-
-QVariant EvaluationListModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    switch (section) {
-    case Id:
-        return tr("#");
-    case Time:
-        return tr("Time");
-    case Problem:
-        return tr("Problem");
-    case Status:
-        return tr("Status");
-    case Speedup:
-        return tr("Speedup");
-    case Params:
-        return tr("Params");
     default:
         return {};
     }

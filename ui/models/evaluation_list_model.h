@@ -4,7 +4,8 @@
 // database, so a later version can read on a worker thread unchanged.
 #include "store/evaluation_store.h"
 
-#include <QtCore/QAbstractTableModel>
+#include "models/row_table_model.h"
+
 #include <QtCore/QDateTime>
 #include <QtCore/QString>
 
@@ -26,24 +27,19 @@ struct EvaluationRow {
     static EvaluationRow fromRecord(const store::EvaluationRecord& record);
 };
 
-class EvaluationListModel : public QAbstractTableModel {
+class EvaluationListModel : public RowTableModel<EvaluationRow> {
     Q_OBJECT
   public:
     enum Column { Id, Time, Problem, Status, Speedup, Params, ColumnCount };
 
     explicit EvaluationListModel(QObject* parent = nullptr);
 
-    void setEvaluations(std::vector<EvaluationRow> rows);
-    void clear() { setEvaluations({}); }
-    const EvaluationRow& evaluationAt(int row) const;
+    void setEvaluations(std::vector<EvaluationRow> rows) { setRows(std::move(rows)); }
+    void clear() { setRows({}); }
+    const EvaluationRow& evaluationAt(int row) const { return rowAt(row); }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-  private:
-    std::vector<EvaluationRow> rows_;
+  protected:
+    QVariant cell(const EvaluationRow& row, int column, int role) const override;
 };
 
 } // namespace ks::ui

@@ -36,7 +36,8 @@ QString ProblemRow::errorWithoutDir() const {
     return text.replace(dir + QLatin1Char('/'), QString());
 }
 
-ProblemListModel::ProblemListModel(QObject* parent) : QAbstractTableModel(parent) {}
+ProblemListModel::ProblemListModel(QObject* parent)
+    : RowTableModel({tr("Name"), tr("Status"), tr("Backend"), tr("Seeds"), tr("Configurations"), tr("Title")}, parent) {}
 
 std::vector<ProblemRow> ProblemListModel::loadRows(const std::filesystem::path& root) {
     std::vector<ProblemRow> rows;
@@ -45,25 +46,9 @@ std::vector<ProblemRow> ProblemListModel::loadRows(const std::filesystem::path& 
 }
 
 void ProblemListModel::reload(const std::filesystem::path& root) {
-    Q_ASSERT(QThread::currentThread() == thread());
     auto rows = loadRows(root);
-    beginResetModel();
     root_ = root;
-    rows_ = std::move(rows);
-    endResetModel();
-}
-
-const ProblemRow& ProblemListModel::problemAt(int row) const {
-    Q_ASSERT(row >= 0 && static_cast<std::size_t>(row) < rows_.size());
-    return rows_[static_cast<std::size_t>(row)];
-}
-
-int ProblemListModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
-
-int ProblemListModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
+    setRows(std::move(rows));
 }
 
 QVariant ProblemListModel::display(const ProblemRow& row, int column) const {
@@ -87,44 +72,21 @@ QVariant ProblemListModel::display(const ProblemRow& row, int column) const {
     }
 }
 
-QVariant ProblemListModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-    const auto& row = rows_[static_cast<std::size_t>(index.row())];
+QVariant ProblemListModel::cell(const ProblemRow& row, int column, int role) const {
     switch (role) {
     case Qt::DisplayRole:
-        return display(row, index.column());
+        return display(row, column);
     case Qt::ToolTipRole:
         if (!row.valid()) return tr("%1: invalid problem\n%2").arg(row.dir, row.error);
         return row.dir;
     case Qt::DecorationRole:
         // The style's own icon, so it matches the light or dark theme.
-        if (!row.valid() && index.column() == Name && qobject_cast<QApplication*>(QCoreApplication::instance()))
+        if (!row.valid() && column == Name && qobject_cast<QApplication*>(QCoreApplication::instance()))
             return QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
         return {};
     case Qt::TextAlignmentRole:
-        if (index.column() == Seeds || index.column() == Configurations)
-            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        if (column == Seeds || column == Configurations) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    default:
-        return {};
-    }
-}
-
-QVariant ProblemListModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    switch (section) {
-    case Name:
-        return tr("Name");
-    case Status:
-        return tr("Status");
-    case Backend:
-        return tr("Backend");
-    case Seeds:
-        return tr("Seeds");
-    case Configurations:
-        return tr("Configurations");
-    case Title:
-        return tr("Title");
     default:
         return {};
     }

@@ -5,7 +5,8 @@
 // problem someone just edited has vanished.
 #include "problem/problem_spec.h"
 
-#include <QtCore/QAbstractTableModel>
+#include "models/row_table_model.h"
+
 #include <QtCore/QString>
 
 #include <cstdint>
@@ -30,7 +31,7 @@ struct ProblemRow {
     QString errorWithoutDir() const;
 };
 
-class ProblemListModel : public QAbstractTableModel {
+class ProblemListModel : public RowTableModel<ProblemRow> {
     Q_OBJECT
   public:
     enum Column { Name, Status, Backend, Seeds, Configurations, Title, ColumnCount };
@@ -44,19 +45,16 @@ class ProblemListModel : public QAbstractTableModel {
     // worker thread can run once problem sets grow.
     static std::vector<ProblemRow> loadRows(const std::filesystem::path& root);
 
-    const ProblemRow& problemAt(int row) const;
+    const ProblemRow& problemAt(int row) const { return rowAt(row); }
     const std::filesystem::path& root() const { return root_; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  protected:
+    QVariant cell(const ProblemRow& row, int column, int role) const override;
 
   private:
     QVariant display(const ProblemRow& row, int column) const;
 
     std::filesystem::path root_;
-    std::vector<ProblemRow> rows_;
 };
 
 } // namespace ks::ui

@@ -27,45 +27,24 @@ SearchRow SearchRow::fromRecord(const store::SearchRecord& r) {
     return row;
 }
 
-SearchListModel::SearchListModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void SearchListModel::setSearches(std::vector<SearchRow> rows) {
-    Q_ASSERT(QThread::currentThread() == thread());
-    beginResetModel();
-    rows_ = std::move(rows);
-    endResetModel();
-}
-
-const SearchRow& SearchListModel::searchAt(int row) const {
-    Q_ASSERT(row >= 0 && static_cast<std::size_t>(row) < rows_.size());
-    return rows_[static_cast<std::size_t>(row)];
-}
+SearchListModel::SearchListModel(QObject* parent)
+    : RowTableModel({tr("#"), tr("Problem"), tr("Status"), tr("Evaluations"), tr("Best"), tr("Policy"), tr("Created")}, parent) {}
 
 int SearchListModel::rowOf(qint64 id) const {
-    for (std::size_t i = 0; i < rows_.size(); ++i)
-        if (rows_[i].id == id) return static_cast<int>(i);
+    for (std::size_t i = 0; i < rows().size(); ++i)
+        if (rows()[i].id == id) return static_cast<int>(i);
     return -1;
 }
 
-int SearchListModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
-
-int SearchListModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant SearchListModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-    const auto& r = rows_[static_cast<std::size_t>(index.row())];
+QVariant SearchListModel::cell(const SearchRow& r, int column, int role) const {
     if (role == Qt::TextAlignmentRole) {
-        if (index.column() == Id || index.column() == Evaluations || index.column() == Best)
+        if (column == Id || column == Evaluations || column == Best)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
-    if (role == Qt::ToolTipRole && index.column() == Status && !r.stopReason.isEmpty()) return tr("ended: %1").arg(r.stopReason);
+    if (role == Qt::ToolTipRole && column == Status && !r.stopReason.isEmpty()) return tr("ended: %1").arg(r.stopReason);
     if (role != Qt::DisplayRole) return {};
-    switch (index.column()) {
+    switch (column) {
     case Id:
         return r.id;
     case Problem:
@@ -80,28 +59,6 @@ QVariant SearchListModel::data(const QModelIndex& index, int role) const {
         return r.synth.isEmpty() ? r.policy : QStringLiteral("%1, %2").arg(r.policy, r.synth);
     case Created:
         return r.created;
-    default:
-        return {};
-    }
-}
-
-QVariant SearchListModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    switch (section) {
-    case Id:
-        return tr("#");
-    case Problem:
-        return tr("Problem");
-    case Status:
-        return tr("Status");
-    case Evaluations:
-        return tr("Evaluations");
-    case Best:
-        return tr("Best");
-    case Policy:
-        return tr("Policy");
-    case Created:
-        return tr("Created");
     default:
         return {};
     }

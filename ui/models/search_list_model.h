@@ -4,7 +4,8 @@
 // EvaluationListModel; the model never touches the database.
 #include "store/search_store.h"
 
-#include <QtCore/QAbstractTableModel>
+#include "models/row_table_model.h"
+
 #include <QtCore/QString>
 
 #include <optional>
@@ -21,24 +22,19 @@ struct SearchRow {
     static SearchRow fromRecord(const store::SearchRecord& record);
 };
 
-class SearchListModel : public QAbstractTableModel {
+class SearchListModel : public RowTableModel<SearchRow> {
     Q_OBJECT
   public:
     enum Column { Id, Problem, Status, Evaluations, Best, Policy, Created, ColumnCount };
 
     explicit SearchListModel(QObject* parent = nullptr);
 
-    void setSearches(std::vector<SearchRow> rows);
-    const SearchRow& searchAt(int row) const;
+    void setSearches(std::vector<SearchRow> rows) { setRows(std::move(rows)); }
+    const SearchRow& searchAt(int row) const { return rowAt(row); }
     int rowOf(qint64 id) const; // -1 when absent
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-  private:
-    std::vector<SearchRow> rows_;
+  protected:
+    QVariant cell(const SearchRow& row, int column, int role) const override;
 };
 
 } // namespace ks::ui

@@ -1,0 +1,52 @@
+#pragma once
+// What the workbench's list models share: rows as values, replaced whole on
+// the UI thread, and a fixed set of columns with their headers. A model says
+// only how a row shows in a column (cell).
+#include <QtCore/QAbstractTableModel>
+#include <QtCore/QStringList>
+#include <QtCore/QThread>
+
+#include <vector>
+
+namespace ks::ui {
+
+template <typename Row> class RowTableModel : public QAbstractTableModel {
+  public:
+    explicit RowTableModel(QStringList headers, QObject* parent = nullptr)
+        : QAbstractTableModel(parent), headers_(std::move(headers)) {}
+
+    void setRows(std::vector<Row> rows) {
+        Q_ASSERT(QThread::currentThread() == thread());
+        beginResetModel();
+        rows_ = std::move(rows);
+        endResetModel();
+    }
+    const Row& rowAt(int row) const {
+        Q_ASSERT(row >= 0 && static_cast<std::size_t>(row) < rows_.size());
+        return rows_[static_cast<std::size_t>(row)];
+    }
+    const std::vector<Row>& rows() const { return rows_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
+    int columnCount(const QModelIndex& parent = {}) const override {
+        return parent.isValid() ? 0 : static_cast<int>(headers_.size());
+    }
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override {
+        if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+        return cell(rows_[static_cast<std::size_t>(index.row())], index.column(), role);
+    }
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override {
+        if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= headers_.size()) return {};
+        return headers_[section];
+    }
+
+  protected:
+    // What row `row` shows in `column` for `role` (display, alignment, tool tip).
+    virtual QVariant cell(const Row& row, int column, int role) const = 0;
+
+  private:
+    QStringList headers_;
+    std::vector<Row> rows_;
+};
+
+} // namespace ks::ui
