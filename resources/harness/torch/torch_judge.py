@@ -527,7 +527,10 @@ class Judge:
             phase("loading the reference" if role != "candidate" else "loading the candidate")
             r = self.prestarted.pop(role, None)
             if r is None:
+                # Not started with the others: it may touch the device at once
+                # (the judge holds the timing lock by now).
                 r = Runner(self, name, role)
+                r.begin()
             r.judge = self
             self.runners[name] = r
             try:
