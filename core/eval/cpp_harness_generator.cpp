@@ -1,4 +1,5 @@
 #include "eval/cpp_harness_generator.h"
+#include "eval/job_files.h"
 
 #include "eval/embedded_templates.h"
 #include "util/files.h"
@@ -447,10 +448,8 @@ std::string runScript(const problem::ProblemSpec& p, const EvalOptions& o, const
 Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p, const Candidate& candidate,
                                                   const problem::ParamSpace& space, const EvalOptions& o,
                                                   const std::filesystem::path& jobDir) {
+    if (auto made = makeJobDir(jobDir); !made) return made.error();
     std::error_code ec;
-    std::filesystem::create_directories(jobDir / "src", ec);
-    if (ec) return makeError(ErrorCode::Io, jobDir.string() + ": cannot create job dir: " + ec.message());
-    std::filesystem::create_directories(jobDir / "build", ec);
 
     const auto& templates = embeddedTemplates();
     auto put = [&](const std::string& rel, const std::string& text) -> Status { return writeFileAtomic(jobDir / rel, text); };

@@ -8,6 +8,14 @@
 
 namespace ks::eval {
 
+Status makeJobDir(const std::filesystem::path& jobDir) {
+    std::error_code ec;
+    std::filesystem::create_directories(jobDir / "src", ec);
+    if (!ec) std::filesystem::create_directories(jobDir / "build", ec);
+    if (ec) return makeError(ErrorCode::Io, jobDir.string() + ": cannot create job dir: " + ec.message());
+    return {};
+}
+
 std::string fileSafeName(std::string name) {
     for (char& c : name)
         if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';

@@ -2,12 +2,16 @@
 // Reading back what a job wrote besides result.json. The job dir is written
 // by untrusted code, so only plain files (no links), few and bounded in size.
 #include "eval/executor.h"
+#include "util/result.h"
 
 #include <filesystem>
 #include <map>
 #include <string>
 
 namespace ks::eval {
+
+// Creates a job dir with its src/ and build/ folders; the error names the dir.
+Status makeJobDir(const std::filesystem::path& jobDir);
 
 // Only characters that make a plain file name on any host.
 std::string fileSafeName(std::string name);

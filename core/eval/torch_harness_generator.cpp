@@ -1,4 +1,5 @@
 #include "eval/torch_harness_generator.h"
+#include "eval/job_files.h"
 #include "util/json_text.h"
 
 #include "eval/embedded_templates.h"
@@ -86,10 +87,8 @@ Result<std::string> TorchHarnessGenerator::jobConfig(const problem::ProblemSpec&
 Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& p, const Candidate& candidate,
                                                     const problem::ParamSpace& space, const EvalOptions& o,
                                                     const std::filesystem::path& jobDir) {
+    if (auto made = makeJobDir(jobDir); !made) return made.error();
     std::error_code ec;
-    std::filesystem::create_directories(jobDir / "src", ec);
-    if (ec) return makeError(ErrorCode::Io, jobDir.string() + ": cannot create job dir: " + ec.message());
-    std::filesystem::create_directories(jobDir / "build", ec);
     auto config = jobConfig(p, o);
     if (!config) return config.error();
     const std::pair<std::string, std::string> files[] = {
