@@ -925,13 +925,10 @@ class Judge:
             # A set lives about ten times over (the pool, its pristine copy,
             # each runner's outputs of this call and the last, the answers,
             # the judge's mappings of the runners' outputs), and another
-            # evaluation may share the device: at most 2 GiB of pool, a 24th
-            # of what the device has free and a 16th of the address space
-            # the job's limit leaves the judge.
+            # evaluation may share the device: at most 2 GiB of pool and a
+            # 24th of what the device has free. (Torch jobs are bounded by
+            # RLIMIT_DATA, not by address space, which device mappings take.)
             pool_bytes = min(2 << 30, self.torch.cuda.mem_get_info()[0] // 24)
-            left = address_space_left()
-            if left is not None:
-                pool_bytes = min(pool_bytes, left // 16)
             most = max(3, min(MAX_BATCH, pool_bytes // per_set))
             batch = min(most, int(math.ceil(8 * batch_unit / shortest)))
             add_sets(batch)
@@ -1029,24 +1026,6 @@ class Judge:
 def out_of_memory(exc):
     text = str(exc)
     return "out of memory" in text.lower() or "CUDA_ERROR_OUT_OF_MEMORY" in text or type(exc).__name__ == "OutOfMemoryError"
-
-
-def address_space_left():
-    """Bytes this process may still map under its RLIMIT_AS (device memory
-    counts: every allocation and mapping takes host address space), or None."""
-    import resource
-
-    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    if soft == resource.RLIM_INFINITY:
-        return None
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmSize:"):
-                    return max(0, soft - int(line.split()[1]) * 1024)
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
 
 
 def take_timing_lock():
