@@ -20,6 +20,7 @@ CU_MEM_LOCATION_TYPE_DEVICE = 1
 CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 1
 CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3
 CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 1
+CU_POINTER_ATTRIBUTE_BUFFER_ID = 7
 
 DTYPES = {
     "float32": torch.float32, "float64": torch.float64, "float16": torch.float16, "bfloat16": torch.bfloat16,
@@ -93,11 +94,16 @@ def _release(managed):
     _alive.pop(ctypes.addressof(managed.contents), None)
 
 
+def typed_base(raw, dtype):
+    """All of the uint8 tensor `raw` as elements of `dtype` (see typed_view)."""
+    item = torch.empty(0, dtype=dtype).element_size()
+    return raw[: raw.numel() - raw.numel() % item].view(dtype)
+
+
 def typed_view(raw, dtype, shape, stride, offset_bytes):
     """A tensor of `dtype` over the uint8 tensor `raw`, `offset_bytes` in."""
-    item = torch.empty(0, dtype=dtype).element_size()
-    whole = raw[: raw.numel() - raw.numel() % item].view(dtype)
-    return whole.as_strided(shape, stride, offset_bytes // item)
+    whole = typed_base(raw, dtype)
+    return whole.as_strided(shape, stride, offset_bytes // whole.element_size())
 
 
 def _wrap(ptr, nbytes, device_type=_KLDCUDA, device_id=None):
@@ -150,6 +156,7 @@ class Driver:
         self._fn("cuIpcGetMemHandle", [P(_IpcHandle), u64])
         self._fn("cuIpcOpenMemHandle_v2", [P(u64), _IpcHandle, ctypes.c_uint], "cuIpcOpenMemHandle")
         self._fn("cuIpcCloseMemHandle", [u64])
+        self._fn("cuPointerGetAttribute", [ctypes.c_void_p, ctypes.c_int, u64])
         dev = ctypes.c_int(0)
         self.check(self.cuCtxGetDevice(ctypes.byref(dev)), "cuCtxGetDevice")
         self.device = dev.value
@@ -171,6 +178,10 @@ class Driver:
         # opening and closing one per call slows the kernels that follow
         # (an H200's eager softmax 217 -> 239 us, its Triton seed 141 -> 254 us).
         self.opened = {}
+        # A runner's exports by the driver's id of the allocation (never
+        # reused, unlike an address): one IPC handle per allocation, not per
+        # call, keeps the runner's host path per call short.
+        self.exported = {}
         self.calls = {}  # owner -> calls seen
         self.mapped_before = {}  # owner -> mappings opened before its latest call
 
@@ -248,10 +259,20 @@ class Driver:
             return {"empty": True, "shape": list(t.shape), "dtype": name}
         if self.cuMemGetAddressRange(ctypes.byref(base), ctypes.byref(size), ptr) != 0:
             return None
-        h = _IpcHandle()
-        if self.cuIpcGetMemHandle(ctypes.byref(h), base.value) != 0:
-            return None
-        return {"handle": bytes(h).hex(), "offset": ptr - base.value, "alloc": size.value, "shape": list(t.shape),
+        buffer_id = ctypes.c_uint64(0)
+        if self.cuPointerGetAttribute(ctypes.byref(buffer_id), CU_POINTER_ATTRIBUTE_BUFFER_ID, ptr) != 0:
+            buffer_id.value = 0
+        handle = self.exported.get(buffer_id.value) if buffer_id.value else None
+        if handle is None:
+            h = _IpcHandle()
+            if self.cuIpcGetMemHandle(ctypes.byref(h), base.value) != 0:
+                return None
+            handle = bytes(h).hex()
+            if buffer_id.value:
+                if len(self.exported) > 4096:
+                    self.exported.clear()
+                self.exported[buffer_id.value] = handle
+        return {"handle": handle, "offset": ptr - base.value, "alloc": size.value, "shape": list(t.shape),
                 "stride": list(t.stride()), "dtype": name}
 
     def next_call(self, owner, keep=3):

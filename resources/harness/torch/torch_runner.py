@@ -93,6 +93,7 @@ class Runner:
         self.torch = torch
         self.cuda = torch_cuda.Driver()
         self.maps = {}      # fd key -> (ptr, size, handle, raw)
+        self.bases = {}     # (fd key, dtype) -> all of the mapping as that dtype
         self.sets = {}      # id -> list of args (tensors built fresh before each call)
         self.specs = {}     # id -> the judge's description of each argument
         self.model = None
@@ -112,11 +113,16 @@ class Runner:
             self.cls = self.reference.Model
 
     def tensor(self, spec):
+        """A new tensor object over a mapping (one view op: the typed base is
+        kept per mapping, so a call's host path stays short)."""
         _, key, shape, stride, dtype, offset = spec
-        ptr, size, handle, raw = self.maps[key]
-        import torch_cuda
+        whole = self.bases.get((key, dtype))
+        if whole is None:
+            import torch_cuda
 
-        return torch_cuda.typed_view(raw, getattr(self.torch, dtype), shape, stride, offset)
+            whole = torch_cuda.typed_base(self.maps[key][3], getattr(self.torch, dtype))
+            self.bases[(key, dtype)] = whole
+        return whole.as_strided(shape, stride, offset // whole.element_size())
 
     def args(self, i):
         return [self.tensor(a) if a[0] == "t" else a[1] for a in self.specs[i]]
@@ -128,6 +134,8 @@ class Runner:
             for key, size, fd_index in msg["maps"]:
                 ptr, handle = self.cuda.map_shared(fds[fd_index], size)
                 self.maps[key] = (ptr, size, handle, torch_cuda._wrap(ptr, size))
+                for k in [k for k in self.bases if k[0] == key]:
+                    del self.bases[k]
         finally:
             for fd in fds:
                 os.close(fd)
@@ -138,6 +146,8 @@ class Runner:
         for i in msg["ids"]:
             self.specs.pop(i, None)
         for key in msg.get("unmap", []):
+            for k in [k for k in self.bases if k[0] == key]:
+                del self.bases[k]
             if key in self.maps:
                 ptr, size, handle, raw = self.maps.pop(key)
                 del raw
@@ -186,34 +196,31 @@ class Runner:
             self.poison(msg["poison"])
             torch.cuda.synchronize()
         self.keep_previous = self.keep
-        outs = []
+        outs, described = [], []
         t1 = time.perf_counter()
         with torch.no_grad():
             for i in ids:
                 # Fresh views, built while the device runs the previous set's
                 # kernels: nothing a previous call did to them remains.
                 out = self.model(*self.args(i))
-                outs.append(list(out) if isinstance(out, (list, tuple)) else [out])
+                per = list(out) if isinstance(out, (list, tuple)) else [out]
+                outs.append(per)
+                # Described while the device still runs: an allocation's handle
+                # does not depend on its contents.
+                described.append([self.cuda.export(t) if isinstance(t, torch.Tensor) else {"not_a_tensor": type(t).__name__} for t in per])
         t2 = time.perf_counter()
         torch.cuda.synchronize()
         t3 = time.perf_counter()
-        described = []
-        for per in outs:
-            row = []
+        for per, row in zip(outs, described):
             for j, t in enumerate(per):
-                if not isinstance(t, torch.Tensor):
-                    row.append({"not_a_tensor": type(t).__name__})
-                    continue
-                d = self.cuda.export(t)
-                if d is None:
+                if row[j] is None:
                     # Memory the judge cannot map (an input, a pool of the
                     # kernel's own): copied, within the call.
                     t = t.detach().clone()
                     per[j] = t
                     torch.cuda.synchronize()
                     d = self.cuda.export(t)
-                row.append(d if d is not None else {"unexportable": True})
-            described.append(row)
+                    row[j] = d if d is not None else {"unexportable": True}
         self.keep = outs
         # The runner's own account (set-up, views and launches, synchronize, export): a
         # diagnostic the judge reports and never believes.
