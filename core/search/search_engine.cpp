@@ -1,6 +1,5 @@
 #include "search/search_engine.h"
 
-#include "problem/problem_loader.h"
 #include "search/evaluation_slots.h"
 #include "search/llm_source.h"
 #include "search/node_profiling.h"
@@ -513,35 +512,8 @@ class Run final : public SteeringTarget {
 
 } // namespace
 
-Result<std::int64_t> SearchEngine::create(const store::Database& db, const problem::ProblemSpec& problem,
-                                          const SearchConfig& config) {
-    if (auto s = validate(config); !s) return s.error();
-    store::SearchRecord r;
-    r.problem = problem.name;
-    r.problemDir = problem.dir.string();
-    r.problemHash = problem.contentHash;
-    r.configJson = jsonText(toJson(config));
-    r.status = "created";
-    return store::SearchStore(db).createSearch(r);
-}
-
 SearchEngine::SearchEngine(const store::Database& db, eval::Evaluator& evaluator, eval::EvalOptions options)
     : db_(db), evaluator_(evaluator), options_(std::move(options)) {}
-
-Result<LoadedSearch> loadSearch(const store::Database& db, std::int64_t searchId) {
-    auto search = store::SearchStore(db).loadSearch(searchId);
-    if (!search) return search.error();
-    auto config = configFromJson(nlohmann::json::parse(search->configJson, nullptr, false));
-    if (!config) return config.error();
-    auto problem = problem::loadProblem(search->problemDir);
-    if (!problem)
-        return makeError(ErrorCode::Validation,
-                         "search " + std::to_string(searchId) + ": its problem no longer loads:\n" + problem.error().message);
-    if (problem->contentHash != search->problemHash)
-        log::search()->warn("search {}: problem {} changed since the search started; results may not compare", searchId,
-                            problem->name);
-    return LoadedSearch{std::move(*search), std::move(*config), std::move(*problem)};
-}
 
 Result<SearchOutcome> SearchEngine::run(std::int64_t searchId, std::stop_token stop, SearchObserver* observer) {
     auto loaded = loadSearch(db_, searchId);

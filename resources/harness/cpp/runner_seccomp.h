@@ -51,18 +51,9 @@ inline void onlySelf(std::vector<sock_filter>& f, uint32_t nr, int arg, uint32_t
     f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
 }
 
-// Returns "" or why the filter could not be installed.
-inline const char* install(bool allowThreads, uint32_t selfPid) {
-    const uint32_t kill = SECCOMP_RET_KILL_PROCESS, eperm = SECCOMP_RET_ERRNO | EPERM;
-    std::vector<sock_filter> f;
-    f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)));
-    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0));
-    f.push_back(BPF_STMT(BPF_RET | BPF_K, kill));
-    loadNr(f);
-    f.push_back(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1)); // the x32 ABI
-    f.push_back(BPF_STMT(BPF_RET | BPF_K, kill));
-
-    static const uint32_t killed[] = {
+// What a kernel never needs and exploits use: these kill the runner (SIGSYS).
+inline const std::vector<uint32_t>& killedSyscalls() {
+    static const std::vector<uint32_t> killed = {
         // processes and programs
         SYS_fork,
         SYS_vfork,
@@ -155,7 +146,21 @@ inline const char* install(bool allowThreads, uint32_t selfPid) {
         433 /* fspick */,
         442 /* mount_setattr */,
     };
-    for (uint32_t nr : killed) jumpIfEqual(f, nr, kill);
+    return killed;
+}
+
+// Returns "" or why the filter could not be installed.
+inline const char* install(bool allowThreads, uint32_t selfPid) {
+    const uint32_t kill = SECCOMP_RET_KILL_PROCESS, eperm = SECCOMP_RET_ERRNO | EPERM;
+    std::vector<sock_filter> f;
+    f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)));
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0));
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, kill));
+    loadNr(f);
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1)); // the x32 ABI
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, kill));
+
+    for (uint32_t nr : killedSyscalls()) jumpIfEqual(f, nr, kill);
     static const uint32_t refused[] = {SYS_sched_setaffinity, SYS_sched_setscheduler, SYS_sched_setparam, SYS_setpriority,
                                        SYS_ioprio_set,        SYS_migrate_pages,      SYS_move_pages};
     for (uint32_t nr : refused) jumpIfEqual(f, nr, eperm);
