@@ -4,6 +4,7 @@
 #include "command_table.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "synth/llm/model_families.h"
 #include "synth/llm_setup.h"
 
 #include <cstdio>
@@ -37,17 +38,21 @@ int models(const Args& args) {
         return kExitError;
     }
     if (settings->models.empty())
-        std::printf("no settings file (%s); presets: openai:MODEL, anthropic:MODEL, ollama:MODEL, vllm:MODEL\n",
+        std::printf("no settings file (%s); presets: openai:MODEL, anthropic:MODEL, ollama:MODEL, vllm:MODEL, llamacpp:MODEL, "
+                    "sglang:MODEL\n",
                     synth::llm::defaultSettingsFile().c_str());
     for (const auto& m : settings->models) {
         const bool keyed = !m.apiKey.empty() || (!m.apiKeyEnv.empty() && std::getenv(m.apiKeyEnv.c_str()));
-        std::printf("%-20s %-9s %-28s %s  key: %s  $%.3g/$%.3g per Mtok in/out\n", m.name.c_str(),
-                    synth::llm::providerName(m.provider).c_str(), m.model.c_str(), m.baseUrl.c_str(),
+        std::printf("%-20s %-9s %-28s %s  family: %s (%s)  key: %s  $%.3g/$%.3g per Mtok in/out\n", m.name.c_str(),
+                    synth::llm::providerName(m.provider).c_str(), m.model.c_str(), m.baseUrl.c_str(), m.family.name.c_str(),
+                    synth::llm::endpointName(m.family.endpoint).c_str(),
                     !m.apiKey.empty()     ? "in the file"
                     : m.apiKeyEnv.empty() ? "none needed"
                                           : (m.apiKeyEnv + (keyed ? " (set)" : " (NOT SET)")).c_str(),
                     m.priceInPerMTok, m.priceOutPerMTok);
     }
+    for (const auto& m : settings->models)
+        if (!m.familyNote.empty()) std::printf("note: %s\n", m.familyNote.c_str());
     return kExitOk;
 }
 
@@ -71,10 +76,15 @@ int test(const Args& args) {
     synth::llm::ChatRequest request;
     request.system = "You are a terse assistant.";
     request.user = "Reply with the single word: ready";
-    request.maxTokens = 16;
+    // A reasoning model spends tokens thinking before it answers: 16 would end
+    // it mid-thought (finish "length", no text). Thinking budgets are added on
+    // top by the provider.
+    request.maxTokens = model->family.thinking == synth::llm::ThinkingForm::Effort ? 2048 : 16;
     request.temperature = 0;
     PrintSink sink;
-    std::printf("%s (%s, %s): ", model->name.c_str(), synth::llm::providerName(model->provider).c_str(), model->baseUrl.c_str());
+    if (!model->familyNote.empty()) std::fprintf(stderr, "llm test: note: %s\n", model->familyNote.c_str());
+    std::printf("%s (%s, %s, family %s, %s): ", model->name.c_str(), synth::llm::providerName(model->provider).c_str(),
+                model->baseUrl.c_str(), model->family.name.c_str(), synth::llm::endpointName(model->family.endpoint).c_str());
     std::fflush(stdout);
     const auto out = client.complete(request, &sink, {}, 1);
     if (!out.call.ok) {
@@ -84,10 +94,9 @@ int test(const Args& args) {
     }
     if (!out.call.reply.streamed) std::printf("%s", out.call.reply.text.c_str());
     std::printf("\nmodel %s, %.2f s, %lld in / %lld out tokens%s, $%.6f, %zu retr%s\n", out.call.reply.model.c_str(),
-                out.latencyS, static_cast<long long>(out.call.reply.usage.inputTokens),
-                static_cast<long long>(out.call.reply.usage.outputTokens), out.call.reply.usageEstimated ? " (estimated)" : "",
-                model->cost(out.call.reply.usage.inputTokens, out.call.reply.usage.outputTokens), out.retries.size(),
-                out.retries.size() == 1 ? "y" : "ies");
+                out.latencyS, static_cast<long long>(out.billed.inputTokens), static_cast<long long>(out.billed.outputTokens),
+                out.billedEstimated ? " (estimated)" : "", model->cost(out.billed.inputTokens, out.billed.outputTokens),
+                out.retries.size(), out.retries.size() == 1 ? "y" : "ies");
     return kExitOk;
 }
 

@@ -126,9 +126,10 @@ store::LlmCallRecord LlmSource::callRecord(const synth::LlmResult& r, std::int64
     // A server may echo the key back; nothing stored may hold it.
     rec.reply = synth::llm::redact(call.ok ? call.reply.text : call.partialText, model.apiKey);
     rec.reasoning = synth::llm::redact(call.ok ? call.reply.reasoning : call.partialReasoning, model.apiKey);
-    rec.inputTokens = call.reply.usage.inputTokens;
-    rec.outputTokens = call.reply.usage.outputTokens;
-    rec.usageEstimated = call.reply.usageEstimated;
+    // Every attempt's tokens: what the budget counts and the provider bills.
+    rec.inputTokens = r.outcome.billed.inputTokens;
+    rec.outputTokens = r.outcome.billed.outputTokens;
+    rec.usageEstimated = r.outcome.billedEstimated;
     rec.costUsd = r.costUsd;
     rec.latencyS = r.outcome.latencyS;
     rec.attempts = static_cast<int>(r.outcome.retries.size()) + 1;
@@ -136,7 +137,8 @@ store::LlmCallRecord LlmSource::callRecord(const synth::LlmResult& r, std::int64
     std::string error = r.error;
     for (const auto& a : r.outcome.retries)
         error += "\nretried after " + synth::llm::failureKindName(a.failure.kind) + " (waited " + std::to_string(a.waitedS) +
-                 " s): " + a.failure.message;
+                 " s; billed about " + std::to_string(a.billed.inputTokens) + " + " + std::to_string(a.billed.outputTokens) +
+                 " tokens): " + a.failure.message;
     rec.error = synth::llm::redact(error, model.apiKey);
     return rec;
 }

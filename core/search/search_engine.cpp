@@ -244,6 +244,8 @@ class Run final : public SteeringTarget {
             ++llmFailuresInARow_;
             if (!call.ok && call.failure.kind == synth::llm::FailureKind::Unauthorized)
                 stopReason_ = "llm_unauthorized";
+            else if (!call.ok && call.failure.kind == synth::llm::FailureKind::Quota)
+                stopReason_ = "llm_quota";
             else if (llmFailuresInARow_ >= kMaxLlmFailuresInARow)
                 stopReason_ = "llm_failing";
         }

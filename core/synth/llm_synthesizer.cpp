@@ -44,12 +44,13 @@ LlmResult LlmSynthesizer::run(const LlmJob& job, llm::StreamSink* sink, std::sto
     const auto& client = *clients_[job.model];
     result.outcome = client.complete(job.request, sink, stop, job.rngSeed);
     const auto& call = result.outcome.call;
+    // Every attempt is paid for, failed ones too.
+    result.costUsd = client.model().cost(result.outcome.billed.inputTokens, result.outcome.billed.outputTokens);
     if (!call.ok) {
         result.error = "LLM call to " + client.model().name + " failed (" + llm::failureKindName(call.failure.kind) +
                        "): " + call.failure.message;
         return result;
     }
-    result.costUsd = client.model().cost(call.reply.usage.inputTokens, call.reply.usage.outputTokens);
     auto parsed = llm::parseReply(call.reply.text, function, call.reply.finishReason, language);
     if (!parsed) {
         result.error = "the reply of " + client.model().name + " has no usable kernel: " + parsed.error().message;

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace ks::synth::llm {
 namespace {
 
@@ -40,7 +42,7 @@ struct StreamState {
         if (type == "message_start" && j.contains("message")) {
             const auto& m = j["message"];
             reply.model = stringAt(m, "model");
-            if (m.contains("usage")) reply.usage.inputTokens = m["usage"].value("input_tokens", std::int64_t{0});
+            if (m.contains("usage")) reply.usage.inputTokens = countAt(m["usage"], "input_tokens");
         } else if (type == "content_block_delta" && j.contains("delta")) {
             const auto& d = j["delta"];
             const std::string dt = stringAt(d, "type");
@@ -57,7 +59,7 @@ struct StreamState {
             if (j.contains("delta")) {
                 if (auto s = stringAt(j["delta"], "stop_reason"); !s.empty()) reply.finishReason = normalizeStop(s);
             }
-            if (j.contains("usage")) reply.usage.outputTokens = j["usage"].value("output_tokens", reply.usage.outputTokens);
+            if (j.contains("usage")) reply.usage.outputTokens = countAt(j["usage"], "output_tokens", reply.usage.outputTokens);
         } else if (type == "message_stop") {
             stopped = true;
         } else if (type == "error") {
@@ -80,21 +82,42 @@ class AnthropicProvider final : public Provider {
 
     CallOutcome call(const ChatRequest& request, StreamSink* sink, std::stop_token stop) override {
         const bool stream = request.stream && model_.stream;
-        json body{{"model", model_.model},
-                  {"max_tokens", request.maxTokens},
-                  {"system", request.system},
-                  {"messages", json::array({{{"role", "user"}, {"content", request.user}}})},
-                  {"stream", stream}};
-        if (model_.thinkingBudget > 0)
-            body["thinking"] = {{"type", "enabled"}, {"budget_tokens", model_.thinkingBudget}};
-        else
-            body["temperature"] = request.temperature; // thinking requires the default temperature
+        const auto body = requestBody(request, stream);
         std::vector<std::string> headers = {"Content-Type: application/json", std::string("anthropic-version: ") + kApiVersion};
         if (!model_.apiKey.empty()) headers.push_back("x-api-key: " + model_.apiKey.reveal());
-        const auto http = requestFor(model_, joinUrl(model_.baseUrl, "/v1/messages"), std::move(headers), jsonText(body));
+        const auto http = requestFor(model_, stream, joinUrl(model_.baseUrl, "/v1/messages"), std::move(headers), jsonText(body));
 
         return exchange<StreamState>(http, stream, sink, stop, model_.keySource, model_.model, "message_stop",
                                      [this](const HttpResponse& r, const std::string& url) { return parseWhole(r, url); });
+    }
+
+    // Shaped by the model's family (model_families.h): thinking by budget or
+    // adaptive with an effort level, and a temperature only without thinking
+    // (thinking requires the default) and where the family accepts one.
+    json requestBody(const ChatRequest& request, bool stream) const {
+        const auto& f = model_.family;
+        const bool budget =
+            model_.thinkingBudget > 0 && (f.thinking == ThinkingForm::Budget || f.thinking == ThinkingForm::Either);
+        const bool adaptive = !budget && !model_.reasoningEffort.empty() &&
+                              (f.thinking == ThinkingForm::Adaptive || f.thinking == ThinkingForm::Either);
+        // max_tokens counts the thinking: a short answer (llm test's) still
+        // leaves the budget room, as the service requires.
+        const int maxTokens =
+            budget && request.maxTokens <= model_.thinkingBudget ? model_.thinkingBudget + request.maxTokens : request.maxTokens;
+        json body{{"model", model_.model},
+                  {"max_tokens", maxTokens},
+                  {"system", request.system},
+                  {"messages", json::array({{{"role", "user"}, {"content", request.user}}})},
+                  {"stream", stream}};
+        if (budget) {
+            body["thinking"] = {{"type", "enabled"}, {"budget_tokens", model_.thinkingBudget}};
+        } else if (adaptive) {
+            body["thinking"] = {{"type", "adaptive"}};
+            body["output_config"] = {{"effort", model_.reasoningEffort}};
+        } else if (f.temperature) {
+            body["temperature"] = std::min(request.temperature, f.maxTemperature);
+        }
+        return body;
     }
 
   private:
@@ -114,8 +137,8 @@ class AnthropicProvider final : public Provider {
         reply.finishReason = normalizeStop(stringAt(j, "stop_reason"));
         reply.model = stringAt(j, "model");
         if (j.contains("usage") && j["usage"].is_object()) {
-            reply.usage.inputTokens = j["usage"].value("input_tokens", std::int64_t{0});
-            reply.usage.outputTokens = j["usage"].value("output_tokens", std::int64_t{0});
+            reply.usage.inputTokens = countAt(j["usage"], "input_tokens");
+            reply.usage.outputTokens = countAt(j["usage"], "output_tokens");
         }
         return finishReply(std::move(reply), model_.model);
     }
@@ -127,10 +150,6 @@ class AnthropicProvider final : public Provider {
 
 std::unique_ptr<Provider> makeAnthropicProvider(const ModelConfig& model) {
     return std::make_unique<AnthropicProvider>(model);
-}
-
-std::unique_ptr<Provider> makeProvider(const ModelConfig& model) {
-    return model.provider == ProviderKind::Anthropic ? makeAnthropicProvider(model) : makeOpenAiProvider(model);
 }
 
 } // namespace ks::synth::llm

@@ -18,16 +18,20 @@ struct Transfer {
     HttpResponse* response;
     const std::function<void(std::string_view)>* onData;
     std::stop_token stop;
+    double firstByteLimitS;
     double idleLimitS;
     Clock::time_point lastByte;
+    bool bodyStarted = false;
     bool cancelled = false;
     bool idle = false;
+    bool firstByte = false; // the idle stop came before the body started
 };
 
 size_t onBody(char* data, size_t size, size_t count, void* user) {
     auto* t = static_cast<Transfer*>(user);
     const size_t n = size * count;
     t->lastByte = Clock::now();
+    t->bodyStarted = true;
     t->response->body.append(data, n);
     if (t->onData && *t->onData) (*t->onData)(std::string_view(data, n));
     return n;
@@ -60,8 +64,12 @@ int onProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
         t->cancelled = true;
         return 1;
     }
-    if (t->idleLimitS > 0 && std::chrono::duration<double>(Clock::now() - t->lastByte).count() > t->idleLimitS) {
+    // Before the body starts the first-byte limit applies (a reasoning model
+    // thinks in silence; a local server loads its model), the idle one after.
+    const double limit = t->bodyStarted ? t->idleLimitS : t->firstByteLimitS;
+    if (limit > 0 && std::chrono::duration<double>(Clock::now() - t->lastByte).count() > limit) {
         t->idle = true;
+        t->firstByte = !t->bodyStarted;
         return 1;
     }
     return 0;
@@ -83,7 +91,7 @@ HttpResponse httpPost(const HttpRequest& request, const std::function<void(std::
         response.transportError = "libcurl could not start a transfer";
         return response;
     }
-    Transfer t{&response, &onData, stop, request.idleTimeoutS, Clock::now()};
+    Transfer t{&response, &onData, stop, request.firstByteTimeoutS, request.idleTimeoutS, Clock::now()};
     curl_slist* headers = nullptr;
     for (const auto& h : request.headers) headers = curl_slist_append(headers, h.c_str());
     char errorBuffer[CURL_ERROR_SIZE] = {0};
@@ -113,7 +121,7 @@ HttpResponse httpPost(const HttpRequest& request, const std::function<void(std::
         if (t.cancelled)
             response.transport = TransportStatus::Cancelled;
         else if (t.idle)
-            response.transport = TransportStatus::Idle;
+            response.transport = t.firstByte ? TransportStatus::FirstByte : TransportStatus::Idle;
         else if (rc == CURLE_OPERATION_TIMEDOUT)
             response.transport = TransportStatus::Timeout;
         else if (rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_COULDNT_RESOLVE_PROXY ||

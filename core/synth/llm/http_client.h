@@ -1,6 +1,6 @@
 #pragma once
 // One HTTP POST over libcurl with the limits an LLM call needs: a connect
-// timeout, a total timeout, an idle timeout for streams, and cancellation by
+// timeout, a total timeout, a first-byte and an idle timeout for streams, and cancellation by
 // a stop token. Transport failures are values, never exceptions.
 #include <functional>
 #include <map>
@@ -17,10 +17,11 @@ struct HttpRequest {
     std::string body;
     double connectTimeoutS = 10;
     double totalTimeoutS = 600;
-    double idleTimeoutS = 60; // no byte received for this long: give up
+    double firstByteTimeoutS = 600; // no body byte yet for this long: give up (0: no limit)
+    double idleTimeoutS = 60;       // no byte for this long after the first: give up (0: no limit)
 };
 
-enum class TransportStatus { Ok, Connect, Timeout, Idle, Cancelled, Other };
+enum class TransportStatus { Ok, Connect, Timeout, FirstByte, Idle, Cancelled, Other };
 
 struct HttpResponse {
     TransportStatus transport = TransportStatus::Ok;

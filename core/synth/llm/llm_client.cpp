@@ -27,6 +27,8 @@ std::string failureKindName(FailureKind kind) {
         return "unauthorized";
     case FailureKind::RateLimited:
         return "rate_limited";
+    case FailureKind::Quota:
+        return "quota";
     case FailureKind::Server:
         return "server_error";
     case FailureKind::BadRequest:
@@ -61,6 +63,25 @@ bool isRetryable(FailureKind kind) {
     }
 }
 
+Usage billedUsage(const CallOutcome& o, const ChatRequest& request, bool& estimated) {
+    const auto chars = [](std::size_t n) { return static_cast<std::int64_t>((n + 3) / 4); };
+    if (o.ok) {
+        Usage u = o.reply.usage;
+        if (o.reply.usageEstimated) {
+            u.inputTokens = chars(request.system.size() + request.user.size());
+            estimated = true;
+        }
+        return u;
+    }
+    if (o.partialUsage.inputTokens > 0 || o.partialUsage.outputTokens > 0) return o.partialUsage;
+    const auto& f = o.failure;
+    const bool reachedModel = (f.httpStatus >= 200 && f.httpStatus < 300) || f.kind == FailureKind::Idle ||
+                              f.kind == FailureKind::Timeout || f.kind == FailureKind::Truncated;
+    if (!reachedModel) return {};
+    estimated = true;
+    return {chars(request.system.size() + request.user.size()), chars(o.partialText.size() + o.partialReasoning.size())};
+}
+
 LlmClient::LlmClient(ModelConfig model, std::unique_ptr<Provider> provider)
     : model_(std::move(model)), provider_(std::move(provider)) {}
 
@@ -81,13 +102,16 @@ ClientOutcome LlmClient::complete(const ChatRequest& request, StreamSink* sink, 
     const auto start = std::chrono::steady_clock::now();
     for (int attempt = 0;; ++attempt) {
         out.call = provider_->call(request, sink, stop);
+        const Usage billed = billedUsage(out.call, request, out.billedEstimated);
+        out.billed.inputTokens += billed.inputTokens;
+        out.billed.outputTokens += billed.outputTokens;
         if (out.call.ok) break;
         const auto& f = out.call.failure;
         if (!isRetryable(f.kind) || attempt >= model_.maxRetries || stop.stop_requested()) break;
         const double wait = backoffSeconds(model_, f, attempt, rng);
         log::llm()->info("{}: {} ({}); retry {} of {} in {:.1f} s", model_.name, failureKindName(f.kind), f.httpStatus,
                          attempt + 1, model_.maxRetries, wait);
-        out.retries.push_back({f, wait});
+        out.retries.push_back({f, wait, billed});
         if (!pause(wait, stop)) {
             out.call = CallOutcome::fail(FailureKind::Cancelled, "cancelled while waiting to retry");
             break;

@@ -12,13 +12,22 @@ namespace ks::synth::llm {
 struct Attempt {
     Failure failure;
     double waitedS = 0; // the pause before the next attempt
+    Usage billed;       // what the attempt is likely billed (see billedUsage)
 };
 
 struct ClientOutcome {
     CallOutcome call;             // the last attempt's outcome
     std::vector<Attempt> retries; // the failed attempts before it
     double latencyS = 0;          // all attempts and waits
+    Usage billed;                 // every attempt's, the last one's included: what a budget counts
+    bool billedEstimated = false; // some of it was estimated (characters / 4)
 };
+
+// What one attempt is likely billed: the server's usage where it reported
+// any; else, when the request reached the model (a reply began, or it timed
+// out or broke while the model worked), the prompt and whatever streamed in,
+// as characters / 4 (`estimated` set); nothing for a refused request.
+Usage billedUsage(const CallOutcome& attempt, const ChatRequest& request, bool& estimated);
 
 class LlmClient {
   public:

@@ -1,5 +1,7 @@
 #include "synth/llm/llm_config.h"
 
+#include "synth/llm/model_families.h"
+
 #include "util/files.h"
 #include "util/paths.h"
 
@@ -20,6 +22,7 @@ std::string envOr(const char* name, const std::string& fallback) {
 
 // The endpoint and key variable of each preset prefix.
 bool applyPreset(const std::string& prefix, ModelConfig& m) {
+    m.server = prefix;
     if (prefix == "openai") {
         m.provider = ProviderKind::OpenAi;
         m.baseUrl = envOr("OPENAI_BASE_URL", "https://api.openai.com/v1");
@@ -34,6 +37,12 @@ bool applyPreset(const std::string& prefix, ModelConfig& m) {
     } else if (prefix == "vllm") {
         m.provider = ProviderKind::OpenAi;
         m.baseUrl = envOr("VLLM_BASE_URL", "http://localhost:8000/v1");
+    } else if (prefix == "llamacpp") {
+        m.provider = ProviderKind::OpenAi;
+        m.baseUrl = envOr("LLAMACPP_BASE_URL", "http://localhost:8080/v1");
+    } else if (prefix == "sglang") {
+        m.provider = ProviderKind::OpenAi;
+        m.baseUrl = envOr("SGLANG_BASE_URL", "http://localhost:30000/v1");
     } else {
         return false;
     }
@@ -57,6 +66,27 @@ Status resolveKey(ModelConfig& m) {
     m.apiKey = Secret(v);
     m.keySource = "env " + m.apiKeyEnv;
     return {};
+}
+
+// The server behind a configured endpoint, when the config does not say.
+std::string serverOf(const ModelConfig& m) {
+    if (m.provider == ProviderKind::Anthropic) return "anthropic";
+    if (m.baseUrl.find("api.openai.com") != std::string::npos) return "openai";
+    if (m.baseUrl.find(":11434") != std::string::npos) return "ollama";
+    return "";
+}
+
+// The model's family row; a configuration the family refuses is an error
+// naming the file (or preset), the model and the key.
+Status applyFamily(ModelConfig& m, const std::vector<ModelFamily>& families, const std::string& where) {
+    auto match = familyOf(m, families);
+    m.family = std::move(match.family);
+    m.familyNote = std::move(match.assumed);
+    const auto problems = configProblems(m, m.family);
+    if (problems.empty()) return {};
+    std::string text = where + ":";
+    for (const auto& p : problems) text += "\n  " + p;
+    return makeError(ErrorCode::Validation, text);
 }
 
 } // namespace
@@ -87,6 +117,11 @@ Result<LlmSettings> loadSettings(const std::filesystem::path& file, bool explici
     }
     if (!root.is_object() || !root.contains("models") || !root["models"].is_array())
         return makeError(ErrorCode::Validation, file.string() + ": expected {\"models\": [ ... ]}");
+    if (root.contains("families")) {
+        auto families = familiesFromJson(root["families"], file.string() + ":");
+        if (!families) return families.error();
+        settings.families = std::move(*families);
+    }
     bool holdsKey = false;
     int i = 0;
     for (const auto& entry : root["models"]) {
@@ -112,7 +147,10 @@ Result<LlmSettings> loadSettings(const std::filesystem::path& file, bool explici
                 m.apiKey = Secret(entry["api_key"].get<std::string>());
                 holdsKey = true;
             }
+            m.server = entry.value("server", "");
+            m.temperatureSet = entry.contains("temperature");
             m.temperature = entry.value("temperature", m.temperature);
+            m.reasoningEffort = entry.value("reasoning_effort", "");
             m.maxTokens = entry.value("max_tokens", m.maxTokens);
             m.thinkingBudget = entry.value("thinking_budget", m.thinkingBudget);
             m.weight = entry.value("weight", m.weight);
@@ -122,12 +160,15 @@ Result<LlmSettings> loadSettings(const std::filesystem::path& file, bool explici
             m.connectTimeoutS = entry.value("connect_timeout_s", m.connectTimeoutS);
             m.totalTimeoutS = entry.value("total_timeout_s", m.totalTimeoutS);
             m.idleTimeoutS = entry.value("idle_timeout_s", m.idleTimeoutS);
+            m.firstByteTimeoutS = entry.value("first_byte_timeout_s", m.firstByteTimeoutS);
             m.maxRetries = entry.value("max_retries", m.maxRetries);
             m.retryBaseS = entry.value("retry_base_s", m.retryBaseS);
             m.retryMaxS = entry.value("retry_max_s", m.retryMaxS);
             if (m.maxTokens < 1 || m.weight < 0 || m.maxRetries < 0 || m.temperature < 0)
                 return makeError(ErrorCode::Validation,
                                  where + ": max_tokens must be >= 1; weight, max_retries and temperature >= 0");
+            if (m.server.empty()) m.server = serverOf(m);
+            if (auto st = applyFamily(m, settings.families, where); !st) return st.error();
             settings.models.push_back(std::move(m));
         } catch (const json::exception& e) {
             return makeError(ErrorCode::Validation, where + ": a field has the wrong type (" + std::string(e.what()) + ")");
@@ -154,6 +195,7 @@ Result<ModelConfig> resolveModel(const LlmSettings& settings, const std::string&
     if (colon != std::string::npos && colon + 1 < name.size() && applyPreset(name.substr(0, colon), m)) {
         m.name = name;
         m.model = name.substr(colon + 1);
+        if (auto st = applyFamily(m, settings.families, "preset " + name); !st) return st.error();
         if (auto s = resolveKey(m); !s) return s.error();
         return m;
     }
@@ -163,7 +205,7 @@ Result<ModelConfig> resolveModel(const LlmSettings& settings, const std::string&
                      "unknown model '" + name + "': use a name from " +
                          (settings.file.empty() ? defaultSettingsFile().string() + " (not present)" : settings.file.string()) +
                          (known.empty() ? "" : " (" + known + ")") +
-                         ", or a preset openai:MODEL, anthropic:MODEL, ollama:MODEL, vllm:MODEL");
+                         ", or a preset openai:MODEL, anthropic:MODEL, ollama:MODEL, vllm:MODEL, llamacpp:MODEL, sglang:MODEL");
 }
 
 std::string redact(std::string text, const Secret& key) {

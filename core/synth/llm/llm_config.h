@@ -2,6 +2,7 @@
 // Which models a search may call and how: provider, endpoint, key source,
 // sampling, prices, limits. Read from a JSON file (mode 0600 when it holds a
 // key) and the environment. Keys live only in memory, in Secret values.
+#include "synth/llm/model_family.h"
 #include "util/result.h"
 
 #include <filesystem>
@@ -23,7 +24,6 @@ class Secret {
     std::string value_;
 };
 
-enum class ProviderKind { OpenAi, Anthropic };
 std::string providerName(ProviderKind kind);
 
 struct ModelConfig {
@@ -34,14 +34,22 @@ struct ModelConfig {
     std::string apiKeyEnv; // environment variable holding the key ("" for none)
     Secret apiKey;         // resolved: from the config file, else apiKeyEnv
     std::string keySource; // where the key came from, for messages ("env OPENAI_API_KEY", "config file", "none")
+    std::string server;    // openai | anthropic | ollama | vllm | llamacpp | sglang | "" (unknown OpenAI-compatible)
     double temperature = 0.7;
+    bool temperatureSet = false; // written in the config (else the family's default applies)
     int maxTokens = 8192;
-    int thinkingBudget = 0;    // Anthropic extended thinking tokens (0: off)
-    double weight = 1;         // share of an ensemble's calls
-    double priceInPerMTok = 0; // USD per million input tokens
+    int thinkingBudget = 0;      // Anthropic extended thinking tokens (0: off)
+    std::string reasoningEffort; // low | medium | high | ... ("" : the service's default)
+    ModelFamily family;          // what the model accepts (model_families.h)
+    std::string familyNote;      // what was assumed for a model no family names ("" when known)
+    double weight = 1;           // share of an ensemble's calls
+    double priceInPerMTok = 0;   // USD per million input tokens
     double priceOutPerMTok = 0;
     bool stream = true;
-    double connectTimeoutS = 10, totalTimeoutS = 600, idleTimeoutS = 90;
+    // firstByte: silence allowed before the reply starts (reasoning models
+    // think silently, local servers load the model); idle: between chunks
+    // after that. A call that does not stream waits for total only.
+    double connectTimeoutS = 10, totalTimeoutS = 900, firstByteTimeoutS = 600, idleTimeoutS = 90;
     int maxRetries = 4;
     double retryBaseS = 1, retryMaxS = 60;
 
@@ -52,7 +60,8 @@ struct ModelConfig {
 
 struct LlmSettings {
     std::vector<ModelConfig> models;
-    std::filesystem::path file; // where they were read from ("" when none)
+    std::vector<ModelFamily> families; // llm.json's own rows, ahead of the built-in table
+    std::filesystem::path file;        // where they were read from ("" when none)
 };
 
 // $XDG_CONFIG_HOME/kernelsmith/llm.json (default ~/.config/kernelsmith/llm.json).

@@ -34,6 +34,7 @@ struct ChatReply {
 enum class FailureKind {
     Unauthorized, // 401/403: the key is missing or wrong; never retried
     RateLimited,  // 429: retried after Retry-After or a backoff
+    Quota,        // out of credit or quota (429 insufficient_quota, a billing error): never retried, ends the search
     Server,       // 5xx / 529 overloaded: retried
     BadRequest,   // other 4xx: the request is wrong; not retried
     Connect,      // no connection: retried
@@ -50,7 +51,7 @@ struct Failure {
     FailureKind kind = FailureKind::Server;
     std::string message; // what happened and what to do about it
     long httpStatus = 0;
-    double retryAfterS = -1; // from Retry-After; < 0 when absent
+    double retryAfterS = -1; // from retry-after-ms or Retry-After; < 0 when absent
 };
 
 struct CallOutcome {
@@ -59,6 +60,7 @@ struct CallOutcome {
     Failure failure;         // when not
     std::string partialText; // what had streamed in before a failure (kept for the record)
     std::string partialReasoning;
+    Usage partialUsage; // what the server reported before a failure (a usage chunk), if anything
 
     static CallOutcome success(ChatReply r) {
         CallOutcome o;

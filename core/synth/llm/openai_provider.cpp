@@ -15,8 +15,8 @@ using nlohmann::json;
 
 void readUsage(const json& j, ChatReply& reply) {
     if (!j.contains("usage") || !j["usage"].is_object()) return;
-    reply.usage.inputTokens = j["usage"].value("prompt_tokens", std::int64_t{0});
-    reply.usage.outputTokens = j["usage"].value("completion_tokens", std::int64_t{0});
+    reply.usage.inputTokens = countAt(j["usage"], "prompt_tokens");
+    reply.usage.outputTokens = countAt(j["usage"], "completion_tokens");
 }
 
 std::string normalizeFinish(const std::string& f) {
@@ -77,20 +77,31 @@ class OpenAiProvider final : public Provider {
 
     CallOutcome call(const ChatRequest& request, StreamSink* sink, std::stop_token stop) override {
         const bool stream = request.stream && model_.stream;
-        json body{{"model", model_.model},
-                  {"messages", json::array({{{"role", "system"}, {"content", request.system}},
-                                            {{"role", "user"}, {"content", request.user}}})},
-                  {"temperature", request.temperature},
-                  {"max_tokens", request.maxTokens},
-                  {"stream", stream}};
-        if (stream) body["stream_options"] = {{"include_usage", true}};
+        const auto body = requestBody(request, stream);
         std::vector<std::string> headers = {"Content-Type: application/json",
                                             "Accept: " + std::string(stream ? "text/event-stream" : "application/json")};
         if (!model_.apiKey.empty()) headers.push_back("Authorization: Bearer " + model_.apiKey.reveal());
-        const auto http = requestFor(model_, joinUrl(model_.baseUrl, "/chat/completions"), std::move(headers), jsonText(body));
+        const auto http =
+            requestFor(model_, stream, joinUrl(model_.baseUrl, "/chat/completions"), std::move(headers), jsonText(body));
 
         return exchange<StreamState>(http, stream, sink, stop, model_.keySource, model_.model, "[DONE]",
                                      [this](const HttpResponse& r, const std::string& url) { return parseWhole(r, url); });
+    }
+
+    // Shaped by the model's family (model_families.h): the token field, and
+    // sampling or effort only where the family accepts them.
+    json requestBody(const ChatRequest& request, bool stream) const {
+        const auto& f = model_.family;
+        json body{{"model", model_.model},
+                  {"messages", json::array({{{"role", "system"}, {"content", request.system}},
+                                            {{"role", "user"}, {"content", request.user}}})},
+                  {"stream", stream}};
+        body[f.tokenField == TokenField::MaxCompletionTokens ? "max_completion_tokens" : "max_tokens"] = request.maxTokens;
+        if (f.temperature) body["temperature"] = request.temperature;
+        if (!model_.reasoningEffort.empty() && f.effortField == "reasoning_effort")
+            body["reasoning_effort"] = model_.reasoningEffort;
+        if (stream) body["stream_options"] = {{"include_usage", true}};
+        return body;
     }
 
   private:

@@ -15,8 +15,8 @@ class Provider {
     virtual CallOutcome call(const ChatRequest& request, StreamSink* sink, std::stop_token stop) = 0;
 };
 
-// The model's provider: OpenAI's chat completions (also Ollama, vLLM,
-// llama.cpp's server) or Anthropic's Messages API.
+// The model's provider, by its family: OpenAI's chat completions (also Ollama, vLLM,
+// llama.cpp's server, SGLang), OpenAI's Responses API, or Anthropic's Messages API.
 std::unique_ptr<Provider> makeProvider(const ModelConfig& model);
 
 } // namespace ks::synth::llm

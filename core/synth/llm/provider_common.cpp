@@ -2,7 +2,34 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
+
 namespace ks::synth::llm {
+
+namespace {
+
+// The error's machine-readable code or type ({"error": {"code"|"type": ...}}).
+std::string errorCodeOf(const std::string& body) {
+    try {
+        const auto j = nlohmann::json::parse(body);
+        if (j.contains("error") && j["error"].is_object()) {
+            const auto& e = j["error"];
+            for (const char* key : {"code", "type"})
+                if (e.contains(key) && e[key].is_string() && !e[key].get<std::string>().empty()) return e[key].get<std::string>();
+        }
+    } catch (const nlohmann::json::exception&) {
+    }
+    return "";
+}
+
+// Out of money rather than out of breath: retrying cannot help.
+bool isQuota(const std::string& code, const std::string& message) {
+    return code == "insufficient_quota" || code == "billing_error" || code == "billing_hard_limit_reached" ||
+           message.find("credit balance is too low") != std::string::npos ||
+           message.find("exceeded your current quota") != std::string::npos;
+}
+
+} // namespace
 
 std::string errorMessageOf(const std::string& body) {
     try {
@@ -28,6 +55,11 @@ std::optional<Failure> classifyHttp(const HttpResponse& r, const std::string& en
         f.kind = FailureKind::Cancelled;
         f.message = "cancelled";
         return f;
+    case TransportStatus::FirstByte:
+        f.kind = FailureKind::Idle;
+        f.message =
+            endpoint + ": no reply began within the first-byte limit; raise first_byte_timeout_s for models that think long";
+        return f;
     case TransportStatus::Idle:
         f.kind = FailureKind::Idle;
         f.message = endpoint + ": the reply stalled (no data within the idle limit); raise idle_timeout_s for slow models";
@@ -50,8 +82,20 @@ std::optional<Failure> classifyHttp(const HttpResponse& r, const std::string& en
     if (r.status >= 200 && r.status < 300) return std::nullopt;
     const std::string detail = errorMessageOf(r.body);
     const std::string status = "HTTP " + std::to_string(r.status);
-    if (auto it = r.headers.find("retry-after"); it != r.headers.end()) f.retryAfterS = parseRetryAfter(it->second);
-    if (r.status == 401 || r.status == 403) {
+    // retry-after-ms (OpenAI's, finer) before Retry-After.
+    if (auto it = r.headers.find("retry-after-ms"); it != r.headers.end()) {
+        char* end = nullptr;
+        const double ms = std::strtod(it->second.c_str(), &end);
+        if (end && *end == '\0' && ms >= 0) f.retryAfterS = ms / 1000;
+    }
+    if (auto it = r.headers.find("retry-after"); f.retryAfterS < 0 && it != r.headers.end())
+        f.retryAfterS = parseRetryAfter(it->second);
+    const std::string code = errorCodeOf(r.body);
+    if (r.status >= 400 && r.status < 500 && isQuota(code, detail)) {
+        f.kind = FailureKind::Quota;
+        f.message = endpoint + ": " + status + " " + (code.empty() ? "" : code + " ") + "(" + detail +
+                    "): the account behind the key (" + keyHint + ") has no quota or credit left; add credit or use another key";
+    } else if (r.status == 401 || r.status == 403) {
         f.kind = FailureKind::Unauthorized;
         f.message = endpoint + ": " + status + " (" + detail + "); check the API key (" + keyHint + ")";
     } else if (r.status == 429) {
@@ -67,14 +111,16 @@ std::optional<Failure> classifyHttp(const HttpResponse& r, const std::string& en
     return f;
 }
 
-HttpRequest requestFor(const ModelConfig& model, std::string url, std::vector<std::string> headers, std::string body) {
+HttpRequest requestFor(const ModelConfig& model, bool stream, std::string url, std::vector<std::string> headers,
+                       std::string body) {
     HttpRequest http;
     http.url = std::move(url);
     http.headers = std::move(headers);
     http.body = std::move(body);
     http.connectTimeoutS = model.connectTimeoutS;
     http.totalTimeoutS = model.totalTimeoutS;
-    http.idleTimeoutS = model.idleTimeoutS;
+    http.firstByteTimeoutS = stream ? model.firstByteTimeoutS : 0;
+    http.idleTimeoutS = stream ? model.idleTimeoutS : 0;
     return http;
 }
 
@@ -86,6 +132,12 @@ std::optional<CallOutcome> parseBody(const HttpResponse& response, const std::st
         return CallOutcome::fail(FailureKind::Malformed, url + ": the reply is not JSON: " + response.body.substr(0, 120),
                                  response.status);
     }
+}
+
+std::int64_t countAt(const nlohmann::json& j, const char* key, std::int64_t fallback) {
+    if (!j.is_object()) return fallback;
+    auto it = j.find(key);
+    return it != j.end() && it->is_number() ? it->get<std::int64_t>() : fallback;
 }
 
 std::string stringAt(const nlohmann::json& j, const char* key) {

@@ -23,14 +23,20 @@ std::string errorMessageOf(const std::string& body);
 // "https://host/v1" + "/chat/completions", without doubled slashes.
 std::string joinUrl(const std::string& base, const std::string& path);
 
-// A POST to url with the model's timeouts.
-HttpRequest requestFor(const ModelConfig& model, std::string url, std::vector<std::string> headers, std::string body);
+// A POST to url with the model's timeouts (a call that does not stream waits
+// for its total timeout only: the reply comes whole, after all the thinking).
+HttpRequest requestFor(const ModelConfig& model, bool stream, std::string url, std::vector<std::string> headers,
+                       std::string body);
 
 // The whole body as JSON, or the failure that says it is not.
 std::optional<CallOutcome> parseBody(const HttpResponse& response, const std::string& url, nlohmann::json& out);
 
 // j[key] when it is a string, else "".
 std::string stringAt(const nlohmann::json& j, const char* key);
+
+// j[key] when j is an object and j[key] a number, else `fallback` (servers
+// send "usage": null, or null counts, mid-stream).
+std::int64_t countAt(const nlohmann::json& j, const char* key, std::int64_t fallback = 0);
 
 // A reply with the model's name and the usage filled in where the server left
 // them out (usage then counted as characters / 4, and marked estimated).
@@ -58,6 +64,7 @@ CallOutcome exchange(const HttpRequest& http, bool stream, StreamSink* sink, std
     auto withPartial = [&](CallOutcome o) {
         o.partialText = state.reply.text;
         o.partialReasoning = state.reply.reasoning;
+        o.partialUsage = state.reply.usage;
         return o;
     };
     if (auto f = classifyHttp(response, http.url, keySource)) {
