@@ -3,15 +3,21 @@
 //   llm_test_server --script FILE --port-file FILE [--log FILE]
 //
 // Listens on 127.0.0.1 (ephemeral port, written to --port-file once bound)
-// and answers OpenAI chat completions (POST .../chat/completions) and
-// Anthropic Messages (POST .../messages) in the services' own wire formats,
-// plain JSON or SSE, playing the replies of the script in order. Faults
-// (delays, stalls, truncated streams, error statuses, invalid bodies) are
-// scripted per reply; see the fields read in respond(). Runs until killed.
+// and answers OpenAI chat completions (POST .../chat/completions), OpenAI's
+// Responses API (POST .../responses) and Anthropic Messages (POST
+// .../messages) in the services' own wire formats, plain JSON or SSE, playing
+// the replies of the script in order. Faults (delays, silence before the
+// first byte, stalls, truncated streams, mid-stream errors, error statuses
+// and codes, invalid bodies) are scripted per reply; see the fields read in
+// respond(). A script with "strict": true refuses request bodies the way the
+// real services do (llm_strict_rules.cpp), before any reply is played.
+// Runs until killed.
 //
 // Deliberately plain: POSIX sockets, one thread per connection,
 // "Connection: close" on every response, so a test depends on nothing but
 // this file and nlohmann/json.
+
+#include "llm_strict_rules.h"
 
 #include <nlohmann/json.hpp>
 
@@ -45,11 +51,12 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
-enum class Api { OpenAI, Anthropic };
+enum class Api { OpenAI, Anthropic, Responses };
 
 struct Server {
     json replies = json::array();
     std::optional<json> fallback; // the script's "default"
+    bool strict = false;          // refuse what the real services refuse
     std::mutex mu;                // guards next and the log stream
     size_t next = 0;
     std::ofstream log;
@@ -197,8 +204,9 @@ std::string default_error_type(int status) {
     return "api_error";
 }
 
-std::string error_body(Api api, const std::string& type, const std::string& message) {
-    if (api == Api::OpenAI) return ojson{{"error", {{"message", message}, {"type", type}, {"code", nullptr}}}}.dump();
+std::string error_body(Api api, const std::string& type, const std::string& message, const std::string& code = "") {
+    if (api != Api::Anthropic)
+        return ojson{{"error", {{"message", message}, {"type", type}, {"code", code.empty() ? ojson() : ojson(code)}}}}.dump();
     return ojson{{"type", "error"}, {"error", {{"type", type}, {"message", message}}}}.dump();
 }
 
@@ -224,11 +232,13 @@ struct Reply {
     std::string id, model, text, reasoning, finish;
     long in_tokens, out_tokens, created;
     size_t chunk_chars;
+    std::string reasoning_key = "reasoning_content"; // Ollama and OpenRouter say "reasoning"
+    bool redacted_thinking = false;                  // Anthropic: a redacted_thinking block first
 };
 
 std::string openai_body(const Reply& r) {
     ojson msg{{"role", "assistant"}, {"content", r.text}};
-    if (!r.reasoning.empty()) msg["reasoning_content"] = r.reasoning;
+    if (!r.reasoning.empty()) msg[r.reasoning_key] = r.reasoning;
     return ojson{
         {"id", r.id},
         {"object", "chat.completion"},
@@ -248,14 +258,18 @@ std::vector<std::string> openai_events(const Reply& r, bool include_usage) {
                 {"created", r.created},
                 {"model", r.model},
                 {"choices", std::move(choices)}};
-        if (usage) c["usage"] = *usage;
+        // With include_usage, every chunk but the last carries "usage": null.
+        if (usage)
+            c["usage"] = *usage;
+        else if (include_usage)
+            c["usage"] = nullptr;
         ev.push_back("data: " + c.dump() + "\n\n");
     };
     auto delta = [&](ojson d, ojson finish = nullptr) {
         chunk(ojson::array({ojson{{"index", 0}, {"delta", std::move(d)}, {"finish_reason", std::move(finish)}}}));
     };
     delta({{"role", "assistant"}, {"content", ""}});
-    for (const auto& piece : split_chars(r.reasoning, r.chunk_chars)) delta({{"reasoning_content", piece}});
+    for (const auto& piece : split_chars(r.reasoning, r.chunk_chars)) delta({{r.reasoning_key, piece}});
     for (const auto& piece : split_chars(r.text, r.chunk_chars)) delta({{"content", piece}});
     delta(ojson::object(), r.finish);
     if (include_usage)
@@ -268,6 +282,7 @@ std::vector<std::string> openai_events(const Reply& r, bool include_usage) {
 
 std::string anthropic_body(const Reply& r) {
     ojson content = ojson::array();
+    if (r.redacted_thinking) content.push_back({{"type", "redacted_thinking"}, {"data", "EmwKAhgBEgy3va3pzix"}});
     if (!r.reasoning.empty()) content.push_back({{"type", "thinking"}, {"thinking", r.reasoning}, {"signature", "sig"}});
     content.push_back({{"type", "text"}, {"text", r.text}});
     return ojson{{"id", r.id},
@@ -309,6 +324,13 @@ std::vector<std::string> anthropic_events(const Reply& r) {
         event("content_block_stop", {{"type", "content_block_stop"}, {"index", index}});
         ++index;
     };
+    if (r.redacted_thinking) {
+        event("content_block_start", {{"type", "content_block_start"},
+                                      {"index", index},
+                                      {"content_block", {{"type", "redacted_thinking"}, {"data", "EmwKAhgBEgy3va3pzix"}}}});
+        event("content_block_stop", {{"type", "content_block_stop"}, {"index", index}});
+        ++index;
+    }
     if (!r.reasoning.empty()) block({{"type", "thinking"}, {"thinking", ""}}, "thinking_delta", "thinking", r.reasoning, "sig");
     block({{"type", "text"}, {"text", ""}}, "text_delta", "text", r.text, std::nullopt);
     event("message_delta", {{"type", "message_delta"},
@@ -316,6 +338,77 @@ std::vector<std::string> anthropic_events(const Reply& r) {
                             {"usage", {{"output_tokens", r.out_tokens}}}});
     event("message_stop", {{"type", "message_stop"}});
     return ev;
+}
+
+ojson responses_object(const Reply& r, const std::string& status) {
+    ojson output = ojson::array();
+    if (!r.reasoning.empty())
+        output.push_back({{"id", "rs_" + r.id},
+                          {"type", "reasoning"},
+                          {"summary", ojson::array({{{"type", "summary_text"}, {"text", r.reasoning}}})}});
+    output.push_back({{"id", "msg_" + r.id},
+                      {"type", "message"},
+                      {"status", "completed"},
+                      {"role", "assistant"},
+                      {"content", ojson::array({{{"type", "output_text"}, {"text", r.text}, {"annotations", ojson::array()}}})}});
+    ojson o{{"id", r.id},       {"object", "response"}, {"created_at", r.created},
+            {"status", status}, {"model", r.model},     {"output", output}};
+    o["incomplete_details"] = status == "incomplete" ? ojson{{"reason", r.finish}} : ojson();
+    o["usage"] = {{"input_tokens", r.in_tokens},
+                  {"output_tokens", r.out_tokens},
+                  {"output_tokens_details", {{"reasoning_tokens", r.reasoning.empty() ? 0 : r.out_tokens / 2}}},
+                  {"total_tokens", r.in_tokens + r.out_tokens}};
+    return o;
+}
+
+// "stop" completes; any other finish ends the response incomplete with that reason.
+std::string responses_status(const Reply& r) {
+    return r.finish == "stop" ? "completed" : "incomplete";
+}
+
+std::vector<std::string> responses_events(const Reply& r) {
+    std::vector<std::string> ev;
+    int seq = 0;
+    auto event = [&](const std::string& type, ojson data) {
+        data["type"] = type;
+        data["sequence_number"] = seq++;
+        ev.push_back("event: " + type + "\ndata: " + data.dump() + "\n\n");
+    };
+    ojson started{
+        {"id", r.id}, {"object", "response"}, {"status", "in_progress"}, {"model", r.model}, {"output", ojson::array()}};
+    event("response.created", {{"response", started}});
+    event("response.in_progress", {{"response", started}});
+    if (!r.reasoning.empty()) {
+        event("response.output_item.added",
+              {{"output_index", 0}, {"item", {{"type", "reasoning"}, {"summary", ojson::array()}}}});
+        for (const auto& piece : split_chars(r.reasoning, r.chunk_chars))
+            event("response.reasoning_summary_text.delta", {{"output_index", 0}, {"summary_index", 0}, {"delta", piece}});
+        event("response.reasoning_summary_part.done", {{"output_index", 0}, {"summary_index", 0}});
+    }
+    const int out = r.reasoning.empty() ? 0 : 1;
+    event("response.output_item.added", {{"output_index", out}, {"item", {{"type", "message"}, {"content", ojson::array()}}}});
+    for (const auto& piece : split_chars(r.text, r.chunk_chars))
+        event("response.output_text.delta", {{"output_index", out}, {"content_index", 0}, {"delta", piece}});
+    event("response.output_text.done", {{"output_index", out}, {"content_index", 0}, {"text", r.text}});
+    const std::string status = responses_status(r);
+    event(status == "completed" ? "response.completed" : "response.incomplete", {{"response", responses_object(r, status)}});
+    return ev;
+}
+
+// A mid-stream error in each service's form.
+std::string stream_error(Api api) {
+    if (api == Api::Anthropic)
+        return "event: error\ndata: " +
+               ojson{{"type", "error"}, {"error", {{"type", "overloaded_error"}, {"message", "Overloaded"}}}}.dump() + "\n\n";
+    if (api == Api::Responses)
+        return "event: error\ndata: " +
+               ojson{{"type", "error"}, {"code", "server_error"}, {"message", "The server had an error while processing"}}
+                   .dump() +
+               "\n\n";
+    return "data: " +
+           ojson{{"error", {{"message", "The server had an error while processing your request."}, {"type", "server_error"}}}}
+               .dump() +
+           "\n\n";
 }
 
 // One scripted entry answers one request; the caller closes the connection.
@@ -327,21 +420,30 @@ void respond(int fd, Api api, const json& entry, const json& body) {
     const long chunk_delay = entry.value("chunk_delay_ms", 0L), stall = entry.value("stall_ms", 0L);
     const bool truncate = entry.value("truncate", false);
     const bool never_stream = entry.value("stream", "auto") == "never";
+    const long first_byte = entry.value("first_byte_ms", 0L); // silence after the head, before any event
+    const bool mid_error = entry.value("mid_stream_error", false);
+    const bool keepalive = entry.value("keepalive", false);
+    const std::string error_code = entry.value("error_code", "");
     // Scripts speak OpenAI's finish reasons; Anthropic has its own names.
     std::string finish = entry.value("finish", "stop");
     if (api == Api::Anthropic)
         finish = finish == "stop" ? "end_turn" : finish == "length" ? "max_tokens" : finish;
     else
         finish = finish == "end_turn" ? "stop" : finish == "max_tokens" ? "length" : finish;
-    const Reply r{.id = (api == Api::OpenAI ? "chatcmpl-" : "msg_") + std::to_string(++g.ids),
-                  .model = entry.value("model", body.is_object() ? body.value("model", "test-model") : "test-model"),
-                  .text = entry.value("text", ""),
-                  .reasoning = entry.value("reasoning", ""),
-                  .finish = finish,
-                  .in_tokens = entry.value("input_tokens", 100L),
-                  .out_tokens = entry.value("output_tokens", 50L),
-                  .created = static_cast<long>(std::time(nullptr)),
-                  .chunk_chars = entry.value("chunk_chars", size_t{16})};
+    Reply r{.id = (api == Api::OpenAI      ? "chatcmpl-"
+                   : api == Api::Responses ? "resp_"
+                                           : "msg_") +
+                  std::to_string(++g.ids),
+            .model = entry.value("model", body.is_object() ? body.value("model", "test-model") : "test-model"),
+            .text = entry.value("text", ""),
+            .reasoning = entry.value("reasoning", ""),
+            .finish = finish,
+            .in_tokens = entry.value("input_tokens", 100L),
+            .out_tokens = entry.value("output_tokens", 50L),
+            .created = static_cast<long>(std::time(nullptr)),
+            .chunk_chars = entry.value("chunk_chars", size_t{16})};
+    r.reasoning_key = entry.value("reasoning_key", r.reasoning_key);
+    r.redacted_thinking = entry.value("redacted_thinking", false);
     sleep_ms(entry.value("delay_ms", 0L));
 
     if (entry.contains("raw_body") && entry["raw_body"].is_string()) {
@@ -352,18 +454,24 @@ void respond(int fd, Api api, const json& entry, const json& body) {
         const json& et = entry.contains("error_type") ? entry["error_type"] : json();
         const std::string type = et.is_string() ? et.get<std::string>() : default_error_type(status);
         const std::string msg = entry.value("text", "scripted error (HTTP " + std::to_string(status) + ")");
-        send_plain(fd, status, error_body(api, type, msg), extra);
+        send_plain(fd, status, error_body(api, type, msg, error_code), extra);
         return;
     }
 
     const bool wants_stream = body.is_object() && body.value("stream", false) == true;
     if (!wants_stream || never_stream) {
-        send_plain(fd, status, api == Api::OpenAI ? openai_body(r) : anthropic_body(r), extra);
+        send_plain(fd, status,
+                   api == Api::OpenAI      ? openai_body(r)
+                   : api == Api::Responses ? responses_object(r, responses_status(r)).dump()
+                                           : anthropic_body(r),
+                   extra);
         return;
     }
 
     const bool include_usage = body.value(json::json_pointer("/stream_options/include_usage"), false);
-    const auto events = api == Api::OpenAI ? openai_events(r, include_usage) : anthropic_events(r);
+    const auto events = api == Api::OpenAI      ? openai_events(r, include_usage)
+                        : api == Api::Responses ? responses_events(r)
+                                                : anthropic_events(r);
     // Chunked, as the services do; each SSE event travels in its own chunk.
     const std::string head = response_head(status,
                                            {{"Content-Type", "text/event-stream"},
@@ -372,18 +480,28 @@ void respond(int fd, Api api, const json& entry, const json& body) {
                                             {"Connection", "close"}},
                                            extra);
     if (!send_all(fd, head)) return;
+    auto chunk = [&](const std::string& data) {
+        char size_line[32];
+        std::snprintf(size_line, sizeof size_line, "%zx\r\n", data.size());
+        return send_all(fd, size_line + data + "\r\n");
+    };
+    sleep_ms(first_byte);
     const size_t half = events.size() / 2;
     for (size_t i = 0; i < events.size(); ++i) {
         if (i == half) {
             // A truncated stream ends without the terminating zero-size chunk, so the
             // client sees a connection lost mid-body, as when a proxy drops it.
             if (truncate) return;
+            if (mid_error) {
+                chunk(stream_error(api));
+                send_all(fd, "0\r\n\r\n");
+                return;
+            }
             sleep_ms(stall);
         }
         if (i > 0) sleep_ms(chunk_delay);
-        char size_line[32];
-        std::snprintf(size_line, sizeof size_line, "%zx\r\n", events[i].size());
-        if (!send_all(fd, size_line + events[i] + "\r\n")) return; // client went away
+        if (keepalive && !chunk(": keep-alive\n\n")) return; // an SSE comment, as proxies and OpenRouter send
+        if (!chunk(events[i])) return;                       // client went away
     }
     send_all(fd, "0\r\n\r\n");
 }
@@ -399,12 +517,19 @@ void handle(int fd) {
             // Suffix match so a base URL with an extra prefix still reaches us.
             if (req->method == "POST" && path.ends_with("/chat/completions")) api = Api::OpenAI;
             if (req->method == "POST" && path.ends_with("/messages")) api = Api::Anthropic;
+            if (req->method == "POST" && path.ends_with("/responses")) api = Api::Responses;
 
             json body = json::parse(req->body, nullptr, /*allow_exceptions=*/false);
             if (body.is_discarded()) body = req->body;
 
             json entry, reply_index; // reply_index: position in "replies", "default", or null
-            if (api) {
+            std::optional<llm_strict::Refusal> refusal;
+            if (api && g.strict)
+                refusal = llm_strict::check(*api == Api::OpenAI      ? llm_strict::Route::ChatCompletions
+                                            : *api == Api::Responses ? llm_strict::Route::Responses
+                                                                     : llm_strict::Route::Messages,
+                                            body);
+            if (api && !refusal) {
                 std::lock_guard lock(g.mu);
                 if (g.next < g.replies.size()) {
                     reply_index = g.next;
@@ -417,17 +542,17 @@ void handle(int fd) {
             if (g.log.is_open()) {
                 json headers = json::object();
                 for (const auto& [k, v] : req->headers) headers[k] = v;
-                const json line{{"method", req->method},
-                                {"path", req->path},
-                                {"headers", headers},
-                                {"body", body},
-                                {"reply_index", reply_index}};
+                const json line{{"method", req->method},      {"path", req->path},
+                                {"headers", headers},         {"body", body},
+                                {"reply_index", reply_index}, {"refused", refusal ? json(refusal->status) : json()}};
                 std::lock_guard lock(g.mu);
                 g.log << line.dump(-1, ' ', false, json::error_handler_t::replace) << '\n' << std::flush;
             }
 
             if (!api)
                 send_plain(fd, 404, error_body(Api::OpenAI, "not_found_error", "no route for " + req->method + " " + path));
+            else if (refusal)
+                send_plain(fd, refusal->status, refusal->body);
             else if (entry.is_null())
                 send_plain(fd, 500, error_body(*api, "api_error", "script exhausted: no reply left and no default"));
             else
@@ -470,6 +595,7 @@ int main(int argc, char** argv) {
         if (script.contains("replies")) g.replies = script.at("replies");
         if (!g.replies.is_array()) throw std::runtime_error("\"replies\" must be an array");
         if (script.contains("default") && !script["default"].is_null()) g.fallback = script["default"];
+        g.strict = script.value("strict", false);
         if (!log_path.empty()) {
             g.log.open(log_path, std::ios::app);
             if (!g.log) throw std::runtime_error("cannot open log " + log_path);

@@ -73,13 +73,17 @@ Usage billedUsage(const CallOutcome& o, const ChatRequest& request, bool& estima
         }
         return u;
     }
-    if (o.partialUsage.inputTokens > 0 || o.partialUsage.outputTokens > 0) return o.partialUsage;
     const auto& f = o.failure;
     const bool reachedModel = (f.httpStatus >= 200 && f.httpStatus < 300) || f.kind == FailureKind::Idle ||
                               f.kind == FailureKind::Timeout || f.kind == FailureKind::Truncated;
-    if (!reachedModel) return {};
+    if (!reachedModel) return o.partialUsage;
+    // What the server counted so far (often only the prompt, at the start of
+    // a stream), else the estimate; the output at least what streamed in.
+    Usage u = o.partialUsage;
+    if (u.inputTokens == 0) u.inputTokens = chars(request.system.size() + request.user.size());
+    u.outputTokens = std::max(u.outputTokens, chars(o.partialText.size() + o.partialReasoning.size()));
     estimated = true;
-    return {chars(request.system.size() + request.user.size()), chars(o.partialText.size() + o.partialReasoning.size())};
+    return u;
 }
 
 LlmClient::LlmClient(ModelConfig model, std::unique_ptr<Provider> provider)

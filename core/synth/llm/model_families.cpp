@@ -52,10 +52,11 @@ std::vector<ModelFamily> makeBuiltins() {
     t.push_back(openAiReasoning("o-series", {"o1*", "o3*", "o4-mini*"}, Endpoint::ChatCompletions));
     t.push_back(openAiReasoning("gpt-5.x", {"gpt-5*"}, Endpoint::ChatCompletions));
     // Served by the Responses API only (chat completions answers 404).
-    t.push_back(openAiReasoning("codex/pro", {"*codex*", "o1-pro*", "o3-pro*", "gpt-5*-pro*"}, Endpoint::Responses));
-    t.push_back(claude("claude-4.5 and earlier", {"claude-sonnet-4-5*", "claude-opus-4-5*", "claude-haiku-4-5*",
-                                                  "claude-opus-4-1*", "claude-opus-4-2*", "claude-sonnet-4-2*",
-                                                  "claude-3*"},
+    t.push_back(openAiReasoning("codex/pro", {"*codex*", "gpt-5*-codex*", "codex-*", "o1-pro*", "o3-pro*", "gpt-5*-pro*"},
+                                Endpoint::Responses));
+    t.push_back(claude("claude-4.5 and earlier",
+                       {"claude-sonnet-4-5*", "claude-opus-4-5*", "claude-haiku-4-5*", "claude-opus-4-1*", "claude-opus-4-2*",
+                        "claude-sonnet-4-2*", "claude-3*"},
                        ThinkingForm::Budget, true));
     t.push_back(claude("claude-4.6", {"claude-sonnet-4-6*", "claude-opus-4-6*"}, ThinkingForm::Either, true));
     t.push_back(claude("claude-opus-4-7", {"claude-opus-4-7*"}, ThinkingForm::Adaptive, false));
@@ -101,16 +102,14 @@ int specificity(const ModelFamily& f, const ModelConfig& m) {
             if (!m.server.empty() && lower(p.substr(7)) == lower(m.server)) best = std::max(best, 0);
             continue;
         }
-        if (globMatch(lower(p), id)) best = std::max(best, static_cast<int>(std::count_if(p.begin(), p.end(), [](char c) {
-                                                                                 return c != '*';
-                                                                             })));
+        if (globMatch(lower(p), id))
+            best = std::max(best, static_cast<int>(std::count_if(p.begin(), p.end(), [](char c) { return c != '*'; })));
     }
     return best;
 }
 
 template <class E>
-bool parseEnum(const json& j, const char* key, const std::vector<std::pair<const char*, E>>& names, E& out,
-               std::string& error) {
+bool parseEnum(const json& j, const char* key, const std::vector<std::pair<const char*, E>>& names, E& out, std::string& error) {
     if (!j.contains(key)) return true;
     if (!j[key].is_string()) {
         error = std::string(key) + ": expected a string";
@@ -180,20 +179,25 @@ Result<std::vector<ModelFamily>> familiesFromJson(const json& array, const std::
                 return makeError(ErrorCode::Validation,
                                  at + "/match: required, an array of model ids with '*' wildcards (or \"server:ollama\")");
             for (const auto& p : j["match"]) f.patterns.push_back(p.get<std::string>());
-            const bool ok = parseEnum<ProviderKind>(j, "provider", {{"openai", ProviderKind::OpenAi}, {"anthropic", ProviderKind::Anthropic}},
-                                                    f.provider, error) &&
-                            parseEnum<TokenField>(j, "token_field", {{"max_tokens", TokenField::MaxTokens},
-                                                                     {"max_completion_tokens", TokenField::MaxCompletionTokens}},
-                                                  f.tokenField, error) &&
-                            parseEnum<ThinkingForm>(j, "thinking", {{"none", ThinkingForm::None}, {"budget", ThinkingForm::Budget},
-                                                                    {"adaptive", ThinkingForm::Adaptive},
-                                                                    {"adaptive-or-budget", ThinkingForm::Either},
-                                                                    {"effort", ThinkingForm::Effort}},
-                                                    f.thinking, error) &&
-                            parseEnum<Endpoint>(j, "endpoint", {{"chat_completions", Endpoint::ChatCompletions},
-                                                                {"responses", Endpoint::Responses},
-                                                                {"messages", Endpoint::Messages}},
-                                                f.endpoint, error);
+            const bool ok =
+                parseEnum<ProviderKind>(j, "provider", {{"openai", ProviderKind::OpenAi}, {"anthropic", ProviderKind::Anthropic}},
+                                        f.provider, error) &&
+                parseEnum<TokenField>(
+                    j, "token_field",
+                    {{"max_tokens", TokenField::MaxTokens}, {"max_completion_tokens", TokenField::MaxCompletionTokens}},
+                    f.tokenField, error) &&
+                parseEnum<ThinkingForm>(j, "thinking",
+                                        {{"none", ThinkingForm::None},
+                                         {"budget", ThinkingForm::Budget},
+                                         {"adaptive", ThinkingForm::Adaptive},
+                                         {"adaptive-or-budget", ThinkingForm::Either},
+                                         {"effort", ThinkingForm::Effort}},
+                                        f.thinking, error) &&
+                parseEnum<Endpoint>(j, "endpoint",
+                                    {{"chat_completions", Endpoint::ChatCompletions},
+                                     {"responses", Endpoint::Responses},
+                                     {"messages", Endpoint::Messages}},
+                                    f.endpoint, error);
             if (!ok) return makeError(ErrorCode::Validation, at + "/" + error);
             if (f.provider == ProviderKind::Anthropic) {
                 f.maxTemperature = 1;

@@ -19,15 +19,15 @@ enum class ThinkingForm {
 enum class Endpoint { ChatCompletions, Responses, Messages };
 
 struct ModelFamily {
-    std::string name;                  // "o-series", "claude-opus-4-7", "local", ...
+    std::string name; // "o-series", "claude-opus-4-7", "local", ...
     ProviderKind provider = ProviderKind::OpenAi;
     std::vector<std::string> patterns; // model ids, '*' matching any run of characters; "server:NAME" matches a local server
     TokenField tokenField = TokenField::MaxTokens;
-    bool temperature = true;           // accepts a temperature other than the default
+    bool temperature = true; // accepts a temperature other than the default
     bool topP = true;
-    double maxTemperature = 2;         // OpenAI 0-2, Anthropic 0-1
+    double maxTemperature = 2; // OpenAI 0-2, Anthropic 0-1
     ThinkingForm thinking = ThinkingForm::None;
-    std::string effortField;           // "reasoning_effort" (chat completions), "reasoning.effort" (responses), "output_config.effort"
+    std::string effortField; // "reasoning_effort" (chat completions), "reasoning.effort" (responses), "output_config.effort"
     Endpoint endpoint = Endpoint::ChatCompletions;
     bool streamNeedsVerification = false; // hosted streaming may be refused to unverified organisations
     bool builtin = true;

@@ -45,6 +45,7 @@ std::string failureText(const json& response) {
 struct StreamState {
     ChatReply reply;
     bool finished = false;
+    bool partEnded = false; // a reasoning summary part ended; the next one starts a paragraph
     std::string error;
     FailureKind errorKind = FailureKind::Malformed;
 
@@ -64,11 +65,13 @@ struct StreamState {
             reply.text += t;
             if (sink && !t.empty()) sink->text(t);
         } else if (type == "response.reasoning_summary_text.delta" || type == "response.reasoning_text.delta") {
-            const auto t = stringAt(j, "delta");
+            // Summary parts are paragraphs: a blank line between them.
+            const auto t = (partEnded && !reply.reasoning.empty() ? "\n\n" : "") + stringAt(j, "delta");
+            partEnded = false;
             reply.reasoning += t;
             if (sink && !t.empty()) sink->reasoning(t);
-        } else if (type == "response.reasoning_summary_part.done" && !reply.reasoning.empty()) {
-            reply.reasoning += "\n\n";
+        } else if (type == "response.reasoning_summary_part.done") {
+            partEnded = true;
         } else if (type == "response.created" && j.contains("response")) {
             reply.model = stringAt(j["response"], "model");
         } else if (type == "response.completed" || type == "response.incomplete") {
@@ -101,12 +104,9 @@ class ResponsesProvider final : public Provider {
 
     CallOutcome call(const ChatRequest& request, StreamSink* sink, std::stop_token stop) override {
         const bool stream = request.stream && model_.stream;
-        json body{{"model", model_.model},
-                  {"instructions", request.system},
-                  {"input", request.user},
-                  {"max_output_tokens", request.maxTokens},
-                  {"store", false},
-                  {"stream", stream}};
+        json body{{"model", model_.model}, {"instructions", request.system},
+                  {"input", request.user}, {"max_output_tokens", request.maxTokens},
+                  {"store", false},        {"stream", stream}};
         const auto& f = model_.family;
         if (f.temperature) body["temperature"] = request.temperature;
         if (f.thinking == ThinkingForm::Effort) {
