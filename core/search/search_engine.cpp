@@ -21,6 +21,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <set>
 #include <thread>
 
 namespace ks::search {
@@ -221,6 +222,8 @@ class Run final : public SteeringTarget {
     void handleLlmResult(const synth::LlmResult& r) {
         const auto callId = llmSource_->record(r, search_.id, spend_, [this](const std::string& text) { note(text); });
         const auto& call = r.outcome.call;
+        if (!r.outcome.warning.empty() && warned_.insert(r.outcome.warning.substr(0, r.outcome.warning.find(':'))).second)
+            note(r.outcome.warning);                                                     // once per model
         if (!call.ok && call.failure.kind == synth::llm::FailureKind::Cancelled) return; // the search is ending
         const Node* parent = tree_.find(r.job.parent);
         NodeId nodeId = 0;
@@ -510,6 +513,7 @@ class Run final : public SteeringTarget {
     std::stop_callback<std::function<void()>> stopLink_;
     store::LlmSpend spend_;
     int llmFailuresInARow_ = 0;
+    std::set<std::string> warned_; // models whose prompt-cut warning was noted
 };
 
 } // namespace

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <iterator>
 
 using namespace ks;
 using namespace ks::synth::llm;
@@ -71,8 +72,7 @@ std::vector<Family> families() {
         {"gpt-5-codex", openai("gpt-5.1-codex", {{"reasoning_effort", "high"}}), "/v1/responses"},
         {"gpt-5-pro", openai("gpt-5-pro"), "/v1/responses"},
         {"claude-sonnet-4-5", anthropic("claude-sonnet-4-5", {{"thinking_budget", 2048}, {"max_tokens", 8192}}), "/v1/messages"},
-        {"claude-sonnet-4-6", anthropic("claude-sonnet-4-6", {{"reasoning_effort", "high"}, {"temperature", 1}}),
-         "/v1/messages"},
+        {"claude-sonnet-4-6", anthropic("claude-sonnet-4-6", {{"reasoning_effort", "high"}, {"temperature", 1}}), "/v1/messages"},
         {"claude-opus-4-7", anthropic("claude-opus-4-7", {{"reasoning_effort", "xhigh"}}), "/v1/messages"},
         {"ollama", local("ollama"), "/v1/chat/completions"},
         {"vllm", local("vllm"), "/v1/chat/completions"},
@@ -116,7 +116,8 @@ class TestLlmFamilies : public QObject {
         const auto cfg = writeConfig(server, family.label, entry);
         const auto run = cli({"llm", "test", "--model", "m", "--llm-config", qs(cfg)});
         const auto requests = server.requests();
-        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err + QString::fromStdString(requests.empty() ? "" : requests[0].dump())));
+        QVERIFY2(run.exitCode == 0,
+                 qPrintable(run.out + run.err + QString::fromStdString(requests.empty() ? "" : requests[0].dump())));
         QVERIFY2(run.out.contains("ready"), qPrintable(run.out));
         QCOMPARE(requests.size(), std::size_t{1});
         QCOMPARE(requests[0]["path"].get<std::string>(), std::string(family.route));
@@ -133,7 +134,8 @@ class TestLlmFamilies : public QObject {
             for (const auto& f : families())
                 if (std::string(f.label) == label) {
                     const auto before = server.requests().size();
-                    const auto run = cli({"llm", "test", "--model", "m", "--llm-config", qs(writeConfig(server, label, f.entry))});
+                    const auto run =
+                        cli({"llm", "test", "--model", "m", "--llm-config", qs(writeConfig(server, label, f.entry))});
                     if (run.exitCode != 0 || server.requests().size() != before + 1) return json();
                     return server.requests().back()["body"];
                 }
@@ -170,22 +172,26 @@ class TestLlmFamilies : public QObject {
                                        << R"({"provider":"openai","model":"o3","server":"openai"})"
                                        << R"({"name":"old","match":["o3*"],"token_field":"max_tokens","temperature":false})"
                                        << "Use 'max_completion_tokens' instead";
-        QTest::newRow("gpt-5 temperature") << R"({"provider":"openai","model":"gpt-5.1","server":"openai"})"
-                                           << R"({"provider":"openai","model":"gpt-5.1","server":"openai"})"
-                                           << R"({"name":"old","match":["gpt-5*"],"token_field":"max_completion_tokens","temperature":true})"
-                                           << "Only the default (1) value is supported";
-        QTest::newRow("codex on chat completions") << R"({"provider":"openai","model":"gpt-5.1-codex","server":"openai"})"
-                                                   << R"({"provider":"openai","model":"gpt-5.1-codex","server":"openai"})"
-                                                   << R"({"name":"old","match":["gpt-5.1-codex"],"token_field":"max_completion_tokens","temperature":false,"endpoint":"chat_completions"})"
-                                                   << "only supported in v1/responses";
-        QTest::newRow("opus-4-7 budget") << R"({"provider":"anthropic","model":"claude-opus-4-7","reasoning_effort":"high","max_tokens":16000})"
-                                         << R"({"provider":"anthropic","model":"claude-opus-4-7","thinking_budget":4096,"max_tokens":16000})"
-                                         << R"({"name":"old","provider":"anthropic","match":["claude-opus-4-7*"],"thinking":"budget","temperature":false})"
-                                         << "thinking.type.enabled is not supported";
-        QTest::newRow("opus-4-7 temperature") << R"({"provider":"anthropic","model":"claude-opus-4-7"})"
-                                              << R"({"provider":"anthropic","model":"claude-opus-4-7"})"
-                                              << R"({"name":"old","provider":"anthropic","match":["claude-opus-4-7*"],"thinking":"adaptive","temperature":true})"
-                                              << "temperature: is not supported";
+        QTest::newRow("gpt-5 temperature")
+            << R"({"provider":"openai","model":"gpt-5.1","server":"openai"})"
+            << R"({"provider":"openai","model":"gpt-5.1","server":"openai"})"
+            << R"({"name":"old","match":["gpt-5*"],"token_field":"max_completion_tokens","temperature":true})"
+            << "Only the default (1) value is supported";
+        QTest::newRow("codex on chat completions")
+            << R"({"provider":"openai","model":"gpt-5.1-codex","server":"openai"})"
+            << R"({"provider":"openai","model":"gpt-5.1-codex","server":"openai"})"
+            << R"({"name":"old","match":["gpt-5.1-codex"],"token_field":"max_completion_tokens","temperature":false,"endpoint":"chat_completions"})"
+            << "only supported in v1/responses";
+        QTest::newRow("opus-4-7 budget")
+            << R"({"provider":"anthropic","model":"claude-opus-4-7","reasoning_effort":"high","max_tokens":16000})"
+            << R"({"provider":"anthropic","model":"claude-opus-4-7","thinking_budget":4096,"max_tokens":16000})"
+            << R"({"name":"old","provider":"anthropic","match":["claude-opus-4-7*"],"thinking":"budget","temperature":false})"
+            << "thinking.type.enabled is not supported";
+        QTest::newRow("opus-4-7 temperature")
+            << R"({"provider":"anthropic","model":"claude-opus-4-7"})"
+            << R"({"provider":"anthropic","model":"claude-opus-4-7"})"
+            << R"({"name":"old","provider":"anthropic","match":["claude-opus-4-7*"],"thinking":"adaptive","temperature":true})"
+            << "temperature: is not supported";
         QTest::newRow("sonnet-4-5 budget over llm test's max_tokens")
             << R"({"provider":"anthropic","model":"claude-sonnet-4-5","thinking_budget":2048})"
             << R"({"provider":"anthropic","model":"claude-sonnet-4-5","thinking_budget":2048})"
@@ -210,12 +216,12 @@ class TestLlmFamilies : public QObject {
             QVERIFY2(out.call.ok, out.call.failure.message.c_str());
             QCOMPARE(server.requests().back()["body"]["max_tokens"].get<int>(), 2048 + 16);
             // What the old request (max_tokens 16, budget 2048) meets.
-            QVERIFY(postJson(server.baseUrl("/v1/messages"),
-                                   json{{"model", "claude-sonnet-4-5"},
-                                        {"max_tokens", 16},
-                                        {"messages", json::array({{{"role", "user"}, {"content", "hi"}}})},
-                                        {"thinking", {{"type", "enabled"}, {"budget_tokens", 2048}}}})
-                        .find("must be greater than `thinking.budget_tokens`") != std::string::npos);
+            QVERIFY(
+                postJson(server.baseUrl("/v1/messages"), json{{"model", "claude-sonnet-4-5"},
+                                                              {"max_tokens", 16},
+                                                              {"messages", json::array({{{"role", "user"}, {"content", "hi"}}})},
+                                                              {"thinking", {{"type", "enabled"}, {"budget_tokens", 2048}}}})
+                    .find("must be greater than `thinking.budget_tokens`") != std::string::npos);
             return;
         }
         test::LlmServer server(json{{"strict", true}, {"default", {{"text", "ready"}}}});
@@ -245,14 +251,16 @@ class TestLlmFamilies : public QObject {
         QTest::newRow("budget not below max_tokens")
             << R"({"provider":"anthropic","model":"claude-sonnet-4-5","thinking_budget":8192,"max_tokens":8192})"
             << "must be less than max_tokens";
-        QTest::newRow("anthropic temperature over 1") << R"({"provider":"anthropic","model":"claude-sonnet-4-6","temperature":1.5})"
-                                                      << "must be between 0 and 1";
+        QTest::newRow("anthropic temperature over 1")
+            << R"({"provider":"anthropic","model":"claude-sonnet-4-6","temperature":1.5})"
+            << "must be between 0 and 1";
         QTest::newRow("o3 temperature") << R"({"provider":"openai","model":"o3","server":"openai","temperature":0.2})"
                                         << "accepts only its default temperature";
         QTest::newRow("opus-4-7 budget") << R"({"provider":"anthropic","model":"claude-opus-4-7","thinking_budget":2048})"
                                          << "thinks adaptively only";
-        QTest::newRow("effort on gpt-4.1") << R"({"provider":"openai","model":"gpt-4.1","server":"openai","reasoning_effort":"high"})"
-                                           << "takes no effort level";
+        QTest::newRow("effort on gpt-4.1")
+            << R"({"provider":"openai","model":"gpt-4.1","server":"openai","reasoning_effort":"high"})"
+            << "takes no effort level";
     }
     void configsAFamilyRefusesFailAtLoad() {
         QFETCH(QString, entry);
@@ -267,6 +275,23 @@ class TestLlmFamilies : public QObject {
         QVERIFY2(run.err.contains(message), qPrintable(run.err));
         QVERIFY2(run.err.contains(qs(cfg)) && run.err.contains("model m"), qPrintable(run.err));
         QVERIFY(server.requests().empty());
+    }
+
+    // The README's configuration for every service loads, and every model in
+    // it belongs to a family.
+    void readmeConfigurationsLoad() {
+        std::ifstream in(std::string(std::getenv("KS_TEST_DATA_DIR")) + "/../../README.md");
+        const std::string readme((std::istreambuf_iterator<char>(in)), {});
+        const auto at = readme.find("Exact configurations for each service:");
+        QVERIFY(at != std::string::npos);
+        const auto begin = readme.find("```json\n", at) + 8;
+        const auto end = readme.find("```", begin);
+        const auto path = dir() + "/readme-llm.json";
+        std::ofstream(path) << readme.substr(begin, end - begin);
+        const auto settings = loadSettings(path, true);
+        QVERIFY2(settings.ok(), settings.ok() ? "" : settings.error().message.c_str());
+        QVERIFY(settings->models.size() >= 8);
+        for (const auto& m : settings->models) QVERIFY2(m.familyNote.empty(), m.familyNote.c_str());
     }
 
     void unknownModelsGetADefaultAndANote() {
@@ -308,9 +333,9 @@ class TestLlmFamilies : public QObject {
         QVERIFY(server.ready());
         const auto cfg = writeConfig(server, family.label, family.entry);
         const QString db = qs(dir() + "/search-" + std::to_string(row) + ".db");
-        const auto run = cli({"--db", db, "search", "start", "--problem", qs(test::problemDir("saxpy").string()), "--synth", "llm",
-                              "--model", "m", "--budget", "6", "--workers", "2", "--llm-concurrency", "2", "--check-only",
-                              "--llm-config", qs(cfg)});
+        const auto run =
+            cli({"--db", db, "search", "start", "--problem", qs(test::problemDir("saxpy").string()), "--synth", "llm", "--model",
+                 "m", "--budget", "6", "--workers", "2", "--llm-concurrency", "2", "--check-only", "--llm-config", qs(cfg)});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QVERIFY2(run.out.contains("finished (budget): 6 evaluations"), qPrintable(run.out));
         for (const auto& r : server.requests()) QVERIFY2(r["refused"].is_null(), r.dump().c_str());
@@ -350,8 +375,9 @@ class TestLlmFamilies : public QObject {
     }
     void midStreamErrorsAreRetried() {
         QFETCH(QString, modelId);
-        test::LlmServer server(json{{"replies", json::array({{{"text", std::string(400, 'a')}, {"chunk_chars", 20}, {"mid_stream_error", true}},
-                                                             {{"text", "whole"}, {"keepalive", true}}})}});
+        test::LlmServer server(
+            json{{"replies", json::array({{{"text", std::string(400, 'a')}, {"chunk_chars", 20}, {"mid_stream_error", true}},
+                                          {{"text", "whole"}, {"keepalive", true}}})}});
         QVERIFY(server.ready());
         auto m = model(server, modelId.toStdString());
         const auto out = LlmClient(m).complete(request(), nullptr, {}, 1);
@@ -365,11 +391,12 @@ class TestLlmFamilies : public QObject {
     }
 
     void quotaIsNotRetried() {
-        test::LlmServer server(json{{"default",
-                                     {{"status", 429},
-                                      {"error_type", "insufficient_quota"},
-                                      {"error_code", "insufficient_quota"},
-                                      {"text", "You exceeded your current quota, please check your plan and billing details."}}}});
+        test::LlmServer server(
+            json{{"default",
+                  {{"status", 429},
+                   {"error_type", "insufficient_quota"},
+                   {"error_code", "insufficient_quota"},
+                   {"text", "You exceeded your current quota, please check your plan and billing details."}}}});
         QVERIFY(server.ready());
         const auto out = LlmClient(model(server, "gpt-4.1")).complete(request(), nullptr, {}, 1);
         QVERIFY(!out.call.ok);
@@ -388,17 +415,17 @@ class TestLlmFamilies : public QObject {
         QVERIFY(server.ready());
         const auto cfg = writeConfig(server, "quota", families()[0].entry);
         const QString db = qs(dir() + "/quota.db");
-        const auto run = cli({"--db", db, "search", "start", "--problem", qs(test::problemDir("saxpy").string()), "--synth", "llm",
-                              "--model", "m", "--budget", "10", "--workers", "1", "--llm-concurrency", "1", "--check-only",
-                              "--llm-config", qs(cfg)});
+        const auto run =
+            cli({"--db", db, "search", "start", "--problem", qs(test::problemDir("saxpy").string()), "--synth", "llm", "--model",
+                 "m", "--budget", "10", "--workers", "1", "--llm-concurrency", "1", "--check-only", "--llm-config", qs(cfg)});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QVERIFY2(run.out.contains("(llm_quota)"), qPrintable(run.out));
         QCOMPARE(server.requests().size(), std::size_t{1});
     }
 
     void retryAfterMsIsHonoured() {
-        test::LlmServer server(json{{"replies", json::array({{{"status", 429}, {"headers", {{"retry-after-ms", "300"}}}},
-                                                             {{"text", "ok"}}})}});
+        test::LlmServer server(
+            json{{"replies", json::array({{{"status", 429}, {"headers", {{"retry-after-ms", "300"}}}}, {{"text", "ok"}}})}});
         QVERIFY(server.ready());
         auto m = model(server, "gpt-4.1");
         m.retryBaseS = 5; // a backoff would wait seconds; the server asks for 0.3
@@ -409,7 +436,10 @@ class TestLlmFamilies : public QObject {
     }
 
     void nullUsageIsNoUsage() {
-        test::LlmServer server(json{{"default", {{"raw_body", R"({"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":null})"}}}});
+        test::LlmServer server(json{
+            {"default",
+             {{"raw_body",
+               R"({"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":null})"}}}});
         QVERIFY(server.ready());
         auto m = model(server, "gpt-4.1");
         m.stream = false;
@@ -418,13 +448,30 @@ class TestLlmFamilies : public QObject {
         QVERIFY(out.call.reply.usageEstimated);
     }
 
+    void promptsCutByTheServerAreReported() {
+        test::LlmServer server(json{{"default", {{"text", "ok"}, {"input_tokens", 2048}}}});
+        QVERIFY(server.ready());
+        auto m = model(server, "qwen3-coder:30b");
+        m.server = "ollama";
+        m.family = familyOf(m).family;
+        ChatRequest r = request();
+        r.user = std::string(40000, 'k'); // about 10k tokens
+        const auto cut = LlmClient(m).complete(r, nullptr, {}, 1);
+        QVERIFY(cut.call.ok);
+        QVERIFY2(cut.warning.find("counted 2048 prompt tokens") != std::string::npos, cut.warning.c_str());
+        QVERIFY(cut.warning.find("OLLAMA_CONTEXT_LENGTH") != std::string::npos);
+        r.user = std::string(6000, 'k'); // within what the server counted: no warning
+        QVERIFY(LlmClient(m).complete(r, nullptr, {}, 1).warning.empty());
+    }
+
     // Failed attempts count against --max-cost: with every first attempt
     // broken mid-stream, the cap still holds to within one call.
     void costCapCountsFailedAttempts() {
         json replies = json::array();
         for (int i = 0; i < 40; ++i) {
             replies.push_back({{"text", std::string(4000, 'x')}, {"chunk_chars", 400}, {"mid_stream_error", true}});
-            replies.push_back({{"text", test::saxpyKernelReply(2 + i % 3, false)}, {"input_tokens", 1000}, {"output_tokens", 200}});
+            replies.push_back(
+                {{"text", test::saxpyKernelReply(2 + i % 3, false)}, {"input_tokens", 1000}, {"output_tokens", 200}});
         }
         test::LlmServer server(json{{"replies", replies}});
         QVERIFY(server.ready());
@@ -435,9 +482,27 @@ class TestLlmFamilies : public QObject {
         const auto cfg = writeConfig(server, "cost", entry);
         const QString db = qs(dir() + "/cost.db");
         const double cap = 3.0;
-        const auto run = cli({"--db", db, "search", "start", "--problem", qs(test::problemDir("saxpy").string()), "--synth", "llm",
-                              "--model", "m", "--budget", "30", "--workers", "1", "--llm-concurrency", "1", "--check-only",
-                              "--max-cost", QString::number(cap), "--llm-config", qs(cfg)});
+        const auto run = cli({"--db",
+                              db,
+                              "search",
+                              "start",
+                              "--problem",
+                              qs(test::problemDir("saxpy").string()),
+                              "--synth",
+                              "llm",
+                              "--model",
+                              "m",
+                              "--budget",
+                              "30",
+                              "--workers",
+                              "1",
+                              "--llm-concurrency",
+                              "1",
+                              "--check-only",
+                              "--max-cost",
+                              QString::number(cap),
+                              "--llm-config",
+                              qs(cfg)});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         auto ro = store::Database::open(db.toStdString(), store::Database::Mode::ReadOnly);
         QVERIFY(ro.ok());

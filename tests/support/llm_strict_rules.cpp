@@ -39,8 +39,7 @@ bool responsesOnly(const std::string& m) {
 std::optional<Refusal> checkOpenAi(Route route, const json& body) {
     const std::string model = lower(body.value("model", ""));
     if (route == Route::ChatCompletions && responsesOnly(model))
-        return openAiError(404,
-                           "This model is only supported in v1/responses and not in v1/chat/completions.", "model",
+        return openAiError(404, "This model is only supported in v1/responses and not in v1/chat/completions.", "model",
                            "unsupported_model");
     if (route == Route::ChatCompletions) {
         if (!body.contains("messages") || !body["messages"].is_array())
@@ -66,8 +65,7 @@ std::optional<Refusal> checkOpenAi(Route route, const json& body) {
         for (const char* knob : {"temperature", "top_p"})
             if (body.contains(knob) && !(body[knob].is_number() && body[knob].get<double>() == 1.0))
                 return openAiError(400,
-                                   std::string("Unsupported value: '") + knob +
-                                       "' does not support " + body[knob].dump() +
+                                   std::string("Unsupported value: '") + knob + "' does not support " + body[knob].dump() +
                                        " with this model. Only the default (1) value is supported.",
                                    knob, "unsupported_value");
     } else if (body.contains("reasoning_effort")) {
@@ -105,18 +103,22 @@ std::optional<Refusal> checkAnthropic(const json& body) {
         if (opus47)
             return anthropicError(400, "thinking.type.enabled is not supported for this model. Use thinking.type.adaptive and "
                                        "output_config.effort to control thinking behavior.");
-        const long budget = th.contains("budget_tokens") && th["budget_tokens"].is_number_integer()
-                                ? th["budget_tokens"].get<long>()
-                                : 0;
-        if (budget < 1024) return anthropicError(400, "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024");
+        const long budget =
+            th.contains("budget_tokens") && th["budget_tokens"].is_number_integer() ? th["budget_tokens"].get<long>() : 0;
+        if (budget < 1024)
+            return anthropicError(400, "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024");
         if (budget >= maxTokens)
-            return anthropicError(400, "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our "
-                                       "documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size");
+            return anthropicError(
+                400, "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our "
+                     "documentation at "
+                     "https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size");
     } else if (type != "disabled") {
-        return anthropicError(400, "thinking.type: Input tag '" + type + "' found using 'type' does not match any of the expected tags");
+        return anthropicError(400, "thinking.type: Input tag '" + type +
+                                       "' found using 'type' does not match any of the expected tags");
     }
     if (body.contains("temperature") && !(body["temperature"].is_number() && body["temperature"].get<double>() == 1.0))
-        return anthropicError(400, "`temperature` may only be set to 1 when thinking is enabled or in interleaved thinking mode.");
+        return anthropicError(400,
+                              "`temperature` may only be set to 1 when thinking is enabled or in interleaved thinking mode.");
     return std::nullopt;
 }
 

@@ -86,6 +86,20 @@ Usage billedUsage(const CallOutcome& o, const ChatRequest& request, bool& estima
     return u;
 }
 
+std::string promptCutWarning(const ModelConfig& model, const ChatRequest& request, const ChatReply& reply) {
+    if (reply.usageEstimated || reply.usage.inputTokens <= 0) return "";
+    const auto sent = static_cast<std::int64_t>((request.system.size() + request.user.size() + 3) / 4);
+    // Tokenizers differ from characters / 4 by well under 2x on code and prose.
+    if (sent < 1024 || reply.usage.inputTokens * 2 >= sent) return "";
+    std::string text = model.name + ": the server counted " + std::to_string(reply.usage.inputTokens) +
+                       " prompt tokens of about " + std::to_string(sent) + " sent: it cut the prompt to its context window";
+    if (model.server == "ollama")
+        text += "; start Ollama with a larger context (OLLAMA_CONTEXT_LENGTH=32768 ollama serve) or set num_ctx in a Modelfile";
+    else
+        text += "; raise the server's context length (vLLM --max-model-len, llama.cpp -c, SGLang --context-length)";
+    return text;
+}
+
 LlmClient::LlmClient(ModelConfig model, std::unique_ptr<Provider> provider)
     : model_(std::move(model)), provider_(std::move(provider)) {}
 
@@ -121,6 +135,8 @@ ClientOutcome LlmClient::complete(const ChatRequest& request, StreamSink* sink, 
             break;
         }
     }
+    if (out.call.ok) out.warning = promptCutWarning(model_, request, out.call.reply);
+    if (!out.warning.empty()) log::llm()->warn("{}", out.warning);
     if (out.call.ok && out.call.reply.usageEstimated)
         out.call.reply.usage.inputTokens = static_cast<std::int64_t>((request.system.size() + request.user.size() + 3) / 4);
     out.latencyS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -21,7 +21,13 @@ struct ClientOutcome {
     double latencyS = 0;          // all attempts and waits
     Usage billed;                 // every attempt's, the last one's included: what a budget counts
     bool billedEstimated = false; // some of it was estimated (characters / 4)
+    std::string warning;          // something the user should know ("" when none), e.g. a prompt cut by the server
 };
+
+// A warning when the server counted far fewer prompt tokens than were sent
+// (Ollama's OpenAI endpoint silently cuts prompts to the server's context
+// window, 2k-4k tokens by default); "" otherwise.
+std::string promptCutWarning(const ModelConfig& model, const ChatRequest& request, const ChatReply& reply);
 
 // What one attempt is likely billed: the server's usage where it reported
 // any; else, when the request reached the model (a reply began, or it timed
