@@ -12,6 +12,7 @@
 #include "synth/llm/http_client.h"
 #include "synth/llm/llm_client.h"
 #include "synth/llm/model_families.h"
+#include "synth/llm/reply_parser.h"
 
 #include <QtCore/QProcess>
 #include <QtTest/QtTest>
@@ -462,6 +463,75 @@ class TestLlmFamilies : public QObject {
         QVERIFY(cut.warning.find("OLLAMA_CONTEXT_LENGTH") != std::string::npos);
         r.user = std::string(6000, 'k'); // within what the server counted: no warning
         QVERIFY(LlmClient(m).complete(r, nullptr, {}, 1).warning.empty());
+    }
+
+    // What each service sends besides text: Anthropic's redacted thinking,
+    // Ollama's "reasoning" field, and stops that are not an answer.
+    void repliesInEveryServicesForm_data() {
+        QTest::addColumn<QString>("modelId");
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("reasoning");
+        QTest::newRow("redacted thinking") << "claude-sonnet-4-5"
+                                           << R"({"text":"ok","reasoning":"seen","redacted_thinking":true})"
+                                           << "seen";
+        QTest::newRow("reasoning field") << "gpt-4.1"
+                                         << R"({"text":"ok","reasoning":"thought","reasoning_key":"reasoning"})"
+                                         << "thought";
+        QTest::newRow("responses summary") << "gpt-5.1-codex"
+                                           << R"({"text":"ok","reasoning":"summary"})"
+                                           << "summary";
+    }
+    void repliesInEveryServicesForm() {
+        QFETCH(QString, modelId);
+        QFETCH(QString, script);
+        QFETCH(QString, reasoning);
+        for (bool stream : {true, false}) {
+            test::LlmServer server(json{{"strict", true}, {"default", json::parse(script.toStdString())}});
+            QVERIFY(server.ready());
+            auto m = model(server, modelId.toStdString());
+            m.stream = stream;
+            const auto out = LlmClient(m).complete(request(), nullptr, {}, 1);
+            QVERIFY2(out.call.ok, out.call.failure.message.c_str());
+            QCOMPARE(out.call.reply.text, std::string("ok"));
+            QCOMPARE(QString::fromStdString(out.call.reply.reasoning), reasoning);
+        }
+    }
+
+    void stopsThatAreNotAnAnswer_data() {
+        QTest::addColumn<QString>("modelId");
+        QTest::addColumn<QString>("finish");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("openai content_filter") << "gpt-4.1"
+                                               << "content_filter"
+                                               << "withheld the reply (content_filter)";
+        QTest::newRow("anthropic refusal") << "claude-sonnet-4-5"
+                                           << "refusal"
+                                           << "withheld the reply (refusal)";
+        QTest::newRow("anthropic pause_turn") << "claude-sonnet-4-5"
+                                              << "pause_turn"
+                                              << "paused the turn";
+        QTest::newRow("anthropic context") << "claude-sonnet-4-5"
+                                           << "model_context_window_exceeded"
+                                           << "context window";
+        QTest::newRow("responses max_output_tokens") << "gpt-5.1-codex"
+                                                     << "max_output_tokens"
+                                                     << "max_tokens limit";
+        QTest::newRow("responses content_filter") << "gpt-5.1-codex"
+                                                  << "content_filter"
+                                                  << "withheld the reply";
+    }
+    void stopsThatAreNotAnAnswer() {
+        QFETCH(QString, modelId);
+        QFETCH(QString, finish);
+        QFETCH(QString, message);
+        test::LlmServer server(
+            json{{"strict", true}, {"default", {{"text", test::saxpyKernelReply(2, false)}, {"finish", finish.toStdString()}}}});
+        QVERIFY(server.ready());
+        const auto out = LlmClient(model(server, modelId.toStdString())).complete(request(), nullptr, {}, 1);
+        QVERIFY2(out.call.ok, out.call.failure.message.c_str());
+        const auto parsed = parseReply(out.call.reply.text, "saxpy", out.call.reply.finishReason, "cpp");
+        QVERIFY(!parsed.ok());
+        QVERIFY2(QString::fromStdString(parsed.error().message).contains(message), parsed.error().message.c_str());
     }
 
     // Failed attempts count against --max-cost: with every first attempt

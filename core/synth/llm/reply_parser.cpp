@@ -65,6 +65,16 @@ Result<ParsedReply> parseReply(const std::string& reply, const std::string& func
     if (finishReason == "length")
         return makeError(ErrorCode::Validation,
                          "the reply was cut off at the max_tokens limit before it ended; raise max_tokens for this model");
+    // Stops that leave no answer to trust, by the services' names for them.
+    if (finishReason == "content_filter" || finishReason == "refusal")
+        return makeError(ErrorCode::Validation, "the service withheld the reply (" + finishReason +
+                                                    "): its filter or the model refused; reword the hint or try another model");
+    if (finishReason == "pause_turn")
+        return makeError(ErrorCode::Validation,
+                         "the service paused the turn (pause_turn) before the answer; the next expansion asks again");
+    if (finishReason == "model_context_window_exceeded" || finishReason == "context_length_exceeded")
+        return makeError(ErrorCode::Validation, "the prompt and the reply outgrew the model's context window (" + finishReason +
+                                                    "); lower --prompt-tokens or max_tokens for this model");
     if (trim(reply).empty()) return makeError(ErrorCode::Validation, "the reply is empty");
     const auto blocks = findBlocks(reply);
     std::vector<const Block*> candidates;
