@@ -67,9 +67,9 @@ std::vector<Family> families() {
     return {
         {"gpt-4.1", openai("gpt-4.1", {{"temperature", 0.3}}), "/v1/chat/completions"},
         {"gpt-4o", openai("gpt-4o-2024-11-20"), "/v1/chat/completions"},
-        {"o3", openai("o3", {{"reasoning_effort", "high"}}), "/v1/chat/completions"},
-        {"o4-mini", openai("o4-mini"), "/v1/chat/completions"},
-        {"gpt-5.1", openai("gpt-5.1", {{"reasoning_effort", "medium"}}), "/v1/chat/completions"},
+        {"o3", openai("o3", {{"reasoning_effort", "high"}}), "/v1/responses"},
+        {"o4-mini", openai("o4-mini"), "/v1/responses"},
+        {"gpt-5.1", openai("gpt-5.1", {{"reasoning_effort", "medium"}}), "/v1/responses"},
         {"gpt-5-codex", openai("gpt-5.1-codex", {{"reasoning_effort", "high"}}), "/v1/responses"},
         {"gpt-5-pro", openai("gpt-5-pro"), "/v1/responses"},
         {"claude-sonnet-4-5", anthropic("claude-sonnet-4-5", {{"thinking_budget", 2048}, {"max_tokens", 8192}}), "/v1/messages"},
@@ -143,8 +143,8 @@ class TestLlmFamilies : public QObject {
             return json();
         };
         const auto o3 = bodyOf("o3");
-        QVERIFY(o3.contains("max_completion_tokens") && !o3.contains("max_tokens") && !o3.contains("temperature"));
-        QCOMPARE(o3["reasoning_effort"].get<std::string>(), std::string("high"));
+        QVERIFY(o3.contains("max_output_tokens") && !o3.contains("max_tokens") && !o3.contains("temperature"));
+        QCOMPARE(o3["reasoning"]["effort"].get<std::string>(), std::string("high"));
         const auto gpt41 = bodyOf("gpt-4.1");
         QCOMPARE(gpt41["temperature"].get<double>(), 0.0); // llm test asks for 0; the family accepts it
         const auto codex = bodyOf("gpt-5-codex");
@@ -349,6 +349,25 @@ class TestLlmFamilies : public QObject {
     }
 
     // Faults ---------------------------------------------------------------
+
+    // OpenAI streams o3 and gpt-5 only to verified organisations: the refused
+    // stream is followed by the same call whole, and later calls go whole at once.
+    void unverifiedOrganisationsGetWholeReplies() {
+        test::LlmServer server(
+            json{{"strict", true}, {"unverified_org", true}, {"default", {{"text", "ok"}, {"reasoning", "why"}}}});
+        QVERIFY(server.ready());
+        LlmClient client(model(server, "gpt-5.1"));
+        for (int i = 0; i < 2; ++i) {
+            const auto out = client.complete(request(), nullptr, {}, 1);
+            QVERIFY2(out.call.ok, out.call.failure.message.c_str());
+            QCOMPARE(out.call.reply.reasoning, std::string("why"));
+        }
+        const auto reqs = server.requests();
+        QCOMPARE(reqs.size(), std::size_t{3}); // refused stream, whole, whole
+        QVERIFY(!reqs[0]["refused"].is_null() && reqs[0]["body"]["stream"].get<bool>());
+        QVERIFY(reqs[1]["refused"].is_null() && !reqs[1]["body"]["stream"].get<bool>());
+        QVERIFY(!reqs[2]["body"]["stream"].get<bool>());
+    }
 
     void silenceBeforeTheFirstByteWithinItsLimitSucceeds() {
         test::LlmServer server(json{{"default", {{"text", "ready"}, {"first_byte_ms", 2500}}}});

@@ -36,7 +36,7 @@ bool responsesOnly(const std::string& m) {
     return m.find("codex") != std::string::npos || (m.size() > 4 && m.find("-pro") != std::string::npos);
 }
 
-std::optional<Refusal> checkOpenAi(Route route, const json& body) {
+std::optional<Refusal> checkOpenAi(Route route, const json& body, bool unverifiedOrg) {
     const std::string model = lower(body.value("model", ""));
     if (route == Route::ChatCompletions && responsesOnly(model))
         return openAiError(404, "This model is only supported in v1/responses and not in v1/chat/completions.", "model",
@@ -57,6 +57,11 @@ std::optional<Refusal> checkOpenAi(Route route, const json& body) {
                                "decimal_above_max_value");
     }
     if (openAiReasoning(model)) {
+        if (unverifiedOrg && body.value("stream", false) == true && !startsWith(model, "o4") && !startsWith(model, "o1"))
+            return openAiError(400,
+                               "Your organization must be verified to stream this model. Please go to: "
+                               "https://platform.openai.com/settings/organization/general and click on Verify Organization.",
+                               "stream", "unsupported_value");
         if (route == Route::ChatCompletions && body.contains("max_tokens"))
             return openAiError(400,
                                "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
@@ -124,9 +129,9 @@ std::optional<Refusal> checkAnthropic(const json& body) {
 
 } // namespace
 
-std::optional<Refusal> check(Route route, const json& body) {
+std::optional<Refusal> check(Route route, const json& body, bool unverifiedOrg) {
     if (!body.is_object()) return Refusal{400, json{{"error", {{"message", "the body is not a JSON object"}}}}.dump()};
-    return route == Route::Messages ? checkAnthropic(body) : checkOpenAi(route, body);
+    return route == Route::Messages ? checkAnthropic(body) : checkOpenAi(route, body, unverifiedOrg);
 }
 
 } // namespace llm_strict

@@ -17,7 +17,9 @@ struct Refusal {
     std::string body; // the service's error JSON
 };
 
-// A refusal for `body` sent to `route`, or nullopt when the service would take it.
-std::optional<Refusal> check(Route route, const nlohmann::json& body);
+// A refusal for `body` sent to `route`, or nullopt when the service would take
+// it. `unverifiedOrg`: the key's organisation is not verified, so OpenAI's
+// reasoning models are not streamed to it.
+std::optional<Refusal> check(Route route, const nlohmann::json& body, bool unverifiedOrg = false);
 
 } // namespace llm_strict

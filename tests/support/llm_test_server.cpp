@@ -57,6 +57,7 @@ struct Server {
     json replies = json::array();
     std::optional<json> fallback; // the script's "default"
     bool strict = false;          // refuse what the real services refuse
+    bool unverified = false;      // strict, for an organisation OpenAI has not verified
     std::mutex mu;                // guards next and the log stream
     size_t next = 0;
     std::ofstream log;
@@ -528,7 +529,7 @@ void handle(int fd) {
                 refusal = llm_strict::check(*api == Api::OpenAI      ? llm_strict::Route::ChatCompletions
                                             : *api == Api::Responses ? llm_strict::Route::Responses
                                                                      : llm_strict::Route::Messages,
-                                            body);
+                                            body, g.unverified);
             if (api && !refusal) {
                 std::lock_guard lock(g.mu);
                 if (g.next < g.replies.size()) {
@@ -596,6 +597,7 @@ int main(int argc, char** argv) {
         if (!g.replies.is_array()) throw std::runtime_error("\"replies\" must be an array");
         if (script.contains("default") && !script["default"].is_null()) g.fallback = script["default"];
         g.strict = script.value("strict", false);
+        g.unverified = script.value("unverified_org", false);
         if (!log_path.empty()) {
             g.log.open(log_path, std::ios::app);
             if (!g.log) throw std::runtime_error("cannot open log " + log_path);

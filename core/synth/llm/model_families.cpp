@@ -49,8 +49,10 @@ ModelFamily claude(std::string name, std::vector<std::string> patterns, Thinking
 std::vector<ModelFamily> makeBuiltins() {
     std::vector<ModelFamily> t;
     t.push_back(openAi("gpt-4.1/4o", {"gpt-4.1*", "gpt-4o*", "gpt-4-*", "gpt-4", "gpt-3.5*", "chatgpt-4o*"}));
-    t.push_back(openAiReasoning("o-series", {"o1*", "o3*", "o4-mini*"}, Endpoint::ChatCompletions));
-    t.push_back(openAiReasoning("gpt-5.x", {"gpt-5*"}, Endpoint::ChatCompletions));
+    // Through the Responses API: chat completions returns no reasoning text for
+    // OpenAI's models (only a count), the Responses API returns summaries.
+    t.push_back(openAiReasoning("o-series", {"o1*", "o3*", "o4-mini*"}, Endpoint::Responses));
+    t.push_back(openAiReasoning("gpt-5.x", {"gpt-5*"}, Endpoint::Responses));
     // Served by the Responses API only (chat completions answers 404).
     t.push_back(openAiReasoning("codex/pro", {"*codex*", "gpt-5*-codex*", "codex-*", "o1-pro*", "o3-pro*", "gpt-5*-pro*"},
                                 Endpoint::Responses));

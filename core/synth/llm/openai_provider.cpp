@@ -6,7 +6,11 @@
 
 #include "synth/llm/provider_common.h"
 
+#include "util/log.h"
+
 #include <nlohmann/json.hpp>
+
+#include <atomic>
 
 namespace ks::synth::llm {
 namespace {
@@ -76,7 +80,21 @@ class OpenAiProvider final : public Provider {
     explicit OpenAiProvider(ModelConfig model) : model_(std::move(model)) {}
 
     CallOutcome call(const ChatRequest& request, StreamSink* sink, std::stop_token stop) override {
-        const bool stream = request.stream && model_.stream;
+        auto out = attempt(request, sink, stop, request.stream && model_.stream && !noStream_);
+        if (model_.family.streamNeedsVerification && refusedStreaming(out)) {
+            // Not verified for streaming: whole replies from now on (waiting for
+            // the total timeout only), said once.
+            if (!noStream_.exchange(true))
+                log::llm()->warn("{}: the service does not stream this model to this organisation; calling without "
+                                 "streaming (set \"stream\": false in llm.json to skip the refused attempt)",
+                                 model_.name);
+            out = attempt(request, sink, stop, false);
+        }
+        return out;
+    }
+
+  private:
+    CallOutcome attempt(const ChatRequest& request, StreamSink* sink, std::stop_token stop, bool stream) {
         const auto body = requestBody(request, stream);
         std::vector<std::string> headers = {"Content-Type: application/json",
                                             "Accept: " + std::string(stream ? "text/event-stream" : "application/json")};
@@ -104,7 +122,6 @@ class OpenAiProvider final : public Provider {
         return body;
     }
 
-  private:
     CallOutcome parseWhole(const HttpResponse& response, const std::string& url) const {
         json j;
         if (auto failed = parseBody(response, url, j)) return *failed;
@@ -122,6 +139,7 @@ class OpenAiProvider final : public Provider {
     }
 
     ModelConfig model_;
+    std::atomic<bool> noStream_{false};
 };
 
 } // namespace

@@ -134,6 +134,11 @@ std::optional<CallOutcome> parseBody(const HttpResponse& response, const std::st
     }
 }
 
+bool refusedStreaming(const CallOutcome& o) {
+    return !o.ok && o.failure.kind == FailureKind::BadRequest && o.failure.httpStatus == 400 &&
+           o.failure.message.find("verified to stream") != std::string::npos;
+}
+
 std::int64_t countAt(const nlohmann::json& j, const char* key, std::int64_t fallback) {
     if (!j.is_object()) return fallback;
     auto it = j.find(key);

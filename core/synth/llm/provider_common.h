@@ -31,6 +31,11 @@ HttpRequest requestFor(const ModelConfig& model, bool stream, std::string url, s
 // The whole body as JSON, or the failure that says it is not.
 std::optional<CallOutcome> parseBody(const HttpResponse& response, const std::string& url, nlohmann::json& out);
 
+// The service refused to stream this model to this organisation (OpenAI
+// streams o3 and gpt-5 only to verified organisations): the call is made
+// again without streaming.
+bool refusedStreaming(const CallOutcome& outcome);
+
 // j[key] when it is a string, else "".
 std::string stringAt(const nlohmann::json& j, const char* key);
 

@@ -8,7 +8,11 @@
 
 #include "synth/llm/provider_common.h"
 
+#include "util/log.h"
+
 #include <nlohmann/json.hpp>
+
+#include <atomic>
 
 namespace ks::synth::llm {
 namespace {
@@ -103,7 +107,21 @@ class ResponsesProvider final : public Provider {
     explicit ResponsesProvider(ModelConfig model) : model_(std::move(model)) {}
 
     CallOutcome call(const ChatRequest& request, StreamSink* sink, std::stop_token stop) override {
-        const bool stream = request.stream && model_.stream;
+        auto out = attempt(request, sink, stop, request.stream && model_.stream && !noStream_);
+        if (model_.family.streamNeedsVerification && refusedStreaming(out)) {
+            // Not verified for streaming: whole replies from now on (waiting for
+            // the total timeout only), said once.
+            if (!noStream_.exchange(true))
+                log::llm()->warn("{}: the service does not stream this model to this organisation; calling without "
+                                 "streaming (set \"stream\": false in llm.json to skip the refused attempt)",
+                                 model_.name);
+            out = attempt(request, sink, stop, false);
+        }
+        return out;
+    }
+
+  private:
+    CallOutcome attempt(const ChatRequest& request, StreamSink* sink, std::stop_token stop, bool stream) {
         json body{{"model", model_.model}, {"instructions", request.system},
                   {"input", request.user}, {"max_output_tokens", request.maxTokens},
                   {"store", false},        {"stream", stream}};
@@ -121,7 +139,6 @@ class ResponsesProvider final : public Provider {
                                      [this](const HttpResponse& r, const std::string& url) { return parseWhole(r, url); });
     }
 
-  private:
     CallOutcome parseWhole(const HttpResponse& response, const std::string& url) const {
         json j;
         if (auto failed = parseBody(response, url, j)) return *failed;
@@ -149,6 +166,7 @@ class ResponsesProvider final : public Provider {
     }
 
     ModelConfig model_;
+    std::atomic<bool> noStream_{false};
 };
 
 } // namespace
