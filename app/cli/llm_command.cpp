@@ -14,15 +14,20 @@ namespace {
 
 const char* kLlmHelp = R"(usage: kernelsmith-cli llm COMMAND [--llm-config FILE]
 
-  models                 the configured models (no keys are printed)
-  test --model NAME      send one tiny request; print latency, model, tokens, reply
+  models                 the configured models and their families (no keys are printed)
+  test --model NAME      send one tiny request the model accepts; print latency,
+                         model, family, tokens, reply
 
 Models come from --llm-config FILE, else $KS_LLM_CONFIG, else
 $XDG_CONFIG_HOME/kernelsmith/llm.json (mode 0600 when it holds a key), or are
 presets: openai:MODEL (key in OPENAI_API_KEY), anthropic:MODEL
 (ANTHROPIC_API_KEY), ollama:MODEL (http://localhost:11434/v1), vllm:MODEL
-(http://localhost:8000/v1). OPENAI_BASE_URL, ANTHROPIC_BASE_URL,
-OLLAMA_BASE_URL and VLLM_BASE_URL override the presets' endpoints.
+(http://localhost:8000/v1), llamacpp:MODEL (http://localhost:8080/v1),
+sglang:MODEL (http://localhost:30000/v1). OPENAI_BASE_URL, ANTHROPIC_BASE_URL,
+OLLAMA_BASE_URL, VLLM_BASE_URL, LLAMACPP_BASE_URL and SGLANG_BASE_URL override
+the presets' endpoints. Each model's family (which fields it accepts, how it
+thinks, which endpoint serves it) comes from a built-in table that llm.json's
+"families" rows extend; see the README.
 )";
 
 class PrintSink final : public synth::llm::StreamSink {
