@@ -346,6 +346,9 @@ class TestLlmFamilies : public QObject {
         QVERIFY(calls.ok() && !calls->empty());
         QCOMPARE(calls->front().status, std::string("ok"));
         QCOMPARE(calls->front().reasoning, std::string("Unroll by four.")); // summaries too, for the Responses API
+        std::ifstream raw(db.toStdString(), std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(raw)), {});
+        QVERIFY(bytes.find(kKey) == std::string::npos); // the key is in no stored row
     }
 
     // Faults ---------------------------------------------------------------
