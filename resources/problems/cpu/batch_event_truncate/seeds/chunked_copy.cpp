@@ -144,33 +144,39 @@ inline void zeroPiece(T* p, int64_t begin, int64_t end, int t, int pieces) {
     zeroRange(p + a, b - a);
 }
 
+#if ONEPASS && THREADS == 1
+// One serial pass: each user's kept events and values copied as it is met.
+void onePass(const int64_t* outer_lengths, const int64_t* inner_lengths, const float* values, int64_t* out_outer_lengths,
+             int64_t* out_inner_lengths, float* out_values, int64_t U, int64_t NE, int64_t NV, int64_t KEEP) {
+    int64_t ein = 0, vin = 0, eout = 0, vout = 0;
+    for (int64_t u = 0; u < U; ++u) {
+        const int64_t n = outer_lengths[u];
+        const int64_t k = n < KEEP ? n : KEEP;
+        out_outer_lengths[u] = k;
+        const int64_t sk = copyKept(inner_lengths + ein, values + vin, out_inner_lengths + eout, out_values + vout, k);
+        int64_t sa = 0;
+        for (int64_t i = k; i < n; ++i) sa += inner_lengths[ein + i];
+        vin += sk + sa;
+        vout += sk;
+        eout += k;
+        ein += n;
+    }
+    zeroRange(out_inner_lengths + eout, NE - eout);
+    zeroRange(out_values + vout, NV - vout);
+#if BET_NT && (COPY == 2 || ZERO == 2)
+    _mm_sfence();
+#endif
+}
+#endif
+
 }  // namespace
 
 void batch_event_truncate(const int64_t* outer_lengths, const int64_t* inner_lengths, const float* values,
                           int64_t* out_outer_lengths, int64_t* out_inner_lengths, float* out_values, int64_t U,
                           int64_t NE, int64_t NV, int64_t KEEP) {
 #if ONEPASS && THREADS == 1
-    {
-        int64_t ein = 0, vin = 0, eout = 0, vout = 0;
-        for (int64_t u = 0; u < U; ++u) {
-            const int64_t n = outer_lengths[u];
-            const int64_t k = n < KEEP ? n : KEEP;
-            out_outer_lengths[u] = k;
-            const int64_t sk = copyKept(inner_lengths + ein, values + vin, out_inner_lengths + eout, out_values + vout, k);
-            int64_t sa = 0;
-            for (int64_t i = k; i < n; ++i) sa += inner_lengths[ein + i];
-            vin += sk + sa;
-            vout += sk;
-            eout += k;
-            ein += n;
-        }
-        zeroRange(out_inner_lengths + eout, NE - eout);
-        zeroRange(out_values + vout, NV - vout);
-#if BET_NT && (COPY == 2 || ZERO == 2)
-        _mm_sfence();
-#endif
-        return;
-    }
+    onePass(outer_lengths, inner_lengths, values, out_outer_lengths, out_inner_lengths, out_values, U, NE, NV, KEEP);
+    return;
 #endif
     const int64_t chunks = (U + kChunk - 1) / kChunk;
     // Per chunk: input events, input values, kept events, kept values; scanned
