@@ -21,6 +21,7 @@ packages=(
   slurm-wlm munge  # tst_slurm_executor starts its own single-node cluster (munged, slurmctld, slurmd)
   dpkg-dev file  # tst_package: cpack's Debian dependencies come from dpkg-shlibdeps
   clang-format  # tst_format: the code's layout is clang-format's
+  python3-torch  # tst_problem_import: problem import runs the reference (on the CPU here) to find its shapes
 )
 missing=()
 for p in "${packages[@]}"; do

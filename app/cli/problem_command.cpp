@@ -1,8 +1,9 @@
-// kernelsmith-cli problem check DIR | problem list
+// kernelsmith-cli problem check DIR | problem list | problem import FILE|DIR
 #include "args.h"
 #include "command_table.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "problem_import_command.h"
 #include "util/text.h"
 
 #include "eval/cuda_compile_check.h"
@@ -32,12 +33,23 @@ namespace {
 
 const char* kProblemHelp = R"(usage: kernelsmith-cli problem check DIR|NAME
        kernelsmith-cli problem list
+       kernelsmith-cli problem import FILE.py|DIR [--out DIR] [--name NAME]
 
   check   validate a problem folder; prints the kernel's prototype, sizes,
           shapes, and each seed's tunable parameters. For a cuda problem on a
           machine with nvcc, also builds the reference, baselines and seeds
           (compile only). Exit 10 when invalid.
   list    the bundled problems
+  import  turn a PyTorch module in KernelBench's format (class Model,
+          get_inputs, get_init_inputs, module-level sizes) into a torch
+          problem folder (default ./NAME): finds the sizes, keeps the check
+          shapes the reference runs on (1, 17, 33, ... for every size that
+          sizes an input tensor), measures bytes (and flops with PyTorch 2.1+)
+          at the file's own sizes, proposes forbidden ops and tolerances, and
+          reports what it could not infer. Runs the reference with KS_PYTHON
+          or python3 (GPU when visible, else CPU). A DIR imports every .py in
+          it as a suite (DIR-suite/, with suite.json). Exit 1 when a file is
+          not importable, with what to fix.
 )";
 
 // The cuda problem's own sources, built with nvcc as its jobs would build them
@@ -162,6 +174,8 @@ int runProblemCommand(const std::vector<std::string>& argv, const GlobalOptions&
     }
     if (pos[0] == "check" && pos.size() == 2) return check(pos[1]);
     if (pos[0] == "list" && pos.size() == 1) return list();
+    if (pos[0] == "import" && pos.size() == 2)
+        return importProblems(pos[1], args->value("out").value_or(""), args->value("name").value_or(""));
     std::fputs(kProblemHelp, stderr);
     return kExitUsage;
 }

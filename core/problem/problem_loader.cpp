@@ -136,11 +136,30 @@ bool definesPython(const std::string& text, const std::string& what) {
 }
 
 // A line, unindented, reads "NAME =".
+// `name = ...` at the start of a line, also as a later target of a chained
+// assignment (`K = N = 512`) or with an annotation (`N: int = 512`).
 bool assignsAtModuleLevel(const std::string& text, const std::string& name) {
+    const auto isIdent = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
     return anyLine(text, [&](std::string_view line) {
-        if (line.substr(0, name.size()) != name) return false;
-        const auto eq = line.find_first_not_of(kBlanks, name.size());
-        return eq != std::string_view::npos && line[eq] == '=';
+        if (line.empty() || !isIdent(line[0]) || std::isdigit(static_cast<unsigned char>(line[0]))) return false;
+        std::size_t pos = 0;
+        while (pos < line.size()) {
+            std::size_t end = pos;
+            while (end < line.size() && isIdent(line[end])) ++end;
+            if (end == pos) return false;
+            const auto target = line.substr(pos, end - pos);
+            auto next = line.find_first_not_of(kBlanks, end);
+            if (next != std::string_view::npos && line[next] == ':' && target == name) {
+                const auto eq = line.find('=', next);
+                return eq != std::string_view::npos && (eq + 1 >= line.size() || line[eq + 1] != '=');
+            }
+            if (next == std::string_view::npos || line[next] != '=' || (next + 1 < line.size() && line[next + 1] == '='))
+                return false;
+            if (target == name) return true;
+            pos = line.find_first_not_of(kBlanks, next + 1);
+            if (pos == std::string_view::npos) return false;
+        }
+        return false;
     });
 }
 

@@ -1,0 +1,85 @@
+// kernelsmith-cli problem import FILE.py|DIR [--out DIR] [--name NAME]: a
+// KernelBench-format file (or a folder of them, as a suite) becomes problems.
+#include "problem_import_command.h"
+
+#include "exit_codes.h"
+#include "importer/torch_problem_import.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+namespace ks::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+void printReport(const importer::ImportReport& r) {
+    std::printf("%s -> %s\n", r.name.c_str(), r.dir.c_str());
+    auto list = [](const std::vector<std::string>& v) {
+        std::string s;
+        for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+        return s.empty() ? std::string("none") : s;
+    };
+    std::printf("  sizes varied   %s\n", list(r.varied).c_str());
+    std::printf("  sizes fixed    %s\n", list(r.fixed).c_str());
+    std::printf("  check shapes   %d kept (the reference ran on %s)\n", r.checkShapes, r.device.c_str());
+    for (const auto& x : r.rejected) std::printf("    not kept     %s\n", x.c_str());
+    std::printf("  bytes          %s at the time shape\n", r.bytes.c_str());
+    std::printf("  flops          %s\n", r.flops.c_str());
+    std::printf("  forbidden      %s\n", list(r.forbidden).c_str());
+    for (const auto& n : r.notes) std::printf("  note           %s\n", n.c_str());
+}
+
+} // namespace
+
+int importProblems(const fs::path& from, const std::string& outArg, const std::string& name) {
+    std::error_code ec;
+    if (fs::is_directory(from, ec)) {
+        // A folder of files: a suite, one problem folder each, and suite.json listing them.
+        std::vector<fs::path> files;
+        for (const auto& e : fs::directory_iterator(from, ec))
+            if (e.is_regular_file() && e.path().extension() == ".py") files.push_back(e.path());
+        std::sort(files.begin(), files.end());
+        if (files.empty()) {
+            std::fprintf(stderr, "problem import: %s holds no .py files\n", from.c_str());
+            return kExitError;
+        }
+        const fs::path out = outArg.empty() ? fs::path(fs::absolute(from).filename().string() + "-suite") : fs::path(outArg);
+        nlohmann::json suite{{"name", name.empty() ? fs::absolute(from).filename().string() : name},
+                             {"problems", nlohmann::json::array()},
+                             {"not_imported", nlohmann::json::array()}};
+        int failed = 0;
+        for (const auto& f : files) {
+            const auto problemName = importer::problemNameFor(f);
+            auto r = importer::importTorchProblem(f, {out / problemName, problemName});
+            if (r) {
+                printReport(*r);
+                suite["problems"].push_back(problemName);
+            } else {
+                ++failed;
+                std::fprintf(stderr, "problem import: %s: %s\n", f.c_str(), r.error().message.c_str());
+                suite["not_imported"].push_back({{"file", f.filename().string()}, {"error", r.error().message}});
+            }
+        }
+        fs::create_directories(out, ec);
+        std::ofstream(out / "suite.json") << suite.dump(2) << "\n";
+        std::printf("suite %s: %zu of %zu files imported into %s\n", suite["name"].get<std::string>().c_str(),
+                    suite["problems"].size(), files.size(), out.c_str());
+        return failed ? kExitError : kExitOk;
+    }
+    const auto problemName = name.empty() ? importer::problemNameFor(from) : name;
+    const fs::path out = outArg.empty() ? fs::path(problemName) : fs::path(outArg);
+    auto r = importer::importTorchProblem(from, {out, problemName});
+    if (!r) {
+        std::fprintf(stderr, "problem import: %s\n", r.error().message.c_str());
+        return kExitError;
+    }
+    printReport(*r);
+    std::printf("check it with: kernelsmith-cli problem check %s\n", out.c_str());
+    return kExitOk;
+}
+
+} // namespace ks::cli

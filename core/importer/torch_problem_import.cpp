@@ -1,0 +1,189 @@
+#include "importer/torch_problem_import.h"
+
+#include "eval/embedded_templates.h"
+#include "eval/process_runner.h"
+#include "problem/problem_loader.h"
+#include "util/files.h"
+#include "util/json_text.h"
+#include "util/log.h"
+
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <fstream>
+
+namespace ks::importer {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+struct Scratch {
+    fs::path dir;
+    Scratch() {
+        static int counter = 0;
+        dir = fs::temp_directory_path() / ("kernelsmith-import-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+        fs::create_directories(dir);
+    }
+    ~Scratch() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
+};
+
+std::string firstLine(const std::string& text) {
+    const auto nl = text.find('\n');
+    return nl == std::string::npos ? text : text.substr(0, nl);
+}
+
+// The Model class's docstring, or its first comment lines: the problem's description.
+std::string descriptionOf(const std::string& source, const fs::path& file) {
+    const auto cls = source.find("class Model");
+    if (cls != std::string::npos) {
+        const auto body = source.find(':', cls);
+        const auto quote = body == std::string::npos ? std::string::npos : source.find_first_not_of(" \t\r\n", body + 1);
+        for (const char* q : {"\"\"\"", "'''"})
+            if (quote != std::string::npos && source.compare(quote, 3, q) == 0) {
+                const auto end = source.find(q, quote + 3);
+                if (end != std::string::npos) {
+                    std::string doc = source.substr(quote + 3, end - quote - 3);
+                    const auto b = doc.find_first_not_of(" \t\r\n");
+                    if (b != std::string::npos) return doc.substr(b, doc.find_last_not_of(" \t\r\n") - b + 1);
+                }
+            }
+    }
+    return "Imported from " + file.filename().string() + " (KernelBench format): Model.forward is the operator to write.";
+}
+
+json shapeJson(const json& s) {
+    json out = json::object();
+    out["name"] = s.is_object() ? s.value("name", std::string("shape")) : std::string("shape");
+    out["sizes"] = s.is_object() && s.contains("sizes") ? s.at("sizes") : json::object();
+    return out;
+}
+
+} // namespace
+
+std::string problemNameFor(const fs::path& file) {
+    std::string name;
+    for (char c : file.stem().string()) {
+        const auto u = static_cast<unsigned char>(c);
+        name += std::isalnum(u) ? static_cast<char>(std::tolower(u)) : '_';
+    }
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front()))) name = "kb_" + name;
+    return name;
+}
+
+Result<ImportReport> importTorchProblem(const fs::path& file, const ImportOptions& options) {
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) return makeError(ErrorCode::NotFound, file.string() + ": no such file");
+    auto source = readTextFile(file, 4u << 20);
+    if (!source) return source.error();
+    if (fs::exists(options.outDir / "problem.json", ec))
+        return makeError(ErrorCode::InvalidArgument, (options.outDir / "problem.json").string() +
+                                                         " exists: import into a new folder (--out), nothing is overwritten");
+    const char* pythonEnv = std::getenv("KS_PYTHON");
+    const std::string python = pythonEnv && *pythonEnv ? std::string(pythonEnv) : eval::findExecutable("python3");
+    if (python.empty())
+        return makeError(ErrorCode::NotFound, "python3 is not on PATH: the import runs the reference; install python3 with "
+                                              "PyTorch, or set KS_PYTHON");
+
+    Scratch scratch;
+    std::ofstream(scratch.dir / "torch_import.py", std::ios::binary) << eval::embeddedTemplates().at("torch_import.py");
+    eval::ProcessSpec spec;
+    spec.argv = {python, (scratch.dir / "torch_import.py").string(), fs::absolute(file).string()};
+    spec.workDir = scratch.dir;
+    spec.stdoutFile = scratch.dir / "out.json";
+    spec.stderrFile = scratch.dir / "err.txt";
+    spec.limits.wallSeconds = options.timeoutS;
+    log::problem()->info("importing {} with {}", file.string(), python);
+    const auto o = eval::runProcess(spec);
+    const auto text = [](const fs::path& p) {
+        auto t = readTextFile(p);
+        return t ? *t : std::string();
+    };
+    const std::string out = text(spec.stdoutFile), err = text(spec.stderrFile);
+    if (!o.started) return makeError(ErrorCode::Io, "cannot start " + python + ": " + o.startError);
+    if (o.timedOut)
+        return makeError(ErrorCode::Io, file.string() + ": the reference did not finish its shapes within " +
+                                                 std::to_string(static_cast<int>(options.timeoutS)) +
+                                                 " s; import on the GPU host, or shrink the file's sizes");
+    // The last line is the importer's answer; a file that prints keeps its prints before it.
+    const auto lastNl = out.find_last_of('\n', out.size() >= 2 ? out.size() - 2 : 0);
+    const json r = json::parse(lastNl == std::string::npos ? out : out.substr(lastNl + 1), nullptr, false);
+    if (!r.is_object())
+        return makeError(ErrorCode::Io, file.string() + ": the importer gave no answer (exit " + std::to_string(o.exitCode) +
+                                            (o.signal ? ", signal " + std::to_string(o.signal) : std::string()) +
+                                            "): " + firstLine(err.substr(err.size() > 600 ? err.size() - 600 : 0)));
+    if (!r.value("ok", false)) return makeError(ErrorCode::Validation, r.value("error", std::string("not importable")));
+
+    ImportReport report;
+    report.name = options.name.empty() ? problemNameFor(file) : options.name;
+    report.dir = options.outDir;
+    report.device = r.value("device", "");
+    report.varied = r.value("varied", std::vector<std::string>{});
+    const auto sizes = r.value("sizes", std::vector<std::string>{});
+    const auto derived = r.value("derived", std::vector<std::string>{});
+    for (const auto& s : sizes)
+        if (std::find(report.varied.begin(), report.varied.end(), s) == report.varied.end() &&
+            std::find(derived.begin(), derived.end(), s) == derived.end())
+            report.fixed.push_back(s);
+    if (r.contains("rejected") && r.at("rejected").is_array())
+        for (const auto& x : r.at("rejected"))
+            report.rejected.push_back(x.value("name", std::string()) + ": " + x.value("why", std::string()));
+    report.forbidden = r.value("forbidden", std::vector<std::string>{});
+    report.notes = r.value("notes", std::vector<std::string>{});
+    report.bytes = std::to_string(r.value("bytes", std::int64_t{0}));
+    report.flops = std::to_string(r.contains("flops") && r.at("flops").is_number_integer() ? r.at("flops").get<long long>() : 0LL);
+
+    json problem = json::object();
+    problem["name"] = report.name;
+    problem["title"] = report.name;
+    problem["description"] = descriptionOf(*source, file);
+    problem["backend"] = "torch";
+    problem["reference"] = "reference.py";
+    problem["sizes"] = sizes;
+    json check = json::array();
+    if (r.contains("check") && r.at("check").is_array())
+        for (const auto& s : r.at("check")) check.push_back(shapeJson(s));
+    report.checkShapes = static_cast<int>(check.size());
+    json time = json::array();
+    time.push_back(shapeJson(r.contains("time") ? r.at("time") : json::object()));
+    problem["shapes"] = json::object();
+    problem["shapes"]["check"] = check;
+    problem["shapes"]["time"] = time;
+    if (r.contains("tolerance") && !r["tolerance"].empty()) problem["tolerance"] = r["tolerance"];
+    // Numbers at the time shape: the floor is computed there.
+    problem["bytes"] = report.bytes;
+    problem["flops"] = report.flops;
+    if (!report.forbidden.empty()) problem["forbidden"] = report.forbidden;
+    json imported = json::object();
+    imported["from"] = fs::absolute(file).string();
+    imported["varied"] = report.varied;
+    imported["fixed"] = report.fixed;
+    imported["notes"] = report.notes;
+    imported["ran_on"] = report.device;
+    imported["torch"] = r.value("torch", std::string());
+    problem["imported"] = imported;
+
+    fs::create_directories(options.outDir, ec);
+    if (ec) return makeError(ErrorCode::Io, options.outDir.string() + ": cannot create the folder: " + ec.message());
+    {
+        std::ofstream ref(options.outDir / "reference.py", std::ios::binary);
+        ref << *source;
+        std::ofstream pj(options.outDir / "problem.json", std::ios::binary);
+        pj << problem.dump(2) << "\n";
+        if (!ref || !pj) return makeError(ErrorCode::Io, options.outDir.string() + ": cannot write the problem's files");
+    }
+    if (auto loaded = problem::loadProblem(options.outDir); !loaded)
+        return makeError(ErrorCode::Validation, "the imported problem does not load (a bug in the importer; the folder is kept "
+                                                "for inspection): " +
+                                                    loaded.error().message);
+    return report;
+}
+
+} // namespace ks::importer

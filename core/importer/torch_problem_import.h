@@ -1,0 +1,42 @@
+#pragma once
+// Bring your own operator: a PyTorch module in KernelBench's format (class
+// Model, get_inputs, get_init_inputs, module-level sizes) becomes a torch
+// problem folder. The file runs in a Python of its own (torch_import.py,
+// KS_PYTHON or python3 on PATH, on the GPU when one is visible, else the
+// CPU): it finds the sizes, keeps the check shapes the reference runs on,
+// measures bytes and flops, and proposes forbidden ops and tolerances. What
+// could not be inferred is reported, never guessed silently.
+#include "util/result.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ks::importer {
+
+struct ImportOptions {
+    std::filesystem::path outDir; // the problem folder to create (must not hold a problem.json)
+    std::string name;             // the problem's name ("" : from the file name)
+    double timeoutS = 900;        // the reference runs at every tried shape
+};
+
+struct ImportReport {
+    std::string name;
+    std::filesystem::path dir;
+    std::vector<std::string> varied;   // sizes the check shapes vary
+    std::vector<std::string> fixed;    // sizes held at the file's values
+    int checkShapes = 0;
+    std::vector<std::string> rejected; // tried shapes the reference did not run on, with why
+    std::vector<std::string> forbidden;
+    std::string bytes, flops;          // as written to problem.json
+    std::vector<std::string> notes;    // what was not inferred, and what to do about it
+    std::string device;                // where the reference ran (cpu | cuda)
+};
+
+// A problem name from a file name: lower case, [a-z0-9_], not starting with a digit.
+std::string problemNameFor(const std::filesystem::path& file);
+
+// Imports `file` into options.outDir. Errors say what to fix in the file.
+Result<ImportReport> importTorchProblem(const std::filesystem::path& file, const ImportOptions& options);
+
+} // namespace ks::importer

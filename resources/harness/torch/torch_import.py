@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+# Kernelsmith's importer for KernelBench-format files (`problem import`):
+#
+#   python3 torch_import.py FILE.py
+#
+# Prints one JSON object: the module-level sizes it found, the ones it varies
+# (names that size a tensor in get_inputs), check shapes the reference runs
+# on (each tried here, kept only when the reference runs), the time shape (the
+# file's own values), bytes (inputs, parameters and outputs at the time shape)
+# and flops where PyTorch counts them, the torch ops the reference calls (to
+# forbid), tolerances by output dtype, and notes on what it could not infer.
+# {"ok": false, "error": ...} with what to fix when the file is not importable.
+# The file is the user's own code: it runs here, in this process, on the CPU
+# unless CUDA is visible.
+import ast
+import importlib.util
+import json
+import sys
+import traceback
+
+CREATORS = {"randn", "rand", "randint", "zeros", "ones", "empty", "full", "randperm", "arange", "normal", "bernoulli",
+            "rand_like", "randn_like", "tensor"}
+# Plumbing, creation and dtype changes: not the operator a candidate must write.
+PLUMBING = {"size", "dim", "numel", "shape", "view", "reshape", "contiguous", "to", "float", "half", "bfloat16", "double",
+            "int", "long", "bool", "type", "cuda", "cpu", "detach", "clone", "unsqueeze", "squeeze", "permute", "transpose",
+            "expand", "flatten", "unflatten", "view_as", "expand_as", "item", "tolist", "empty", "empty_like", "zeros",
+            "zeros_like", "ones", "ones_like", "full", "full_like", "new_empty", "new_zeros", "new_ones", "new_full", "stride",
+            "is_contiguous", "data_ptr", "element_size", "requires_grad_", "dtype", "device", "get_device", "chunk", "split",
+            "narrow", "select", "t", "T", "mT", "unbind", "__get__", "__getitem__", "__setitem__", "__len__", "__iter__",
+            "__format__", "__repr__", "__bool__", "__index__", "__int__", "__float__", "dim_order", "storage_offset",
+            # arithmetic and comparisons: every kernel does them; forbidding one would forbid its prefix (add -> addmm)
+            "add", "sub", "rsub", "mul", "div", "true_divide", "floor_divide", "neg", "gt", "lt", "ge", "le", "eq", "ne",
+            "logical_and", "logical_or", "logical_not", "bitwise_and", "bitwise_or", "bitwise_not", "bitwise_xor"}
+TOLERANCE = {"float32": ("f32", 1e-4, 1e-5), "float16": ("f16", 1e-2, 1e-2), "bfloat16": ("bf16", 1e-2, 1e-2),
+             "float64": ("f64", 1e-10, 1e-12)}
+MAX_CHECK_ELEMENTS = 1 << 24  # a check shape's inputs, so that a CPU host tries them quickly
+
+
+class Stage(Exception):
+    """Which part of the file failed: get_inputs, the constructor or forward."""
+
+    def __init__(self, where, error):
+        super().__init__(f"{where} raised {type(error).__name__}: {str(error)[:300]}")
+        self.where, self.error = where, error
+
+
+def stage(where, fn):
+    try:
+        return fn()
+    except Exception as e:
+        raise Stage(where, e)
+
+
+def fail(message):
+    print(json.dumps({"ok": False, "error": message}))
+    sys.exit(0)
+
+
+def evaluate(node, env):
+    """An integer expression over earlier sizes, or None."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Name):
+        return env.get(node.id)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = evaluate(node.operand, env)
+        return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
+    if isinstance(node, ast.BinOp):
+        a, b = evaluate(node.left, env), evaluate(node.right, env)
+        if a is None or b is None:
+            return None
+        ops = {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b,
+               ast.FloorDiv: lambda: a // b if b else None, ast.Mod: lambda: a % b if b else None,
+               ast.Pow: lambda: a ** b if 0 <= b < 64 else None, ast.LShift: lambda: a << b if 0 <= b < 64 else None,
+               ast.RShift: lambda: a >> b if 0 <= b < 64 else None}
+        f = ops.get(type(node.op))
+        v = f() if f else None
+        return v if isinstance(v, int) else None
+    return None
+
+
+def module_sizes(tree):
+    """Module-level integer names in order: {name: value}, {name: expression source}."""
+    values, exprs = {}, {}
+    for node in tree.body:
+        targets, value = [], None
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        names = [t.id for t in targets if isinstance(t, ast.Name)]
+        if not names or len(names) != len(targets):
+            continue
+        v = evaluate(value, values)
+        for n in names:
+            if v is not None:
+                values[n] = v
+                exprs[n] = value
+            else:
+                values.pop(n, None)
+                exprs.pop(n, None)
+    return values, exprs
+
+
+def names_in(node):
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def shaping_names(tree):
+    """Names that size a tensor made in get_inputs (torch.randn(batch, dim), ...)."""
+    out = set()
+    for fn in tree.body:
+        if not (isinstance(fn, ast.FunctionDef) and fn.name == "get_inputs"):
+            continue
+        for call in ast.walk(fn):
+            if not isinstance(call, ast.Call):
+                continue
+            f = call.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if name not in CREATORS:
+                continue
+            args = call.args
+            if name == "randint":  # randint(low, high, size) or randint(high, size)
+                args = args[2:] if len(args) >= 3 else args[1:]
+            for a in args:
+                out |= names_in(a)
+            for kw in call.keywords:
+                if kw.arg == "size":
+                    out |= names_in(kw.value)
+    return out
+
+
+class Recorder:
+    """The torch functions a forward calls (a TorchFunctionMode)."""
+
+    def __init__(self, torch):
+        from torch.overrides import TorchFunctionMode
+
+        seen = self.seen = []
+
+        class Mode(TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                name = getattr(func, "__name__", "")
+                if name and name not in seen:
+                    seen.append(name)
+                return func(*args, **(kwargs or {}))
+
+        self.mode = Mode()
+
+
+def main():
+    if len(sys.argv) != 2:
+        fail("usage: torch_import.py FILE.py")
+    path = sys.argv[1]
+    try:
+        source = open(path, encoding="utf-8").read()
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+    try:
+        tree = ast.parse(source, path)
+    except SyntaxError as e:
+        fail(f"{path}:{e.lineno}: not valid Python ({e.msg}); fix the syntax error")
+    defined = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    missing = [x for x in ("Model", "get_inputs", "get_init_inputs") if x not in defined]
+    if missing:
+        fail(f"{path}: defines no {', '.join(missing)} at the top level; a KernelBench file has class Model, get_inputs() and get_init_inputs()")
+    try:
+        import torch
+    except ImportError:
+        fail(f"PyTorch is not installed for {sys.executable}: install it (Debian: python3-torch), point KS_PYTHON at a Python that has it, or run the import on the GPU host")
+
+    values, exprs = module_sizes(tree)
+    shaping = shaping_names(tree) & set(values)
+    # A derived size (N = 2 * dim) follows its bases; the bases are what varies.
+    derived = {n for n in values if names_in(exprs[n]) & set(values)}
+    varied = sorted({b for n in shaping for b in ([n] if n not in derived else names_in(exprs[n]) & set(values))} - derived)
+    notes = []
+
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    spec = importlib.util.spec_from_file_location("reference", path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:
+        fail(f"{path}: importing the file raised {type(e).__name__}: {e}")
+
+    def sized(overrides):
+        s = dict(values)
+        s.update(overrides)
+        for n in values:  # derived sizes recomputed, in the file's order
+            if n in derived:
+                v = evaluate(exprs[n], s)
+                if v is not None:
+                    s[n] = v
+        return s
+
+    def run(sizes, record=False, full=False):
+        for k, v in sizes.items():
+            setattr(module, k, v)
+        torch.manual_seed(1)
+        with torch.no_grad():
+            inputs = stage("get_inputs()", module.get_inputs)
+            init = stage("get_init_inputs()", module.get_init_inputs)
+            if not isinstance(inputs, (list, tuple)) or not isinstance(init, (list, tuple)):
+                raise Stage("get_inputs() and get_init_inputs() must return lists", TypeError("not a list"))
+            inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs]
+            elements = sum(x.numel() for x in inputs if isinstance(x, torch.Tensor))
+            if not full and elements > MAX_CHECK_ELEMENTS:
+                raise MemoryError(f"{elements} input elements, more than a check shape should hold")
+            model = stage("Model(*get_init_inputs())", lambda: module.Model(*init).to(device).eval())
+            rec = Recorder(torch) if record else None
+            if rec:
+                with rec.mode:
+                    out = stage("the reference (Model.forward)", lambda: model(*inputs))
+            else:
+                out = stage("the reference (Model.forward)", lambda: model(*inputs))
+        outs = list(out) if isinstance(out, (list, tuple)) else [out]
+        return inputs, model, outs, (rec.seen if rec else [])
+
+    # The time shape: the file's own values. It must run for the file to be a problem.
+    time_sizes = sized({})
+    try:
+        inputs, model, outs, _ = run(time_sizes, full=True)
+    except Stage as e:
+        fail(f"{path}: at the file's own sizes, {e}")
+    except Exception as e:
+        fail(f"{path}: at the file's own sizes, {type(e).__name__}: {str(e)[:300]}")
+    if not outs or not all(isinstance(o, torch.Tensor) for o in outs):
+        fail(f"{path}: Model.forward returns {type(outs[0]).__name__ if outs else 'nothing'}; it must return a tensor or a tuple of tensors")
+    nbytes = lambda t: t.numel() * t.element_size()
+    time_bytes = sum(nbytes(x) for x in inputs if isinstance(x, torch.Tensor)) + sum(nbytes(o) for o in outs) \
+        + sum(nbytes(p) for p in list(model.parameters()) + list(model.buffers()))
+    flops = None
+    try:
+        from torch.utils.flop_counter import FlopCounterMode
+
+        counter = FlopCounterMode(display=False)
+        with counter, torch.no_grad():
+            model(*inputs)
+        flops = int(counter.get_total_flops())
+    except ImportError:
+        notes.append(f"flops not counted: PyTorch {torch.__version__} has no flop counter (2.1 and later do); write \"flops\" by hand")
+    except Exception as e:
+        notes.append(f"flops not counted: the flop counter failed ({type(e).__name__})")
+    dtypes = sorted({str(o.dtype).replace("torch.", "") for o in outs})
+    del inputs, model, outs
+
+    # Check shapes: edge values for the varied sizes, kept when the reference runs.
+    tries = []
+    if varied:
+        tries.append(("ones", {n: 1 for n in varied}))
+        tries.append(("odd17", {n: 17 for n in varied}))
+        tries.append(("not_x32", {n: 33 for n in varied}))
+        for n in varied:
+            tries.append((f"{n}_1", {m: (1 if m == n else min(values[m], 17)) for m in varied}))
+        tries.append(("eighth", {n: max(1, values[n] // 8) | 1 for n in varied}))
+    else:
+        notes.append("no module-level size sizes a tensor in get_inputs: the check shape is the time shape")
+    check, rejected, ops = [], [], []
+    seen_sizes = set()
+    for name, overrides in tries:
+        s = sized(overrides)
+        key = tuple(sorted(s.items()))
+        if key in seen_sizes or s == time_sizes:
+            continue
+        seen_sizes.add(key)
+        try:
+            _, _, outs, called = run(s, record=not ops)
+            if not ops:
+                ops = called
+            check.append({"name": name, "sizes": {n: s[n] for n in sorted(values)}})
+        except Stage as e:
+            rejected.append({"name": name, "why": str(e)[:200]})
+        except Exception as e:
+            rejected.append({"name": name, "why": f"{type(e).__name__}: {str(e)[:160]}"})
+    if not check:
+        check.append({"name": "file", "sizes": {n: time_sizes[n] for n in sorted(values)}})
+        notes.append("no smaller shape ran: the file's own sizes are the only check shape")
+    if not ops:
+        try:
+            ops = run(check[0]["sizes"], record=True, full=True)[3]
+        except Exception:
+            ops = []
+    forbidden = [f"torch.{n}" for n in ops if n not in PLUMBING and not n.startswith("_")]
+    tolerance = {}
+    for d in dtypes:
+        if d in TOLERANCE:
+            key, rtol, atol = TOLERANCE[d]
+            tolerance[key] = {"rtol": rtol, "atol": atol}
+    fixed = sorted(set(values) - set(varied) - derived)
+    if fixed:
+        notes.append("held at the file's values (they configure the operator, not a tensor's size): " + ", ".join(fixed))
+    print(json.dumps({"ok": True, "device": device, "torch": torch.__version__, "sizes": sorted(values), "values": time_sizes,
+                      "varied": varied, "derived": sorted(derived), "check": check, "rejected": rejected,
+                      "time": {"name": "file", "sizes": {n: time_sizes[n] for n in sorted(values)}},
+                      "bytes": time_bytes, "flops": flops, "forbidden": forbidden, "tolerance": tolerance,
+                      "output_dtypes": dtypes, "notes": notes}))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except SystemExit:
+        raise
+    except BaseException as e:
+        fail(f"the importer itself failed: {type(e).__name__}: {e}\n{traceback.format_exc()[-1500:]}")

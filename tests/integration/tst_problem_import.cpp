@@ -1,0 +1,156 @@
+// problem import on KernelBench-format files written for these tests
+// (tests/data/import/): sizes as expressions and chained assignments, tuple
+// outputs, non-tensor inputs, init inputs, integer and boolean tensors give
+// the expected problem.json (which then loads); a reference that raises, a
+// syntax error, a missing get_init_inputs and inputs that fail to build give
+// the expected error; a folder imports as a suite. The references run on the
+// CPU (python3 with Debian's python3-torch).
+#include "test_support.h"
+
+#include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+using nlohmann::json;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    auto env = QProcessEnvironment::systemEnvironment();
+    // Debian's python3 has python3-torch (packaging/bootstrap.sh); another
+    // python3 earlier on PATH may not.
+    if (!env.contains("KS_PYTHON") && QFile::exists("/usr/bin/python3")) env.insert("KS_PYTHON", "/usr/bin/python3");
+    p.setProcessEnvironment(env);
+    p.start(ks::test::cliPath(), args);
+    p.waitForFinished(300000);
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString file(const char* name) {
+    return QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import/" + name;
+}
+
+json readJson(const QString& path) {
+    std::ifstream in(path.toStdString());
+    return json::parse(in, nullptr, false);
+}
+
+bool has(const json& list, const std::string& v) {
+    for (const auto& x : list)
+        if (x == v) return true;
+    return false;
+}
+
+} // namespace
+
+class TestProblemImport : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        const auto probe = cli({"problem", "import", file("raises.py"), "--out", dir_.filePath("probe")});
+        QVERIFY2(!probe.err.contains("PyTorch is not installed"),
+                 "python3-torch is missing: packaging/bootstrap.sh installs it");
+    }
+
+    void expressionsAndChainedAssignments() {
+        const QString out = dir_.filePath("expressions");
+        const auto run = cli({"problem", "import", file("expressions.py"), "--out", out});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        const auto p = readJson(out + "/problem.json");
+        QCOMPARE(p["backend"].get<std::string>(), std::string("torch"));
+        for (const char* s : {"batch_size", "in_features", "width", "out_features", "seq"}) QVERIFY2(has(p["sizes"], s), s);
+        QCOMPARE(p["imported"]["varied"], json({"batch_size", "in_features"})); // they size the input tensor
+        QVERIFY(has(p["imported"]["fixed"], "width"));
+        const auto time = p["shapes"]["time"][0]["sizes"];
+        QCOMPARE(time["out_features"].get<int>(), 96 * 2 + (96 / 3) % 5);
+        QCOMPARE(time["seq"].get<int>(), 16);
+        QVERIFY(p["shapes"]["check"].size() >= 3);
+        for (const auto& c : p["shapes"]["check"]) {
+            QCOMPARE(c["sizes"].size(), p["sizes"].size());                                  // every size set
+            QCOMPARE(c["sizes"]["seq"].get<int>(), c["sizes"]["batch_size"].get<int>() / 4); // derived sizes follow
+            QCOMPARE(c["sizes"]["width"].get<int>(), 96);                                    // fixed ones stay
+        }
+        QVERIFY(has(p["forbidden"], "torch.linear") && has(p["forbidden"], "torch.gelu"));
+        QVERIFY(p["tolerance"].contains("f32"));
+        QVERIFY(p["description"].get<std::string>().find("GELU") != std::string::npos); // the Model's docstring
+        QVERIFY2(run.out.contains("sizes varied   batch_size, in_features"), qPrintable(run.out));
+        const auto check = cli({"problem", "check", out});
+        QVERIFY2(check.exitCode == 0, qPrintable(check.out + check.err));
+    }
+
+    void tupleOutputsAndMixedInputs() {
+        const QString out = dir_.filePath("mixed");
+        const auto run = cli({"problem", "import", file("mixed_inputs.py"), "--out", out, "--name", "mixed"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        const auto p = readJson(out + "/problem.json");
+        QCOMPARE(p["name"].get<std::string>(), std::string("mixed"));
+        QCOMPARE(p["imported"]["varied"], json({"cols", "picks", "rows"})); // randint's size, not its range
+        QVERIFY(has(p["imported"]["fixed"], "k"));
+        // values f32 32x50, ids i64 32x10, mask bool 32x10; outputs f32 [32] and i64 32x3.
+        QCOMPARE(p["bytes"].get<std::string>(), std::to_string(32 * 50 * 4 + 32 * 10 * 8 + 32 * 10 + 32 * 4 + 32 * 3 * 8));
+        for (const char* op : {"torch.gather", "torch.topk", "torch.where", "torch.sum"}) QVERIFY2(has(p["forbidden"], op), op);
+        QVERIFY(!has(p["forbidden"], "torch.mul") && !has(p["forbidden"], "torch.add")); // arithmetic is every kernel's
+        QVERIFY(p["tolerance"].contains("f32") && !p["tolerance"].contains("i64"));
+        // Shapes where topk's k exceeds the picks are tried and not kept, with why.
+        QVERIFY2(run.out.contains("not kept") && run.out.contains("selected index k out of range"), qPrintable(run.out));
+        QCOMPARE(cli({"problem", "check", out}).exitCode, 0);
+    }
+
+    void filesThatAreNotImportable_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("raises") << "raises.py" << "the reference (Model.forward) raised ValueError: this reference is broken";
+        QTest::newRow("syntax") << "syntax_error.py" << "syntax_error.py:3: not valid Python";
+        QTest::newRow("no get_init_inputs") << "no_init_inputs.py" << "defines no get_init_inputs";
+        QTest::newRow("inputs fail") << "inputs_fail.py" << "get_inputs() raised NameError";
+        QTest::newRow("missing file") << "nothing_here.py" << "no such file";
+    }
+    void filesThatAreNotImportable() {
+        QFETCH(QString, name);
+        QFETCH(QString, message);
+        const QString out = dir_.filePath("bad-" + name);
+        const auto run = cli({"problem", "import", file(name.toUtf8().constData()), "--out", out});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(message), qPrintable(run.err));
+        QVERIFY(!QFile::exists(out + "/problem.json"));
+    }
+
+    void nothingIsOverwritten() {
+        const QString out = dir_.filePath("twice");
+        QCOMPARE(cli({"problem", "import", file("expressions.py"), "--out", out}).exitCode, 0);
+        const auto again = cli({"problem", "import", file("mixed_inputs.py"), "--out", out});
+        QCOMPARE(again.exitCode, 1);
+        QVERIFY2(again.err.contains("exists: import into a new folder"), qPrintable(again.err));
+        QCOMPARE(readJson(out + "/problem.json")["name"].get<std::string>(), std::string("expressions"));
+    }
+
+    void aFolderImportsAsASuite() {
+        const QString out = dir_.filePath("suite");
+        const auto run = cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
+        QCOMPARE(run.exitCode, 1); // some files are not importable, on purpose
+        const auto suite = readJson(out + "/suite.json");
+        QCOMPARE(suite["name"].get<std::string>(), std::string("import"));
+        QCOMPARE(suite["problems"], json({"expressions", "mixed_inputs"}));
+        QCOMPARE(suite["not_imported"].size(), std::size_t{4});
+        for (const auto& f : suite["not_imported"]) QVERIFY(!f["error"].get<std::string>().empty());
+        QVERIFY2(run.out.contains("suite import: 2 of 6 files imported"), qPrintable(run.out));
+        QCOMPARE(cli({"problem", "check", out + "/mixed_inputs"}).exitCode, 0);
+    }
+
+  private:
+    QTemporaryDir dir_;
+};
+
+QTEST_GUILESS_MAIN(TestProblemImport)
+#include "tst_problem_import.moc"
