@@ -12,6 +12,7 @@ int runProblemCommand(const std::vector<std::string>& args, const GlobalOptions&
 int runEvalCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runSearchCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runBenchCommand(const std::vector<std::string>& args, const GlobalOptions& global);
+int runSuiteCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runLlmCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runKbCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runMachineCommand(const std::vector<std::string>& args, const GlobalOptions& global);

@@ -110,8 +110,8 @@ Result<ImportReport> importTorchProblem(const fs::path& file, const ImportOption
     if (!o.started) return makeError(ErrorCode::Io, "cannot start " + python + ": " + o.startError);
     if (o.timedOut)
         return makeError(ErrorCode::Io, file.string() + ": the reference did not finish its shapes within " +
-                                                 std::to_string(static_cast<int>(options.timeoutS)) +
-                                                 " s; import on the GPU host, or shrink the file's sizes");
+                                            std::to_string(static_cast<int>(options.timeoutS)) +
+                                            " s; import on the GPU host, or shrink the file's sizes");
     // The last line is the importer's answer; a file that prints keeps its prints before it.
     const auto lastNl = out.find_last_of('\n', out.size() >= 2 ? out.size() - 2 : 0);
     const json r = json::parse(lastNl == std::string::npos ? out : out.substr(lastNl + 1), nullptr, false);
@@ -138,7 +138,8 @@ Result<ImportReport> importTorchProblem(const fs::path& file, const ImportOption
     report.forbidden = r.value("forbidden", std::vector<std::string>{});
     report.notes = r.value("notes", std::vector<std::string>{});
     report.bytes = std::to_string(r.value("bytes", std::int64_t{0}));
-    report.flops = std::to_string(r.contains("flops") && r.at("flops").is_number_integer() ? r.at("flops").get<long long>() : 0LL);
+    report.flops =
+        std::to_string(r.contains("flops") && r.at("flops").is_number_integer() ? r.at("flops").get<long long>() : 0LL);
 
     json problem = json::object();
     problem["name"] = report.name;

@@ -23,14 +23,14 @@ struct ImportOptions {
 struct ImportReport {
     std::string name;
     std::filesystem::path dir;
-    std::vector<std::string> varied;   // sizes the check shapes vary
-    std::vector<std::string> fixed;    // sizes held at the file's values
+    std::vector<std::string> varied; // sizes the check shapes vary
+    std::vector<std::string> fixed;  // sizes held at the file's values
     int checkShapes = 0;
     std::vector<std::string> rejected; // tried shapes the reference did not run on, with why
     std::vector<std::string> forbidden;
-    std::string bytes, flops;          // as written to problem.json
-    std::vector<std::string> notes;    // what was not inferred, and what to do about it
-    std::string device;                // where the reference ran (cpu | cuda)
+    std::string bytes, flops;       // as written to problem.json
+    std::vector<std::string> notes; // what was not inferred, and what to do about it
+    std::string device;             // where the reference ran (cpu | cuda)
 };
 
 // A problem name from a file name: lower case, [a-z0-9_], not starting with a digit.

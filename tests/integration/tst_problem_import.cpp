@@ -59,8 +59,7 @@ class TestProblemImport : public QObject {
     void initTestCase() {
         QVERIFY(dir_.isValid());
         const auto probe = cli({"problem", "import", file("raises.py"), "--out", dir_.filePath("probe")});
-        QVERIFY2(!probe.err.contains("PyTorch is not installed"),
-                 "python3-torch is missing: packaging/bootstrap.sh installs it");
+        QVERIFY2(!probe.err.contains("PyTorch is not installed"), "python3-torch is missing: packaging/bootstrap.sh installs it");
     }
 
     void expressionsAndChainedAssignments() {
@@ -110,11 +109,16 @@ class TestProblemImport : public QObject {
     void filesThatAreNotImportable_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("message");
-        QTest::newRow("raises") << "raises.py" << "the reference (Model.forward) raised ValueError: this reference is broken";
-        QTest::newRow("syntax") << "syntax_error.py" << "syntax_error.py:3: not valid Python";
-        QTest::newRow("no get_init_inputs") << "no_init_inputs.py" << "defines no get_init_inputs";
-        QTest::newRow("inputs fail") << "inputs_fail.py" << "get_inputs() raised NameError";
-        QTest::newRow("missing file") << "nothing_here.py" << "no such file";
+        QTest::newRow("raises") << "raises.py"
+                                << "the reference (Model.forward) raised ValueError: this reference is broken";
+        QTest::newRow("syntax") << "syntax_error.py"
+                                << "syntax_error.py:3: not valid Python";
+        QTest::newRow("no get_init_inputs") << "no_init_inputs.py"
+                                            << "defines no get_init_inputs";
+        QTest::newRow("inputs fail") << "inputs_fail.py"
+                                     << "get_inputs() raised NameError";
+        QTest::newRow("missing file") << "nothing_here.py"
+                                      << "no such file";
     }
     void filesThatAreNotImportable() {
         QFETCH(QString, name);

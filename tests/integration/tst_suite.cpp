@@ -1,0 +1,156 @@
+// suite run through the CLI on a suite of small test problems: the report's
+// KernelBench metrics, a problem that does not load reported by status, and a
+// run killed (SIGKILL) mid-way that continues without running again what had
+// finished. Also the metrics themselves on fixed entries.
+#include "suite/suite.h"
+#include "test_support.h"
+
+#include <QtCore/QDir>
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
+#include <QtCore/QThread>
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+using namespace ks;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out, err;
+};
+
+QStringList base(const QString& db) {
+    return {"--db", db, "suite", "run"};
+}
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(test::cliPath(), args);
+    p.waitForFinished(600000);
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+int lines(const fs::path& file) {
+    std::ifstream in(file);
+    int n = 0;
+    std::string l;
+    while (std::getline(in, l))
+        if (!l.empty()) ++n;
+    return n;
+}
+
+} // namespace
+
+class TestSuite : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        suite_ = fs::path(dir_.path().toStdString()) / "suite";
+        fs::create_directories(suite_);
+        // Four problems: three copies of saxpy under other names (each its own
+        // folder) and one that does not load.
+        for (const char* name : {"a_saxpy", "b_saxpy", "c_saxpy"}) {
+            fs::copy(test::problemDir("saxpy"), suite_ / name, fs::copy_options::recursive);
+            // Each its own reference text, so that no evaluation is served from another's cache.
+            for (const auto& f : fs::directory_iterator(suite_ / name))
+                if (f.path().extension() == ".cpp") std::ofstream(f.path(), std::ios::app) << "\n// " << name << "\n";
+        }
+        fs::copy(test::problemDir("bad_schema"), suite_ / "d_bad", fs::copy_options::recursive);
+        std::ofstream(suite_ / "suite.json") << R"({"name": "tiny", "problems": ["a_saxpy", "b_saxpy", "c_saxpy", "d_bad"]})";
+    }
+
+    void aKilledRunContinuesWhereItStopped() {
+        const QString db = dir_.filePath("suite.db");
+        const auto runFile = suite_ / "suite-run-reference.jsonl";
+        QProcess first;
+        first.start(test::cliPath(), base(db) << QString::fromStdString(suite_.string()) << "--time-budget" << "0.02");
+        QVERIFY(first.waitForStarted());
+        QElapsedTimer t;
+        t.start();
+        while (lines(runFile) < 1 && t.elapsed() < 300000 && first.state() == QProcess::Running) QThread::msleep(20);
+        QVERIFY2(lines(runFile) >= 1, "the first problem never finished");
+        ::kill(static_cast<pid_t>(first.processId()), SIGKILL);
+        first.waitForFinished(10000);
+        const int before = lines(runFile);
+        QVERIFY2(before < 4, "the run finished before it could be killed");
+
+        const auto second = cli(base(db) << QString::fromStdString(suite_.string()) << "--time-budget" << "0.02" << "--json"
+                                         << dir_.filePath("report.json"));
+        QVERIFY2(second.exitCode == 0, qPrintable(second.out + second.err));
+        QVERIFY2(!second.err.contains("a_saxpy"), qPrintable(second.err)); // finished before the kill: not run again
+        QCOMPARE(lines(runFile), 4);                                       // each problem once
+        const auto entries = suite::readRun(runFile);
+        QCOMPARE(entries.size(), std::size_t{4});
+
+        std::ifstream in(dir_.filePath("report.json").toStdString());
+        const auto report = nlohmann::json::parse(in);
+        const auto& m = report["metrics"];
+        QCOMPARE(m["problems"].get<int>(), 4);
+        QCOMPARE(m["correct"].get<int>(), 3);
+        QCOMPARE(m["correctness_rate"].get<double>(), 0.75);
+        QCOMPARE(m["over_eager"]["fast_0"].get<double>(), 0.75);
+        QVERIFY(m["failures"].contains("invalid_problem"));
+        QVERIFY(m.contains("geomean_speedup_eager"));
+        QVERIFY2(second.out.contains("3 correct (75.0%)"), qPrintable(second.out));
+
+        // A third run has nothing left; show prints the same report.
+        const auto third = cli(base(db) << QString::fromStdString(suite_.string()));
+        QCOMPARE(third.exitCode, 0);
+        QVERIFY(!third.err.contains("[")); // no problem started
+        const auto show = cli({"--db", db, "suite", "show", QString::fromStdString(suite_.string())});
+        QVERIFY2(show.out.contains("4 of 4 problems run, 3 correct"), qPrintable(show.out));
+    }
+
+    void metricsFollowKernelBench() {
+        std::vector<suite::Entry> e(5);
+        const char* names[] = {"p1", "p2", "p3", "p4", "p5"};
+        for (int i = 0; i < 5; ++i) {
+            e[i].problem = names[i];
+            e[i].status = "ok";
+        }
+        e[0].speedup = 2.5;
+        e[0].speedupCompile = 1.2;
+        e[1].speedup = 1.2;
+        e[1].speedupCompile = 0.8;
+        e[2].speedup = 0.9;
+        e[3].status = "wrong_answer";
+        e[3].message = "output 0 differs";
+        e[4].speedup = 1.6; // no torch.compile baseline (a C++ problem)
+        const auto m = suite::metricsOf(e);
+        QCOMPARE(m.correct, 4);
+        QCOMPARE(m.fastEager.at(0), 0.8);
+        QCOMPARE(m.fastEager.at(1), 0.6);   // 2.5, 1.2, 1.6 of 5
+        QCOMPARE(m.fastEager.at(1.5), 0.4); // 2.5, 1.6
+        QCOMPARE(m.fastEager.at(2), 0.2);
+        QCOMPARE(m.fastCompile.at(1), 0.2); // only 1.2
+        QCOMPARE(m.withCompile, 2);
+        QVERIFY(std::abs(*m.geomeanEager - std::pow(2.5 * 1.2 * 0.9 * 1.6, 0.25)) < 1e-12);
+        QCOMPARE(m.failures.at("wrong_answer").size(), std::size_t{1});
+    }
+
+    void aTornLastLineIsSkipped() {
+        const auto file = fs::path(dir_.path().toStdString()) / "torn.jsonl";
+        // A kill mid-write leaves a line cut short.
+        std::ofstream(file) << "{\"problem\":\"x\",\"status\":\"ok\",\"speedup\":1.5}\n{\"problem\":\"y\",\"sta";
+        const auto entries = suite::readRun(file);
+        QCOMPARE(entries.size(), std::size_t{1});
+        QCOMPARE(entries[0].problem, std::string("x"));
+    }
+
+  private:
+    QTemporaryDir dir_;
+    fs::path suite_;
+};
+
+QTEST_GUILESS_MAIN(TestSuite)
+#include "tst_suite.moc"
