@@ -57,7 +57,8 @@ Result<Suite> loadSuite(const fs::path& dir) {
             return makeError(ErrorCode::ParseError, (dir / "suite.json").string() + ": expected {\"name\", \"problems\": [...]}");
         s.name = j.value("name", s.name);
         for (const auto& p : j["problems"]) {
-            if (!p.is_string()) return makeError(ErrorCode::ParseError, (dir / "suite.json").string() + ": /problems holds a non-string");
+            if (!p.is_string())
+                return makeError(ErrorCode::ParseError, (dir / "suite.json").string() + ": /problems holds a non-string");
             s.problems.push_back(dir / p.get<std::string>());
         }
     } else {
@@ -66,7 +67,8 @@ Result<Suite> loadSuite(const fs::path& dir) {
         std::sort(s.problems.begin(), s.problems.end());
     }
     if (s.problems.empty())
-        return makeError(ErrorCode::Validation, dir.string() + ": holds no problems (make one with: kernelsmith-cli problem import DIR)");
+        return makeError(ErrorCode::Validation,
+                         dir.string() + ": holds no problems (make one with: kernelsmith-cli problem import DIR)");
     return s;
 }
 

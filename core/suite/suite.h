@@ -32,10 +32,10 @@ Result<Suite> loadSuite(const std::filesystem::path& dir);
 // One problem's outcome in a run.
 struct Entry {
     std::string problem;
-    std::string status;                    // an EvalStatus name, or "invalid_problem"
-    std::string message;                   // why, when not ok
-    std::optional<double> speedup;         // over eager (the reference), when correct and timed
-    std::optional<double> speedupCompile;  // over torch.compile, when it was timed
+    std::string status;                   // an EvalStatus name, or "invalid_problem"
+    std::string message;                  // why, when not ok
+    std::optional<double> speedup;        // over eager (the reference), when correct and timed
+    std::optional<double> speedupCompile; // over torch.compile, when it was timed
     double wallS = 0;
 
     bool correct() const { return status == "ok"; }
@@ -54,8 +54,8 @@ struct Metrics {
     // fast_p: the share of all problems that are correct and faster than p
     // times the baseline (fast_0 is the correctness rate).
     std::map<double, double> fastEager, fastCompile;
-    int withCompile = 0;                           // problems timed against torch.compile
-    std::optional<double> geomeanEager, geomeanCompile; // over the correct, timed problems
+    int withCompile = 0;                                      // problems timed against torch.compile
+    std::optional<double> geomeanEager, geomeanCompile;       // over the correct, timed problems
     std::map<std::string, std::vector<std::string>> failures; // status -> "problem: message"
 };
 Metrics metricsOf(const std::vector<Entry>& entries);

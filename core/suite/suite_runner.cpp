@@ -99,7 +99,8 @@ Entry runSearch(const store::Database& db, eval::Evaluator& evaluator, const pro
             return failedEntry(p.name, "infra_error", "timing the best kernel again: " + r.error().message, since(t0));
         }
     return failedEntry(p.name, "no_correct_kernel",
-                       "the search (" + std::to_string(outcome->evaluations) + " evaluations) found no correct kernel", since(t0));
+                       "the search (" + std::to_string(outcome->evaluations) + " evaluations) found no correct kernel",
+                       since(t0));
 }
 
 } // namespace

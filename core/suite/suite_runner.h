@@ -3,9 +3,9 @@
 // reference against itself, the bundled seeds, or a search per problem. Each
 // outcome is appended to the run file as soon as it is known (suite.h).
 #include "eval/evaluator.h"
-#include "tree/tree_types.h"
 #include "store/database.h"
 #include "suite/suite.h"
+#include "tree/tree_types.h"
 
 #include <stop_token>
 
@@ -13,8 +13,8 @@ namespace ks::suite {
 
 struct RunOptions {
     Mode mode = Mode::Reference;
-    eval::EvalOptions eval;       // for reference and seeds runs, and re-timing a search's best
-    tree::SearchConfig search;    // for search runs (maxEvaluations is the budget per problem)
+    eval::EvalOptions eval;    // for reference and seeds runs, and re-timing a search's best
+    tree::SearchConfig search; // for search runs (maxEvaluations is the budget per problem)
 };
 
 class RunObserver {

@@ -183,7 +183,7 @@ class TestSlurmExecutor : public QObject {
                 if (state.state == "RUNNING" || state.state == "PENDING") return true;
             return false;
         };
-        QVERIFY2(waitFor([&] { return !active(); }, 60), ("the paused search left jobs on the cluster:" + statesText()).c_str());
+        QVERIFY2(waitFor([&] { return !active(); }, 180), ("the paused search left jobs on the cluster:" + statesText()).c_str());
         const std::size_t jobsWhenPaused = squeue().size();
         std::this_thread::sleep_for(std::chrono::seconds(3));
         QVERIFY2(!active() && squeue().size() == jobsWhenPaused, ("the paused search submitted jobs:" + statesText()).c_str());
@@ -192,7 +192,8 @@ class TestSlurmExecutor : public QObject {
                 .code,
             0);
 
-        QVERIFY2(cli.waitForFinished(150000), "the search did not end within 150 s");
+        // A liveness bound, not a speed target: the suite also runs with every core busy.
+        QVERIFY2(cli.waitForFinished(600000), "the search did not end within 600 s");
         const QString log = QString::fromUtf8(cli.readAll());
         QVERIFY2(cli.exitCode() == 0, qPrintable(log));
         QVERIFY2(log.contains(QStringLiteral("20 evaluations")), qPrintable(log));
@@ -231,7 +232,7 @@ class TestSlurmExecutor : public QObject {
         auto lostFuture = (*first)->submit(request(job, "reattach-key"));
         const auto entry = root_ / "shared" / "job-reattach-key";
         std::string id;
-        QVERIFY(waitFor([&] { return running(entry, id); }, 30));
+        QVERIFY(waitFor([&] { return running(entry, id); }, 120));
         first->reset(); // the client "crashes": the job stays
         const auto gone = lostFuture.get();
         QVERIFY(gone.infraError.find("re-attaches") != std::string::npos);
@@ -277,7 +278,7 @@ class TestSlurmExecutor : public QObject {
         std::set<std::string> cancelled;
         for (int attempt = 0; attempt < 2; ++attempt) {
             std::string id;
-            QVERIFY(waitFor([&] { return running(entry, id) && !cancelled.count(id); }, 30));
+            QVERIFY(waitFor([&] { return running(entry, id) && !cancelled.count(id); }, 120));
             scancel(id);
             cancelled.insert(id);
         }
@@ -296,7 +297,7 @@ class TestSlurmExecutor : public QObject {
         r.stop = stop.get_token();
         auto future = (*executor)->submit(r);
         std::string id;
-        QVERIFY(waitFor([&] { return !(id = submittedId(root_ / "shared" / "job-stop-key")).empty(); }, 30));
+        QVERIFY(waitFor([&] { return !(id = submittedId(root_ / "shared" / "job-stop-key")).empty(); }, 120));
         stop.request_stop();
         QVERIFY(future.get().stopped);
         QVERIFY2(waitFor(

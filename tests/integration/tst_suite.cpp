@@ -73,7 +73,8 @@ class TestSuite : public QObject {
         const QString db = dir_.filePath("suite.db");
         const auto runFile = suite_ / "suite-run-reference.jsonl";
         QProcess first;
-        first.start(test::cliPath(), base(db) << QString::fromStdString(suite_.string()) << "--time-budget" << "0.02");
+        first.start(test::cliPath(), base(db) << QString::fromStdString(suite_.string()) << "--time-budget"
+                                              << "0.02");
         QVERIFY(first.waitForStarted());
         QElapsedTimer t;
         t.start();
@@ -84,8 +85,9 @@ class TestSuite : public QObject {
         const int before = lines(runFile);
         QVERIFY2(before < 4, "the run finished before it could be killed");
 
-        const auto second = cli(base(db) << QString::fromStdString(suite_.string()) << "--time-budget" << "0.02" << "--json"
-                                         << dir_.filePath("report.json"));
+        const auto second = cli(base(db) << QString::fromStdString(suite_.string()) << "--time-budget"
+                                         << "0.02"
+                                         << "--json" << dir_.filePath("report.json"));
         QVERIFY2(second.exitCode == 0, qPrintable(second.out + second.err));
         QVERIFY2(!second.err.contains("a_saxpy"), qPrintable(second.err)); // finished before the kill: not run again
         QCOMPARE(lines(runFile), 4);                                       // each problem once
