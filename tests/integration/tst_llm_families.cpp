@@ -322,24 +322,32 @@ class TestLlmFamilies : public QObject {
 
     void sixEvaluationSearchForEveryFamily_data() {
         QTest::addColumn<int>("row");
+        QTest::addColumn<bool>("stream");
         const auto rows = families();
-        for (int i = 0; i < static_cast<int>(rows.size()); ++i) QTest::newRow(rows[i].label) << i;
+        for (int i = 0; i < static_cast<int>(rows.size()); ++i)
+            for (bool stream : {true, false})
+                QTest::newRow((std::string(rows[i].label) + (stream ? " stream" : " whole")).c_str()) << i << stream;
     }
     void sixEvaluationSearchForEveryFamily() {
         QFETCH(int, row);
-        const auto family = families()[row];
+        QFETCH(bool, stream);
+        auto family = families()[row];
+        family.entry["stream"] = stream;
         test::LlmServer server(json{
             {"strict", true},
             {"default", {{"text", test::saxpyKernelReply(4, false)}, {"reasoning", "Unroll by four."}, {"chunk_chars", 64}}}});
         QVERIFY(server.ready());
         const auto cfg = writeConfig(server, family.label, family.entry);
-        const QString db = qs(dir() + "/search-" + std::to_string(row) + ".db");
+        const QString db = qs(dir() + "/search-" + std::to_string(row) + (stream ? "-s" : "-w") + ".db");
         const auto run =
             cli({"--db", db, "search", "start", "--problem", qs(test::problemDir("saxpy").string()), "--synth", "llm", "--model",
                  "m", "--budget", "6", "--workers", "2", "--llm-concurrency", "2", "--check-only", "--llm-config", qs(cfg)});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QVERIFY2(run.out.contains("finished (budget): 6 evaluations"), qPrintable(run.out));
-        for (const auto& r : server.requests()) QVERIFY2(r["refused"].is_null(), r.dump().c_str());
+        for (const auto& r : server.requests()) {
+            QVERIFY2(r["refused"].is_null(), r.dump().c_str());
+            QCOMPARE(r["body"]["stream"].get<bool>(), stream);
+        }
         auto ro = store::Database::open(db.toStdString(), store::Database::Mode::ReadOnly);
         QVERIFY(ro.ok());
         const auto calls = store::LlmCallStore(*ro).forSearch(1);
