@@ -101,6 +101,8 @@ Status applySlurmOptions(const Args& args, eval::SlurmExecutorConfig& config) {
 const char* const kExecutorHelp = R"(  --executor local|ssh|slurm
                          where candidates run (default local; --ssh-host implies ssh,
                          --slurm-dir slurm)
+  --gpus 0,1,...         local: one worker per GPU, its jobs see only that GPU
+                         (CUDA_VISIBLE_DEVICES); timing takes turns per GPU, not across them
   --executor-profile NAME
                          a named executor from $XDG_CONFIG_HOME/kernelsmith/executors.json;
                          the options below override its settings
@@ -126,7 +128,7 @@ const char* const kExecutorHelp = R"(  --executor local|ssh|slurm
 )";
 
 std::set<std::string> withExecutorOptions(std::set<std::string> valued) {
-    valued.insert({"executor", "executor-profile"});
+    valued.insert({"executor", "executor-profile", "gpus"});
     for (const char* o : kSshOptions) valued.insert(o);
     for (const char* o : kSlurmOptions) valued.insert(o);
     return valued;
@@ -159,6 +161,8 @@ Result<eval::ExecutorChoice> executorChoice(const Args& args, std::size_t localW
         if (auto s = refuse(kSshOptions, "ssh"); !s) return s.error();
     if (choice.kind != eval::ExecutorKind::Slurm)
         if (auto s = refuse(kSlurmOptions, "slurm"); !s) return s.error();
+    if (choice.kind != eval::ExecutorKind::Local && args.has("gpus"))
+        return usage("--gpus applies to --executor local (ssh hosts take --ssh-gpus; Slurm, --slurm-gres)");
     // --sandbox holds wherever jobs run: on ssh hosts and Slurm nodes too.
     std::optional<eval::SandboxPolicy> sandbox;
     if (auto policy = args.value("sandbox")) {
@@ -177,6 +181,10 @@ Result<eval::ExecutorChoice> executorChoice(const Args& args, std::size_t localW
         break;
     case eval::ExecutorKind::Local:
         if (localWorkers > 0 || choice.local.workers == 0) choice.local.workers = localWorkers;
+        if (auto gpus = args.value("gpus")) {
+            choice.local.gpus = splitComma(*gpus);
+            choice.local.workers = choice.local.gpus.size();
+        }
         if (sandbox) choice.local.sandbox = *sandbox;
         break;
     }

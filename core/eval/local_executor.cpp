@@ -45,6 +45,11 @@ std::string unreachableAncestor(const std::filesystem::path& dir) {
 
 } // namespace
 
+// GPU g's timing lock, next to the host's: timing.lock -> timing-gpu<g>.lock.
+static std::filesystem::path gpuLockFile(const std::filesystem::path& hostLock, const std::string& gpu) {
+    return hostLock.parent_path() / (hostLock.stem().string() + "-gpu" + gpu + hostLock.extension().string());
+}
+
 Result<std::unique_ptr<LocalExecutor>> LocalExecutor::create(LocalExecutorConfig config) {
     SandboxStatus sandbox;
     if (config.sandbox != SandboxPolicy::Off) {
@@ -59,14 +64,22 @@ Result<std::unique_ptr<LocalExecutor>> LocalExecutor::create(LocalExecutorConfig
     if (config.exclusiveTiming && config.timingLockFile.empty())
         config.timingLockFile =
             std::filesystem::temp_directory_path() / ("kernelsmith-" + std::to_string(getuid())) / "timing.lock";
+    for (const auto& g : config.gpus)
+        if (g.empty() || g.find_first_not_of("0123456789") != std::string::npos)
+            return makeError(ErrorCode::InvalidArgument, "--gpus expects CUDA device numbers such as 0,1,3, got '" + g + "'");
+    if (!config.gpus.empty()) config.workers = config.gpus.size();
     if (config.exclusiveTiming) {
         std::error_code ec;
         std::filesystem::create_directories(config.timingLockFile.parent_path(), ec);
-        const int fd = open(config.timingLockFile.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-        if (fd < 0)
-            return makeError(ErrorCode::Io, "cannot create the timing lock " + config.timingLockFile.string() + ": " +
-                                                std::strerror(errno) + " (set TMPDIR to a writable folder)");
-        close(fd);
+        std::vector<std::filesystem::path> locks{config.timingLockFile};
+        for (const auto& g : config.gpus) locks.push_back(gpuLockFile(config.timingLockFile, g));
+        for (const auto& lock : locks) {
+            const int fd = open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+            if (fd < 0)
+                return makeError(ErrorCode::Io, "cannot create the timing lock " + lock.string() + ": " + std::strerror(errno) +
+                                                    " (set TMPDIR to a writable folder)");
+            close(fd);
+        }
     }
     if (config.workers == 0) config.workers = std::max(1u, std::thread::hardware_concurrency());
     if (config.memoryLimitBytes == 0)
@@ -107,6 +120,11 @@ LocalExecutor::LocalExecutor(LocalExecutorConfig config, SandboxStatus sandbox) 
 LocalExecutor::~LocalExecutor() {
     pool_.reset(); // the workers end before the block is given back
     if (uidBlockLock_ >= 0) close(uidBlockLock_);
+}
+
+std::filesystem::path LocalExecutor::timingLockOf(std::size_t slot) const {
+    if (config_.gpus.empty()) return config_.timingLockFile;
+    return gpuLockFile(config_.timingLockFile, config_.gpus[slot % config_.gpus.size()]);
 }
 
 std::future<JobOutcome> LocalExecutor::submit(JobRequest request) {
@@ -156,11 +174,13 @@ JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) co
 
     // Each job opens the lock itself: flock excludes open file descriptions,
     // so a descriptor shared by all jobs would exclude nothing.
+    if (!config_.gpus.empty()) spec.extraEnv.push_back("CUDA_VISIBLE_DEVICES=" + config_.gpus[slot % config_.gpus.size()]);
     int lockFd = -1;
     if (config_.exclusiveTiming) {
-        lockFd = open(config_.timingLockFile.c_str(), O_RDWR | O_CLOEXEC);
+        const auto lock = timingLockOf(slot);
+        lockFd = open(lock.c_str(), O_RDWR | O_CLOEXEC);
         if (lockFd < 0) {
-            outcome.infraError = "cannot open the timing lock " + config_.timingLockFile.string() + ": " + std::strerror(errno);
+            outcome.infraError = "cannot open the timing lock " + lock.string() + ": " + std::strerror(errno);
             return outcome;
         }
         spec.passFd = lockFd;

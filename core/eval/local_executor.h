@@ -28,6 +28,11 @@ struct LocalExecutorConfig {
     // so separate processes on this machine (two CLI searches) also take turns.
     bool exclusiveTiming = true;
     std::filesystem::path timingLockFile;
+    // One GPU per worker (CUDA device ids): worker i's jobs see only gpus[i]
+    // (CUDA_VISIBLE_DEVICES), and timing phases take turns per GPU, not
+    // across GPUs (a lock file per GPU next to timingLockFile). Non-empty
+    // sets the worker count.
+    std::vector<std::string> gpus;
 };
 
 // A pool of worker threads, each running one job at a time as a sandboxed
@@ -46,6 +51,8 @@ class LocalExecutor final : public Executor {
     std::future<JobOutcome> submit(JobRequest request) override;
 
     bool sandboxed() const { return sandbox_.available; }
+    // The timing lock of worker `slot`'s jobs: the GPU's with gpus, else the host's.
+    std::filesystem::path timingLockOf(std::size_t slot) const;
     const LocalExecutorConfig& config() const { return config_; }
 
   private:

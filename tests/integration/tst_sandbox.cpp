@@ -13,6 +13,8 @@
 #include <QtNetwork/QTcpServer>
 #include <QtTest/QtTest>
 
+#include <set>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -151,6 +153,57 @@ class TestSandbox : public QObject {
         QVERIFY2(device.find("\"data\": \"" + bytes + "\"") != std::string::npos, device.c_str());
         QVERIFY2(host.find("\"as\": \"" + bytes + "\"") != std::string::npos, host.c_str());
         QVERIFY2(host.find("\"data\": \"unlimited\"") != std::string::npos, host.c_str());
+    }
+
+    // --gpus: each worker's jobs see only its own GPU and take the timing
+    // lock of that GPU (the job reads both: the environment, and what its
+    // descriptor 3 is). Two jobs held side by side land on the two workers.
+    void eachWorkerSeesItsOwnGpu() {
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        chmod(root.path().toUtf8().constData(), 0755);
+        eval::LocalExecutorConfig config;
+        config.gpus = {"3", "5"};
+        config.timingLockFile = std::filesystem::path(root.path().toStdString()) / "locks" / "timing.lock";
+        auto executor = eval::LocalExecutor::create(config);
+        QVERIFY2(executor.ok(), executor.ok() ? "" : executor.error().message.c_str());
+        QCOMPARE((*executor)->slotCount(), std::size_t{2});
+        std::vector<std::future<eval::JobOutcome>> jobs;
+        const auto gate = std::filesystem::path(root.path().toStdString()) / "gate";
+        for (int i = 0; i < 2; ++i) {
+            const auto d = std::filesystem::path(root.path().toStdString()) / ("job" + std::to_string(i));
+            std::filesystem::create_directories(d / "build");
+            // Each job waits until both have started, so they hold both workers at once.
+            (void)writeFileAtomic(
+                d / "run.sh",
+                "#!/usr/bin/env bash\n"
+                "touch " +
+                    gate.string() + std::to_string(i) +
+                    "\n"
+                    "for n in $(seq 200); do [ -e " +
+                    gate.string() + "0 ] && [ -e " + gate.string() +
+                    "1 ] && break; sleep 0.05; done\n"
+                    "lock=$(readlink /proc/self/fd/3)\n"
+                    "echo \"{\\\"gpu\\\": \\\"$CUDA_VISIBLE_DEVICES\\\", \\\"lock\\\": \\\"$lock\\\"}\" > result.json\n");
+            chmod(d.c_str(), 0777);
+            chmod((d / "build").c_str(), 0777);
+            eval::JobRequest r;
+            r.dir = d;
+            r.limits.wallTimeoutS = 60;
+            jobs.push_back((*executor)->submit(r));
+        }
+        std::set<std::string> gpus, locks;
+        for (auto& j : jobs) {
+            const auto outcome = j.get();
+            const auto json = nlohmann::json::parse(outcome.resultJson.value_or("null"), nullptr, false);
+            QVERIFY2(json.is_object(), (outcome.infraError + outcome.logTail).c_str());
+            gpus.insert(json["gpu"].get<std::string>());
+            locks.insert(std::filesystem::path(json["lock"].get<std::string>()).filename().string());
+        }
+        QCOMPARE(gpus, (std::set<std::string>{"3", "5"}));
+        QCOMPARE(locks, (std::set<std::string>{"timing-gpu3.lock", "timing-gpu5.lock"}));
+        config.gpus = {"0", "x"};
+        QVERIFY(!eval::LocalExecutor::create(config).ok()); // not a device number
     }
 
     void requiredPolicyRefusesWithoutBubblewrap() {
