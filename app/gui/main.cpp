@@ -80,6 +80,10 @@ int main(int argc, char** argv) {
     const QCommandLineOption problemOption(QStringLiteral("problem"), QStringLiteral("Select problem NAME in the Problems tab."),
                                            QStringLiteral("NAME"));
     parser.addOption(problemOption);
+    const QCommandLineOption suiteOption(QStringLiteral("suite"),
+                                         QStringLiteral("Open the suite folder DIR (what problem import DIR made) in a tab."),
+                                         QStringLiteral("DIR"));
+    parser.addOption(suiteOption);
     const QCommandLineOption theme(QStringLiteral("theme"),
                                    QStringLiteral("system (the desktop's palette, the default), light or dark."),
                                    QStringLiteral("NAME"), QStringLiteral("system"));
@@ -118,6 +122,8 @@ int main(int argc, char** argv) {
         // Nobody is there to dismiss a message box: report on stderr and carry on.
         if (auto status = window.openWorkspace(workspacePath); !status)
             std::fprintf(stderr, "kernelsmith: %s: %s\n", qPrintable(workspacePath), status.error().message.c_str());
+        if (parser.isSet(suiteOption) && !window.openSuite(parser.value(suiteOption)))
+            std::fprintf(stderr, "kernelsmith: %s is not a suite\n", qPrintable(parser.value(suiteOption)));
         if (parser.isSet(search)) {
             auto* view = window.openSearch(parser.value(search).toLongLong());
             if (!view) std::fprintf(stderr, "kernelsmith: no search %s in the workspace\n", qPrintable(parser.value(search)));
@@ -129,8 +135,10 @@ int main(int argc, char** argv) {
         window.show();
         // After show, so that a failure's message box sits on the window.
         const qint64 searchId = parser.isSet(search) ? parser.value(search).toLongLong() : 0;
-        QTimer::singleShot(0, &window, [&window, workspacePath, searchId] {
+        const QString suiteDir = parser.value(suiteOption);
+        QTimer::singleShot(0, &window, [&window, workspacePath, searchId, suiteDir] {
             if (window.openWorkspaceOrWarn(workspacePath) && searchId) window.openSearch(searchId);
+            if (!suiteDir.isEmpty()) window.openSuite(suiteDir);
         });
     }
     return app.exec();

@@ -56,6 +56,10 @@ Result<Suite> loadSuite(const fs::path& dir) {
         if (!j.is_object() || !j.contains("problems") || !j["problems"].is_array())
             return makeError(ErrorCode::ParseError, (dir / "suite.json").string() + ": expected {\"name\", \"problems\": [...]}");
         s.name = j.value("name", s.name);
+        if (j.contains("not_imported") && j["not_imported"].is_array())
+            for (const auto& f : j["not_imported"])
+                if (f.is_object())
+                    s.notImported.push_back(f.value("file", std::string("?")) + ": " + f.value("error", std::string()));
         for (const auto& p : j["problems"]) {
             if (!p.is_string())
                 return makeError(ErrorCode::ParseError, (dir / "suite.json").string() + ": /problems holds a non-string");
@@ -77,6 +81,7 @@ json toJson(const Entry& e) {
     if (!e.message.empty()) j["message"] = e.message;
     if (e.speedup) j["speedup"] = *e.speedup;
     if (e.speedupCompile) j["speedup_compile"] = *e.speedupCompile;
+    if (e.searchId) j["search_id"] = e.searchId;
     return j;
 }
 
@@ -98,6 +103,7 @@ std::vector<Entry> readRun(const fs::path& file) {
         e.speedup = optNumber(j, "speedup");
         e.speedupCompile = optNumber(j, "speedup_compile");
         e.wallS = j.value("wall_s", 0.0);
+        e.searchId = j.contains("search_id") && j["search_id"].is_number_integer() ? j["search_id"].get<std::int64_t>() : 0;
         // A problem run again (after a failure was fixed) counts once: its last line.
         std::erase_if(out, [&](const Entry& x) { return x.problem == e.problem; });
         out.push_back(std::move(e));

@@ -24,6 +24,7 @@ struct Suite {
     std::string name;
     std::filesystem::path dir;
     std::vector<std::filesystem::path> problems; // problem folders, in run order
+    std::vector<std::string> notImported;        // "file: why", from suite.json
 };
 
 // suite.json's list when there is one, else every subfolder holding a problem.json.
@@ -37,6 +38,7 @@ struct Entry {
     std::optional<double> speedup;        // over eager (the reference), when correct and timed
     std::optional<double> speedupCompile; // over torch.compile, when it was timed
     double wallS = 0;
+    std::int64_t searchId = 0; // search runs: the search, in the workspace the run used
 
     bool correct() const { return status == "ok"; }
 };

@@ -70,10 +70,12 @@ Entry runSeeds(eval::Evaluator& evaluator, const problem::ProblemSpec& p, const 
 
 // A search per problem; its best kernel is timed again on its own (torch:
 // beside torch.compile of the reference, which the search itself skips).
-Entry runSearch(const store::Database& db, eval::Evaluator& evaluator, const problem::ProblemSpec& p, const RunOptions& options) {
+Entry searchOnce(const store::Database& db, eval::Evaluator& evaluator, const problem::ProblemSpec& p, const RunOptions& options,
+                 std::int64_t& searchId) {
     const auto t0 = Clock::now();
     auto id = search::createSearch(db, p, options.search, "");
     if (!id) return failedEntry(p.name, "infra_error", id.error().message, since(t0));
+    searchId = *id;
     search::SearchLaunch launch;
     launch.searchId = *id;
     launch.sharedEvaluator = &evaluator;
@@ -101,6 +103,14 @@ Entry runSearch(const store::Database& db, eval::Evaluator& evaluator, const pro
     return failedEntry(p.name, "no_correct_kernel",
                        "the search (" + std::to_string(outcome->evaluations) + " evaluations) found no correct kernel",
                        since(t0));
+}
+
+// The search's id goes with its entry: the workbench opens it from the suite's table.
+Entry runSearch(const store::Database& db, eval::Evaluator& evaluator, const problem::ProblemSpec& p, const RunOptions& options) {
+    std::int64_t searchId = 0;
+    auto e = searchOnce(db, evaluator, p, options, searchId);
+    e.searchId = searchId;
+    return e;
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "charts/progress_plot.h"
 #include "cli_runner.h"
 #include "llm_server_fixture.h"
+#include "models/suite_table_model.h"
 #include "saxpy_replies.h"
 #include "store/database.h"
 #include "store/llm_call_store.h"
@@ -13,6 +14,7 @@
 #include "tree/tree_canvas.h"
 #include "util/files.h"
 #include "widgets/search_view.h"
+#include "widgets/suite_view.h"
 #include "windows/main_window.h"
 #include "windows/new_search_dialog.h"
 
@@ -122,6 +124,38 @@ class TestWorkbenchLive : public QObject {
         qInfo("the view caught up %lld ms after the CLI ended; the UI thread's longest busy stretch: %lld ms",
               static_cast<long long>(caughtUp.elapsed()), static_cast<long long>(worstGapMs));
         QVERIFY2(worstGapMs < 100, qPrintable(QStringLiteral("the UI thread was busy for %1 ms").arg(worstGapMs)));
+    }
+
+    // A suite opens as a table of its problems; a row opens the problem's
+    // search (the run's own, else the workspace's newest of that problem).
+    void suiteOpensAsATableAndARowOpensItsSearch() {
+        const auto dir = std::filesystem::path(dir_.path().toStdString()) / "suite";
+        std::filesystem::create_directories(dir);
+        std::filesystem::copy(test::problemDir("saxpy"), dir / "saxpy", std::filesystem::copy_options::recursive);
+        std::filesystem::copy(test::problemDir("poly_eval"), dir / "poly_eval", std::filesystem::copy_options::recursive);
+        std::ofstream(dir / "suite.json") << R"({"name": "two", "problems": ["saxpy", "poly_eval"], )"
+                                          << R"("not_imported": [{"file": "broken.py", "error": "not valid Python"}]})";
+        std::ofstream(dir / "suite-run-reference.jsonl")
+            << R"({"problem": "saxpy", "status": "ok", "speedup": 1.01, "wall_s": 3})"
+            << "\n";
+        ui::MainWindow window(test::dataDir() / "problems");
+        QVERIFY(window.openWorkspace(db()).ok()); // the searches of followsALiveCliSearchWithoutBlocking
+        auto* view = window.openSuite(QString::fromStdString(dir.string()));
+        QVERIFY(view);
+        QCOMPARE(view->model()->rowCount(), 2);
+        QCOMPARE(view->model()->rowAt(0).status, QStringLiteral("ok"));
+        QCOMPARE(view->model()->rowAt(1).status, QStringLiteral("not run"));
+        const auto* summary = view->findChild<QLabel*>(QStringLiteral("suiteSummary"));
+        QVERIFY(summary);
+        QVERIFY2(summary->text().contains("1 of 2 run") && summary->text().contains("broken.py"), qPrintable(summary->text()));
+        const int tabsBefore = window.tabs()->count();
+        emit view->problemActivated(QStringLiteral("saxpy"), 0);
+        QCOMPARE(window.tabs()->count(), tabsBefore + 1);
+        QVERIFY(qobject_cast<ui::SearchView*>(window.tabs()->currentWidget()));
+        emit view->problemActivated(QStringLiteral("poly_eval"), 0); // no search of it: a message, no tab
+        QCOMPARE(window.tabs()->count(), tabsBefore + 1);
+        QVERIFY(window.statusBar()->currentMessage().contains("No search of poly_eval"));
+        QVERIFY(!window.openSuite(dir_.filePath("no-such-suite")));
     }
 
     void startsALanguageModelSearchInTheWorkbench() {

@@ -8,6 +8,7 @@
 #include "util/paths.h"
 #include "widgets/problem_details_view.h"
 #include "widgets/search_view.h"
+#include "widgets/suite_view.h"
 #include "windows/app_settings.h"
 #include "windows/new_search_dialog.h"
 
@@ -182,6 +183,50 @@ void MainWindow::refreshSearches() {
     fitColumns(searchTable_);
 }
 
+SuiteView* MainWindow::openSuite(const QString& dir) {
+    const auto path = std::filesystem::absolute(dir.toStdString());
+    for (int i = 1; i < tabs_->count(); ++i)
+        if (auto* v = qobject_cast<SuiteView*>(tabs_->widget(i)); v && std::filesystem::absolute(v->suite().dir) == path) {
+            tabs_->setCurrentIndex(i);
+            v->reload();
+            return v;
+        }
+    auto loaded = suite::loadSuite(path);
+    if (!loaded) {
+        statusBar()->showMessage(QString::fromStdString(loaded.error().message), 8000);
+        return nullptr;
+    }
+    auto* view = new SuiteView(std::move(*loaded), tabs_);
+    view->setObjectName(QStringLiteral("suiteView"));
+    connect(view, &SuiteView::problemActivated, this, &MainWindow::openProblemSearch);
+    tabs_->setCurrentIndex(tabs_->addTab(view, tr("Suite %1").arg(QString::fromStdString(view->suite().name))));
+    return view;
+}
+
+void MainWindow::chooseSuiteToOpen() {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Suite"), QDir::currentPath());
+    if (!dir.isEmpty()) openSuite(dir);
+}
+
+void MainWindow::openProblemSearch(const QString& problem, qint64 searchId) {
+    if (!workspace_) {
+        statusBar()->showMessage(tr("Open a workspace to see the searches of %1").arg(problem), 5000);
+        return;
+    }
+    if (searchId && workspace_->search(searchId)) {
+        openSearch(searchId);
+        return;
+    }
+    refreshSearches();
+    for (const auto& row : searches_->rows()) // newest first
+        if (row.problem == problem) {
+            openSearch(row.id);
+            return;
+        }
+    statusBar()->showMessage(tr("No search of %1 in this workspace: suite run --mode search makes one per problem").arg(problem),
+                             8000);
+}
+
 SearchView* MainWindow::openSearch(qint64 searchId) {
     if (!workspace_) return nullptr;
     for (int i = 1; i < tabs_->count(); ++i)
@@ -278,6 +323,7 @@ void MainWindow::createMenus() {
     auto* newSearch = file->addAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("New &Search…"), this,
                                       &MainWindow::chooseNewSearch);
     newSearch->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
+    file->addAction(QIcon::fromTheme(QStringLiteral("folder-open")), tr("Open S&uite…"), this, &MainWindow::chooseSuiteToOpen);
     file->addSeparator();
     auto* quit = file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));

@@ -31,6 +31,7 @@ class ProblemListModel;
 class SearchListModel;
 class SearchRunner;
 class SearchView;
+class SuiteView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -51,6 +52,9 @@ class MainWindow : public QMainWindow {
     void refreshSearches();
     // Opens (or brings forward) the tab of a search; nullptr when there is no such search.
     SearchView* openSearch(qint64 searchId);
+    // Opens (or brings forward) the tab of a suite folder; nullptr, with a
+    // message in the status bar, when it is not a suite.
+    SuiteView* openSuite(const QString& dir);
     // Runs a search on an engine thread of its own and opens its tab once it
     // exists. timeBudgetS: timing per shape and evaluation.
     // executor: where the candidates run (default: this machine).
@@ -75,6 +79,9 @@ class MainWindow : public QMainWindow {
     void createEvaluationsDock();
     void createSearchesDock();
     void chooseNewSearch();
+    void chooseSuiteToOpen();
+    // A suite row: its run's search, else the newest search of that problem in the workspace.
+    void openProblemSearch(const QString& problem, qint64 searchId);
     void showShortcuts();
     void stopRunningSearches();
     void chooseWorkspaceToOpen();

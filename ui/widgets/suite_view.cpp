@@ -1,0 +1,136 @@
+#include "widgets/suite_view.h"
+
+#include "models/suite_table_model.h"
+
+#include <QtCore/QLocale>
+#include <QtWidgets/QComboBox>
+#include <QtWidgets/QHBoxLayout>
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QPushButton>
+#include <QtWidgets/QTableView>
+#include <QtWidgets/QVBoxLayout>
+
+namespace ks::ui {
+namespace {
+
+QString percent(double share) {
+    return QStringLiteral("%1%").arg(QLocale().toString(100 * share, 'f', 1));
+}
+
+// fast_p in one line: "fast_1 60.0% · fast_1.5 40.0% · fast_2 20.0%".
+QString fastLine(const std::map<double, double>& f) {
+    QStringList parts;
+    for (const auto& [p, v] : f)
+        if (p > 0) parts << QStringLiteral("fast_%1 %2").arg(p).arg(percent(v));
+    return parts.join(QStringLiteral(" · "));
+}
+
+} // namespace
+
+SuiteView::SuiteView(suite::Suite s, QWidget* parent) : QWidget(parent), suite_(std::move(s)) {
+    auto* layout = new QVBoxLayout(this);
+    auto* bar = new QHBoxLayout;
+    auto* title = new QLabel(tr("<b>Suite %1</b> · %2 problems · %3")
+                                 .arg(QString::fromStdString(suite_.name).toHtmlEscaped())
+                                 .arg(suite_.problems.size())
+                                 .arg(QString::fromStdString(suite_.dir.string()).toHtmlEscaped()),
+                             this);
+    title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    modeBox_ = new QComboBox(this);
+    modeBox_->setObjectName(QStringLiteral("suiteMode"));
+    for (auto m : {suite::Mode::Reference, suite::Mode::Seeds, suite::Mode::Search})
+        modeBox_->addItem(QString::fromStdString(suite::modeName(m)), static_cast<int>(m));
+    modeBox_->setToolTip(tr("Which run to show: kernelsmith-cli suite run SUITE --mode MODE writes it"));
+    auto* reloadButton = new QPushButton(tr("Reload"), this);
+    bar->addWidget(title, 1);
+    bar->addWidget(new QLabel(tr("Run:"), this));
+    bar->addWidget(modeBox_);
+    bar->addWidget(reloadButton);
+    layout->addLayout(bar);
+
+    summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("suiteSummary"));
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(summary_);
+
+    model_ = new SuiteTableModel(this);
+    table_ = new QTableView(this);
+    table_->setObjectName(QStringLiteral("suiteTable"));
+    table_->setModel(model_);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setAlternatingRowColors(true);
+    table_->setToolTip(tr("Double-click a problem to open its search"));
+    layout->addWidget(table_, 1);
+
+    connect(modeBox_, &QComboBox::currentIndexChanged, this,
+            [this](int) { showMode(static_cast<suite::Mode>(modeBox_->currentData().toInt())); });
+    connect(reloadButton, &QPushButton::clicked, this, &SuiteView::reload);
+    connect(table_, &QTableView::activated, this, [this](const QModelIndex& index) {
+        if (!index.isValid()) return;
+        const auto& row = model_->rowAt(index.row());
+        emit problemActivated(row.problem, row.searchId);
+    });
+    // The mode with the most results first: what was run is what one wants to see.
+    suite::Mode best = suite::Mode::Reference;
+    std::size_t most = 0;
+    for (auto m : {suite::Mode::Reference, suite::Mode::Seeds, suite::Mode::Search})
+        if (const auto n = suite::readRun(suite::runFile(suite_, m)).size(); n > most) {
+            most = n;
+            best = m;
+        }
+    showMode(best);
+}
+
+void SuiteView::showMode(suite::Mode mode) {
+    mode_ = mode;
+    const int index = modeBox_->findData(static_cast<int>(mode));
+    if (index >= 0 && index != modeBox_->currentIndex()) {
+        modeBox_->setCurrentIndex(index); // comes back here through the signal
+        return;
+    }
+    reload();
+}
+
+QString SuiteView::notImported() const {
+    if (suite_.notImported.empty()) return {};
+    QStringList files;
+    for (const auto& f : suite_.notImported) files << QString::fromStdString(f.substr(0, f.find(':')));
+    return QStringLiteral("<br>") + tr("not imported from the folder: %1 (suite.json says why)")
+                                        .arg(files.join(QStringLiteral(", ")).toHtmlEscaped());
+}
+
+void SuiteView::reload() {
+    const auto entries = suite::readRun(suite::runFile(suite_, mode_));
+    model_->setRows(suiteRows(suite_, entries));
+    table_->resizeColumnsToContents();
+    if (entries.empty()) {
+        summary_->setText(tr("Nothing has run in this mode yet: kernelsmith-cli suite run %1 --mode %2")
+                              .arg(QString::fromStdString(suite_.dir.string()), QString::fromStdString(suite::modeName(mode_))) +
+                          notImported());
+        return;
+    }
+    const auto m = suite::metricsOf(entries);
+    QString text = tr("%1 of %2 run · %3 correct (%4)")
+                       .arg(m.problems)
+                       .arg(suite_.problems.size())
+                       .arg(m.correct)
+                       .arg(percent(m.problems ? static_cast<double>(m.correct) / m.problems : 0));
+    text += QStringLiteral("<br>") + tr("over eager: %1").arg(fastLine(m.fastEager));
+    if (m.geomeanEager) text += tr(" · geomean %1×").arg(QLocale().toString(*m.geomeanEager, 'f', 3));
+    if (m.withCompile) {
+        text += QStringLiteral("<br>") + tr("over torch.compile: %1").arg(fastLine(m.fastCompile));
+        if (m.geomeanCompile) text += tr(" · geomean %1×").arg(QLocale().toString(*m.geomeanCompile, 'f', 3));
+    }
+    QStringList failures;
+    for (const auto& [status, list] : m.failures) failures << QStringLiteral("%1 %2").arg(list.size()).arg(QString::fromStdString(status));
+    if (!failures.isEmpty()) text += QStringLiteral("<br>") + tr("failures: %1").arg(failures.join(QStringLiteral(", ")));
+    summary_->setText(text + notImported());
+}
+
+} // namespace ks::ui

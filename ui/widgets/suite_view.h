@@ -1,0 +1,43 @@
+#pragma once
+// A suite in the workbench: its problems in a table (status, speedups over
+// eager and torch.compile, the search where a run made one), the run's
+// KernelBench summary above it, and the run mode to show. The run files are
+// read on demand (Reload); a row opens the problem's search.
+#include "suite/suite.h"
+
+#include <QtWidgets/QWidget>
+
+class QComboBox;
+class QLabel;
+class QTableView;
+
+namespace ks::ui {
+
+class SuiteTableModel;
+
+class SuiteView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit SuiteView(suite::Suite suite, QWidget* parent = nullptr);
+
+    const suite::Suite& suite() const { return suite_; }
+    SuiteTableModel* model() const { return model_; }
+    void showMode(suite::Mode mode);
+    void reload();
+
+  signals:
+    // A row was activated: the problem's folder name and the run's search (0 when the run made none).
+    void problemActivated(const QString& problem, qint64 searchId);
+
+  private:
+    QString notImported() const; // the summary's line for suite.json's not_imported ("" when none)
+
+    suite::Suite suite_;
+    suite::Mode mode_ = suite::Mode::Reference;
+    QComboBox* modeBox_ = nullptr;
+    QLabel* summary_ = nullptr;
+    QTableView* table_ = nullptr;
+    SuiteTableModel* model_ = nullptr;
+};
+
+} // namespace ks::ui
