@@ -107,7 +107,14 @@ def names_in(node):
 
 
 def shaping_names(tree):
-    """Names that size a tensor made in get_inputs (torch.randn(batch, dim), ...)."""
+    """Names that size a tensor made in get_inputs (torch.randn(batch, dim), ...),
+    and the module-level shape tuples it uses (input_shape = (batch_size, 3, 224, 224))."""
+    tuples = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, (ast.Tuple, ast.List)):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    tuples[t.id] = node.value
     out = set()
     for fn in tree.body:
         if not (isinstance(fn, ast.FunctionDef) and fn.name == "get_inputs"):
@@ -127,7 +134,10 @@ def shaping_names(tree):
             for kw in call.keywords:
                 if kw.arg == "size":
                     out |= names_in(kw.value)
-    return out
+    # Sizes inside a module-level tuple are read through it: setting them
+    # afterwards changes nothing, so they cannot vary (the caller says so).
+    through = {name: sorted(names_in(tuples[name])) for name in out if name in tuples}
+    return out, through
 
 
 class Recorder:
@@ -170,11 +180,15 @@ def main():
         fail(f"PyTorch is not installed for {sys.executable}: install it (Debian: python3-torch), point KS_PYTHON at a Python that has it, or run the import on the GPU host")
 
     values, exprs = module_sizes(tree)
-    shaping = shaping_names(tree) & set(values)
+    shaping, through = shaping_names(tree)
+    shaping &= set(values)
     # A derived size (N = 2 * dim) follows its bases; the bases are what varies.
     derived = {n for n in values if names_in(exprs[n]) & set(values)}
     varied = sorted({b for n in shaping for b in ([n] if n not in derived else names_in(exprs[n]) & set(values))} - derived)
     notes = []
+    for name, inside in through.items():
+        notes.append(f"{name} is a module-level tuple that get_inputs reads: the sizes in it ({', '.join(inside)}) stay at the "
+                     f"file's values (to vary them, build the shape in get_inputs from the sizes)")
 
     device = "cuda" if torch.cuda.is_available() else "cpu"
     spec = importlib.util.spec_from_file_location("reference", path)
