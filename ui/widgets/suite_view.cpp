@@ -101,8 +101,8 @@ QString SuiteView::notImported() const {
     if (suite_.notImported.empty()) return {};
     QStringList files;
     for (const auto& f : suite_.notImported) files << QString::fromStdString(f.substr(0, f.find(':')));
-    return QStringLiteral("<br>") + tr("not imported from the folder: %1 (suite.json says why)")
-                                        .arg(files.join(QStringLiteral(", ")).toHtmlEscaped());
+    return QStringLiteral("<br>") +
+           tr("not imported from the folder: %1 (suite.json says why)").arg(files.join(QStringLiteral(", ")).toHtmlEscaped());
 }
 
 void SuiteView::reload() {
@@ -128,7 +128,8 @@ void SuiteView::reload() {
         if (m.geomeanCompile) text += tr(" · geomean %1×").arg(QLocale().toString(*m.geomeanCompile, 'f', 3));
     }
     QStringList failures;
-    for (const auto& [status, list] : m.failures) failures << QStringLiteral("%1 %2").arg(list.size()).arg(QString::fromStdString(status));
+    for (const auto& [status, list] : m.failures)
+        failures << QStringLiteral("%1 %2").arg(list.size()).arg(QString::fromStdString(status));
     if (!failures.isEmpty()) text += QStringLiteral("<br>") + tr("failures: %1").arg(failures.join(QStringLiteral(", ")));
     summary_->setText(text + notImported());
 }
