@@ -6,8 +6,6 @@
 
 #include "synth/llm/provider_common.h"
 
-#include "util/log.h"
-
 #include <nlohmann/json.hpp>
 
 #include <atomic>
@@ -80,17 +78,7 @@ class OpenAiProvider final : public Provider {
     explicit OpenAiProvider(ModelConfig model) : model_(std::move(model)) {}
 
     CallOutcome call(const ChatRequest& request, StreamSink* sink, std::stop_token stop) override {
-        auto out = attempt(request, sink, stop, request.stream && model_.stream && !noStream_);
-        if (model_.family.streamNeedsVerification && refusedStreaming(out)) {
-            // Not verified for streaming: whole replies from now on (waiting for
-            // the total timeout only), said once.
-            if (!noStream_.exchange(true))
-                log::llm()->warn("{}: the service does not stream this model to this organisation; calling without "
-                                 "streaming (set \"stream\": false in llm.json to skip the refused attempt)",
-                                 model_.name);
-            out = attempt(request, sink, stop, false);
-        }
-        return out;
+        return withStreamFallback(model_, request, noStream_, [&](bool stream) { return attempt(request, sink, stop, stream); });
     }
 
   private:

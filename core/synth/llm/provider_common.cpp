@@ -1,5 +1,7 @@
 #include "synth/llm/provider_common.h"
 
+#include "util/log.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
@@ -137,6 +139,21 @@ std::optional<CallOutcome> parseBody(const HttpResponse& response, const std::st
 bool refusedStreaming(const CallOutcome& o) {
     return !o.ok && o.failure.kind == FailureKind::BadRequest && o.failure.httpStatus == 400 &&
            o.failure.message.find("verified to stream") != std::string::npos;
+}
+
+CallOutcome withStreamFallback(const ModelConfig& model, const ChatRequest& request, std::atomic<bool>& noStream,
+                               const std::function<CallOutcome(bool stream)>& attempt) {
+    auto out = attempt(request.stream && model.stream && !noStream);
+    if (model.family.streamNeedsVerification && refusedStreaming(out)) {
+        // Not verified for streaming: whole replies from now on (waiting for
+        // the total timeout only), said once.
+        if (!noStream.exchange(true))
+            log::llm()->warn("{}: the service does not stream this model to this organisation; calling without streaming "
+                             "(set \"stream\": false in llm.json to skip the refused attempt)",
+                             model.name);
+        out = attempt(false);
+    }
+    return out;
 }
 
 std::int64_t countAt(const nlohmann::json& j, const char* key, std::int64_t fallback) {

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <functional>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -35,6 +37,12 @@ std::optional<CallOutcome> parseBody(const HttpResponse& response, const std::st
 // streams o3 and gpt-5 only to verified organisations): the call is made
 // again without streaming.
 bool refusedStreaming(const CallOutcome& outcome);
+
+// One call through `attempt(stream)`: streamed unless `noStream` (shared by a
+// provider's calls) says the service refused, in which case it goes whole;
+// a refusal seen here sets noStream and the same call is made whole.
+CallOutcome withStreamFallback(const ModelConfig& model, const ChatRequest& request, std::atomic<bool>& noStream,
+                               const std::function<CallOutcome(bool stream)>& attempt);
 
 // j[key] when it is a string, else "".
 std::string stringAt(const nlohmann::json& j, const char* key);
