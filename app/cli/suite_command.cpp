@@ -35,16 +35,21 @@ known: a run that is killed continues where it stopped when started again. The
 report: correctness rate, fast_p (correct and more than p times faster) for
 p = 0, 1, 1.5, 2 over eager and over torch.compile, geometric-mean speedups, and
 every failure grouped by status. show prints the report of what has run.
+Problems run one per executor slot at once: --gpus 0,1,2,3 evaluates four
+problems side by side, each on its own GPU (and --ssh-gpus likewise per host).
 )";
 
 class Progress final : public suite::RunObserver {
   public:
+    // Several problems can be in flight (one per GPU): each line names its problem.
     void starting(const std::string& problem, int done, int total, double etaS) override {
-        std::fprintf(stderr, "[%d/%d] %s%s\n", done + 1, total, problem.c_str(),
+        if (started_ < 0) started_ = done;
+        ++started_;
+        std::fprintf(stderr, "[%d/%d] %s%s\n", started_, total, problem.c_str(),
                      etaS >= 0 ? ("  (about " + formatSeconds(etaS) + " left)").c_str() : "");
     }
     void finished(const suite::Entry& e) override {
-        std::fprintf(stderr, "        %s%s\n", e.status.c_str(),
+        std::fprintf(stderr, "        %s: %s%s\n", e.problem.c_str(), e.status.c_str(),
                      e.correct() ? (e.speedup ? ("  " + formatSpeedup(*e.speedup)).c_str() : "")
                                  : ("  " + e.message.substr(0, 160)).c_str());
     }
@@ -55,6 +60,7 @@ class Progress final : public suite::RunObserver {
         std::snprintf(b, sizeof b, "%.3fx", s);
         return b;
     }
+    int started_ = -1;
 };
 
 std::string fastLine(const std::map<double, double>& f) {
@@ -151,6 +157,7 @@ int runSuiteCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         return exitCodeFor(executor.error());
     }
     eval::Evaluator evaluator(**executor, &*db);
+    options.parallel = static_cast<int>((*executor)->slotCount());
     Progress progress;
     auto entries = suite::runSuite(*db, evaluator, *s, options, &progress);
     if (!entries) {

@@ -5,9 +5,14 @@
 #include "store/search_store.h"
 #include "util/log.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <thread>
 
 namespace ks::suite {
 namespace {
@@ -139,53 +144,102 @@ Entry entryOf(const std::string& problem, const eval::EvaluationResult& result, 
     return e;
 }
 
+namespace {
+
+// What the workers share: which problems are left, the run file, the entries.
+struct Shared {
+    std::mutex mutex;
+    std::vector<std::filesystem::path> left;
+    std::vector<Entry> entries;
+    std::optional<Error> error;
+    int done = 0, total = 0, ranHere = 0;
+    double spent = 0;
+};
+
+Entry runOne(const store::Database& db, eval::Evaluator& evaluator, const std::filesystem::path& dir, const RunOptions& options) {
+    const std::string name = dir.filename().string();
+    Entry e;
+    auto p = problem::loadProblem(dir);
+    if (!p) {
+        e = failedEntry(name, "invalid_problem", p.error().message, 0);
+    } else {
+        switch (options.mode) {
+        case Mode::Reference:
+            e = runReference(evaluator, *p, options.eval);
+            break;
+        case Mode::Seeds:
+            e = runSeeds(evaluator, *p, options.eval);
+            break;
+        case Mode::Search:
+            e = runSearch(db, evaluator, *p, options);
+            break;
+        }
+    }
+    e.problem = name; // the folder's name: what suite.json lists and a resumed run skips
+    return e;
+}
+
+void worker(const store::Database& db, eval::Evaluator& evaluator, const Suite& suite, const RunOptions& options,
+            const std::filesystem::path& file, Shared& shared, RunObserver* observer, std::stop_token stop, int parallel) {
+    for (;;) {
+        std::filesystem::path dir;
+        {
+            std::lock_guard lock(shared.mutex);
+            if (shared.left.empty() || shared.error || stop.stop_requested()) return;
+            dir = shared.left.front();
+            shared.left.erase(shared.left.begin());
+            // Problems finish `parallel` at a time, so the time left is the mean per problem over the workers.
+            const double eta = shared.ranHere ? shared.spent / shared.ranHere * (shared.total - shared.done) / parallel : -1;
+            if (observer) observer->starting(dir.filename().string(), shared.done, shared.total, eta);
+        }
+        const auto t0 = Clock::now();
+        Entry e = runOne(db, evaluator, dir, options);
+        std::lock_guard lock(shared.mutex);
+        if (auto s = appendRun(file, e); !s) {
+            shared.error = s.error();
+            return;
+        }
+        shared.spent += since(t0);
+        ++shared.ranHere;
+        ++shared.done;
+        log::eval()->info("suite {}: {} {} ({}/{})", suite.name, e.problem, e.status, shared.done, shared.total);
+        if (observer) observer->finished(e);
+        std::erase_if(shared.entries, [&](const Entry& x) { return x.problem == e.problem; });
+        shared.entries.push_back(std::move(e));
+    }
+}
+
+} // namespace
+
 Result<std::vector<Entry>> runSuite(const store::Database& db, eval::Evaluator& evaluator, const Suite& suite,
                                     const RunOptions& options, RunObserver* observer, std::stop_token stop) {
     const auto file = runFile(suite, options.mode);
-    auto entries = readRun(file);
+    Shared shared;
+    shared.entries = readRun(file);
     std::set<std::string> finished;
-    for (const auto& e : entries) finished.insert(e.problem);
-    const int total = static_cast<int>(suite.problems.size());
-    int done = 0;
-    for (const auto& dir : suite.problems)
-        if (finished.count(dir.filename().string())) ++done;
-    double spent = 0;
-    int ranHere = 0;
+    for (const auto& e : shared.entries) finished.insert(e.problem);
+    shared.total = static_cast<int>(suite.problems.size());
     for (const auto& dir : suite.problems) {
-        const std::string name = dir.filename().string();
-        if (finished.count(name)) continue;
-        if (stop.stop_requested()) break;
-        const double eta = ranHere ? spent / ranHere * (total - done) : -1;
-        if (observer) observer->starting(name, done, total, eta);
-        const auto t0 = Clock::now();
-        Entry e;
-        auto p = problem::loadProblem(dir);
-        if (!p) {
-            e = failedEntry(name, "invalid_problem", p.error().message, 0);
-        } else {
-            switch (options.mode) {
-            case Mode::Reference:
-                e = runReference(evaluator, *p, options.eval);
-                break;
-            case Mode::Seeds:
-                e = runSeeds(evaluator, *p, options.eval);
-                break;
-            case Mode::Search:
-                e = runSearch(db, evaluator, *p, options);
-                break;
-            }
-        }
-        e.problem = name; // the folder's name: what suite.json lists and a resumed run skips
-        if (auto s = appendRun(file, e); !s) return s.error();
-        spent += since(t0);
-        ++ranHere;
-        ++done;
-        log::eval()->info("suite {}: {} {} ({}/{})", suite.name, name, e.status, done, total);
-        if (observer) observer->finished(e);
-        std::erase_if(entries, [&](const Entry& x) { return x.problem == name; });
-        entries.push_back(std::move(e));
+        if (finished.count(dir.filename().string()))
+            ++shared.done;
+        else
+            shared.left.push_back(dir);
     }
-    return entries;
+    const int parallel = std::max(1, std::min(options.parallel, static_cast<int>(shared.left.size())));
+    {
+        std::vector<std::jthread> workers;
+        for (int i = 0; i < parallel; ++i)
+            workers.emplace_back([&] { worker(db, evaluator, suite, options, file, shared, observer, stop, parallel); });
+    }
+    if (shared.error) return *shared.error;
+    // In the suite's order, whichever worker finished first.
+    std::map<std::string, std::size_t> order;
+    for (std::size_t i = 0; i < suite.problems.size(); ++i) order[suite.problems[i].filename().string()] = i;
+    std::stable_sort(shared.entries.begin(), shared.entries.end(), [&](const Entry& a, const Entry& b) {
+        auto ia = order.find(a.problem), ib = order.find(b.problem);
+        return (ia == order.end() ? order.size() : ia->second) < (ib == order.end() ? order.size() : ib->second);
+    });
+    return shared.entries;
 }
 
 } // namespace ks::suite

@@ -15,6 +15,9 @@ struct RunOptions {
     Mode mode = Mode::Reference;
     eval::EvalOptions eval;    // for reference and seeds runs, and re-timing a search's best
     tree::SearchConfig search; // for search runs (maxEvaluations is the budget per problem)
+    // Problems evaluated at once: one per executor slot (per GPU with --gpus),
+    // each evaluation's timing still serialised per GPU by the executor.
+    int parallel = 1;
 };
 
 class RunObserver {
@@ -25,8 +28,8 @@ class RunObserver {
     virtual void finished(const Entry& entry) = 0;
 };
 
-// The whole run's entries, the earlier ones included. Stops between problems
-// when `stop` fires (what finished is kept).
+// The whole run's entries, the earlier ones included, in the suite's order.
+// Stops between problems when `stop` fires (what finished is kept).
 Result<std::vector<Entry>> runSuite(const store::Database& db, eval::Evaluator& evaluator, const Suite& suite,
                                     const RunOptions& options, RunObserver* observer = nullptr, std::stop_token stop = {});
 

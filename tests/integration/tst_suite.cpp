@@ -113,6 +113,32 @@ class TestSuite : public QObject {
         QVERIFY2(show.out.contains("4 of 4 problems run, 3 correct"), qPrintable(show.out));
     }
 
+    // --gpus 0,1: one problem per GPU worker, both in flight before either finishes.
+    void problemsSpreadOverTheGpuWorkers() {
+        const auto two = fs::path(dir_.path().toStdString()) / "two";
+        fs::create_directories(two);
+        for (const char* name : {"e_saxpy", "f_saxpy"}) {
+            fs::copy(test::problemDir("saxpy"), two / name, fs::copy_options::recursive);
+            for (const auto& f : fs::directory_iterator(two / name))
+                if (f.path().extension() == ".cpp") std::ofstream(f.path(), std::ios::app) << "\n// " << name << "\n";
+        }
+        std::ofstream(two / "suite.json") << R"({"name": "two", "problems": ["e_saxpy", "f_saxpy"]})";
+        const auto run = cli(base(dir_.filePath("two.db")) << QString::fromStdString(two.string()) << "--time-budget"
+                                                           << "0.02"
+                                                           << "--gpus"
+                                                           << "0,1");
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        const auto err = run.err.split('\n');
+        int started = 0;
+        for (const auto& line : err) {
+            if (line.contains(": ok") || line.contains(": wrong")) break;
+            if (line.startsWith("[")) ++started;
+        }
+        QVERIFY2(started == 2, qPrintable(run.err)); // the second started before the first finished
+        QCOMPARE(lines(two / "suite-run-reference.jsonl"), 2);
+        QVERIFY2(run.out.contains("2 of 2 problems run, 2 correct"), qPrintable(run.out));
+    }
+
     void metricsFollowKernelBench() {
         std::vector<suite::Entry> e(5);
         const char* names[] = {"p1", "p2", "p3", "p4", "p5"};
