@@ -8,7 +8,7 @@ namespace ks::cli {
 
 const std::vector<Verb>& verbTable() {
     static const std::vector<Verb> table{
-        {"problem", runProblemCommand, {"out", "name"}, {"help"}},
+        {"problem", runProblemCommand, {"out", "name", "jobs"}, {"help"}},
         {"eval",
          runEvalCommand,
          withExecutorOptions({"problem", "candidate", "seed", "param", "seeds", "input-secret", "time-budget", "reps",
@@ -46,7 +46,7 @@ const std::vector<Verb>& verbTable() {
          {"help", "reprobe"}},
         {"suite",
          runSuiteCommand,
-         withExecutorOptions({"mode", "budget", "time-budget", "json", "sandbox"}),
+         withExecutorOptions({"mode", "budget", "time-budget", "json", "sandbox", "max-problems"}),
          {"help", "no-compile-baseline"}},
         {"llm", runLlmCommand, {"model", "llm-config"}, {"help"}},
         {"kb", runKbCommand, {"category", "signal", "platform", "limit", "model", "llm-config"}, {"help", "force", "pending"}},

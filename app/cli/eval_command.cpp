@@ -9,6 +9,7 @@
 #include "verdict_printer.h"
 
 #include "eval/evaluator.h"
+#include "eval/reference_candidate.h"
 #include "problem/problem_loader.h"
 #include "profile/machine_cache.h"
 #include "profile/profiler.h"
@@ -88,8 +89,8 @@ bool parseDouble(const std::string& text, double& out) {
 bool readEvalOptions(const Args& args, const problem::ProblemSpec& problem, eval::EvalOptions& options) {
     options.checkOnly = args.has("check-only");
     options.useCache = !args.has("no-cache");
-    // The reference may use what candidates may not (the forbidden ops).
-    options.staticRules = !args.has("no-static-rules") && !args.has("reference");
+    options.staticRules = !args.has("no-static-rules");
+    if (args.has("reference")) options = eval::referenceOptions(options);
     if (args.has("no-compile-baseline")) options.torchCompileBaseline = false;
     if (auto seeds = args.value("seeds")) {
         options.seeds.clear();
@@ -243,11 +244,7 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
         candidate.source = s->text;
         candidate.name = s->name;
     } else {
-        candidate.source = problem->reference.text;
-        candidate.name = "reference";
-        // A torch candidate is a module defining ModelNew: the reference,
-        // renamed, runs in the candidate's runner against itself.
-        if (problem->backend == problem::Backend::Torch) candidate.source += "\n\nModelNew = Model\n";
+        candidate = eval::referenceCandidate(*problem);
     }
     for (const auto& kv : args->all("param")) {
         const auto eq = kv.find('=');

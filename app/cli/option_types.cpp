@@ -31,6 +31,8 @@ const std::vector<NumericOption>& numericOptions() {
         {"compile-timeout", K::Number, 0, 86400, true, "a number of seconds"},
         {"input-secret", K::Unsigned, 0, 0, false, "the unsigned number a result.json records as input_secret"},
         {"limit", K::Integer, 1, 1e6, false, "a number of results"},
+        {"jobs", K::Integer, 1, 4096, false, "a number of files imported at once"},
+        {"max-problems", K::Integer, 1, 1e6, false, "a number of problems"},
         {"min-speedup", K::Number, 0, kHuge, false, "a speedup"},
         {"dram-probes", K::Integer, 1, 1000, false, "a number of probes"},
         {"evaluation", K::Integer, 1, 9.2e18, false, "an evaluation id"},

@@ -1,4 +1,4 @@
-// kernelsmith-cli problem import FILE.py|DIR [--out DIR] [--name NAME]: a
+// kernelsmith-cli problem import FILE.py|DIR [--out DIR] [--name NAME] [--jobs N]: a
 // KernelBench-format file (or a folder of them, as a suite) becomes problems.
 #include "problem_import_command.h"
 
@@ -8,8 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 namespace ks::cli {
 namespace {
@@ -35,7 +39,7 @@ void printReport(const importer::ImportReport& r) {
 
 } // namespace
 
-int importProblems(const fs::path& from, const std::string& outArg, const std::string& name) {
+int importProblems(const fs::path& from, const std::string& outArg, const std::string& name, int jobs) {
     std::error_code ec;
     if (fs::is_directory(from, ec)) {
         // A folder of files: a suite, one problem folder each, and suite.json listing them.
@@ -51,17 +55,36 @@ int importProblems(const fs::path& from, const std::string& outArg, const std::s
         nlohmann::json suite{{"name", name.empty() ? fs::absolute(from).filename().string() : name},
                              {"problems", nlohmann::json::array()},
                              {"not_imported", nlohmann::json::array()}};
+        // Each file imports in a Python of its own, `jobs` at a time; reports
+        // print whole and the suite lists the problems in the files' order.
+        std::vector<std::optional<Result<importer::ImportReport>>> results(files.size());
+        std::mutex printMutex;
+        std::atomic<std::size_t> next{0};
+        {
+            std::vector<std::jthread> workers;
+            for (int w = 0; w < std::max(1, jobs); ++w)
+                workers.emplace_back([&] {
+                    for (std::size_t i; (i = next++) < files.size();) {
+                        const auto problemName = importer::problemNameFor(files[i]);
+                        auto r = importer::importTorchProblem(files[i], {out / problemName, problemName});
+                        std::lock_guard lock(printMutex);
+                        if (r)
+                            printReport(*r);
+                        else
+                            std::fprintf(stderr, "problem import: %s: %s\n", files[i].c_str(), r.error().message.c_str());
+                        std::fflush(stdout);
+                        results[i] = std::move(r);
+                    }
+                });
+        }
         int failed = 0;
-        for (const auto& f : files) {
-            const auto problemName = importer::problemNameFor(f);
-            auto r = importer::importTorchProblem(f, {out / problemName, problemName});
+        for (std::size_t i = 0; i < files.size(); ++i) {
+            const auto& r = *results[i];
             if (r) {
-                printReport(*r);
-                suite["problems"].push_back(problemName);
+                suite["problems"].push_back(r->name);
             } else {
                 ++failed;
-                std::fprintf(stderr, "problem import: %s: %s\n", f.c_str(), r.error().message.c_str());
-                suite["not_imported"].push_back({{"file", f.filename().string()}, {"error", r.error().message}});
+                suite["not_imported"].push_back({{"file", files[i].filename().string()}, {"error", r.error().message}});
             }
         }
         fs::create_directories(out, ec);

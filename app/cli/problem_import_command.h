@@ -5,7 +5,8 @@
 
 namespace ks::cli {
 
-// One file into a problem folder, or a folder of files into a suite; the exit code.
-int importProblems(const std::filesystem::path& from, const std::string& out, const std::string& name);
+// One file into a problem folder, or a folder of files into a suite (`jobs`
+// files at once); the exit code.
+int importProblems(const std::filesystem::path& from, const std::string& out, const std::string& name, int jobs = 1);
 
 } // namespace ks::cli

@@ -22,7 +22,8 @@ namespace ks::cli {
 namespace {
 
 const char* kSuiteHelp = R"(usage: kernelsmith-cli suite run SUITE [--mode reference|seeds|search] [--budget N]
-                                 [--time-budget S] [--no-compile-baseline] [--json FILE] [executor options]
+                                 [--time-budget S] [--no-compile-baseline] [--max-problems N]
+                                 [--json FILE] [executor options]
        kernelsmith-cli suite show SUITE [--mode M] [--json FILE]
 
 A suite is a folder of problems (kernelsmith-cli problem import DIR makes one).
@@ -31,7 +32,8 @@ run evaluates every problem the suite's run file for that mode does not hold yet
   seeds      every bundled seed at its default params, the fastest correct one counts
   search     a tuner search of --budget evaluations (default 8), its best timed again
 Each problem's outcome is appended to SUITE/suite-run-MODE.jsonl as soon as it is
-known: a run that is killed continues where it stopped when started again. The
+known: a run that is killed continues where it stopped when started again
+(--max-problems N stops after N more, in the suite's order). The
 report: correctness rate, fast_p (correct and more than p times faster) for
 p = 0, 1, 1.5, 2 over eager and over torch.compile, geometric-mean speedups, and
 every failure grouped by status. show prints the report of what has run.
@@ -158,6 +160,7 @@ int runSuiteCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     }
     eval::Evaluator evaluator(**executor, &*db);
     options.parallel = static_cast<int>((*executor)->slotCount());
+    options.maxProblems = std::stoi(args->value("max-problems").value_or("0")); // checked by the parser
     Progress progress;
     auto entries = suite::runSuite(*db, evaluator, *s, options, &progress);
     if (!entries) {

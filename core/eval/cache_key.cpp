@@ -28,6 +28,9 @@ std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candid
     if (options.inputSecret) h.addField("input secret " + std::to_string(*options.inputSecret));
     if (problem.backend == problem::Backend::Torch) h.addField(options.torchCompileBaseline ? "torch.compile" : "eager only");
     if (problem.backend == problem::Backend::Cuda) h.addField(options.cudaArch.empty() ? problem.cudaArch : options.cudaArch);
+    // A result judged without the static rules (the reference against itself)
+    // never answers for the same text judged with them, nor the other way.
+    if (!options.staticRules) h.addField("static rules off");
     return h.hexDigest();
 }
 

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 
@@ -115,6 +116,10 @@ Result<ImportReport> importTorchProblem(const fs::path& file, const ImportOption
     // The last line is the importer's answer; a file that prints keeps its prints before it.
     const auto lastNl = out.find_last_of('\n', out.size() >= 2 ? out.size() - 2 : 0);
     const json r = json::parse(lastNl == std::string::npos ? out : out.substr(lastNl + 1), nullptr, false);
+    if (!r.is_object() && o.signal == SIGKILL)
+        return makeError(ErrorCode::Io, file.string() + ": the importer was killed (signal 9), most often for memory: the file's "
+                                                        "inputs at its own sizes did not fit beside the other imports; import it "
+                                                        "alone (--jobs 1), on the GPU host, or with smaller sizes");
     if (!r.is_object())
         return makeError(ErrorCode::Io, file.string() + ": the importer gave no answer (exit " + std::to_string(o.exitCode) +
                                             (o.signal ? ", signal " + std::to_string(o.signal) : std::string()) +

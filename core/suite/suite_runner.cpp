@@ -1,5 +1,6 @@
 #include "suite/suite_runner.h"
 
+#include "eval/reference_candidate.h"
 #include "problem/problem_loader.h"
 #include "search/search_launcher.h"
 #include "store/search_store.h"
@@ -35,11 +36,7 @@ Entry failedEntry(const std::string& problem, const std::string& status, const s
 // The reference against itself: a harness check (a correct judge reads 1.00).
 Entry runReference(eval::Evaluator& evaluator, const problem::ProblemSpec& p, const eval::EvalOptions& options) {
     const auto t0 = Clock::now();
-    eval::Candidate c;
-    c.name = "reference";
-    c.source = p.reference.text;
-    if (p.backend == problem::Backend::Torch) c.source += "\n\nModelNew = Model\n";
-    auto r = evaluator.evaluate(p, c, options);
+    auto r = evaluator.evaluate(p, eval::referenceCandidate(p), eval::referenceOptions(options));
     if (!r) return failedEntry(p.name, "infra_error", r.error().message, since(t0));
     return entryOf(p.name, *r, since(t0));
 }
@@ -225,6 +222,8 @@ Result<std::vector<Entry>> runSuite(const store::Database& db, eval::Evaluator& 
         else
             shared.left.push_back(dir);
     }
+    if (options.maxProblems > 0 && static_cast<int>(shared.left.size()) > options.maxProblems)
+        shared.left.resize(static_cast<std::size_t>(options.maxProblems));
     const int parallel = std::max(1, std::min(options.parallel, static_cast<int>(shared.left.size())));
     {
         std::vector<std::jthread> workers;

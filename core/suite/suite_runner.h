@@ -18,6 +18,8 @@ struct RunOptions {
     // Problems evaluated at once: one per executor slot (per GPU with --gpus),
     // each evaluation's timing still serialised per GPU by the executor.
     int parallel = 1;
+    // At most this many problems in this call (0: all); the next call goes on.
+    int maxProblems = 0;
 };
 
 class RunObserver {

@@ -168,6 +168,17 @@ class TestEvalFixtures : public QObject {
         // Both name the same stored row: a cached result keeps its provenance.
         QVERIFY(first->recordId > 0);
         QCOMPARE(second->recordId, first->recordId);
+        // Judged without the static rules (the reference against itself), the
+        // same text is another evaluation: neither answers for the other.
+        eval::EvalOptions noRules = cached;
+        noRules.staticRules = false;
+        auto unruled = fixture_.evaluator().prepare(saxpy_, seed, noRules);
+        QVERIFY(unruled.ok());
+        QVERIFY(!unruled->finished);
+        auto ruled = fixture_.evaluator().prepare(saxpy_, seed, cached);
+        QVERIFY(ruled.ok() && ruled->finished); // served from the store, no job dir
+        QVERIFY(unruled->cacheKey != ruled->cacheKey);
+        std::filesystem::remove_all(unruled->request.dir); // prepared, never submitted
         // Another param value is another candidate.
         seed.params["UNROLL"] = "8";
 

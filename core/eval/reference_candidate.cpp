@@ -1,0 +1,18 @@
+#include "eval/reference_candidate.h"
+
+namespace ks::eval {
+
+Candidate referenceCandidate(const problem::ProblemSpec& problem) {
+    Candidate c;
+    c.name = "reference";
+    c.source = problem.reference.text;
+    if (problem.backend == problem::Backend::Torch) c.source += "\n\nModelNew = Model\n";
+    return c;
+}
+
+EvalOptions referenceOptions(EvalOptions options) {
+    options.staticRules = false;
+    return options;
+}
+
+} // namespace ks::eval

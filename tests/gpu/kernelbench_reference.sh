@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Imports KernelBench's levels 1-3 with `problem import DIR` and runs each
+# level's suite in reference mode (the reference against itself, with the
+# torch.compile baseline) over every GPU of the host, then writes a summary:
+# per level, how many files imported without a hand edit, how many evaluated
+# as correct with a speedup of 1.00 +- 0.03, how many got a torch.compile
+# baseline, and every failure grouped by cause. Run after
+# `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT`. KernelBench's files are read
+# from KB (a checkout of its public repository, carried to the host); they
+# are never committed here.
+#
+# usage: tests/gpu/kernelbench_reference.sh KB OUT [N1 N2 N3]
+#   KB     the KernelBench checkout (holding KernelBench/level1 ...)
+#   N1..3  problems of each level to run this call (default 100 20 20; 0: none);
+#          the run files resume, so a second call goes on where the first stopped
+#   STEP=import|run|summary|all (environment, default all)
+#   JOBS (environment, default 8): files imported at once
+set -uo pipefail
+kb=${1:?usage: kernelbench_reference.sh KB OUT [N1 N2 N3]}
+out=${2:?usage: kernelbench_reference.sh KB OUT [N1 N2 N3]}
+counts=("${3:-100}" "${4:-20}" "${5:-20}")
+step=${STEP:-all}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cli=/tmp/ks-gpu-build/app/cli/kernelsmith-cli
+export LD_LIBRARY_PATH=/tmp/ks-prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PATH=/tmp/ks-prefix/usr/bin:$PATH # bubblewrap from the carried packages
+mkdir -p "$out"
+gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | paste -sd, -)
+echo "kernelbench: GPUs $gpus"
+
+for level in 1 2 3; do
+  suite=$out/level$level
+  if [ "$step" = all ] || [ "$step" = import ]; then
+    if [ ! -f "$suite/suite.json" ]; then
+      t0=$(date +%s)
+      "$cli" problem import "$kb/KernelBench/level$level" --out "$suite" --name "kernelbench_level$level" \
+        --jobs "${JOBS:-8}" > "$out/import-level$level.log" 2>&1
+      echo "kernelbench: level $level imported in $(( $(date +%s) - t0 )) s: $(tail -1 "$out/import-level$level.log")"
+    fi
+  fi
+  if { [ "$step" = all ] || [ "$step" = run ]; } && [ "${counts[$((level - 1))]}" -gt 0 ]; then
+    t0=$(date +%s)
+    "$cli" --db "$out/kernelbench.db" suite run "$suite" --mode reference --gpus "$gpus" --sandbox required \
+      --time-budget 0.3 --max-problems "${counts[$((level - 1))]}" --json "$out/report-level$level.json" \
+      >> "$out/run-level$level.log" 2>&1
+    echo "kernelbench: level $level ran in $(( $(date +%s) - t0 )) s"
+  fi
+done
+
+# The summary reads the suites and their run files, whatever step wrote them.
+python3 - "$kb" "$out" <<'PY' | tee "$out/summary.md"
+import json, os, sys, collections
+kb, out = sys.argv[1:3]
+rows = []
+causes = collections.defaultdict(list)
+for level in (1, 2, 3):
+    suite_file = os.path.join(out, f"level{level}", "suite.json")
+    files = len([f for f in os.listdir(os.path.join(kb, "KernelBench", f"level{level}")) if f.endswith(".py")])
+    if not os.path.exists(suite_file):
+        continue
+    suite = json.load(open(suite_file))
+    for x in suite.get("not_imported", []):
+        causes[("import", x["error"].split(": ", 1)[-1][:90])].append(f"L{level} {x['file']}")
+    run_file = os.path.join(out, f"level{level}", "suite-run-reference.jsonl")
+    entries = []
+    if os.path.exists(run_file):
+        for line in open(run_file):
+            try:
+                entries.append(json.loads(line))
+            except ValueError:
+                pass
+    ok = [e for e in entries if e.get("status") == "ok"]
+    within = [e for e in ok if abs(e.get("speedup", 0) - 1) <= 0.03]
+    compiled = [e for e in ok if e.get("speedup_compile")]
+    for e in entries:
+        if e.get("status") != "ok":
+            causes[(e.get("status"), (e.get("message") or "").replace("\n", " ")[:90])].append(f"L{level} {e['problem']}")
+        elif e not in within:
+            causes[("outside 1.00 +- 0.03", "")].append(f"L{level} {e['problem']} {e.get('speedup', 0):.3f}x")
+    rows.append((level, files, len(suite.get("problems", [])), len(entries), len(ok), len(within), len(compiled)))
+print("| level | files | imported | evaluated | correct | within 1.00 ± 0.03 | with torch.compile |")
+print("|---|---|---|---|---|---|---|")
+for level, files, imported, ran, ok, within, compiled in rows:
+    pct = f" ({100 * within / ran:.0f}%)" if ran else ""
+    print(f"| {level} | {files} | {imported} | {ran} | {ok} | {within}{pct} | {compiled} |")
+print()
+print("| cause | message | count | problems |")
+print("|---|---|---|---|")
+for (status, message), names in sorted(causes.items(), key=lambda kv: -len(kv[1])):
+    shown = ", ".join(names[:6]) + (f", ... ({len(names) - 6} more)" if len(names) > 6 else "")
+    print(f"| {status} | {message} | {len(names)} | {shown} |")
+PY
