@@ -8,7 +8,7 @@ namespace ks::cli {
 
 const std::vector<Verb>& verbTable() {
     static const std::vector<Verb> table{
-        {"problem", runProblemCommand, {"out", "name", "jobs"}, {"help"}},
+        {"problem", runProblemCommand, {"out", "name", "jobs", "gpus"}, {"help"}},
         {"eval",
          runEvalCommand,
          withExecutorOptions({"problem", "candidate", "seed", "param", "seeds", "input-secret", "time-budget", "reps",

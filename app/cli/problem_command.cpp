@@ -33,7 +33,7 @@ namespace {
 
 const char* kProblemHelp = R"(usage: kernelsmith-cli problem check DIR|NAME
        kernelsmith-cli problem list
-       kernelsmith-cli problem import FILE.py|DIR [--out DIR] [--name NAME] [--jobs N]
+       kernelsmith-cli problem import FILE.py|DIR [--out DIR] [--name NAME] [--jobs N] [--gpus 0,1,...]
 
   check   validate a problem folder; prints the kernel's prototype, sizes,
           shapes, and each seed's tunable parameters. For a cuda problem on a
@@ -49,8 +49,10 @@ const char* kProblemHelp = R"(usage: kernelsmith-cli problem check DIR|NAME
           reports what it could not infer. Runs the reference with KS_PYTHON
           or python3 (GPU when visible, else CPU). A DIR imports every .py in
           it as a suite (DIR-suite/, with suite.json), --jobs N files at once
-          (default 1; each runs its reference in a Python of its own). Exit 1
-          when a file is not importable, with what to fix.
+          (default 1; each runs its reference in a Python of its own, spread
+          over --gpus when given; a file that runs out of memory beside the
+          others is imported again alone). Exit 1 when a file is not
+          importable, with what to fix.
 )";
 
 // The cuda problem's own sources, built with nvcc as its jobs would build them
@@ -177,7 +179,8 @@ int runProblemCommand(const std::vector<std::string>& argv, const GlobalOptions&
     if (pos[0] == "list" && pos.size() == 1) return list();
     if (pos[0] == "import" && pos.size() == 2) {
         const int jobs = std::stoi(args->value("jobs").value_or("1")); // checked by the parser (option_types.cpp)
-        return importProblems(pos[1], args->value("out").value_or(""), args->value("name").value_or(""), jobs);
+        const auto gpus = splitComma(args->value("gpus").value_or(""));
+        return importProblems(pos[1], args->value("out").value_or(""), args->value("name").value_or(""), jobs, gpus);
     }
     std::fputs(kProblemHelp, stderr);
     return kExitUsage;

@@ -37,9 +37,16 @@ void printReport(const importer::ImportReport& r) {
     for (const auto& n : r.notes) std::printf("  note           %s\n", n.c_str());
 }
 
+// CUDA's and the host's words for it, as the importer passes them on.
+bool ranOutOfMemory(const std::string& message) {
+    return message.find("out of memory") != std::string::npos || message.find("OutOfMemoryError") != std::string::npos ||
+           message.find("killed (signal 9)") != std::string::npos;
+}
+
 } // namespace
 
-int importProblems(const fs::path& from, const std::string& outArg, const std::string& name, int jobs) {
+int importProblems(const fs::path& from, const std::string& outArg, const std::string& name, int jobs,
+                   const std::vector<std::string>& gpus) {
     std::error_code ec;
     if (fs::is_directory(from, ec)) {
         // A folder of files: a suite, one problem folder each, and suite.json listing them.
@@ -55,28 +62,45 @@ int importProblems(const fs::path& from, const std::string& outArg, const std::s
         nlohmann::json suite{{"name", name.empty() ? fs::absolute(from).filename().string() : name},
                              {"problems", nlohmann::json::array()},
                              {"not_imported", nlohmann::json::array()}};
-        // Each file imports in a Python of its own, `jobs` at a time; reports
-        // print whole and the suite lists the problems in the files' order.
+        // Each file imports in a Python of its own, `jobs` at a time (worker w
+        // on gpus[w % n] when GPUs are named); reports print whole and the
+        // suite lists the problems in the files' order.
         std::vector<std::optional<Result<importer::ImportReport>>> results(files.size());
         std::mutex printMutex;
+        const auto importOne = [&](std::size_t i, const std::string& gpu) {
+            const auto problemName = importer::problemNameFor(files[i]);
+            importer::ImportOptions options;
+            options.outDir = out / problemName;
+            options.name = problemName;
+            options.gpu = gpu;
+            auto r = importer::importTorchProblem(files[i], options);
+            std::lock_guard lock(printMutex);
+            if (r)
+                printReport(*r);
+            else if (!ranOutOfMemory(r.error().message) || jobs == 1)
+                std::fprintf(stderr, "problem import: %s: %s\n", files[i].c_str(), r.error().message.c_str());
+            std::fflush(stdout);
+            results[i] = std::move(r);
+        };
         std::atomic<std::size_t> next{0};
         {
             std::vector<std::jthread> workers;
             for (int w = 0; w < std::max(1, jobs); ++w)
-                workers.emplace_back([&] {
-                    for (std::size_t i; (i = next++) < files.size();) {
-                        const auto problemName = importer::problemNameFor(files[i]);
-                        auto r = importer::importTorchProblem(files[i], {out / problemName, problemName});
-                        std::lock_guard lock(printMutex);
-                        if (r)
-                            printReport(*r);
-                        else
-                            std::fprintf(stderr, "problem import: %s: %s\n", files[i].c_str(), r.error().message.c_str());
-                        std::fflush(stdout);
-                        results[i] = std::move(r);
-                    }
+                workers.emplace_back([&, w] {
+                    const std::string gpu = gpus.empty() ? "" : gpus[static_cast<std::size_t>(w) % gpus.size()];
+                    for (std::size_t i; (i = next++) < files.size();) importOne(i, gpu);
                 });
         }
+        // A file that ran out of memory beside the others gets the device alone.
+        if (jobs > 1)
+            for (std::size_t i = 0; i < files.size(); ++i)
+                if (!*results[i] && ranOutOfMemory(results[i]->error().message)) {
+                    std::fprintf(stderr, "problem import: %s ran out of memory beside other imports; again alone\n",
+                                 files[i].c_str());
+                    fs::remove_all(out / importer::problemNameFor(files[i]), ec);
+                    jobs = 1; // its error, if it fails again, is printed
+                    importOne(i, gpus.empty() ? "" : gpus.front());
+                }
         int failed = 0;
         for (std::size_t i = 0; i < files.size(); ++i) {
             const auto& r = *results[i];
@@ -95,7 +119,10 @@ int importProblems(const fs::path& from, const std::string& outArg, const std::s
     }
     const auto problemName = name.empty() ? importer::problemNameFor(from) : name;
     const fs::path out = outArg.empty() ? fs::path(problemName) : fs::path(outArg);
-    auto r = importer::importTorchProblem(from, {out, problemName});
+    importer::ImportOptions options;
+    options.outDir = out;
+    options.name = problemName;
+    auto r = importer::importTorchProblem(from, options);
     if (!r) {
         std::fprintf(stderr, "problem import: %s\n", r.error().message.c_str());
         return kExitError;

@@ -2,11 +2,13 @@
 // problem import: KernelBench-format files into problem folders (see problem_import_command.cpp).
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace ks::cli {
 
 // One file into a problem folder, or a folder of files into a suite (`jobs`
-// files at once); the exit code.
-int importProblems(const std::filesystem::path& from, const std::string& out, const std::string& name, int jobs = 1);
+// files at once, spread over `gpus` when named); the exit code.
+int importProblems(const std::filesystem::path& from, const std::string& out, const std::string& name, int jobs = 1,
+                   const std::vector<std::string>& gpus = {});
 
 } // namespace ks::cli

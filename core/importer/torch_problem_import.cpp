@@ -101,6 +101,7 @@ Result<ImportReport> importTorchProblem(const fs::path& file, const ImportOption
     spec.stdoutFile = scratch.dir / "out.json";
     spec.stderrFile = scratch.dir / "err.txt";
     spec.limits.wallSeconds = options.timeoutS;
+    if (!options.gpu.empty()) spec.extraEnv.push_back("CUDA_VISIBLE_DEVICES=" + options.gpu);
     log::problem()->info("importing {} with {}", file.string(), python);
     const auto o = eval::runProcess(spec);
     const auto text = [](const fs::path& p) {

@@ -18,6 +18,7 @@ struct ImportOptions {
     std::filesystem::path outDir; // the problem folder to create (must not hold a problem.json)
     std::string name;             // the problem's name ("" : from the file name)
     double timeoutS = 900;        // the reference runs at every tried shape
+    std::string gpu;              // CUDA_VISIBLE_DEVICES for the importer ("" : inherited)
 };
 
 struct ImportReport {

@@ -14,7 +14,8 @@
 #   N1..3  problems of each level to run this call (default 100 20 20; 0: none);
 #          the run files resume, so a second call goes on where the first stopped
 #   STEP=import|run|summary|all (environment, default all)
-#   JOBS (environment, default 8): files imported at once
+#   JOBS (environment, default 8): files imported at once, spread over the GPUs
+#   PER_GPU (environment, default 2): suite workers per GPU
 set -uo pipefail
 kb=${1:?usage: kernelbench_reference.sh KB OUT [N1 N2 N3]}
 out=${2:?usage: kernelbench_reference.sh KB OUT [N1 N2 N3]}
@@ -26,7 +27,11 @@ export LD_LIBRARY_PATH=/tmp/ks-prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:
 export PATH=/tmp/ks-prefix/usr/bin:$PATH # bubblewrap from the carried packages
 mkdir -p "$out"
 gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | paste -sd, -)
-echo "kernelbench: GPUs $gpus"
+# Workers per GPU: a second one starts its Python while the first holds the
+# GPU's timing lock (evaluations still take turns on the device).
+workers=$(for g in ${gpus//,/ }; do for _ in $(seq "${PER_GPU:-2}"); do printf '%s,' "$g"; done; done)
+workers=${workers%,}
+echo "kernelbench: GPUs $gpus, suite workers on $workers"
 
 for level in 1 2 3; do
   suite=$out/level$level
@@ -34,13 +39,13 @@ for level in 1 2 3; do
     if [ ! -f "$suite/suite.json" ]; then
       t0=$(date +%s)
       "$cli" problem import "$kb/KernelBench/level$level" --out "$suite" --name "kernelbench_level$level" \
-        --jobs "${JOBS:-8}" > "$out/import-level$level.log" 2>&1
+        --jobs "${JOBS:-8}" --gpus "$gpus" > "$out/import-level$level.log" 2>&1
       echo "kernelbench: level $level imported in $(( $(date +%s) - t0 )) s: $(tail -1 "$out/import-level$level.log")"
     fi
   fi
   if { [ "$step" = all ] || [ "$step" = run ]; } && [ "${counts[$((level - 1))]}" -gt 0 ]; then
     t0=$(date +%s)
-    "$cli" --db "$out/kernelbench.db" suite run "$suite" --mode reference --gpus "$gpus" --sandbox required \
+    "$cli" --db "$out/kernelbench.db" suite run "$suite" --mode reference --gpus "$workers" --sandbox required \
       --time-budget 0.3 --max-problems "${counts[$((level - 1))]}" --json "$out/report-level$level.json" \
       >> "$out/run-level$level.log" 2>&1
     echo "kernelbench: level $level ran in $(( $(date +%s) - t0 )) s"

@@ -872,8 +872,21 @@ class Judge:
         checks = self.result["checks"]
         first_limit = job["call_timeout_s"] + job.get("compile_allowance_s", 60)
 
+        def room_for_sets():
+            """How many sets the device holds beside what is here: a set lives
+            about six times over in the judge (its inputs, their pristine copy,
+            the answer, the candidate's copy of it, the comparison's
+            temporaries). Large problems rotate fewer sets; every round still
+            refills them with fresh values, so no call sees inputs twice."""
+            torch = self.torch
+            per_set = pool[0].bytes + sum(a.numel() * a.element_size() for a in answers[0] if isinstance(a, torch.Tensor))
+            free = torch.cuda.mem_get_info()[0] + torch.cuda.memory_reserved() - torch.cuda.memory_allocated()
+            return len(pool) + int(free // max(6 * per_set, 1))
+
         def add_sets(upto):
             while len(pool) < upto:
+                if pool and len(pool) >= room_for_sets():
+                    break
                 j = len(pool)
                 values = self.draw(shape["sizes"], mix(base_seed, j + 1))[0] if j else inputs
                 s = InputSet(self, values)
