@@ -140,7 +140,8 @@ bool definesPython(const std::string& text, const std::string& what) {
 // assignment (`K = N = 512`) or with an annotation (`N: int = 512`).
 bool assignsAtModuleLevel(const std::string& text, const std::string& name) {
     const auto isIdent = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    return anyLine(text, [&](std::string_view line) {
+    // One statement: `a = b = 3`, `a: int = 3`.
+    const auto assigns = [&](std::string_view line) {
         if (line.empty() || !isIdent(line[0]) || std::isdigit(static_cast<unsigned char>(line[0]))) return false;
         std::size_t pos = 0;
         while (pos < line.size()) {
@@ -158,6 +159,19 @@ bool assignsAtModuleLevel(const std::string& text, const std::string& name) {
             if (target == name) return true;
             pos = line.find_first_not_of(kBlanks, next + 1);
             if (pos == std::string_view::npos) return false;
+        }
+        return false;
+    };
+    // A module-level line may hold several statements: `depth = 32; height = width = 128`.
+    return anyLine(text, [&](std::string_view line) {
+        if (line.empty() || !isIdent(line[0])) return false;
+        for (std::size_t start = 0; start < line.size();) {
+            const auto semi = line.find(';', start);
+            auto statement = line.substr(start, semi == std::string_view::npos ? std::string_view::npos : semi - start);
+            const auto first = statement.find_first_not_of(kBlanks);
+            if (first != std::string_view::npos && assigns(statement.substr(first))) return true;
+            if (semi == std::string_view::npos) break;
+            start = semi + 1;
         }
         return false;
     });

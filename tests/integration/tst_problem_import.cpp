@@ -68,7 +68,9 @@ class TestProblemImport : public QObject {
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         const auto p = readJson(out + "/problem.json");
         QCOMPARE(p["backend"].get<std::string>(), std::string("torch"));
-        for (const char* s : {"batch_size", "in_features", "width", "out_features", "seq"}) QVERIFY2(has(p["sizes"], s), s);
+        for (const char* s : {"batch_size", "in_features", "width", "out_features", "seq", "depth"})
+            QVERIFY2(has(p["sizes"], s), s);
+        QVERIFY(!has(p["sizes"], "lo"));                                        // -1: a value the reference uses, never a size
         QCOMPARE(p["imported"]["varied"], json({"batch_size", "in_features"})); // they size the input tensor
         QVERIFY(has(p["imported"]["fixed"], "width"));
         const auto time = p["shapes"]["time"][0]["sizes"];

@@ -93,7 +93,8 @@ def module_sizes(tree):
             continue
         v = evaluate(value, values)
         for n in names:
-            if v is not None:
+            # A negative constant (hardtanh_min = -1) is a value, never a size.
+            if v is not None and v >= 0:
                 values[n] = v
                 exprs[n] = value
             else:

@@ -44,6 +44,7 @@ JOB = os.path.dirname(SRC)
 PHASE_FILE = os.path.join(JOB, "build", "phase")
 MAX_REPLY = 8 << 20
 MAX_BATCH = 64
+COMPARE_SLICE = 1 << 25  # elements of an output compared at once (float64 temporaries: 256 MiB each)
 
 
 def clean(x):
@@ -370,7 +371,6 @@ class InputSet:
         InputSet.counter += 1
         self.id = f"s{InputSet.counter}"
         self.judge = judge
-        self.values = values  # tensors (the judge's originals) and plain values
         offsets, total = [], 0
         for v in values:
             if isinstance(v, torch.Tensor):
@@ -739,41 +739,56 @@ class Judge:
         if e.is_floating_point():
             names = {torch.float32: "f32", torch.float64: "f64", torch.float16: "f16", torch.bfloat16: "bf16"}
             tol = self.job["tolerances"].get(names.get(e.dtype, ""), {"rtol": 1e-4, "atol": 1e-4})
+        # Compared a slice at a time: float64 temporaries of a whole output
+        # (KernelBench's reach 6 GiB in float32) would not fit beside it.
+        ef, af = e.reshape(-1), a.reshape(-1)
+        slices = [(s, ef[s:s + COMPARE_SLICE], af[s:s + COMPARE_SLICE]) for s in range(0, ef.numel(), COMPARE_SLICE)]
         if not errors:
             if torch.equal(a, e):
                 case["passed"] = True
                 return case
             if e.is_floating_point():
                 wide = torch.float64 if e.dtype == torch.float64 else torch.float32
-                if bool(torch.isclose(a.to(wide), e.to(wide), rtol=tol["rtol"], atol=tol["atol"], equal_nan=True).all()):
+                if all(bool(torch.isclose(ac.to(wide), ec.to(wide), rtol=tol["rtol"], atol=tol["atol"], equal_nan=True).all())
+                       for _, ec, ac in slices):
                     case["passed"] = True
                     return case
             # A failure: measured in full below, for its message.
-        if e.is_floating_point():
-            e64, a64 = e.double(), a.double()
-            diff = (a64 - e64).abs()
-            a_nan, e_nan = torch.isnan(a64), torch.isnan(e64)
-            bad = ~((diff <= tol["atol"] + tol["rtol"] * e64.abs()) | (a64 == e64)) & ~(a_nan & e_nan)  # inf == inf is right
-            unwritten = int((a_nan & ~e_nan).sum())
-            finite = ~(a_nan | e_nan) & torch.isfinite(diff)
-            if bool(finite.any()):
-                case["max_abs_error"] = float(diff[finite].max())
-                case["max_rel_error"] = float((diff[finite] / e64.abs()[finite].clamp_min(1e-30)).max())
-        else:
-            bad = a != e
-            unwritten = 0
-        mismatches = int(bad.sum())
+        mismatches = unwritten = 0
+        first, a_nan_any, a_any, e_any = None, False, False, False
+        for s, ec, ac in slices:
+            if e.is_floating_point():
+                e64, a64 = ec.double(), ac.double()
+                diff = (a64 - e64).abs()
+                a_nan, e_nan = torch.isnan(a64), torch.isnan(e64)
+                bad = ~((diff <= tol["atol"] + tol["rtol"] * e64.abs()) | (a64 == e64)) & ~(a_nan & e_nan)  # inf == inf is right
+                unwritten += int((a_nan & ~e_nan).sum())
+                a_nan_any = a_nan_any or bool(a_nan.any())
+                finite = ~(a_nan | e_nan) & torch.isfinite(diff)
+                if bool(finite.any()):
+                    case["max_abs_error"] = max(case["max_abs_error"], float(diff[finite].max()))
+                    case["max_rel_error"] = max(case["max_rel_error"],
+                                                float((diff[finite] / e64.abs()[finite].clamp_min(1e-30)).max()))
+                del e64, a64, diff, a_nan, e_nan, finite
+            else:
+                bad = ac != ec
+            n = int(bad.sum())
+            if n and first is None:
+                first = s + int(bad.nonzero()[0])
+            mismatches += n
+            a_any = a_any or bool(ac.any())
+            e_any = e_any or bool(ec.any())
+            del bad
         case["mismatches"], case["unwritten"] = mismatches, unwritten
         if mismatches == 0:
             case["passed"] = True
             return case
-        first = int(bad.flatten().nonzero()[0])
-        case["first_mismatch"] = {"index": first, "expected": float(e.flatten()[first]), "actual": float(a.flatten()[first])}
+        case["first_mismatch"] = {"index": first, "expected": float(ef[first]), "actual": float(af[first])}
         if unwritten == mismatches:
             case["kind"] = "unwritten"
-        elif e.is_floating_point() and bool(torch.isnan(a.double()).any()):
+        elif e.is_floating_point() and a_nan_any:
             case["kind"] = "nan"
-        elif not bool(a.any()) and bool(e.any()):
+        elif not a_any and e_any:
             case["kind"] = "all_zero"
         else:
             case["kind"] = "mismatch"
@@ -900,6 +915,7 @@ class Judge:
                                    f"timing shape {shape['name']} input set {j}", record=j == 0)
 
         add_sets(3)
+        inputs.clear()  # the first set's originals: its pristine copy stands for them
         # The hand-off's cost through the candidate (reported) and through the
         # reference (taken off every call: no candidate can inflate it).
         if not self.switch_probe:
