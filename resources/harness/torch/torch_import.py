@@ -298,9 +298,16 @@ def main():
             ops = []
     forbidden = [f"torch.{n}" for n in ops if n not in PLUMBING and not n.startswith("_")]
     tolerance = {}
+    # cuDNN runs float32 convolutions in TF32 by default (torch.backends.cudnn.allow_tf32),
+    # and two processes may pick different algorithms: on an H100 a transposed
+    # convolution's reference differed from itself by 1e-3 relative.
+    tf32 = device == "cuda" and any("conv" in n for n in ops)
     for d in dtypes:
         if d in TOLERANCE:
             key, rtol, atol = TOLERANCE[d]
+            if tf32 and d == "float32":
+                rtol, atol = 1e-3, 1e-3
+                notes.append("float32 tolerance 1e-3: the reference's convolutions run in TF32 on the GPU")
             tolerance[key] = {"rtol": rtol, "atol": atol}
     fixed = sorted(set(values) - set(varied) - derived)
     if fixed:
