@@ -195,14 +195,7 @@ class Runner:
         if msg.get("poison"):
             self.poison(msg["poison"])
             torch.cuda.synchronize()
-        if self.role == "candidate":
-            # The candidate's last outputs stay allocated through this call, so
-            # its new outputs never land where the last answer lies.
-            self.keep_previous = self.keep
-        else:
-            # The problem's own runners let go first: a KernelBench output of
-            # 6 GiB held twice by three runners did not fit an 80 GiB device.
-            self.keep = []
+        self.keep_previous = self.keep
         outs, described = [], []
         t1 = time.perf_counter()
         with torch.no_grad():
