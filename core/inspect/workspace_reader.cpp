@@ -105,6 +105,14 @@ Result<std::vector<store::EvaluationRecord>> WorkspaceReader::recentEvaluations(
     return store::EvaluationStore(*db_).recent(limit);
 }
 
+Result<std::int64_t> WorkspaceReader::changeCounter() const {
+    auto stmt = db_->prepare("PRAGMA data_version");
+    if (!stmt) return stmt.error();
+    auto row = stmt->step();
+    if (!row) return row.error();
+    return *row ? stmt->int64(0) : 0;
+}
+
 Result<std::vector<store::LlmSpendPoint>> WorkspaceReader::spendTimeline(std::int64_t searchId) const {
     return store::LlmCallStore(*db_).spendTimeline(searchId);
 }

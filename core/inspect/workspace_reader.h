@@ -36,6 +36,10 @@ class WorkspaceReader {
     Result<store::SearchRecord> search(std::int64_t searchId) const;
     Result<std::vector<store::SearchRecord>> searches() const;
     Result<std::vector<store::EvaluationRecord>> recentEvaluations(int limit) const;
+    // A number that changes whenever another connection (a search, the CLI,
+    // another machine on a shared file) commits to the workspace: SQLite's
+    // data_version, one cheap read for "is there anything new?".
+    Result<std::int64_t> changeCounter() const;
     Result<std::vector<store::LlmSpendPoint>> spendTimeline(std::int64_t searchId) const;
     // The node's kernel as one file, params baked in (report::standaloneKernel).
     Result<std::string> standaloneKernel(std::int64_t searchId, std::int64_t nodeId) const;

@@ -6,6 +6,8 @@
 #include "charts/progress_plot.h"
 #include "cli_runner.h"
 #include "llm_server_fixture.h"
+#include "models/evaluation_list_model.h"
+#include "models/search_list_model.h"
 #include "models/suite_table_model.h"
 #include "saxpy_replies.h"
 #include "store/database.h"
@@ -124,6 +126,29 @@ class TestWorkbenchLive : public QObject {
         qInfo("the view caught up %lld ms after the CLI ended; the UI thread's longest busy stretch: %lld ms",
               static_cast<long long>(caughtUp.elapsed()), static_cast<long long>(worstGapMs));
         QVERIFY2(worstGapMs < 100, qPrintable(QStringLiteral("the UI thread was busy for %1 ms").arg(worstGapMs)));
+    }
+
+    // The Searches and Recent evaluations docks follow the workspace with no
+    // reload: a search the CLI starts appears while it runs, its status
+    // follows it to the end, and its evaluations arrive.
+    void docksFollowTheWorkspaceWithoutReload() {
+        const QString live = dir_.filePath(QStringLiteral("docks.db"));
+        ui::MainWindow window(test::dataDir() / "problems");
+        QVERIFY(window.openWorkspace(live).ok());
+        QCOMPARE(window.searchModel()->rowCount(), 0);
+        QProcess cli;
+        cli.start(test::cliPath(), {"--db", live, "search", "start", "--problem", saxpy(), "--budget", "4", "--workers", "1",
+                                    "--time-budget", "0.05"});
+        QVERIFY(cli.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(window.searchModel()->rowCount() == 1, 30000);
+        const bool seenRunning = window.searchModel()->searchAt(0).status == QStringLiteral("running");
+        QVERIFY(cli.waitForFinished(120000));
+        QCOMPARE(cli.exitCode(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(window.searchModel()->searchAt(0).status != QStringLiteral("running"), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.evaluationModel()->rowCount() > 0, 5000);
+        QVERIFY(window.searchModel()->searchAt(0).evaluations > 0);
+        qInfo("status while the CLI ran: %s; after: %s", seenRunning ? "running" : "(finished before the first poll)",
+              qPrintable(window.searchModel()->searchAt(0).status));
     }
 
     // A suite opens as a table of its problems; a row opens the problem's

@@ -5,6 +5,7 @@
 #include "models/problem_list_model.h"
 #include "models/search_list_model.h"
 #include "session/search_runner.h"
+#include "session/workspace_watcher.h"
 #include "util/paths.h"
 #include "widgets/problem_details_view.h"
 #include "widgets/search_view.h"
@@ -101,7 +102,59 @@ MainWindow::MainWindow(std::filesystem::path problemsRoot, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+    stopWatching();
     stopRunningSearches();
+}
+
+void MainWindow::watchWorkspace(const std::filesystem::path& database) {
+    stopWatching();
+    watcherThread_ = new QThread(this);
+    auto* watcher = new WorkspaceWatcher(database, kRecentEvaluations);
+    watcher->moveToThread(watcherThread_);
+    connect(watcherThread_, &QThread::finished, watcher, &QObject::deleteLater);
+    connect(watcher, &WorkspaceWatcher::changed, this, &MainWindow::applyLists, Qt::QueuedConnection);
+    connect(
+        watcher, &WorkspaceWatcher::failed, this,
+        [this](const QString& message) {
+            statusBar()->showMessage(tr("The workspace is no longer followed (%1); View > Reload reads it again").arg(message));
+        },
+        Qt::QueuedConnection);
+    watcherThread_->start();
+    QMetaObject::invokeMethod(watcher, &WorkspaceWatcher::start, Qt::QueuedConnection);
+}
+
+void MainWindow::stopWatching() {
+    if (!watcherThread_) return;
+    watcherThread_->quit();
+    watcherThread_->wait();
+    delete watcherThread_;
+    watcherThread_ = nullptr;
+}
+
+// New lists from the watcher: the rows the user had selected stay selected.
+void MainWindow::applyLists(const std::shared_ptr<const WorkspaceLists>& lists) {
+    if (!lists || !workspace_) return;
+    const auto keep = [](QTableView* table, auto idAt, auto rowOf, auto set) {
+        const auto current = table->currentIndex();
+        const qint64 id = current.isValid() ? idAt(current.row()) : 0;
+        const int column = current.isValid() ? current.column() : 0;
+        set();
+        if (!id) return;
+        const int row = rowOf(id);
+        if (row >= 0)
+            table->selectionModel()->setCurrentIndex(table->model()->index(row, column),
+                                                     QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    };
+    keep(
+        searchTable_, [this](int row) { return searches_->searchAt(row).id; }, [this](qint64 id) { return searches_->rowOf(id); },
+        [&] { searches_->setSearches(lists->searches); });
+    keep(
+        evaluationTable_, [this](int row) { return evaluations_->evaluationAt(row).id; },
+        [this](qint64 id) { return evaluations_->rowOf(id); }, [&] { evaluations_->setEvaluations(lists->evaluations); });
+    fitColumns(searchTable_);
+    fitColumns(evaluationTable_);
+    evaluationStack_->setCurrentWidget(evaluations_->rowCount() > 0 ? static_cast<QWidget*>(evaluationTable_)
+                                                                    : evaluationStack_->widget(0));
 }
 
 // Searches started here stop with the window (evaluations in flight re-run on resume).
@@ -412,6 +465,7 @@ Status MainWindow::openWorkspace(const QString& path) {
     refreshEvaluations();
     refreshSearches();
     restoreWorkspaceTabs();
+    watchWorkspace(workspace_->path());
     return {};
 }
 

@@ -13,6 +13,7 @@
 #include "session/search_runner.h"
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -32,6 +33,7 @@ class SearchListModel;
 class SearchRunner;
 class SearchView;
 class SuiteView;
+struct WorkspaceLists;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -92,6 +94,10 @@ class MainWindow : public QMainWindow {
     void saveWindowState() const;
     void saveWorkspaceTabs() const;
     void restoreWorkspaceTabs();
+    // The docks follow the workspace: a watcher thread per open workspace.
+    void watchWorkspace(const std::filesystem::path& database);
+    void stopWatching();
+    void applyLists(const std::shared_ptr<const WorkspaceLists>& lists);
 
     std::filesystem::path problemsRoot_;
     std::optional<inspect::WorkspaceReader> workspace_; // read-only: searches write through their own connections
@@ -108,6 +114,7 @@ class MainWindow : public QMainWindow {
     QStackedWidget* evaluationStack_ = nullptr; // the table, or a hint while there is nothing to show
     QTableView* evaluationTable_ = nullptr;
     QLabel* workspaceLabel_ = nullptr;
+    QThread* watcherThread_ = nullptr;
 };
 
 } // namespace ks::ui
