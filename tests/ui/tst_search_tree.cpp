@@ -21,10 +21,14 @@
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QtTest>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QInputDialog>
 #include <QtWidgets/QTabWidget>
+#include <QtWidgets/QToolButton>
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -351,6 +355,69 @@ class TestSearchTree : public QObject {
         auto refused = search::postSteering(*db, *searchId, search::SteeringCommand::stop());
         QVERIFY(!refused);
         QVERIFY(refused.error().message.find("nothing changed") != std::string::npos);
+    }
+
+    // Steering closes when the search ends (buttons disabled, commands refused
+    // here), also for a search that had ended before it was opened; a
+    // refused hint comes back with its text.
+    void steeringClosesWhenTheSearchEnds() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.filePath(QStringLiteral("ws.db")).toStdString());
+        Workspace ws(path);
+        QVERIFY(ws.db && ws.searchId);
+        store::SearchStore ss(*ws.db);
+        auto node = ws.addNode(0, 1, "done");
+        QVERIFY(node);
+        const auto pause = [](SearchView& v) {
+            for (auto* b : v.findChildren<QToolButton*>())
+                if (b->text() == QStringLiteral("Pause")) return b;
+            return static_cast<QToolButton*>(nullptr);
+        };
+        {
+            SearchView view(path, ws.searchId);
+            QVERIFY(pause(view));
+            QTest::qWait(300); // the follower's first load: still running
+            QVERIFY(pause(view)->isEnabled());
+
+            // A refused hint (no such node) reopens the dialog with the same words.
+            QStringList offered;
+            int dialogs = 0;
+            std::function<void()> answer = [&] {
+                auto* d = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+                if (!d) {
+                    QTimer::singleShot(20, answer);
+                    return;
+                }
+                offered << d->textValue();
+                if (++dialogs == 1) {
+                    d->setTextValue(QStringLiteral("unroll by four"));
+                    QTimer::singleShot(0, d, &QDialog::accept);
+                } else {
+                    QVERIFY(d->labelText().contains(QStringLiteral("Not sent")));
+                    QTimer::singleShot(0, d, &QDialog::reject);
+                }
+                if (dialogs == 1) QTimer::singleShot(20, answer);
+            };
+            QTimer::singleShot(0, answer);
+            view.askHint(*node + 100);
+            QCOMPARE(dialogs, 2);
+            QCOMPARE(offered.value(1), QStringLiteral("unroll by four"));
+
+            QVERIFY(ss.appendEvent(ws.searchId, "search_ended", R"({"reason":"budget"})"));
+            QTRY_VERIFY_WITH_TIMEOUT(!pause(view)->isEnabled(), 3000);
+            QVERIFY(pause(view)->toolTip().contains(QStringLiteral("search resume")));
+            QVERIFY(!view.steer(search::SteeringCommand::pause())); // refused here, nothing posted
+        }
+        auto rec = ss.loadSearch(ws.searchId);
+        QVERIFY(rec);
+        rec->status = "finished";
+        rec->stopReason = "budget";
+        QVERIFY(ss.updateSearch(*rec));
+        SearchView reopened(path, ws.searchId);
+        QTRY_VERIFY_WITH_TIMEOUT(!pause(reopened)->isEnabled(), 3000);
+        auto pending = ss.pendingCommands(ws.searchId);
+        QVERIFY(pending);
+        QVERIFY(pending->empty());
     }
 
     // The inspector's reads run off the UI thread; of two quick requests only

@@ -60,6 +60,9 @@ void SearchFollower::start() {
     batch.reserve(static_cast<qsizetype>(all->size()));
     for (const auto& n : *all) batch.push_back(snapshotOf(n));
     emit nodes(batch);
+    // A search that ended before it was opened: its search_ended event is behind lastEvent_.
+    if (auto search = store.loadSearch(searchId_); search && (search->status == "finished" || search->status == "stopped"))
+        emit ended(QString::fromStdString(search->stopReason.empty() ? search->status : search->stopReason));
     timer_ = new QTimer(this);
     connect(timer_, &QTimer::timeout, this, &SearchFollower::poll);
     timer_->start(pollMs_);

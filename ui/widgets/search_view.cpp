@@ -111,15 +111,17 @@ QHBoxLayout* SearchView::buildToolbar() {
     connect(minSpeedup_, &QDoubleSpinBox::valueChanged, this, &SearchView::applyFilter);
     bar->addWidget(minSpeedup_);
     bar->addSpacing(12);
-    button(tr("Pause"), tr("Pause the search (the running evaluations finish)"),
-           [this] { steer(search::SteeringCommand::pause()); });
-    button(tr("Resume"), tr("Resume a paused search"), [this] { steer(search::SteeringCommand::resume()); });
-    button(tr("Stop"), tr("Stop the search"), [this] { steer(search::SteeringCommand::stop()); });
-    button(tr("Budget…"), tr("Change the number of evaluations"), [this] {
-        bool ok = false;
-        const int n = QInputDialog::getInt(this, tr("Budget"), tr("Evaluations in all:"), 64, 1, 1000000, 1, &ok);
-        if (ok) steer(search::SteeringCommand::budget(n));
-    });
+    steeringButtons_ = {button(tr("Pause"), tr("Pause the search (the running evaluations finish)"),
+                               [this] { steer(search::SteeringCommand::pause()); }),
+                        button(tr("Resume"), tr("Resume a paused search"), [this] { steer(search::SteeringCommand::resume()); }),
+                        button(tr("Stop"), tr("Stop the search"), [this] { steer(search::SteeringCommand::stop()); }),
+                        button(tr("Budget…"), tr("Change the number of evaluations"), [this] {
+                            bool ok = false;
+                            const int n =
+                                QInputDialog::getInt(this, tr("Budget"), tr("Evaluations in all:"), 64, 1, 1000000, 1, &ok);
+                            if (ok) steer(search::SteeringCommand::budget(n));
+                        })};
+    for (auto* b : steeringButtons_) b->setProperty("openToolTip", b->toolTip());
     bar->addWidget(exportMenuButton());
     bar->addStretch(1);
     summary_ = new QLabel(this);
@@ -237,6 +239,7 @@ void SearchView::follow() {
     connect(follower_, &SearchFollower::nodes, this, &SearchView::onBatch, Qt::QueuedConnection);
     connect(follower_, &SearchFollower::ended, this, [this](const QString& reason) {
         ended_ = reason;
+        setSteeringOpen(false);
         onBatch({});
     });
     connect(follower_, &SearchFollower::failed, this,
@@ -386,9 +389,11 @@ void SearchView::forkAndEdit() {
     auto* editor = new CodeView(&dialog);
     editor->showCode(code_->text(), CodeView::languageFor(name, code_->text()));
     editor->setReadOnly(false);
-    layout->addWidget(new QLabel(
+    auto* intro = new QLabel(
         tr("Edit the kernel; it is submitted as a manual child of node %1 with the same params (%2).").arg(id).arg(params),
-        &dialog));
+        &dialog);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
     layout->addWidget(editor, 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Submit as child"));
@@ -396,10 +401,15 @@ void SearchView::forkAndEdit() {
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     layout->addWidget(buttons);
     dialog.resize(900, 700);
-    if (dialog.exec() != QDialog::Accepted) return;
     auto parsed = nlohmann::json::parse(params.toStdString(), nullptr, false);
-    steer(search::SteeringCommand::addChild(id, name.toStdString() + "-edit", editor->text().toStdString(),
-                                            parsed.is_object() ? parsed : nlohmann::json::object()));
+    // A refused child keeps the edits: the dialog stays, saying why.
+    while (dialog.exec() == QDialog::Accepted) {
+        if (steer(search::SteeringCommand::addChild(id, name.toStdString() + "-edit", editor->text().toStdString(),
+                                                    parsed.is_object() ? parsed : nlohmann::json::object())))
+            return;
+        intro->setText(
+            tr("<span style='color:%1'>Not submitted: %2</span>").arg(errorColorName(palette()), lastRefusal_.toHtmlEscaped()));
+    }
 }
 
 void SearchView::exportKernel(qint64 nodeId) {
@@ -483,10 +493,29 @@ void SearchView::showProgress(const SpendTimeline& spend) {
     progressText_->setText(text);
 }
 
+void SearchView::setSteeringOpen(bool open) {
+    for (auto* b : steeringButtons_) {
+        b->setEnabled(open);
+        b->setToolTip(open ? b->property("openToolTip").toString()
+                           : tr("The search has ended (%1): steering applies to a running search. "
+                                "kernelsmith-cli search resume %2 --budget N continues it.")
+                                 .arg(ended_)
+                                 .arg(searchId_));
+    }
+}
+
 bool SearchView::steer(const search::SteeringCommand& command) {
+    if (!ended_.isEmpty()) {
+        lastRefusal_ = tr("the search has ended (%1); resume it to steer it").arg(ended_);
+        summary_->setText(
+            tr("<span style='color:%3'>%1 refused: %2</span>")
+                .arg(QString::fromStdString(command.verb), lastRefusal_.toHtmlEscaped(), errorColorName(palette())));
+        return false;
+    }
     // A writing connection for the moment of posting: the view reads through read-only ones.
     auto id = search::postSteering(database_, searchId_, command);
     if (!id) {
+        lastRefusal_ = QString::fromStdString(id.error().message);
         // In the summary line, not a modal box: steering is often done in a hurry, mid-search.
         summary_->setText(tr("<span style='color:%3'>%1 refused: %2</span>")
                               .arg(QString::fromStdString(command.verb),
@@ -498,29 +527,38 @@ bool SearchView::steer(const search::SteeringCommand& command) {
     return true;
 }
 
+void SearchView::askHint(qint64 id) {
+    QString text, label = tr("Instruction for the next expansion of node %1:").arg(id);
+    for (;;) {
+        bool ok = false;
+        text = QInputDialog::getMultiLineText(this, tr("Hint"), label, text, &ok);
+        if (!ok || text.trimmed().isEmpty()) return;
+        if (steer(search::SteeringCommand::hint(id, text.trimmed().toStdString()))) return;
+        // Refused: the same words come back with why, to fix or cancel.
+        label = tr("Not sent: %1\nEdit and send again, or cancel.\n\nInstruction for node %2:").arg(lastRefusal_).arg(id);
+    }
+}
+
 void SearchView::nodeMenu(qint64 id, QPoint globalPos) {
     const NodeSnapshot* n = canvas_->layout().node(id);
     if (!n) return;
     // Values, not the snapshot: batches keep arriving while the menu is open.
     const bool pruned = n->pruned, pinned = n->pinned;
     QMenu menu(this);
-    menu.addAction(pruned ? tr("Unprune subtree") : tr("Prune subtree"), this,
-                   [this, id, pruned] { steer(search::SteeringCommand::prune(id, !pruned)); });
-    menu.addAction(pinned ? tr("Unpin") : tr("Pin (expand this node next)"), this,
-                   [this, id, pinned] { steer(search::SteeringCommand::pin(id, !pinned)); });
-    menu.addAction(tr("Boost…"), this, [this, id] {
+    // Steering actions, disabled once the search has ended.
+    std::vector<QAction*> steering;
+    steering.push_back(menu.addAction(pruned ? tr("Unprune subtree") : tr("Prune subtree"), this,
+                                      [this, id, pruned] { steer(search::SteeringCommand::prune(id, !pruned)); }));
+    steering.push_back(menu.addAction(pinned ? tr("Unpin") : tr("Pin (expand this node next)"), this,
+                                      [this, id, pinned] { steer(search::SteeringCommand::pin(id, !pinned)); }));
+    steering.push_back(menu.addAction(tr("Boost…"), this, [this, id] {
         bool ok = false;
         const double amount =
             QInputDialog::getDouble(this, tr("Boost"), tr("Priority added to node %1:").arg(id), 0.5, -10, 10, 2, &ok);
         if (ok) steer(search::SteeringCommand::boost(id, amount));
-    });
-    menu.addAction(tr("Hint…"), this, [this, id] {
-        bool ok = false;
-        const QString text = QInputDialog::getMultiLineText(
-            this, tr("Hint"), tr("Instruction for the next expansion of node %1:").arg(id), {}, &ok);
-        if (ok && !text.trimmed().isEmpty()) steer(search::SteeringCommand::hint(id, text.trimmed().toStdString()));
-    });
-    menu.addAction(tr("Add a manual child from a file…"), this, [this, id] {
+    }));
+    steering.push_back(menu.addAction(tr("Hint…"), this, [this, id] { askHint(id); }));
+    steering.push_back(menu.addAction(tr("Add a manual child from a file…"), this, [this, id] {
         const QString file =
             QFileDialog::getOpenFileName(this, tr("Kernel source"), {}, tr("Sources (*.cpp *.cc *.cu *.py);;All files (*)"));
         if (file.isEmpty()) return;
@@ -531,7 +569,13 @@ void SearchView::nodeMenu(qint64 id, QPoint globalPos) {
         }
         steer(search::SteeringCommand::addChild(id, QFileInfo(file).completeBaseName().toStdString(), f.readAll().toStdString(),
                                                 nlohmann::json::object()));
-    });
+    }));
+    if (!ended_.isEmpty())
+        for (auto* a : steering) {
+            a->setEnabled(false);
+            a->setToolTip(tr("The search has ended: steering applies to a running search"));
+        }
+    menu.setToolTipsVisible(true);
     menu.addSeparator();
     menu.addAction(tr("Test Knowledge Retrieval…"), this, [this, id] { emit retrievalRequested(searchId_, id); });
     menu.addAction(tr("Collapse / expand subtree"), this, [this, id] { canvas_->toggleCollapsed(id); });

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <vector>
 
 class QCheckBox;
 class QHBoxLayout;
@@ -45,6 +46,9 @@ class SearchView : public QWidget {
     // Posts a steering command through the same API as the CLI (search/steering.h);
     // false, with the reason shown, when it was refused.
     bool steer(const search::SteeringCommand& command);
+    // The hint dialog (the node menu's Hint…); a refused hint brings it back
+    // with what the user typed and why, until it is sent or cancelled.
+    void askHint(qint64 id);
 
   signals:
     void nodesArrived(int total); // after each batch: the tree's size
@@ -67,6 +71,10 @@ class SearchView : public QWidget {
     void showProfile(const inspect::NodeDetails& details);
     void showProgress(const SpendTimeline& spend);
     void nodeMenu(qint64 id, QPoint globalPos);
+    // Steering applies to a search that has not ended: buttons and node
+    // actions are disabled after its end, with why.
+    void setSteeringOpen(bool open);
+
     void addShortcuts();
     void updateProgress();
     void exportKernel(qint64 nodeId);
@@ -94,6 +102,8 @@ class SearchView : public QWidget {
     QTextBrowser* llm_ = nullptr;
     DetailLoader* loader_ = nullptr;
     QString ended_;
+    QString lastRefusal_;                       // why the last steering command was refused
+    std::vector<QToolButton*> steeringButtons_; // pause, resume, stop, budget
 };
 
 } // namespace ks::ui
