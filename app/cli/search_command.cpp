@@ -73,8 +73,10 @@ const char* kSearchHelp = R"(usage: kernelsmith-cli search COMMAND ...
 
 steering (also while the search runs in another process):
   pause ID | stop ID | budget ID N
-  prune ID NODE | unprune ID NODE | pin ID NODE | unpin ID NODE
+  prune ID NODE | unprune ID NODE | pin ID NODE [--sticky] | unpin ID NODE
   boost ID NODE AMOUNT | hint ID NODE TEXT
+  (a pin makes the search expand NODE next, once; --sticky keeps it there
+  until unpin)
   add-child ID PARENT FILE [--param K=V ...]
 
 where candidates run (start, resume):
@@ -504,7 +506,7 @@ int steer(const std::string& verb, const Args& args, const GlobalOptions& global
     else if (verb == "prune" || verb == "unprune")
         command = search::SteeringCommand::prune(number, verb == "prune");
     else if (verb == "pin" || verb == "unpin")
-        command = search::SteeringCommand::pin(number, verb == "pin");
+        command = search::SteeringCommand::pin(number, verb == "pin", !args.has("sticky"));
     else if (verb == "hint")
         command = search::SteeringCommand::hint(number, pos[3]);
     else if (verb == "boost") {

@@ -24,6 +24,7 @@ store::NodeRecord toRecord(const Node& n, std::int64_t searchId) {
     r.message = n.message;
     r.evaluationId = n.evaluationId;
     r.pinned = n.pinned;
+    r.pinOnce = n.pinOnce;
     r.flagged = n.flagged;
     r.pruned = n.pruned;
     r.boost = n.boost;
@@ -52,6 +53,7 @@ Result<Node> nodeFromRecord(const store::NodeRecord& r) {
     n.message = r.message;
     n.evaluationId = r.evaluationId;
     n.pinned = r.pinned;
+    n.pinOnce = r.pinOnce;
     n.pruned = r.pruned;
     n.boost = r.boost;
     n.hint = r.hint;

@@ -145,6 +145,11 @@ class Run final : public SteeringTarget {
         if (!id) return id.error();
         n.id = *id;
         tree_.add(n);
+        // A pin for one expansion is spent once its node has a child.
+        if (Node* parent = tree_.find(p.parent); parent && parent->pinned && parent->pinOnce) {
+            parent->pinned = parent->pinOnce = false;
+            if (auto s = flagsChanged(*parent); !s) return s.error();
+        }
         if (queue == Queue::Back)
             queue_.push_back(n.id);
         else if (queue == Queue::Front)

@@ -21,8 +21,8 @@ SteeringCommand SteeringCommand::budget(std::int64_t maxEvaluations) {
 SteeringCommand SteeringCommand::prune(std::int64_t node, bool on) {
     return onNode(on ? "prune" : "unprune", node);
 }
-SteeringCommand SteeringCommand::pin(std::int64_t node, bool on) {
-    return onNode(on ? "pin" : "unpin", node);
+SteeringCommand SteeringCommand::pin(std::int64_t node, bool on, bool once) {
+    return on ? onNode("pin", node, {{"once", once}}) : onNode("unpin", node);
 }
 SteeringCommand SteeringCommand::boost(std::int64_t node, double amount) {
     return onNode("boost", node, {{"amount", amount}});

@@ -23,7 +23,9 @@ struct SteeringCommand {
     static SteeringCommand stop() { return {"stop", nlohmann::json::object(), 0}; }
     static SteeringCommand budget(std::int64_t maxEvaluations);
     static SteeringCommand prune(std::int64_t node, bool on = true);
-    static SteeringCommand pin(std::int64_t node, bool on = true);
+    // `once`: expand the node next, then release the pin (the default);
+    // else it stays until unpinned. A posted pin without "once" is sticky.
+    static SteeringCommand pin(std::int64_t node, bool on = true, bool once = true);
     static SteeringCommand boost(std::int64_t node, double amount);
     static SteeringCommand hint(std::int64_t node, const std::string& text);
     static SteeringCommand addChild(std::int64_t node, const std::string& name, const std::string& source,

@@ -28,7 +28,10 @@ std::string applySteering(const store::CommandRecord& c, std::int64_t searchId, 
         Node* n = nodeArg();
         if (!n) return "rejected: no such node in search " + std::to_string(searchId);
         if (c.verb == "prune" || c.verb == "unprune") n->pruned = c.verb == "prune";
-        if (c.verb == "pin" || c.verb == "unpin") n->pinned = c.verb == "pin";
+        if (c.verb == "pin" || c.verb == "unpin") {
+            n->pinned = c.verb == "pin";
+            n->pinOnce = n->pinned && args.value("once", false);
+        }
         if (c.verb == "boost") n->boost = args.value("amount", 1.0);
         if (c.verb == "hint") n->hint = args.value("text", "");
         if (auto s = target.flagsChanged(*n); !s) return "failed: " + s.error().message;

@@ -44,6 +44,7 @@ NodeRecord readNode(const Statement& s) {
     n.message = s.text(11);
     n.evaluationId = s.isNull(12) ? 0 : s.int64(12);
     n.pinned = s.int64(13) != 0;
+    n.pinOnce = s.int64(13) == 2;
     n.pruned = s.int64(14) != 0;
     n.boost = s.real(15);
     n.hint = s.text(16);
@@ -197,7 +198,7 @@ Status SearchStore::updateNodeFlags(const NodeRecord& n) const {
     return db_.transaction([&]() -> Status {
         auto stmt = db_.prepare("UPDATE nodes SET pinned = ?, pruned = ?, boost = ?, hint = ? WHERE id = ?");
         if (!stmt) return stmt.error();
-        stmt->bind(1, static_cast<std::int64_t>(n.pinned))
+        stmt->bind(1, static_cast<std::int64_t>(n.pinned ? (n.pinOnce ? 2 : 1) : 0))
             .bind(2, static_cast<std::int64_t>(n.pruned))
             .bind(3, n.boost)
             .bind(4, n.hint)

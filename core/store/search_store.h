@@ -30,6 +30,7 @@ struct NodeRecord {
     std::string message;
     std::int64_t evaluationId = 0;
     bool pinned = false, pruned = false;
+    bool pinOnce = false; // stored as pinned = 2 (1: a sticky pin)
     bool flagged = false; // implausibly fast: kept from being best until reviewed
     double boost = 0;
     std::string hint, createdAt;

@@ -83,6 +83,9 @@ struct Node {
     std::string message;
     std::int64_t evaluationId = 0;
     bool pinned = false;
+    // A pin for one expansion: released once a child of the node exists
+    // (the default pin; a sticky one keeps the search on the node).
+    bool pinOnce = false;
     // Faster than the operator's floor or the problem's plausibility limit:
     // not a best (fitness 0) until a person reviews it by pinning the node.
     bool flagged = false;

@@ -4,6 +4,7 @@
 #include "eval_fixture.h"
 #include "search/search_engine.h"
 #include "search/search_launcher.h"
+#include "search/steering.h"
 #include "store/search_store.h"
 
 #include <QtCore/QProcess>
@@ -141,6 +142,63 @@ class TestSearch : public QObject {
         QVERIFY(manualFound);
         QCOMPARE(scalar(*other, "SELECT count(*) FROM commands WHERE applied_at IS NULL"), 0LL);
         QCOMPARE(scalar(*other, "SELECT count(*) FROM commands WHERE outcome LIKE 'rejected: no such node%'"), 1LL);
+    }
+
+    // A pin (by default) makes the search expand that node next, once, and
+    // then lets the policy choose again; a sticky pin stays.
+    void pinOnceExpandsTheNodeNextThenReleasesIt() {
+        test::EvalFixture fixture(1);
+        const auto rms = load(test::bundledProblemsDir() / "cpu" / "rmsnorm_fwd");
+        tree::SearchConfig config;
+        config.policy = tree::Policy::Greedy;
+        config.maxEvaluations = 40;
+        auto id = search::SearchEngine::create(fixture.database(), rms, config);
+        QVERIFY(id.ok());
+        auto other = store::Database::open(fixture.database().path());
+        QVERIFY(other.ok());
+        store::SearchStore remote(*other);
+        eval::EvalOptions options;
+        options.checkOnly = true;
+        std::optional<Result<search::SearchOutcome>> outcome;
+        std::jthread runner([&] {
+            search::SearchEngine engine(fixture.database(), fixture.evaluator(), options);
+            outcome = engine.run(*id);
+        });
+        const std::string sid = std::to_string(*id);
+        QTRY_VERIFY_WITH_TIMEOUT(scalar(*other, "SELECT count(*) FROM nodes WHERE state = 'done' AND search_id = " + sid) >= 3,
+                                 60000);
+        QVERIFY(remote.postCommand(*id, "pause", "{}").ok());
+        QTRY_VERIFY_WITH_TIMEOUT(remote.loadSearch(*id)->status == "paused" &&
+                                     scalar(*other, "SELECT count(*) FROM nodes WHERE state != 'done' AND search_id = " + sid) ==
+                                         0,
+                                 30000);
+        auto before = remote.loadNodes(*id);
+        QVERIFY(before.ok());
+        std::int64_t lastSeq = 0;
+        for (const auto& n : *before) lastSeq = std::max(lastSeq, n.seq);
+        // Checked only (no timing), every node's fitness is 0 and the greedy
+        // policy keeps expanding the seed: the pin goes on the newest leaf.
+        const auto slowest =
+            *std::max_element(before->begin(), before->end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+        QVERIFY(slowest.parentId != 0);
+        const auto pin = search::SteeringCommand::pin(slowest.id);
+        QVERIFY(remote.postCommand(*id, pin.verb, pin.args.dump()).ok());
+        QVERIFY(remote.postCommand(*id, "budget", "{\"max_evaluations\":" + std::to_string(before->size() + 4) + "}").ok());
+        QVERIFY(remote.postCommand(*id, "resume", "{}").ok());
+        runner.join();
+        QVERIFY(outcome && outcome->ok());
+
+        auto after = remote.loadNodes(*id);
+        QVERIFY(after.ok());
+        std::vector<store::NodeRecord> added;
+        for (const auto& n : *after) {
+            if (n.seq > lastSeq) added.push_back(n);
+            if (n.id == slowest.id) QVERIFY2(!n.pinned && !n.pinOnce, "the pin was not released after one expansion");
+        }
+        std::sort(added.begin(), added.end(), [](const auto& a, const auto& b) { return a.seq < b.seq; });
+        QVERIFY(added.size() >= 2);
+        QCOMPARE(added.front().parentId, slowest.id); // expanded next
+        QVERIFY(std::any_of(added.begin() + 1, added.end(), [&](const auto& n) { return n.parentId != slowest.id; }));
     }
 
     void nothingToTuneStillEvaluatesTheSeeds() {

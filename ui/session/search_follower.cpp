@@ -25,6 +25,8 @@ NodeSnapshot snapshotOf(const store::NodeRecord& r) {
     n.message = QString::fromStdString(r.message);
     n.hint = QString::fromStdString(r.hint);
     n.pinned = r.pinned;
+    n.pinOnce = r.pinOnce;
+    n.boost = r.boost;
     n.createdAt = QDateTime::fromString(QString::fromStdString(r.createdAt), Qt::ISODateWithMs);
     if (!r.finishedAt.empty()) n.finishedAt = QDateTime::fromString(QString::fromStdString(r.finishedAt), Qt::ISODateWithMs);
     n.pruned = r.pruned;

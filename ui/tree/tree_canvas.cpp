@@ -201,6 +201,7 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
         } else {
             p.drawEllipse(box);
         }
+        if (n->pinned || n->boost != 0) paintSteeringMark(p, c, radius, *n);
         if (pn.collapsed) {
             p.setPen(palette().color(QPalette::Text));
             p.drawText(QRectF(c.x() - 40, c.y() + radius, 80, 14), Qt::AlignHCenter | Qt::AlignTop,
@@ -230,10 +231,31 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
     paintMinimap(p);
 }
 
+// A person's steering, readable at a glance: a pin on the node (filled:
+// until unpinned; hollow: for the next expansion only) and the boost beside it.
+void TreeCanvas::paintSteeringMark(QPainter& p, QPointF c, double radius, const NodeSnapshot& n) const {
+    const QColor mark = palette().color(QPalette::Highlight);
+    if (n.pinned) {
+        // At the node's upper right, off the edge to its parent.
+        const double s = std::max(6.0, radius * 0.8);
+        const QPointF tip(c.x() + radius * 0.75, c.y() - radius * 0.75);
+        const QPolygonF pin{tip, {tip.x() - s * 0.6, tip.y() - s}, {tip.x() + s * 0.6, tip.y() - s}};
+        p.setPen(QPen(mark, 1.5));
+        p.setBrush(n.pinOnce ? QBrush(Qt::NoBrush) : QBrush(mark));
+        p.drawPolygon(pin);
+        p.drawEllipse(QPointF(tip.x(), tip.y() - s - s * 0.35), s * 0.35, s * 0.35);
+    }
+    if (n.boost != 0 && radius >= 6) {
+        p.setPen(mark);
+        p.drawText(QRectF(c.x() + radius + 3, c.y() - 7, 40, 14), Qt::AlignLeft | Qt::AlignVCenter,
+                   (n.boost > 0 ? QStringLiteral("+") : QString()) + QString::number(n.boost, 'g', 2));
+    }
+}
+
 void TreeCanvas::paintLegend(QPainter& p) {
     p.setRenderHint(QPainter::Antialiasing, true);
     const double best = std::max(layout_.bestSpeedup(), 1.0);
-    const QRectF box(8, height() - 80, 264, 72);
+    const QRectF box(8, height() - 96, 264, 88);
     QColor bg = palette().color(QPalette::Window);
     bg.setAlphaF(0.85f);
     p.setPen(Qt::NoPen);
@@ -263,6 +285,17 @@ void TreeCanvas::paintLegend(QPainter& p) {
         p.setPen(palette().color(QPalette::Text));
         p.drawText(at + QPointF(8, 4), glyphLabel(glyphs[i]));
     }
+    // The steering marks.
+    NodeSnapshot once, sticky;
+    once.pinned = sticky.pinned = true;
+    once.pinOnce = true;
+    const double y = box.top() + 78;
+    paintSteeringMark(p, QPointF(ramp.left() - 2, y + 10), 4, once);
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QPointF(ramp.left() + 12, y + 4), tr("pinned once"));
+    paintSteeringMark(p, QPointF(ramp.left() + 82, y + 10), 4, sticky);
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QPointF(ramp.left() + 96, y + 4), tr("pinned (sticky)"));
     p.setBrush(Qt::NoBrush);
 }
 

@@ -71,6 +71,7 @@ class TreeCanvas : public QWidget {
 
   private:
     void paintLegend(QPainter& p);
+    void paintSteeringMark(QPainter& p, QPointF center, double radius, const NodeSnapshot& n) const;
     void paintMinimap(QPainter& p);
     QRectF minimapRect() const;
 

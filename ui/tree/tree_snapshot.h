@@ -23,6 +23,8 @@ struct NodeSnapshot {
     NodeGlyph glyph = NodeGlyph::Pending;
     double speedup = 0; // 0 unless correct
     bool pinned = false, pruned = false;
+    bool pinOnce = false; // the pin is released after the node's next expansion
+    double boost = 0;     // priority a person added (steering)
     QDateTime createdAt;  // when the node was proposed (UTC)
     QDateTime finishedAt; // when its result was recorded (invalid while pending or running)
 };

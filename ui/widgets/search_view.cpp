@@ -306,6 +306,8 @@ void SearchView::showNode(qint64 id) {
     row(tr("kernel"), esc(n->sourceName));
     row(tr("params"), esc(n->params));
     if (!n->hint.isEmpty()) row(tr("hint"), esc(n->hint));
+    if (n->pinned) row(tr("pinned"), n->pinOnce ? tr("for its next expansion") : tr("until unpinned (sticky)"));
+    if (n->boost != 0) row(tr("boost"), QString::number(n->boost, 'g', 3));
     html += QStringLiteral("</table>");
     if (!n->message.isEmpty()) html += QStringLiteral("<p>%1</p>").arg(esc(n->message));
 
@@ -549,8 +551,14 @@ void SearchView::nodeMenu(qint64 id, QPoint globalPos) {
     std::vector<QAction*> steering;
     steering.push_back(menu.addAction(pruned ? tr("Unprune subtree") : tr("Prune subtree"), this,
                                       [this, id, pruned] { steer(search::SteeringCommand::prune(id, !pruned)); }));
-    steering.push_back(menu.addAction(pinned ? tr("Unpin") : tr("Pin (expand this node next)"), this,
-                                      [this, id, pinned] { steer(search::SteeringCommand::pin(id, !pinned)); }));
+    if (pinned) {
+        steering.push_back(menu.addAction(tr("Unpin"), this, [this, id] { steer(search::SteeringCommand::pin(id, false)); }));
+    } else {
+        steering.push_back(menu.addAction(tr("Pin (expand this node next, once)"), this,
+                                          [this, id] { steer(search::SteeringCommand::pin(id, true, true)); }));
+        steering.push_back(menu.addAction(tr("Pin until unpinned (every expansion)"), this,
+                                          [this, id] { steer(search::SteeringCommand::pin(id, true, false)); }));
+    }
     steering.push_back(menu.addAction(tr("Boost…"), this, [this, id] {
         bool ok = false;
         const double amount =
