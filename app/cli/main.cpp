@@ -13,13 +13,15 @@
 
 namespace {
 
-const char* kHelp = R"(usage: kernelsmith-cli [--db PATH] [-v|-q] COMMAND ...
+const char* kHelp = R"(usage: kernelsmith-cli [--workspace PATH] [-v|-q] COMMAND ...
 
 Kernelsmith: agentic kernel search, headless.
 
 commands:
   problem check DIR|NAME   validate a problem folder
   problem list             the bundled problems
+  problem import FILE|DIR  a PyTorch module (KernelBench format) as a problem; a folder as a suite
+  suite run|show SUITE     every problem of a suite, resumable, in KernelBench's metrics (suite --help)
   eval                     evaluate one candidate (eval --help)
   search                   run, follow, steer and export searches (search --help)
   bench                    a search per problem and the table of what it won (bench --help)
@@ -33,10 +35,11 @@ eval, search and bench run candidates on this machine, or on GPU hosts over ssh:
   --ssh-host USER@HOST[:PORT] [--ssh-key FILE] [--ssh-gpus 0,1] (eval --help)
 
 global options:
-  --db PATH     the workspace database (default: $XDG_DATA_HOME/kernelsmith/workspace.db)
-  -v, --verbose log what happens (twice: debug)
-  -q, --quiet   errors only
-  --version     print the version
+  --workspace PATH  the workspace database, as the workbench names it
+                    (default: $XDG_DATA_HOME/kernelsmith/workspace.db; --db is the same)
+  -v, --verbose     log what happens (twice: debug)
+  -q, --quiet       errors only
+  --version         print the version
 )";
 
 } // namespace
@@ -48,8 +51,11 @@ int main(int argc, char** argv) {
     std::size_t i = 0;
     for (; i < args.size(); ++i) {
         const auto& a = args[i];
-        if (a == "--db" && i + 1 < args.size())
+        // --workspace, as the workbench names it; --db is the same option.
+        if ((a == "--workspace" || a == "--db") && i + 1 < args.size())
             global.database = args[++i];
+        else if (a.rfind("--workspace=", 0) == 0)
+            global.database = a.substr(12);
         else if (a.rfind("--db=", 0) == 0)
             global.database = a.substr(5);
         else if (a == "-v" || a == "--verbose")
@@ -64,8 +70,8 @@ int main(int argc, char** argv) {
         } else if (a == "-h" || a == "--help" || a == "help") {
             std::fputs(kHelp, stdout);
             return 0;
-        } else if (a == "--db") {
-            std::fprintf(stderr, "--db needs a path\n");
+        } else if (a == "--workspace" || a == "--db") {
+            std::fprintf(stderr, "%s needs the path of a workspace database\n", a.c_str());
             return ks::cli::kExitUsage;
         } else
             break;

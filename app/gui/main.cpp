@@ -58,7 +58,8 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("Kernelsmith: a workbench for agentic kernel search."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption workspace(QStringLiteral("workspace"),
+    // --db too, as kernelsmith-cli has long called it.
+    const QCommandLineOption workspace(QStringList{QStringLiteral("workspace"), QStringLiteral("db")},
                                        QStringLiteral("Open the workspace database PATH (created when missing)."),
                                        QStringLiteral("PATH"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
