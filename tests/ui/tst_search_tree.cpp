@@ -182,6 +182,13 @@ class TestSearchTree : public QObject {
             canvas.render(&image);
             QVERIFY(image.pixelColor(400, 250).isValid());
         }
+        // Zoomed far out (a fitted large tree), selecting the best zooms in to
+        // a scale where its label shows, with the node under the centre.
+        canvas.zoomBy(0.01, QPointF(400, 250));
+        QVERIFY(canvas.scale() < 1);
+        QVERIFY(canvas.selectNode(canvas.layout().bestId()));
+        QVERIFY(canvas.scale() * 0.35 >= 9);
+        QCOMPARE(canvas.nodeAt(QPointF(400, 250)), canvas.layout().bestId());
         QVERIFY(TreeCanvas::speedupColor(4, 4) != TreeCanvas::speedupColor(1.1, 4));
     }
 

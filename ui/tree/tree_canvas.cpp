@@ -61,6 +61,10 @@ bool TreeCanvas::selectNode(qint64 id) {
     const int i = layout_.indexOf(id);
     if (i < 0) return false;
     selected_ = id;
+    // Zoomed in far enough to read the node's label (a radius of 9 px) when the
+    // view is fitted to a large tree, then centred.
+    constexpr double kReadable = 9 / 0.35;
+    if (scale_ < kReadable) scale_ = kReadable;
     const QPointF at = toScreen(layout_.placed()[static_cast<std::size_t>(i)].center);
     offset_ += QPointF(width() / 2.0, height() / 2.0) - at;
     update();
@@ -93,7 +97,7 @@ void TreeCanvas::fitToView() {
     const QRectF b = layout_.bounds();
     if (b.isEmpty()) return;
     // Room at the bottom for the legend, so that no node hides under it.
-    const double margin = 24, bottom = 96;
+    const double margin = 24, bottom = 112; // the legend is 96 px tall, 8 px off the edge
     const double sx = (width() - 2 * margin) / std::max(1.0, b.width());
     const double sy = (height() - margin - bottom) / std::max(1.0, b.height() * rowPixels_);
     scale_ = std::clamp(std::min(sx, sy), kMinScale, 40.0);
