@@ -7,6 +7,7 @@
 #include "cli_runner.h"
 #include "llm_server_fixture.h"
 #include "models/evaluation_list_model.h"
+#include "models/problem_list_model.h"
 #include "models/search_list_model.h"
 #include "models/suite_table_model.h"
 #include "saxpy_replies.h"
@@ -27,10 +28,13 @@
 #include <QtCore/QTimer>
 #include <QtGui/QImage>
 #include <QtTest/QtTest>
+#include <QtWidgets/QApplication>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
+#include <QtWidgets/QPushButton>
 #include <QtWidgets/QSpinBox>
+#include <QtWidgets/QStackedWidget>
 #include <QtWidgets/QStatusBar>
 #include <QtWidgets/QTabWidget>
 
@@ -149,6 +153,33 @@ class TestWorkbenchLive : public QObject {
         QVERIFY(window.searchModel()->searchAt(0).evaluations > 0);
         qInfo("status while the CLI ran: %s; after: %s", seenRunning ? "running" : "(finished before the first poll)",
               qPrintable(window.searchModel()->searchAt(0).status));
+    }
+
+    // First steps: an empty workspace offers New Search; a problem picked in
+    // the Problems tab (selected, or double-clicked) prefills the dialog.
+    void aProblemLeadsToANewSearchOnIt() {
+        ui::MainWindow window(test::dataDir() / "problems");
+        QVERIFY(window.openWorkspace(dir_.filePath(QStringLiteral("first.db"))).ok());
+        auto* empty = window.findChild<QWidget*>(QStringLiteral("searchesEmpty"));
+        QVERIFY(empty);
+        auto* stack = qobject_cast<QStackedWidget*>(empty->parentWidget());
+        QVERIFY(stack && stack->currentWidget() == empty);
+        int saxpyRow = -1;
+        for (int r = 0; r < window.problemModel()->rowCount(); ++r)
+            if (window.problemModel()->problemAt(r).id == QStringLiteral("saxpy")) saxpyRow = r;
+        QVERIFY(saxpyRow >= 0);
+        window.selectProblem(saxpyRow);
+        QString offered;
+        QTimer::singleShot(0, this, [&] {
+            QTRY_VERIFY(qobject_cast<ui::NewSearchDialog*>(QApplication::activeModalWidget()));
+            auto* dialog = qobject_cast<ui::NewSearchDialog*>(QApplication::activeModalWidget());
+            offered = QString::fromStdString(dialog->problemDir().filename().string());
+            dialog->reject();
+        });
+        auto* button = window.findChild<QPushButton*>(QStringLiteral("newSearchButton"));
+        QVERIFY(button);
+        button->click();
+        QCOMPARE(offered, QStringLiteral("saxpy"));
     }
 
     // A suite opens as a table of its problems; a row opens the problem's

@@ -29,11 +29,13 @@
 #include <QtWidgets/QMenu>
 #include <QtWidgets/QMenuBar>
 #include <QtWidgets/QMessageBox>
+#include <QtWidgets/QPushButton>
 #include <QtWidgets/QSplitter>
 #include <QtWidgets/QStackedWidget>
 #include <QtWidgets/QStatusBar>
 #include <QtWidgets/QTabWidget>
 #include <QtWidgets/QTableView>
+#include <QtWidgets/QVBoxLayout>
 
 #include <algorithm>
 
@@ -180,6 +182,23 @@ QWidget* MainWindow::createProblemPanel() {
     splitter_->setStretchFactor(1, 1);
     splitter_->setChildrenCollapsible(false);
     connect(problemTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { showCurrentProblem(); });
+    // A problem leads to its search: double-click, Enter or the context menu.
+    problemTable_->setToolTip(tr("Double-click a problem to start a search on it"));
+    problemTable_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(problemTable_, &QTableView::activated, this, [this](const QModelIndex& index) {
+        if (index.isValid() && problems_->problemAt(index.row()).valid()) chooseNewSearch(problems_->problemAt(index.row()).id);
+    });
+    connect(problemTable_, &QTableView::customContextMenuRequested, this, [this](QPoint pos) {
+        const auto index = problemTable_->indexAt(pos);
+        if (!index.isValid()) return;
+        const auto& p = problems_->problemAt(index.row());
+        QMenu menu(this);
+        auto* search = menu.addAction(tr("Search this problem…"), this, [this, id = p.id] { chooseNewSearch(id); });
+        search->setEnabled(p.valid());
+        if (!p.valid()) search->setToolTip(tr("The problem does not load: see its details"));
+        menu.setToolTipsVisible(true);
+        menu.exec(problemTable_->viewport()->mapToGlobal(pos));
+    });
     return splitter_;
 }
 
@@ -189,9 +208,10 @@ void MainWindow::createEvaluationsDock() {
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
 
     evaluationStack_ = new QStackedWidget(dock);
-    auto* emptyHint = new QLabel(tr("No evaluations in this workspace yet.\n"
-                                    "Evaluate a candidate with: kernelsmith-cli --db WORKSPACE eval --problem NAME --reference"),
-                                 evaluationStack_);
+    auto* emptyHint =
+        new QLabel(tr("No evaluations in this workspace yet.\n"
+                      "Evaluate a candidate with: kernelsmith-cli --workspace WORKSPACE eval --problem NAME --reference"),
+                   evaluationStack_);
     emptyHint->setAlignment(Qt::AlignCenter);
     emptyHint->setEnabled(false); // the palette's disabled text: quieter than data, in any theme
     evaluationTable_ = makeTable(evaluations_, evaluationStack_);
@@ -214,7 +234,29 @@ void MainWindow::createSearchesDock() {
     connect(searchTable_, &QTableView::activated, this, [this](const QModelIndex& index) {
         if (index.isValid()) openSearch(searches_->searchAt(index.row()).id);
     });
-    dock->setWidget(searchTable_);
+    // An empty workspace says what to do next instead of showing an empty table.
+    searchStack_ = new QStackedWidget(dock);
+    auto* empty = new QWidget(searchStack_);
+    empty->setObjectName(QStringLiteral("searchesEmpty"));
+    auto* column = new QVBoxLayout(empty);
+    auto* hint = new QLabel(tr("No searches in this workspace yet.\nStart one on a problem: pick it in the Problems tab, "
+                               "or double-click it."),
+                            empty);
+    hint->setWordWrap(true);
+    hint->setAlignment(Qt::AlignCenter);
+    auto* start = new QPushButton(tr("New Search…"), empty);
+    start->setObjectName(QStringLiteral("newSearchButton"));
+    connect(start, &QPushButton::clicked, this, [this] { chooseNewSearch(); });
+    column->addStretch(1);
+    column->addWidget(hint);
+    column->addWidget(start, 0, Qt::AlignHCenter);
+    column->addStretch(1);
+    searchStack_->addWidget(empty);
+    searchStack_->addWidget(searchTable_);
+    connect(searches_, &QAbstractItemModel::modelReset, this, [this] {
+        searchStack_->setCurrentWidget(searches_->rowCount() > 0 ? static_cast<QWidget*>(searchTable_) : searchStack_->widget(0));
+    });
+    dock->setWidget(searchStack_);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
 }
 
@@ -322,7 +364,7 @@ KbWindow* MainWindow::showKnowledgeBase() {
     return window;
 }
 
-void MainWindow::chooseNewSearch() {
+void MainWindow::chooseNewSearch(const QString& problem) {
     if (!workspace_) {
         QMessageBox::information(this, tr("New search"), tr("Open a workspace first (File › Open Workspace)."));
         return;
@@ -332,6 +374,11 @@ void MainWindow::chooseNewSearch() {
         if (problems_->problemAt(r).valid())
             problems.emplace_back(problems_->problemAt(r).id, std::filesystem::path(problems_->problemAt(r).dir.toStdString()));
     NewSearchDialog dialog(problems, this);
+    dialog.setObjectName(QStringLiteral("newSearchDialog"));
+    QString pick = problem;
+    if (pick.isEmpty() && problemTable_->currentIndex().isValid())
+        pick = problems_->problemAt(problemTable_->currentIndex().row()).id;
+    if (!pick.isEmpty()) dialog.selectProblem(pick);
     if (dialog.exec() != QDialog::Accepted) return;
     auto executor = dialog.executorConfig(); // checked when the dialog was accepted
     startSearch(dialog.problemDir(), dialog.configJson(), dialog.timeBudgetS(), executor ? *executor : eval::ExecutorChoice{});
@@ -374,7 +421,7 @@ void MainWindow::createMenus() {
                                    &MainWindow::chooseNewWorkspace);
     create->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_N));
     auto* newSearch = file->addAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("New &Search…"), this,
-                                      &MainWindow::chooseNewSearch);
+                                      [this] { chooseNewSearch(); });
     newSearch->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
     file->addAction(QIcon::fromTheme(QStringLiteral("folder-open")), tr("Open S&uite…"), this, &MainWindow::chooseSuiteToOpen);
     file->addSeparator();

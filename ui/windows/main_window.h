@@ -80,7 +80,8 @@ class MainWindow : public QMainWindow {
     QWidget* createProblemPanel();
     void createEvaluationsDock();
     void createSearchesDock();
-    void chooseNewSearch();
+    // The New Search dialog, on `problem` or else the Problems tab's selection.
+    void chooseNewSearch(const QString& problem = {});
     void chooseSuiteToOpen();
     // A suite row: its run's search, else the newest search of that problem in the workspace.
     void openProblemSearch(const QString& problem, qint64 searchId);
@@ -107,6 +108,7 @@ class MainWindow : public QMainWindow {
     SearchListModel* searches_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QTableView* searchTable_ = nullptr;
+    QStackedWidget* searchStack_ = nullptr;                                     // the table, or what to do in an empty workspace
     std::vector<std::pair<QPointer<QThread>, QPointer<SearchRunner>>> runners_; // engine threads started here
     QSplitter* splitter_ = nullptr;
     QTableView* problemTable_ = nullptr;

@@ -245,4 +245,10 @@ void NewSearchDialog::accept() {
     error_->show();
 }
 
+bool NewSearchDialog::selectProblem(const QString& name) {
+    const int i = problem_->findText(name);
+    if (i >= 0) problem_->setCurrentIndex(i);
+    return i >= 0;
+}
+
 } // namespace ks::ui

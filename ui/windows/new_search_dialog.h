@@ -31,6 +31,8 @@ class NewSearchDialog : public QDialog {
     NewSearchDialog(const std::vector<std::pair<QString, std::filesystem::path>>& problems, QWidget* parent = nullptr);
 
     std::filesystem::path problemDir() const;
+    // Picks a problem by name (the Problems tab's selection); false when it is not offered.
+    bool selectProblem(const QString& name);
     QString configJson() const;
     double timeBudgetS() const; // timing per shape and evaluation
     // Where candidates run (an error names the field to fix).
