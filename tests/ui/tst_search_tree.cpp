@@ -192,6 +192,30 @@ class TestSearchTree : public QObject {
         QVERIFY(TreeCanvas::speedupColor(4, 4) != TreeCanvas::speedupColor(1.1, 4));
     }
 
+    // Sibling labels never run together: where they would overlap, some are
+    // left out (the best path's and the selected node's are kept).
+    void labelsNeverOverlap() {
+        NodeBatch wide{node(1, 0, NodeGlyph::Correct, 1.0)};
+        for (int i = 0; i < 40; ++i) wide.push_back(node(2 + i, 1, NodeGlyph::Correct, 1.0 + 0.137 * i));
+        TreeCanvas canvas;
+        canvas.resize(900, 500);
+        canvas.applyBatch(wide);
+        canvas.fitToView();
+        canvas.zoomBy(40.0 / canvas.scale(), QPointF(450, 250)); // radius 14: labels wider than a column
+        QVERIFY(canvas.selectNode(10));
+        canvas.zoomBy(40.0 / canvas.scale(), QPointF(450, 250));
+        QImage image(canvas.size(), QImage::Format_ARGB32);
+        canvas.render(&image);
+        const auto& drawn = canvas.drawnLabels();
+        QVERIFY(drawn.size() >= 3);
+        QVERIFY(drawn.size() < 40); // some left out
+        for (std::size_t a = 0; a < drawn.size(); ++a)
+            for (std::size_t b = a + 1; b < drawn.size(); ++b) QVERIFY2(!drawn[a].intersects(drawn[b]), "two labels overlap");
+        // The selected node's label is among them, under its node.
+        const QPointF c = canvas.toScreen(canvas.layout().placed()[static_cast<std::size_t>(canvas.layout().indexOf(10))].center);
+        QVERIFY(std::any_of(drawn.begin(), drawn.end(), [&](const QRectF& r) { return std::abs(r.center().x() - c.x()) < 1; }));
+    }
+
     void canvasKeyboardNavigation() {
         TreeCanvas canvas;
         canvas.resize(800, 500);

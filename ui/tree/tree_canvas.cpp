@@ -1,11 +1,14 @@
 #include "tree/tree_canvas.h"
 
 #include <QtGui/QContextMenuEvent>
+#include <QtGui/QFontMetricsF>
+#include <QtGui/QHelpEvent>
 #include <QtGui/QKeyEvent>
 #include <QtGui/QMouseEvent>
 #include <QtGui/QPainter>
 #include <QtGui/QPainterPath>
 #include <QtGui/QWheelEvent>
+#include <QtWidgets/QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -179,8 +182,9 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
     p.setPen(QPen(QColor(0xff, 0xb3, 0x00), std::max(2.0, radius * 0.5)));
     p.drawLines(bestEdges.data(), static_cast<int>(bestEdges.size()));
 
-    // Nodes.
+    // Nodes; their speedup labels are placed after them.
     const double best = layout_.bestSpeedup();
+    std::vector<NodeLabel> labels;
     for (const auto& pn : placed) {
         const QPointF c = toScreen(pn.center);
         if (!view.contains(c)) continue;
@@ -211,17 +215,15 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
             p.drawText(QRectF(c.x() - 40, c.y() + radius, 80, 14), Qt::AlignHCenter | Qt::AlignTop,
                        QStringLiteral("+%1").arg(pn.hiddenDescendants));
         }
-        if (radius >= 9 && n->glyph == NodeGlyph::Correct) {
-            p.setPen(palette().color(QPalette::Text));
-            p.drawText(QRectF(c.x() - 40, c.y() + radius + 1, 80, 14), Qt::AlignHCenter | Qt::AlignTop,
-                       QString::number(n->speedup, 'g', 3) + QLatin1Char('x'));
-        }
+        if (radius >= 9 && n->glyph == NodeGlyph::Correct && !dim)
+            labels.push_back({pn.id, c, radius, n->speedup, QString::number(n->speedup, 'g', 3) + QLatin1Char('x')});
         if (pn.id == selected_) {
             p.setBrush(Qt::NoBrush);
             p.setPen(QPen(palette().color(QPalette::Highlight), 2.5));
             p.drawEllipse(box.adjusted(-4, -4, 4, 4));
         }
     }
+    paintLabels(p, labels);
     if (!detailed && selected_) {
         const int i = layout_.indexOf(selected_);
         if (i >= 0) {
@@ -253,6 +255,28 @@ void TreeCanvas::paintSteeringMark(QPainter& p, QPointF c, double radius, const 
         p.setPen(mark);
         p.drawText(QRectF(c.x() + radius + 3, c.y() - 7, 40, 14), Qt::AlignLeft | Qt::AlignVCenter,
                    (n.boost > 0 ? QStringLiteral("+") : QString()) + QString::number(n.boost, 'g', 2));
+    }
+}
+
+// Speedup labels without collisions: the selected node's first, then the
+// best path's, then by speedup; a label that would overlap one already drawn
+// is left out (the node's tooltip still says it).
+void TreeCanvas::paintLabels(QPainter& p, std::vector<NodeLabel>& labels) {
+    const auto path = layout_.bestPath();
+    const QSet<qint64> onBest(path.begin(), path.end());
+    const auto rank = [&](const NodeLabel& l) { return l.id == selected_ ? 0 : onBest.contains(l.id) ? 1 : 2; };
+    std::stable_sort(labels.begin(), labels.end(), [&](const NodeLabel& a, const NodeLabel& b) {
+        return rank(a) != rank(b) ? rank(a) < rank(b) : a.speedup > b.speedup;
+    });
+    const QFontMetricsF metrics(p.font());
+    drawnLabels_.clear();
+    p.setPen(palette().color(QPalette::Text));
+    for (const auto& l : labels) {
+        const double w = metrics.horizontalAdvance(l.text) + 4, h = metrics.height();
+        const QRectF box(l.center.x() - w / 2, l.center.y() + l.radius + 1, w, h);
+        if (std::any_of(drawnLabels_.begin(), drawnLabels_.end(), [&](const QRectF& r) { return r.intersects(box); })) continue;
+        p.drawText(box, Qt::AlignHCenter | Qt::AlignTop, l.text);
+        drawnLabels_.push_back(box);
     }
 }
 
@@ -386,6 +410,23 @@ void TreeCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
         else
             emit nodeActivated(id);
     }
+}
+
+bool TreeCanvas::event(QEvent* event) {
+    if (event->type() != QEvent::ToolTip) return QWidget::event(event);
+    auto* help = static_cast<QHelpEvent*>(event);
+    const NodeSnapshot* n = layout_.node(nodeAt(help->pos()));
+    if (!n) {
+        QToolTip::hideText();
+        event->ignore();
+        return true;
+    }
+    QString text = tr("node %1 · %2").arg(n->id).arg(glyphLabel(n->glyph));
+    if (n->glyph == NodeGlyph::Correct) text += tr(" · %1×").arg(n->speedup, 0, 'g', 4);
+    if (n->pinned) text += n->pinOnce ? tr(" · pinned once") : tr(" · pinned");
+    if (n->boost != 0) text += tr(" · boost %1").arg(n->boost, 0, 'g', 3);
+    QToolTip::showText(help->globalPos(), text, this);
+    return true;
 }
 
 void TreeCanvas::keyPressEvent(QKeyEvent* event) {

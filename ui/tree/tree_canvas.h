@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <optional>
+#include <vector>
 
 namespace ks::ui {
 
@@ -20,6 +21,14 @@ struct TreeFilter {
     double minSpeedup = 0;  // correct nodes below it are dimmed (0 = off)
     bool matches(const NodeSnapshot& n) const;
     bool active() const { return !hiddenGlyphs.isEmpty() || !origin.isEmpty() || minSpeedup > 0; }
+};
+
+// A speedup label waiting to be placed (TreeCanvas::paintLabels).
+struct NodeLabel {
+    qint64 id = 0;
+    QPointF center;
+    double radius = 0, speedup = 0;
+    QString text;
 };
 
 class TreeCanvas : public QWidget {
@@ -50,6 +59,9 @@ class TreeCanvas : public QWidget {
     double scale() const { return scale_; }
     QPointF toScreen(QPointF layoutPoint) const;
 
+    // Where the last paint drew speedup labels (none overlap; tests read them).
+    const std::vector<QRectF>& drawnLabels() const { return drawnLabels_; }
+
     static QColor speedupColor(double speedup, double best);
     static QColor glyphColor(NodeGlyph glyph);
 
@@ -59,6 +71,7 @@ class TreeCanvas : public QWidget {
     void nodeContextMenu(qint64 id, QPoint globalPos); // right click on a node
 
   protected:
+    bool event(QEvent* event) override; // tooltips: a node's id, status and speedup, whatever the zoom
     void paintEvent(QPaintEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
@@ -71,6 +84,7 @@ class TreeCanvas : public QWidget {
 
   private:
     void paintLegend(QPainter& p);
+    void paintLabels(QPainter& p, std::vector<NodeLabel>& labels);
     void paintSteeringMark(QPainter& p, QPointF center, double radius, const NodeSnapshot& n) const;
     void paintMinimap(QPainter& p);
     QRectF minimapRect() const;
@@ -78,7 +92,8 @@ class TreeCanvas : public QWidget {
     TreeLayout layout_;
     TreeFilter filter_;
     qint64 selected_ = 0;
-    double scale_ = 24;      // pixels per layout column
+    double scale_ = 24; // pixels per layout column
+    std::vector<QRectF> drawnLabels_;
     double rowPixels_ = 2.2; // a depth row is this many columns tall
     QPointF offset_{20, 20}; // screen position of layout (0, 0)
     std::optional<QPointF> dragFrom_;
