@@ -15,13 +15,37 @@ Glyph glyphOf(tree::NodeState state, std::optional<eval::EvalStatus> status, boo
     switch (*status) {
     case EvalStatus::Ok:
         return Glyph::Correct;
-    case EvalStatus::CompileError:
     case EvalStatus::SynthError:
+        return Glyph::SynthError;
+    case EvalStatus::CompileError:
         return Glyph::CompileError;
     case EvalStatus::WrongAnswer:
         return Glyph::Wrong;
+    case EvalStatus::Timeout:
+        return Glyph::Timeout;
+    case EvalStatus::RuntimeError:
+        return Glyph::Crash;
+    case EvalStatus::Oom:
+        return Glyph::OutOfMemory;
+    case EvalStatus::SandboxViolation:
+        return Glyph::Sandbox;
+    case EvalStatus::InfraError:
+        return Glyph::Infra;
+    }
+    return Glyph::Failed;
+}
+
+bool candidateFault(Glyph glyph) {
+    switch (glyph) {
+    case Glyph::CompileError:
+    case Glyph::Wrong:
+    case Glyph::Timeout:
+    case Glyph::Crash:
+    case Glyph::OutOfMemory:
+    case Glyph::Sandbox:
+        return true;
     default:
-        return Glyph::Failed;
+        return false;
     }
 }
 
@@ -35,10 +59,22 @@ const char* glyphName(Glyph glyph) {
         return "pending";
     case Glyph::Running:
         return "running";
+    case Glyph::SynthError:
+        return "no kernel";
     case Glyph::CompileError:
         return "compile error";
     case Glyph::Wrong:
         return "wrong";
+    case Glyph::Timeout:
+        return "timeout";
+    case Glyph::Crash:
+        return "crash";
+    case Glyph::OutOfMemory:
+        return "out of memory";
+    case Glyph::Sandbox:
+        return "sandbox";
+    case Glyph::Infra:
+        return "infra error";
     case Glyph::Failed:
         return "failed";
     case Glyph::Correct:
@@ -66,12 +102,24 @@ Rgb glyphColor(Glyph glyph) {
         return {0x9e, 0x9e, 0x9e};
     case Glyph::Running:
         return {0x1e, 0x88, 0xe5};
+    case Glyph::SynthError:
+        return {0xbc, 0xaa, 0xa4};
     case Glyph::CompileError:
         return {0xfb, 0x8c, 0x00};
     case Glyph::Wrong:
         return {0xe5, 0x39, 0x35};
-    case Glyph::Failed:
+    case Glyph::Timeout:
+        return {0x79, 0x55, 0x48};
+    case Glyph::Crash:
         return {0x8e, 0x24, 0xaa};
+    case Glyph::OutOfMemory:
+        return {0xd8, 0x1b, 0x60};
+    case Glyph::Sandbox:
+        return {0x21, 0x21, 0x21};
+    case Glyph::Infra:
+        return {0x54, 0x6e, 0x7a};
+    case Glyph::Failed:
+        return {0x61, 0x61, 0x61};
     case Glyph::Correct:
         return {0x43, 0xa0, 0x47};
     case Glyph::Pruned:

@@ -16,7 +16,30 @@
 
 namespace ks::report {
 
-enum class Glyph { Pending, Running, CompileError, Wrong, Failed, Correct, Pruned };
+// What a node looks like: one glyph per outcome a person acts on differently.
+// SynthError: the synthesizer gave no kernel (nothing was built); Infra: the
+// harness or host failed, not the candidate; Failed: no status recorded.
+enum class Glyph {
+    Pending,
+    Running,
+    SynthError,
+    CompileError,
+    Wrong,
+    Timeout,
+    Crash,
+    OutOfMemory,
+    Sandbox,
+    Infra,
+    Failed,
+    Correct,
+    Pruned
+};
+// The failures, in the order legends list them.
+inline constexpr Glyph kFailureGlyphs[] = {Glyph::SynthError, Glyph::CompileError, Glyph::Wrong,   Glyph::Timeout,
+                                           Glyph::Crash,      Glyph::OutOfMemory,  Glyph::Sandbox, Glyph::Infra};
+// A failure the candidate caused (drawn as a diamond); a synth error or an
+// infrastructure failure is drawn apart (a square, a triangle).
+bool candidateFault(Glyph glyph);
 
 Glyph glyphOf(tree::NodeState state, std::optional<eval::EvalStatus> status, bool pruned);
 // A node row's state and status read once, where they leave the store.

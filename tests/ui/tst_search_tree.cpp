@@ -3,6 +3,7 @@
 // workspace on its own thread and delivers new nodes within half a second.
 #include "models/search_list_model.h"
 #include "report/search_report.h"
+#include "report/tree_shape.h"
 #include "report/tree_svg.h"
 #include "search/steering.h"
 #include "session/detail_loader.h"
@@ -31,6 +32,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 
 using namespace ks;
 using namespace ks::ui;
@@ -214,6 +216,36 @@ class TestSearchTree : public QObject {
         // The selected node's label is among them, under its node.
         const QPointF c = canvas.toScreen(canvas.layout().placed()[static_cast<std::size_t>(canvas.layout().indexOf(10))].center);
         QVERIFY(std::any_of(drawn.begin(), drawn.end(), [&](const QRectF& r) { return std::abs(r.center().x() - c.x()) < 1; }));
+    }
+
+    // Every failure kind has a glyph, a name and a colour of its own; a synth
+    // error (no kernel) is not a compile error and not the candidate's fault.
+    void everyFailureHasItsOwnGlyph() {
+        using eval::EvalStatus;
+        std::set<int> glyphs;
+        std::set<std::string> names, colours;
+        for (auto s : {EvalStatus::CompileError, EvalStatus::RuntimeError, EvalStatus::Timeout, EvalStatus::WrongAnswer,
+                       EvalStatus::Oom, EvalStatus::SandboxViolation, EvalStatus::InfraError, EvalStatus::SynthError}) {
+            const auto g = report::glyphOf(tree::NodeState::Done, s, false);
+            glyphs.insert(static_cast<int>(g));
+            names.insert(report::glyphName(g));
+            colours.insert(report::glyphColor(g).hex());
+        }
+        QCOMPARE(glyphs.size(), std::size_t{8});
+        QCOMPARE(names.size(), std::size_t{8});
+        QCOMPARE(colours.size(), std::size_t{8});
+        QVERIFY(!report::candidateFault(report::Glyph::SynthError));
+        QVERIFY(!report::candidateFault(report::Glyph::Infra));
+        QVERIFY(report::candidateFault(report::Glyph::Timeout));
+        // The legend folds away with a click, and back.
+        TreeCanvas canvas;
+        canvas.resize(800, 500);
+        canvas.applyBatch(smallTree());
+        QVERIFY(canvas.legendExpanded());
+        QTest::mouseClick(&canvas, Qt::LeftButton, {}, QPoint(20, 500 - 20));
+        QVERIFY(!canvas.legendExpanded());
+        QTest::mouseClick(&canvas, Qt::LeftButton, {}, QPoint(20, 500 - 20));
+        QVERIFY(canvas.legendExpanded());
     }
 
     void canvasKeyboardNavigation() {

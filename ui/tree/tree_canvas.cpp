@@ -100,7 +100,7 @@ void TreeCanvas::fitToView() {
     const QRectF b = layout_.bounds();
     if (b.isEmpty()) return;
     // Room at the bottom for the legend, so that no node hides under it.
-    const double margin = 24, bottom = 112; // the legend is 96 px tall, 8 px off the edge
+    const double margin = 24, bottom = legendRect().height() + 16; // no node under the legend
     const double sx = (width() - 2 * margin) / std::max(1.0, b.width());
     const double sy = (height() - margin - bottom) / std::max(1.0, b.height() * rowPixels_);
     scale_ = std::clamp(std::min(sx, sy), kMinScale, 40.0);
@@ -202,13 +202,7 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
         QColor outline = n->glyph == NodeGlyph::Pending ? glyphColor(NodeGlyph::Pending) : fill.darker(150);
         if (dim) outline.setAlphaF(0.2f);
         p.setPen(QPen(outline, n->pinned ? 2.5 : 1));
-        if (n->glyph == NodeGlyph::CompileError || n->glyph == NodeGlyph::Wrong || n->glyph == NodeGlyph::Failed) {
-            // Failures are diamonds: tell them apart without colour.
-            QPolygonF d{{c.x(), c.y() - radius}, {c.x() + radius, c.y()}, {c.x(), c.y() + radius}, {c.x() - radius, c.y()}};
-            p.drawPolygon(d);
-        } else {
-            p.drawEllipse(box);
-        }
+        paintGlyphShape(p, n->glyph, c, radius, box);
         if (n->pinned || n->boost != 0) paintSteeringMark(p, c, radius, *n);
         if (pn.collapsed) {
             p.setPen(palette().color(QPalette::Text));
@@ -235,6 +229,23 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
     }
     paintLegend(p);
     paintMinimap(p);
+}
+
+// Shapes tell outcomes apart without colour: the candidate's failures are
+// diamonds, a synthesizer that gave no kernel a square, a host or harness
+// failure a triangle, everything else a circle.
+void TreeCanvas::paintGlyphShape(QPainter& p, NodeGlyph glyph, QPointF c, double radius, const QRectF& box) {
+    if (report::candidateFault(glyph)) {
+        p.drawPolygon(
+            QPolygonF{{c.x(), c.y() - radius}, {c.x() + radius, c.y()}, {c.x(), c.y() + radius}, {c.x() - radius, c.y()}});
+    } else if (glyph == NodeGlyph::SynthError) {
+        p.drawRect(box.adjusted(radius * 0.15, radius * 0.15, -radius * 0.15, -radius * 0.15));
+    } else if (glyph == NodeGlyph::Infra || glyph == NodeGlyph::Failed) {
+        p.drawPolygon(
+            QPolygonF{{c.x(), c.y() + radius}, {c.x() + radius, c.y() - radius * 0.8}, {c.x() - radius, c.y() - radius * 0.8}});
+    } else {
+        p.drawEllipse(box);
+    }
 }
 
 // A person's steering, readable at a glance: a pin on the node (filled:
@@ -280,10 +291,16 @@ void TreeCanvas::paintLabels(QPainter& p, std::vector<NodeLabel>& labels) {
     }
 }
 
+QRectF TreeCanvas::legendRect() const {
+    const double h = legendExpanded_ ? 114 : 34;
+    return QRectF(8, height() - h - 8, 264, h);
+}
+
 void TreeCanvas::paintLegend(QPainter& p) {
     p.setRenderHint(QPainter::Antialiasing, true);
     const double best = std::max(layout_.bestSpeedup(), 1.0);
-    const QRectF box(8, height() - 96, 264, 88);
+    // Collapsed (a click on it toggles), only the speedup ramp: the legend never has to hide nodes.
+    const QRectF box = legendRect();
     QColor bg = palette().color(QPalette::Window);
     bg.setAlphaF(0.85f);
     p.setPen(Qt::NoPen);
@@ -302,14 +319,18 @@ void TreeCanvas::paintLegend(QPainter& p) {
     p.drawText(QPointF(ramp.left(), ramp.bottom() + 12), QStringLiteral("1x"));
     p.drawText(QPointF(ramp.right() - 30, ramp.bottom() + 12), QString::number(best, 'g', 3) + QLatin1Char('x'));
     p.drawText(QPointF(ramp.right() + 8, ramp.bottom()), tr("speedup"));
-    // Status swatches with their names, three to a row.
-    const NodeGlyph glyphs[] = {NodeGlyph::Pending,      NodeGlyph::Running, NodeGlyph::Pruned,
-                                NodeGlyph::CompileError, NodeGlyph::Wrong,   NodeGlyph::Failed};
-    for (int i = 0; i < 6; ++i) {
-        const QPointF at(ramp.left() + 4 + (i % 3) * 84, box.top() + 40 + (i / 3) * 15);
-        p.setBrush(glyphColor(glyphs[i]));
-        p.setPen(Qt::NoPen);
-        p.drawEllipse(at, 4, 4);
+    if (!legendExpanded_) {
+        p.setBrush(Qt::NoBrush);
+        return;
+    }
+    // Status swatches in their shapes, with their names, three to a row.
+    std::vector<NodeGlyph> glyphs{NodeGlyph::Pending, NodeGlyph::Running, NodeGlyph::Pruned};
+    glyphs.insert(glyphs.end(), std::begin(report::kFailureGlyphs), std::end(report::kFailureGlyphs));
+    for (std::size_t i = 0; i < glyphs.size(); ++i) {
+        const QPointF at(ramp.left() + 4 + static_cast<double>(i % 3) * 84, box.top() + 40 + static_cast<double>(i / 3) * 15);
+        p.setBrush(glyphs[i] == NodeGlyph::Pending ? QBrush(Qt::NoBrush) : QBrush(glyphColor(glyphs[i])));
+        p.setPen(QPen(glyphColor(glyphs[i]).darker(150), 1));
+        paintGlyphShape(p, glyphs[i], at, 4.5, QRectF(at.x() - 4.5, at.y() - 4.5, 9, 9));
         p.setPen(palette().color(QPalette::Text));
         p.drawText(at + QPointF(8, 4), glyphLabel(glyphs[i]));
     }
@@ -317,7 +338,7 @@ void TreeCanvas::paintLegend(QPainter& p) {
     NodeSnapshot once, sticky;
     once.pinned = sticky.pinned = true;
     once.pinOnce = true;
-    const double y = box.top() + 78;
+    const double y = box.top() + 40 + 4 * 15 - 2;
     paintSteeringMark(p, QPointF(ramp.left() - 2, y + 10), 4, once);
     p.setPen(palette().color(QPalette::Text));
     p.drawText(QPointF(ramp.left() + 12, y + 4), tr("pinned once"));
@@ -369,6 +390,11 @@ void TreeCanvas::wheelEvent(QWheelEvent* event) {
 }
 
 void TreeCanvas::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton && legendRect().contains(event->position())) {
+        legendExpanded_ = !legendExpanded_;
+        update();
+        return;
+    }
     if (event->button() == Qt::LeftButton && minimapRect().contains(event->position()) && !layout_.bounds().isEmpty()) {
         // Click on the minimap: centre the view there.
         const QRectF mm = minimapRect(), b = layout_.bounds();
@@ -415,6 +441,10 @@ void TreeCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
 bool TreeCanvas::event(QEvent* event) {
     if (event->type() != QEvent::ToolTip) return QWidget::event(event);
     auto* help = static_cast<QHelpEvent*>(event);
+    if (legendRect().contains(help->pos())) {
+        QToolTip::showText(help->globalPos(), legendExpanded_ ? tr("Click to fold the key") : tr("Click to show the key"), this);
+        return true;
+    }
     const NodeSnapshot* n = layout_.node(nodeAt(help->pos()));
     if (!n) {
         QToolTip::hideText();

@@ -61,6 +61,7 @@ class TreeCanvas : public QWidget {
 
     // Where the last paint drew speedup labels (none overlap; tests read them).
     const std::vector<QRectF>& drawnLabels() const { return drawnLabels_; }
+    bool legendExpanded() const { return legendExpanded_; }
 
     static QColor speedupColor(double speedup, double best);
     static QColor glyphColor(NodeGlyph glyph);
@@ -84,6 +85,8 @@ class TreeCanvas : public QWidget {
 
   private:
     void paintLegend(QPainter& p);
+    QRectF legendRect() const;
+    static void paintGlyphShape(QPainter& p, NodeGlyph glyph, QPointF center, double radius, const QRectF& box);
     void paintLabels(QPainter& p, std::vector<NodeLabel>& labels);
     void paintSteeringMark(QPainter& p, QPointF center, double radius, const NodeSnapshot& n) const;
     void paintMinimap(QPainter& p);
@@ -94,6 +97,7 @@ class TreeCanvas : public QWidget {
     qint64 selected_ = 0;
     double scale_ = 24; // pixels per layout column
     std::vector<QRectF> drawnLabels_;
+    bool legendExpanded_ = true;
     double rowPixels_ = 2.2; // a depth row is this many columns tall
     QPointF offset_{20, 20}; // screen position of layout (0, 0)
     std::optional<QPointF> dragFrom_;

@@ -277,8 +277,9 @@ void SearchView::onBatch(const NodeBatch& batch) {
 void SearchView::applyFilter() {
     TreeFilter f;
     if (hideFailures_->isChecked())
-        for (auto g : {NodeGlyph::CompileError, NodeGlyph::Wrong, NodeGlyph::Failed, NodeGlyph::Pruned})
-            f.hiddenGlyphs.insert(static_cast<int>(g));
+        for (auto g : report::kFailureGlyphs) f.hiddenGlyphs.insert(static_cast<int>(g));
+    if (hideFailures_->isChecked())
+        for (auto g : {NodeGlyph::Failed, NodeGlyph::Pruned}) f.hiddenGlyphs.insert(static_cast<int>(g));
     f.minSpeedup = minSpeedup_->value();
     canvas_->setFilter(f);
 }
