@@ -22,7 +22,8 @@ struct ProfileSummary {
 
 struct NodeDetails {
     std::int64_t searchId = 0, nodeId = 0, parentId = 0;
-    std::string source;       // the node's kernel source
+    std::string source;       // the node's kernel source (its params' declarations, not their values)
+    std::string asRun;        // the source as it ran: its params baked in (report::standaloneKernel)
     std::string parentSource; // the parent's ("" for a root)
     std::optional<eval::EvaluationResult> evaluation;
     std::string evaluationError; // why a stored evaluation could not be read

@@ -72,6 +72,7 @@ Result<NodeDetails> WorkspaceReader::nodeDetails(std::int64_t searchId, std::int
     d.nodeId = nodeId;
     d.parentId = node.parentId;
     if (auto text = ss.sourceText(node.sourceHash)) d.source = *text;
+    if (auto baked = report::standaloneKernel(*db_, searchId, nodeId)) d.asRun = std::move(*baked);
     if (node.parentId)
         if (auto parents = ss.loadNodesById(searchId, {node.parentId}); parents && !parents->empty())
             if (auto text = ss.sourceText(parents->front().sourceHash)) d.parentSource = *text;

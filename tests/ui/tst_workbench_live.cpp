@@ -5,6 +5,7 @@
 // (into the build folder, to be looked at).
 #include "charts/progress_plot.h"
 #include "cli_runner.h"
+#include "editor/code_view.h"
 #include "llm_server_fixture.h"
 #include "models/evaluation_list_model.h"
 #include "models/problem_list_model.h"
@@ -29,6 +30,7 @@
 #include <QtGui/QImage>
 #include <QtTest/QtTest>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
@@ -153,6 +155,21 @@ class TestWorkbenchLive : public QObject {
         QVERIFY(window.searchModel()->searchAt(0).evaluations > 0);
         qInfo("status while the CLI ran: %s; after: %s", seenRunning ? "running" : "(finished before the first poll)",
               qPrintable(window.searchModel()->searchAt(0).status));
+
+        // The Code tab shows a node's kernel as it ran, its params baked in;
+        // the template is a toggle away.
+        auto* view = window.openSearch(window.searchModel()->searchAt(0).id);
+        QVERIFY(view);
+        QTRY_VERIFY_WITH_TIMEOUT(view->canvas()->layout().size() >= 2, 5000);
+        const qint64 child = view->canvas()->layout().placed().back().id;
+        QVERIFY(view->canvas()->selectNode(child));
+        auto* code = view->findChild<ui::CodeView*>(QStringLiteral("codeView"));
+        auto* showTemplate = view->findChild<QCheckBox*>(QStringLiteral("showTemplate"));
+        QVERIFY(code && showTemplate);
+        QTRY_VERIFY_WITH_TIMEOUT(code->text().contains(QStringLiteral("#define UNROLL ")), 5000);
+        showTemplate->setChecked(true);
+        QVERIFY(!code->text().contains(QStringLiteral("#define UNROLL ")));
+        QVERIFY(code->text().contains(QStringLiteral("UNROLL")));
     }
 
     // First steps: an empty workspace offers New Search; a problem picked in

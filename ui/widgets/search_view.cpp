@@ -180,7 +180,15 @@ void SearchView::buildInspector() {
     fork->setText(tr("Fork && edit…"));
     fork->setToolTip(tr("Edit a copy of this kernel and submit it as a manual child of the node"));
     connect(fork, &QToolButton::clicked, this, &SearchView::forkAndEdit);
-    codeLayout->addWidget(fork, 0, Qt::AlignLeft);
+    // The code as it ran (params baked in) by default; the template a toggle away.
+    showTemplate_ = new QCheckBox(tr("Template (params not filled in)"), codePage);
+    showTemplate_->setObjectName(QStringLiteral("showTemplate"));
+    connect(showTemplate_, &QCheckBox::toggled, this, [this] { showCodeText(); });
+    auto* codeBar = new QHBoxLayout;
+    codeBar->addWidget(fork);
+    codeBar->addWidget(showTemplate_);
+    codeBar->addStretch(1);
+    codeLayout->addLayout(codeBar);
     codeLayout->addWidget(code_, 1);
     diff_ = new CodeView(inspector_);
     diff_->setObjectName(QStringLiteral("diffView"));
@@ -321,12 +329,20 @@ void SearchView::showNode(qint64 id) {
     loader_->requestNode(id);
 }
 
+void SearchView::showCodeText() {
+    const QString& text = showTemplate_->isChecked() ? templateSource_ : asRunSource_;
+    code_->showCode(text, CodeView::languageFor(codeName_, text));
+}
+
 void SearchView::showDetails(const inspect::NodeDetails& d) {
     const NodeSnapshot* n = canvas_->layout().node(d.nodeId);
     if (!n || d.nodeId != canvas_->selectedId()) return; // the selection moved on
     const QString source = QString::fromStdString(d.source);
     const auto language = CodeView::languageFor(n->sourceName, source);
-    code_->showCode(source, language);
+    templateSource_ = source;
+    asRunSource_ = d.asRun.empty() ? source : QString::fromStdString(d.asRun);
+    codeName_ = n->sourceName;
+    showCodeText();
     if (n->parentId) {
         const auto lines = diffLines(QString::fromStdString(d.parentSource), source);
         const bool same = std::all_of(lines.begin(), lines.end(), [](const DiffLine& l) { return l.kind == DiffLine::Same; });
@@ -390,7 +406,8 @@ void SearchView::forkAndEdit() {
     dialog.setWindowTitle(tr("Fork node %1").arg(id));
     auto* layout = new QVBoxLayout(&dialog);
     auto* editor = new CodeView(&dialog);
-    editor->showCode(code_->text(), CodeView::languageFor(name, code_->text()));
+    // The template: the child gets the node's params as its own, as the search would.
+    editor->showCode(templateSource_, CodeView::languageFor(name, templateSource_));
     editor->setReadOnly(false);
     auto* intro = new QLabel(
         tr("Edit the kernel; it is submitted as a manual child of node %1 with the same params (%2).").arg(id).arg(params),

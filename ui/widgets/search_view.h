@@ -66,6 +66,7 @@ class SearchView : public QWidget {
     void applyFilter();
     void findNode();
     void showDetails(const inspect::NodeDetails& details);
+    void showCodeText(); // as it ran, or the template
     void showEvaluation(const NodeSnapshot& n, const inspect::NodeDetails& details);
     void showLlmCall(const NodeSnapshot& n, const inspect::NodeDetails& details);
     void showProfile(const inspect::NodeDetails& details);
@@ -102,8 +103,10 @@ class SearchView : public QWidget {
     QTextBrowser* llm_ = nullptr;
     DetailLoader* loader_ = nullptr;
     QString ended_;
-    QString lastRefusal_;                       // why the last steering command was refused
-    std::vector<QToolButton*> steeringButtons_; // pause, resume, stop, budget
+    QCheckBox* showTemplate_ = nullptr;
+    QString templateSource_, asRunSource_, codeName_; // the selected node's code
+    QString lastRefusal_;                             // why the last steering command was refused
+    std::vector<QToolButton*> steeringButtons_;       // pause, resume, stop, budget
 };
 
 } // namespace ks::ui
