@@ -12,6 +12,7 @@
 #include "store/search_store.h"
 #include "tree/tree_canvas.h"
 #include "tree/tree_layout.h"
+#include "widgets/llm_call_html.h"
 #include "widgets/search_view.h"
 
 #include <QtCore/QElapsedTimer>
@@ -246,6 +247,29 @@ class TestSearchTree : public QObject {
         QVERIFY(!canvas.legendExpanded());
         QTest::mouseClick(&canvas, Qt::LeftButton, {}, QPoint(20, 500 - 20));
         QVERIFY(canvas.legendExpanded());
+    }
+
+    // The LLM tab: text wraps, the reply's code is coloured, and the prompt's
+    // sections are folded until clicked.
+    void llmCallPageFoldsThePromptAndColoursTheReply() {
+        store::LlmCallRecord call;
+        call.modelName = "m";
+        call.provider = "p";
+        call.prompt = "You write kernels.\n## Problem\nthe problem text\n## Kernel\nthe kernel text\n";
+        call.reply = "A faster loop:\n```python\ndef forward(x):  # fused\n    return x\n```\nDone.";
+        const auto sections = promptSections(QString::fromStdString(call.prompt));
+        QCOMPARE(sections.size(), std::size_t{3});
+        QCOMPARE(sections[1].title, QStringLiteral("Problem"));
+        QCOMPARE(sections[2].title, QStringLiteral("Kernel"));
+        const QPalette palette;
+        const QString folded = llmCallHtml(call, {"hopper/tma.md"}, {}, palette);
+        QVERIFY(folded.contains(QStringLiteral("section:1")) && folded.contains(QStringLiteral("section:2")));
+        QVERIFY(!folded.contains(QStringLiteral("the problem text")));
+        QVERIFY(folded.contains(QStringLiteral("pre-wrap")));
+        QVERIFY(folded.contains(QStringLiteral("<b>def</b>")) && folded.contains(QStringLiteral("# fused")));
+        QVERIFY(folded.contains(QStringLiteral("hopper/tma.md")));
+        const QString open = llmCallHtml(call, {}, {1}, palette);
+        QVERIFY(open.contains(QStringLiteral("the problem text")) && !open.contains(QStringLiteral("the kernel text")));
     }
 
     void canvasKeyboardNavigation() {

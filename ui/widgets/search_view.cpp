@@ -13,6 +13,7 @@
 #include "theme/app_theme.h"
 #include "tree/tree_canvas.h"
 #include "util/format.h"
+#include "widgets/llm_call_html.h"
 
 #include <nlohmann/json.hpp>
 
@@ -36,6 +37,7 @@
 #include <QtWidgets/QMenu>
 #include <QtWidgets/QMessageBox>
 #include <QtWidgets/QPushButton>
+#include <QtWidgets/QScrollBar>
 #include <QtWidgets/QSplitter>
 #include <QtWidgets/QTabWidget>
 #include <QtWidgets/QTextBrowser>
@@ -199,6 +201,17 @@ void SearchView::buildInspector() {
     evalPage->addWidget(timing_);
     profile_ = new QTextBrowser(inspector_);
     llm_ = new QTextBrowser(inspector_);
+    llm_->setObjectName(QStringLiteral("llmView"));
+    llm_->setOpenLinks(false);
+    // A prompt section's heading folds or unfolds it.
+    connect(llm_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme() != QStringLiteral("section") || !llmCall_) return;
+        const int i = url.path().toInt();
+        if (!llmExpanded_.erase(i)) llmExpanded_.insert(i);
+        const int scroll = llm_->verticalScrollBar()->value();
+        llm_->setHtml(llmCallHtml(*llmCall_, llmDocs_, llmExpanded_, palette()));
+        llm_->verticalScrollBar()->setValue(scroll);
+    });
     inspector_->addTab(nodeInfo_, tr("Node"));
     inspector_->addTab(codePage, tr("Code"));
     inspector_->addTab(diff_, tr("Diff"));
@@ -610,6 +623,7 @@ void SearchView::nodeMenu(qint64 id, QPoint globalPos) {
 
 void SearchView::showEvaluation(const NodeSnapshot& n, const inspect::NodeDetails& d) {
     timing_->clearTiming();
+    timing_->hide(); // shown only with timings to draw: a failed node has none
     if (!n.evaluationId) {
         evaluation_->setHtml(tr("<p><i>Not evaluated (yet).</i></p>"));
         return;
@@ -624,7 +638,10 @@ void SearchView::showEvaluation(const NodeSnapshot& n, const inspect::NodeDetail
     QString html = QStringLiteral("<h3>%1</h3><p>%2</p>").arg(esc(eval::statusName(result->status)), esc(result->message));
     int passed = 0;
     for (const auto& c : result->checks) passed += c.passed ? 1 : 0;
-    html += tr("<p>checks: %1 of %2 passed</p>").arg(passed).arg(result->checks.size());
+    if (!result->checks.empty())
+        html += tr("<p>checks: %1 of %2 passed</p>").arg(passed).arg(result->checks.size());
+    else if (!result->correct())
+        html += tr("<p>No check ran: the candidate stopped before its outputs could be compared.</p>");
     int shown = 0;
     for (const auto& c : result->checks) {
         if (c.passed || shown++ >= 8) continue;
@@ -645,34 +662,22 @@ void SearchView::showEvaluation(const NodeSnapshot& n, const inspect::NodeDetail
     }
     if (!result->buildLog.empty()) html += QStringLiteral("<pre>%1</pre>").arg(esc(result->buildLog.substr(0, 4000)));
     evaluation_->setHtml(html);
-    if (!result->timing.empty()) timing_->showTiming(result->timing.front());
+    if (!result->timing.empty()) {
+        timing_->showTiming(result->timing.front());
+        timing_->show();
+    }
 }
 
 void SearchView::showLlmCall(const NodeSnapshot& n, const inspect::NodeDetails& d) {
     if (!d.llmCall) {
+        llmCall_.reset();
         llm_->setHtml(tr("<p><i>No language-model call made this node (origin: %1).</i></p>").arg(esc(n.origin)));
         return;
     }
-    const auto& c = *d.llmCall;
-    QString html = tr("<h3>%1 (%2)</h3><p>%3 in + %4 out tokens%5 · $%6 · %7 s · %8 attempt(s) · %9</p>")
-                       .arg(esc(c.modelName), esc(c.provider))
-                       .arg(c.inputTokens)
-                       .arg(c.outputTokens)
-                       .arg(c.usageEstimated ? tr(" (estimated)") : QString())
-                       .arg(c.costUsd, 0, 'f', 4)
-                       .arg(c.latencyS, 0, 'f', 1)
-                       .arg(c.attempts)
-                       .arg(esc(c.status));
-    if (!c.error.empty()) html += QStringLiteral("<p style='color:%2'>%1</p>").arg(esc(c.error), errorColorName(palette()));
-    if (!d.retrievedDocs.empty()) {
-        html += tr("<h4>Knowledge-base documents</h4><ul>");
-        for (const auto& doc : d.retrievedDocs) html += QStringLiteral("<li>%1</li>").arg(esc(doc));
-        html += QStringLiteral("</ul>");
-    }
-    if (!c.reasoning.empty()) html += tr("<h4>Reasoning</h4><pre>%1</pre>").arg(esc(c.reasoning));
-    html += tr("<h4>Reply</h4><pre>%1</pre>").arg(esc(c.reply));
-    html += tr("<h4>Prompt</h4><pre>%1</pre>").arg(esc(c.prompt));
-    llm_->setHtml(html);
+    llmCall_ = *d.llmCall;
+    llmDocs_ = d.retrievedDocs;
+    llmExpanded_.clear();
+    llm_->setHtml(llmCallHtml(*llmCall_, llmDocs_, llmExpanded_, palette()));
 }
 
 } // namespace ks::ui

@@ -8,10 +8,15 @@
 #include "session/detail_loader.h"
 #include "tree/tree_snapshot.h"
 
+#include "store/llm_call_store.h"
+
 #include <QtWidgets/QWidget>
 
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 class QCheckBox;
@@ -105,8 +110,11 @@ class SearchView : public QWidget {
     QString ended_;
     QCheckBox* showTemplate_ = nullptr;
     QString templateSource_, asRunSource_, codeName_; // the selected node's code
-    QString lastRefusal_;                             // why the last steering command was refused
-    std::vector<QToolButton*> steeringButtons_;       // pause, resume, stop, budget
+    std::optional<store::LlmCallRecord> llmCall_;     // the selected node's call, for folding its prompt
+    std::vector<std::string> llmDocs_;
+    std::set<int> llmExpanded_;
+    QString lastRefusal_;                       // why the last steering command was refused
+    std::vector<QToolButton*> steeringButtons_; // pause, resume, stop, budget
 };
 
 } // namespace ks::ui
