@@ -8,6 +8,7 @@
 #include "editor/code_view.h"
 #include "llm_server_fixture.h"
 #include "models/evaluation_list_model.h"
+#include "models/node_table_model.h"
 #include "models/problem_list_model.h"
 #include "models/search_list_model.h"
 #include "models/suite_table_model.h"
@@ -17,6 +18,7 @@
 #include "store/search_store.h"
 #include "tree/tree_canvas.h"
 #include "util/files.h"
+#include "widgets/node_compare_dialog.h"
 #include "widgets/search_view.h"
 #include "widgets/suite_view.h"
 #include "windows/main_window.h"
@@ -28,6 +30,7 @@
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QTimer>
 #include <QtGui/QImage>
+#include <QtTest/QSignalSpy>
 #include <QtTest/QtTest>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QCheckBox>
@@ -39,6 +42,7 @@
 #include <QtWidgets/QStackedWidget>
 #include <QtWidgets/QStatusBar>
 #include <QtWidgets/QTabWidget>
+#include <QtWidgets/QTableView>
 
 #include <sys/stat.h>
 
@@ -170,6 +174,33 @@ class TestWorkbenchLive : public QObject {
         showTemplate->setChecked(true);
         QVERIFY(!code->text().contains(QStringLiteral("#define UNROLL ")));
         QVERIFY(code->text().contains(QStringLiteral("UNROLL")));
+
+        // The node table: every node, sorted by speedup on its number, filtered by outcome and text.
+        auto* table = view->nodeTable();
+        QVERIFY(table);
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), view->canvas()->layout().size(), 3000);
+        table->sortByColumn(ui::NodeTableModel::Speedup, Qt::DescendingOrder);
+        QCOMPARE(table->model()->index(0, ui::NodeTableModel::Id).data().toLongLong(), view->canvas()->layout().bestId());
+        auto* text = view->findChild<QLineEdit*>(QStringLiteral("nodeTableText"));
+        QVERIFY(text);
+        text->setText(QStringLiteral("\"8\""));
+        QCOMPARE(table->model()->rowCount(), 1); // UNROLL 8 alone
+        text->clear();
+        auto* status = view->findChild<QComboBox*>(QStringLiteral("nodeTableStatus"));
+        QVERIFY(status);
+        status->setCurrentIndex(status->findText(QStringLiteral("failed (any)")));
+        QCOMPARE(table->model()->rowCount(), 0); // saxpy's configurations are all correct
+        status->setCurrentIndex(0);
+
+        // Two nodes compared: their params and timings side by side, the diff of their code as it ran.
+        const auto placed = view->canvas()->layout().placed();
+        auto* compare = view->compareNodes(placed[0].id, placed[1].id);
+        QVERIFY(compare);
+        QSignalSpy loaded(compare, &ui::NodeCompareDialog::loaded);
+        QVERIFY(loaded.wait(5000));
+        QVERIFY2(compare->summaryHtml().contains(QStringLiteral("median at")), qPrintable(compare->summaryHtml()));
+        QVERIFY(compare->diffView()->text().contains(QStringLiteral("#define UNROLL")));
+        compare->close();
     }
 
     // First steps: an empty workspace offers New Search; a problem picked in

@@ -1,5 +1,7 @@
 #include "tree/tree_layout.h"
 
+#include <algorithm>
+
 namespace ks::ui {
 
 void TreeLayout::apply(const NodeBatch& batch) {
@@ -29,6 +31,14 @@ void TreeLayout::setCollapsed(qint64 id, bool collapsed) {
 const NodeSnapshot* TreeLayout::node(qint64 id) const {
     auto it = nodes_.constFind(id);
     return it == nodes_.constEnd() ? nullptr : &it.value();
+}
+
+std::vector<NodeSnapshot> TreeLayout::allNodes() const {
+    std::vector<NodeSnapshot> out;
+    out.reserve(static_cast<std::size_t>(nodes_.size()));
+    for (auto it = nodes_.constBegin(); it != nodes_.constEnd(); ++it) out.push_back(it.value());
+    std::sort(out.begin(), out.end(), [](const NodeSnapshot& a, const NodeSnapshot& b) { return a.id < b.id; });
+    return out;
 }
 
 std::vector<qint64> TreeLayout::bestPath() const {

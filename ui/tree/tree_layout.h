@@ -38,6 +38,8 @@ class TreeLayout {
     int indexOf(qint64 id) const { return index_.value(id, -1); }
     const NodeSnapshot* node(qint64 id) const;
     int size() const { return static_cast<int>(nodes_.size()); }
+    // Every node, collapsed ones included, by id.
+    std::vector<NodeSnapshot> allNodes() const;
     QRectF bounds() const { return bounds_; }
 
     // The path from the best correct node up to its root (ids), best first.

@@ -6,6 +6,7 @@
 #include "editor/line_diff.h"
 #include "eval/evaluation_result.h"
 #include "inspect/workspace_reader.h"
+#include "models/node_table_model.h"
 #include "report/search_report.h"
 #include "report/tree_svg.h"
 #include "session/detail_loader.h"
@@ -14,6 +15,7 @@
 #include "tree/tree_canvas.h"
 #include "util/format.h"
 #include "widgets/llm_call_html.h"
+#include "widgets/node_compare_dialog.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,16 +23,19 @@
 
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
+#include <QtCore/QSignalBlocker>
 #include <QtCore/QThread>
 #include <QtCore/QTimer>
 #include <QtGui/QAction>
 #include <QtGui/QFontDatabase>
 #include <QtWidgets/QCheckBox>
+#include <QtWidgets/QComboBox>
 #include <QtWidgets/QDialog>
 #include <QtWidgets/QDialogButtonBox>
 #include <QtWidgets/QDoubleSpinBox>
 #include <QtWidgets/QFileDialog>
 #include <QtWidgets/QHBoxLayout>
+#include <QtWidgets/QHeaderView>
 #include <QtWidgets/QInputDialog>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
@@ -40,6 +45,7 @@
 #include <QtWidgets/QScrollBar>
 #include <QtWidgets/QSplitter>
 #include <QtWidgets/QTabWidget>
+#include <QtWidgets/QTableView>
 #include <QtWidgets/QTextBrowser>
 #include <QtWidgets/QToolButton>
 #include <QtWidgets/QVBoxLayout>
@@ -65,7 +71,13 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     buildInspector();
     addShortcuts();
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(canvas_);
+    // The tree, or every node as a table.
+    views_ = new QTabWidget(this);
+    views_->setObjectName(QStringLiteral("searchViews"));
+    views_->setDocumentMode(true);
+    views_->addTab(canvas_, tr("Tree"));
+    views_->addTab(buildNodeTable(), tr("Table"));
+    split->addWidget(views_);
     split->addWidget(inspector_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -303,6 +315,7 @@ void SearchView::applyFilter() {
         for (auto g : {NodeGlyph::Failed, NodeGlyph::Pruned}) f.hiddenGlyphs.insert(static_cast<int>(g));
     f.minSpeedup = minSpeedup_->value();
     canvas_->setFilter(f);
+    if (nodeProxy_) applyTableFilter();
 }
 
 void SearchView::findNode() {
@@ -498,6 +511,103 @@ void SearchView::addShortcuts() {
 
 void SearchView::updateProgress() {
     loader_->requestSpend(); // the plots redraw when the spend arrives
+    refreshNodeTable();
+}
+
+// Every node, sortable and filterable; a row selects its node in the tree and
+// the inspector, and two rows can be compared.
+QWidget* SearchView::buildNodeTable() {
+    auto* page = new QWidget(this);
+    auto* column = new QVBoxLayout(page);
+    column->setContentsMargins(0, 4, 0, 0);
+    auto* bar = new QHBoxLayout;
+    tableStatus_ = new QComboBox(page);
+    tableStatus_->setObjectName(QStringLiteral("nodeTableStatus"));
+    tableStatus_->addItem(tr("every outcome"), -1);
+    tableStatus_->addItem(tr("correct"), static_cast<int>(NodeGlyph::Correct));
+    tableStatus_->addItem(tr("failed (any)"), -2);
+    for (auto g : report::kFailureGlyphs) tableStatus_->addItem(glyphLabel(g), static_cast<int>(g));
+    tableStatus_->addItem(glyphLabel(NodeGlyph::Pending), static_cast<int>(NodeGlyph::Pending));
+    tableText_ = new QLineEdit(page);
+    tableText_->setObjectName(QStringLiteral("nodeTableText"));
+    tableText_->setPlaceholderText(tr("params, origin or kernel contain…"));
+    tableText_->setClearButtonEnabled(true);
+    compare_ = new QToolButton(page);
+    compare_->setText(tr("Compare"));
+    compare_->setToolTip(tr("Select two rows (Ctrl+click) to compare their nodes"));
+    compare_->setEnabled(false);
+    bar->addWidget(tableStatus_);
+    bar->addWidget(tableText_, 1);
+    bar->addWidget(compare_);
+    column->addLayout(bar);
+    nodeModel_ = new NodeTableModel(page);
+    nodeProxy_ = new NodeFilterProxy(page);
+    nodeProxy_->setSourceModel(nodeModel_);
+    nodeTable_ = new QTableView(page);
+    nodeTable_->setObjectName(QStringLiteral("nodeTable"));
+    nodeTable_->setModel(nodeProxy_);
+    nodeTable_->setSortingEnabled(true);
+    nodeTable_->sortByColumn(NodeTableModel::Id, Qt::AscendingOrder);
+    nodeTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    nodeTable_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    nodeTable_->verticalHeader()->hide();
+    nodeTable_->horizontalHeader()->setStretchLastSection(true);
+    column->addWidget(nodeTable_, 1);
+    const auto refilter = [this] { applyTableFilter(); };
+    connect(tableStatus_, &QComboBox::currentIndexChanged, this, refilter);
+    connect(tableText_, &QLineEdit::textChanged, this, refilter);
+    connect(nodeTable_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        const auto rows = nodeTable_->selectionModel()->selectedRows();
+        compare_->setEnabled(rows.size() == 2);
+        const auto current = nodeTable_->currentIndex();
+        if (rows.size() == 1 && current.isValid()) {
+            const qint64 id = nodeModel_->rowAt(nodeProxy_->mapToSource(current).row()).id;
+            if (id != canvas_->selectedId()) canvas_->selectNode(id);
+        }
+    });
+    connect(compare_, &QToolButton::clicked, this, [this] {
+        const auto rows = nodeTable_->selectionModel()->selectedRows();
+        if (rows.size() != 2) return;
+        compareNodes(nodeModel_->rowAt(nodeProxy_->mapToSource(rows[0]).row()).id,
+                     nodeModel_->rowAt(nodeProxy_->mapToSource(rows[1]).row()).id);
+    });
+    return page;
+}
+
+NodeCompareDialog* SearchView::compareNodes(qint64 a, qint64 b) {
+    const NodeSnapshot* x = canvas_->layout().node(a);
+    const NodeSnapshot* y = canvas_->layout().node(b);
+    if (!x || !y) return nullptr;
+    auto* dialog = new NodeCompareDialog(database_, searchId_, *x, *y, this);
+    dialog->setObjectName(QStringLiteral("compareDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+void SearchView::applyTableFilter() {
+    NodeTableFilter f;
+    const int pick = tableStatus_->currentData().toInt();
+    if (pick == -2)
+        for (auto g : report::kFailureGlyphs) f.glyphs.insert(static_cast<int>(g));
+    else if (pick >= 0)
+        f.glyphs.insert(pick);
+    f.minSpeedup = minSpeedup_->value();
+    f.text = tableText_->text().trimmed();
+    nodeProxy_->setNodeFilter(std::move(f));
+}
+
+// New rows keep the user's selection and sort.
+void SearchView::refreshNodeTable() {
+    std::vector<qint64> selected;
+    for (const auto& i : nodeTable_->selectionModel()->selectedRows())
+        selected.push_back(nodeModel_->rowAt(nodeProxy_->mapToSource(i).row()).id);
+    const QSignalBlocker block(nodeTable_->selectionModel());
+    nodeModel_->setRows(canvas_->layout().allNodes());
+    for (qint64 id : selected)
+        if (const int row = nodeModel_->rowOf(id); row >= 0)
+            nodeTable_->selectionModel()->select(nodeProxy_->mapFromSource(nodeModel_->index(row, 0)),
+                                                 QItemSelectionModel::Select | QItemSelectionModel::Rows);
 }
 
 void SearchView::showProgress(const SpendTimeline& spend) {

@@ -20,6 +20,8 @@
 #include <vector>
 
 class QCheckBox;
+class QComboBox;
+class QTableView;
 class QHBoxLayout;
 class QToolButton;
 class QDoubleSpinBox;
@@ -33,6 +35,9 @@ class QTimer;
 namespace ks::ui {
 
 class CodeView;
+class NodeCompareDialog;
+class NodeFilterProxy;
+class NodeTableModel;
 class ProgressPlot;
 class SearchFollower;
 class TimingPlot;
@@ -51,6 +56,9 @@ class SearchView : public QWidget {
     // Posts a steering command through the same API as the CLI (search/steering.h);
     // false, with the reason shown, when it was refused.
     bool steer(const search::SteeringCommand& command);
+    // Any two nodes side by side (the node table's Compare); null when either is unknown.
+    NodeCompareDialog* compareNodes(qint64 a, qint64 b);
+    QTableView* nodeTable() const { return nodeTable_; }
     // The hint dialog (the node menu's Hint…); a refused hint brings it back
     // with what the user typed and why, until it is sent or cancelled.
     void askHint(qint64 id);
@@ -72,6 +80,9 @@ class SearchView : public QWidget {
     void findNode();
     void showDetails(const inspect::NodeDetails& details);
     void showCodeText(); // as it ran, or the template
+    QWidget* buildNodeTable();
+    void applyTableFilter();
+    void refreshNodeTable();
     void showEvaluation(const NodeSnapshot& n, const inspect::NodeDetails& details);
     void showLlmCall(const NodeSnapshot& n, const inspect::NodeDetails& details);
     void showProfile(const inspect::NodeDetails& details);
@@ -113,6 +124,13 @@ class SearchView : public QWidget {
     std::optional<store::LlmCallRecord> llmCall_;     // the selected node's call, for folding its prompt
     std::vector<std::string> llmDocs_;
     std::set<int> llmExpanded_;
+    QTabWidget* views_ = nullptr; // Tree | Table
+    NodeTableModel* nodeModel_ = nullptr;
+    NodeFilterProxy* nodeProxy_ = nullptr;
+    QTableView* nodeTable_ = nullptr;
+    QComboBox* tableStatus_ = nullptr;
+    QLineEdit* tableText_ = nullptr;
+    QToolButton* compare_ = nullptr;
     QString lastRefusal_;                       // why the last steering command was refused
     std::vector<QToolButton*> steeringButtons_; // pause, resume, stop, budget
 };

@@ -1,0 +1,128 @@
+#include "widgets/node_compare_dialog.h"
+
+#include "editor/code_view.h"
+#include "editor/line_diff.h"
+#include "inspect/workspace_reader.h"
+#include "util/format.h"
+
+#include <QtCore/QCoreApplication>
+#include <QtCore/QPointer>
+#include <QtCore/QThread>
+#include <QtWidgets/QSplitter>
+#include <QtWidgets/QTextBrowser>
+#include <QtWidgets/QVBoxLayout>
+
+#include <map>
+
+namespace ks::ui {
+namespace {
+
+QString esc(const QString& s) {
+    return s.toHtmlEscaped();
+}
+
+QString speedupText(const NodeSnapshot& n) {
+    return n.glyph == NodeGlyph::Correct ? QStringLiteral("%1×").arg(n.speedup, 0, 'f', 3) : glyphLabel(n.glyph);
+}
+
+// Per timing shape: the candidate's median, or "" when the node has none.
+std::map<QString, QString> medians(const inspect::NodeDetails& d) {
+    std::map<QString, QString> out;
+    if (d.evaluation)
+        for (const auto& t : d.evaluation->timing)
+            out[QString::fromStdString(t.shape)] = QStringLiteral("%1 (CV %2%)")
+                                                       .arg(QString::fromStdString(formatSeconds(t.candidate.median)))
+                                                       .arg(t.candidate.cv * 100, 0, 'f', 1);
+    return out;
+}
+
+} // namespace
+
+NodeCompareDialog::NodeCompareDialog(std::filesystem::path database, qint64 searchId, NodeSnapshot a, NodeSnapshot b,
+                                     QWidget* parent)
+    : QDialog(parent), a_(std::move(a)), b_(std::move(b)) {
+    setWindowTitle(tr("Node %1 and node %2").arg(a_.id).arg(b_.id));
+    auto* layout = new QVBoxLayout(this);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    summary_ = new QTextBrowser(split);
+    summary_->setObjectName(QStringLiteral("compareSummary"));
+    summary_->setHtml(tr("<p><i>Reading nodes %1 and %2…</i></p>").arg(a_.id).arg(b_.id));
+    diff_ = new CodeView(split);
+    diff_->setObjectName(QStringLiteral("compareDiff"));
+    split->addWidget(summary_);
+    split->addWidget(diff_);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split);
+    resize(1000, 760);
+
+    // Read off the UI thread with a connection of its own; the answer comes back queued.
+    QPointer<NodeCompareDialog> self(this);
+    const qint64 ida = a_.id, idb = b_.id;
+    auto* reader = QThread::create([self, database, searchId, ida, idb] {
+        auto ws = inspect::WorkspaceReader::open(database);
+        if (!ws) {
+            const QString m = QString::fromStdString(ws.error().message);
+            QMetaObject::invokeMethod(QCoreApplication::instance(), [self, m] {
+                if (self) self->showError(m);
+            });
+            return;
+        }
+        auto da = ws->nodeDetails(searchId, ida);
+        auto db = ws->nodeDetails(searchId, idb);
+        if (!da || !db) {
+            const QString m = QString::fromStdString(!da ? da.error().message : db.error().message);
+            QMetaObject::invokeMethod(QCoreApplication::instance(), [self, m] {
+                if (self) self->showError(m);
+            });
+            return;
+        }
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, a = std::move(*da), b = std::move(*db)] {
+            if (self) self->showNodes(a, b);
+        });
+    });
+    connect(reader, &QThread::finished, reader, &QObject::deleteLater);
+    reader->start();
+}
+
+QString NodeCompareDialog::summaryHtml() const {
+    return summary_->toHtml();
+}
+
+void NodeCompareDialog::showError(const QString& message) {
+    summary_->setHtml(tr("<p>Cannot read the nodes: %1</p>").arg(esc(message)));
+    emit loaded();
+}
+
+void NodeCompareDialog::showNodes(const inspect::NodeDetails& a, const inspect::NodeDetails& b) {
+    QString html =
+        QStringLiteral("<table cellpadding='3'><tr><th></th><th>node %1</th><th>node %2</th></tr>").arg(a_.id).arg(b_.id);
+    const auto row = [&](const QString& k, const QString& x, const QString& y) {
+        const bool differs = x != y;
+        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td>%3</td></tr>")
+                    .arg(esc(k), differs ? QStringLiteral("<b>%1</b>").arg(esc(x)) : esc(x),
+                         differs ? QStringLiteral("<b>%1</b>").arg(esc(y)) : esc(y));
+    };
+    row(tr("outcome"), speedupText(a_), speedupText(b_));
+    row(tr("origin"), a_.origin, b_.origin);
+    row(tr("parent"), QString::number(a_.parentId), QString::number(b_.parentId));
+    row(tr("kernel"), a_.sourceName, b_.sourceName);
+    row(tr("params"), a_.params, b_.params);
+    const auto ma = medians(a), mb = medians(b);
+    std::map<QString, int> shapes;
+    for (const auto& [s, _] : ma) shapes[s];
+    for (const auto& [s, _] : mb) shapes[s];
+    for (const auto& [s, _] : shapes) {
+        const auto x = ma.find(s), y = mb.find(s);
+        row(tr("median at %1").arg(s), x == ma.end() ? QStringLiteral("-") : x->second,
+            y == mb.end() ? QStringLiteral("-") : y->second);
+    }
+    html += QStringLiteral("</table>");
+    summary_->setHtml(html);
+    // The code as it ran: a change of params alone shows in the baked-in values.
+    const QString before = QString::fromStdString(a.asRun.empty() ? a.source : a.asRun);
+    const QString after = QString::fromStdString(b.asRun.empty() ? b.source : b.asRun);
+    diff_->showDiff(diffLines(before, after), CodeView::languageFor(b_.sourceName, after));
+    emit loaded();
+}
+
+} // namespace ks::ui
