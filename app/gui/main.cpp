@@ -76,6 +76,10 @@ int main(int argc, char** argv) {
         QStringLiteral("With --node: show this inspector tab (Node, Code, Diff, Evaluation, Profile, LLM)."),
         QStringLiteral("NAME"));
     parser.addOption(search);
+    const QCommandLineOption viewOption(QStringLiteral("view"),
+                                        QStringLiteral("With --search: show the search as a tree (default) or a table."),
+                                        QStringLiteral("tree|table"));
+    parser.addOption(viewOption);
     parser.addOption(node);
     parser.addOption(tab);
     const QCommandLineOption problemOption(QStringLiteral("problem"), QStringLiteral("Select problem NAME in the Problems tab."),
@@ -129,6 +133,7 @@ int main(int argc, char** argv) {
             auto* view = window.openSearch(parser.value(search).toLongLong());
             if (!view) std::fprintf(stderr, "kernelsmith: no search %s in the workspace\n", qPrintable(parser.value(search)));
             if (view && parser.isSet(node)) selectWhenLoaded(view, parser.value(node).toLongLong(), parser.value(tab));
+            if (view && parser.value(viewOption) == QStringLiteral("table")) view->showTable();
         }
         window.show();
         screenshotAndQuit(window, parser.value(screenshot));

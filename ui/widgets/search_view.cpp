@@ -551,8 +551,20 @@ QWidget* SearchView::buildNodeTable() {
     nodeTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
     nodeTable_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     nodeTable_->verticalHeader()->hide();
+    nodeTable_->verticalHeader()->setDefaultSectionSize(nodeTable_->fontMetrics().height() + 6);
     nodeTable_->horizontalHeader()->setStretchLastSection(true);
     column->addWidget(nodeTable_, 1);
+    // A node selected in the tree is the table's current row too.
+    connect(canvas_, &TreeCanvas::nodeSelected, this, [this](qint64 id) {
+        const int row = nodeModel_->rowOf(id);
+        if (row < 0) return;
+        const auto index = nodeProxy_->mapFromSource(nodeModel_->index(row, 0));
+        if (!index.isValid()) return;
+        const QSignalBlocker block(nodeTable_->selectionModel());
+        nodeTable_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        nodeTable_->scrollTo(index);
+        compare_->setEnabled(false);
+    });
     const auto refilter = [this] { applyTableFilter(); };
     connect(tableStatus_, &QComboBox::currentIndexChanged, this, refilter);
     connect(tableText_, &QLineEdit::textChanged, this, refilter);
@@ -572,6 +584,10 @@ QWidget* SearchView::buildNodeTable() {
                      nodeModel_->rowAt(nodeProxy_->mapToSource(rows[1]).row()).id);
     });
     return page;
+}
+
+void SearchView::showTable() {
+    views_->setCurrentIndex(1);
 }
 
 NodeCompareDialog* SearchView::compareNodes(qint64 a, qint64 b) {
@@ -602,6 +618,7 @@ void SearchView::refreshNodeTable() {
     std::vector<qint64> selected;
     for (const auto& i : nodeTable_->selectionModel()->selectedRows())
         selected.push_back(nodeModel_->rowAt(nodeProxy_->mapToSource(i).row()).id);
+    if (selected.empty() && canvas_->selectedId()) selected.push_back(canvas_->selectedId()); // the tree's selection
     const QSignalBlocker block(nodeTable_->selectionModel());
     nodeModel_->setRows(canvas_->layout().allNodes());
     for (qint64 id : selected)

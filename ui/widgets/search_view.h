@@ -59,6 +59,7 @@ class SearchView : public QWidget {
     // Any two nodes side by side (the node table's Compare); null when either is unknown.
     NodeCompareDialog* compareNodes(qint64 a, qint64 b);
     QTableView* nodeTable() const { return nodeTable_; }
+    void showTable(); // the Table tab instead of the tree
     // The hint dialog (the node menu's Hint…); a refused hint brings it back
     // with what the user typed and why, until it is sent or cancelled.
     void askHint(qint64 id);
