@@ -325,6 +325,11 @@ class TestWorkbenchLive : public QObject {
         double counted = 0;
         for (double rate : series.perMinute) counted += rate * series.binWidth;
         QCOMPARE(qRound(counted), static_cast<int>(nodes->size()));
+        // The history scatter: one dot per correct evaluation, none above the best line.
+        int correct = 0;
+        for (const auto& n : *nodes) correct += n.status.value_or("") == "ok" ? 1 : 0;
+        QCOMPARE(series.correctSpeedups.size(), correct);
+        for (double v : series.correctSpeedups) QVERIFY(v <= series.bestByEval.back() + 1e-12);
         double cost = 0;
         for (const auto& c : *calls) cost += c.costUsd;
         QVERIFY(!series.cumulativeCost.isEmpty());

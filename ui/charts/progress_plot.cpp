@@ -85,6 +85,10 @@ void ProgressPlot::showProgress(const std::vector<NodeSnapshot>& all, const std:
     for (std::size_t i = 0; i < done.size(); ++i) {
         best = std::max(best, done[i]->speedup);
         s.evals.push_back(static_cast<double>(i + 1));
+        if (done[i]->glyph == NodeGlyph::Correct) {
+            s.correctEvals.push_back(static_cast<double>(i + 1));
+            s.correctSpeedups.push_back(done[i]->speedup);
+        }
         s.bestByEval.push_back(best);
         if (const auto t = doneAt(*done[i]); t.isValid()) {
             s.minutes.push_back(start.msecsTo(t) / 60000.0);
@@ -127,6 +131,11 @@ void ProgressPlot::showProgress(const std::vector<NodeSnapshot>& all, const std:
         return g;
     };
     const double top = std::max(1.0, best) * 1.1;
+    // Every correct evaluation as a dot under the best-so-far line: where the search spent its tries.
+    auto* tries = addGraph(byEval_->axis(QCPAxis::atBottom), byEval_->axis(QCPAxis::atLeft));
+    tries->setLineStyle(QCPGraph::lsNone);
+    tries->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x1e, 0x88, 0xe5, 110), 5));
+    tries->setData(s.correctEvals, s.correctSpeedups, true);
     line(byEval_, s.evals, s.bestByEval, QColor(0x1e, 0x88, 0xe5));
     setRange(byEval_, std::max(1.0, static_cast<double>(s.evals.size())), top);
     line(byTime_, scaled(s.minutes), s.bestByTime, QColor(0x43, 0xa0, 0x47));

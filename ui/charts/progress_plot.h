@@ -22,7 +22,8 @@ class ProgressPlot : public QCustomPlot {
     // What the panels show, for tests and the summary line.
     struct Series {
         QVector<double> evals, bestByEval, minutes, bestByTime;
-        QVector<double> binStart, perMinute; // throughput bins (start in minutes, evaluations per minute)
+        QVector<double> correctEvals, correctSpeedups; // every correct evaluation (the history scatter)
+        QVector<double> binStart, perMinute;           // throughput bins (start in minutes, evaluations per minute)
         double binWidth = 1;
         QVector<double> costMinutes, cumulativeCost, cumulativeTokens;
     };
