@@ -671,10 +671,14 @@ class Judge:
             except Exception as e:
                 self.cuda.close_all(r.name)
                 if out_of_memory(e):
-                    # The judge's own memory (the job's address-space limit
-                    # counts every mapping): no runner's fault.
-                    raise Finished("infra_error", f"the judge ran out of memory reading output {i} of the {r.name}'s runner {where} "
-                                                  f"({str(e)[:200]}); give each job more memory (fewer workers) or a larger device")
+                    # The judge's own memory, not any runner's fault: the device
+                    # (a problem's tensors held by the judge and every runner) or
+                    # the job's host memory limit (it counts every mapping).
+                    device = "CUDA out of memory" in str(e) or type(e).__name__ == "OutOfMemoryError"
+                    fix = ("the device holds the problem's tensors in the judge and every runner: a smaller time shape, "
+                           "or a device with more memory" if device else "give each job more memory (fewer workers)")
+                    raise Finished("infra_error", f"the judge ran out of {'device' if device else 'host'} memory reading output {i} "
+                                                  f"of the {r.name}'s runner {where} ({str(e)[:200]}); {fix}")
                 raise Finished("runtime_error" if r.candidate else "infra_error",
                                f"{who} returned output {i} {where} that the judge cannot read: {str(e)[:300]}")
         # The mappings stay open while the runner reuses its memory (see
