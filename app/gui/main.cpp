@@ -20,10 +20,15 @@ namespace {
 
 // Saves a picture of the window once it is shown and laid out, then quits:
 // a way to look at the GUI on a headless machine (xvfb-run, offscreen).
-void screenshotAndQuit(ks::ui::MainWindow& window, const QString& file) {
-    QTimer::singleShot(1000, &window, [&window, file] {
+void screenshotAndQuit(ks::ui::MainWindow& window, const QString& file, int width) {
+    QTimer::singleShot(1000, &window, [&window, file, width] {
         QCoreApplication::processEvents();
-        const bool saved = window.grab().save(file, "PNG");
+        QImage shot = window.grab().toImage();
+        // Scaled pictures are for documents: 256 colours keep them small and the text crisp.
+        if (width > 0 && width < shot.width())
+            shot = shot.scaledToWidth(width, Qt::SmoothTransformation)
+                       .convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither | Qt::AvoidDither);
+        const bool saved = shot.save(file, "PNG");
         if (!saved) std::fprintf(stderr, "kernelsmith: cannot write %s\n", qPrintable(file));
         QCoreApplication::exit(saved ? 0 : 1);
     });
@@ -80,6 +85,10 @@ int main(int argc, char** argv) {
                                         QStringLiteral("With --search: show the search as a tree (default) or a table."),
                                         QStringLiteral("tree|table"));
     parser.addOption(viewOption);
+    const QCommandLineOption shotWidth(QStringLiteral("screenshot-width"),
+                                       QStringLiteral("With --screenshot: scale the picture to this width (pixels)."),
+                                       QStringLiteral("PIXELS"));
+    parser.addOption(shotWidth);
     parser.addOption(node);
     parser.addOption(tab);
     const QCommandLineOption problemOption(QStringLiteral("problem"), QStringLiteral("Select problem NAME in the Problems tab."),
@@ -136,7 +145,7 @@ int main(int argc, char** argv) {
             if (view && parser.value(viewOption) == QStringLiteral("table")) view->showTable();
         }
         window.show();
-        screenshotAndQuit(window, parser.value(screenshot));
+        screenshotAndQuit(window, parser.value(screenshot), parser.value(shotWidth).toInt());
     } else {
         window.show();
         // After show, so that a failure's message box sits on the window.
