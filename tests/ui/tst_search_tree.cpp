@@ -1,6 +1,8 @@
 // The live search tree: the tidy layout, the canvas (selection, collapse,
 // filters, painting), the searches model, and the follower that reads a real
 // workspace on its own thread and delivers new nodes within half a second.
+#include "charts/param_plot.h"
+#include "inspect/param_importance.h"
 #include "models/search_list_model.h"
 #include "report/search_report.h"
 #include "report/tree_shape.h"
@@ -270,6 +272,36 @@ class TestSearchTree : public QObject {
         QVERIFY(folded.contains(QStringLiteral("hopper/tma.md")));
         const QString open = llmCallHtml(call, {}, {1}, palette);
         QVERIFY(open.contains(QStringLiteral("the problem text")) && !open.contains(QStringLiteral("the kernel text")));
+    }
+
+    // Param importance: a param that decides the speedup explains all of its
+    // variance, one that does not explains none; the plot draws a line per
+    // correct node across the params' axes.
+    void paramImportanceAndParallelCoordinates() {
+        std::vector<inspect::ParamSample> samples;
+        for (int vec : {4, 8, 16})
+            for (const char* order : {"a", "b"}) samples.push_back({{{"VEC", std::to_string(vec)}, {"ORDER", order}}, vec / 4.0});
+        const auto imp = inspect::paramImportance(samples);
+        QCOMPARE(imp.size(), std::size_t{2});
+        QCOMPARE(imp[0].name, std::string("VEC"));
+        QVERIFY(std::abs(imp[0].importance - 1.0) < 1e-9);
+        QVERIFY(std::abs(imp[1].importance) < 1e-9);
+        QCOMPARE(imp[0].values, (std::vector<std::string>{"4", "8", "16"})); // numbers in numeric order
+
+        NodeBatch nodes;
+        for (std::size_t i = 0; i < samples.size(); ++i) {
+            auto n = node(static_cast<qint64>(i + 1), i ? 1 : 0, NodeGlyph::Correct, samples[i].speedup);
+            nlohmann::json p;
+            for (const auto& [k, v] : samples[i].params) p[k] = v;
+            n.params = QString::fromStdString(p.dump());
+            nodes.push_back(n);
+        }
+        nodes.push_back(node(99, 1, NodeGlyph::Wrong)); // failures draw no line
+        ParamPlot plot;
+        plot.resize(600, 400);
+        plot.showParams(std::vector<NodeSnapshot>(nodes.begin(), nodes.end()));
+        QCOMPARE(plot.linesDrawn(), 6);
+        QCOMPARE(plot.importance().front().name, std::string("VEC"));
     }
 
     void canvasKeyboardNavigation() {

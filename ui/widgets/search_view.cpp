@@ -1,5 +1,6 @@
 #include "widgets/search_view.h"
 
+#include "charts/param_plot.h"
 #include "charts/progress_plot.h"
 #include "charts/timing_plot.h"
 #include "editor/code_view.h"
@@ -238,6 +239,10 @@ void SearchView::buildInspector() {
     progressLayout->addWidget(progress_, 1);
     progressLayout->addWidget(progressText_);
     inspector_->addTab(progressPage, tr("Progress"));
+    // The params against speedup: parallel coordinates and importance, for the whole search.
+    params_ = new ParamPlot(inspector_);
+    params_->setObjectName(QStringLiteral("paramPlot"));
+    inspector_->addTab(params_, tr("Params"));
     progressTimer_ = new QTimer(this);
     progressTimer_->setSingleShot(true);
     progressTimer_->setInterval(300);
@@ -512,6 +517,7 @@ void SearchView::addShortcuts() {
 void SearchView::updateProgress() {
     loader_->requestSpend(); // the plots redraw when the spend arrives
     refreshNodeTable();
+    params_->showParams(nodeModel_->rows());
 }
 
 // Every node, sortable and filterable; a row selects its node in the tree and

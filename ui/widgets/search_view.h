@@ -38,6 +38,7 @@ class CodeView;
 class NodeCompareDialog;
 class NodeFilterProxy;
 class NodeTableModel;
+class ParamPlot;
 class ProgressPlot;
 class SearchFollower;
 class TimingPlot;
@@ -126,6 +127,7 @@ class SearchView : public QWidget {
     std::vector<std::string> llmDocs_;
     std::set<int> llmExpanded_;
     QTabWidget* views_ = nullptr; // Tree | Table
+    ParamPlot* params_ = nullptr;
     NodeTableModel* nodeModel_ = nullptr;
     NodeFilterProxy* nodeProxy_ = nullptr;
     QTableView* nodeTable_ = nullptr;
