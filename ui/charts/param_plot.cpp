@@ -23,7 +23,7 @@ std::map<std::string, std::string> paramsOf(const QString& json) {
 
 } // namespace
 
-ParamPlot::ParamPlot(QWidget* parent) : QCustomPlot(parent) {
+ParamPlot::ParamPlot(QWidget* parent) : ThemedPlot(parent) {
     setMinimumHeight(320);
     plotLayout()->clear();
     paramAxes_ = new QCPAxisRect(this);
@@ -37,14 +37,6 @@ ParamPlot::ParamPlot(QWidget* parent) : QCustomPlot(parent) {
     bars_->axis(QCPAxis::atBottom)->setLabel(tr("importance (share of the speedup's variance)"));
     bars_->axis(QCPAxis::atBottom)->setRange(0, 1);
     followPalette(*this);
-}
-
-void ParamPlot::changeEvent(QEvent* event) {
-    QCustomPlot::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) {
-        followPalette(*this);
-        replot(QCustomPlot::rpQueuedReplot);
-    }
 }
 
 void ParamPlot::showParams(const std::vector<NodeSnapshot>& nodes) {

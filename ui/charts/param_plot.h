@@ -6,13 +6,13 @@
 #include "inspect/param_importance.h"
 #include "tree/tree_snapshot.h"
 
-#include <qcustomplot.h>
+#include "charts/plot_theme.h"
 
 #include <vector>
 
 namespace ks::ui {
 
-class ParamPlot : public QCustomPlot {
+class ParamPlot : public ThemedPlot {
     Q_OBJECT
   public:
     explicit ParamPlot(QWidget* parent = nullptr);
@@ -21,9 +21,6 @@ class ParamPlot : public QCustomPlot {
 
     const std::vector<inspect::ParamImportance>& importance() const { return importance_; }
     int linesDrawn() const { return lines_; }
-
-  protected:
-    void changeEvent(QEvent* event) override;
 
   private:
     QCPAxisRect* paramAxes_ = nullptr;

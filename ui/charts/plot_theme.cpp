@@ -23,4 +23,12 @@ void followPalette(QCustomPlot& plot) {
     }
 }
 
+void ThemedPlot::changeEvent(QEvent* event) {
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        followPalette(*this);
+        replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
 } // namespace ks::ui

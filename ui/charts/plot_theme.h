@@ -9,4 +9,14 @@ namespace ks::ui {
 // Background, axes, tick labels, grids and legend of every axis rect.
 void followPalette(QCustomPlot& plot);
 
+// A QCustomPlot that follows the palette when it changes (a theme switch).
+class ThemedPlot : public QCustomPlot {
+    Q_OBJECT
+  public:
+    using QCustomPlot::QCustomPlot;
+
+  protected:
+    void changeEvent(QEvent* event) override;
+};
+
 } // namespace ks::ui

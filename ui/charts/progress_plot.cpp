@@ -25,7 +25,7 @@ void setRange(QCPAxisRect* rect, double xMax, double yMax) {
 
 } // namespace
 
-ProgressPlot::ProgressPlot(QWidget* parent) : QCustomPlot(parent) {
+ProgressPlot::ProgressPlot(QWidget* parent) : ThemedPlot(parent) {
     setMinimumHeight(320);
     // Two rows of panels: the search's result (best speedup by evaluations and
     // by time) above, its running costs (throughput, statuses, LLM spend) below.
@@ -39,14 +39,6 @@ ProgressPlot::ProgressPlot(QWidget* parent) : QCustomPlot(parent) {
     throughput_ = addPanel(bottom, 0, tr("minutes"), tr("evaluations / min"));
     statuses_ = addPanel(bottom, 1, QString(), tr("nodes"));
     bottom_ = bottom;
-}
-
-void ProgressPlot::changeEvent(QEvent* event) {
-    QCustomPlot::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) {
-        followPalette(*this);
-        replot(QCustomPlot::rpQueuedReplot);
-    }
 }
 
 QCPAxisRect* ProgressPlot::addPanel(QCPLayoutGrid* row, int column, const QString& x, const QString& y) {

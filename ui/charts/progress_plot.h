@@ -6,13 +6,13 @@
 #include "store/llm_call_store.h"
 #include "tree/tree_snapshot.h"
 
-#include <qcustomplot.h>
+#include "charts/plot_theme.h"
 
 #include <vector>
 
 namespace ks::ui {
 
-class ProgressPlot : public QCustomPlot {
+class ProgressPlot : public ThemedPlot {
     Q_OBJECT
   public:
     explicit ProgressPlot(QWidget* parent = nullptr);
@@ -28,9 +28,6 @@ class ProgressPlot : public QCustomPlot {
         QVector<double> costMinutes, cumulativeCost, cumulativeTokens;
     };
     const Series& series() const { return series_; }
-
-  protected:
-    void changeEvent(QEvent* event) override;
 
   private:
     QCPAxisRect* addPanel(QCPLayoutGrid* row, int column, const QString& x, const QString& y);

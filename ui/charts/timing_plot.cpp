@@ -6,20 +6,12 @@
 
 namespace ks::ui {
 
-TimingPlot::TimingPlot(QWidget* parent) : QCustomPlot(parent) {
+TimingPlot::TimingPlot(QWidget* parent) : ThemedPlot(parent) {
     setMinimumHeight(180);
     yAxis->setLabel(tr("time per call (µs)"));
     xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
     legend->setVisible(false);
     followPalette(*this);
-}
-
-void TimingPlot::changeEvent(QEvent* event) {
-    QCustomPlot::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) {
-        followPalette(*this);
-        replot(QCustomPlot::rpQueuedReplot);
-    }
 }
 
 void TimingPlot::clearTiming() {

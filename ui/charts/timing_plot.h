@@ -4,19 +4,16 @@
 // median as a bar, on a common time axis.
 #include "eval/evaluation_result.h"
 
-#include <qcustomplot.h>
+#include "charts/plot_theme.h"
 
 namespace ks::ui {
 
-class TimingPlot : public QCustomPlot {
+class TimingPlot : public ThemedPlot {
     Q_OBJECT
   public:
     explicit TimingPlot(QWidget* parent = nullptr);
     void showTiming(const eval::TimingCase& timing);
     void clearTiming();
-
-  protected:
-    void changeEvent(QEvent* event) override;
 };
 
 } // namespace ks::ui

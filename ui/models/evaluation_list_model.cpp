@@ -45,10 +45,4 @@ QVariant EvaluationListModel::cell(const EvaluationRow& row, int column, int rol
     }
 }
 
-int EvaluationListModel::rowOf(qint64 id) const {
-    for (int r = 0; r < rowCount(); ++r)
-        if (rowAt(r).id == id) return r;
-    return -1;
-}
-
 } // namespace ks::ui

@@ -37,7 +37,6 @@ class EvaluationListModel : public RowTableModel<EvaluationRow> {
     void setEvaluations(std::vector<EvaluationRow> rows) { setRows(std::move(rows)); }
     void clear() { setRows({}); }
     const EvaluationRow& evaluationAt(int row) const { return rowAt(row); }
-    int rowOf(qint64 id) const; // -1 when absent
 
   protected:
     QVariant cell(const EvaluationRow& row, int column, int role) const override;

@@ -11,12 +11,6 @@ NodeTableModel::NodeTableModel(QObject* parent)
           {tr("Node"), tr("Parent"), tr("Status"), tr("Speedup"), tr("Origin"), tr("Kernel"), tr("Params"), tr("Created")},
           parent) {}
 
-int NodeTableModel::rowOf(qint64 id) const {
-    for (std::size_t i = 0; i < rows().size(); ++i)
-        if (rows()[i].id == id) return static_cast<int>(i);
-    return -1;
-}
-
 QVariant NodeTableModel::cell(const NodeSnapshot& n, int column, int role) const {
     if (role == Qt::TextAlignmentRole) {
         if (column == Id || column == Parent || column == Speedup) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);

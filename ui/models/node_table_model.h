@@ -19,7 +19,6 @@ class NodeTableModel : public RowTableModel<NodeSnapshot> {
     static constexpr int SortRole = Qt::UserRole; // numbers sort as numbers
 
     explicit NodeTableModel(QObject* parent = nullptr);
-    int rowOf(qint64 id) const; // -1 when absent
 
   protected:
     QVariant cell(const NodeSnapshot& n, int column, int role) const override;

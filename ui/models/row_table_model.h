@@ -26,6 +26,13 @@ template <typename Row> class RowTableModel : public QAbstractTableModel {
         return rows_[static_cast<std::size_t>(row)];
     }
     const std::vector<Row>& rows() const { return rows_; }
+    // The row whose id is `id`, -1 when absent (for rows that carry an id).
+    int rowOf(qint64 id) const requires requires(const Row& r) { r.id; }
+    {
+        for (std::size_t i = 0; i < rows_.size(); ++i)
+            if (rows_[i].id == id) return static_cast<int>(i);
+        return -1;
+    }
 
     int rowCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
     int columnCount(const QModelIndex& parent = {}) const override {

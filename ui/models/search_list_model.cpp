@@ -30,12 +30,6 @@ SearchRow SearchRow::fromRecord(const store::SearchRecord& r) {
 SearchListModel::SearchListModel(QObject* parent)
     : RowTableModel({tr("#"), tr("Problem"), tr("Status"), tr("Evaluations"), tr("Best"), tr("Policy"), tr("Created")}, parent) {}
 
-int SearchListModel::rowOf(qint64 id) const {
-    for (std::size_t i = 0; i < rows().size(); ++i)
-        if (rows()[i].id == id) return static_cast<int>(i);
-    return -1;
-}
-
 QVariant SearchListModel::cell(const SearchRow& r, int column, int role) const {
     if (role == Qt::TextAlignmentRole) {
         if (column == Id || column == Evaluations || column == Best)

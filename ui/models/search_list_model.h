@@ -31,7 +31,6 @@ class SearchListModel : public RowTableModel<SearchRow> {
 
     void setSearches(std::vector<SearchRow> rows) { setRows(std::move(rows)); }
     const SearchRow& searchAt(int row) const { return rowAt(row); }
-    int rowOf(qint64 id) const; // -1 when absent
 
   protected:
     QVariant cell(const SearchRow& row, int column, int role) const override;
