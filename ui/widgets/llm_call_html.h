@@ -4,7 +4,7 @@
 // line clipped at the pane's edge). The reply's code blocks are coloured;
 // the prompt's sections (## Problem, ## Kernel, ...) are folded, each a link
 // "section:N" that the view toggles.
-#include "store/llm_call_store.h"
+#include "inspect/node_details.h" // store::LlmCallRecord, as the workspace reader gives it
 
 #include <QtCore/QString>
 #include <QtGui/QPalette>

@@ -8,7 +8,7 @@
 #include "session/detail_loader.h"
 #include "tree/tree_snapshot.h"
 
-#include "store/llm_call_store.h"
+#include "inspect/node_details.h" // store::LlmCallRecord, as the workspace reader gives it
 
 #include <QtWidgets/QWidget>
 
