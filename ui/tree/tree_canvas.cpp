@@ -282,12 +282,35 @@ void TreeCanvas::paintLabels(QPainter& p, std::vector<NodeLabel>& labels) {
     const QFontMetricsF metrics(p.font());
     drawnLabels_.clear();
     p.setPen(palette().color(QPalette::Text));
+    // Drawn labels by grid cell (a label's size or larger), so that each new
+    // one is checked against its neighbours only: thousands of labels in view
+    // stay linear.
+    const double cellW = 64, cellH = std::max(1.0, metrics.height());
+    QHash<quint64, std::vector<int>> grid;
+    const auto key = [](qint64 cx, qint64 cy) { return (static_cast<quint64>(cx) << 32) ^ static_cast<quint32>(cy); };
     for (const auto& l : labels) {
         const double w = metrics.horizontalAdvance(l.text) + 4, h = metrics.height();
         const QRectF box(l.center.x() - w / 2, l.center.y() + l.radius + 1, w, h);
-        if (std::any_of(drawnLabels_.begin(), drawnLabels_.end(), [&](const QRectF& r) { return r.intersects(box); })) continue;
+        const auto x0 = static_cast<qint64>(std::floor(box.left() / cellW)),
+                   x1 = static_cast<qint64>(std::floor(box.right() / cellW));
+        const auto y0 = static_cast<qint64>(std::floor(box.top() / cellH)),
+                   y1 = static_cast<qint64>(std::floor(box.bottom() / cellH));
+        bool clash = false;
+        for (qint64 cx = x0 - 1; cx <= x1 + 1 && !clash; ++cx)
+            for (qint64 cy = y0 - 1; cy <= y1 + 1 && !clash; ++cy) {
+                auto it = grid.constFind(key(cx, cy));
+                if (it == grid.constEnd()) continue;
+                for (int i : *it)
+                    if (drawnLabels_[static_cast<std::size_t>(i)].intersects(box)) {
+                        clash = true;
+                        break;
+                    }
+            }
+        if (clash) continue;
         p.drawText(box, Qt::AlignHCenter | Qt::AlignTop, l.text);
         drawnLabels_.push_back(box);
+        for (qint64 cx = x0; cx <= x1; ++cx)
+            for (qint64 cy = y0; cy <= y1; ++cy) grid[key(cx, cy)].push_back(static_cast<int>(drawnLabels_.size() - 1));
     }
 }
 
