@@ -178,6 +178,7 @@ class TestWorkbenchLive : public QObject {
         // The node table: every node, sorted by speedup on its number, filtered by outcome and text.
         auto* table = view->nodeTable();
         QVERIFY(table);
+        view->showTable(); // filled while on screen
         QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), view->canvas()->layout().size(), 3000);
         table->sortByColumn(ui::NodeTableModel::Speedup, Qt::DescendingOrder);
         QCOMPARE(table->model()->index(0, ui::NodeTableModel::Id).data().toLongLong(), view->canvas()->layout().bestId());

@@ -78,6 +78,7 @@ SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget*
     views_->setDocumentMode(true);
     views_->addTab(canvas_, tr("Tree"));
     views_->addTab(buildNodeTable(), tr("Table"));
+    connect(views_, &QTabWidget::currentChanged, this, [this] { refreshShownViews(); });
     split->addWidget(views_);
     split->addWidget(inspector_);
     split->setStretchFactor(0, 3);
@@ -243,6 +244,7 @@ void SearchView::buildInspector() {
     params_ = new ParamPlot(inspector_);
     params_->setObjectName(QStringLiteral("paramPlot"));
     inspector_->addTab(params_, tr("Params"));
+    connect(inspector_, &QTabWidget::currentChanged, this, [this] { refreshShownViews(); });
     progressTimer_ = new QTimer(this);
     progressTimer_->setSingleShot(true);
     progressTimer_->setInterval(300);
@@ -516,8 +518,15 @@ void SearchView::addShortcuts() {
 
 void SearchView::updateProgress() {
     loader_->requestSpend(); // the plots redraw when the spend arrives
-    refreshNodeTable();
-    params_->showParams(nodeModel_->rows());
+    refreshShownViews();
+}
+
+// The table and the params plot copy every node (and parse every node's
+// params): done for the one on screen only, and again when one is shown.
+void SearchView::refreshShownViews() {
+    if (!views_ || !params_) return; // still being built
+    if (views_->currentIndex() == 1) refreshNodeTable();
+    if (inspector_->currentWidget() == params_) params_->showParams(canvas_->layout().allNodes());
 }
 
 // Every node, sortable and filterable; a row selects its node in the tree and

@@ -85,6 +85,7 @@ class SearchView : public QWidget {
     QWidget* buildNodeTable();
     void applyTableFilter();
     void refreshNodeTable();
+    void refreshShownViews();
     void showEvaluation(const NodeSnapshot& n, const inspect::NodeDetails& details);
     void showLlmCall(const NodeSnapshot& n, const inspect::NodeDetails& details);
     void showProfile(const inspect::NodeDetails& details);
