@@ -108,6 +108,31 @@ class TestProblemImport : public QObject {
         QCOMPARE(cli({"problem", "check", out}).exitCode, 0);
     }
 
+    // GroupNorm's channels must stay a multiple of its groups: the shapes
+    // that change every size at once fail, and the importer still finds
+    // smaller check shapes (the sizes divided evenly, then each size alone
+    // at edge values) rather than checking at the file's sizes only.
+    void boundSizesStillGetSmallCheckShapes() {
+        const QString out = dir_.filePath("bound");
+        const auto run = cli({"problem", "import", file("bound_sizes.py"), "--out", out});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        const auto p = readJson(out + "/problem.json");
+        const auto& check = p["shapes"]["check"];
+        QVERIFY2(check.size() >= 4, qPrintable(QString::fromStdString(check.dump())));
+        bool batchOne = false, oddSide = false;
+        for (const auto& c : check) {
+            QVERIFY(c["name"] != "file");
+            const auto& s = c["sizes"];
+            QCOMPARE(s["channels"].get<int>() % s["groups"].get<int>(), 0);
+            QVERIFY(s["batch_size"].get<int>() * s["channels"].get<int>() < 16 * 64); // smaller than the file's
+            batchOne = batchOne || s["batch_size"].get<int>() == 1;
+            oddSide = oddSide || s["height"].get<int>() % 2 == 1;
+        }
+        QVERIFY(batchOne && oddSide);
+        QVERIFY2(!run.out.contains("no smaller shape ran"), qPrintable(run.out));
+        QCOMPARE(cli({"problem", "check", out}).exitCode, 0);
+    }
+
     void filesThatAreNotImportable_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("message");
@@ -147,10 +172,10 @@ class TestProblemImport : public QObject {
         QCOMPARE(run.exitCode, 1); // some files are not importable, on purpose
         const auto suite = readJson(out + "/suite.json");
         QCOMPARE(suite["name"].get<std::string>(), std::string("import"));
-        QCOMPARE(suite["problems"], json({"expressions", "mixed_inputs"}));
+        QCOMPARE(suite["problems"], json({"bound_sizes", "expressions", "mixed_inputs"}));
         QCOMPARE(suite["not_imported"].size(), std::size_t{4});
         for (const auto& f : suite["not_imported"]) QVERIFY(!f["error"].get<std::string>().empty());
-        QVERIFY2(run.out.contains("suite import: 2 of 6 files imported"), qPrintable(run.out));
+        QVERIFY2(run.out.contains("suite import: 3 of 7 files imported"), qPrintable(run.out));
         QCOMPARE(cli({"problem", "check", out + "/mixed_inputs"}).exitCode, 0);
     }
 

@@ -272,22 +272,51 @@ def main():
     else:
         notes.append("no module-level size sizes a tensor in get_inputs: the check shape is the time shape")
     check, rejected, ops = [], [], []
-    seen_sizes = set()
-    for name, overrides in tries:
+    ran = {}  # sizes tried -> whether the reference ran on them
+
+    def attempt(name, overrides):
+        """Keeps the shape when the reference runs on it; whether it ran
+        (sizes tried before answer as they did then)."""
+        nonlocal ops
         s = sized(overrides)
         key = tuple(sorted(s.items()))
-        if key in seen_sizes or s == time_sizes:
-            continue
-        seen_sizes.add(key)
+        if s == time_sizes:
+            return False
+        if key in ran:
+            return ran[key]
+        ran[key] = False
         try:
             _, _, outs, called = run(s, record=not ops)
             if not ops:
                 ops = called
             check.append({"name": name, "sizes": {n: s[n] for n in sorted(values)}})
+            ran[key] = True
         except Stage as e:
             rejected.append({"name": name, "why": str(e)[:200]})
         except Exception as e:
             rejected.append({"name": name, "why": f"{type(e).__name__}: {str(e)[:160]}"})
+        return ran[key]
+
+    for name, overrides in tries:
+        attempt(name, overrides)
+    if varied and len(check) < 2:
+        # Sizes bound to each other (channels a multiple of the groups, a
+        # width divisible by the heads) refuse edge values all changed at
+        # once. The file's sizes divided evenly keep such bonds; from the
+        # first that runs, each size alone takes the edge values.
+        base = None
+        for k in (8, 4, 2):
+            overrides = {n: max(1, values[n] // k) for n in varied}
+            if attempt(f"div{k}", overrides):
+                base = overrides
+                break
+        if base is None and check:
+            base = {n: check[0]["sizes"][n] for n in varied}
+        if base is not None:
+            for n in varied:
+                for v in (1, 17, 33):
+                    if v < values[n]:
+                        attempt(f"{n}_{v}_alone", dict(base, **{n: v}))
     if not check:
         check.append({"name": "file", "sizes": {n: time_sizes[n] for n in sorted(values)}})
         notes.append("no smaller shape ran: the file's own sizes are the only check shape")
