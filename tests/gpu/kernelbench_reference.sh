@@ -16,6 +16,10 @@
 #   STEP=import|run|summary|all (environment, default all)
 #   JOBS (environment, default 8): files imported at once, spread over the GPUs
 #   PER_GPU (environment, default 2): suite workers per GPU
+#   LEVELS (environment, default "1 2 3"): the levels this call imports and runs
+#   GPUS (environment, default every GPU): the GPUs to use, as 0,1,3
+#   RUN_LIMIT (environment, seconds, default none): each level's run stops
+#          after this long (what finished is kept; the next call resumes)
 set -uo pipefail
 kb=${1:?usage: kernelbench_reference.sh KB OUT [N1 N2 N3]}
 out=${2:?usage: kernelbench_reference.sh KB OUT [N1 N2 N3]}
@@ -26,14 +30,14 @@ cli=/tmp/ks-gpu-build/app/cli/kernelsmith-cli
 export LD_LIBRARY_PATH=/tmp/ks-prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export PATH=/tmp/ks-prefix/usr/bin:$PATH # bubblewrap from the carried packages
 mkdir -p "$out"
-gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | paste -sd, -)
+gpus=${GPUS:-$(nvidia-smi --query-gpu=index --format=csv,noheader | paste -sd, -)}
 # Workers per GPU: a second one starts its Python while the first holds the
 # GPU's timing lock (evaluations still take turns on the device).
 workers=$(for g in ${gpus//,/ }; do for _ in $(seq "${PER_GPU:-2}"); do printf '%s,' "$g"; done; done)
 workers=${workers%,}
 echo "kernelbench: GPUs $gpus, suite workers on $workers"
 
-for level in 1 2 3; do
+for level in ${LEVELS:-1 2 3}; do
   suite=$out/level$level
   if [ "$step" = all ] || [ "$step" = import ]; then
     if [ ! -f "$suite/suite.json" ]; then
@@ -45,10 +49,13 @@ for level in 1 2 3; do
   fi
   if { [ "$step" = all ] || [ "$step" = run ]; } && [ "${counts[$((level - 1))]}" -gt 0 ]; then
     t0=$(date +%s)
-    "$cli" --db "$out/kernelbench.db" suite run "$suite" --mode reference --gpus "$workers" --sandbox required \
-      --time-budget 0.3 --max-problems "${counts[$((level - 1))]}" --json "$out/report-level$level.json" \
+    timeout "${RUN_LIMIT:-0}" "$cli" --db "$out/kernelbench.db" suite run "$suite" --mode reference --gpus "$workers" \
+      --sandbox required --time-budget 0.3 --max-problems "${counts[$((level - 1))]}" --json "$out/report-level$level.json" \
       >> "$out/run-level$level.log" 2>&1
-    echo "kernelbench: level $level ran in $(( $(date +%s) - t0 )) s"
+    rc=$?
+    # A run stopped by the limit leaves its evaluations' processes behind.
+    [ "$rc" = 124 ] && { pkill -f torch_judge.py; pkill -f torch_runner.py; sleep 2; }
+    echo "kernelbench: level $level ran in $(( $(date +%s) - t0 )) s (exit $rc)"
   fi
 done
 
