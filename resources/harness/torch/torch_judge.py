@@ -386,7 +386,10 @@ class InputSet:
                 t = self.alloc.tensor(list(v.shape), list(v.stride()), v.dtype, off)
                 t.copy_(v)
                 self.views.append(t)
-                self.pristine.append(v.clone())
+                # The drawn tensor itself is the pristine copy: callers hand
+                # over fresh draws and never write them (a second copy of a
+                # 16 GiB input did not fit beside the rest on an H100).
+                self.pristine.append(v)
                 self.specs.append(("t", self.id, list(v.shape), list(v.stride()), str(v.dtype).replace("torch.", ""), off))
             else:
                 self.views.append(v)
@@ -652,7 +655,11 @@ class Judge:
         return t_end - t0, outs
 
     def outputs(self, r, descs, where):
-        """The tensors a runner's descriptors name, copied into the judge's memory."""
+        """The tensors a runner's descriptors name: views of the runner's
+        memory, read in place. They hold until the runner's next call (the
+        runner keeps its last outputs, and it is frozen, its device work
+        drained, whenever the judge reads them); a copy would hold each of
+        KernelBench's 6 GiB outputs twice more on the device."""
         torch = self.torch
         out = []
         for i, d in enumerate(descs if isinstance(descs, list) else []):
@@ -666,8 +673,7 @@ class Judge:
                                f"{'the candidate' if r.candidate else r.name} returned a {str(d['not_a_tensor'])[:40]} as output {i} {where}, not a tensor")
             who = "the candidate" if r.candidate else f"the problem's {r.name}"
             try:
-                view = self.cuda.open(d, r.name)
-                out.append(view.clone())
+                out.append(self.cuda.open(d, r.name))
             except Exception as e:
                 self.cuda.close_all(r.name)
                 if out_of_memory(e):
@@ -682,7 +688,7 @@ class Judge:
                 raise Finished("runtime_error" if r.candidate else "infra_error",
                                f"{who} returned output {i} {where} that the judge cannot read: {str(e)[:300]}")
         # The mappings stay open while the runner reuses its memory (see
-        # torch_cuda.Driver.next_call); the clones are the judge's own.
+        # torch_cuda.Driver.next_call).
         return out
 
     def stop_runners(self):
@@ -843,7 +849,10 @@ class Judge:
                     self.share([cand], s_in)
                     self.share([cand], s_state)
                 self.load([cand], shape["sizes"], drawn, init, s_state, names)
-                poison = 2 * sum(t.numel() * t.element_size() for t in expected)
+                # Room for the outputs and as much again of temporaries, up to
+                # 1 GiB more: twice a 7.5 GiB output did not fit on an H100.
+                out_bytes = sum(t.numel() * t.element_size() for t in expected)
+                poison = min(2 * out_bytes, out_bytes + (1 << 30))
                 for call in range(2):
                     # A first call on a shape may compile (Triton, inline CUDA).
                     limit = job["call_timeout_s"] + (job.get("compile_allowance_s", 60) if call == 0 else 0)
@@ -887,18 +896,19 @@ class Judge:
         s_state = InputSet(self, [state[k] for k in names])
         for r in list(kernels):
             guarded(r, lambda: (self.share([r], s_state), self.load([r], shape["sizes"], base_seed, init, s_state, names)))
-        pool, answers = [], []
+        pool, answer_bytes = [], []
         checks = self.result["checks"]
         first_limit = job["call_timeout_s"] + job.get("compile_allowance_s", 60)
 
         def room_for_sets():
-            """How many sets the device holds beside what is here: a set lives
-            about six times over in the judge (its inputs, their pristine copy,
-            the answer, the candidate's copy of it, the comparison's
-            temporaries). Large problems rotate fewer sets; every round still
-            refills them with fresh values, so no call sees inputs twice."""
+            """How many sets the device holds beside what is here: a set and
+            its answer take about six times their size (the inputs and their
+            pristine copy in the judge, each runner's outputs of this call and
+            the last, the comparison's temporaries). Large problems rotate
+            fewer sets; every round still refills them with fresh values, so
+            no call sees inputs twice."""
             torch = self.torch
-            per_set = pool[0].bytes + sum(a.numel() * a.element_size() for a in answers[0] if isinstance(a, torch.Tensor))
+            per_set = pool[0].bytes + answer_bytes[0]
             free = torch.cuda.mem_get_info()[0] + torch.cuda.memory_reserved() - torch.cuda.memory_allocated()
             return len(pool) + int(free // max(6 * per_set, 1))
 
@@ -913,9 +923,10 @@ class Judge:
                 for r in list(kernels):
                     guarded(r, lambda: self.share([r], s))
                 _, outs = self.call(reference, [s], job["call_timeout_s"], where)
-                answers.append(self.outputs(reference, outs[0], where))
+                answer = self.outputs(reference, outs[0], where)
+                answer_bytes.append(sum(a.numel() * a.element_size() for a in answer))
                 _, outs = self.call(cand, [s], first_limit, where)
-                self.check_outputs(shape, f"set {j}", answers[j], self.outputs(cand, outs[0], where), checks,
+                self.check_outputs(shape, f"set {j}", answer, self.outputs(cand, outs[0], where), checks,
                                    f"timing shape {shape['name']} input set {j}", record=j == 0)
 
         add_sets(3)
@@ -967,15 +978,18 @@ class Judge:
         if 0 < shortest < 8 * batch_unit:
             per_set = max(s.bytes for s in pool) or 1
             # A set lives about ten times over (the pool, its pristine copy,
-            # each runner's outputs of this call and the last, the answers,
-            # the judge's mappings of the runners' outputs), and another
+            # each runner's outputs of this call and the last), and another
             # evaluation may share the device: at most 2 GiB of pool and a
             # 24th of what the device has free. (Torch jobs are bounded by
             # RLIMIT_DATA, not by address space, which device mappings take.)
+            # Sets too large for two in that room are never batched: each
+            # runner would hold a batch of outputs twice over (on an H200,
+            # three 6 GiB sets per call ran a runner out of memory).
             pool_bytes = min(2 << 30, self.torch.cuda.mem_get_info()[0] // 24)
-            most = max(3, min(MAX_BATCH, pool_bytes // per_set))
-            batch = min(most, int(math.ceil(8 * batch_unit / shortest)))
-            add_sets(batch)
+            most = min(MAX_BATCH, pool_bytes // per_set)
+            if most >= 2:
+                batch = min(most, int(math.ceil(8 * batch_unit / shortest)))
+                add_sets(batch)
         per_round = sum(estimate.get(r.name, 0.0) * batch for r in kernels) + len(kernels) * (empty + 4 * self.idle_probe)
         reps = int(min(job["max_reps"], max(job["min_reps"], job["time_budget_s"] / max(per_round, 1e-6))))
 

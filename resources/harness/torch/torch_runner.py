@@ -98,6 +98,7 @@ class Runner:
         self.specs = {}     # id -> the judge's description of each argument
         self.model = None
         self.keep = []      # the last call's outputs stay allocated until the next call
+        self.keep_previous = []
         self.touch_buf = torch.zeros(1, device="cuda")  # an empty call's one kernel
         self.cls = None
 
@@ -158,8 +159,13 @@ class Runner:
         if self.role != "candidate":
             for k, v in msg["sizes"].items():
                 setattr(self.reference, k, v)
-        self.keep = []
+        # A new shape: nothing of the last one stays reserved (a check shape's
+        # poisoned blocks would otherwise sit in the cache through timing;
+        # KernelBench's 6 GiB outputs held three times in each of three
+        # runners did not fit an H100). Every runner does the same.
+        self.keep, self.keep_previous = [], []
         self.model = None
+        torch.cuda.empty_cache()
         torch.manual_seed(msg["seed"])
         with torch.device("cuda"):
             model = self.cls(*msg["init"])
@@ -188,6 +194,10 @@ class Runner:
         if missing:
             raise KeyError(f"input set {missing[0]} was never shared with this runner")
         t0 = time.perf_counter()
+        # The call before last lets go first, so that the poison below covers
+        # its memory; the last call's outputs stay allocated through this
+        # call, so no new output can land where the last answer lies.
+        self.keep_previous = self.keep
         if msg.get("touch"):
             # An empty call that still uses the device: the hand-off's cost
             # includes the device switching to this process and back.
@@ -195,7 +205,6 @@ class Runner:
         if msg.get("poison"):
             self.poison(msg["poison"])
             torch.cuda.synchronize()
-        self.keep_previous = self.keep
         outs, described = [], []
         t1 = time.perf_counter()
         with torch.no_grad():
