@@ -51,8 +51,10 @@ const char* kProblemHelp = R"(usage: kernelsmith-cli problem check DIR|NAME
           it as a suite (DIR-suite/, with suite.json), --jobs N files at once
           (default 1; each runs its reference in a Python of its own, spread
           over --gpus when given; a file that runs out of memory beside the
-          others is imported again alone). Exit 1 when a file is not
-          importable, with what to fix.
+          others is imported again alone). Importing a DIR again into the
+          same folder keeps each problem an earlier import finished from the
+          same, unchanged file (a stopped import goes on). Exit 1 when a file
+          is not importable, with what to fix.
 )";
 
 // The cuda problem's own sources, built with nvcc as its jobs would build them

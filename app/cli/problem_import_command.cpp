@@ -73,6 +73,15 @@ int importProblems(const fs::path& from, const std::string& outArg, const std::s
             options.outDir = out / problemName;
             options.name = problemName;
             options.gpu = gpu;
+            // An earlier import into this folder that finished (a level's
+            // import stopped partway goes on where it stopped).
+            if (auto earlier = importer::earlierImport(files[i], options.outDir)) {
+                std::lock_guard lock(printMutex);
+                std::printf("%s -> %s (imported before, from the same file: kept)\n", earlier->name.c_str(),
+                            earlier->dir.c_str());
+                results[i] = std::move(*earlier);
+                return;
+            }
             auto r = importer::importTorchProblem(files[i], options);
             std::lock_guard lock(printMutex);
             if (r)

@@ -79,6 +79,40 @@ std::string problemNameFor(const fs::path& file) {
     return name;
 }
 
+std::optional<ImportReport> earlierImport(const fs::path& file, const fs::path& outDir) {
+    std::error_code ec;
+    if (!fs::is_regular_file(outDir / "problem.json", ec)) return std::nullopt;
+    auto text = readTextFile(outDir / "problem.json", 16u << 20);
+    auto source = readTextFile(file, 4u << 20);
+    auto copied = readTextFile(outDir / "reference.py", 4u << 20);
+    if (!text || !source || !copied || *source != *copied) return std::nullopt;
+    const json p = json::parse(*text, nullptr, false);
+    if (!p.is_object() || !p.contains("imported") || !p["imported"].is_object() ||
+        p["imported"].value("from", std::string()) != fs::absolute(file).string())
+        return std::nullopt;
+    auto strings = [](const json& v) {
+        std::vector<std::string> out;
+        if (v.is_array())
+            for (const auto& x : v)
+                if (x.is_string()) out.push_back(x.get<std::string>());
+        return out;
+    };
+    const auto& imported = p["imported"];
+    ImportReport r;
+    r.name = p.value("name", outDir.filename().string());
+    r.dir = outDir;
+    r.varied = strings(imported.value("varied", json::array()));
+    r.fixed = strings(imported.value("fixed", json::array()));
+    if (p.contains("shapes") && p["shapes"].is_object() && p["shapes"].contains("check") && p["shapes"]["check"].is_array())
+        r.checkShapes = static_cast<int>(p["shapes"]["check"].size());
+    r.forbidden = strings(p.value("forbidden", json::array()));
+    r.bytes = p.contains("bytes") && p["bytes"].is_string() ? p["bytes"].get<std::string>() : "";
+    r.flops = p.contains("flops") && p["flops"].is_string() ? p["flops"].get<std::string>() : "";
+    r.notes = strings(imported.value("notes", json::array()));
+    r.device = imported.value("ran_on", std::string());
+    return r;
+}
+
 Result<ImportReport> importTorchProblem(const fs::path& file, const ImportOptions& options) {
     std::error_code ec;
     if (!fs::is_regular_file(file, ec)) return makeError(ErrorCode::NotFound, file.string() + ": no such file");

@@ -9,6 +9,7 @@
 #include "util/result.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,5 +40,10 @@ std::string problemNameFor(const std::filesystem::path& file);
 
 // Imports `file` into options.outDir. Errors say what to fix in the file.
 Result<ImportReport> importTorchProblem(const std::filesystem::path& file, const ImportOptions& options);
+
+// The problem an earlier import of `file` left in `outDir`, when that import
+// finished and the file is unchanged since (its reference.py is the file's
+// text): a folder import that was stopped goes on without redoing it.
+std::optional<ImportReport> earlierImport(const std::filesystem::path& file, const std::filesystem::path& outDir);
 
 } // namespace ks::importer

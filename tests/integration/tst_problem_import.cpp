@@ -177,6 +177,26 @@ class TestProblemImport : public QObject {
         for (const auto& f : suite["not_imported"]) QVERIFY(!f["error"].get<std::string>().empty());
         QVERIFY2(run.out.contains("suite import: 3 of 7 files imported"), qPrintable(run.out));
         QCOMPARE(cli({"problem", "check", out + "/mixed_inputs"}).exitCode, 0);
+
+        // Again into the same folder (as after a stopped import): what was
+        // imported from unchanged files is kept, the rest is tried again.
+        const QString before = QString::fromStdString(readJson(out + "/expressions/problem.json").dump());
+        const auto again =
+            cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
+        QCOMPARE(again.exitCode, 1);
+        QCOMPARE(again.out.count("imported before, from the same file: kept"), 3);
+        QVERIFY2(again.out.contains("suite import: 3 of 7 files imported"), qPrintable(again.out));
+        QCOMPARE(readJson(out + "/suite.json"), suite);
+        QCOMPARE(QString::fromStdString(readJson(out + "/expressions/problem.json").dump()), before);
+        // A problem whose file changed since is not the file's import any more.
+        QFile ref(out + "/expressions/reference.py");
+        QVERIFY(ref.open(QIODevice::Append));
+        ref.write("# edited\n");
+        ref.close();
+        const auto changed =
+            cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
+        QCOMPARE(changed.out.count("imported before, from the same file: kept"), 2);
+        QVERIFY2(changed.err.contains("expressions/problem.json exists"), qPrintable(changed.err));
     }
 
   private:
