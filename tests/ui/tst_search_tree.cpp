@@ -221,6 +221,73 @@ class TestSearchTree : public QObject {
         QVERIFY(std::any_of(drawn.begin(), drawn.end(), [&](const QRectF& r) { return std::abs(r.center().x() - c.x()) < 1; }));
     }
 
+    // Level of detail: a fitted 20,000-node tree draws at most kMaxDrawn
+    // nodes one by one and the rest as subtree glyphs whose counts add up to
+    // the tree; the way to the best node stays drawn; a double click opens a
+    // glyph; zoomed in, every node in view is drawn again.
+    void largeTreesAggregateIntoSubtreeGlyphs() {
+        NodeBatch big;
+        std::uint64_t r = 7;
+        for (int i = 1; i <= 20000; ++i) {
+            r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+            const qint64 parent = i <= 3 ? 0 : std::max<qint64>(1, i - 1 - static_cast<qint64>((r >> 33) % 200));
+            const bool fails = (r >> 20) % 5 == 0;
+            big.push_back(node(i, parent, fails ? NodeGlyph::CompileError : NodeGlyph::Correct,
+                               fails ? 0 : 1.0 + (r >> 40) % 1000 / 100.0));
+        }
+        big.push_back(node(20001, 19000, NodeGlyph::Correct, 50.0)); // the best, deep in the tree
+        TreeCanvas canvas;
+        canvas.resize(1200, 800);
+        canvas.applyBatch(big);
+        canvas.fitToView();
+        QImage image(canvas.size(), QImage::Format_ARGB32);
+        canvas.render(&image);
+        const auto& glyphs = canvas.subtreeGlyphs();
+        QVERIFY(!glyphs.empty());
+        // At most kMaxDrawn, and the children of the nodes on the way to the best.
+        const auto path = canvas.layout().bestPath();
+        int kept = 0;
+        for (const auto& pn : canvas.layout().placed())
+            if (pn.parentIndex >= 0 &&
+                std::count(path.begin(), path.end(), canvas.layout().placed()[static_cast<std::size_t>(pn.parentIndex)].id))
+                ++kept;
+        QVERIFY2(canvas.drawnNodes() <= TreeCanvas::kMaxDrawn + kept,
+                 qPrintable(QStringLiteral("%1 drawn, %2 kept").arg(canvas.drawnNodes()).arg(kept)));
+        int inGlyphs = 0, failures = 0;
+        for (const auto& g : glyphs) {
+            inGlyphs += g.nodes - 1; // the root is drawn itself
+            failures += g.failures;
+            QVERIFY(g.box.width() > 0 && g.box.height() > 0);
+        }
+        QCOMPARE(inGlyphs + canvas.drawnNodes(), 20001);
+        QVERIFY(failures > 0);
+        QCOMPARE(canvas.layout().bestId(), qint64{20001});
+        // The best node is not inside any glyph: it is drawn, and a click finds it.
+        const QPointF best =
+            canvas.toScreen(canvas.layout().placed()[static_cast<std::size_t>(canvas.layout().indexOf(20001))].center);
+        QCOMPARE(canvas.nodeAt(best), qint64{20001});
+        // A double click on a glyph opens it: that subtree is drawn one level deeper.
+        const SubtreeGlyph first =
+            *std::max_element(glyphs.begin(), glyphs.end(), [](const SubtreeGlyph& a, const SubtreeGlyph& b) {
+                return a.box.width() * a.box.height() < b.box.width() * b.box.height();
+            });
+        QCOMPARE(canvas.nodeAt(first.box.center()), qint64{0});
+        QTest::mouseDClick(&canvas, Qt::LeftButton, Qt::NoModifier, first.box.center().toPoint());
+        canvas.render(&image);
+        QVERIFY(std::none_of(canvas.subtreeGlyphs().begin(), canvas.subtreeGlyphs().end(),
+                             [&](const SubtreeGlyph& g) { return g.root == first.root; }));
+        // Zoomed in, few nodes are in view and all of them are drawn.
+        canvas.zoomBy(200, QPointF(600, 400));
+        canvas.render(&image);
+        QVERIFY(canvas.subtreeGlyphs().empty());
+        QVERIFY(canvas.drawnNodes() < TreeCanvas::kMaxDrawn);
+        if (const char* dir = std::getenv("KS_SCREENSHOT_DIR")) {
+            canvas.fitToView();
+            canvas.render(&image);
+            image.save(QString::fromUtf8(dir) + "/tree_level_of_detail.png");
+        }
+    }
+
     // Every failure kind has a glyph, a name and a colour of its own; a synth
     // error (no kernel) is not a compile error and not the candidate's fault.
     void everyFailureHasItsOwnGlyph() {

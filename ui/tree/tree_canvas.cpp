@@ -127,13 +127,21 @@ qint64 TreeCanvas::nodeAt(QPointF pos) const {
     const double radius = std::max(4.0, std::min(scale_ * 0.4, 14.0));
     qint64 found = 0;
     double best = radius * radius;
-    for (const auto& n : layout_.placed()) {
+    const auto& placed = layout_.placed();
+    const auto consider = [&](const PlacedNode& n) {
         const QPointF d = toScreen(n.center) - pos;
         const double dist = d.x() * d.x() + d.y() * d.y();
         if (dist <= best) {
             best = dist;
             found = n.id;
         }
+    };
+    // Nodes inside a subtree glyph are not on screen: only the drawn ones answer.
+    if (!subtreeGlyphs_.empty() && !drawnIndex_.empty()) {
+        for (int i : drawnIndex_)
+            if (static_cast<std::size_t>(i) < placed.size()) consider(placed[static_cast<std::size_t>(i)]);
+    } else {
+        for (const auto& n : placed) consider(n);
     }
     return found;
 }
@@ -148,11 +156,125 @@ QColor TreeCanvas::speedupColor(double speedup, double best) {
     return QColor(c.r, c.g, c.b);
 }
 
+// Level of detail: with few nodes in view, every node. Past kMaxDrawn, the
+// rows from the top are drawn node by node while their count stays under it,
+// and each subtree below the last such row becomes one glyph (its box, its
+// best speedup, its failures); zooming in or a double click opens them. The
+// way to the best node and to the selected one stays open.
+std::vector<int> TreeCanvas::chooseDetail(const QRectF& view) {
+    const auto& placed = layout_.placed();
+    const auto& below = layout_.subtrees();
+    subtreeGlyphs_.clear();
+    drawnIndex_.clear();
+    std::vector<int> perDepth;
+    int visible = 0;
+    for (const auto& n : placed) {
+        if (!view.contains(toScreen(n.center))) continue;
+        if (perDepth.size() <= static_cast<std::size_t>(n.depth)) perDepth.resize(static_cast<std::size_t>(n.depth) + 1);
+        ++perDepth[static_cast<std::size_t>(n.depth)];
+        ++visible;
+    }
+    std::vector<int> out;
+    if (visible <= kMaxDrawn) {
+        out.resize(placed.size());
+        for (std::size_t i = 0; i < placed.size(); ++i) out[i] = static_cast<int>(i);
+        drawnNodes_ = visible;
+        return out;
+    }
+    int cut = 0, sum = 0;
+    for (std::size_t d = 0; d < perDepth.size(); ++d) {
+        if (sum + perDepth[d] > kMaxDrawn) break;
+        sum += perDepth[d];
+        cut = static_cast<int>(d);
+    }
+    QSet<int> keepOpen;
+    for (qint64 id : {selected_, layout_.bestId()})
+        for (int i = layout_.indexOf(id); i >= 0; i = placed[static_cast<std::size_t>(i)].parentIndex) keepOpen.insert(i);
+    const double half = 0.45;
+    for (int i = 0; i < static_cast<int>(placed.size());) {
+        const auto& n = placed[static_cast<std::size_t>(i)];
+        const auto& sub = below[static_cast<std::size_t>(i)];
+        out.push_back(i);
+        const QRectF whole =
+            QRectF(toScreen(QPointF(sub.minX - half, n.depth - 0.5)), toScreen(QPointF(sub.maxX + half, sub.maxDepth + 0.5)));
+        if (sub.end > i + 1 && !whole.normalized().intersects(view)) {
+            i = sub.end; // nothing of it in view
+        } else if (sub.end > i + 1 && n.depth >= cut && !opened_.contains(n.id) && !keepOpen.contains(i)) {
+            const QPointF a = toScreen(QPointF(sub.minX - half, n.depth + 0.55)),
+                          b = toScreen(QPointF(sub.maxX + half, sub.maxDepth + 0.3));
+            const QRectF box = QRectF(a, b).normalized();
+            if (box.intersects(view)) subtreeGlyphs_.push_back({n.id, box, sub.end - i, sub.failures, sub.best});
+            i = sub.end;
+        } else {
+            ++i;
+        }
+    }
+    drawnIndex_ = out;
+    drawnNodes_ = 0;
+    for (int i : out) drawnNodes_ += view.contains(toScreen(placed[static_cast<std::size_t>(i)].center)) ? 1 : 0;
+    return out;
+}
+
+QColor TreeCanvas::edgeColour() const {
+    const QColor text = palette().color(QPalette::Text), base = palette().color(QPalette::Base);
+    const auto mix = [](int a, int b) { return static_cast<int>(std::lround(0.35 * a + 0.65 * b)); };
+    return QColor(mix(text.red(), base.red()), mix(text.green(), base.green()), mix(text.blue(), base.blue()));
+}
+
+void TreeCanvas::paintSubtreeGlyphs(QPainter& p) {
+    if (subtreeGlyphs_.empty()) return;
+    const double best = layout_.bestSpeedup();
+    const QColor edgeColor = edgeColour();
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    p.setFont(small);
+    const QFontMetricsF metrics(small);
+    const QColor failColor = glyphColor(NodeGlyph::CompileError);
+    for (const auto& g : subtreeGlyphs_) {
+        const auto* root = layout_.node(g.root);
+        const int i = layout_.indexOf(g.root);
+        if (!root || i < 0) continue;
+        const QPointF from = toScreen(layout_.placed()[static_cast<std::size_t>(i)].center);
+        p.setPen(QPen(edgeColor, 1));
+        p.drawLine(from, QPointF(std::clamp(from.x(), g.box.left(), g.box.right()), g.box.top()));
+        QColor fill = g.best > 0 ? speedupColor(g.best, best) : glyphColor(NodeGlyph::Failed);
+        fill.setAlphaF(0.45f);
+        p.fillRect(g.box, fill);
+        // The failure share: a strip along the bottom, as wide as the share.
+        const double strip = std::min(4.0, g.box.height() / 3);
+        if (g.failures > 0 && strip >= 1)
+            p.fillRect(QRectF(g.box.left(), g.box.bottom() - strip, g.box.width() * g.failures / std::max(1, g.nodes), strip),
+                       failColor);
+        if (g.box.width() >= 40 && g.box.height() >= metrics.height() + 2) {
+            const QString text =
+                g.best > 0 ? QStringLiteral("%1 · %2x").arg(g.nodes).arg(g.best, 0, 'g', 3) : QString::number(g.nodes);
+            if (metrics.horizontalAdvance(text) + 6 <= g.box.width()) {
+                p.setPen(palette().color(QPalette::Text));
+                p.drawText(g.box.adjusted(3, 1, -3, -1), Qt::AlignHCenter | Qt::AlignTop, text);
+            }
+        }
+    }
+    p.setFont(font());
+}
+
+const SubtreeGlyph* TreeCanvas::subtreeGlyphAt(QPointF pos) const {
+    for (const auto& g : subtreeGlyphs_)
+        if (g.box.contains(pos)) return &g;
+    return nullptr;
+}
+
+void TreeCanvas::openSubtree(qint64 root) {
+    opened_.insert(root);
+    update();
+}
+
 void TreeCanvas::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
     const auto& placed = layout_.placed();
     if (placed.empty()) {
+        subtreeGlyphs_.clear();
+        drawnIndex_.clear();
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter, tr("No nodes yet"));
         return;
@@ -160,40 +282,49 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
     const QRectF view = QRectF(rect()).adjusted(-20, -20, 20, 20);
     const double radius = std::clamp(scale_ * 0.35, 1.5, 14.0);
     const bool detailed = radius >= 3;
+    const auto path = layout_.bestPath();
+    const QSet<qint64> onBest(path.begin(), path.end());
+    const std::vector<int> drawn = chooseDetail(view);
 
     // Edges: one batched call; an edge is drawn when either end is in view.
     std::vector<QLineF> edges, bestEdges;
-    edges.reserve(placed.size());
-    const auto path = layout_.bestPath();
-    QSet<qint64> onBest(path.begin(), path.end());
-    for (const auto& n : placed) {
+    edges.reserve(drawn.size());
+    for (int i : drawn) {
+        const auto& n = placed[static_cast<std::size_t>(i)];
         if (n.parentIndex < 0) continue;
-        const QPointF a = toScreen(placed[static_cast<std::size_t>(n.parentIndex)].center), b = toScreen(n.center);
+        const auto& up = placed[static_cast<std::size_t>(n.parentIndex)];
+        const QPointF a = toScreen(up.center), b = toScreen(n.center);
         if (!view.contains(a) && !view.contains(b) && !view.intersects(QRectF(a, b).normalized().adjusted(-1, -1, 1, 1)))
             continue;
-        (onBest.contains(n.id) && onBest.contains(placed[static_cast<std::size_t>(n.parentIndex)].id) ? bestEdges : edges)
-            .emplace_back(a, b);
+        (onBest.contains(n.id) && onBest.contains(up.id) ? bestEdges : edges).emplace_back(a, b);
     }
-    p.setRenderHint(QPainter::Antialiasing, detailed && placed.size() < 5000);
-    QColor edgeColor = palette().color(QPalette::Text);
-    edgeColor.setAlphaF(0.35f);
-    p.setPen(QPen(edgeColor, 1));
+    p.setRenderHint(QPainter::Antialiasing, detailed && drawnNodes_ < 5000);
+    // Opaque, mixed with the background beforehand: a translucent pen
+    // blends every pixel of thousands of long edges (most of a fitted
+    // 100,000-node repaint).
+    p.setPen(QPen(edgeColour(), 1));
     p.drawLines(edges.data(), static_cast<int>(edges.size()));
     p.setPen(QPen(QColor(0xff, 0xb3, 0x00), std::max(2.0, radius * 0.5)));
     p.drawLines(bestEdges.data(), static_cast<int>(bestEdges.size()));
+    paintSubtreeGlyphs(p);
 
     // Nodes; their speedup labels are placed after them.
     const double best = layout_.bestSpeedup();
     std::vector<NodeLabel> labels;
-    for (const auto& pn : placed) {
+    for (int i : drawn) {
+        const auto& pn = placed[static_cast<std::size_t>(i)];
         const QPointF c = toScreen(pn.center);
         if (!view.contains(c)) continue;
+        QColor fill = pn.glyph == NodeGlyph::Correct ? speedupColor(pn.speedup, best) : glyphColor(pn.glyph);
+        const QRectF box(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius);
+        if (!detailed && !filter_.active()) {
+            p.fillRect(box, fill);
+            continue;
+        }
         const NodeSnapshot* n = layout_.node(pn.id);
         if (!n) continue;
-        QColor fill = n->glyph == NodeGlyph::Correct ? speedupColor(n->speedup, best) : glyphColor(n->glyph);
         const bool dim = filter_.active() && !filter_.matches(*n);
         if (dim) fill.setAlphaF(0.15f);
-        const QRectF box(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius);
         if (!detailed) {
             p.fillRect(box, fill);
             continue;
@@ -226,6 +357,24 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
             p.setBrush(Qt::NoBrush);
             p.drawEllipse(c, 7, 7);
         }
+    }
+    if (!subtreeGlyphs_.empty()) {
+        // Says what the boxes are, beside the minimap's corner.
+        const QString note = tr("%1 of %2 nodes drawn; each box is a subtree (best speedup, failures along its foot): "
+                                "zoom in or double-click one to open it")
+                                 .arg(drawnNodes_)
+                                 .arg(layout_.size());
+        QColor bg = palette().color(QPalette::Window);
+        bg.setAlphaF(0.85f);
+        // Right of the legend, in the strip a fitted view keeps free of nodes.
+        const QFontMetricsF fm(font());
+        const double left = legendRect().right() + 8;
+        const QRectF box(left, height() - fm.height() - 14,
+                         std::max(40.0, std::min(fm.horizontalAdvance(note) + 12, width() - left - 8)), fm.height() + 6);
+        p.fillRect(box, bg);
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(box.adjusted(6, 3, -6, -3), Qt::AlignLeft | Qt::AlignVCenter,
+                   fm.elidedText(note, Qt::ElideRight, box.width() - 12));
     }
     paintLegend(p);
     paintMinimap(p);
@@ -392,9 +541,8 @@ void TreeCanvas::paintMinimap(QPainter& p) {
     const auto& placed = layout_.placed();
     const std::size_t step = std::max<std::size_t>(1, placed.size() / 4000);
     for (std::size_t i = 0; i < placed.size(); i += step) {
-        const NodeSnapshot* n = layout_.node(placed[i].id);
-        const QColor c = n && n->glyph == NodeGlyph::Correct ? speedupColor(n->speedup, layout_.bestSpeedup())
-                                                             : glyphColor(n ? n->glyph : NodeGlyph::Pending);
+        const QColor c = placed[i].glyph == NodeGlyph::Correct ? speedupColor(placed[i].speedup, layout_.bestSpeedup())
+                                                               : glyphColor(placed[i].glyph);
         p.fillRect(QRectF(mm.left() + placed[i].center.x() * sx, mm.top() + placed[i].center.y() * sy, 1.5, 1.5), c);
     }
     // The view's rectangle, in layout units.
@@ -449,6 +597,10 @@ void TreeCanvas::mouseReleaseEvent(QMouseEvent*) {
 }
 
 void TreeCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
+    if (const qint64 id = nodeAt(event->position()); !id) {
+        if (const auto* g = subtreeGlyphAt(event->position())) openSubtree(g->root);
+        return;
+    }
     if (const qint64 id = nodeAt(event->position())) {
         const int i = layout_.indexOf(id);
         const bool hasChildren = i >= 0 && (layout_.placed()[static_cast<std::size_t>(i)].collapsed ||
@@ -469,6 +621,15 @@ bool TreeCanvas::event(QEvent* event) {
         return true;
     }
     const NodeSnapshot* n = layout_.node(nodeAt(help->pos()));
+    if (const auto* g = n ? nullptr : subtreeGlyphAt(help->pos())) {
+        const NodeSnapshot* root = layout_.node(g->root);
+        QString text = tr("subtree of node %1: %2 nodes").arg(root ? root->seq : g->root).arg(g->nodes);
+        if (g->best > 0) text += tr(" · best %1×").arg(g->best, 0, 'g', 4);
+        text += tr(" · %1 failed (%2%)").arg(g->failures).arg(100.0 * g->failures / std::max(1, g->nodes), 0, 'f', 0);
+        text += tr("\nDouble-click to open it, or zoom in");
+        QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
     if (!n) {
         QToolTip::hideText();
         event->ignore();

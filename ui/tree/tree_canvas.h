@@ -23,6 +23,15 @@ struct TreeFilter {
     bool active() const { return !hiddenGlyphs.isEmpty() || !origin.isEmpty() || minSpeedup > 0; }
 };
 
+// A subtree drawn as one summary glyph (level of detail): its box on screen
+// and what it holds, the root included.
+struct SubtreeGlyph {
+    qint64 root = 0;
+    QRectF box;
+    int nodes = 0, failures = 0;
+    double best = 0;
+};
+
 // A speedup label waiting to be placed (TreeCanvas::paintLabels).
 struct NodeLabel {
     qint64 id = 0;
@@ -61,6 +70,14 @@ class TreeCanvas : public QWidget {
 
     // Where the last paint drew speedup labels (none overlap; tests read them).
     const std::vector<QRectF>& drawnLabels() const { return drawnLabels_; }
+    // Level of detail: past kMaxDrawn nodes in view, the last paint drew the
+    // subtrees below a depth as summary glyphs (listed here) and only the
+    // nodes above it one by one (how many: drawnNodes()).
+    static constexpr int kMaxDrawn = 2500;
+    const std::vector<SubtreeGlyph>& subtreeGlyphs() const { return subtreeGlyphs_; }
+    int drawnNodes() const { return drawnNodes_; }
+    // Draws the subtree below `root` node by node (a double click on its glyph).
+    void openSubtree(qint64 root);
     bool legendExpanded() const { return legendExpanded_; }
 
     static QColor speedupColor(double speedup, double best);
@@ -84,6 +101,12 @@ class TreeCanvas : public QWidget {
     void resizeEvent(QResizeEvent* event) override;
 
   private:
+    // The placed() indices drawn one by one (all of them when the view holds
+    // few enough nodes); fills subtreeGlyphs_.
+    std::vector<int> chooseDetail(const QRectF& view);
+    void paintSubtreeGlyphs(QPainter& p);
+    QColor edgeColour() const;
+    const SubtreeGlyph* subtreeGlyphAt(QPointF pos) const;
     void paintLegend(QPainter& p);
     QRectF legendRect() const;
     static void paintGlyphShape(QPainter& p, NodeGlyph glyph, QPointF center, double radius, const QRectF& box);
@@ -97,6 +120,10 @@ class TreeCanvas : public QWidget {
     qint64 selected_ = 0;
     double scale_ = 24; // pixels per layout column
     std::vector<QRectF> drawnLabels_;
+    std::vector<SubtreeGlyph> subtreeGlyphs_;
+    std::vector<int> drawnIndex_; // the last paint's node-by-node indices, when it aggregated
+    int drawnNodes_ = 0;
+    QSet<qint64> opened_; // subtree roots a person opened
     bool legendExpanded_ = true;
     double rowPixels_ = 2.2; // a depth row is this many columns tall
     QPointF offset_{20, 20}; // screen position of layout (0, 0)

@@ -54,8 +54,43 @@ void TreeLayout::copyPlaced() {
     index_.reserve(static_cast<qsizetype>(from.size()));
     for (std::size_t i = 0; i < from.size(); ++i) {
         const auto& f = from[i];
-        placed_[i] = PlacedNode{f.id, f.parentIndex, QPointF(f.x, f.y), f.depth, f.collapsed, f.hiddenDescendants};
+        const auto* shaped = shape_.node(f.id);
+        placed_[i] = PlacedNode{f.id,
+                                f.parentIndex,
+                                QPointF(f.x, f.y),
+                                f.depth,
+                                f.collapsed,
+                                f.hiddenDescendants,
+                                shaped ? shaped->glyph : NodeGlyph::Pending,
+                                shaped ? shaped->speedup : 0};
         index_.insert(f.id, static_cast<int>(i));
+    }
+    // Children come after their parent in pre-order: one backward pass folds
+    // each subtree into its root.
+    subtrees_.resize(placed_.size());
+    for (std::size_t i = 0; i < placed_.size(); ++i) {
+        const auto& n = placed_[i];
+        subtrees_[i] = SubtreeSummary{static_cast<int>(i) + 1,
+                                      n.center.x(),
+                                      n.center.x(),
+                                      n.depth,
+                                      n.glyph == NodeGlyph::Correct ? n.speedup : 0,
+                                      std::find(std::begin(report::kFailureGlyphs), std::end(report::kFailureGlyphs), n.glyph) !=
+                                              std::end(report::kFailureGlyphs)
+                                          ? 1
+                                          : 0};
+    }
+    for (std::size_t i = placed_.size(); i-- > 0;) {
+        const int up = placed_[i].parentIndex;
+        if (up < 0) continue;
+        auto& p = subtrees_[static_cast<std::size_t>(up)];
+        const auto& c = subtrees_[i];
+        p.end = std::max(p.end, c.end);
+        p.minX = std::min(p.minX, c.minX);
+        p.maxX = std::max(p.maxX, c.maxX);
+        p.maxDepth = std::max(p.maxDepth, c.maxDepth);
+        p.best = std::max(p.best, c.best);
+        p.failures += c.failures;
     }
     bounds_ = from.empty() ? QRectF() : QRectF(0, 0, shape_.columns(), shape_.rows());
 }

@@ -21,6 +21,19 @@ struct PlacedNode {
     int depth = 0;
     bool collapsed = false; // has hidden descendants
     int hiddenDescendants = 0;
+    NodeGlyph glyph = NodeGlyph::Pending;
+    double speedup = 0;
+};
+
+// What a visible subtree holds (the node and its visible descendants), for
+// drawing it as one summary glyph when the view holds too many nodes.
+// placed() is in pre-order, so a subtree is the range [index, end).
+struct SubtreeSummary {
+    int end = 0;               // one past the subtree's last index in placed()
+    double minX = 0, maxX = 0; // its columns
+    int maxDepth = 0;          // its deepest row
+    double best = 0;           // best speedup of a correct node in it (0: none)
+    int failures = 0;          // nodes in it whose glyph is a failure
 };
 
 class TreeLayout {
@@ -35,6 +48,8 @@ class TreeLayout {
 
     // Visible nodes with their positions; valid until the next apply/setCollapsed.
     const std::vector<PlacedNode>& placed() const { return placed_; }
+    // By index into placed(): the subtree below and including that node.
+    const std::vector<SubtreeSummary>& subtrees() const { return subtrees_; }
     int indexOf(qint64 id) const { return index_.value(id, -1); }
     const NodeSnapshot* node(qint64 id) const;
     int size() const { return static_cast<int>(nodes_.size()); }
@@ -54,6 +69,7 @@ class TreeLayout {
     report::TreeShape shape_;
     QHash<qint64, NodeSnapshot> nodes_;
     std::vector<PlacedNode> placed_;
+    std::vector<SubtreeSummary> subtrees_;
     QHash<qint64, int> index_;
     QRectF bounds_;
 };
