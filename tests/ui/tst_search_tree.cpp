@@ -197,6 +197,38 @@ class TestSearchTree : public QObject {
         QVERIFY(TreeCanvas::speedupColor(4, 4) != TreeCanvas::speedupColor(1.1, 4));
     }
 
+    // Nothing moves under the user's hand: while the pointer moves on the
+    // tree (or a menu holds it), new nodes wait and updates of placed nodes
+    // show in place; once the pointer leaves, the new nodes are laid out.
+    void layoutHoldsStillUnderThePointer() {
+        TreeCanvas canvas;
+        canvas.resize(800, 500);
+        canvas.applyBatch(smallTree());
+        const int before = canvas.layout().size();
+        const QPointF where = at(canvas.layout(), 4);
+        QEnterEvent enter(QPointF(400, 250), QPointF(400, 250), QPointF(400, 250));
+        QCoreApplication::sendEvent(&canvas, &enter);
+        QTest::mouseMove(&canvas, QPoint(400, 250));
+        QVERIFY(canvas.layoutHeld());
+        auto changed = node(3, 1, NodeGlyph::Correct, 7.0); // an update of a placed node
+        canvas.applyBatch({changed, node(100, 1), node(101, 100)});
+        QCOMPARE(canvas.layout().size(), before); // the new ones wait
+        QCOMPARE(canvas.waitingNodes(), 2);
+        QCOMPARE(canvas.layout().node(3)->speedup, 7.0); // the update shows
+        QCOMPARE(at(canvas.layout(), 4), where);         // nothing moved
+        QEvent leave(QEvent::Leave);
+        QCoreApplication::sendEvent(&canvas, &leave);
+        QCOMPARE(canvas.waitingNodes(), 0);
+        QCOMPARE(canvas.layout().size(), before + 2);
+        // A menu holds it whatever the pointer does, until it closes.
+        canvas.holdLayout(true);
+        canvas.applyBatch({node(102, 1)});
+        QCOMPARE(canvas.waitingNodes(), 1);
+        canvas.holdLayout(false);
+        QCOMPARE(canvas.waitingNodes(), 0);
+        QVERIFY(canvas.layout().node(102));
+    }
+
     // Sibling labels never run together: where they would overlap, some are
     // left out (the best path's and the selected node's are kept).
     void labelsNeverOverlap() {

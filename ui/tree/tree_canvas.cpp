@@ -27,16 +27,47 @@ bool TreeFilter::matches(const NodeSnapshot& n) const {
     return true;
 }
 
+// How long a still pointer keeps the layout held.
+constexpr int kHoldAfterMoveMs = 3000;
+
 TreeCanvas::TreeCanvas(QWidget* parent) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
-    setMouseTracking(false);
+    setMouseTracking(true); // a pointer moving on the tree holds its layout
     setAttribute(Qt::WA_OpaquePaintEvent);
     setMinimumSize(200, 150);
+    releaseTimer_ = new QTimer(this);
+    releaseTimer_->setInterval(250);
+    connect(releaseTimer_, &QTimer::timeout, this, &TreeCanvas::releaseIfFree);
+}
+
+bool TreeCanvas::layoutHeld() const {
+    return holds_ > 0 || dragFrom_.has_value() ||
+           (pointerInside_ && lastPointerMove_.isValid() && lastPointerMove_.elapsed() < kHoldAfterMoveMs);
 }
 
 void TreeCanvas::applyBatch(const NodeBatch& batch) {
     if (batch.isEmpty()) return;
-    layout_.apply(batch);
+    if (layoutHeld() && fitted_) {
+        // Updates of placed nodes keep every position; new nodes would move them.
+        NodeBatch now;
+        for (const auto& n : batch)
+            if (layout_.node(n.id))
+                now.push_back(n);
+            else
+                waiting_.push_back(n);
+        if (!now.isEmpty()) layout_.apply(now);
+        if (!waiting_.isEmpty() && !releaseTimer_->isActive()) releaseTimer_->start();
+        update();
+        return;
+    }
+    if (!waiting_.isEmpty()) {
+        NodeBatch all = std::move(waiting_);
+        waiting_.clear();
+        all += batch;
+        layout_.apply(all);
+    } else {
+        layout_.apply(batch);
+    }
     if (!fitted_) {
         fitToView();
         fitted_ = true;
@@ -44,7 +75,34 @@ void TreeCanvas::applyBatch(const NodeBatch& batch) {
     update();
 }
 
+void TreeCanvas::holdLayout(bool hold) {
+    holds_ = std::max(0, holds_ + (hold ? 1 : -1));
+    releaseIfFree();
+}
+
+void TreeCanvas::releaseIfFree() {
+    if (layoutHeld()) return;
+    releaseTimer_->stop();
+    if (waiting_.isEmpty()) return;
+    NodeBatch held = std::move(waiting_);
+    waiting_.clear();
+    applyBatch(held);
+}
+
+void TreeCanvas::enterEvent(QEnterEvent* event) {
+    pointerInside_ = true;
+    lastPointerMove_.start();
+    QWidget::enterEvent(event);
+}
+
+void TreeCanvas::leaveEvent(QEvent* event) {
+    pointerInside_ = false;
+    releaseIfFree();
+    QWidget::leaveEvent(event);
+}
+
 void TreeCanvas::clearTree() {
+    waiting_.clear();
     layout_.clear();
     selected_ = 0;
     fitted_ = false;
@@ -358,12 +416,14 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
             p.drawEllipse(c, 7, 7);
         }
     }
-    if (!subtreeGlyphs_.empty()) {
-        // Says what the boxes are, beside the minimap's corner.
-        const QString note = tr("%1 of %2 nodes drawn; each box is a subtree (best speedup, failures along its foot): "
-                                "zoom in or double-click one to open it")
-                                 .arg(drawnNodes_)
-                                 .arg(layout_.size());
+    if (!subtreeGlyphs_.empty() || !waiting_.isEmpty()) {
+        // Says why the tree holds still, or what the boxes are.
+        const QString note = !waiting_.isEmpty()
+                                 ? tr("%n new node(s) wait: the tree holds still while you point at it", "", waiting_.size())
+                                 : tr("%1 of %2 nodes drawn; each box is a subtree (best speedup, failures along its foot): "
+                                      "zoom in or double-click one to open it")
+                                       .arg(drawnNodes_)
+                                       .arg(layout_.size());
         QColor bg = palette().color(QPalette::Window);
         bg.setAlphaF(0.85f);
         // Right of the legend, in the strip a fitted view keeps free of nodes.
@@ -586,6 +646,8 @@ void TreeCanvas::mousePressEvent(QMouseEvent* event) {
 }
 
 void TreeCanvas::mouseMoveEvent(QMouseEvent* event) {
+    pointerInside_ = true;
+    lastPointerMove_.start();
     if (!dragFrom_) return;
     offset_ += event->position() - *dragFrom_;
     dragFrom_ = event->position();
@@ -594,6 +656,7 @@ void TreeCanvas::mouseMoveEvent(QMouseEvent* event) {
 
 void TreeCanvas::mouseReleaseEvent(QMouseEvent*) {
     dragFrom_.reset();
+    releaseIfFree();
 }
 
 void TreeCanvas::mouseDoubleClickEvent(QMouseEvent* event) {

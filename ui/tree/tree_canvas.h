@@ -7,6 +7,8 @@
 // subtree, and a minimap shows where the view is once the tree outgrows it.
 #include "tree/tree_layout.h"
 
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QTimer>
 #include <QtWidgets/QWidget>
 
 #include <functional>
@@ -45,7 +47,15 @@ class TreeCanvas : public QWidget {
   public:
     explicit TreeCanvas(QWidget* parent = nullptr);
 
+    // Changes to known nodes show at once; new nodes wait while the layout
+    // is held (the pointer moving on the tree in the last few seconds, a
+    // drag, or holdLayout), so that nothing moves under the user's hand.
     void applyBatch(const NodeBatch& batch);
+    // A menu or dialog about a node is open: the layout stays as it is until
+    // the matching holdLayout(false).
+    void holdLayout(bool hold);
+    bool layoutHeld() const;
+    int waitingNodes() const { return static_cast<int>(waiting_.size()); }
     void clearTree();
     const TreeLayout& layout() const { return layout_; }
 
@@ -99,6 +109,8 @@ class TreeCanvas : public QWidget {
     void keyPressEvent(QKeyEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void enterEvent(QEnterEvent* event) override;
+    void leaveEvent(QEvent* event) override;
 
   private:
     // The placed() indices drawn one by one (all of them when the view holds
@@ -129,6 +141,13 @@ class TreeCanvas : public QWidget {
     QPointF offset_{20, 20}; // screen position of layout (0, 0)
     std::optional<QPointF> dragFrom_;
     bool fitted_ = false; // the first batch fits; after that the user's view stays
+    // Stable layout under the pointer.
+    void releaseIfFree();
+    NodeBatch waiting_; // new nodes held back, in arrival order
+    int holds_ = 0;     // holdLayout(true) not yet matched
+    bool pointerInside_ = false;
+    QElapsedTimer lastPointerMove_;
+    QTimer* releaseTimer_ = nullptr;
 };
 
 } // namespace ks::ui

@@ -760,7 +760,10 @@ void SearchView::nodeMenu(qint64 id, QPoint globalPos) {
     menu.addSeparator();
     menu.addAction(tr("Test Knowledge Retrieval…"), this, [this, id] { emit retrievalRequested(searchId_, id); });
     menu.addAction(tr("Collapse / expand subtree"), this, [this, id] { canvas_->toggleCollapsed(id); });
+    // Nothing moves under the menu, nor under a dialog one of its actions opens.
+    canvas_->holdLayout(true);
     menu.exec(globalPos);
+    canvas_->holdLayout(false);
 }
 
 void SearchView::showEvaluation(const NodeSnapshot& n, const inspect::NodeDetails& d) {
