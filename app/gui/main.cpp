@@ -35,9 +35,11 @@ void screenshotAndQuit(ks::ui::MainWindow& window, const QString& file, int widt
 }
 
 // Selects a node as soon as the follower has delivered it (screenshots of the inspector).
-void selectWhenLoaded(ks::ui::SearchView* view, qint64 node, const QString& tab) {
-    QObject::connect(view, &ks::ui::SearchView::nodesArrived, view, [view, node, tab] {
-        if (view->canvas()->selectedId() == node || !view->canvas()->selectNode(node)) return;
+// `number` is the node's number in its search, as the tree shows it (#N).
+void selectWhenLoaded(ks::ui::SearchView* view, qint64 number, const QString& tab) {
+    QObject::connect(view, &ks::ui::SearchView::nodesArrived, view, [view, number, tab] {
+        const qint64 node = view->canvas()->layout().idOfNumber(number);
+        if (!node || view->canvas()->selectedId() == node || !view->canvas()->selectNode(node)) return;
         for (int i = 0; i < view->inspector()->count(); ++i)
             if (view->inspector()->tabText(i).compare(tab, Qt::CaseInsensitive) == 0) view->inspector()->setCurrentIndex(i);
     });
@@ -74,8 +76,11 @@ int main(int argc, char** argv) {
                                     QStringLiteral("ID"));
     parser.addOption(workspace);
     parser.addOption(screenshot);
-    const QCommandLineOption node(QStringLiteral("node"),
-                                  QStringLiteral("With --search: select node ID once the tree is loaded."), QStringLiteral("ID"));
+    const QCommandLineOption node(
+        QStringLiteral("node"),
+        QStringLiteral(
+            "With --search: select node N (its number in the search, as the tree shows it: #N) once the tree is loaded."),
+        QStringLiteral("N"));
     const QCommandLineOption tab(
         QStringLiteral("inspector-tab"),
         QStringLiteral("With --node: show this inspector tab (Node, Code, Diff, Evaluation, Profile, LLM)."),

@@ -58,10 +58,19 @@ Result<std::optional<EvaluationRecord>> EvaluationStore::findCached(const std::s
 }
 
 Result<std::vector<EvaluationRecord>> EvaluationStore::recent(int limit) const {
-    auto stmt = db_.prepare(std::string("SELECT ") + kColumns + " FROM evaluations ORDER BY id DESC LIMIT ?");
+    auto stmt =
+        db_.prepare(std::string("SELECT ") + kColumns +
+                    ", (SELECT n.search_id FROM nodes n WHERE n.evaluation_id = evaluations.id ORDER BY n.id DESC LIMIT 1)"
+                    ", (SELECT n.seq FROM nodes n WHERE n.evaluation_id = evaluations.id ORDER BY n.id DESC LIMIT 1)"
+                    " FROM evaluations ORDER BY id DESC LIMIT ?");
     if (!stmt) return stmt.error();
     stmt->bind(1, static_cast<std::int64_t>(limit));
-    return readAll<EvaluationRecord>(*stmt, readRow);
+    return readAll<EvaluationRecord>(*stmt, [](const Statement& s) {
+        EvaluationRecord r = readRow(s);
+        if (!s.isNull(10)) r.searchId = s.int64(10);
+        if (!s.isNull(11)) r.nodeSeq = s.int64(11);
+        return r;
+    });
 }
 
 Result<EvaluationRecord> EvaluationStore::find(std::int64_t id) const {

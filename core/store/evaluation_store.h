@@ -19,6 +19,9 @@ struct EvaluationRecord {
     std::optional<double> speedup;
     std::string resultJson;
     std::string createdAt;
+    // The newest node that used it (filled by recent() only): its search and
+    // its number in that search; 0 when no search's node used it.
+    std::int64_t searchId = 0, nodeSeq = 0;
 };
 
 // Evaluations of candidates; doubles as the result cache.

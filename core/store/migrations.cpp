@@ -164,6 +164,11 @@ CREATE TABLE profiles (
         R"sql(
 ALTER TABLE nodes ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;
 )sql",
+        // 7: which node used an evaluation (the workbench names evaluations
+        // by their search and node number).
+        R"sql(
+CREATE INDEX nodes_by_evaluation ON nodes(evaluation_id);
+)sql",
     };
     return steps;
 }

@@ -234,6 +234,18 @@ Result<std::vector<NodeRecord>> SearchStore::loadNodesById(std::int64_t searchId
     return out;
 }
 
+Result<std::int64_t> SearchStore::nodeIdOfNumber(std::int64_t searchId, std::int64_t seq) const {
+    auto stmt = db_.prepare("SELECT id FROM nodes WHERE search_id = ? AND seq = ?");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, searchId).bind(2, seq);
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (!*row)
+        return makeError(ErrorCode::NotFound, "search " + std::to_string(searchId) + " has no node #" + std::to_string(seq) +
+                                                  " (nodes are numbered from 1 in the order the search made them)");
+    return stmt->int64(0);
+}
+
 Result<std::int64_t> SearchStore::postCommand(std::int64_t searchId, const std::string& verb, const std::string& argsJson) const {
     auto stmt = db_.prepare("INSERT INTO commands (search_id, verb, args) VALUES (?, ?, ?)");
     if (!stmt) return stmt.error();

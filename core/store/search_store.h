@@ -68,6 +68,8 @@ class SearchStore {
     Result<std::vector<NodeRecord>> loadNodes(std::int64_t searchId) const;
     // The given nodes of a search, by id (a follower's refresh after events).
     Result<std::vector<NodeRecord>> loadNodesById(std::int64_t searchId, const std::vector<std::int64_t>& ids) const;
+    // The node numbered `seq` in the search (the number people see: #seq); NotFound when none.
+    Result<std::int64_t> nodeIdOfNumber(std::int64_t searchId, std::int64_t seq) const;
 
     Result<std::int64_t> postCommand(std::int64_t searchId, const std::string& verb, const std::string& argsJson) const;
     Result<std::vector<CommandRecord>> pendingCommands(std::int64_t searchId) const;

@@ -33,6 +33,7 @@
 #include <QtWidgets/QListWidget>
 #include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QPushButton>
+#include <QtWidgets/QSpinBox>
 #include <QtWidgets/QTabWidget>
 #include <QtWidgets/QTableWidget>
 #include <QtWidgets/QTextBrowser>
@@ -413,6 +414,13 @@ class TestKbWindow : public QObject {
         tester->updateSearches();
         auto used = tester->useNode(*searchId, *nodeId);
         QVERIFY2(used.ok(), used.ok() ? "" : used.error().message.c_str());
+        // The node is shown by its number in the search (#1), never the workspace's id.
+        auto* number = tester->findChild<QSpinBox*>(QStringLiteral("retrievalNode"));
+        QVERIFY(number);
+        QCOMPARE(number->value(), 1);
+        QCOMPARE(*store::SearchStore(*db).nodeIdOfNumber(*searchId, 1), *nodeId);
+        auto missing = store::SearchStore(*db).nodeIdOfNumber(*searchId, 42);
+        QVERIFY(!missing.ok() && missing.error().message.find("no node #42") != std::string::npos);
         const auto q = tester->query();
         const auto expected = kb::retrievalQueryForNode(*db, *searchId, *nodeId);
         QVERIFY(expected.ok());

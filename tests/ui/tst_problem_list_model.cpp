@@ -54,6 +54,30 @@ void fillWorkspace(const QString& path) {
     ks::store::EvaluationStore store(*db);
     QVERIFY(store.insert(record("saxpy", "ok", 1.5)).ok());
     QVERIFY(store.insert(record("tiny_values", "wrong_answer", std::nullopt)).ok());
+    // The first one was node #7 of a search.
+    ks::store::SearchStore searches(*db);
+    ks::store::SearchRecord search;
+    search.problem = "saxpy";
+    search.problemDir = "/nowhere";
+    search.problemHash = "h";
+    search.configJson = "{}";
+    auto sid = searches.createSearch(search);
+    QVERIFY(sid.ok() && searches.putSource("src", "void k() {}").ok());
+    ks::store::NodeRecord n;
+    n.searchId = *sid;
+    n.seq = 7;
+    n.origin = "seed";
+    n.sourceName = "k";
+    n.sourceHash = "src";
+    n.paramsJson = "{}";
+    n.state = "done";
+    n.status = "ok";
+    auto nodeId = searches.insertNode(n);
+    QVERIFY(nodeId.ok());
+    n.id = *nodeId;
+    n.evaluationId = 1; // recorded with the node's result
+    search.id = *sid;
+    QVERIFY(searches.finishNode(n, search).ok());
 }
 
 } // namespace
@@ -146,6 +170,11 @@ class TestProblemListModel : public QObject {
         QCOMPARE(model.index(1, EvaluationListModel::Status).data().toString(), QStringLiteral("ok"));
         QVERIFY(model.index(1, EvaluationListModel::Speedup).data().toString().startsWith(QStringLiteral("1")));
         QVERIFY(model.evaluationAt(1).createdAt.isValid());
+        // Named by the search and node number the tree shows; the id is in the tooltip.
+        QCOMPARE(model.index(1, EvaluationListModel::Node).data().toString(), QStringLiteral("search 1 · #7"));
+        QVERIFY(
+            model.index(1, EvaluationListModel::Node).data(Qt::ToolTipRole).toString().contains(QStringLiteral("evaluation 1")));
+        QCOMPARE(model.index(0, EvaluationListModel::Node).data().toString(), QString());
 
         model.setEvaluations(rows); // a refresh with the same rows
         QCOMPARE(model.rowCount(), 2);

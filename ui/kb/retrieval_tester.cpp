@@ -42,7 +42,7 @@ RetrievalTester::RetrievalTester(const kb::KbIndex& index, const store::Database
     node_ = new QSpinBox(this);
     node_->setObjectName(QStringLiteral("retrievalNode"));
     node_->setRange(1, 1 << 30);
-    node_->setPrefix(tr("node "));
+    node_->setPrefix(tr("node #"));
     auto* useNodeButton = new QPushButton(tr("&Use Node"), this);
     useNodeButton->setToolTip(tr(
         "The problem's words, the node's status and stored diagnosis, and this host's platform: what its next prompt retrieves"));
@@ -104,8 +104,13 @@ RetrievalTester::RetrievalTester(const kb::KbIndex& index, const store::Database
             message_->setText(tr("No search in this workspace yet: start one, or type a query."));
             return;
         }
-        if (auto used = useNode(search_->currentData().toLongLong(), node_->value()); !used)
-            message_->setText(QString::fromStdString(used.error().message));
+        const qint64 searchId = search_->currentData().toLongLong();
+        auto id = store::SearchStore(workspace_).nodeIdOfNumber(searchId, node_->value());
+        if (!id) {
+            message_->setText(QString::fromStdString(id.error().message));
+            return;
+        }
+        if (auto used = useNode(searchId, *id); !used) message_->setText(QString::fromStdString(used.error().message));
     });
     connect(text_, &QLineEdit::returnPressed, this, &RetrievalTester::run);
     connect(results_, &QTableWidget::cellDoubleClicked, this,
@@ -141,10 +146,13 @@ Status RetrievalTester::useNode(qint64 searchId, qint64 nodeId) {
     setQuery(QString::fromStdString(q->text), names, QString::fromStdString(q->platform));
     if (search_->findData(QVariant::fromValue<qlonglong>(searchId)) < 0) updateSearches();
     search_->setCurrentIndex(std::max(0, search_->findData(QVariant::fromValue<qlonglong>(searchId))));
-    node_->setValue(static_cast<int>(nodeId));
+    // People see a node's number in its search, never the workspace's id.
+    auto record = store::SearchStore(workspace_).loadNodesById(searchId, {nodeId});
+    const qint64 number = record && !record->empty() ? record->front().seq : 0;
+    node_->setValue(static_cast<int>(number));
     run();
-    message_->setText(tr("Node %1 of search %2 (signals: %3). %4")
-                          .arg(nodeId)
+    message_->setText(tr("Node #%1 of search %2 (signals: %3). %4")
+                          .arg(number)
                           .arg(searchId)
                           .arg(names.isEmpty() ? tr("none") : names.join(QStringLiteral(", ")), message_->text()));
     return {};

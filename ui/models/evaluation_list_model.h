@@ -18,7 +18,8 @@ namespace ks::ui {
 // left behind in the store.
 struct EvaluationRow {
     qint64 id = 0;
-    QDateTime createdAt; // local time; invalid when the store's text did not parse
+    qint64 searchId = 0, nodeSeq = 0; // the newest node that used it (0: none)
+    QDateTime createdAt;              // local time; invalid when the store's text did not parse
     QString problem;
     QString status;
     std::optional<double> speedup;
@@ -30,7 +31,9 @@ struct EvaluationRow {
 class EvaluationListModel : public RowTableModel<EvaluationRow> {
     Q_OBJECT
   public:
-    enum Column { Id, Time, Problem, Status, Speedup, Params, ColumnCount };
+    // Node: the search and the node's number in it, as the tree shows them
+    // (the evaluation's own id is in the tooltip).
+    enum Column { Node, Time, Problem, Status, Speedup, Params, ColumnCount };
 
     explicit EvaluationListModel(QObject* parent = nullptr);
 

@@ -21,9 +21,9 @@ QVariant NodeTableModel::cell(const NodeSnapshot& n, int column, int role) const
     if (role == SortRole) {
         switch (column) {
         case Id:
-            return n.id;
+            return n.seq;
         case Parent:
-            return n.parentId;
+            return n.parentSeq;
         case Speedup:
             return n.glyph == NodeGlyph::Correct ? n.speedup : -1.0; // failures after every correct node
         case Created:
@@ -35,9 +35,9 @@ QVariant NodeTableModel::cell(const NodeSnapshot& n, int column, int role) const
     if (role != Qt::DisplayRole) return {};
     switch (column) {
     case Id:
-        return n.id;
+        return n.seq;
     case Parent:
-        return n.parentId ? QVariant(n.parentId) : QVariant(QString());
+        return n.parentId ? QVariant(n.parentSeq) : QVariant(QString());
     case Status:
         return n.status ? QStringLiteral("%1 (%2)").arg(glyphLabel(n.glyph), QString::fromStdString(eval::statusName(*n.status)))
                         : glyphLabel(n.glyph);

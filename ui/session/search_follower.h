@@ -7,6 +7,7 @@
 // never stalls the UI.
 #include "tree/tree_snapshot.h"
 
+#include <QtCore/QHash>
 #include <QtCore/QObject>
 #include <QtCore/QString>
 
@@ -46,6 +47,8 @@ class SearchFollower : public QObject {
     qint64 searchId_;
     int pollMs_;
     qint64 lastEvent_ = 0;
+    NodeSnapshot numbered(NodeSnapshot n);
+    QHash<qint64, qint64> numbers_; // node id -> its number in the search
     std::unique_ptr<store::Database> db_;
     QTimer* timer_ = nullptr;
 };

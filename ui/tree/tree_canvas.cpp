@@ -686,7 +686,7 @@ bool TreeCanvas::event(QEvent* event) {
     const NodeSnapshot* n = layout_.node(nodeAt(help->pos()));
     if (const auto* g = n ? nullptr : subtreeGlyphAt(help->pos())) {
         const NodeSnapshot* root = layout_.node(g->root);
-        QString text = tr("subtree of node %1: %2 nodes").arg(root ? root->seq : g->root).arg(g->nodes);
+        QString text = tr("subtree of node #%1: %2 nodes").arg(root ? root->seq : 0).arg(g->nodes);
         if (g->best > 0) text += tr(" · best %1×").arg(g->best, 0, 'g', 4);
         text += tr(" · %1 failed (%2%)").arg(g->failures).arg(100.0 * g->failures / std::max(1, g->nodes), 0, 'f', 0);
         text += tr("\nDouble-click to open it, or zoom in");
@@ -698,7 +698,7 @@ bool TreeCanvas::event(QEvent* event) {
         event->ignore();
         return true;
     }
-    QString text = tr("node %1 · %2").arg(n->id).arg(glyphLabel(n->glyph));
+    QString text = tr("node #%1 · %2").arg(n->seq).arg(glyphLabel(n->glyph));
     if (n->glyph == NodeGlyph::Correct) text += tr(" · %1×").arg(n->speedup, 0, 'g', 4);
     if (n->pinned) text += n->pinOnce ? tr(" · pinned once") : tr(" · pinned");
     if (n->boost != 0) text += tr(" · boost %1").arg(n->boost, 0, 'g', 3);

@@ -9,6 +9,7 @@ void TreeLayout::apply(const NodeBatch& batch) {
     shaped.reserve(static_cast<std::size_t>(batch.size()));
     for (const auto& n : batch) {
         nodes_.insert(n.id, n);
+        if (n.seq) byNumber_.insert(n.seq, n.id);
         shaped.push_back({n.id, n.parentId, n.glyph, n.speedup});
     }
     shape_.apply(shaped);
@@ -18,6 +19,7 @@ void TreeLayout::apply(const NodeBatch& batch) {
 void TreeLayout::clear() {
     shape_.clear();
     nodes_.clear();
+    byNumber_.clear();
     placed_.clear();
     index_.clear();
     bounds_ = {};

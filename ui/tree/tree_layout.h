@@ -52,6 +52,8 @@ class TreeLayout {
     const std::vector<SubtreeSummary>& subtrees() const { return subtrees_; }
     int indexOf(qint64 id) const { return index_.value(id, -1); }
     const NodeSnapshot* node(qint64 id) const;
+    // The node numbered `number` in its search (NodeSnapshot::seq); 0 when none.
+    qint64 idOfNumber(qint64 number) const { return byNumber_.value(number, 0); }
     int size() const { return static_cast<int>(nodes_.size()); }
     // Every node, collapsed ones included, by id.
     std::vector<NodeSnapshot> allNodes() const;
@@ -68,6 +70,7 @@ class TreeLayout {
 
     report::TreeShape shape_;
     QHash<qint64, NodeSnapshot> nodes_;
+    QHash<qint64, qint64> byNumber_; // seq -> id
     std::vector<PlacedNode> placed_;
     std::vector<SubtreeSummary> subtrees_;
     QHash<qint64, int> index_;

@@ -41,12 +41,12 @@ std::map<QString, QString> medians(const inspect::NodeDetails& d) {
 NodeCompareDialog::NodeCompareDialog(std::filesystem::path database, qint64 searchId, NodeSnapshot a, NodeSnapshot b,
                                      QWidget* parent)
     : QDialog(parent), a_(std::move(a)), b_(std::move(b)) {
-    setWindowTitle(tr("Node %1 and node %2").arg(a_.id).arg(b_.id));
+    setWindowTitle(tr("Node #%1 and node #%2").arg(a_.seq).arg(b_.seq));
     auto* layout = new QVBoxLayout(this);
     auto* split = new QSplitter(Qt::Vertical, this);
     summary_ = new QTextBrowser(split);
     summary_->setObjectName(QStringLiteral("compareSummary"));
-    summary_->setHtml(tr("<p><i>Reading nodes %1 and %2…</i></p>").arg(a_.id).arg(b_.id));
+    summary_->setHtml(tr("<p><i>Reading nodes #%1 and #%2…</i></p>").arg(a_.seq).arg(b_.seq));
     diff_ = new CodeView(split);
     diff_->setObjectName(QStringLiteral("compareDiff"));
     split->addWidget(summary_);
@@ -95,7 +95,7 @@ void NodeCompareDialog::showError(const QString& message) {
 
 void NodeCompareDialog::showNodes(const inspect::NodeDetails& a, const inspect::NodeDetails& b) {
     QString html =
-        QStringLiteral("<table cellpadding='3'><tr><th></th><th>node %1</th><th>node %2</th></tr>").arg(a_.id).arg(b_.id);
+        QStringLiteral("<table cellpadding='3'><tr><th></th><th>node #%1</th><th>node #%2</th></tr>").arg(a_.seq).arg(b_.seq);
     const auto row = [&](const QString& k, const QString& x, const QString& y) {
         const bool differs = x != y;
         html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td>%3</td></tr>")

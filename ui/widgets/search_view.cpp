@@ -258,7 +258,7 @@ void SearchView::watchSelection() {
     connect(loader_, &DetailLoader::nodeReady, this, [this](quint64, const NodeDetailsPtr& d) { showDetails(*d); });
     connect(loader_, &DetailLoader::nodeFailed, this, [this](quint64, qint64 nodeId, const QString& message) {
         if (nodeId != canvas_->selectedId()) return;
-        const QString text = tr("<p><i>Cannot read node %1: %2</i></p>").arg(nodeId).arg(message.toHtmlEscaped());
+        const QString text = tr("<p><i>Cannot read node %1: %2</i></p>").arg(nodeLabel(nodeId)).arg(message.toHtmlEscaped());
         evaluation_->setHtml(text);
         llm_->setHtml(text);
         profile_->setHtml(text);
@@ -325,17 +325,26 @@ void SearchView::applyFilter() {
     if (nodeProxy_) applyTableFilter();
 }
 
+QString SearchView::nodeLabel(qint64 id) const {
+    const NodeSnapshot* n = canvas_->layout().node(id);
+    return n && n->seq ? QStringLiteral("#%1").arg(n->seq) : QStringLiteral("#?");
+}
+
 void SearchView::findNode() {
+    // The node's number in this search, as the tree shows it ("17" or "#17").
+    QString text = find_->text().trimmed();
+    if (text.startsWith(QLatin1Char('#'))) text.remove(0, 1);
     bool ok = false;
-    const qint64 id = find_->text().trimmed().toLongLong(&ok);
-    if (!ok || !canvas_->selectNode(id)) summary_->setText(tr("No node %1 in this search").arg(find_->text().trimmed()));
+    const qint64 number = text.toLongLong(&ok);
+    const qint64 id = ok ? canvas_->layout().idOfNumber(number) : 0;
+    if (!id || !canvas_->selectNode(id)) summary_->setText(tr("No node %1 in this search").arg(find_->text().trimmed()));
 }
 
 // The node's summary from its snapshot at once; its details from the loader.
 void SearchView::showNode(qint64 id) {
     const NodeSnapshot* n = canvas_->layout().node(id);
     if (!n) return;
-    QString html = QStringLiteral("<h3>Node %1</h3><table>").arg(n->id);
+    QString html = QStringLiteral("<h3>Node %1</h3><table>").arg(nodeLabel(n->id));
     auto row = [&](const QString& k, const QString& v) {
         html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v);
     };
@@ -344,7 +353,7 @@ void SearchView::showNode(qint64 id) {
             (n->status ? QStringLiteral(" (%1)").arg(QString::fromStdString(eval::statusName(*n->status))) : QString())));
     if (n->glyph == NodeGlyph::Correct) row(tr("speedup"), QStringLiteral("%1×").arg(n->speedup, 0, 'g', 4));
     row(tr("origin"), esc(n->origin));
-    row(tr("parent"), n->parentId ? QString::number(n->parentId) : tr("(root)"));
+    row(tr("parent"), n->parentId ? nodeLabel(n->parentId) : tr("(root)"));
     row(tr("kernel"), esc(n->sourceName));
     row(tr("params"), esc(n->params));
     if (!n->hint.isEmpty()) row(tr("hint"), esc(n->hint));
@@ -355,7 +364,7 @@ void SearchView::showNode(qint64 id) {
 
     nodeInfo_->setHtml(html);
     // The rest comes from the workspace, read off this thread; the newest request wins.
-    const QString loading = tr("<p><i>Reading node %1…</i></p>").arg(id);
+    const QString loading = tr("<p><i>Reading node %1…</i></p>").arg(nodeLabel(id));
     evaluation_->setHtml(loading);
     llm_->setHtml(loading);
     profile_->setHtml(loading);
@@ -393,7 +402,7 @@ void SearchView::showDetails(const inspect::NodeDetails& d) {
             };
             const NodeSnapshot* parent = canvas_->layout().node(n->parentId);
             auto params = diffLines(parent ? paramLines(parent->params) : QString(), paramLines(n->params));
-            params.insert(params.begin(), {DiffLine::Same, tr("// same source as node %1; params:").arg(n->parentId)});
+            params.insert(params.begin(), {DiffLine::Same, tr("// same source as node %1; params:").arg(nodeLabel(n->parentId))});
             diff_->showDiff(params, language);
         } else {
             diff_->showDiff(lines, language);
@@ -436,15 +445,16 @@ void SearchView::forkAndEdit() {
     }
     const QString name = n->sourceName, params = n->params;
     QDialog dialog(this);
-    dialog.setWindowTitle(tr("Fork node %1").arg(id));
+    dialog.setWindowTitle(tr("Fork node %1").arg(nodeLabel(id)));
     auto* layout = new QVBoxLayout(&dialog);
     auto* editor = new CodeView(&dialog);
     // The template: the child gets the node's params as its own, as the search would.
     editor->showCode(templateSource_, CodeView::languageFor(name, templateSource_));
     editor->setReadOnly(false);
-    auto* intro = new QLabel(
-        tr("Edit the kernel; it is submitted as a manual child of node %1 with the same params (%2).").arg(id).arg(params),
-        &dialog);
+    auto* intro = new QLabel(tr("Edit the kernel; it is submitted as a manual child of node %1 with the same params (%2).")
+                                 .arg(nodeLabel(id))
+                                 .arg(params),
+                             &dialog);
     intro->setWordWrap(true);
     layout->addWidget(intro);
     layout->addWidget(editor, 1);
@@ -488,7 +498,7 @@ void SearchView::exportKernel(qint64 nodeId) {
     if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(*text)) < 0)
         summary_->setText(tr("Cannot write %1").arg(file));
     else
-        summary_->setText(tr("Wrote node %1 to %2").arg(nodeId).arg(file));
+        summary_->setText(tr("Wrote node %1 to %2").arg(nodeLabel(nodeId)).arg(file));
 }
 
 void SearchView::addShortcuts() {
@@ -703,7 +713,7 @@ bool SearchView::steer(const search::SteeringCommand& command) {
 }
 
 void SearchView::askHint(qint64 id) {
-    QString text, label = tr("Instruction for the next expansion of node %1:").arg(id);
+    QString text, label = tr("Instruction for the next expansion of node %1:").arg(nodeLabel(id));
     for (;;) {
         bool ok = false;
         text = QInputDialog::getMultiLineText(this, tr("Hint"), label, text, &ok);
@@ -735,7 +745,7 @@ void SearchView::nodeMenu(qint64 id, QPoint globalPos) {
     steering.push_back(menu.addAction(tr("Boost…"), this, [this, id] {
         bool ok = false;
         const double amount =
-            QInputDialog::getDouble(this, tr("Boost"), tr("Priority added to node %1:").arg(id), 0.5, -10, 10, 2, &ok);
+            QInputDialog::getDouble(this, tr("Boost"), tr("Priority added to node %1:").arg(nodeLabel(id)), 0.5, -10, 10, 2, &ok);
         if (ok) steer(search::SteeringCommand::boost(id, amount));
     }));
     steering.push_back(menu.addAction(tr("Hint…"), this, [this, id] { askHint(id); }));

@@ -80,6 +80,8 @@ class SearchView : public QWidget {
     void showNode(qint64 id);
     void applyFilter();
     void findNode();
+    // A node as the user sees it: "#N", its number in this search.
+    QString nodeLabel(qint64 id) const;
     void showDetails(const inspect::NodeDetails& details);
     void showCodeText(); // as it ran, or the template
     QWidget* buildNodeTable();
