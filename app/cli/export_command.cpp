@@ -143,7 +143,7 @@ int best(const Args& args, const GlobalOptions& global) {
         std::fprintf(stderr, "export best: %s\n", s.error().message.c_str());
         return kExitError;
     }
-    std::printf("wrote node %lld (%.3gx) to %s: %s and README.md\nverify: %s\n", static_cast<long long>(exported->nodeId),
+    std::printf("wrote node #%lld (%.3gx) to %s: %s and README.md\nverify: %s\n", static_cast<long long>(exported->nodeNumber),
                 exported->speedup, dir->c_str(), exported->kernelFile.c_str(), exported->verifyCommand.c_str());
     return kExitOk;
 }

@@ -68,6 +68,7 @@ const char* kSearchHelp = R"(usage: kernelsmith-cli search COMMAND ...
   list                                   every search of the workspace
   show ID [--all]                        the tree as text and the best node
   calls ID [--node N] [--full]           the LLM calls: model, tokens, cost, reply
+                                         (nodes by their number in the search, #N)
   export ID --best FILE                  the best kernel, its params baked in
                                          (export best ID --out DIR adds its results; see export --help)
 
@@ -75,6 +76,7 @@ steering (also while the search runs in another process):
   pause ID | stop ID | budget ID N
   prune ID NODE | unprune ID NODE | pin ID NODE [--sticky] | unpin ID NODE
   boost ID NODE AMOUNT | hint ID NODE TEXT
+  (NODE: the node's number in the search, #N, as search show lists it)
   (a pin makes the search expand NODE next, once; --sticky keeps it there
   until unpin)
   add-child ID PARENT FILE [--param K=V ...]
@@ -107,10 +109,10 @@ class ProgressPrinter final : public search::SearchObserver {
     ProgressPrinter() : tty_(isatty(STDOUT_FILENO) != 0) {}
     void progress(const search::SearchProgress& p) override {
         char line[384];
-        std::snprintf(line, sizeof line, "search %lld: %d/%d evaluated, %d running, best %.3gx (node %lld), %.1f/min, ETA %s%s",
-                      static_cast<long long>(p.searchId), p.done, p.budget, p.inFlight, p.bestSpeedup,
-                      static_cast<long long>(p.bestNode), p.evaluationsPerMinute,
-                      p.etaSeconds > 0 ? formatSeconds(p.etaSeconds).c_str() : "-", p.paused ? " [paused]" : "");
+        std::snprintf(line, sizeof line, "search %lld: %d/%d evaluated, %d running, best %.3gx (node #%d), %.1f/min, ETA %s%s",
+                      static_cast<long long>(p.searchId), p.done, p.budget, p.inFlight, p.bestSpeedup, p.bestNumber,
+                      p.evaluationsPerMinute, p.etaSeconds > 0 ? formatSeconds(p.etaSeconds).c_str() : "-",
+                      p.paused ? " [paused]" : "");
         if (p.llmCalls > 0 || p.llmInFlight > 0) {
             const std::size_t used = std::strlen(line);
             std::snprintf(line + used, sizeof line - used, "; LLM %lld call(s), %d waiting, %lld tokens, $%.4f",
@@ -189,9 +191,9 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args,
         std::fprintf(stderr, "search: %s\n", outcome.error().message.c_str());
         return kExitError;
     }
-    std::printf("search %lld %s (%s): %d evaluations, best %.3gx at node %lld\n", static_cast<long long>(searchId),
+    std::printf("search %lld %s (%s): %d evaluations, best %.3gx at node #%d\n", static_cast<long long>(searchId),
                 outcome->status.c_str(), outcome->stopReason.c_str(), outcome->evaluations, outcome->bestSpeedup,
-                static_cast<long long>(outcome->bestNode));
+                outcome->bestNumber);
     if (outcome->status == "stopped")
         std::printf("continue with: kernelsmith-cli search resume %lld\n", static_cast<long long>(searchId));
     if (args.has("distill") && outcome->status == "finished" && outcome->bestSpeedup > 0) {
@@ -400,7 +402,7 @@ void printTree(const std::vector<store::NodeRecord>& nodes, std::int64_t bestNod
             }
             char speed[32] = "";
             if (n->speedup) std::snprintf(speed, sizeof speed, " %.3gx", *n->speedup);
-            std::printf("%s%s#%lld %s%s [%s]%s %s%s%s\n", indent.c_str(), last ? "└─ " : "├─ ", static_cast<long long>(n->id),
+            std::printf("%s%s#%lld %s%s [%s]%s %s%s%s\n", indent.c_str(), last ? "└─ " : "├─ ", static_cast<long long>(n->seq),
                         n->status.value_or(n->state).c_str(), speed, n->origin.c_str(), onBestPath.count(n->id) ? " *" : "",
                         paramsText(*n).c_str(), n->pruned ? " (pruned)" : "", n->pinned ? " (pinned)" : "");
             walk(n->id, indent + (last ? "   " : "│  "));
@@ -438,7 +440,7 @@ int show(const Args& args, const GlobalOptions& global) {
     if (search->bestNode) {
         for (const auto& n : *nodes)
             if (n.id == *search->bestNode) {
-                std::printf("best: node %lld, %.3gx, %s %s\n", static_cast<long long>(n.id), n.speedup.value_or(0),
+                std::printf("best: node #%lld, %.3gx, %s %s\n", static_cast<long long>(n.seq), n.speedup.value_or(0),
                             n.sourceName.c_str(), paramsText(n).c_str());
                 printOverBestBaseline(*db, n.evaluationId);
             }
@@ -472,8 +474,9 @@ int exportBest(const Args& args, const GlobalOptions& global) {
         std::fprintf(stderr, "search export: %s\n", s.error().message.c_str());
         return kExitError;
     }
-    std::printf("wrote node %lld (%.3gx) to %s\n", static_cast<long long>(*search->bestNode), search->bestSpeedup.value_or(0),
-                file->c_str());
+    auto best = store::SearchStore(*db).loadNodesById(search->id, {*search->bestNode});
+    std::printf("wrote node #%lld (%.3gx) to %s\n", static_cast<long long>(best && !best->empty() ? best->front().seq : 0),
+                search->bestSpeedup.value_or(0), file->c_str());
     return kExitOk;
 }
 
@@ -491,10 +494,21 @@ int steer(const std::string& verb, const Args& args, const GlobalOptions& global
     auto& db = opened.db;
     auto* search = &opened.search;
     long long number = 0;
-    if (pos.size() >= 3 && !toInt(pos[2], number)) {
+    // NODE is the node's number in the search (#N, as `search show` and the workbench show it).
+    const std::string arg =
+        pos.size() >= 3 && !pos[2].empty() && pos[2][0] == '#' ? pos[2].substr(1) : (pos.size() >= 3 ? pos[2] : "");
+    if (pos.size() >= 3 && !toInt(arg, number)) {
         std::fprintf(stderr, "search %s: '%s' is not a %s\n", verb.c_str(), pos[2].c_str(),
-                     verb == "budget" ? "number of evaluations" : "node id");
+                     verb == "budget" ? "number of evaluations" : "node number (#N, as search show lists them)");
         return kExitUsage;
+    }
+    if (pos.size() >= 3 && verb != "budget") {
+        auto id = store::SearchStore(*db).nodeIdOfNumber(search->id, number);
+        if (!id) {
+            std::fprintf(stderr, "search %s: %s\n", verb.c_str(), id.error().message.c_str());
+            return id.error().code == ErrorCode::NotFound ? kExitUsage : kExitError;
+        }
+        number = *id;
     }
     search::SteeringCommand command;
     if (verb == "pause")
@@ -560,10 +574,23 @@ int calls(const Args& args, const GlobalOptions& global) {
         std::fprintf(stderr, "search calls: %s\n", records.error().message.c_str());
         return kExitError;
     }
+    // Nodes by their number in the search (#N), as everywhere people see them.
+    std::map<std::int64_t, std::int64_t> numberOf;
+    if (auto nodes = store::SearchStore(*opened.db).loadNodes(opened.search.id))
+        for (const auto& n : *nodes) numberOf[n.id] = n.seq;
     long long onlyNode = 0;
-    if (auto n = args.value("node"); n && !toInt(*n, onlyNode)) {
-        std::fprintf(stderr, "search calls: --node expects a node id\n");
-        return kExitUsage;
+    if (auto n = args.value("node")) {
+        long long wanted = 0;
+        if (!toInt(!n->empty() && (*n)[0] == '#' ? n->substr(1) : *n, wanted)) {
+            std::fprintf(stderr, "search calls: --node expects a node number (#N, as search show lists them)\n");
+            return kExitUsage;
+        }
+        auto id = store::SearchStore(*opened.db).nodeIdOfNumber(opened.search.id, wanted);
+        if (!id) {
+            std::fprintf(stderr, "search calls: %s\n", id.error().message.c_str());
+            return kExitUsage;
+        }
+        onlyNode = *id;
     }
     double cost = 0;
     long long tokens = 0;
@@ -571,10 +598,10 @@ int calls(const Args& args, const GlobalOptions& global) {
         cost += c.costUsd;
         tokens += c.inputTokens + c.outputTokens;
         if (onlyNode && c.nodeId != onlyNode && c.parentNodeId != onlyNode) continue;
-        std::printf("call %lld: %s (%s %s) from node %lld -> node %lld, %s, %lld+%lld tokens%s, $%.5f, %.1f s, %d attempt(s)\n",
+        std::printf("call %lld: %s (%s %s) from node #%lld -> node #%lld, %s, %lld+%lld tokens%s, $%.5f, %.1f s, %d attempt(s)\n",
                     static_cast<long long>(c.id), c.modelName.c_str(), c.provider.c_str(), c.model.c_str(),
-                    static_cast<long long>(c.parentNodeId), static_cast<long long>(c.nodeId), c.status.c_str(),
-                    static_cast<long long>(c.inputTokens), static_cast<long long>(c.outputTokens),
+                    static_cast<long long>(numberOf[c.parentNodeId]), static_cast<long long>(numberOf[c.nodeId]),
+                    c.status.c_str(), static_cast<long long>(c.inputTokens), static_cast<long long>(c.outputTokens),
                     c.usageEstimated ? " (estimated)" : "", c.costUsd, c.latencyS, c.attempts);
         if (!c.error.empty()) std::printf("  error: %s\n", c.error.c_str());
         if (c.promptCutJson != "[]") std::printf("  cut from the prompt: %s\n", c.promptCutJson.c_str());

@@ -108,6 +108,7 @@ Result<BestKernelExport> exportBestKernel(const store::Database& db, std::int64_
     BestKernelExport out;
     out.searchId = searchId;
     out.nodeId = node.id;
+    out.nodeNumber = node.seq;
     out.speedup = node.speedup.value_or(0);
     out.kernelFile = node.sourceName + "_node" + std::to_string(node.id) + fileExtension(problem ? &*problem : nullptr, *source);
     out.kernel = scrubber.scrub(*kernel);
@@ -127,7 +128,7 @@ Result<BestKernelExport> exportBestKernel(const store::Database& db, std::int64_
     std::string& md = out.readme;
     md += "# " + search->problem + ": the best kernel of search " + std::to_string(searchId) + "\n\n";
     if (problem && !problem->title.empty()) md += problem->title + ".\n\n";
-    md += "- kernel: `" + out.kernelFile + "` (node " + std::to_string(node.id) + ", " + node.origin + ", from `" +
+    md += "- kernel: `" + out.kernelFile + "` (node #" + std::to_string(node.seq) + ", " + node.origin + ", from `" +
           node.sourceName + "`)\n";
     md += "- params (baked in as definitions): " +
           (full.empty() ? std::string("none") : "`" + problem::formatAssignment(full) + "`") + "\n";

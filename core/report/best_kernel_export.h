@@ -15,6 +15,7 @@ namespace ks::report {
 
 struct BestKernelExport {
     std::int64_t searchId = 0, nodeId = 0;
+    std::int64_t nodeNumber = 0; // the node's number in its search (#N), what people see
     double speedup = 0;
     std::string kernelFile;    // a file name: the source's name and the backend's extension
     std::string kernel;        // the standalone source

@@ -57,10 +57,14 @@ Result<std::string> searchReportHtml(const store::Database& db, std::int64_t sea
     std::vector<ShapeNode> shaped;
     for (const auto& n : *nodes) {
         const Glyph g = glyphOf(nodeStateOf(n.state), n.status ? eval::parseStatus(*n.status) : std::nullopt, n.pruned);
-        shaped.push_back({n.id, n.parentId, g, g == Glyph::Correct ? n.speedup.value_or(0) : 0});
+        shaped.push_back({n.id, n.parentId, g, g == Glyph::Correct ? n.speedup.value_or(0) : 0, n.seq});
     }
     shape.apply(shaped);
     const std::string id = std::to_string(searchId);
+    // People see a node's number in its search (#N), never the workspace's id.
+    std::string bestNumber = "-";
+    for (const auto& n : *nodes)
+        if (search->bestNode && n.id == *search->bestNode) bestNumber = "#" + std::to_string(n.seq);
     std::string html =
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Kernelsmith search " + id +
         "</title><style>body{font-family:sans-serif;margin:2em;max-width:1200px}pre{background:#f5f5f5;padding:1em;overflow:auto}"
@@ -69,9 +73,8 @@ Result<std::string> searchReportHtml(const store::Database& db, std::int64_t sea
     html += "<h1>Search " + id + ": " + markupEscape(search->problem) + "</h1>\n<p>status " + markupEscape(search->status) +
             (search->stopReason.empty() ? "" : " (" + markupEscape(search->stopReason) + ")") + " · " +
             std::to_string(search->evaluations) + " evaluations · best " +
-            (search->bestSpeedup ? num("%.4g", *search->bestSpeedup) + "x" : std::string("-")) + " at node " +
-            (search->bestNode ? std::to_string(*search->bestNode) : std::string("-")) + "</p>\n<p><code>" +
-            markupEscape(search->configJson) + "</code></p>\n";
+            (search->bestSpeedup ? num("%.4g", *search->bestSpeedup) + "x" : std::string("-")) + " at node " + bestNumber +
+            "</p>\n<p><code>" + markupEscape(search->configJson) + "</code></p>\n";
     html += "<h2>Best speedup so far</h2>\n" + curveSvg(*nodes, shape) + "\n<h2>Tree</h2>\n<div class=\"tree\">" +
             treeSvg(shape) + "</div>\n";
     std::vector<const store::NodeRecord*> correct;
@@ -81,13 +84,13 @@ Result<std::string> searchReportHtml(const store::Database& db, std::int64_t sea
                      [](auto* a, auto* b) { return a->speedup.value_or(0) > b->speedup.value_or(0); });
     html += "<h2>Top candidates</h2>\n<table><tr><th>node</th><th>speedup</th><th>origin</th><th>params</th></tr>\n";
     for (std::size_t i = 0; i < correct.size() && i < static_cast<std::size_t>(std::max(0, topCandidates)); ++i)
-        html += "<tr><td>" + std::to_string(correct[i]->id) + "</td><td>" + num("%.4g", correct[i]->speedup.value_or(0)) +
+        html += "<tr><td>#" + std::to_string(correct[i]->seq) + "</td><td>" + num("%.4g", correct[i]->speedup.value_or(0)) +
                 "x</td><td>" + markupEscape(correct[i]->origin) + "</td><td><code>" + markupEscape(correct[i]->paramsJson) +
                 "</code></td></tr>\n";
     html += "</table>\n";
     if (search->bestNode) {
         auto kernel = standaloneKernel(db, searchId, *search->bestNode);
-        html += "<h2>Best kernel (node " + std::to_string(*search->bestNode) + ")</h2>\n<pre>" +
+        html += "<h2>Best kernel (node " + bestNumber + ")</h2>\n<pre>" +
                 markupEscape(kernel ? *kernel : kernel.error().message) + "</pre>\n";
     }
     return html + "</body></html>\n";

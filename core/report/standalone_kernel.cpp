@@ -22,7 +22,7 @@ Result<std::string> standaloneKernel(const store::Database& db, std::int64_t sea
     if (!source) return source.error();
     char measured[64];
     std::snprintf(measured, sizeof measured, "%.3gx", n.speedup.value_or(0));
-    std::string header = "// Exported by Kernelsmith: search " + std::to_string(searchId) + ", node " + std::to_string(n.id) +
+    std::string header = "// Exported by Kernelsmith: search " + std::to_string(searchId) + ", node #" + std::to_string(n.seq) +
                          ", problem " + search->problem + ", status " + n.status.value_or(n.state) +
                          (n.speedup ? std::string(", measured ") + measured + " the reference" : std::string()) + ".\n";
     auto params = problem::parseAssignmentJson(n.paramsJson);

@@ -59,7 +59,8 @@ Rgb speedupColor(double speedup, double best);
 struct ShapeNode {
     std::int64_t id = 0, parentId = 0;
     Glyph glyph = Glyph::Pending;
-    double speedup = 0; // 0 unless correct
+    double speedup = 0;      // 0 unless correct
+    std::int64_t number = 0; // the node's number in its search (#N; 0: unknown)
 };
 
 struct PlacedNode {

@@ -69,7 +69,8 @@ std::string treeSvg(const TreeShape& shape, double col, double row) {
         const Rgb c = n->glyph == Glyph::Correct ? speedupColor(n->speedup, shape.bestSpeedup()) : glyphColor(n->glyph);
         char speed[32] = "";
         if (n->glyph == Glyph::Correct) std::snprintf(speed, sizeof speed, ", %.3gx", n->speedup);
-        const std::string title = "node " + std::to_string(n->id) + ": " + glyphName(n->glyph) + speed;
+        const std::string title = (n->number ? "node #" + std::to_string(n->number) : "node " + std::to_string(n->id)) + ": " +
+                                  glyphName(n->glyph) + speed;
         svg += "<circle cx=\"" + x(pn) + "\" cy=\"" + y(pn) + "\" r=\"" + fixed(r) + "\" fill=\"" +
                (n->glyph == Glyph::Pending ? std::string("none") : c.hex()) + "\" stroke=\"" + c.darker(1.5).hex() +
                "\"><title>" + markupEscape(title) + "</title></circle>\n";

@@ -440,6 +440,7 @@ class Run final : public SteeringTarget {
         o.evaluations = done_;
         if (const Node* b = tree_.best()) {
             o.bestNode = b->id;
+            o.bestNumber = b->seq;
             o.bestSpeedup = b->fitness();
         }
         search_.status = o.status;
@@ -463,6 +464,7 @@ class Run final : public SteeringTarget {
         p.inFlight = static_cast<int>(slots_.size());
         if (const Node* b = tree_.best()) {
             p.bestNode = b->id;
+            p.bestNumber = b->seq;
             p.bestSpeedup = b->fitness();
         }
         p.elapsedSeconds = elapsed();

@@ -26,6 +26,7 @@ struct SearchProgress {
     int done = 0, budget = 0, inFlight = 0;
     double bestSpeedup = 0;
     NodeId bestNode = 0;
+    int bestNumber = 0; // the best node's number in the search (#N), what people see
     double elapsedSeconds = 0;
     double evaluationsPerMinute = 0;
     double etaSeconds = 0;
@@ -51,6 +52,7 @@ struct SearchOutcome {
     std::string stopReason; // target | budget | wall_time | stall | exhausted | stopped | ...
     int evaluations = 0;
     NodeId bestNode = 0;
+    int bestNumber = 0; // its number in the search (#N)
     double bestSpeedup = 0;
 };
 

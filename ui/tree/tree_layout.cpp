@@ -10,7 +10,7 @@ void TreeLayout::apply(const NodeBatch& batch) {
     for (const auto& n : batch) {
         nodes_.insert(n.id, n);
         if (n.seq) byNumber_.insert(n.seq, n.id);
-        shaped.push_back({n.id, n.parentId, n.glyph, n.speedup});
+        shaped.push_back({n.id, n.parentId, n.glyph, n.speedup, n.seq});
     }
     shape_.apply(shaped);
     copyPlaced();
