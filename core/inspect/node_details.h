@@ -28,7 +28,7 @@ struct NodeDetails {
     std::optional<eval::EvaluationResult> evaluation;
     std::string evaluationError; // why a stored evaluation could not be read
     std::optional<store::LlmCallRecord> llmCall;
-    std::vector<std::string> retrievedDocs; // the call's knowledge-base documents
+    std::vector<store::RetrievedDoc> retrievedDocs; // the call's knowledge-base sections
     std::optional<ProfileSummary> profile;
 };
 

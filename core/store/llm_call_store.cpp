@@ -123,11 +123,21 @@ Status LlmCallStore::recordRetrieval(std::int64_t callId, std::int64_t nodeId, c
     return stmt->run();
 }
 
-Result<std::vector<std::string>> LlmCallStore::retrievedDocs(std::int64_t callId) const {
-    auto stmt = db_.prepare("SELECT doc_id FROM kb_retrievals WHERE llm_call_id = ? ORDER BY id");
+Result<std::vector<RetrievedDoc>> LlmCallStore::retrievedDocs(std::int64_t callId) const {
+    // The title from the index as it is now; a document removed since keeps its id.
+    auto stmt = db_.prepare("SELECT r.doc_id, coalesce(d.title, ''), r.section, r.score, r.reason FROM kb_retrievals r "
+                            "LEFT JOIN kb_docs d ON d.id = r.doc_id WHERE r.llm_call_id = ? ORDER BY r.id");
     if (!stmt) return stmt.error();
     stmt->bind(1, callId);
-    return readAll<std::string>(*stmt, [](const Statement& s) { return s.text(0); });
+    return readAll<RetrievedDoc>(*stmt, [](const Statement& s) {
+        RetrievedDoc d;
+        d.docId = s.text(0);
+        d.title = s.text(1);
+        d.section = s.text(2);
+        d.score = s.real(3);
+        d.reason = s.text(4);
+        return d;
+    });
 }
 
 } // namespace ks::store

@@ -36,6 +36,13 @@ struct LlmSpendPoint {
     double costUsd = 0;
 };
 
+// One knowledge-base section a prompt held: its document (by id, and by
+// title when the document is still indexed), why it was picked.
+struct RetrievedDoc {
+    std::string docId, title, section, reason;
+    double score = 0;
+};
+
 class LlmCallStore {
   public:
     explicit LlmCallStore(const Database& db) : db_(db) {}
@@ -50,7 +57,8 @@ class LlmCallStore {
     // Which knowledge-base section fed the call (and so the node it made).
     Status recordRetrieval(std::int64_t callId, std::int64_t nodeId, const std::string& docId, const std::string& section,
                            double score, const std::string& reason) const;
-    Result<std::vector<std::string>> retrievedDocs(std::int64_t callId) const;
+    // The knowledge-base sections a call's prompt held, in the order they were retrieved.
+    Result<std::vector<RetrievedDoc>> retrievedDocs(std::int64_t callId) const;
 
   private:
     const Database& db_;

@@ -120,6 +120,8 @@ class TestLlmSearch : public QObject {
         QVERIFY(first.prompt.find("## Reference material") != std::string::npos);
         const auto retrieved = store::LlmCallStore(*ro).retrievedDocs(first.id);
         QVERIFY(retrieved.ok() && !retrieved->empty());
+        // Each by its document's title and section, as the workbench lists them.
+        for (const auto& r : *retrieved) QVERIFY2(!r.title.empty() && !r.section.empty(), r.docId.c_str());
         QCOMPARE(scalar(*ro, "SELECT count(*) FROM kb_retrievals WHERE node_id = " + std::to_string(first.nodeId)),
                  static_cast<std::int64_t>(retrieved->size()));
         // The reply without code: a recorded error and a failed node, not a crash.

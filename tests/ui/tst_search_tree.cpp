@@ -363,12 +363,21 @@ class TestSearchTree : public QObject {
         QCOMPARE(sections[1].title, QStringLiteral("Problem"));
         QCOMPARE(sections[2].title, QStringLiteral("Kernel"));
         const QPalette palette;
-        const QString folded = llmCallHtml(call, {"hopper/tma.md"}, {}, palette);
+        store::RetrievedDoc doc;
+        doc.docId = "hopper/tma.md";
+        doc.title = "Tensor Memory Accelerator";
+        doc.section = "Bulk copies";
+        doc.score = 2.5;
+        doc.reason = "trigger memory_bound";
+        const QString folded = llmCallHtml(call, {doc}, {}, palette);
         QVERIFY(folded.contains(QStringLiteral("section:1")) && folded.contains(QStringLiteral("section:2")));
         QVERIFY(!folded.contains(QStringLiteral("the problem text")));
         QVERIFY(folded.contains(QStringLiteral("pre-wrap")));
         QVERIFY(folded.contains(QStringLiteral("<b>def</b>")) && folded.contains(QStringLiteral("# fused")));
-        QVERIFY(folded.contains(QStringLiteral("hopper/tma.md")));
+        // Retrieved documents by title, with their section, id and why.
+        QVERIFY(folded.contains(QStringLiteral("<b>Tensor Memory Accelerator</b>")));
+        QVERIFY(folded.contains(QStringLiteral("Bulk copies")) && folded.contains(QStringLiteral("hopper/tma.md")));
+        QVERIFY(folded.contains(QStringLiteral("trigger memory_bound")));
         const QString open = llmCallHtml(call, {}, {1}, palette);
         QVERIFY(open.contains(QStringLiteral("the problem text")) && !open.contains(QStringLiteral("the kernel text")));
     }

@@ -78,7 +78,7 @@ std::vector<PromptSection> promptSections(const QString& prompt) {
     return out;
 }
 
-QString llmCallHtml(const store::LlmCallRecord& c, const std::vector<std::string>& docs, const std::set<int>& expanded,
+QString llmCallHtml(const store::LlmCallRecord& c, const std::vector<store::RetrievedDoc>& docs, const std::set<int>& expanded,
                     const QPalette& palette) {
     const QString background = palette.color(QPalette::AlternateBase).name();
     QString html = QObject::tr("<h3>%1 (%2)</h3><p>%3 in + %4 out tokens%5 · $%6 · %7 s · %8 attempt(s) · %9</p>")
@@ -94,7 +94,17 @@ QString llmCallHtml(const store::LlmCallRecord& c, const std::vector<std::string
         html += QStringLiteral("<p style='color:%2; white-space: pre-wrap'>%1</p>").arg(esc(c.error), errorColorName(palette));
     if (!docs.empty()) {
         html += QObject::tr("<h4>Knowledge-base documents in the prompt</h4><ul>");
-        for (const auto& doc : docs) html += QStringLiteral("<li>%1</li>").arg(esc(doc));
+        // By title (the id when the document is no longer indexed), the
+        // section, and why retrieval picked it.
+        for (const auto& d : docs) {
+            QString item = QStringLiteral("<b>%1</b>").arg(esc(d.title.empty() ? d.docId : d.title));
+            if (!d.section.empty()) item += QStringLiteral(" — %1").arg(esc(d.section));
+            item += QStringLiteral(" <span style='color:%1'>(%2; score %3%4)</span>")
+                        .arg(palette.color(QPalette::PlaceholderText).name(), esc(d.docId))
+                        .arg(d.score, 0, 'g', 3)
+                        .arg(d.reason.empty() ? QString() : QStringLiteral("; ") + esc(d.reason));
+            html += QStringLiteral("<li>%1</li>").arg(item);
+        }
         html += QStringLiteral("</ul>");
     }
     if (!c.reasoning.empty()) html += QObject::tr("<h4>Reasoning</h4>") + block(esc(c.reasoning), background);

@@ -24,7 +24,7 @@ struct PromptSection {
 std::vector<PromptSection> promptSections(const QString& prompt);
 
 // `expanded`: indexes of the prompt sections shown unfolded.
-QString llmCallHtml(const store::LlmCallRecord& call, const std::vector<std::string>& retrievedDocs,
+QString llmCallHtml(const store::LlmCallRecord& call, const std::vector<store::RetrievedDoc>& retrievedDocs,
                     const std::set<int>& expanded, const QPalette& palette);
 
 } // namespace ks::ui

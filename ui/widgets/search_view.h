@@ -127,7 +127,7 @@ class SearchView : public QWidget {
     QCheckBox* showTemplate_ = nullptr;
     QString templateSource_, asRunSource_, codeName_; // the selected node's code
     std::optional<store::LlmCallRecord> llmCall_;     // the selected node's call, for folding its prompt
-    std::vector<std::string> llmDocs_;
+    std::vector<store::RetrievedDoc> llmDocs_;
     std::set<int> llmExpanded_;
     QTabWidget* views_ = nullptr; // Tree | Table
     ParamPlot* params_ = nullptr;
