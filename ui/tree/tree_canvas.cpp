@@ -158,7 +158,8 @@ void TreeCanvas::fitToView() {
     const QRectF b = layout_.bounds();
     if (b.isEmpty()) return;
     // Room at the bottom for the legend, so that no node hides under it.
-    const double margin = 24, bottom = legendRect().height() + 16; // no node under the legend
+    // No node, and no speedup label under a node, behind the legend.
+    const double margin = 24, bottom = legendRect().height() + 16 + QFontMetricsF(font()).height() + 14;
     const double sx = (width() - 2 * margin) / std::max(1.0, b.width());
     const double sy = (height() - margin - bottom) / std::max(1.0, b.height() * rowPixels_);
     scale_ = std::clamp(std::min(sx, sy), kMinScale, 40.0);
@@ -587,9 +588,11 @@ QRectF TreeCanvas::minimapRect() const {
 void TreeCanvas::paintMinimap(QPainter& p) {
     const QRectF b = layout_.bounds();
     if (b.isEmpty()) return;
-    const QRectF drawn(toScreen(b.topLeft()) - QPointF(scale_ / 2, scale_ * rowPixels_ / 2),
-                       QSizeF(b.width() * scale_, b.height() * scale_ * rowPixels_));
-    if (QRectF(rect()).contains(drawn)) return; // all in view: no map needed
+    // Every node's centre (columns and rows from 0 to the last) in view: no map needed.
+    // (Corner by corner: a one-column tree's rectangle has no width, and a
+    // rectangle without width is inside nothing.)
+    const QRectF inner = QRectF(rect()).adjusted(4, 4, -4, -4);
+    if (inner.contains(toScreen(b.topLeft())) && inner.contains(toScreen(QPointF(b.width() - 1, b.height() - 1)))) return;
     const QRectF mm = minimapRect();
     QColor bg = palette().color(QPalette::Window);
     bg.setAlphaF(0.9f);

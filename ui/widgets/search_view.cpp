@@ -297,7 +297,8 @@ void SearchView::onBatch(const NodeBatch& batch) {
     canvas_->applyBatch(batch);
     const auto& layout = canvas_->layout();
     QString text = tr("%1 nodes").arg(layout.size());
-    if (layout.bestId()) text += tr(" · best %1× at node %2").arg(layout.bestSpeedup(), 0, 'g', 3).arg(layout.bestId());
+    if (layout.bestId())
+        text += tr(" · best %1× at node %2").arg(layout.bestSpeedup(), 0, 'g', 3).arg(nodeLabel(layout.bestId()));
     if (!ended_.isEmpty()) text += tr(" · ended (%1)").arg(ended_);
     summary_->setText(text);
     if (!batch.isEmpty()) {
