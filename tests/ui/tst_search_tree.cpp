@@ -197,6 +197,41 @@ class TestSearchTree : public QObject {
         QVERIFY(TreeCanvas::speedupColor(4, 4) != TreeCanvas::speedupColor(1.1, 4));
     }
 
+    // The minimap shows only when nodes are out of view, folds to a tab (its
+    // button or M) and a click in its corner selects nodes when it is not
+    // there; zoomed in, node numbers are drawn inside the glyphs.
+    void minimapFoldsAndNumbersShow() {
+        NodeBatch wide{node(1, 0)};
+        for (int i = 0; i < 60; ++i) wide.push_back(node(2 + i, 1, NodeGlyph::Correct, 1.0 + i * 0.01));
+        for (auto& n : wide) n.seq = n.id;
+        TreeCanvas canvas;
+        canvas.resize(800, 500);
+        canvas.applyBatch(wide);
+        canvas.fitToView();
+        QImage image(canvas.size(), QImage::Format_ARGB32);
+        canvas.render(&image);
+        QVERIFY(!canvas.minimapShown()); // all in view
+        QVERIFY(canvas.selectNode(30));  // zooms in: the rest is out of view
+        canvas.render(&image);
+        QVERIFY(canvas.minimapShown() && !canvas.minimapFolded());
+        QTest::mouseClick(&canvas, Qt::LeftButton, Qt::NoModifier, QPoint(800 - 16, 16)); // its fold button
+        QVERIFY(canvas.minimapFolded());
+        QTest::keyClick(&canvas, Qt::Key_M);
+        QVERIFY(!canvas.minimapFolded());
+        canvas.render(&image);
+        // The selected node's number is drawn inside it: its centre is not the fill colour.
+        const QPointF c = canvas.toScreen(canvas.layout().placed()[static_cast<std::size_t>(canvas.layout().indexOf(30))].center);
+        const QColor fill = TreeCanvas::speedupColor(canvas.layout().node(30)->speedup, canvas.layout().bestSpeedup());
+        bool text = false;
+        for (int dx = -4; dx <= 4 && !text; ++dx)
+            for (int dy = -3; dy <= 3 && !text; ++dy) {
+                const QColor px = image.pixelColor(static_cast<int>(c.x()) + dx, static_cast<int>(c.y()) + dy);
+                text = std::abs(px.red() - fill.red()) + std::abs(px.green() - fill.green()) + std::abs(px.blue() - fill.blue()) >
+                       120;
+            }
+        QVERIFY2(text, "no number drawn in the node");
+    }
+
     // Nothing moves under the user's hand: while the pointer moves on the
     // tree (or a menu holds it), new nodes wait and updates of placed nodes
     // show in place; once the pointer leaves, the new nodes are laid out.

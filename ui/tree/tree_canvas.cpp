@@ -393,6 +393,8 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
         if (dim) outline.setAlphaF(0.2f);
         p.setPen(QPen(outline, n->pinned ? 2.5 : 1));
         paintGlyphShape(p, n->glyph, c, radius, box);
+        if (radius >= 9)
+            paintNumber(p, n->seq, c, radius, n->glyph == NodeGlyph::Pending ? palette().color(QPalette::Base) : fill);
         if (n->pinned || n->boost != 0) paintSteeringMark(p, c, radius, *n);
         if (pn.collapsed) {
             p.setPen(palette().color(QPalette::Text));
@@ -585,6 +587,27 @@ QRectF TreeCanvas::minimapRect() const {
     return QRectF(width() - 168, 8, 160, 100);
 }
 
+// The minimap's fold button (its top-right corner), or the folded map's tab.
+QRectF TreeCanvas::minimapToggleRect() const {
+    return minimapFolded_ ? QRectF(width() - 52, 8, 44, 18) : QRectF(width() - 24, 8, 16, 16);
+}
+
+// A node's number in its search, inside its glyph when there is room.
+void TreeCanvas::paintNumber(QPainter& p, qint64 number, QPointF c, double radius, const QColor& fill) const {
+    if (number <= 0) return;
+    const QString text = QString::number(number);
+    QFont f = font();
+    f.setPixelSize(std::max(7, static_cast<int>(radius * 0.75)));
+    const QFontMetricsF m(f);
+    if (m.horizontalAdvance(text) > radius * 1.7) return;
+    const bool light = fill.lightnessF() > 0.55 || fill.alphaF() < 0.5;
+    p.save();
+    p.setFont(f);
+    p.setPen(light ? QColor(0x20, 0x20, 0x20) : QColor(0xf5, 0xf5, 0xf5));
+    p.drawText(QRectF(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius), Qt::AlignCenter, text);
+    p.restore();
+}
+
 void TreeCanvas::paintMinimap(QPainter& p) {
     const QRectF b = layout_.bounds();
     if (b.isEmpty()) return;
@@ -592,7 +615,22 @@ void TreeCanvas::paintMinimap(QPainter& p) {
     // (Corner by corner: a one-column tree's rectangle has no width, and a
     // rectangle without width is inside nothing.)
     const QRectF inner = QRectF(rect()).adjusted(4, 4, -4, -4);
+    minimapShown_ = false;
     if (inner.contains(toScreen(b.topLeft())) && inner.contains(toScreen(QPointF(b.width() - 1, b.height() - 1)))) return;
+    minimapShown_ = true;
+    if (minimapFolded_) {
+        // Folded to a tab: nothing under the corner is hidden.
+        const QRectF tab = minimapToggleRect();
+        QColor bg = palette().color(QPalette::Window);
+        bg.setAlphaF(0.9f);
+        p.setPen(QPen(palette().color(QPalette::Mid), 1));
+        p.setBrush(bg);
+        p.drawRect(tab);
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(tab, Qt::AlignCenter, tr("map"));
+        p.setBrush(Qt::NoBrush);
+        return;
+    }
     const QRectF mm = minimapRect();
     QColor bg = palette().color(QPalette::Window);
     bg.setAlphaF(0.9f);
@@ -615,6 +653,14 @@ void TreeCanvas::paintMinimap(QPainter& p) {
     p.setPen(QPen(palette().color(QPalette::Highlight), 1.5));
     p.setBrush(Qt::NoBrush);
     p.drawRect(v.intersected(mm));
+    // Its fold button: the map can get out of the way of the nodes under it.
+    const QRectF fold = minimapToggleRect();
+    p.setPen(QPen(palette().color(QPalette::Mid), 1));
+    p.setBrush(palette().color(QPalette::Button));
+    p.drawRect(fold);
+    p.setPen(palette().color(QPalette::ButtonText));
+    p.drawLine(QPointF(fold.left() + 4, fold.center().y()), QPointF(fold.right() - 4, fold.center().y()));
+    p.setBrush(Qt::NoBrush);
 }
 
 void TreeCanvas::wheelEvent(QWheelEvent* event) {
@@ -629,7 +675,13 @@ void TreeCanvas::mousePressEvent(QMouseEvent* event) {
         update();
         return;
     }
-    if (event->button() == Qt::LeftButton && minimapRect().contains(event->position()) && !layout_.bounds().isEmpty()) {
+    if (event->button() == Qt::LeftButton && minimapShown_ && minimapToggleRect().contains(event->position())) {
+        minimapFolded_ = !minimapFolded_;
+        update();
+        return;
+    }
+    if (event->button() == Qt::LeftButton && minimapShown_ && !minimapFolded_ && minimapRect().contains(event->position()) &&
+        !layout_.bounds().isEmpty()) {
         // Click on the minimap: centre the view there.
         const QRectF mm = minimapRect(), b = layout_.bounds();
         const QPointF target((event->position().x() - mm.left()) / mm.width() * b.width(),
@@ -746,6 +798,10 @@ void TreeCanvas::keyPressEvent(QKeyEvent* event) {
     }
     case Qt::Key_C:
         if (selected_) toggleCollapsed(selected_);
+        break;
+    case Qt::Key_M:
+        minimapFolded_ = !minimapFolded_;
+        update();
         break;
     default:
         QWidget::keyPressEvent(event);

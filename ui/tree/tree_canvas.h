@@ -4,7 +4,9 @@
 // Each glyph shows the node's status, and a correct node's speedup on a colour
 // scale (legend bottom-left). The best path is drawn bold. Wheel zooms, drag
 // pans, F fits, a click selects, a double click collapses or expands a
-// subtree, and a minimap shows where the view is once the tree outgrows it.
+// subtree, and a minimap shows where the view is once the tree outgrows it
+// (its button or M folds it to a tab). Zoomed in, each node shows its number
+// in the search.
 #include "tree/tree_layout.h"
 
 #include <QtCore/QElapsedTimer>
@@ -89,6 +91,8 @@ class TreeCanvas : public QWidget {
     // Draws the subtree below `root` node by node (a double click on its glyph).
     void openSubtree(qint64 root);
     bool legendExpanded() const { return legendExpanded_; }
+    bool minimapShown() const { return minimapShown_; }
+    bool minimapFolded() const { return minimapFolded_; }
 
     static QColor speedupColor(double speedup, double best);
     static QColor glyphColor(NodeGlyph glyph);
@@ -126,6 +130,8 @@ class TreeCanvas : public QWidget {
     void paintSteeringMark(QPainter& p, QPointF center, double radius, const NodeSnapshot& n) const;
     void paintMinimap(QPainter& p);
     QRectF minimapRect() const;
+    QRectF minimapToggleRect() const;
+    void paintNumber(QPainter& p, qint64 number, QPointF c, double radius, const QColor& fill) const;
 
     TreeLayout layout_;
     TreeFilter filter_;
@@ -137,8 +143,10 @@ class TreeCanvas : public QWidget {
     int drawnNodes_ = 0;
     QSet<qint64> opened_; // subtree roots a person opened
     bool legendExpanded_ = true;
-    double rowPixels_ = 2.2; // a depth row is this many columns tall
-    QPointF offset_{20, 20}; // screen position of layout (0, 0)
+    bool minimapShown_ = false;  // the last paint drew the minimap (or its tab)
+    bool minimapFolded_ = false; // folded to a tab (its button, or M)
+    double rowPixels_ = 2.2;     // a depth row is this many columns tall
+    QPointF offset_{20, 20};     // screen position of layout (0, 0)
     std::optional<QPointF> dragFrom_;
     bool fitted_ = false; // the first batch fits; after that the user's view stays
     // Stable layout under the pointer.
