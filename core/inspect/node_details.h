@@ -17,6 +17,8 @@ struct ProfileSummary {
     std::string level;
     bool hasRoofline = false;
     double gbs = 0, gflops = 0, rooflineFraction = 0, intensity = 0;
+    double roofBandwidthGBs = 0, roofGflops = 0;               // the roofs it was measured against (0: unknown)
+    std::string device;                                        // "cpu" or the GPU's name
     std::vector<std::pair<std::string, std::string>> findings; // signal, evidence
 };
 
@@ -30,6 +32,9 @@ struct NodeDetails {
     std::optional<store::LlmCallRecord> llmCall;
     std::vector<store::RetrievedDoc> retrievedDocs; // the call's knowledge-base sections
     std::optional<ProfileSummary> profile;
+    // For the roofline chart: the parent's profile and the search's best node's.
+    std::optional<ProfileSummary> parentProfile, bestProfile;
+    std::int64_t bestNodeId = 0;
 };
 
 } // namespace ks::inspect

@@ -24,6 +24,11 @@ std::optional<ProfileSummary> summarize(const store::ProfileRecord& rec) {
             p.rooflineFraction = t.value("roofline_fraction", 0.0);
             p.intensity = t.value("intensity", 0.0);
         }
+        if (const auto& r = j["roofline"]; r.contains("roofs") && r["roofs"].is_object()) {
+            p.roofBandwidthGBs = r["roofs"].value("bandwidth_gbs", 0.0);
+            p.roofGflops = r["roofs"].value("peak_gflops", 0.0);
+            p.device = r["roofs"].value("device", std::string());
+        }
     }
     if (j.contains("signals") && j["signals"].is_array())
         for (const auto& s : j["signals"])
@@ -85,6 +90,19 @@ Result<NodeDetails> WorkspaceReader::nodeDetails(std::int64_t searchId, std::int
             d.evaluationError = result.error().message;
         if (auto profile = store::ProfileStore(*db_).latest(node.evaluationId); profile && *profile)
             d.profile = summarize(**profile);
+    }
+    // The parent's and the search's best node's profiles, to place beside this one.
+    const auto profileOf = [&](std::int64_t id) -> std::optional<ProfileSummary> {
+        auto found = ss.loadNodesById(searchId, {id});
+        if (!found || found->empty() || !found->front().evaluationId) return std::nullopt;
+        auto profile = store::ProfileStore(*db_).latest(found->front().evaluationId);
+        if (!profile || !*profile) return std::nullopt;
+        return summarize(**profile);
+    };
+    if (node.parentId) d.parentProfile = profileOf(node.parentId);
+    if (auto search = ss.loadSearch(searchId); search && search->bestNode) {
+        d.bestNodeId = *search->bestNode;
+        if (d.bestNodeId != nodeId) d.bestProfile = profileOf(d.bestNodeId);
     }
     store::LlmCallStore calls(*db_);
     if (auto call = calls.forNode(nodeId); call && *call) {

@@ -148,10 +148,15 @@ class TestStore : public QObject {
             n.status = "ok";
             n.speedup = 2.5;
             QVERIFY(ss.finishNode(n, ss.loadSearch(searchId).value()).ok());
+            auto withBest = ss.loadSearch(searchId).value(); // as the engine records its best
+            withBest.bestNode = child;
+            withBest.bestSpeedup = 2.5;
+            QVERIFY(ss.updateSearch(withBest).ok());
             ProfileRecord p;
             p.evaluationId = evaluationId;
             p.level = "roofline";
-            p.reportJson = R"({"roofline": {"total": {"gbs": 12.5, "gflops": 3.0, "roofline_fraction": 0.4, "intensity": 0.25}},
+            p.reportJson = R"({"roofline": {"total": {"gbs": 12.5, "gflops": 3.0, "roofline_fraction": 0.4, "intensity": 0.25},
+                                            "roofs": {"bandwidth_gbs": 20.0, "peak_gflops": 276.0, "cores": 1, "device": "cpu"}},
                                "signals": [{"signal": "memory_bound", "evidence": "0.25 flop/B"}]})";
             QVERIFY(ProfileStore(*db).save(p).ok());
             LlmCallStore calls(*db);
@@ -178,6 +183,12 @@ class TestStore : public QObject {
         QCOMPARE(d->evaluation->message, std::string("correct on every check shape"));
         QVERIFY(d->profile && d->profile->hasRoofline);
         QCOMPARE(d->profile->gbs, 12.5);
+        QCOMPARE(d->profile->roofBandwidthGBs, 20.0); // the roofs it was measured against, for the chart
+        QCOMPARE(d->profile->roofGflops, 276.0);
+        QCOMPARE(d->profile->device, std::string("cpu"));
+        QVERIFY(!d->parentProfile);     // the root was never evaluated
+        QCOMPARE(d->bestNodeId, child); // the search's best is the node itself:
+        QVERIFY(!d->bestProfile);       // no second point for it
         QCOMPARE(d->profile->findings.size(), std::size_t(1));
         QCOMPARE(d->profile->findings[0].first, std::string("memory_bound"));
         QVERIFY(d->llmCall && d->llmCall->prompt == "make it faster");

@@ -2,6 +2,7 @@
 // filters, painting), the searches model, and the follower that reads a real
 // workspace on its own thread and delivers new nodes within half a second.
 #include "charts/param_plot.h"
+#include "charts/roofline_plot.h"
 #include "inspect/param_importance.h"
 #include "models/search_list_model.h"
 #include "report/search_report.h"
@@ -230,6 +231,37 @@ class TestSearchTree : public QObject {
                        120;
             }
         QVERIFY2(text, "no number drawn in the node");
+    }
+
+    // The Profile tab's roofline: the node, its parent and the search's best
+    // against the roofs they were measured with; no point without a flop count.
+    void rooflinePlotPlacesTheNodeItsParentAndTheBest() {
+        inspect::ProfileSummary node, parent, best, noFlops;
+        for (auto* p : {&node, &parent, &best, &noFlops}) {
+            p->hasRoofline = true;
+            p->roofBandwidthGBs = 20;
+            p->roofGflops = 276;
+        }
+        node.intensity = parent.intensity = 0.17;
+        node.gflops = 2.4;
+        parent.gflops = 1.2;
+        best.intensity = 0.5;
+        best.gflops = 8;
+        noFlops.gbs = 12;
+        RooflinePlot plot;
+        plot.resize(500, 300);
+        QVERIFY(plot.showProfiles(node, parent, best));
+        QCOMPARE(plot.pointsDrawn(), 3);
+        QCOMPARE(plot.graphCount(), 4);                                                    // the roof and three points
+        QVERIFY(plot.xAxis->range().contains(13.8) && plot.xAxis->range().contains(0.17)); // the ridge and the points
+        QVERIFY(plot.showProfiles(node, std::nullopt, std::nullopt));
+        QCOMPARE(plot.pointsDrawn(), 1);
+        QVERIFY(!plot.showProfiles(noFlops, parent, best));
+        QVERIFY(!hasRooflinePoint(noFlops));
+        if (const char* dir = std::getenv("KS_SCREENSHOT_DIR")) {
+            plot.showProfiles(node, parent, best);
+            plot.grab().save(QString::fromUtf8(dir) + "/roofline_plot.png");
+        }
     }
 
     // Nothing moves under the user's hand: while the pointer moves on the

@@ -2,6 +2,7 @@
 
 #include "charts/param_plot.h"
 #include "charts/progress_plot.h"
+#include "charts/roofline_plot.h"
 #include "charts/timing_plot.h"
 #include "editor/code_view.h"
 #include "editor/line_diff.h"
@@ -213,7 +214,13 @@ void SearchView::buildInspector() {
     timing_ = new TimingPlot(evalPage);
     evalPage->addWidget(evaluation_);
     evalPage->addWidget(timing_);
-    profile_ = new QTextBrowser(inspector_);
+    // The Profile tab: the node on its machine's roofline above, the numbers and the diagnosis below.
+    auto* profilePage = new QSplitter(Qt::Vertical, inspector_);
+    roofline_ = new RooflinePlot(profilePage);
+    roofline_->setObjectName(QStringLiteral("rooflinePlot"));
+    profile_ = new QTextBrowser(profilePage);
+    profilePage->addWidget(roofline_);
+    profilePage->addWidget(profile_);
     llm_ = new QTextBrowser(inspector_);
     llm_->setObjectName(QStringLiteral("llmView"));
     llm_->setOpenLinks(false);
@@ -230,7 +237,7 @@ void SearchView::buildInspector() {
     inspector_->addTab(codePage, tr("Code"));
     inspector_->addTab(diff_, tr("Diff"));
     inspector_->addTab(evalPage, tr("Evaluation"));
-    inspector_->addTab(profile_, tr("Profile"));
+    inspector_->addTab(profilePage, tr("Profile"));
     inspector_->addTab(llm_, tr("LLM"));
     auto* progressPage = new QWidget(inspector_);
     auto* progressLayout = new QVBoxLayout(progressPage);
@@ -417,6 +424,7 @@ void SearchView::showDetails(const inspect::NodeDetails& d) {
 }
 
 void SearchView::showProfile(const inspect::NodeDetails& d) {
+    roofline_->setVisible(d.profile && roofline_->showProfiles(*d.profile, d.parentProfile, d.bestProfile));
     if (!d.profile) {
         profile_->setHtml(
             tr("<p><i>No profile: the node is not a correct, timed kernel, or no machine model was at hand.</i></p>"));
@@ -430,6 +438,17 @@ void SearchView::showProfile(const inspect::NodeDetails& d) {
                  .arg(pr.gflops, 0, 'f', 1)
                  .arg(pr.rooflineFraction * 100, 0, 'f', 0)
                  .arg(pr.intensity, 0, 'g', 3);
+    if (pr.hasRoofline && !hasRooflinePoint(pr))
+        p += tr("<p><i>No roofline point: %1.</i></p>")
+                 .arg(pr.roofBandwidthGBs > 0 ? tr("the problem gives no flop count, so only bandwidth is placed (%1 of %2 GB/s)")
+                                                    .arg(pr.gbs, 0, 'f', 1)
+                                                    .arg(pr.roofBandwidthGBs, 0, 'f', 0)
+                                              : tr("no machine roofs were measured for this host"));
+    if (d.parentProfile && d.parentProfile->hasRoofline)
+        p += tr("<p>Parent: %1 GB/s, %2 GFLOP/s, %3% of the roofline bound.</p>")
+                 .arg(d.parentProfile->gbs, 0, 'f', 1)
+                 .arg(d.parentProfile->gflops, 0, 'f', 1)
+                 .arg(d.parentProfile->rooflineFraction * 100, 0, 'f', 0);
     p += QStringLiteral("<ul>");
     for (const auto& [signal, evidence] : pr.findings)
         p += QStringLiteral("<li><b>%1</b>: %2</li>").arg(esc(signal), esc(evidence));

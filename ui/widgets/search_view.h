@@ -41,6 +41,7 @@ class NodeTableModel;
 class ParamPlot;
 class ProgressPlot;
 class SearchFollower;
+class RooflinePlot;
 class TimingPlot;
 class TreeCanvas;
 
@@ -121,6 +122,7 @@ class SearchView : public QWidget {
     QLabel* progressText_ = nullptr;
     QTimer* progressTimer_ = nullptr;
     QTextBrowser* profile_ = nullptr;
+    RooflinePlot* roofline_ = nullptr;
     QTextBrowser* llm_ = nullptr;
     DetailLoader* loader_ = nullptr;
     QString ended_;
