@@ -64,11 +64,12 @@ void registerPlatform(const std::string& platform) {
 }
 const std::vector<std::string>& knownSignals() {
     static const std::vector<std::string> v{
-        "memory_bound",     "compute_bound",    "latency_bound",  "near_roofline",  "low_vectorization", "low_occupancy",
-        "launch_overhead",  "compile_error",    "wrong_answer",   "runtime_error",  "timeout",           "oom",
-        "nondeterministic", "unwritten_output", "input_modified", "op:elementwise", "op:reduction",      "op:normalization",
-        "op:softmax",       "op:gemm",          "op:conv",        "op:gather",      "op:scan",           "op:jagged",
-        "op:embedding",     "op:attention",     "op:sort"};
+        "memory_bound",     "compute_bound",    "latency_bound",  "near_roofline",   "low_vectorization", "low_occupancy",
+        "launch_overhead",  "compile_error",    "wrong_answer",   "runtime_error",   "timeout",           "oom",
+        "nondeterministic", "unwritten_output", "input_modified", "op:elementwise",  "op:reduction",      "op:normalization",
+        "op:softmax",       "op:gemm",          "op:conv",        "op:gather",       "op:scan",           "op:jagged",
+        "op:embedding",     "op:attention",     "op:sort",        "register_spills", "bank_conflicts",    "uncoalesced",
+        "tail_effect"};
     return v;
 }
 

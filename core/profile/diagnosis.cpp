@@ -1,6 +1,7 @@
 #include "profile/diagnosis.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace ks::profile {
@@ -13,6 +14,7 @@ constexpr double kLatencyFraction = 0.4;   // both roofs below this: something e
 constexpr double kCpuOverheadSeconds = 10e-6;
 constexpr double kGpuOverheadNs = 5000;
 constexpr double kLowOccupancyPct = 30;
+constexpr double kCoalescedSectors = 8;            // sectors per global load request past which accesses scatter
 constexpr double kVectorInstructionsPerUnit = 0.5; // instructions per fp32 element moved or FMA
 
 std::string fmt(const char* f, double a, double b = 0, double c = 0, double d = 0, double e = 0) {
@@ -45,6 +47,34 @@ void fromNcu(const std::vector<NcuKernel>& kernels, double near, std::vector<Sig
                       k.theoreticalOccupancyPct, k.gridSize, k.blockSize) +
                       who,
                   "ncu"});
+    // What the access pattern costs, where the capture measured it.
+    if (k.localBytes > 0)
+        add(out,
+            {"register_spills",
+             fmt("%.0f bytes of local-memory traffic at %.0f registers per thread", k.localBytes, k.registersPerThread) + who,
+             "ncu"});
+    if (k.sharedBankConflicts > 0 && k.sharedWavefronts > 0 && k.sharedBankConflicts >= 0.1 * k.sharedWavefronts)
+        add(out, {"bank_conflicts",
+                  fmt("%.0f%% of shared-memory wavefronts are bank conflicts (%.0f of %.0f)",
+                      100 * k.sharedBankConflicts / k.sharedWavefronts, k.sharedBankConflicts, k.sharedWavefronts) +
+                      who,
+                  "ncu"});
+    if (k.globalSectorsPerRequest > kCoalescedSectors)
+        add(out, {"uncoalesced",
+                  fmt("global loads take %.1f sectors per request (4 when a warp reads 128 contiguous bytes)",
+                      k.globalSectorsPerRequest) +
+                      who,
+                  "ncu"});
+    // Too few blocks for the SMs: the grid's last (or only) wave leaves most of them idle.
+    if (k.wavesPerSm > 0 && k.durationNs >= kGpuOverheadNs) {
+        const double last = k.wavesPerSm - std::floor(k.wavesPerSm);
+        if (k.wavesPerSm < 1)
+            add(out, {"tail_effect",
+                      fmt("%.2f waves: the grid fills %.0f%% of the SMs once", k.wavesPerSm, 100 * k.wavesPerSm) + who, "ncu"});
+        else if (k.wavesPerSm < 4 && last > 0 && last < 0.5)
+            add(out, {"tail_effect",
+                      fmt("%.2f waves: the last wave keeps %.0f%% of the SMs busy", k.wavesPerSm, 100 * last) + who, "ncu"});
+    }
     if (k.durationNs > 0 && k.durationNs < kGpuOverheadNs)
         add(out, {"launch_overhead", fmt("the kernel runs %.1f us, the order of a launch's own cost", k.durationNs / 1e3) + who,
                   "ncu"});

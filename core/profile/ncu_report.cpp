@@ -76,6 +76,7 @@ Result<std::vector<NcuKernel>> parseRaw(const std::vector<std::vector<std::strin
         if (row.size() != h.size()) continue;
         NcuKernel k;
         k.name = name >= 0 ? row[static_cast<std::size_t>(name)] : "";
+        double sectors = -1, requests = -1;
         for (std::size_t c = 0; c < h.size(); ++c) {
             const std::string& m = h[c];
             const double v = number(row[c]);
@@ -98,10 +99,21 @@ Result<std::vector<NcuKernel>> parseRaw(const std::vector<std::vector<std::strin
                 k.registersPerThread = v;
             else if (m == "launch__waves_per_multiprocessor")
                 k.wavesPerSm = v;
+            else if (m == "l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum" || m == "l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum")
+                k.localBytes = std::max(0.0, k.localBytes) + v;
+            else if (m == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum")
+                k.sharedBankConflicts = v;
+            else if (m == "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum")
+                k.sharedWavefronts = v;
+            else if (m == "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+                sectors = v;
+            else if (m == "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")
+                requests = v;
             else if (m.rfind(stallPrefix, 0) == 0 && m.size() > stallPrefix.size() + stallSuffix.size() &&
                      m.compare(m.size() - stallSuffix.size(), stallSuffix.size(), stallSuffix) == 0)
                 k.stalls.emplace_back(m.substr(stallPrefix.size(), m.size() - stallPrefix.size() - stallSuffix.size()), v);
         }
+        if (sectors >= 0 && requests > 0) k.globalSectorsPerRequest = sectors / requests;
         sortStalls(k);
         out.push_back(std::move(k));
     }
@@ -155,6 +167,11 @@ const std::string& ncuMetricList() {
                                     "sm__warps_active.avg.pct_of_peak_sustained_active,sm__maximum_warps_per_active_cycle_pct,"
                                     "launch__grid_size,launch__block_size,"
                                     "launch__registers_per_thread,launch__waves_per_multiprocessor,"
+                                    "l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum,"
+                                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,"
+                                    "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,"
+                                    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+                                    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
                                     "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\\.ratio";
     return list;
 }
@@ -192,6 +209,10 @@ nlohmann::json toJson(const NcuKernel& k) {
             {"block_size", k.blockSize},
             {"registers_per_thread", k.registersPerThread},
             {"waves_per_sm", k.wavesPerSm},
+            {"local_bytes", k.localBytes},
+            {"shared_bank_conflicts", k.sharedBankConflicts},
+            {"shared_wavefronts", k.sharedWavefronts},
+            {"global_sectors_per_request", k.globalSectorsPerRequest},
             {"stalls", stalls}};
 }
 

@@ -19,6 +19,11 @@ struct NcuKernel {
     double dramPct = -1, smPct = -1; // of peak sustained; -1 when absent
     double achievedOccupancyPct = -1, theoreticalOccupancyPct = -1;
     double gridSize = 0, blockSize = 0, registersPerThread = 0, wavesPerSm = -1;
+    // Memory access quality; -1 when absent (older captures, the details page):
+    double localBytes = -1;              // local-memory loads and stores (register spills, mostly)
+    double sharedBankConflicts = -1;     // extra shared-memory wavefronts from bank conflicts
+    double sharedWavefronts = -1;        // all shared-memory wavefronts
+    double globalSectorsPerRequest = -1; // global loads: 32-byte sectors per request (4 when 32 threads read 4 bytes each)
     std::vector<std::pair<std::string, double>> stalls; // reason -> warps stalled per issue, largest first
 };
 

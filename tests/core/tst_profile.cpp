@@ -129,6 +129,52 @@ class TestProfile : public QObject {
         QVERIFY(!has(tiny, "memory_bound"));
     }
 
+    // Access-quality metrics (the raw page's l1tex counters and waves per SM):
+    // a synthetic capture with one kernel of each kind, until an H100 capture
+    // of tests/gpu/ncu_fixture.cu holds them too.
+    void ncuAccessQualitySignals() {
+        const std::string csv =
+            "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__throughput.avg.pct_of_peak_sustained_elapsed\","
+            "\"sm__throughput.avg.pct_of_peak_sustained_elapsed\",\"launch__registers_per_thread\","
+            "\"launch__waves_per_multiprocessor\",\"l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum\","
+            "\"l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum\",\"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum\","
+            "\"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum\",\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\","
+            "\"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\"\n"
+            "\"\",\"\",\"us\",\"%\",\"%\",\"register/thread\",\"\",\"byte\",\"byte\",\"\",\"\",\"sector\",\"\"\n"
+            "\"0\",\"spills(float*)\",\"120\",\"30\",\"35\",\"255\",\"8\",\"1048576\",\"524288\",\"0\",\"0\",\"4000\",\"1000\"\n"
+            "\"1\",\"transpose(float*)\",\"80\",\"45\",\"50\",\"32\",\"6\",\"0\",\"0\",\"31000\",\"33000\",\"4000\",\"1000\"\n"
+            "\"2\",\"gather(float*)\",\"200\",\"70\",\"20\",\"24\",\"10\",\"0\",\"0\",\"0\",\"0\",\"32000\",\"1000\"\n"
+            "\"3\",\"fewBlocks(float*)\",\"60\",\"10\",\"12\",\"32\",\"0.4\",\"0\",\"0\",\"0\",\"0\",\"4000\",\"1000\"\n"
+            "\"4\",\"lastWave(float*)\",\"60\",\"50\",\"40\",\"32\",\"1.2\",\"0\",\"0\",\"0\",\"0\",\"4000\",\"1000\"\n";
+        auto ks = parseNcuCsv(csv);
+        QVERIFY2(ks, ks ? "" : ks.error().message.c_str());
+        QCOMPARE(ks->size(), std::size_t(5));
+        QCOMPARE((*ks)[0].localBytes, 1572864.0);
+        QCOMPARE((*ks)[2].globalSectorsPerRequest, 32.0);
+        auto diagnoseOne = [](const NcuKernel& k) {
+            std::vector<NcuKernel> one{k};
+            DiagnosisInput in;
+            in.ncu = &one;
+            return diagnose(in);
+        };
+        const auto spills = diagnoseOne((*ks)[0]);
+        QVERIFY(has(spills, "register_spills") && !has(spills, "uncoalesced") && !has(spills, "bank_conflicts"));
+        const auto transpose = diagnoseOne((*ks)[1]);
+        QVERIFY(has(transpose, "bank_conflicts") && !has(transpose, "register_spills"));
+        const auto gather = diagnoseOne((*ks)[2]);
+        QVERIFY(has(gather, "uncoalesced") && has(gather, "memory_bound"));
+        QVERIFY(!has(gather, "tail_effect"));
+        const auto few = diagnoseOne((*ks)[3]);
+        QVERIFY(has(few, "tail_effect"));
+        const auto last = diagnoseOne((*ks)[4]);
+        QVERIFY(has(last, "tail_effect"));
+        // The H100 capture (no such counters) raises none of them.
+        auto captured = parseNcuCsv(fixture("ncu/ncu_raw.csv"));
+        QVERIFY(captured);
+        for (const auto& k : *captured)
+            for (const char* name : {"register_spills", "bank_conflicts", "uncoalesced"}) QVERIFY(!has(diagnoseOne(k), name));
+    }
+
     void ncuBadInput() {
         auto none = parseNcuCsv("==PROF== Connected\nno kernels profiled\n");
         QVERIFY(!none);
