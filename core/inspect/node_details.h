@@ -20,6 +20,9 @@ struct ProfileSummary {
     double roofBandwidthGBs = 0, roofGflops = 0;               // the roofs it was measured against (0: unknown)
     std::string device;                                        // "cpu" or the GPU's name
     std::vector<std::pair<std::string, std::string>> findings; // signal, evidence
+    // The longest kernel's Nsight Compute metrics (name -1: not measured), when the ncu level ran.
+    std::string ncuKernel;
+    std::vector<std::pair<std::string, double>> ncuMetrics;
 };
 
 struct NodeDetails {

@@ -30,6 +30,38 @@ std::optional<ProfileSummary> summarize(const store::ProfileRecord& rec) {
             p.device = r["roofs"].value("device", std::string());
         }
     }
+    if (j.contains("ncu") && j["ncu"].is_array() && !j["ncu"].empty()) {
+        // The longest kernel speaks for the candidate, as in the diagnosis.
+        const nlohmann::json* longest = nullptr;
+        for (const auto& k : j["ncu"])
+            if (k.is_object() && (!longest || k.value("duration_ns", 0.0) > longest->value("duration_ns", 0.0))) longest = &k;
+        if (longest) {
+            const auto& k = *longest;
+            const std::string name = k.value("name", std::string());
+            p.ncuKernel = name.substr(0, name.find('('));
+            const std::pair<const char*, const char*> shown[] = {{"duration (us)", "duration_ns"},
+                                                                 {"DRAM throughput (%)", "dram_pct"},
+                                                                 {"SM throughput (%)", "sm_pct"},
+                                                                 {"achieved occupancy (%)", "achieved_occupancy_pct"},
+                                                                 {"theoretical occupancy (%)", "theoretical_occupancy_pct"},
+                                                                 {"grid size", "grid_size"},
+                                                                 {"block size", "block_size"},
+                                                                 {"registers per thread", "registers_per_thread"},
+                                                                 {"waves per SM", "waves_per_sm"},
+                                                                 {"local-memory bytes (spills)", "local_bytes"},
+                                                                 {"shared bank conflicts", "shared_bank_conflicts"},
+                                                                 {"global sectors per request", "global_sectors_per_request"}};
+            for (const auto& [label, key] : shown) {
+                if (!k.contains(key) || !k[key].is_number()) continue;
+                double v = k[key].get<double>();
+                if (std::string(key) == "duration_ns" && v >= 0) v /= 1000;
+                p.ncuMetrics.emplace_back(label, v);
+            }
+            if (k.contains("stalls") && k["stalls"].is_array() && !k["stalls"].empty() && k["stalls"][0].is_object())
+                p.ncuMetrics.emplace_back("top stall: " + k["stalls"][0].value("reason", std::string()) + " (per issue)",
+                                          k["stalls"][0].value("per_issue", -1.0));
+        }
+    }
     if (j.contains("signals") && j["signals"].is_array())
         for (const auto& s : j["signals"])
             if (s.is_object()) p.findings.emplace_back(s.value("signal", std::string()), s.value("evidence", std::string()));

@@ -155,9 +155,13 @@ class TestStore : public QObject {
             ProfileRecord p;
             p.evaluationId = evaluationId;
             p.level = "roofline";
-            p.reportJson = R"({"roofline": {"total": {"gbs": 12.5, "gflops": 3.0, "roofline_fraction": 0.4, "intensity": 0.25},
+            p.reportJson =
+                R"json({"roofline": {"total": {"gbs": 12.5, "gflops": 3.0, "roofline_fraction": 0.4, "intensity": 0.25},
                                             "roofs": {"bandwidth_gbs": 20.0, "peak_gflops": 276.0, "cores": 1, "device": "cpu"}},
-                               "signals": [{"signal": "memory_bound", "evidence": "0.25 flop/B"}]})";
+                               "ncu": [{"name": "tiny(float*)", "duration_ns": 2000, "dram_pct": 5},
+                                       {"name": "main(float*, int)", "duration_ns": 90000, "dram_pct": 81.5,
+                                        "registers_per_thread": 32, "stalls": [{"reason": "long_scoreboard", "per_issue": 12.5}]}],
+                               "signals": [{"signal": "memory_bound", "evidence": "0.25 flop/B"}]})json";
             QVERIFY(ProfileStore(*db).save(p).ok());
             LlmCallStore calls(*db);
             LlmCallRecord c;
@@ -186,6 +190,12 @@ class TestStore : public QObject {
         QCOMPARE(d->profile->roofBandwidthGBs, 20.0); // the roofs it was measured against, for the chart
         QCOMPARE(d->profile->roofGflops, 276.0);
         QCOMPARE(d->profile->device, std::string("cpu"));
+        QCOMPARE(d->profile->ncuKernel, std::string("main")); // the longest kernel, its metrics in order
+        QVERIFY(d->profile->ncuMetrics.size() >= 4);
+        QCOMPARE(d->profile->ncuMetrics[0].first, std::string("duration (us)"));
+        QCOMPARE(d->profile->ncuMetrics[0].second, 90.0);
+        QCOMPARE(d->profile->ncuMetrics[1].second, 81.5);
+        QCOMPARE(d->profile->ncuMetrics.back().first, std::string("top stall: long_scoreboard (per issue)"));
         QVERIFY(!d->parentProfile);     // the root was never evaluated
         QCOMPARE(d->bestNodeId, child); // the search's best is the node itself:
         QVERIFY(!d->bestProfile);       // no second point for it

@@ -16,6 +16,7 @@
 #include "tree/tree_canvas.h"
 #include "tree/tree_layout.h"
 #include "widgets/llm_call_html.h"
+#include "widgets/profile_html.h"
 #include "widgets/search_view.h"
 
 #include <QtCore/QElapsedTimer>
@@ -262,6 +263,27 @@ class TestSearchTree : public QObject {
             plot.showProfiles(node, parent, best);
             plot.grab().save(QString::fromUtf8(dir) + "/roofline_plot.png");
         }
+    }
+
+    // The Profile page: the dominant kernel's ncu metrics beside the parent's
+    // (a changed value in bold), the diagnosis with its evidence.
+    void profilePageShowsNcuMetricsBesideTheParent() {
+        inspect::NodeDetails d;
+        inspect::ProfileSummary node, parent;
+        node.level = "ncu";
+        node.ncuKernel = "rmsnorm_fwd";
+        node.ncuMetrics = {{"DRAM throughput (%)", 88.0}, {"registers per thread", 40.0}, {"local-memory bytes (spills)", -1}};
+        node.findings = {{"memory_bound", "DRAM throughput at 88% of peak (ncu, rmsnorm_fwd)"}};
+        parent.ncuMetrics = {{"DRAM throughput (%)", 61.0}, {"registers per thread", 40.0}};
+        d.profile = node;
+        d.parentProfile = parent;
+        const QString html = profileHtml(d);
+        QVERIFY(html.contains(QStringLiteral("Nsight Compute: rmsnorm_fwd")));
+        QVERIFY2(html.contains(QStringLiteral("<b>88</b>")) && html.contains(QStringLiteral(">61<")), qPrintable(html));
+        QVERIFY(!html.contains(QStringLiteral("<b>40</b>"))); // unchanged: not bold
+        QVERIFY(html.contains(QStringLiteral("memory_bound")) && html.contains(QStringLiteral("88% of peak")));
+        d.profile.reset();
+        QVERIFY(profileHtml(d).contains(QStringLiteral("No profile")));
     }
 
     // Nothing moves under the user's hand: while the pointer moves on the

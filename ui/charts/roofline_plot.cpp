@@ -62,9 +62,9 @@ bool RooflinePlot::showProfiles(const inspect::ProfileSummary& node, const std::
     if (best && hasRooflinePoint(*best))
         point(*best, tr("best: %1 GFLOP/s").arg(best->gflops, 0, 'g', 3), QCPScatterStyle::ssStar, QColor(0xff, 0xb3, 0x00), 14);
     if (parent && hasRooflinePoint(*parent))
-        point(*parent, tr("parent: %1 GFLOP/s").arg(parent->gflops, 0, 'g', 3), QCPScatterStyle::ssSquare, QColor(0x90, 0xa4, 0xae), 9);
-    point(node,
-          tr("node: %1 GFLOP/s, %2% of its bound").arg(node.gflops, 0, 'g', 3).arg(node.rooflineFraction * 100, 0, 'f', 0),
+        point(*parent, tr("parent: %1 GFLOP/s").arg(parent->gflops, 0, 'g', 3), QCPScatterStyle::ssSquare,
+              QColor(0x90, 0xa4, 0xae), 9);
+    point(node, tr("node: %1 GFLOP/s, %2% of its bound").arg(node.gflops, 0, 'g', 3).arg(node.rooflineFraction * 100, 0, 'f', 0),
           QCPScatterStyle::ssDisc, palette().color(QPalette::Highlight), 10);
     double top = peak;
     for (const auto* p : {&node, parent ? &*parent : nullptr, best ? &*best : nullptr})

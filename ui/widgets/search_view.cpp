@@ -18,6 +18,7 @@
 #include "util/format.h"
 #include "widgets/llm_call_html.h"
 #include "widgets/node_compare_dialog.h"
+#include "widgets/profile_html.h"
 
 #include <nlohmann/json.hpp>
 
@@ -425,35 +426,7 @@ void SearchView::showDetails(const inspect::NodeDetails& d) {
 
 void SearchView::showProfile(const inspect::NodeDetails& d) {
     roofline_->setVisible(d.profile && roofline_->showProfiles(*d.profile, d.parentProfile, d.bestProfile));
-    if (!d.profile) {
-        profile_->setHtml(
-            tr("<p><i>No profile: the node is not a correct, timed kernel, or no machine model was at hand.</i></p>"));
-        return;
-    }
-    const auto& pr = *d.profile;
-    QString p = QStringLiteral("<h3>Profile (%1)</h3>").arg(esc(pr.level));
-    if (pr.hasRoofline)
-        p += tr("<p>%1 GB/s, %2 GFLOP/s; %3% of the roofline bound; intensity %4 flop/B</p>")
-                 .arg(pr.gbs, 0, 'f', 1)
-                 .arg(pr.gflops, 0, 'f', 1)
-                 .arg(pr.rooflineFraction * 100, 0, 'f', 0)
-                 .arg(pr.intensity, 0, 'g', 3);
-    if (pr.hasRoofline && !hasRooflinePoint(pr))
-        p += tr("<p><i>No roofline point: %1.</i></p>")
-                 .arg(pr.roofBandwidthGBs > 0 ? tr("the problem gives no flop count, so only bandwidth is placed (%1 of %2 GB/s)")
-                                                    .arg(pr.gbs, 0, 'f', 1)
-                                                    .arg(pr.roofBandwidthGBs, 0, 'f', 0)
-                                              : tr("no machine roofs were measured for this host"));
-    if (d.parentProfile && d.parentProfile->hasRoofline)
-        p += tr("<p>Parent: %1 GB/s, %2 GFLOP/s, %3% of the roofline bound.</p>")
-                 .arg(d.parentProfile->gbs, 0, 'f', 1)
-                 .arg(d.parentProfile->gflops, 0, 'f', 1)
-                 .arg(d.parentProfile->rooflineFraction * 100, 0, 'f', 0);
-    p += QStringLiteral("<ul>");
-    for (const auto& [signal, evidence] : pr.findings)
-        p += QStringLiteral("<li><b>%1</b>: %2</li>").arg(esc(signal), esc(evidence));
-    p += QStringLiteral("</ul>");
-    profile_->setHtml(p);
+    profile_->setHtml(profileHtml(d));
 }
 
 void SearchView::forkAndEdit() {
