@@ -23,8 +23,13 @@ RooflinePlot::RooflinePlot(QWidget* parent) : ThemedPlot(parent) {
     small.setPointSizeF(small.pointSizeF() * 0.8);
     legend->setFont(small);
     legend->setRowSpacing(0);
-    // Top left lies above the memory roof, where no measured point can be.
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // Under the chart, not in it: a point above its roof (a cached working
+    // set beats the DRAM roof) must never hide behind the legend.
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->addElement(1, 0, legend);
+    plotLayout()->setRowStretchFactor(1, 0.001);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(2);
     followPalette(*this);
 }
 
