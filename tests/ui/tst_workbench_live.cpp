@@ -37,6 +37,7 @@
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
+#include <QtWidgets/QListWidget>
 #include <QtWidgets/QPushButton>
 #include <QtWidgets/QSpinBox>
 #include <QtWidgets/QStackedWidget>
@@ -240,6 +241,16 @@ class TestWorkbenchLive : public QObject {
         QVERIFY(button);
         button->click();
         QCOMPARE(offered, QStringLiteral("saxpy"));
+        // Workspaces opened before are listed there, the open one left out; one opens with a double click.
+        QVERIFY(window.findChild<QPushButton*>(QStringLiteral("openWorkspaceButton")));
+        QVERIFY(window.openWorkspace(dir_.filePath(QStringLiteral("second.db"))).ok());
+        auto* recent = window.findChild<QListWidget*>(QStringLiteral("recentWorkspaces"));
+        QVERIFY(recent);
+        QList<QListWidgetItem*> first = recent->findItems(QStringLiteral("first.db"), Qt::MatchExactly);
+        QCOMPARE(first.size(), 1);
+        QVERIFY(recent->findItems(QStringLiteral("second.db"), Qt::MatchExactly).isEmpty());
+        emit recent->itemActivated(first.front());
+        QVERIFY(window.workspacePath().endsWith(QStringLiteral("first.db")));
     }
 
     // A suite opens as a table of its problems; a row opens the problem's

@@ -14,6 +14,7 @@ QSettings store() {
 }
 
 const QString kLastWorkspace = QStringLiteral("workspace/last");
+const QString kRecentWorkspaces = QStringLiteral("workspace/recent");
 const QString kGeometry = QStringLiteral("mainWindow/geometry");
 const QString kState = QStringLiteral("mainWindow/state");
 const QString kSplitter = QStringLiteral("mainWindow/splitter");
@@ -34,6 +35,22 @@ QString lastWorkspace() {
 
 void setLastWorkspace(const QString& path) {
     store().setValue(kLastWorkspace, path);
+}
+
+QStringList recentWorkspaces() {
+    QStringList out;
+    for (const auto& path : store().value(kRecentWorkspaces).toStringList())
+        if (QFileInfo::exists(path)) out << path;
+    return out;
+}
+
+void rememberWorkspace(const QString& path) {
+    QStringList list = store().value(kRecentWorkspaces).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    list.removeAll(absolute);
+    list.prepend(absolute);
+    while (list.size() > 8) list.removeLast();
+    store().setValue(kRecentWorkspaces, list);
 }
 
 QString initialWorkspace(const QString& requested) {

@@ -5,11 +5,16 @@
 #include <QtCore/QByteArray>
 #include <QtCore/QList>
 #include <QtCore/QString>
+#include <QtCore/QStringList>
 
 namespace ks::ui::settings {
 
 QString lastWorkspace(); // empty when none was remembered
 void setLastWorkspace(const QString& path);
+
+// Workspaces opened before, newest first (at most 8; files that are gone are left out).
+QStringList recentWorkspaces();
+void rememberWorkspace(const QString& path);
 
 // The workspace to open at start: the one asked for on the command line, else
 // the last one, else the default database under the XDG data dir.

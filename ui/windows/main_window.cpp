@@ -26,6 +26,7 @@
 #include <QtWidgets/QFileDialog>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
+#include <QtWidgets/QListWidget>
 #include <QtWidgets/QMenu>
 #include <QtWidgets/QMenuBar>
 #include <QtWidgets/QMessageBox>
@@ -247,9 +248,22 @@ void MainWindow::createSearchesDock() {
     auto* start = new QPushButton(tr("New Search…"), empty);
     start->setObjectName(QStringLiteral("newSearchButton"));
     connect(start, &QPushButton::clicked, this, [this] { chooseNewSearch(); });
+    auto* openOther = new QPushButton(tr("Open Workspace…"), empty);
+    openOther->setObjectName(QStringLiteral("openWorkspaceButton"));
+    connect(openOther, &QPushButton::clicked, this, [this] { chooseWorkspaceToOpen(); });
+    // Workspaces opened before, with their searches: one click away.
+    recentLabel_ = new QLabel(tr("Recent workspaces (double-click to open):"), empty);
+    recentWorkspaces_ = new QListWidget(empty);
+    recentWorkspaces_->setObjectName(QStringLiteral("recentWorkspaces"));
+    connect(recentWorkspaces_, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { openWorkspaceOrWarn(item->data(Qt::UserRole).toString()); });
     column->addStretch(1);
     column->addWidget(hint);
     column->addWidget(start, 0, Qt::AlignHCenter);
+    column->addWidget(openOther, 0, Qt::AlignHCenter);
+    column->addSpacing(8);
+    column->addWidget(recentLabel_);
+    column->addWidget(recentWorkspaces_, 2);
     column->addStretch(1);
     searchStack_->addWidget(empty);
     searchStack_->addWidget(searchTable_);
@@ -508,12 +522,29 @@ Status MainWindow::openWorkspace(const QString& path) {
         delete w;
     }
     workspace_ = std::move(db).value();
+    settings::rememberWorkspace(path);
+    updateRecentWorkspaces();
     updateWorkspaceLabels();
     refreshEvaluations();
     refreshSearches();
     restoreWorkspaceTabs();
     watchWorkspace(workspace_->path());
     return {};
+}
+
+// The other workspaces opened before (the open one is not listed).
+void MainWindow::updateRecentWorkspaces() {
+    recentWorkspaces_->clear();
+    const QString current =
+        workspace_ ? QFileInfo(QString::fromStdString(workspace_->path().string())).absoluteFilePath() : QString();
+    for (const auto& path : settings::recentWorkspaces()) {
+        if (path == current) continue;
+        auto* item = new QListWidgetItem(QFileInfo(path).fileName(), recentWorkspaces_);
+        item->setData(Qt::UserRole, path);
+        item->setToolTip(path);
+    }
+    recentLabel_->setVisible(recentWorkspaces_->count() > 0);
+    recentWorkspaces_->setVisible(recentWorkspaces_->count() > 0);
 }
 
 bool MainWindow::openWorkspaceOrWarn(const QString& path) {

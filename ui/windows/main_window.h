@@ -18,6 +18,7 @@
 #include <vector>
 
 class QLabel;
+class QListWidget;
 class QSplitter;
 class QStackedWidget;
 class QTableView;
@@ -108,6 +109,9 @@ class MainWindow : public QMainWindow {
     SearchListModel* searches_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QTableView* searchTable_ = nullptr;
+    QListWidget* recentWorkspaces_ = nullptr; // in the empty workspace's page
+    QLabel* recentLabel_ = nullptr;
+    void updateRecentWorkspaces();
     QStackedWidget* searchStack_ = nullptr;                                     // the table, or what to do in an empty workspace
     std::vector<std::pair<QPointer<QThread>, QPointer<SearchRunner>>> runners_; // engine threads started here
     QSplitter* splitter_ = nullptr;
