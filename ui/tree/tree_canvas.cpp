@@ -250,15 +250,21 @@ std::vector<int> TreeCanvas::chooseDetail(const QRectF& view) {
     for (qint64 id : {selected_, layout_.bestId()})
         for (int i = layout_.indexOf(id); i >= 0; i = placed[static_cast<std::size_t>(i)].parentIndex) keepOpen.insert(i);
     const double half = 0.45;
+    drawnNodes_ = 0; // counted on the way: the nodes drawn one by one that are in view
     for (int i = 0; i < static_cast<int>(placed.size());) {
         const auto& n = placed[static_cast<std::size_t>(i)];
         const auto& sub = below[static_cast<std::size_t>(i)];
         out.push_back(i);
+        if (view.contains(toScreen(n.center))) ++drawnNodes_;
+        if (sub.end == i + 1) { // a leaf
+            ++i;
+            continue;
+        }
         const QRectF whole =
             QRectF(toScreen(QPointF(sub.minX - half, n.depth - 0.5)), toScreen(QPointF(sub.maxX + half, sub.maxDepth + 0.5)));
-        if (sub.end > i + 1 && !whole.normalized().intersects(view)) {
+        if (!whole.normalized().intersects(view)) {
             i = sub.end; // nothing of it in view
-        } else if (sub.end > i + 1 && n.depth >= cut && !opened_.contains(n.id) && !keepOpen.contains(i)) {
+        } else if (n.depth >= cut && !opened_.contains(n.id) && !keepOpen.contains(i)) {
             const QPointF a = toScreen(QPointF(sub.minX - half, n.depth + 0.55)),
                           b = toScreen(QPointF(sub.maxX + half, sub.maxDepth + 0.3));
             const QRectF box = QRectF(a, b).normalized();
@@ -269,8 +275,6 @@ std::vector<int> TreeCanvas::chooseDetail(const QRectF& view) {
         }
     }
     drawnIndex_ = out;
-    drawnNodes_ = 0;
-    for (int i : out) drawnNodes_ += view.contains(toScreen(placed[static_cast<std::size_t>(i)].center)) ? 1 : 0;
     return out;
 }
 
