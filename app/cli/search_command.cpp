@@ -575,8 +575,13 @@ int calls(const Args& args, const GlobalOptions& global) {
         return kExitError;
     }
     // Nodes by their number in the search (#N), as everywhere people see them.
+    // Only the nodes the calls name, not the whole tree.
+    std::vector<std::int64_t> named;
+    for (const auto& c : *records)
+        for (std::int64_t id : {c.nodeId, c.parentNodeId})
+            if (id) named.push_back(id);
     std::map<std::int64_t, std::int64_t> numberOf;
-    if (auto nodes = store::SearchStore(*opened.db).loadNodes(opened.search.id))
+    if (auto nodes = store::SearchStore(*opened.db).loadNodesById(opened.search.id, named))
         for (const auto& n : *nodes) numberOf[n.id] = n.seq;
     long long onlyNode = 0;
     if (auto n = args.value("node")) {
