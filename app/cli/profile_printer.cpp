@@ -34,9 +34,20 @@ void printProfile(std::FILE* out, const profile::ProfileReport& p) {
                      c.llMisses());
         for (const auto& [fn, ir] : c.functions) std::fprintf(out, "    %-40s Ir %.4g\n", fn.c_str(), ir);
     }
+    if (p.breakdown) {
+        const auto& b = *p.breakdown;
+        std::fprintf(out, "  one call at shape %s: %d launches, %.1f us on the device (%s)\n", b.shape.c_str(), b.launches,
+                     b.deviceUs, b.source.c_str());
+        for (const auto& e : b.entries)
+            std::fprintf(out, "    %5.1f%%  %8.1f us  %3dx %-6s %s\n", 100 * b.share(e), e.us, e.calls, e.kind.c_str(),
+                         e.name.substr(0, 90).c_str());
+    }
     for (const auto& k : p.ncu)
-        std::fprintf(out, "  ncu %s: %.1f us, DRAM %.0f%%, SM %.0f%%, occupancy %.0f%%%s%s\n", k.name.c_str(), k.durationNs / 1e3,
-                     k.dramPct, k.smPct, k.achievedOccupancyPct, k.stalls.empty() ? "" : ", top stall ",
+        std::fprintf(out, "  ncu %s: %.1f us, DRAM %.0f%%, L2 %.0f%%, SM %.0f%%, occupancy %.0f%%%s%s%s%s\n",
+                     k.name.substr(0, 80).c_str(), k.durationNs / 1e3, k.dramPct, k.l2Pct, k.smPct, k.achievedOccupancyPct,
+                     k.occupancyLimiter().empty() ? "" : " (limit: ", k.occupancyLimiter().c_str(),
+                     k.stalls.empty() ? (k.occupancyLimiter().empty() ? "" : ")")
+                                      : (k.occupancyLimiter().empty() ? ", top stall " : "), top stall "),
                      k.stalls.empty() ? "" : k.stalls.front().first.c_str());
     for (const auto& n : p.notes) std::fprintf(out, "  note: %s\n", n.c_str());
     if (p.diagnosis.empty()) std::fprintf(out, "  diagnosis: no signal\n");

@@ -1,5 +1,6 @@
 #include "eval/torch_harness_generator.h"
 #include "eval/job_files.h"
+#include "eval/ncu_metrics.h"
 #include "util/json_text.h"
 
 #include "eval/embedded_templates.h"
@@ -80,6 +81,12 @@ Result<std::string> TorchHarnessGenerator::jobConfig(const problem::ProblemSpec&
         {"warmup_s", o.warmupS},
         {"compile_baseline", o.torchCompileBaseline},
         {"implausible_speedup", p.limits.implausibleSpeedup},
+        // Every correct, timed candidate gets a per-kernel breakdown of one call;
+        // Nsight Compute only at the ncu level (it replays each kernel many times).
+        {"breakdown", true},
+        {"ncu", o.profile == ProfileLevel::Ncu},
+        {"ncu_metrics", ncuMetricList()},
+        {"ncu_kernels", 16},
     };
     return job.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
@@ -94,6 +101,7 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
     const std::pair<std::string, std::string> files[] = {
         {"src/torch_judge.py", embeddedTemplates().at("torch_judge.py")},
         {"src/torch_runner.py", embeddedTemplates().at("torch_runner.py")},
+        {"src/torch_profile_call.py", embeddedTemplates().at("torch_profile_call.py")},
         {"src/torch_cuda.py", embeddedTemplates().at("torch_cuda.py")},
         {"src/torch_rules.py", embeddedTemplates().at("torch_rules.py")},
         {"src/reference.py", p.reference.text},
@@ -128,7 +136,7 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
           ": > build/times\n"
           "stamp\n"
           "stamp\n"
-          "rm -f result.json\n"
+          "rm -rf result.json profile\n"
           "# Caches (Triton kernels, Inductor graphs, inline CUDA extensions) live in the job: it may run\n"
           "# as a user without a home, and no candidate sees another's files.\n"
           "export HOME=\"$PWD/build/home\" XDG_CACHE_HOME=\"$PWD/build/cache\" TRITON_CACHE_DIR=\"$PWD/build/cache/triton\"\n"
@@ -152,8 +160,8 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
           "echo \"$rc\" > build/harness.rc\n"
           "# Only a harness that ended normally wrote result.json itself; crashes are\n"
           "# classified by Kernelsmith from build/harness.rc, build/phase and build/run.err.\n"
-          "[ \"$rc\" -eq 0 ] || rm -f result.json\n"
-          "rm -rf profile\n"
+          "# profile/ is the judge's, written after its runners are gone.\n"
+          "[ \"$rc\" -eq 0 ] || rm -rf result.json profile\n"
           "exit 0\n";
     if (auto s = writeFileAtomic(jobDir / "run.sh", sh.str()); !s) return s.error();
     std::filesystem::permissions(jobDir / "run.sh",

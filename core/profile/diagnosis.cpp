@@ -14,8 +14,15 @@ constexpr double kLatencyFraction = 0.4;   // both roofs below this: something e
 constexpr double kCpuOverheadSeconds = 10e-6;
 constexpr double kGpuOverheadNs = 5000;
 constexpr double kLowOccupancyPct = 30;
-constexpr double kCoalescedSectors = 8;            // sectors per global load request past which accesses scatter
+// Sectors per global load request past which accesses scatter: a warp's
+// widest contiguous load (32 threads x 16 B) takes 16 sectors, so a 128-bit
+// vectorized kernel at 16 is coalesced (the H100's Triton softmax and RMSNorm).
+constexpr double kCoalescedSectors = 16;
 constexpr double kVectorInstructionsPerUnit = 0.5; // instructions per fp32 element moved or FMA
+constexpr double kDeviceBusyFraction = 0.5;        // of a GPU call's time the device works, below which launches dominate
+constexpr int kManyLaunches = 5;
+constexpr double kSmallLaunchUs = 10;
+constexpr double kDominantShare = 0.8; // of the device time: one kernel this large is the call
 
 std::string fmt(const char* f, double a, double b = 0, double c = 0, double d = 0, double e = 0) {
     char buf[256];
@@ -45,7 +52,8 @@ void fromNcu(const std::vector<NcuKernel>& kernels, double near, std::vector<Sig
         add(out, {"low_occupancy",
                   fmt("achieved occupancy %.1f%% (theoretical %.0f%%), %.0f blocks of %.0f threads", k.achievedOccupancyPct,
                       k.theoreticalOccupancyPct, k.gridSize, k.blockSize) +
-                      who,
+                      (k.occupancyLimiter().empty() ? "" : ", limited by " + k.occupancyLimiter()) +
+                      fmt(" at %.0f registers per thread", k.registersPerThread) + who,
                   "ncu"});
     // What the access pattern costs, where the capture measured it.
     if (k.localBytes > 0)
@@ -61,7 +69,7 @@ void fromNcu(const std::vector<NcuKernel>& kernels, double near, std::vector<Sig
                   "ncu"});
     if (k.globalSectorsPerRequest > kCoalescedSectors)
         add(out, {"uncoalesced",
-                  fmt("global loads take %.1f sectors per request (4 when a warp reads 128 contiguous bytes)",
+                  fmt("global loads take %.1f sectors per request (at most 16 when a warp reads contiguous memory)",
                       k.globalSectorsPerRequest) +
                       who,
                   "ncu"});
@@ -84,6 +92,31 @@ void fromNcu(const std::vector<NcuKernel>& kernels, double near, std::vector<Sig
                                                  fmt(" (%.1f per issue)", k.stalls.front().second);
         add(out, {"latency_bound", fmt("DRAM %.0f%% and SM %.0f%% of peak", k.dramPct, k.smPct) + top + who, "ncu"});
     }
+}
+
+// Many launches, copies inside the call, or a device idle through most of the
+// call: what one fused kernel would save.
+void fromBreakdown(const KernelBreakdown& b, double callSeconds, std::vector<Signal>& out) {
+    if (b.launches <= 0) return;
+    const int copies = b.count("copy") + b.count("memset");
+    const std::string extra = copies > 0 ? fmt(", %.0f of them copies or memsets", copies) : "";
+    const double callUs = callSeconds * 1e6;
+    if (b.launches >= 2 && callUs > 0 && b.deviceUs < kDeviceBusyFraction * callUs)
+        add(out, {"launch_overhead",
+                  fmt("the device is busy %.1f us of a %.1f us call (%.0f launches", b.deviceUs, callUs, b.launches) + extra +
+                      "): launches and host work take the rest (profiler)",
+                  "profiler"});
+    else if (b.launches >= kManyLaunches && b.deviceUs / b.launches < kSmallLaunchUs)
+        add(out, {"launch_overhead",
+                  fmt("%.0f launches in one call, %.1f us each on average", b.launches, b.deviceUs / b.launches) + extra +
+                      ": fuse them (profiler)",
+                  "profiler"});
+    else if (b.launches >= 3 && !b.entries.empty() && b.share(b.entries.front()) < kDominantShare)
+        add(out, {"launch_overhead",
+                  fmt("%.0f launches in one call; the longest (", b.launches) + b.entries.front().name.substr(0, 60) +
+                      fmt(") takes %.0f%% of the device time", 100 * b.share(b.entries.front())) + extra +
+                      ": fusing them saves the intermediate traffic (profiler)",
+                  "profiler"});
 }
 
 double workUnits(const DiagnosisInput& in) {
@@ -147,6 +180,7 @@ void fromRoofline(const RooflineMetrics& r, double near, std::vector<Signal>& ou
 std::vector<Signal> diagnose(const DiagnosisInput& in) {
     std::vector<Signal> out;
     if (in.ncu) fromNcu(*in.ncu, in.nearRoofline, out);
+    if (in.breakdown) fromBreakdown(*in.breakdown, in.breakdownCallSeconds, out);
     if (in.cachegrind) fromInstructions(in.cachegrind->count("Ir"), "cachegrind", in, out);
     if (in.counters && in.counters->available) {
         auto it = in.counters->perCall.find("instructions");

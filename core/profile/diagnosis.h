@@ -6,6 +6,7 @@
 // documented in docs/profiling.md.
 #include "profile/cachegrind_report.h"
 #include "profile/counter_report.h"
+#include "profile/kernel_breakdown.h"
 #include "profile/ncu_report.h"
 #include "profile/roofline_metrics.h"
 
@@ -19,7 +20,7 @@ namespace ks::profile {
 struct Signal {
     std::string name;     // "memory_bound", "compute_bound", ...
     std::string evidence; // the numbers behind it, for people and prompts
-    std::string source;   // "roofline", "counters", "cachegrind", "ncu"
+    std::string source;   // "roofline", "counters", "cachegrind", "ncu", "profiler"
 };
 
 struct DiagnosisInput {
@@ -27,6 +28,8 @@ struct DiagnosisInput {
     const CounterReport* counters = nullptr;
     const CachegrindReport* cachegrind = nullptr;
     const std::vector<NcuKernel>* ncu = nullptr;
+    const KernelBreakdown* breakdown = nullptr;
+    double breakdownCallSeconds = 0; // the timed call (median) at the breakdown's shape; 0 unknown
     // The work of the profiled call (the first timing shape), for per-element rates.
     double profiledBytes = 0, profiledFlops = 0;
     double nearRoofline = 0.85; // fraction of the roofline bound that counts as "near"

@@ -87,6 +87,20 @@ Result<std::vector<NcuKernel>> parseRaw(const std::vector<std::vector<std::strin
                 k.dramPct = v;
             else if (m == "sm__throughput.avg.pct_of_peak_sustained_elapsed")
                 k.smPct = v;
+            else if (m == "lts__throughput.avg.pct_of_peak_sustained_elapsed")
+                k.l2Pct = v;
+            else if (m == "l1tex__t_sector_hit_rate.pct")
+                k.l1HitPct = v;
+            else if (m == "lts__t_sector_hit_rate.pct")
+                k.l2HitPct = v;
+            else if (m == "launch__occupancy_limit_registers")
+                k.limitRegisters = v;
+            else if (m == "launch__occupancy_limit_shared_mem")
+                k.limitSharedMem = v;
+            else if (m == "launch__occupancy_limit_blocks")
+                k.limitBlocks = v;
+            else if (m == "launch__occupancy_limit_warps")
+                k.limitWarps = v;
             else if (m == "sm__warps_active.avg.pct_of_peak_sustained_active")
                 k.achievedOccupancyPct = v;
             else if (m == "sm__maximum_warps_per_active_cycle_pct")
@@ -161,21 +175,6 @@ Result<std::vector<NcuKernel>> parseDetails(const std::vector<std::vector<std::s
 
 } // namespace
 
-const std::string& ncuMetricList() {
-    static const std::string list = "gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput."
-                                    "avg.pct_of_peak_sustained_elapsed,"
-                                    "sm__warps_active.avg.pct_of_peak_sustained_active,sm__maximum_warps_per_active_cycle_pct,"
-                                    "launch__grid_size,launch__block_size,"
-                                    "launch__registers_per_thread,launch__waves_per_multiprocessor,"
-                                    "l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum,"
-                                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,"
-                                    "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,"
-                                    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
-                                    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
-                                    "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\\.ratio";
-    return list;
-}
-
 Result<std::vector<NcuKernel>> parseNcuCsv(const std::string& text) {
     std::vector<std::vector<std::string>> rows;
     std::istringstream in(text);
@@ -213,7 +212,23 @@ nlohmann::json toJson(const NcuKernel& k) {
             {"shared_bank_conflicts", k.sharedBankConflicts},
             {"shared_wavefronts", k.sharedWavefronts},
             {"global_sectors_per_request", k.globalSectorsPerRequest},
+            {"l2_pct", k.l2Pct},
+            {"l1_hit_pct", k.l1HitPct},
+            {"l2_hit_pct", k.l2HitPct},
+            {"occupancy_limiter", k.occupancyLimiter()},
             {"stalls", stalls}};
+}
+
+std::string NcuKernel::occupancyLimiter() const {
+    const std::pair<double, const char*> limits[] = {{limitRegisters, "registers"},
+                                                     {limitSharedMem, "shared memory"},
+                                                     {limitWarps, "block size"},
+                                                     {limitBlocks, "blocks per SM"}};
+    double least = -1;
+    std::string who;
+    for (const auto& [v, resource] : limits)
+        if (v >= 0 && (least < 0 || v < least)) least = v, who = resource;
+    return who;
 }
 
 } // namespace ks::profile

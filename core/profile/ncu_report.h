@@ -24,13 +24,19 @@ struct NcuKernel {
     double sharedBankConflicts = -1;     // extra shared-memory wavefronts from bank conflicts
     double sharedWavefronts = -1;        // all shared-memory wavefronts
     double globalSectorsPerRequest = -1; // global loads: 32-byte sectors per request (4 when 32 threads read 4 bytes each)
+    double l2Pct = -1;                   // L2 throughput, % of peak sustained
+    double l1HitPct = -1, l2HitPct = -1; // sector hit rates
+    // Blocks per SM each resource allows (launch__occupancy_limit_*); the
+    // smallest is what limits occupancy. -1 when absent.
+    double limitRegisters = -1, limitSharedMem = -1, limitBlocks = -1, limitWarps = -1;
     std::vector<std::pair<std::string, double>> stalls; // reason -> warps stalled per issue, largest first
+
+    // "registers", "shared memory", "blocks per SM" or "block size" (warps):
+    // the resource allowing the fewest blocks per SM; "" when not measured.
+    std::string occupancyLimiter() const;
 };
 
 Result<std::vector<NcuKernel>> parseNcuCsv(const std::string& text);
 nlohmann::json toJson(const NcuKernel& kernel);
-
-// The metrics the ncu level asks for (ncu --page raw --metrics ...).
-const std::string& ncuMetricList();
 
 } // namespace ks::profile

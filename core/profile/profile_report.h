@@ -20,7 +20,8 @@ struct ProfileReport {
     std::optional<CounterReport> counters;
     std::optional<CachegrindReport> cachegrind;
     std::vector<NcuKernel> ncu;
-    std::vector<std::string> notes; // "cachegrind: not available: ..."
+    std::optional<KernelBreakdown> breakdown; // GPU candidates: one call's kernels, copies and memsets
+    std::vector<std::string> notes;           // "cachegrind: not available: ..."
     std::vector<Signal> diagnosis;
 
     std::vector<std::string> signalNames() const;

@@ -1,11 +1,22 @@
 #include "profile/profiler.h"
 #include "util/json_text.h"
 
+#include "profile/machine_cache.h"
 #include "store/profile_store.h"
 
 #include <algorithm>
 
 namespace ks::profile {
+
+namespace {
+
+std::optional<GpuModel> findGpu(const MachineModel& m, const std::string& name) {
+    for (const auto& g : m.gpus)
+        if (g.name == name && g.copyGBs > 0) return g;
+    return std::nullopt;
+}
+
+} // namespace
 
 Profiler::Profiler(std::optional<MachineModel> machine, int allottedCores, double nearRoofline)
     : machine_(std::move(machine)), allottedCores_(std::max(1, allottedCores)), nearRoofline_(nearRoofline) {}
@@ -21,8 +32,32 @@ ProfileReport Profiler::profile(const eval::EvaluationResult& result, eval::Prof
     request.level = level;
     request.jobFiles = result.profileFiles;
     request.nearRoofline = nearRoofline_;
-    if (machine_) request.roofs = cpuRoofs(*machine_, coresUsed(source, paramsJson, allottedCores_));
-    return buildProfile(result, request);
+    // A GPU job (its judge names the device it ran on) is measured against that
+    // GPU's roofs, from the probe imported for this host; never the CPU's.
+    const std::string gpu = result.env.is_object() && result.env.contains("gpu") && result.env["gpu"].is_string()
+                                ? result.env["gpu"].get<std::string>()
+                                : "";
+    std::string missingGpu;
+    if (!gpu.empty()) {
+        // This host's model, else the one imported under the job's host name.
+        auto model = machine_ ? findGpu(*machine_, gpu) : std::nullopt;
+        const std::string host = result.env.value("host", std::string());
+        if (!model && !host.empty())
+            if (auto there = loadMachine(host)) model = findGpu(*there, gpu);
+        if (model)
+            request.roofs = gpuRoofs(*model);
+        else
+            missingGpu = gpu;
+    } else if (machine_) {
+        request.roofs = cpuRoofs(*machine_, coresUsed(source, paramsJson, allottedCores_));
+    }
+    auto report = buildProfile(result, request);
+    if (!missingGpu.empty() && result.correct()) {
+        std::erase_if(report.notes, [](const std::string& n) { return n.rfind("roofline: no machine model", 0) == 0; });
+        report.notes.push_back("roofline: no GPU probe for " + missingGpu +
+                               " on this host (run on the GPU host: kernelsmith-cli machine import-gpu PROBE.json)");
+    }
+    return report;
 }
 
 Status Profiler::store(const store::Database& db, std::int64_t evaluationId, const ProfileReport& report) const {

@@ -12,9 +12,16 @@ std::vector<profile::Signal> NodeProfiling::signalsOf(const Node& n) {
     return signals_[n.id] = profile::storedDiagnosis(db_, n.evaluationId);
 }
 
-void NodeProfiling::profile(const Node& n, const eval::EvaluationResult& result, const std::string& source) {
+void NodeProfiling::profile(const Node& n, const eval::EvaluationResult& result, const std::string& source,
+                            eval::ProfileLevel level) {
     if (!profiler_ || !result.correct() || result.timing.empty()) return;
-    const auto report = profiler_->profile(result, eval::ProfileLevel::Roofline, source, jsonText(nlohmann::json(n.params)));
+    // A result from the cache brought no profile files: the report stored with
+    // its first evaluation (breakdown, ncu) stays the one that counts.
+    if (result.cached && !profile::storedDiagnosis(db_, n.evaluationId).empty()) {
+        signals_[n.id] = profile::storedDiagnosis(db_, n.evaluationId);
+        return;
+    }
+    const auto report = profiler_->profile(result, level, source, jsonText(nlohmann::json(n.params)));
     signals_[n.id] = report.diagnosis;
     if (auto saved = profiler_->store(db_, n.evaluationId, report); !saved)
         log::search()->warn("node {}: profile not stored: {}", n.id, saved.error().message);

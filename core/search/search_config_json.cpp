@@ -14,6 +14,7 @@ nlohmann::json toJson(const SearchConfig& c) {
             {"max_tokens", c.maxTokens},
             {"max_cost_usd", c.maxCostUsd},
             {"stop_near_roofline", c.stopNearRoofline},
+            {"ncu_every", c.ncuEvery},
             {"workers", c.workers},
             {"seed", c.seed},
             {"mcts_exploration", c.mctsExploration},
@@ -39,15 +40,32 @@ nlohmann::json toJson(const SearchConfig& c) {
 
 Result<SearchConfig> configFromJson(const nlohmann::json& j) {
     if (!j.is_object()) return makeError(ErrorCode::ParseError, "search config: expected a JSON object");
-    static const std::set<std::string> known{"policy",           "memory",         "max_evaluations",
-                                             "max_wall_seconds", "target_speedup", "stall_evaluations",
-                                             "max_tokens",       "max_cost_usd",   "stop_near_roofline",
-                                             "workers",          "seed",           "mcts_exploration",
-                                             "mcts_widening",    "beam_width",     "population",
-                                             "islands",          "tournament",     "crossover_rate",
-                                             "restart_rate",     "synth",          "models",
-                                             "llm_concurrency",  "polish_steps",   "prompt_tokens",
-                                             "seed_from_history"};
+    static const std::set<std::string> known{"policy",
+                                             "memory",
+                                             "max_evaluations",
+                                             "max_wall_seconds",
+                                             "target_speedup",
+                                             "stall_evaluations",
+                                             "max_tokens",
+                                             "max_cost_usd",
+                                             "stop_near_roofline",
+                                             "workers",
+                                             "seed",
+                                             "mcts_exploration",
+                                             "mcts_widening",
+                                             "beam_width",
+                                             "population",
+                                             "islands",
+                                             "tournament",
+                                             "crossover_rate",
+                                             "restart_rate",
+                                             "synth",
+                                             "models",
+                                             "llm_concurrency",
+                                             "polish_steps",
+                                             "prompt_tokens",
+                                             "seed_from_history",
+                                             "ncu_every"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.count(it.key())) return makeError(ErrorCode::Validation, "search config: unknown key \"" + it.key() + "\"");
     SearchConfig c;
@@ -73,6 +91,7 @@ Result<SearchConfig> configFromJson(const nlohmann::json& j) {
         c.maxTokens = j.value("max_tokens", c.maxTokens);
         c.maxCostUsd = j.value("max_cost_usd", c.maxCostUsd);
         c.stopNearRoofline = j.value("stop_near_roofline", c.stopNearRoofline);
+        c.ncuEvery = j.value("ncu_every", c.ncuEvery);
         c.workers = j.value("workers", c.workers);
         c.seed = j.value("seed", c.seed);
         c.mctsExploration = j.value("mcts_exploration", c.mctsExploration);
@@ -111,6 +130,7 @@ Status validate(const SearchConfig& c) {
     if (c.stopNearRoofline < 0 || c.stopNearRoofline > 1)
         return bad("stop_near_roofline is a fraction of the roofline bound between 0 (never stop) and 1");
     if (c.stallEvaluations < 0) return bad("stall must not be negative");
+    if (c.ncuEvery < 0) return bad("ncu_every must not be negative (0: never profile with ncu)");
     if (c.synth != SynthMode::Tuner && c.models.empty())
         return bad("the llm and hybrid synthesizers need at least one model (--model NAME)");
     for (const auto& m : c.models)

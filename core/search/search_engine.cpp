@@ -309,7 +309,7 @@ class Run final : public SteeringTarget {
             return false;
         }
         eval::Candidate c{n->sourceName, *source, n->params};
-        auto job = evaluator_.prepare(problem_, c, options_);
+        auto job = evaluator_.prepare(problem_, c, optionsFor(*n));
         if (!job) {
             // The candidate cannot even be prepared (e.g. a manual child with a
             // param outside its domain): a failed node, not a failed search.
@@ -342,12 +342,29 @@ class Run final : public SteeringTarget {
         if (!any && (!slots_.empty() || llmRunning())) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
 
+    // GPU problems: every ncu_every-th node also runs Nsight Compute (a job
+    // that profiles bypasses the result cache; the judge notes a host without ncu).
+    bool profilesWithNcu(const Node& n) const {
+        return problem::runsOnGpu(problem_.backend) && config_.ncuEvery > 0 && n.seq % config_.ncuEvery == 0 &&
+               options_.profile == eval::ProfileLevel::None && !options_.checkOnly;
+    }
+
+    eval::EvalOptions optionsFor(const Node& n) const {
+        if (!profilesWithNcu(n)) return options_;
+        eval::EvalOptions o = options_;
+        o.profile = eval::ProfileLevel::Ncu;
+        return o;
+    }
+
     // The node's diagnosis: profiled in this run, or stored by an earlier one.
     // Roofline-level profile of a correct evaluation: stored with it, kept for
     // prompts and retrieval, and checked against stop_near_roofline.
     void profileNode(const Node& n, const eval::EvaluationResult& result) {
         if (!profiling_.enabled() || !result.correct() || result.timing.empty()) return;
-        if (auto source = sourceOf(n.sourceHash)) profiling_.profile(n, result, *source);
+        const auto level = profilesWithNcu(n)                             ? eval::ProfileLevel::Ncu
+                           : options_.profile != eval::ProfileLevel::None ? options_.profile
+                                                                          : eval::ProfileLevel::Roofline;
+        if (auto source = sourceOf(n.sourceHash)) profiling_.profile(n, result, *source, level);
     }
 
     void record(NodeId id, const eval::EvaluationResult& result, std::int64_t evaluationId) {

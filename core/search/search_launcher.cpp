@@ -70,6 +70,11 @@ Result<std::unique_ptr<LaunchedSearch>> launchSearch(const store::Database& db, 
             launched->engine_->setProfiler(profile::Profiler::forExecutor(*machine, executor.slotCount()));
         else if (request.note)
             request.note("no roofline profiles: " + machine.error().message);
+    } else if (request.profileLocalJobs) {
+        // Jobs on another host: no roofline of this host's, but what the job
+        // measured itself (a GPU's kernel breakdown, ncu) is kept, against the
+        // roofs of a GPU probe imported for that host (machine import-gpu).
+        launched->engine_->setProfiler(std::make_shared<const profile::Profiler>(std::nullopt, 1));
     }
     if (config.synth != tree::SynthMode::Tuner) {
         auto llm = request.llm;

@@ -51,6 +51,9 @@ struct SearchConfig {
     double maxTokens = 0;      // LLM budgets: input + output tokens, and USD; 0: none
     double maxCostUsd = 0;
     double stopNearRoofline = 0; // end when a kernel reaches this fraction of its roofline bound; 0: never
+    // GPU problems: every Nth node (by creation order) is profiled with Nsight
+    // Compute where the evaluation host has it (1: every node; 0: never).
+    int ncuEvery = 4;
     SynthMode synth = SynthMode::Tuner;
     std::vector<ModelChoice> models; // llm and hybrid: the ensemble
     int llmConcurrency = 2;          // LLM calls in flight at once

@@ -21,7 +21,10 @@
 # quickly only when no other context's work is left), so work on any stream,
 # or queued after a forged "done", is inside the time. An empty call's cost
 # (measured through the reference's runner, which no candidate can slow) is
-# taken off every call; kernels shorter than a few hand-offs are called in
+# taken off every call, and so is what a call with work costs beyond the
+# empty call and the device's time for that work (measured through the
+# reference's runner and its CUDA events: the problem's word, never the
+# candidate's); kernels shorter than a few hand-offs are called in
 # batches over distinct input sets. Each timing shape has a pool of input sets
 # whose contents are redrawn every round: every timed output of the candidate
 # is checked against the reference's output for the same inputs, and every
@@ -474,6 +477,8 @@ class Judge:
         self.idle_probe = self.measure_probe()
         self.switch_probe = None
         self.seconds = {"verify": 0.0, "freeze": 0.0, "refresh": 0.0}
+        self.profile_files = {}  # profile/<name> -> text, written once every runner is gone
+        self.profile_notes = {}  # tool -> why it gave nothing (profile/unavailable-<tool>.txt)
 
     # ---- the device ---------------------------------------------------------
     def probe(self):
@@ -630,7 +635,7 @@ class Judge:
         t_end = t_idle if clean else t2
         self.seconds["freeze"] += t2 - t1
         told = reply.get("self_timed")
-        told = [float(x) for x in told[:4]] if isinstance(told, list) and all(isinstance(x, (int, float)) for x in told[:4]) and len(told) >= 4 else [0.0] * 4
+        told = [float(x) for x in told[:6]] if isinstance(told, list) and all(isinstance(x, (int, float)) for x in told[:6]) and len(told) >= 6 else [0.0] * 6
         self.last_parts = (t1 - t0, t_end - t1, watch[0], max(watch[1:], default=0.0), probes, told)
         if reply.get("type") != "done":
             self.fail_runner(RunnerFailure(r, "runtime_error", f"answered a call with something else than its outputs {where}"))
@@ -997,6 +1002,8 @@ class Judge:
         # baseline's are dropped with it), so the reference's and the
         # candidate's stay paired round by round.
         samples = {r.name: [] for r in kernels}
+        raw = {}  # per kernel, each timed call's seconds on the judge's clock
+        fixed = []  # per round, the reference's call beyond the empty call and its device time
         parts = {}  # per kernel, (until its answer, until the device was idle) of each timed call
         rounds = 0
         loop_start = time.perf_counter()
@@ -1034,7 +1041,16 @@ class Judge:
                     continue
                 t, outs = got[0]
                 samples[r.name].append(per_call(t, len(sets)))
+                raw.setdefault(r.name, []).append(t)
                 parts.setdefault(r.name, []).append(self.last_parts)
+                if r is reference:
+                    # What a call with work costs beyond the empty call and the
+                    # device's own time for that work, through the trusted
+                    # reference runner: its device times (CUDA events around its
+                    # sets) are the problem's word, not the candidate's.
+                    told = self.last_parts[5]
+                    if told[4] > 0:
+                        fixed.append(t - empty - (told[4] + (len(sets) - 1) * told[5]))
                 if r is reference:
                     answer = [self.outputs(r, o, where) for o in outs]
                 elif r is cand:
@@ -1044,6 +1060,21 @@ class Judge:
                 self.check_outputs(shape, f"round {rep}", answer[k], produced[k], checks, f"a timed call {where} (fresh inputs)", record=False)
             self.seconds["verify"] += time.perf_counter() - v0
             rounds = rep + 1
+        if si == len(job["time_shapes"]) - 1 and job.get("breakdown", True) and not cand.dead:
+            self.profile_breakdown(cand, pool[0], shape)
+        # A call with work pays more than an empty call, beyond the device's
+        # work (the first launch after idle, the device's switch back and
+        # forth, a longer answer): measured through the reference and taken
+        # off every kernel's calls alike, never more than the empty call nor a
+        # quarter of the call.
+        # (On an H100, a batch of 8 softmax sets: 300-380 us, 37-47 us a set.)
+        overhead = 0.0
+        if len(fixed) >= 3:
+            # Bounded by the empty call itself: no more than the hand-off it refines.
+            overhead = min(max(0.0, sorted(fixed)[len(fixed) // 2]), empty)
+            for name in list(samples):
+                if name in raw and len(raw[name]) == len(samples[name]):
+                    samples[name] = [max(t - empty - min(overhead, 0.25 * t), 0.5 * t, 1e-9) / batch for t in raw[name]]
         for s in pool + [s_state]:
             for r in list(kernels):
                 if not r.dead:
@@ -1059,7 +1090,7 @@ class Judge:
         speedups = {r.name: paired_speedup(samples[r.name], samples["candidate"]) for r in kernels if r is not cand}
         return {"shape": shape["name"], "sizes": shape["sizes"], "bytes": shape.get("bytes", 0), "flops": shape.get("flops", 0),
                 "warmup": warm, "reps": rounds, "input_sets": len(pool), "batch": batch, "handoff_seconds": handoff,
-                "empty_call_seconds": empty, "cache": "l2flush", "speedup": speedups["reference"], "speedups": speedups,
+                "empty_call_seconds": empty, "call_overhead_seconds": overhead, "cache": "l2flush", "speedup": speedups["reference"], "speedups": speedups,
                 "candidate": kernel_stats("candidate"), "baselines": baselines,
                 # Where a timed call's seconds went, for judging the judge.
                 "call_parts": {name: {"answer": stats([x[0] for x in p])["median"], "answer_p90": stats([x[0] for x in p])["p90"],
@@ -1067,9 +1098,47 @@ class Judge:
                                       "first_probe": stats([x[2] for x in p])["median"], "first_probe_p90": stats([x[2] for x in p])["p90"],
                                       "watch_max_p90": stats([x[3] for x in p])["p90"], "drain_probes_max": max(x[4] for x in p),
                                       # the runner's own word, never used for timing
-                                      "runner_told": [stats([x[5][k] for x in p])["median"] for k in range(4)]}
+                                      "runner_told": [stats([x[5][k] for x in p])["median"] for k in range(6)]}
                                for name, p in parts.items()},
                 "idle_probe_seconds": self.idle_probe, "switch_probe_seconds": self.switch_probe}
+
+    def profile_breakdown(self, r, s, shape):
+        """One call of the candidate on input set `s` under PyTorch's profiler,
+        after its timed calls: every kernel, copy and memset it launched,
+        grouped by name (profile/breakdown.json). The runner's word, checked
+        for form only: it informs a diagnosis, never a score. A failure here
+        is a note, not a verdict (the candidate was already judged)."""
+        t0 = time.perf_counter()
+        where = f"under PyTorch's profiler on timing shape {shape['name']}"
+        try:
+            self.torch.cuda.synchronize()
+            reply = r.request({"op": "profile", "ids": [s.id]}, max(60.0, 4 * self.job["call_timeout_s"]), where)
+        except RunnerFailure as f:
+            self.profile_notes["breakdown"] = f"the candidate's runner failed {where}: {f.message}"
+            return
+        finally:
+            self.seconds["breakdown"] = time.perf_counter() - t0
+        events = reply.get("events") if reply.get("type") == "profiled" else None
+        if not isinstance(events, list):
+            self.profile_notes["breakdown"] = f"the candidate's runner answered something else than a profile {where}"
+            return
+        groups = {}
+        for e in events[:4096]:
+            if not (isinstance(e, list) and len(e) == 3 and isinstance(e[0], str) and e[1] in ("kernel", "copy", "memset")
+                    and isinstance(e[2], (int, float)) and math.isfinite(e[2]) and e[2] >= 0):
+                self.profile_notes["breakdown"] = f"the candidate's runner sent a malformed profile event {where}"
+                return
+            g = groups.setdefault((e[0][:300], e[1]), [0, 0.0])
+            g[0] += 1
+            g[1] += float(e[2])
+        rows = sorted(({"name": k[0], "kind": k[1], "calls": v[0], "us": v[1]} for k, v in groups.items()), key=lambda x: -x["us"])
+        if not rows:
+            self.profile_notes["breakdown"] = (f"PyTorch's profiler saw no device activity {where} (a profiler without CUDA "
+                                               "support, or a call that ran nothing on the device)")
+        self.profile_files["breakdown.json"] = json.dumps({
+            "schema": 1, "source": "torch.profiler", "shape": shape["name"], "sizes": shape["sizes"],
+            "launches": sum(v[0] for v in groups.values()), "device_us": sum(v[1] for v in groups.values()),
+            "kernels": rows[:64]}, allow_nan=False)
 
     def drop_compiled(self, failure):
         self.compile_failed = True  # not started again for later shapes
@@ -1100,6 +1169,72 @@ def take_timing_lock():
     except (OSError, ValueError):
         return 0.0
     return time.perf_counter() - t0
+
+
+def find_ncu():
+    """Nsight Compute's command line: on PATH, else in the CUDA toolkit."""
+    import shutil
+
+    found = shutil.which("ncu")
+    if found:
+        return found
+    for home in (os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"):
+        if home and os.access(os.path.join(home, "bin", "ncu"), os.X_OK):
+            return os.path.join(home, "bin", "ncu")
+    return ""
+
+
+def run_ncu(job, files, notes):
+    """Nsight Compute on one call of the candidate at the last timing shape
+    (torch_profile_call.py; its warm-up calls are outside the profiled range),
+    after every runner is gone and while this job still holds the timing lock:
+    the raw metrics of up to `ncu_kernels` kernels, as profile/ncu.csv."""
+    ncu = find_ncu()
+    if not ncu:
+        notes["ncu"] = "ncu (Nsight Compute) is not on this host's PATH nor in /usr/local/cuda/bin: install it, or profile at the roofline level"
+        return
+    cmd = [ncu, "--csv", "--page", "raw", "--metrics", job["ncu_metrics"], "--profile-from-start", "off", "--target-processes", "all",
+           "--launch-count", str(int(job.get("ncu_kernels", 16))), sys.executable, os.path.join(SRC, "torch_profile_call.py")]
+    env = {k: v for k, v in os.environ.items() if k not in ("KS_TIMING_LOCK_FD", "PYTHONPATH")}
+    limit = float(job.get("ncu_timeout_s", 300))
+    try:
+        proc = subprocess.run(cmd, cwd=JOB, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=limit, start_new_session=True)
+    except subprocess.TimeoutExpired:
+        notes["ncu"] = f"ncu did not finish within {limit:.0f} s (a kernel replayed for every metric pass; set a longer ncu timeout)"
+        return
+    except OSError as e:
+        notes["ncu"] = f"ncu could not start: {e}"
+        return
+    out = proc.stdout[: 8 << 20].decode("utf-8", "replace")
+    err = (proc.stderr[-4000:] + proc.stdout[-4000:]).decode("utf-8", "replace")
+    if "ERR_NVGPUCTRPERM" in out + err:
+        notes["ncu"] = ("this host restricts the GPU's performance counters to administrators (ERR_NVGPUCTRPERM): run the jobs as "
+                        "root, or load the nvidia module with NVreg_RestrictProfilingToAdminUsers=0")
+        return
+    if '"ID",' not in out:
+        lines = [ln for ln in err.splitlines() if ln.strip()][-6:]
+        notes["ncu"] = f"ncu profiled no kernel (exit status {proc.returncode}): " + " | ".join(lines)[-1500:]
+        return
+    files["ncu.csv"] = out
+
+
+def write_profile(files, notes):
+    """profile/: made anew here, once no runner is left to write into it."""
+    import shutil
+
+    d = os.path.join(JOB, "profile")
+    shutil.rmtree(d, ignore_errors=True)
+    if not files and not notes:
+        return
+    os.makedirs(d, exist_ok=True)
+    entries = dict(files)
+    for tool, why in notes.items():
+        entries[f"unavailable-{tool}.txt"] = why + "\n"
+    for name, text in entries.items():
+        fd = os.open(os.path.join(d, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
 
 
 def rule_violations(job):
@@ -1200,6 +1335,16 @@ def main():
         for k, v in judge.seconds.items():
             result["phase_seconds"][k] = v
         result["env"] = judge.env
+        if result["status"] == "ok" and not job["check_only"] and job.get("ncu"):
+            phase("profiling with ncu")
+            t3 = time.perf_counter()
+            run_ncu(job, judge.profile_files, judge.profile_notes)
+            result["phase_seconds"]["ncu"] = time.perf_counter() - t3
+        if result["status"] == "ok":
+            try:
+                write_profile(judge.profile_files, judge.profile_notes)
+            except OSError as e:
+                result["message"] += f" (the profile was not written: {e})"
     result["env"]["isolation"] = {"processes": True, "seccomp": "off", "input_seed": "given" if secret_given else "secret"}
     # Told only now that every runner is gone: it reproduces the inputs.
     result["input_secret"] = str(secret)

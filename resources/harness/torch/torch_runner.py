@@ -23,6 +23,11 @@
 #          with the allocations' descriptors passed alongside (SCM_RIGHTS)
 #   call   seq, ids, poison: calls the model once per id, synchronizes the
 #          device, answers {"type": "done", "seq", "outputs": [[desc...] per id]}
+#   profile seq, ids: one call on the first id under PyTorch's profiler (after
+#          the timed calls, never inside them), answers {"type": "profiled",
+#          "events": [[name, kind, microseconds], ...]}: every kernel, copy and
+#          memset the call put on the device. A diagnostic: the judge checks
+#          its form and never its truth (this process is the candidate's).
 import json
 import os
 import pickle
@@ -100,6 +105,7 @@ class Runner:
         self.keep = []      # the last call's outputs stay allocated until the next call
         self.keep_previous = []
         self.touch_buf = torch.zeros(1, device="cuda")  # an empty call's one kernel
+        self.marks = [torch.cuda.Event(enable_timing=True) for _ in range(65)]  # per-set device times, for diagnosis
         self.cls = None
 
     def import_model(self):
@@ -207,8 +213,11 @@ class Runner:
             torch.cuda.synchronize()
         outs, described = [], []
         t1 = time.perf_counter()
+        marks = self.marks[: len(ids) + 1]
+        if len(marks) == len(ids) + 1:
+            marks[0].record()
         with torch.no_grad():
-            for i in ids:
+            for k, i in enumerate(ids):
                 # Fresh views, built while the device runs the previous set's
                 # kernels: nothing a previous call did to them remains.
                 out = self.model(*self.args(i))
@@ -217,9 +226,13 @@ class Runner:
                 # Described while the device still runs: an allocation's handle
                 # does not depend on its contents.
                 described.append([self.cuda.export(t) if isinstance(t, torch.Tensor) else {"not_a_tensor": type(t).__name__} for t in per])
+                if len(marks) == len(ids) + 1:
+                    marks[k + 1].record()
         t2 = time.perf_counter()
         torch.cuda.synchronize()
         t3 = time.perf_counter()
+        # The device's view of the call (first set, then the mean of the others): a diagnostic too.
+        on_device = [m0.elapsed_time(m1) * 1e-3 for m0, m1 in zip(marks, marks[1:])] if len(marks) == len(ids) + 1 else []
         for per, row in zip(outs, described):
             for j, t in enumerate(per):
                 if row[j] is None:
@@ -233,8 +246,41 @@ class Runner:
         self.keep = outs
         # The runner's own account (set-up, views and launches, synchronize, export): a
         # diagnostic the judge reports and never believes.
-        self.self_timed = [t1 - t0, t2 - t1, t3 - t2, time.perf_counter() - t3]
+        self.self_timed = [t1 - t0, t2 - t1, t3 - t2, time.perf_counter() - t3,
+                           on_device[0] if on_device else 0.0, sum(on_device[1:]) / max(1, len(on_device) - 1)]
         return described
+
+    def on_profile(self, msg):
+        torch = self.torch
+        from torch.profiler import ProfilerActivity, profile
+
+        args = self.args(msg["ids"][0])
+        with torch.no_grad():
+            torch.cuda.synchronize()
+            with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+                out = self.model(*args)
+                torch.cuda.synchronize()
+        del out
+        return device_events(torch, prof)
+
+
+MAX_PROFILE_EVENTS = 4096
+
+
+def device_events(torch, prof):
+    """[name, kind, microseconds] of each device activity a profile recorded."""
+    cuda = torch.autograd.DeviceType.CUDA
+    events = []
+    for e in prof.events():
+        if getattr(e, "device_type", None) != cuda:
+            continue
+        name = str(e.name)
+        low = name.lower()
+        kind = "copy" if low.startswith("memcpy") else "memset" if low.startswith("memset") else "kernel"
+        events.append([name[:300], kind, float(e.time_range.elapsed_us())])
+        if len(events) >= MAX_PROFILE_EVENTS:
+            break
+    return events
 
 
 def main():
@@ -294,6 +340,8 @@ def main():
             elif op == "call":
                 outputs = runner.on_call(msg)
                 send(sock, {"type": "done", "seq": seq, "outputs": outputs, "self_timed": runner.self_timed})
+            elif op == "profile":
+                send(sock, {"type": "profiled", "seq": seq, "events": runner.on_profile(msg)})
         except BaseException as exc:
             kind, text = error_kind(runner.torch, exc)
             send(sock, {"type": "error", "seq": seq, "kind": kind, "message": text, "trace": traceback.format_exc()[-8000:]})
