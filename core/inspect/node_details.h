@@ -23,6 +23,15 @@ struct ProfileSummary {
     // The longest kernel's Nsight Compute metrics (name -1: not measured), when the ncu level ran.
     std::string ncuKernel;
     std::vector<std::pair<std::string, double>> ncuMetrics;
+    // GPU candidates: what one call put on the device (longest first).
+    struct KernelTime {
+        std::string name, kind; // kind: "kernel", "copy", "memset"
+        int calls = 0;
+        double us = 0;
+    };
+    std::vector<KernelTime> kernels;
+    int launches = 0;
+    double deviceUs = 0;
 };
 
 struct NodeDetails {

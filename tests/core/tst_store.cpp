@@ -161,6 +161,9 @@ class TestStore : public QObject {
                                "ncu": [{"name": "tiny(float*)", "duration_ns": 2000, "dram_pct": 5},
                                        {"name": "main(float*, int)", "duration_ns": 90000, "dram_pct": 81.5,
                                         "registers_per_thread": 32, "stalls": [{"reason": "long_scoreboard", "per_issue": 12.5}]}],
+                               "breakdown": {"source": "torch.profiler", "shape": "prod", "launches": 3, "device_us": 160.5,
+                                             "kernels": [{"name": "main", "kind": "kernel", "calls": 1, "us": 150.0},
+                                                         {"name": "Memset (Device)", "kind": "memset", "calls": 2, "us": 10.5}]},
                                "signals": [{"signal": "memory_bound", "evidence": "0.25 flop/B"}]})json";
             QVERIFY(ProfileStore(*db).save(p).ok());
             LlmCallStore calls(*db);
@@ -196,6 +199,10 @@ class TestStore : public QObject {
         QCOMPARE(d->profile->ncuMetrics[0].second, 90.0);
         QCOMPARE(d->profile->ncuMetrics[1].second, 81.5);
         QCOMPARE(d->profile->ncuMetrics.back().first, std::string("top stall: long_scoreboard (per issue)"));
+        QCOMPARE(d->profile->launches, 3); // the per-kernel breakdown, longest first
+        QCOMPARE(d->profile->kernels.size(), std::size_t(2));
+        QCOMPARE(d->profile->kernels[1].kind, std::string("memset"));
+        QCOMPARE(d->profile->kernels[1].calls, 2);
         QVERIFY(!d->parentProfile);     // the root was never evaluated
         QCOMPARE(d->bestNodeId, child); // the search's best is the node itself:
         QVERIFY(!d->bestProfile);       // no second point for it

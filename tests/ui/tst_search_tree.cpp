@@ -1,10 +1,12 @@
 // The live search tree: the tidy layout, the canvas (selection, collapse,
 // filters, painting), the searches model, and the follower that reads a real
 // workspace on its own thread and delivers new nodes within half a second.
+#include "charts/breakdown_plot.h"
 #include "charts/param_plot.h"
 #include "charts/roofline_plot.h"
 #include "inspect/param_importance.h"
 #include "models/search_list_model.h"
+#include "profile/kernel_breakdown.h"
 #include "report/search_report.h"
 #include "report/tree_shape.h"
 #include "report/tree_svg.h"
@@ -13,8 +15,10 @@
 #include "session/search_follower.h"
 #include "store/database.h"
 #include "store/search_store.h"
+#include "test_support.h"
 #include "tree/tree_canvas.h"
 #include "tree/tree_layout.h"
+#include "util/files.h"
 #include "widgets/llm_call_html.h"
 #include "widgets/profile_html.h"
 #include "widgets/search_view.h"
@@ -263,6 +267,33 @@ class TestSearchTree : public QObject {
             plot.showProfiles(node, parent, best);
             plot.grab().save(QString::fromUtf8(dir) + "/roofline_plot.png");
         }
+    }
+
+    // A GPU node's kernels as bars, from the breakdown the H100 judge stored
+    // for the RMSNorm backward seed (its two kernels) and a synthetic call of
+    // many launches (the ninth and later summed into one bar).
+    void breakdownPlotShowsEachKernel() {
+        auto stored = readTextFile(test::dataDir() / "ncu/h100-judge/gpu_rmsnorm_bwd_breakdown.json");
+        QVERIFY(stored);
+        const auto b = profile::breakdownFromJson(nlohmann::json::parse(*stored));
+        QVERIFY(b);
+        inspect::ProfileSummary p;
+        p.launches = b->launches;
+        p.deviceUs = b->deviceUs;
+        for (const auto& e : b->entries) p.kernels.push_back({e.name, e.kind, e.calls, e.us});
+        BreakdownPlot plot;
+        plot.resize(520, 160);
+        QVERIFY(plot.showBreakdown(p));
+        QCOMPARE(plot.barsDrawn(), 2);
+        QVERIFY(plot.xAxis->range().upper > p.kernels[0].us); // the longest bar fits
+        QVERIFY(plot.xAxis->label().contains(QStringLiteral("2 launches")));
+        if (const char* dir = std::getenv("KS_SCREENSHOT_DIR")) plot.grab().save(QString::fromUtf8(dir) + "/breakdown_plot.png");
+        inspect::ProfileSummary many;
+        for (int i = 0; i < 12; ++i) many.kernels.push_back({"k" + std::to_string(i), i == 11 ? "copy" : "kernel", 1, 12.0 - i});
+        many.launches = 12;
+        QVERIFY(plot.showBreakdown(many));
+        QCOMPARE(plot.barsDrawn(), 9);
+        QVERIFY(!plot.showBreakdown(inspect::ProfileSummary{})); // a CPU node: no bars
     }
 
     // The Profile page: the dominant kernel's ncu metrics beside the parent's

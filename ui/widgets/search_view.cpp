@@ -1,5 +1,6 @@
 #include "widgets/search_view.h"
 
+#include "charts/breakdown_plot.h"
 #include "charts/param_plot.h"
 #include "charts/progress_plot.h"
 #include "charts/roofline_plot.h"
@@ -215,12 +216,15 @@ void SearchView::buildInspector() {
     timing_ = new TimingPlot(evalPage);
     evalPage->addWidget(evaluation_);
     evalPage->addWidget(timing_);
-    // The Profile tab: the node on its machine's roofline above, the numbers and the diagnosis below.
+    // The Profile tab: the node on its machine's roofline, its kernels' device time (GPU), the numbers and the diagnosis.
     auto* profilePage = new QSplitter(Qt::Vertical, inspector_);
     roofline_ = new RooflinePlot(profilePage);
     roofline_->setObjectName(QStringLiteral("rooflinePlot"));
+    breakdown_ = new BreakdownPlot(profilePage);
+    breakdown_->setObjectName(QStringLiteral("breakdownPlot"));
     profile_ = new QTextBrowser(profilePage);
     profilePage->addWidget(roofline_);
+    profilePage->addWidget(breakdown_);
     profilePage->addWidget(profile_);
     llm_ = new QTextBrowser(inspector_);
     llm_->setObjectName(QStringLiteral("llmView"));
@@ -426,6 +430,7 @@ void SearchView::showDetails(const inspect::NodeDetails& d) {
 
 void SearchView::showProfile(const inspect::NodeDetails& d) {
     roofline_->setVisible(d.profile && roofline_->showProfiles(*d.profile, d.parentProfile, d.bestProfile));
+    breakdown_->setVisible(d.profile && breakdown_->showBreakdown(*d.profile));
     profile_->setHtml(profileHtml(d));
 }
 

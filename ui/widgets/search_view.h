@@ -42,6 +42,7 @@ class ParamPlot;
 class ProgressPlot;
 class SearchFollower;
 class RooflinePlot;
+class BreakdownPlot;
 class TimingPlot;
 class TreeCanvas;
 
@@ -123,6 +124,7 @@ class SearchView : public QWidget {
     QTimer* progressTimer_ = nullptr;
     QTextBrowser* profile_ = nullptr;
     RooflinePlot* roofline_ = nullptr;
+    BreakdownPlot* breakdown_ = nullptr;
     QTextBrowser* llm_ = nullptr;
     DetailLoader* loader_ = nullptr;
     QString ended_;
