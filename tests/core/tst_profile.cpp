@@ -43,6 +43,14 @@ bool has(const std::vector<Signal>& s, const std::string& name) {
     return std::any_of(s.begin(), s.end(), [&](const Signal& x) { return x.name == name; });
 }
 
+// The diagnosis of one ncu launch on its own.
+std::vector<Signal> diagnoseOne(const NcuKernel& k) {
+    std::vector<NcuKernel> one{k};
+    DiagnosisInput in;
+    in.ncu = &one;
+    return diagnose(in);
+}
+
 // One timing shape of `seconds` moving `bytes` and doing `flops`.
 eval::EvaluationResult timed(double seconds, double bytes, double flops) {
     eval::EvaluationResult r;
@@ -109,12 +117,6 @@ class TestProfile : public QObject {
     void ncuDiagnosis() {
         auto ks = parseNcuCsv(fixture("ncu/ncu_raw.csv"));
         QVERIFY(ks);
-        auto diagnoseOne = [](const NcuKernel& k) {
-            std::vector<NcuKernel> one{k};
-            DiagnosisInput in;
-            in.ncu = &one;
-            return diagnose(in);
-        };
         const auto copy = diagnoseOne(*kernelNamed(*ks, "streamCopy"));
         QVERIFY(has(copy, "memory_bound"));
         QVERIFY(!has(copy, "compute_bound"));
@@ -151,12 +153,6 @@ class TestProfile : public QObject {
         QCOMPARE(ks->size(), std::size_t(5));
         QCOMPARE((*ks)[0].localBytes, 1572864.0);
         QCOMPARE((*ks)[2].globalSectorsPerRequest, 32.0);
-        auto diagnoseOne = [](const NcuKernel& k) {
-            std::vector<NcuKernel> one{k};
-            DiagnosisInput in;
-            in.ncu = &one;
-            return diagnose(in);
-        };
         const auto spills = diagnoseOne((*ks)[0]);
         QVERIFY(has(spills, "register_spills") && !has(spills, "uncoalesced") && !has(spills, "bank_conflicts"));
         const auto transpose = diagnoseOne((*ks)[1]);
@@ -189,12 +185,6 @@ class TestProfile : public QObject {
         QCOMPARE(dx->occupancyLimiter(), std::string("registers"));
         QCOMPARE(dx->globalSectorsPerRequest, 16.0); // 128-bit loads, contiguous
         QVERIFY(dw->achievedOccupancyPct < 10 && dw->wavesPerSm < 0.1);
-        auto diagnoseOne = [](const NcuKernel& k) {
-            std::vector<NcuKernel> one{k};
-            DiagnosisInput in;
-            in.ncu = &one;
-            return diagnose(in);
-        };
         const auto main = diagnoseOne(*dx);
         QVERIFY(has(main, "memory_bound"));
         QVERIFY2(!has(main, "uncoalesced"), "16 sectors per request is a coalesced 128-bit load");
