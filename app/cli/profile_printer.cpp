@@ -42,13 +42,14 @@ void printProfile(std::FILE* out, const profile::ProfileReport& p) {
             std::fprintf(out, "    %5.1f%%  %8.1f us  %3dx %-6s %s\n", 100 * b.share(e), e.us, e.calls, e.kind.c_str(),
                          e.name.substr(0, 90).c_str());
     }
-    for (const auto& k : p.ncu)
-        std::fprintf(out, "  ncu %s: %.1f us, DRAM %.0f%%, L2 %.0f%%, SM %.0f%%, occupancy %.0f%%%s%s%s%s\n",
+    for (const auto& k : p.ncu) {
+        std::string extra;
+        if (const auto limiter = k.occupancyLimiter(); !limiter.empty()) extra += " (limit: " + limiter + ")";
+        if (!k.stalls.empty()) extra += ", top stall " + k.stalls.front().first;
+        std::fprintf(out, "  ncu %s: %.1f us, DRAM %.0f%%, L2 %.0f%%, SM %.0f%%, occupancy %.0f%%%s\n",
                      k.name.substr(0, 80).c_str(), k.durationNs / 1e3, k.dramPct, k.l2Pct, k.smPct, k.achievedOccupancyPct,
-                     k.occupancyLimiter().empty() ? "" : " (limit: ", k.occupancyLimiter().c_str(),
-                     k.stalls.empty() ? (k.occupancyLimiter().empty() ? "" : ")")
-                                      : (k.occupancyLimiter().empty() ? ", top stall " : "), top stall "),
-                     k.stalls.empty() ? "" : k.stalls.front().first.c_str());
+                     extra.c_str());
+    }
     for (const auto& n : p.notes) std::fprintf(out, "  note: %s\n", n.c_str());
     if (p.diagnosis.empty()) std::fprintf(out, "  diagnosis: no signal\n");
     for (const auto& s : p.diagnosis) std::fprintf(out, "  %-18s %s\n", s.name.c_str(), s.evidence.c_str());

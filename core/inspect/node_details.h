@@ -2,6 +2,7 @@
 // Everything the workbench shows of one node beyond its tree snapshot, read
 // in one go as a value (the reading thread builds it; the UI only displays).
 #include "eval/evaluation_result.h"
+#include "profile/kernel_breakdown.h"
 #include "store/llm_call_store.h"
 
 #include <cstdint>
@@ -23,15 +24,8 @@ struct ProfileSummary {
     // The longest kernel's Nsight Compute metrics (name -1: not measured), when the ncu level ran.
     std::string ncuKernel;
     std::vector<std::pair<std::string, double>> ncuMetrics;
-    // GPU candidates: what one call put on the device (longest first).
-    struct KernelTime {
-        std::string name, kind; // kind: "kernel", "copy", "memset"
-        int calls = 0;
-        double us = 0;
-    };
-    std::vector<KernelTime> kernels;
-    int launches = 0;
-    double deviceUs = 0;
+    // GPU candidates: what one call put on the device.
+    std::optional<profile::KernelBreakdown> breakdown;
 };
 
 struct NodeDetails {

@@ -1,6 +1,5 @@
 #include "inspect/workspace_reader.h"
 
-#include "profile/kernel_breakdown.h"
 #include "report/search_report.h"
 #include "report/standalone_kernel.h"
 #include "store/database.h"
@@ -63,12 +62,7 @@ std::optional<ProfileSummary> summarize(const store::ProfileRecord& rec) {
                                           k["stalls"][0].value("per_issue", -1.0));
         }
     }
-    if (j.contains("breakdown"))
-        if (auto b = profile::breakdownFromJson(j["breakdown"])) {
-            p.launches = b->launches;
-            p.deviceUs = b->deviceUs;
-            for (const auto& e : b->entries) p.kernels.push_back({e.name, e.kind, e.calls, e.us});
-        }
+    if (j.contains("breakdown")) p.breakdown = profile::breakdownFromJson(j["breakdown"]);
     if (j.contains("signals") && j["signals"].is_array())
         for (const auto& s : j["signals"])
             if (s.is_object()) p.findings.emplace_back(s.value("signal", std::string()), s.value("evidence", std::string()));

@@ -16,7 +16,7 @@ std::optional<KernelBreakdown> fromJson(const nlohmann::json& j, std::string& wh
     KernelBreakdown b;
     b.source = j.value("source", std::string());
     b.shape = j.value("shape", std::string());
-    const auto& list = j.contains("kernels") ? j["kernels"] : j.value("entries", nlohmann::json());
+    const auto list = j.value("kernels", nlohmann::json());
     if (!list.is_array()) {
         why = "no \"kernels\" array";
         return std::nullopt;

@@ -30,6 +30,7 @@ struct ProfileReport {
 struct ProfileRequest {
     eval::ProfileLevel level = eval::ProfileLevel::Roofline;
     std::optional<Roofs> roofs;                  // none: no roofline metrics (no machine model)
+    std::string noRoofs;                         // why there are none, when not the missing machine model
     std::map<std::string, std::string> jobFiles; // profile/<name> -> text, from the job
     double nearRoofline = 0.85;
 };

@@ -37,7 +37,6 @@ ProfileReport Profiler::profile(const eval::EvaluationResult& result, eval::Prof
     const std::string gpu = result.env.is_object() && result.env.contains("gpu") && result.env["gpu"].is_string()
                                 ? result.env["gpu"].get<std::string>()
                                 : "";
-    std::string missingGpu;
     if (!gpu.empty()) {
         // This host's model, else the one imported under the job's host name.
         auto model = machine_ ? findGpu(*machine_, gpu) : std::nullopt;
@@ -47,17 +46,12 @@ ProfileReport Profiler::profile(const eval::EvaluationResult& result, eval::Prof
         if (model)
             request.roofs = gpuRoofs(*model);
         else
-            missingGpu = gpu;
+            request.noRoofs =
+                "no GPU probe for " + gpu + " on this host (run on the GPU host: kernelsmith-cli machine import-gpu PROBE.json)";
     } else if (machine_) {
         request.roofs = cpuRoofs(*machine_, coresUsed(source, paramsJson, allottedCores_));
     }
-    auto report = buildProfile(result, request);
-    if (!missingGpu.empty() && result.correct()) {
-        std::erase_if(report.notes, [](const std::string& n) { return n.rfind("roofline: no machine model", 0) == 0; });
-        report.notes.push_back("roofline: no GPU probe for " + missingGpu +
-                               " on this host (run on the GPU host: kernelsmith-cli machine import-gpu PROBE.json)");
-    }
-    return report;
+    return buildProfile(result, request);
 }
 
 Status Profiler::store(const store::Database& db, std::int64_t evaluationId, const ProfileReport& report) const {
@@ -71,12 +65,17 @@ Status Profiler::store(const store::Database& db, std::int64_t evaluationId, con
     return store::ProfileStore(db).save(r);
 }
 
-std::vector<Signal> storedDiagnosis(const store::Database& db, std::int64_t evaluationId) {
-    if (evaluationId <= 0) return {};
+std::optional<std::vector<Signal>> storedSignals(const store::Database& db, std::int64_t evaluationId) {
+    if (evaluationId <= 0) return std::nullopt;
     auto rec = store::ProfileStore(db).latest(evaluationId);
-    if (!rec || !*rec) return {};
+    if (!rec || !*rec) return std::nullopt;
     const auto j = nlohmann::json::parse((*rec)->reportJson, nullptr, false);
-    return j.is_object() && j.contains("signals") ? signalsFromJson(j["signals"]) : std::vector<Signal>{};
+    if (!j.is_object()) return std::nullopt;
+    return j.contains("signals") ? signalsFromJson(j["signals"]) : std::vector<Signal>{};
+}
+
+std::vector<Signal> storedDiagnosis(const store::Database& db, std::int64_t evaluationId) {
+    return storedSignals(db, evaluationId).value_or(std::vector<Signal>{});
 }
 
 } // namespace ks::profile

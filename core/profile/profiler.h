@@ -36,5 +36,7 @@ class Profiler {
 // The diagnosis stored with an evaluation's deepest profile (none when it
 // was never profiled, or its report cannot be read).
 std::vector<Signal> storedDiagnosis(const store::Database& db, std::int64_t evaluationId);
+// The same, or nothing when no readable profile is stored for the evaluation.
+std::optional<std::vector<Signal>> storedSignals(const store::Database& db, std::int64_t evaluationId);
 
 } // namespace ks::profile

@@ -17,10 +17,11 @@ void NodeProfiling::profile(const Node& n, const eval::EvaluationResult& result,
     if (!profiler_ || !result.correct() || result.timing.empty()) return;
     // A result from the cache brought no profile files: the report stored with
     // its first evaluation (breakdown, ncu) stays the one that counts.
-    if (result.cached && !profile::storedDiagnosis(db_, n.evaluationId).empty()) {
-        signals_[n.id] = profile::storedDiagnosis(db_, n.evaluationId);
-        return;
-    }
+    if (result.cached)
+        if (auto stored = profile::storedSignals(db_, n.evaluationId)) {
+            signals_[n.id] = std::move(*stored);
+            return;
+        }
     const auto report = profiler_->profile(result, level, source, jsonText(nlohmann::json(n.params)));
     signals_[n.id] = report.diagnosis;
     if (auto saved = profiler_->store(db_, n.evaluationId, report); !saved)

@@ -199,10 +199,11 @@ class TestStore : public QObject {
         QCOMPARE(d->profile->ncuMetrics[0].second, 90.0);
         QCOMPARE(d->profile->ncuMetrics[1].second, 81.5);
         QCOMPARE(d->profile->ncuMetrics.back().first, std::string("top stall: long_scoreboard (per issue)"));
-        QCOMPARE(d->profile->launches, 3); // the per-kernel breakdown, longest first
-        QCOMPARE(d->profile->kernels.size(), std::size_t(2));
-        QCOMPARE(d->profile->kernels[1].kind, std::string("memset"));
-        QCOMPARE(d->profile->kernels[1].calls, 2);
+        QVERIFY(d->profile->breakdown); // the per-kernel breakdown, longest first
+        QCOMPARE(d->profile->breakdown->launches, 3);
+        QCOMPARE(d->profile->breakdown->entries.size(), std::size_t(2));
+        QCOMPARE(d->profile->breakdown->entries[1].kind, std::string("memset"));
+        QCOMPARE(d->profile->breakdown->entries[1].calls, 2);
         QVERIFY(!d->parentProfile);     // the root was never evaluated
         QCOMPARE(d->bestNodeId, child); // the search's best is the node itself:
         QVERIFY(!d->bestProfile);       // no second point for it

@@ -275,22 +275,21 @@ class TestSearchTree : public QObject {
     void breakdownPlotShowsEachKernel() {
         auto stored = readTextFile(test::dataDir() / "ncu/h100-judge/gpu_rmsnorm_bwd_breakdown.json");
         QVERIFY(stored);
-        const auto b = profile::breakdownFromJson(nlohmann::json::parse(*stored));
-        QVERIFY(b);
         inspect::ProfileSummary p;
-        p.launches = b->launches;
-        p.deviceUs = b->deviceUs;
-        for (const auto& e : b->entries) p.kernels.push_back({e.name, e.kind, e.calls, e.us});
+        p.breakdown = profile::breakdownFromJson(nlohmann::json::parse(*stored));
+        QVERIFY(p.breakdown);
         BreakdownPlot plot;
         plot.resize(520, 160);
         QVERIFY(plot.showBreakdown(p));
         QCOMPARE(plot.barsDrawn(), 2);
-        QVERIFY(plot.xAxis->range().upper > p.kernels[0].us); // the longest bar fits
+        QVERIFY(plot.xAxis->range().upper > p.breakdown->entries[0].us); // the longest bar fits
         QVERIFY(plot.xAxis->label().contains(QStringLiteral("2 launches")));
         if (const char* dir = std::getenv("KS_SCREENSHOT_DIR")) plot.grab().save(QString::fromUtf8(dir) + "/breakdown_plot.png");
         inspect::ProfileSummary many;
-        for (int i = 0; i < 12; ++i) many.kernels.push_back({"k" + std::to_string(i), i == 11 ? "copy" : "kernel", 1, 12.0 - i});
-        many.launches = 12;
+        many.breakdown.emplace();
+        for (int i = 0; i < 12; ++i)
+            many.breakdown->entries.push_back({"k" + std::to_string(i), i == 11 ? "copy" : "kernel", 1, 12.0 - i});
+        many.breakdown->launches = 12;
         QVERIFY(plot.showBreakdown(many));
         QCOMPARE(plot.barsDrawn(), 9);
         QVERIFY(!plot.showBreakdown(inspect::ProfileSummary{})); // a CPU node: no bars

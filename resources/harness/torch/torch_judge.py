@@ -949,8 +949,11 @@ class Judge:
         handoff = cand_empty
         batch_unit = min(cand_empty, empty)
 
-        def per_call(t, n):
-            return max(t - empty, 0.5 * t, 1e-9) / n
+        def per_call(t, n, overhead=0.0):
+            """Seconds per input set of a call of `t` seconds over `n` sets: less
+            the empty call and `overhead` (at most a quarter of the call), never
+            less than half of what was measured."""
+            return max(t - empty - min(overhead, 0.25 * t), 0.5 * t, 1e-9) / n
 
         # Warm-up: every kernel a few times (the compiled baseline compiles
         # here), also estimating a call's length, and on until every kernel's
@@ -1001,8 +1004,7 @@ class Judge:
         # Samples by kernel; every kernel gets one per round (a dropped
         # baseline's are dropped with it), so the reference's and the
         # candidate's stay paired round by round.
-        samples = {r.name: [] for r in kernels}
-        raw = {}  # per kernel, each timed call's seconds on the judge's clock
+        calls = {r.name: [] for r in kernels}  # each timed call's seconds on the judge's clock
         fixed = []  # per round, the reference's call beyond the empty call and its device time
         parts = {}  # per kernel, (until its answer, until the device was idle) of each timed call
         rounds = 0
@@ -1037,11 +1039,10 @@ class Judge:
                 r = turn[(jj + rep) % len(turn)]  # rotated: no kernel always runs right after another
                 got = []
                 if not guarded(r, lambda: got.append(self.call(r, sets, job["call_timeout_s"] * len(sets), f"a timed call {where}", flush=True))):
-                    samples.pop(r.name, None)
+                    calls.pop(r.name, None)
                     continue
                 t, outs = got[0]
-                samples[r.name].append(per_call(t, len(sets)))
-                raw.setdefault(r.name, []).append(t)
+                calls[r.name].append(t)
                 parts.setdefault(r.name, []).append(self.last_parts)
                 if r is reference:
                     # What a call with work costs beyond the empty call and the
@@ -1068,13 +1069,9 @@ class Judge:
         # off every kernel's calls alike, never more than the empty call nor a
         # quarter of the call.
         # (On an H100, a batch of 8 softmax sets: 300-380 us, 37-47 us a set.)
-        overhead = 0.0
-        if len(fixed) >= 3:
-            # Bounded by the empty call itself: no more than the hand-off it refines.
-            overhead = min(max(0.0, sorted(fixed)[len(fixed) // 2]), empty)
-            for name in list(samples):
-                if name in raw and len(raw[name]) == len(samples[name]):
-                    samples[name] = [max(t - empty - min(overhead, 0.25 * t), 0.5 * t, 1e-9) / batch for t in raw[name]]
+        # Bounded by the empty call itself: no more than the hand-off it refines.
+        overhead = min(max(0.0, sorted(fixed)[len(fixed) // 2]), empty) if len(fixed) >= 3 else 0.0
+        samples = {name: [per_call(t, batch, overhead) for t in ts] for name, ts in calls.items()}
         for s in pool + [s_state]:
             for r in list(kernels):
                 if not r.dead:

@@ -22,7 +22,7 @@ def main():
     sys.path.insert(0, SRC)
     import torch
 
-    from torch_runner import load_module
+    from torch_runner import adopt_state, load_module
 
     with open(os.path.join(SRC, "torch_job.json")) as f:
         job = json.load(f)
@@ -43,9 +43,7 @@ def main():
     with torch.device("cuda"):
         model = candidate.ModelNew(*init)
     model = model.cuda().eval()
-    own = model.state_dict()
-    if state and own and set(own) == set(state) and all(own[k].shape == state[k].shape for k in own):
-        model.load_state_dict(state)
+    adopt_state(model, state)
     del state
     with torch.no_grad():
         for _ in range(2):

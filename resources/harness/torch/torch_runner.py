@@ -78,6 +78,14 @@ def error_kind(torch, exc):
     return "runtime_error", text
 
 
+def adopt_state(model, state):
+    """Gives `model` the reference's parameters and buffers when it has the
+    same ones (same names and shapes); a model with others keeps its own."""
+    own = model.state_dict()
+    if state and own and set(own) == set(state) and all(own[k].shape == state[k].shape for k in own):
+        model.load_state_dict(state)
+
+
 def load_module(name, path):
     import importlib.util
 
@@ -177,9 +185,7 @@ class Runner:
             model = self.cls(*msg["init"])
         model = model.cuda().eval()
         state = {k: self.tensor(spec) for k, spec in msg.get("state", {}).items()}
-        own = model.state_dict()
-        if state and own and set(own) == set(state) and all(own[k].shape == state[k].shape for k in own):
-            model.load_state_dict(state)
+        adopt_state(model, state)
         self.model = torch.compile(model) if self.role == "compiled" else model
 
     def poison(self, nbytes):
