@@ -40,7 +40,6 @@ struct NodeDetails {
     std::optional<ProfileSummary> profile;
     // For the roofline chart: the parent's profile and the search's best node's.
     std::optional<ProfileSummary> parentProfile, bestProfile;
-    std::int64_t bestNodeId = 0;
 };
 
 } // namespace ks::inspect

@@ -111,9 +111,18 @@ Result<NodeDetails> WorkspaceReader::nodeDetails(std::int64_t searchId, std::int
     d.parentId = node.parentId;
     if (auto text = ss.sourceText(node.sourceHash)) d.source = *text;
     if (auto baked = report::standaloneKernel(*db_, searchId, nodeId)) d.asRun = std::move(*baked);
+    // The parent's and the search's best node's profiles, to place beside this one.
+    const auto profileOf = [&](std::int64_t evaluationId) -> std::optional<ProfileSummary> {
+        if (!evaluationId) return std::nullopt;
+        auto profile = store::ProfileStore(*db_).latest(evaluationId);
+        if (!profile || !*profile) return std::nullopt;
+        return summarize(**profile);
+    };
     if (node.parentId)
-        if (auto parents = ss.loadNodesById(searchId, {node.parentId}); parents && !parents->empty())
+        if (auto parents = ss.loadNodesById(searchId, {node.parentId}); parents && !parents->empty()) {
             if (auto text = ss.sourceText(parents->front().sourceHash)) d.parentSource = *text;
+            d.parentProfile = profileOf(parents->front().evaluationId);
+        }
     if (node.evaluationId) {
         auto rec = store::EvaluationStore(*db_).find(node.evaluationId);
         auto result = rec ? eval::parseResultJson(rec->resultJson) : Result<eval::EvaluationResult>(rec.error());
@@ -121,22 +130,11 @@ Result<NodeDetails> WorkspaceReader::nodeDetails(std::int64_t searchId, std::int
             d.evaluation = std::move(*result);
         else
             d.evaluationError = result.error().message;
-        if (auto profile = store::ProfileStore(*db_).latest(node.evaluationId); profile && *profile)
-            d.profile = summarize(**profile);
+        d.profile = profileOf(node.evaluationId);
     }
-    // The parent's and the search's best node's profiles, to place beside this one.
-    const auto profileOf = [&](std::int64_t id) -> std::optional<ProfileSummary> {
-        auto found = ss.loadNodesById(searchId, {id});
-        if (!found || found->empty() || !found->front().evaluationId) return std::nullopt;
-        auto profile = store::ProfileStore(*db_).latest(found->front().evaluationId);
-        if (!profile || !*profile) return std::nullopt;
-        return summarize(**profile);
-    };
-    if (node.parentId) d.parentProfile = profileOf(node.parentId);
-    if (auto search = ss.loadSearch(searchId); search && search->bestNode) {
-        d.bestNodeId = *search->bestNode;
-        if (d.bestNodeId != nodeId) d.bestProfile = profileOf(d.bestNodeId);
-    }
+    if (auto search = ss.loadSearch(searchId); search && search->bestNode && *search->bestNode != nodeId)
+        if (auto best = ss.loadNodesById(searchId, {*search->bestNode}); best && !best->empty())
+            d.bestProfile = profileOf(best->front().evaluationId);
     store::LlmCallStore calls(*db_);
     if (auto call = calls.forNode(nodeId); call && *call) {
         if (auto docs = calls.retrievedDocs((*call)->id)) d.retrievedDocs = std::move(*docs);

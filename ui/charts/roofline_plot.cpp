@@ -42,14 +42,18 @@ bool RooflinePlot::showProfiles(const inspect::ProfileSummary& node, const std::
         return false;
     }
     const double bw = node.roofBandwidthGBs, peak = node.roofGflops, ridge = peak / bw;
-    // The x range holds the ridge and every point, a decade of room around them.
-    double lo = std::min(ridge, node.intensity), hi = std::max(ridge, node.intensity);
+    // Every point placed: the node's, and its parent's and the best's where they have one.
+    std::vector<const inspect::ProfileSummary*> placed{&node};
     for (const auto* p : {parent ? &*parent : nullptr, best ? &*best : nullptr})
-        if (p && hasRooflinePoint(*p)) lo = std::min(lo, p->intensity), hi = std::max(hi, p->intensity);
+        if (p && hasRooflinePoint(*p)) placed.push_back(p);
+    // The x range holds the ridge and every point, a decade of room around them.
+    double lo = ridge, hi = ridge;
+    for (const auto* p : placed) lo = std::min(lo, p->intensity), hi = std::max(hi, p->intensity);
     lo /= 10;
     hi *= 10;
     auto* roof = addGraph();
-    roof->setName(tr("roofs: %1 GB/s, %2 GFLOP/s").arg(bw, 0, 'f', 0).arg(peak, 0, 'f', 0));
+    roof->setName(tr("roofs: %1 GB/s, %2 GFLOP/s").arg(bw, 0, 'f', 0).arg(peak, 0, 'f', 0) +
+                  (node.device.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(node.device))));
     roof->setPen(QPen(palette().color(QPalette::Text), 2));
     roof->addData(lo, bw * lo);
     roof->addData(ridge, peak);
@@ -71,12 +75,8 @@ bool RooflinePlot::showProfiles(const inspect::ProfileSummary& node, const std::
               QColor(0x90, 0xa4, 0xae), 9);
     point(node, tr("node: %1 GFLOP/s, %2% of its bound").arg(node.gflops, 0, 'g', 3).arg(node.rooflineFraction * 100, 0, 'f', 0),
           QCPScatterStyle::ssDisc, palette().color(QPalette::Highlight), 10);
-    double top = peak;
-    for (const auto* p : {&node, parent ? &*parent : nullptr, best ? &*best : nullptr})
-        if (p) top = std::max(top, p->gflops);
-    double bottom = std::min(bw * lo, node.gflops);
-    for (const auto* p : {parent ? &*parent : nullptr, best ? &*best : nullptr})
-        if (p && hasRooflinePoint(*p)) bottom = std::min(bottom, p->gflops);
+    double top = peak, bottom = bw * lo;
+    for (const auto* p : placed) top = std::max(top, p->gflops), bottom = std::min(bottom, p->gflops);
     xAxis->setRange(lo, hi);
     yAxis->setRange(bottom / 3, top * 3);
     followPalette(*this);
