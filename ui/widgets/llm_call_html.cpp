@@ -1,4 +1,5 @@
 #include "widgets/llm_call_html.h"
+#include "widgets/html_escape.h"
 
 #include "theme/app_theme.h"
 
@@ -7,10 +8,6 @@
 
 namespace ks::ui {
 namespace {
-
-QString esc(const std::string& s) {
-    return QString::fromStdString(s).toHtmlEscaped();
-}
 
 // Wrapped, monospace, in the page's own colours.
 QString block(const QString& escaped, const QString& background) {
@@ -82,32 +79,33 @@ QString llmCallHtml(const store::LlmCallRecord& c, const std::vector<store::Retr
                     const QPalette& palette) {
     const QString background = palette.color(QPalette::AlternateBase).name();
     QString html = QObject::tr("<h3>%1 (%2)</h3><p>%3 in + %4 out tokens%5 · $%6 · %7 s · %8 attempt(s) · %9</p>")
-                       .arg(esc(c.modelName), esc(c.provider))
+                       .arg(htmlEscaped(c.modelName), htmlEscaped(c.provider))
                        .arg(c.inputTokens)
                        .arg(c.outputTokens)
                        .arg(c.usageEstimated ? QObject::tr(" (estimated)") : QString())
                        .arg(c.costUsd, 0, 'f', 4)
                        .arg(c.latencyS, 0, 'f', 1)
                        .arg(c.attempts)
-                       .arg(esc(c.status));
+                       .arg(htmlEscaped(c.status));
     if (!c.error.empty())
-        html += QStringLiteral("<p style='color:%2; white-space: pre-wrap'>%1</p>").arg(esc(c.error), errorColorName(palette));
+        html += QStringLiteral("<p style='color:%2; white-space: pre-wrap'>%1</p>")
+                    .arg(htmlEscaped(c.error), errorColorName(palette));
     if (!docs.empty()) {
         html += QObject::tr("<h4>Knowledge-base documents in the prompt</h4><ul>");
         // By title (the id when the document is no longer indexed), the
         // section, and why retrieval picked it.
         for (const auto& d : docs) {
-            QString item = QStringLiteral("<b>%1</b>").arg(esc(d.title.empty() ? d.docId : d.title));
-            if (!d.section.empty()) item += QStringLiteral(" — %1").arg(esc(d.section));
+            QString item = QStringLiteral("<b>%1</b>").arg(htmlEscaped(d.title.empty() ? d.docId : d.title));
+            if (!d.section.empty()) item += QStringLiteral(" — %1").arg(htmlEscaped(d.section));
             item += QStringLiteral(" <span style='color:%1'>(%2; score %3%4)</span>")
-                        .arg(palette.color(QPalette::PlaceholderText).name(), esc(d.docId))
+                        .arg(palette.color(QPalette::PlaceholderText).name(), htmlEscaped(d.docId))
                         .arg(d.score, 0, 'g', 3)
-                        .arg(d.reason.empty() ? QString() : QStringLiteral("; ") + esc(d.reason));
+                        .arg(d.reason.empty() ? QString() : QStringLiteral("; ") + htmlEscaped(d.reason));
             html += QStringLiteral("<li>%1</li>").arg(item);
         }
         html += QStringLiteral("</ul>");
     }
-    if (!c.reasoning.empty()) html += QObject::tr("<h4>Reasoning</h4>") + block(esc(c.reasoning), background);
+    if (!c.reasoning.empty()) html += QObject::tr("<h4>Reasoning</h4>") + block(htmlEscaped(c.reasoning), background);
     html += QObject::tr("<h4>Reply</h4>") + replyHtml(QString::fromStdString(c.reply), palette, background);
     html += QObject::tr("<h4>Prompt</h4><p><i>Click a section to unfold it.</i></p>");
     const auto sections = promptSections(QString::fromStdString(c.prompt));

@@ -1,4 +1,5 @@
 #include "widgets/node_compare_dialog.h"
+#include "widgets/html_escape.h"
 
 #include "editor/code_view.h"
 #include "editor/line_diff.h"
@@ -16,10 +17,6 @@
 
 namespace ks::ui {
 namespace {
-
-QString esc(const QString& s) {
-    return s.toHtmlEscaped();
-}
 
 QString speedupText(const NodeSnapshot& n) {
     return n.glyph == NodeGlyph::Correct ? QStringLiteral("%1×").arg(n.speedup, 0, 'f', 3) : glyphLabel(n.glyph);
@@ -89,7 +86,7 @@ QString NodeCompareDialog::summaryHtml() const {
 }
 
 void NodeCompareDialog::showError(const QString& message) {
-    summary_->setHtml(tr("<p>Cannot read the nodes: %1</p>").arg(esc(message)));
+    summary_->setHtml(tr("<p>Cannot read the nodes: %1</p>").arg(htmlEscaped(message)));
     emit loaded();
 }
 
@@ -99,8 +96,8 @@ void NodeCompareDialog::showNodes(const inspect::NodeDetails& a, const inspect::
     const auto row = [&](const QString& k, const QString& x, const QString& y) {
         const bool differs = x != y;
         html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td>%3</td></tr>")
-                    .arg(esc(k), differs ? QStringLiteral("<b>%1</b>").arg(esc(x)) : esc(x),
-                         differs ? QStringLiteral("<b>%1</b>").arg(esc(y)) : esc(y));
+                    .arg(htmlEscaped(k), differs ? QStringLiteral("<b>%1</b>").arg(htmlEscaped(x)) : htmlEscaped(x),
+                         differs ? QStringLiteral("<b>%1</b>").arg(htmlEscaped(y)) : htmlEscaped(y));
     };
     row(tr("outcome"), speedupText(a_), speedupText(b_));
     row(tr("origin"), a_.origin, b_.origin);

@@ -1,4 +1,5 @@
 #include "widgets/profile_html.h"
+#include "widgets/html_escape.h"
 
 #include "charts/roofline_plot.h"
 
@@ -8,10 +9,6 @@
 
 namespace ks::ui {
 namespace {
-
-QString esc(const std::string& s) {
-    return QString::fromStdString(s).toHtmlEscaped();
-}
 
 QString value(double v) {
     if (v < 0) return QStringLiteral("–");
@@ -30,7 +27,7 @@ QString profileHtml(const inspect::NodeDetails& d) {
     if (!d.profile)
         return QObject::tr("<p><i>No profile: the node is not a correct, timed kernel, or no machine model was at hand.</i></p>");
     const auto& pr = *d.profile;
-    QString p = QStringLiteral("<h3>Profile (%1)</h3>").arg(esc(pr.level));
+    QString p = QStringLiteral("<h3>Profile (%1)</h3>").arg(htmlEscaped(pr.level));
     if (pr.hasRoofline)
         p += QObject::tr("<p>%1 GB/s, %2 GFLOP/s; %3% of the roofline bound; intensity %4 flop/B</p>")
                  .arg(pr.gbs, 0, 'f', 1)
@@ -52,20 +49,20 @@ QString profileHtml(const inspect::NodeDetails& d) {
                  .arg(parent->rooflineFraction * 100, 0, 'f', 0);
     if (!pr.ncuMetrics.empty()) {
         // The dominant kernel's metrics, the parent's beside them; a changed value is bold.
-        p += QObject::tr("<h4>Nsight Compute: %1</h4>").arg(esc(pr.ncuKernel));
+        p += QObject::tr("<h4>Nsight Compute: %1</h4>").arg(htmlEscaped(pr.ncuKernel));
         p += QObject::tr("<table cellpadding='2'><tr><th align='left'>metric</th><th align='right'>this node</th>"
                          "<th align='right'>parent</th></tr>");
         for (const auto& [name, v] : pr.ncuMetrics) {
             const double before = parent ? metric(parent->ncuMetrics, name) : -1;
             const bool changed = before >= 0 && v >= 0 && std::abs(v - before) > 0.05 * std::max(std::abs(v), std::abs(before));
             p += QStringLiteral("<tr><td>%1</td><td align='right'>%2</td><td align='right'>%3</td></tr>")
-                     .arg(esc(name), changed ? QStringLiteral("<b>%1</b>").arg(value(v)) : value(v), value(before));
+                     .arg(htmlEscaped(name), changed ? QStringLiteral("<b>%1</b>").arg(value(v)) : value(v), value(before));
         }
         p += QStringLiteral("</table>");
     }
     p += QStringLiteral("<ul>");
     for (const auto& [signal, evidence] : pr.findings)
-        p += QStringLiteral("<li><b>%1</b>: %2</li>").arg(esc(signal), esc(evidence));
+        p += QStringLiteral("<li><b>%1</b>: %2</li>").arg(htmlEscaped(signal), htmlEscaped(evidence));
     p += QStringLiteral("</ul>");
     return p;
 }

@@ -1,4 +1,5 @@
 #include "widgets/search_view.h"
+#include "widgets/html_escape.h"
 
 #include "charts/breakdown_plot.h"
 #include "charts/param_plot.h"
@@ -55,16 +56,7 @@
 #include <QtWidgets/QVBoxLayout>
 
 namespace ks::ui {
-namespace {
-
-QString esc(const QString& s) {
-    return s.toHtmlEscaped();
-}
-QString esc(const std::string& s) {
-    return QString::fromStdString(s).toHtmlEscaped();
-}
-
-} // namespace
+namespace {} // namespace
 
 SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget* parent)
     : QWidget(parent), database_(std::move(database)), searchId_(searchId) {
@@ -362,18 +354,18 @@ void SearchView::showNode(qint64 id) {
         html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v);
     };
     row(tr("status"),
-        esc(glyphLabel(n->glyph) +
-            (n->status ? QStringLiteral(" (%1)").arg(QString::fromStdString(eval::statusName(*n->status))) : QString())));
+        htmlEscaped(glyphLabel(n->glyph) +
+                    (n->status ? QStringLiteral(" (%1)").arg(QString::fromStdString(eval::statusName(*n->status))) : QString())));
     if (n->glyph == NodeGlyph::Correct) row(tr("speedup"), QStringLiteral("%1×").arg(n->speedup, 0, 'g', 4));
-    row(tr("origin"), esc(n->origin));
+    row(tr("origin"), htmlEscaped(n->origin));
     row(tr("parent"), n->parentId ? nodeLabel(n->parentId) : tr("(root)"));
-    row(tr("kernel"), esc(n->sourceName));
-    row(tr("params"), esc(n->params));
-    if (!n->hint.isEmpty()) row(tr("hint"), esc(n->hint));
+    row(tr("kernel"), htmlEscaped(n->sourceName));
+    row(tr("params"), htmlEscaped(n->params));
+    if (!n->hint.isEmpty()) row(tr("hint"), htmlEscaped(n->hint));
     if (n->pinned) row(tr("pinned"), n->pinOnce ? tr("for its next expansion") : tr("until unpinned (sticky)"));
     if (n->boost != 0) row(tr("boost"), QString::number(n->boost, 'g', 3));
     html += QStringLiteral("</table>");
-    if (!n->message.isEmpty()) html += QStringLiteral("<p>%1</p>").arg(esc(n->message));
+    if (!n->message.isEmpty()) html += QStringLiteral("<p>%1</p>").arg(htmlEscaped(n->message));
 
     nodeInfo_->setHtml(html);
     // The rest comes from the workspace, read off this thread; the newest request wins.
@@ -784,11 +776,12 @@ void SearchView::showEvaluation(const NodeSnapshot& n, const inspect::NodeDetail
     if (!d.evaluation) {
         evaluation_->setHtml(
             QStringLiteral("<p><i>%1</i></p>")
-                .arg(esc(d.evaluationError.empty() ? tr("Not evaluated (yet).").toStdString() : d.evaluationError)));
+                .arg(htmlEscaped(d.evaluationError.empty() ? tr("Not evaluated (yet).").toStdString() : d.evaluationError)));
         return;
     }
     const auto* result = &*d.evaluation;
-    QString html = QStringLiteral("<h3>%1</h3><p>%2</p>").arg(esc(eval::statusName(result->status)), esc(result->message));
+    QString html =
+        QStringLiteral("<h3>%1</h3><p>%2</p>").arg(htmlEscaped(eval::statusName(result->status)), htmlEscaped(result->message));
     int passed = 0;
     for (const auto& c : result->checks) passed += c.passed ? 1 : 0;
     if (!result->checks.empty())
@@ -799,21 +792,21 @@ void SearchView::showEvaluation(const NodeSnapshot& n, const inspect::NodeDetail
     for (const auto& c : result->checks) {
         if (c.passed || shown++ >= 8) continue;
         html += QStringLiteral("<p style='color:%7'>%1 seed %2, %3: %4 (%5 of %6 wrong)</p>")
-                    .arg(esc(c.shape))
+                    .arg(htmlEscaped(c.shape))
                     .arg(c.seed)
-                    .arg(esc(c.output), esc(c.kind))
+                    .arg(htmlEscaped(c.output), htmlEscaped(c.kind))
                     .arg(c.mismatches)
                     .arg(c.elements)
                     .arg(errorColorName(palette()));
     }
     for (const auto& t : result->timing) {
         html += tr("<p><b>%1</b>: candidate %2 median (CV %3%)")
-                    .arg(esc(t.shape), esc(formatSeconds(t.candidate.median)))
+                    .arg(htmlEscaped(t.shape), htmlEscaped(formatSeconds(t.candidate.median)))
                     .arg(t.candidate.cv * 100, 0, 'f', 1);
-        for (const auto& b : t.baselines) html += tr(", %1 %2").arg(esc(b.name), esc(formatSeconds(b.median)));
+        for (const auto& b : t.baselines) html += tr(", %1 %2").arg(htmlEscaped(b.name), htmlEscaped(formatSeconds(b.median)));
         html += tr("; %1× over the reference</p>").arg(t.speedup, 0, 'g', 3);
     }
-    if (!result->buildLog.empty()) html += QStringLiteral("<pre>%1</pre>").arg(esc(result->buildLog.substr(0, 4000)));
+    if (!result->buildLog.empty()) html += QStringLiteral("<pre>%1</pre>").arg(htmlEscaped(result->buildLog.substr(0, 4000)));
     evaluation_->setHtml(html);
     if (!result->timing.empty()) {
         timing_->showTiming(result->timing.front());
@@ -824,7 +817,7 @@ void SearchView::showEvaluation(const NodeSnapshot& n, const inspect::NodeDetail
 void SearchView::showLlmCall(const NodeSnapshot& n, const inspect::NodeDetails& d) {
     if (!d.llmCall) {
         llmCall_.reset();
-        llm_->setHtml(tr("<p><i>No language-model call made this node (origin: %1).</i></p>").arg(esc(n.origin)));
+        llm_->setHtml(tr("<p><i>No language-model call made this node (origin: %1).</i></p>").arg(htmlEscaped(n.origin)));
         return;
     }
     llmCall_ = *d.llmCall;
