@@ -480,6 +480,20 @@ int exportBest(const Args& args, const GlobalOptions& global) {
     return kExitOk;
 }
 
+// A node given by its number in the search ("#N" or "N", as `search show` and
+// the workbench list them): its id.
+Result<std::int64_t> nodeIdFromArg(const store::Database& db, std::int64_t searchId, const std::string& text) {
+    long long number = 0;
+    if (!toInt(!text.empty() && text[0] == '#' ? text.substr(1) : text, number))
+        return makeError(ErrorCode::Validation, "'" + text + "' is not a node number (#N, as search show lists them)");
+    return store::SearchStore(db).nodeIdOfNumber(searchId, number);
+}
+
+// A wrong or unknown node is the caller's to fix; anything else is the workspace's.
+int exitCodeFor(const Error& e) {
+    return e.code == ErrorCode::NotFound || e.code == ErrorCode::Validation ? kExitUsage : kExitError;
+}
+
 int steer(const std::string& verb, const Args& args, const GlobalOptions& global) {
     const auto& pos = args.positional();
     static const std::map<std::string, std::size_t> arity{{"pause", 2},   {"stop", 2},     {"budget", 3}, {"prune", 3},
@@ -493,20 +507,16 @@ int steer(const std::string& verb, const Args& args, const GlobalOptions& global
     if (opened.failure) return opened.failure;
     auto& db = opened.db;
     auto* search = &opened.search;
-    long long number = 0;
-    // NODE is the node's number in the search (#N, as `search show` and the workbench show it).
-    const std::string arg =
-        pos.size() >= 3 && !pos[2].empty() && pos[2][0] == '#' ? pos[2].substr(1) : (pos.size() >= 3 ? pos[2] : "");
-    if (pos.size() >= 3 && !toInt(arg, number)) {
-        std::fprintf(stderr, "search %s: '%s' is not a %s\n", verb.c_str(), pos[2].c_str(),
-                     verb == "budget" ? "number of evaluations" : "node number (#N, as search show lists them)");
+    long long number = 0; // budget: evaluations; the other verbs with an argument: the node's id
+    if (verb == "budget" && !toInt(pos[2], number)) {
+        std::fprintf(stderr, "search budget: '%s' is not a number of evaluations\n", pos[2].c_str());
         return kExitUsage;
     }
     if (pos.size() >= 3 && verb != "budget") {
-        auto id = store::SearchStore(*db).nodeIdOfNumber(search->id, number);
+        auto id = nodeIdFromArg(*db, search->id, pos[2]);
         if (!id) {
             std::fprintf(stderr, "search %s: %s\n", verb.c_str(), id.error().message.c_str());
-            return id.error().code == ErrorCode::NotFound ? kExitUsage : kExitError;
+            return exitCodeFor(id.error());
         }
         number = *id;
     }
@@ -585,15 +595,10 @@ int calls(const Args& args, const GlobalOptions& global) {
         for (const auto& n : *nodes) numberOf[n.id] = n.seq;
     long long onlyNode = 0;
     if (auto n = args.value("node")) {
-        long long wanted = 0;
-        if (!toInt(!n->empty() && (*n)[0] == '#' ? n->substr(1) : *n, wanted)) {
-            std::fprintf(stderr, "search calls: --node expects a node number (#N, as search show lists them)\n");
-            return kExitUsage;
-        }
-        auto id = store::SearchStore(*opened.db).nodeIdOfNumber(opened.search.id, wanted);
+        auto id = nodeIdFromArg(*opened.db, opened.search.id, *n);
         if (!id) {
-            std::fprintf(stderr, "search calls: %s\n", id.error().message.c_str());
-            return kExitUsage;
+            std::fprintf(stderr, "search calls: --node: %s\n", id.error().message.c_str());
+            return exitCodeFor(id.error());
         }
         onlyNode = *id;
     }
