@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace ks::ui {
 namespace {
@@ -196,7 +197,7 @@ qint64 TreeCanvas::nodeAt(QPointF pos) const {
         }
     };
     // Nodes inside a subtree glyph are not on screen: only the drawn ones answer.
-    if (!subtreeGlyphs_.empty() && !drawnIndex_.empty()) {
+    if (!drawnIndex_.empty()) {
         for (int i : drawnIndex_)
             if (static_cast<std::size_t>(i) < placed.size()) consider(placed[static_cast<std::size_t>(i)]);
     } else {
@@ -220,7 +221,7 @@ QColor TreeCanvas::speedupColor(double speedup, double best) {
 // and each subtree below the last such row becomes one glyph (its box, its
 // best speedup, its failures); zooming in or a double click opens them. The
 // way to the best node and to the selected one stays open.
-std::vector<int> TreeCanvas::chooseDetail(const QRectF& view) {
+const std::vector<int>& TreeCanvas::chooseDetail(const QRectF& view) {
     const auto& placed = layout_.placed();
     const auto& below = layout_.subtrees();
     subtreeGlyphs_.clear();
@@ -233,12 +234,13 @@ std::vector<int> TreeCanvas::chooseDetail(const QRectF& view) {
         ++perDepth[static_cast<std::size_t>(n.depth)];
         ++visible;
     }
-    std::vector<int> out;
     if (visible <= kMaxDrawn) {
-        out.resize(placed.size());
-        for (std::size_t i = 0; i < placed.size(); ++i) out[i] = static_cast<int>(i);
+        if (everyIndex_.size() != placed.size()) {
+            everyIndex_.resize(placed.size());
+            std::iota(everyIndex_.begin(), everyIndex_.end(), 0);
+        }
         drawnNodes_ = visible;
-        return out;
+        return everyIndex_;
     }
     int cut = 0, sum = 0;
     for (std::size_t d = 0; d < perDepth.size(); ++d) {
@@ -254,7 +256,7 @@ std::vector<int> TreeCanvas::chooseDetail(const QRectF& view) {
     for (int i = 0; i < static_cast<int>(placed.size());) {
         const auto& n = placed[static_cast<std::size_t>(i)];
         const auto& sub = below[static_cast<std::size_t>(i)];
-        out.push_back(i);
+        drawnIndex_.push_back(i);
         if (view.contains(toScreen(n.center))) ++drawnNodes_;
         if (sub.end == i + 1) { // a leaf
             ++i;
@@ -274,8 +276,7 @@ std::vector<int> TreeCanvas::chooseDetail(const QRectF& view) {
             ++i;
         }
     }
-    drawnIndex_ = out;
-    return out;
+    return drawnIndex_;
 }
 
 QColor TreeCanvas::edgeColour() const {
@@ -347,7 +348,7 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
     const bool detailed = radius >= 3;
     const auto path = layout_.bestPath();
     const QSet<qint64> onBest(path.begin(), path.end());
-    const std::vector<int> drawn = chooseDetail(view);
+    const std::vector<int>& drawn = chooseDetail(view);
 
     // Edges: one batched call; an edge is drawn when either end is in view.
     std::vector<QLineF> edges, bestEdges;
@@ -719,20 +720,19 @@ void TreeCanvas::mouseReleaseEvent(QMouseEvent*) {
 }
 
 void TreeCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
-    if (const qint64 id = nodeAt(event->position()); !id) {
+    const qint64 id = nodeAt(event->position());
+    if (!id) {
         if (const auto* g = subtreeGlyphAt(event->position())) openSubtree(g->root);
         return;
     }
-    if (const qint64 id = nodeAt(event->position())) {
-        const int i = layout_.indexOf(id);
-        const bool hasChildren = i >= 0 && (layout_.placed()[static_cast<std::size_t>(i)].collapsed ||
-                                            std::any_of(layout_.placed().begin(), layout_.placed().end(),
-                                                        [i](const PlacedNode& n) { return n.parentIndex == i; }));
-        if (hasChildren)
-            toggleCollapsed(id);
-        else
-            emit nodeActivated(id);
-    }
+    // placed() is in pre-order: a node shows children when its subtree reaches past it.
+    const int i = layout_.indexOf(id);
+    const auto at = static_cast<std::size_t>(i);
+    const bool hasChildren = i >= 0 && (layout_.placed()[at].collapsed || layout_.subtrees()[at].end != i + 1);
+    if (hasChildren)
+        toggleCollapsed(id);
+    else
+        emit nodeActivated(id);
 }
 
 bool TreeCanvas::event(QEvent* event) {

@@ -118,8 +118,8 @@ class TreeCanvas : public QWidget {
 
   private:
     // The placed() indices drawn one by one (all of them when the view holds
-    // few enough nodes); fills subtreeGlyphs_.
-    std::vector<int> chooseDetail(const QRectF& view);
+    // few enough nodes); fills subtreeGlyphs_. Valid until the next call.
+    const std::vector<int>& chooseDetail(const QRectF& view);
     void paintSubtreeGlyphs(QPainter& p);
     QColor edgeColour() const;
     const SubtreeGlyph* subtreeGlyphAt(QPointF pos) const;
@@ -139,7 +139,8 @@ class TreeCanvas : public QWidget {
     double scale_ = 24; // pixels per layout column
     std::vector<QRectF> drawnLabels_;
     std::vector<SubtreeGlyph> subtreeGlyphs_;
-    std::vector<int> drawnIndex_; // the last paint's node-by-node indices, when it aggregated
+    std::vector<int> drawnIndex_; // the last paint's node-by-node indices, when it aggregated (else empty)
+    std::vector<int> everyIndex_; // 0 .. placed().size() - 1, kept between paints
     int drawnNodes_ = 0;
     QSet<qint64> opened_; // subtree roots a person opened
     bool legendExpanded_ = true;
