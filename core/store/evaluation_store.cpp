@@ -4,6 +4,7 @@ namespace ks::store {
 namespace {
 constexpr const char* kColumns =
     "id, cache_key, problem, problem_hash, candidate_hash, params, status, speedup, result, created_at";
+constexpr int kColumnCount = 10; // readRow's columns; any that a query adds come after
 
 EvaluationRecord readRow(const Statement& s) {
     EvaluationRecord r;
@@ -58,17 +59,17 @@ Result<std::optional<EvaluationRecord>> EvaluationStore::findCached(const std::s
 }
 
 Result<std::vector<EvaluationRecord>> EvaluationStore::recent(int limit) const {
-    auto stmt =
-        db_.prepare(std::string("SELECT ") + kColumns +
-                    ", (SELECT n.search_id FROM nodes n WHERE n.evaluation_id = evaluations.id ORDER BY n.id DESC LIMIT 1)"
-                    ", (SELECT n.seq FROM nodes n WHERE n.evaluation_id = evaluations.id ORDER BY n.id DESC LIMIT 1)"
-                    " FROM evaluations ORDER BY id DESC LIMIT ?");
+    // Each evaluation with the latest node that ran it (its search and number), looked up once.
+    auto stmt = db_.prepare(std::string("SELECT e.*, n.search_id, n.seq FROM (SELECT ") + kColumns +
+                            " FROM evaluations ORDER BY id DESC LIMIT ?) AS e"
+                            " LEFT JOIN nodes n ON n.id = (SELECT max(id) FROM nodes WHERE evaluation_id = e.id)"
+                            " ORDER BY e.id DESC");
     if (!stmt) return stmt.error();
     stmt->bind(1, static_cast<std::int64_t>(limit));
     return readAll<EvaluationRecord>(*stmt, [](const Statement& s) {
         EvaluationRecord r = readRow(s);
-        if (!s.isNull(10)) r.searchId = s.int64(10);
-        if (!s.isNull(11)) r.nodeSeq = s.int64(11);
+        if (!s.isNull(kColumnCount)) r.searchId = s.int64(kColumnCount);
+        if (!s.isNull(kColumnCount + 1)) r.nodeSeq = s.int64(kColumnCount + 1);
         return r;
     });
 }

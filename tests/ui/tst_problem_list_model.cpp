@@ -52,7 +52,8 @@ void fillWorkspace(const QString& path) {
     auto db = ks::store::Database::open(path.toStdString());
     QVERIFY2(db.ok(), db.ok() ? "" : db.error().message.c_str());
     ks::store::EvaluationStore store(*db);
-    QVERIFY(store.insert(record("saxpy", "ok", 1.5)).ok());
+    const auto first = store.insert(record("saxpy", "ok", 1.5));
+    QVERIFY(first.ok());
     QVERIFY(store.insert(record("tiny_values", "wrong_answer", std::nullopt)).ok());
     // The first one was node #7 of a search.
     ks::store::SearchStore searches(*db);
@@ -75,7 +76,7 @@ void fillWorkspace(const QString& path) {
     auto nodeId = searches.insertNode(n);
     QVERIFY(nodeId.ok());
     n.id = *nodeId;
-    n.evaluationId = 1; // recorded with the node's result
+    n.evaluationId = *first; // recorded with the node's result
     search.id = *sid;
     QVERIFY(searches.finishNode(n, search).ok());
 }
