@@ -1,5 +1,6 @@
 #include "inspect/workspace_reader.h"
 
+#include "profile/ncu_report.h"
 #include "report/search_report.h"
 #include "report/standalone_kernel.h"
 #include "store/database.h"
@@ -30,36 +31,30 @@ std::optional<ProfileSummary> summarize(const store::ProfileRecord& rec) {
             p.device = r["roofs"].value("device", std::string());
         }
     }
-    if (j.contains("ncu") && j["ncu"].is_array() && !j["ncu"].empty()) {
+    if (j.contains("ncu") && j["ncu"].is_array()) {
+        std::vector<profile::NcuKernel> kernels;
+        for (const auto& k : j["ncu"]) kernels.push_back(profile::ncuKernelFromJson(k));
         // The longest kernel speaks for the candidate, as in the diagnosis.
-        const nlohmann::json* longest = nullptr;
-        for (const auto& k : j["ncu"])
-            if (k.is_object() && (!longest || k.value("duration_ns", 0.0) > longest->value("duration_ns", 0.0))) longest = &k;
-        if (longest) {
-            const auto& k = *longest;
-            const std::string name = k.value("name", std::string());
-            p.ncuKernel = name.substr(0, name.find('('));
-            const std::pair<const char*, const char*> shown[] = {{"duration (us)", "duration_ns"},
-                                                                 {"DRAM throughput (%)", "dram_pct"},
-                                                                 {"SM throughput (%)", "sm_pct"},
-                                                                 {"achieved occupancy (%)", "achieved_occupancy_pct"},
-                                                                 {"theoretical occupancy (%)", "theoretical_occupancy_pct"},
-                                                                 {"grid size", "grid_size"},
-                                                                 {"block size", "block_size"},
-                                                                 {"registers per thread", "registers_per_thread"},
-                                                                 {"waves per SM", "waves_per_sm"},
-                                                                 {"local-memory bytes (spills)", "local_bytes"},
-                                                                 {"shared bank conflicts", "shared_bank_conflicts"},
-                                                                 {"global sectors per request", "global_sectors_per_request"}};
-            for (const auto& [label, key] : shown) {
-                if (!k.contains(key) || !k[key].is_number()) continue;
-                double v = k[key].get<double>();
-                if (std::string(key) == "duration_ns" && v >= 0) v /= 1000;
-                p.ncuMetrics.emplace_back(label, v);
-            }
-            if (k.contains("stalls") && k["stalls"].is_array() && !k["stalls"].empty() && k["stalls"][0].is_object())
-                p.ncuMetrics.emplace_back("top stall: " + k["stalls"][0].value("reason", std::string()) + " (per issue)",
-                                          k["stalls"][0].value("per_issue", -1.0));
+        if (const auto* k = profile::dominantKernel(kernels)) {
+            p.ncuKernel = k->name.substr(0, k->name.find('('));
+            const std::pair<const char*, double> shown[] = {{"duration (us)", k->durationNs / 1000},
+                                                            {"DRAM throughput (%)", k->dramPct},
+                                                            {"SM throughput (%)", k->smPct},
+                                                            {"achieved occupancy (%)", k->achievedOccupancyPct},
+                                                            {"theoretical occupancy (%)", k->theoreticalOccupancyPct},
+                                                            {"grid size", k->gridSize},
+                                                            {"block size", k->blockSize},
+                                                            {"registers per thread", k->registersPerThread},
+                                                            {"waves per SM", k->wavesPerSm},
+                                                            {"local-memory bytes (spills)", k->localBytes},
+                                                            {"shared bank conflicts", k->sharedBankConflicts},
+                                                            {"global sectors per request", k->globalSectorsPerRequest},
+                                                            {"L2 throughput (%)", k->l2Pct},
+                                                            {"L1 hit rate (%)", k->l1HitPct},
+                                                            {"L2 hit rate (%)", k->l2HitPct}};
+            for (const auto& [label, v] : shown) p.ncuMetrics.emplace_back(label, v);
+            if (!k->stalls.empty())
+                p.ncuMetrics.emplace_back("top stall: " + k->stalls.front().first + " (per issue)", k->stalls.front().second);
         }
     }
     if (j.contains("breakdown")) p.breakdown = profile::breakdownFromJson(j["breakdown"]);

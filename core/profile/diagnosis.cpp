@@ -39,10 +39,9 @@ bool has(const std::vector<Signal>& out, const char* name) {
 }
 
 void fromNcu(const std::vector<NcuKernel>& kernels, double near, std::vector<Signal>& out) {
-    if (kernels.empty()) return;
-    // The launch that took longest speaks for the candidate.
-    const auto& k = *std::max_element(kernels.begin(), kernels.end(),
-                                      [](const auto& a, const auto& b) { return a.durationNs < b.durationNs; });
+    const NcuKernel* longest = dominantKernel(kernels);
+    if (!longest) return;
+    const auto& k = *longest;
     const std::string who = " (ncu, " + k.name.substr(0, k.name.find('(')) + ")";
     if (k.dramPct >= 0 && k.smPct >= 0 && std::max(k.dramPct, k.smPct) >= near * 100)
         add(out, {"near_roofline", fmt("%.0f%% of peak DRAM and %.0f%% of peak SM throughput", k.dramPct, k.smPct) + who, "ncu"});

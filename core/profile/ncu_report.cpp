@@ -219,6 +219,41 @@ nlohmann::json toJson(const NcuKernel& k) {
             {"stalls", stalls}};
 }
 
+NcuKernel ncuKernelFromJson(const nlohmann::json& j) {
+    NcuKernel k;
+    if (!j.is_object()) return k;
+    const auto number = [&](const char* key, double& field) {
+        if (j.contains(key) && j[key].is_number()) field = j[key].get<double>();
+    };
+    k.name = j.value("name", std::string());
+    number("duration_ns", k.durationNs);
+    number("dram_pct", k.dramPct);
+    number("sm_pct", k.smPct);
+    number("achieved_occupancy_pct", k.achievedOccupancyPct);
+    number("theoretical_occupancy_pct", k.theoreticalOccupancyPct);
+    number("grid_size", k.gridSize);
+    number("block_size", k.blockSize);
+    number("registers_per_thread", k.registersPerThread);
+    number("waves_per_sm", k.wavesPerSm);
+    number("local_bytes", k.localBytes);
+    number("shared_bank_conflicts", k.sharedBankConflicts);
+    number("shared_wavefronts", k.sharedWavefronts);
+    number("global_sectors_per_request", k.globalSectorsPerRequest);
+    number("l2_pct", k.l2Pct);
+    number("l1_hit_pct", k.l1HitPct);
+    number("l2_hit_pct", k.l2HitPct);
+    if (j.contains("stalls") && j["stalls"].is_array())
+        for (const auto& s : j["stalls"])
+            if (s.is_object()) k.stalls.emplace_back(s.value("reason", std::string()), s.value("per_issue", -1.0));
+    return k;
+}
+
+const NcuKernel* dominantKernel(const std::vector<NcuKernel>& kernels) {
+    const auto it = std::max_element(kernels.begin(), kernels.end(),
+                                     [](const NcuKernel& a, const NcuKernel& b) { return a.durationNs < b.durationNs; });
+    return it == kernels.end() ? nullptr : &*it;
+}
+
 std::string NcuKernel::occupancyLimiter() const {
     const std::pair<double, const char*> limits[] = {{limitRegisters, "registers"},
                                                      {limitSharedMem, "shared memory"},

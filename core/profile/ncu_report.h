@@ -38,5 +38,9 @@ struct NcuKernel {
 
 Result<std::vector<NcuKernel>> parseNcuCsv(const std::string& text);
 nlohmann::json toJson(const NcuKernel& kernel);
+// The stored form back (toJson's keys; a missing one keeps its default).
+NcuKernel ncuKernelFromJson(const nlohmann::json& j);
+// The launch that took longest, which speaks for the candidate; null when none.
+const NcuKernel* dominantKernel(const std::vector<NcuKernel>& kernels);
 
 } // namespace ks::profile
