@@ -62,6 +62,21 @@ QPointF at(const TreeLayout& l, qint64 id) {
     return l.placed()[static_cast<std::size_t>(l.indexOf(id))].center;
 }
 
+// A canvas of `size` showing all of `batch`.
+void fitTree(TreeCanvas& canvas, const NodeBatch& batch, QSize size) {
+    canvas.resize(size);
+    canvas.applyBatch(batch);
+    canvas.fitToView();
+}
+
+// One paint of the canvas, as the screen would get it (the level of detail,
+// the labels and the minimap are chosen there).
+QImage rendered(TreeCanvas& canvas) {
+    QImage image(canvas.size(), QImage::Format_ARGB32);
+    canvas.render(&image);
+    return image;
+}
+
 // A workspace with one running search of one kernel source, as the engine writes them.
 struct Workspace {
     std::unique_ptr<store::Database> db;
@@ -211,11 +226,8 @@ class TestSearchTree : public QObject {
         for (int i = 0; i < 60; ++i) wide.push_back(node(2 + i, 1, NodeGlyph::Correct, 1.0 + i * 0.01));
         for (auto& n : wide) n.seq = n.id;
         TreeCanvas canvas;
-        canvas.resize(800, 500);
-        canvas.applyBatch(wide);
-        canvas.fitToView();
-        QImage image(canvas.size(), QImage::Format_ARGB32);
-        canvas.render(&image);
+        fitTree(canvas, wide, QSize(800, 500));
+        QImage image = rendered(canvas);
         QVERIFY(!canvas.minimapShown()); // all in view
         QVERIFY(canvas.selectNode(30));  // zooms in: the rest is out of view
         canvas.render(&image);
@@ -226,7 +238,7 @@ class TestSearchTree : public QObject {
         QVERIFY(!canvas.minimapFolded());
         canvas.render(&image);
         // The selected node's number is drawn inside it: its centre is not the fill colour.
-        const QPointF c = canvas.toScreen(canvas.layout().placed()[static_cast<std::size_t>(canvas.layout().indexOf(30))].center);
+        const QPointF c = canvas.toScreen(at(canvas.layout(), 30));
         const QColor fill = TreeCanvas::speedupColor(canvas.layout().node(30)->speedup, canvas.layout().bestSpeedup());
         bool text = false;
         for (int dx = -4; dx <= 4 && !text; ++dx)
@@ -354,21 +366,18 @@ class TestSearchTree : public QObject {
         NodeBatch wide{node(1, 0, NodeGlyph::Correct, 1.0)};
         for (int i = 0; i < 40; ++i) wide.push_back(node(2 + i, 1, NodeGlyph::Correct, 1.0 + 0.137 * i));
         TreeCanvas canvas;
-        canvas.resize(900, 500);
-        canvas.applyBatch(wide);
-        canvas.fitToView();
+        fitTree(canvas, wide, QSize(900, 500));
         canvas.zoomBy(40.0 / canvas.scale(), QPointF(450, 250)); // radius 14: labels wider than a column
         QVERIFY(canvas.selectNode(10));
         canvas.zoomBy(40.0 / canvas.scale(), QPointF(450, 250));
-        QImage image(canvas.size(), QImage::Format_ARGB32);
-        canvas.render(&image);
+        rendered(canvas);
         const auto& drawn = canvas.drawnLabels();
         QVERIFY(drawn.size() >= 3);
         QVERIFY(drawn.size() < 40); // some left out
         for (std::size_t a = 0; a < drawn.size(); ++a)
             for (std::size_t b = a + 1; b < drawn.size(); ++b) QVERIFY2(!drawn[a].intersects(drawn[b]), "two labels overlap");
         // The selected node's label is among them, under its node.
-        const QPointF c = canvas.toScreen(canvas.layout().placed()[static_cast<std::size_t>(canvas.layout().indexOf(10))].center);
+        const QPointF c = canvas.toScreen(at(canvas.layout(), 10));
         QVERIFY(std::any_of(drawn.begin(), drawn.end(), [&](const QRectF& r) { return std::abs(r.center().x() - c.x()) < 1; }));
     }
 
@@ -388,11 +397,8 @@ class TestSearchTree : public QObject {
         }
         big.push_back(node(20001, 19000, NodeGlyph::Correct, 50.0)); // the best, deep in the tree
         TreeCanvas canvas;
-        canvas.resize(1200, 800);
-        canvas.applyBatch(big);
-        canvas.fitToView();
-        QImage image(canvas.size(), QImage::Format_ARGB32);
-        canvas.render(&image);
+        fitTree(canvas, big, QSize(1200, 800));
+        QImage image = rendered(canvas);
         const auto& glyphs = canvas.subtreeGlyphs();
         QVERIFY(!glyphs.empty());
         // At most kMaxDrawn, and the children of the nodes on the way to the best.
@@ -414,8 +420,7 @@ class TestSearchTree : public QObject {
         QVERIFY(failures > 0);
         QCOMPARE(canvas.layout().bestId(), qint64{20001});
         // The best node is not inside any glyph: it is drawn, and a click finds it.
-        const QPointF best =
-            canvas.toScreen(canvas.layout().placed()[static_cast<std::size_t>(canvas.layout().indexOf(20001))].center);
+        const QPointF best = canvas.toScreen(at(canvas.layout(), 20001));
         QCOMPARE(canvas.nodeAt(best), qint64{20001});
         // A double click on a glyph opens it: that subtree is drawn one level deeper.
         const SubtreeGlyph first =
