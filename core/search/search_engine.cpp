@@ -342,10 +342,12 @@ class Run final : public SteeringTarget {
         if (!any && (!slots_.empty() || llmRunning())) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
 
-    // GPU problems: every ncu_every-th node also runs Nsight Compute (a job
-    // that profiles bypasses the result cache; the judge notes a host without ncu).
+    // Torch problems: every ncu_every-th node also runs Nsight Compute (a job
+    // that profiles bypasses the result cache; the judge notes a host without
+    // ncu). The cuda backend's judge has no ncu pass yet: asking would only
+    // skip the cache.
     bool profilesWithNcu(const Node& n) const {
-        return problem::runsOnGpu(problem_.backend) && config_.ncuEvery > 0 && n.seq % config_.ncuEvery == 0 &&
+        return problem_.backend == problem::Backend::Torch && config_.ncuEvery > 0 && n.seq % config_.ncuEvery == 0 &&
                options_.profile == eval::ProfileLevel::None && !options_.checkOnly;
     }
 

@@ -51,7 +51,7 @@ struct SearchConfig {
     double maxTokens = 0;      // LLM budgets: input + output tokens, and USD; 0: none
     double maxCostUsd = 0;
     double stopNearRoofline = 0; // end when a kernel reaches this fraction of its roofline bound; 0: never
-    // GPU problems: every Nth node (by creation order) is profiled with Nsight
+    // Torch problems: every Nth node (by creation order) is profiled with Nsight
     // Compute where the evaluation host has it (1: every node; 0: never).
     int ncuEvery = 4;
     SynthMode synth = SynthMode::Tuner;
