@@ -1005,7 +1005,7 @@ class Judge:
         # baseline's are dropped with it), so the reference's and the
         # candidate's stay paired round by round.
         calls = {r.name: [] for r in kernels}  # each timed call's seconds on the judge's clock
-        fixed = []  # per round, the reference's call beyond the empty call and its device time
+        fixed = {}  # per trusted runner, each call beyond the empty call and its device time
         parts = {}  # per kernel, (until its answer, until the device was idle) of each timed call
         rounds = 0
         loop_start = time.perf_counter()
@@ -1044,14 +1044,14 @@ class Judge:
                 t, outs = got[0]
                 calls[r.name].append(t)
                 parts.setdefault(r.name, []).append(self.last_parts)
-                if r is reference:
+                if r is not cand:
                     # What a call with work costs beyond the empty call and the
-                    # device's own time for that work, through the trusted
-                    # reference runner: its device times (CUDA events around its
-                    # sets) are the problem's word, not the candidate's.
+                    # device's own time for that work, through the problem's own
+                    # runners: their device times (CUDA events around their
+                    # sets) are the problem's word, never the candidate's.
                     told = self.last_parts[5]
                     if told[4] > 0:
-                        fixed.append(t - empty - (told[4] + (len(sets) - 1) * told[5]))
+                        fixed.setdefault(r.name, []).append(t - empty - (told[4] + (len(sets) - 1) * told[5]))
                 if r is reference:
                     answer = [self.outputs(r, o, where) for o in outs]
                 elif r is cand:
@@ -1065,12 +1065,15 @@ class Judge:
             self.profile_breakdown(cand, pool[0], shape)
         # A call with work pays more than an empty call, beyond the device's
         # work (the first launch after idle, the device's switch back and
-        # forth, a longer answer): measured through the reference and taken
-        # off every kernel's calls alike, never more than the empty call nor a
-        # quarter of the call.
-        # (On an H100, a batch of 8 softmax sets: 300-380 us, 37-47 us a set.)
-        # Bounded by the empty call itself: no more than the hand-off it refines.
-        overhead = min(max(0.0, sorted(fixed)[len(fixed) // 2]), empty) if len(fixed) >= 3 else 0.0
+        # forth, a longer answer): measured through the problem's runners and
+        # taken off every kernel's calls alike (on an H100, a batch of 8
+        # softmax sets: 300-380 us, 37-47 us a set). Whatever slows those
+        # runners' calls (a helper the candidate left running) can only make
+        # it look larger, so it is the lower quartile of each runner's calls,
+        # the smaller of the runners', never more than the empty call itself
+        # nor a quarter of any call.
+        quartiles = [sorted(v)[len(v) // 4] for v in fixed.values() if len(v) >= 3]
+        overhead = min(max(0.0, min(quartiles)), empty) if quartiles else 0.0
         samples = {name: [per_call(t, batch, overhead) for t in ts] for name, ts in calls.items()}
         for s in pool + [s_state]:
             for r in list(kernels):
