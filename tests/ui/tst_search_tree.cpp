@@ -281,6 +281,19 @@ class TestSearchTree : public QObject {
         }
     }
 
+    // The node table names each node's parent by the number the tree shows.
+    void allNodesCarryTheirParentsNumber() {
+        TreeLayout layout;
+        NodeBatch batch{node(10, 0), node(20, 10), node(30, 20)};
+        for (auto& n : batch) n.seq = n.id / 10;
+        layout.apply(batch);
+        const auto all = layout.allNodes();
+        QCOMPARE(all.size(), std::size_t(3));
+        QCOMPARE(all[0].parentSeq, qint64{0}); // a root
+        QCOMPARE(all[1].parentSeq, qint64{1});
+        QCOMPARE(all[2].parentSeq, qint64{2});
+    }
+
     // A GPU node's kernels as bars, from the breakdown the H100 judge stored
     // for the RMSNorm backward seed (its two kernels) and a synthetic call of
     // many launches (the ninth and later summed into one bar).

@@ -37,13 +37,6 @@ NodeSnapshot snapshotOf(const store::NodeRecord& r) {
 
 } // namespace
 
-// Parents arrive before their children (ids grow): the parent's number is known.
-NodeSnapshot SearchFollower::numbered(NodeSnapshot n) {
-    numbers_.insert(n.id, n.seq);
-    n.parentSeq = numbers_.value(n.parentId, 0);
-    return n;
-}
-
 SearchFollower::SearchFollower(std::filesystem::path database, qint64 searchId, int pollMs)
     : database_(std::move(database)), searchId_(searchId), pollMs_(pollMs) {}
 
@@ -67,7 +60,7 @@ void SearchFollower::start() {
     lastEvent_ = *last;
     NodeBatch batch;
     batch.reserve(static_cast<qsizetype>(all->size()));
-    for (const auto& n : *all) batch.push_back(numbered(snapshotOf(n)));
+    for (const auto& n : *all) batch.push_back(snapshotOf(n));
     emit nodes(batch);
     // A search that ended before it was opened: its search_ended event is behind lastEvent_.
     if (auto search = store.loadSearch(searchId_); search && (search->status == "finished" || search->status == "stopped"))
@@ -115,7 +108,7 @@ void SearchFollower::poll() {
         }
         NodeBatch batch;
         batch.reserve(static_cast<qsizetype>(loaded->size()));
-        for (const auto& n : *loaded) batch.push_back(numbered(snapshotOf(n)));
+        for (const auto& n : *loaded) batch.push_back(snapshotOf(n));
         emit nodes(batch);
     }
     if (ended) emit this->ended(endReason);

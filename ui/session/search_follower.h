@@ -7,7 +7,6 @@
 // never stalls the UI.
 #include "tree/tree_snapshot.h"
 
-#include <QtCore/QHash>
 #include <QtCore/QObject>
 #include <QtCore/QString>
 
@@ -47,8 +46,6 @@ class SearchFollower : public QObject {
     qint64 searchId_;
     int pollMs_;
     qint64 lastEvent_ = 0;
-    NodeSnapshot numbered(NodeSnapshot n);
-    QHash<qint64, qint64> numbers_; // node id -> its number in the search
     std::unique_ptr<store::Database> db_;
     QTimer* timer_ = nullptr;
 };

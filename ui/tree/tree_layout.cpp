@@ -38,7 +38,10 @@ const NodeSnapshot* TreeLayout::node(qint64 id) const {
 std::vector<NodeSnapshot> TreeLayout::allNodes() const {
     std::vector<NodeSnapshot> out;
     out.reserve(static_cast<std::size_t>(nodes_.size()));
-    for (auto it = nodes_.constBegin(); it != nodes_.constEnd(); ++it) out.push_back(it.value());
+    for (auto it = nodes_.constBegin(); it != nodes_.constEnd(); ++it) {
+        out.push_back(it.value());
+        if (const auto up = nodes_.constFind(it->parentId); up != nodes_.constEnd()) out.back().parentSeq = up->seq;
+    }
     std::sort(out.begin(), out.end(), [](const NodeSnapshot& a, const NodeSnapshot& b) { return a.id < b.id; });
     return out;
 }

@@ -55,7 +55,7 @@ class TreeLayout {
     // The node numbered `number` in its search (NodeSnapshot::seq); 0 when none.
     qint64 idOfNumber(qint64 number) const { return byNumber_.value(number, 0); }
     int size() const { return static_cast<int>(nodes_.size()); }
-    // Every node, collapsed ones included, by id.
+    // Every node, collapsed ones included, by id, each with its parent's number.
     std::vector<NodeSnapshot> allNodes() const;
     QRectF bounds() const { return bounds_; }
 

@@ -18,7 +18,7 @@ using NodeGlyph = report::Glyph;
 
 struct NodeSnapshot {
     qint64 id = 0, parentId = 0, seq = 0, evaluationId = 0;
-    qint64 parentSeq = 0; // the parent's number in the search (0: a root); seq is the user's number
+    qint64 parentSeq = 0; // the parent's number in the search (0: a root; filled by TreeLayout::allNodes)
     QString origin, sourceName, params, message, hint;
     std::optional<eval::EvalStatus> status; // none until evaluated
     NodeGlyph glyph = NodeGlyph::Pending;
