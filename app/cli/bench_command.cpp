@@ -76,11 +76,11 @@ struct Row {
     std::string declaredBound;
     std::string params;
     struct Shape {
-        double bytes = 0, flops = 0, seconds = 0;
+        double bytes = 0, flops = 0, seconds = 0, gathers = 0;
     };
     std::vector<Shape> shapes; // of the best kernel, for the roofline at the end
     bool gpu = false;          // a torch or cuda problem: timed on the GPU (torch: against eager and torch.compile)
-    double floorS = 0;         // GPU: the bytes the operator must move at the GPU's copy bandwidth
+    double floorS = 0;         // GPU: gpuFloorSeconds of its shapes (bytes at the copy bandwidth, lookups at the gather rate)
 
     double bytes() const {
         double sum = 0;
@@ -212,7 +212,7 @@ Row benchOne(const store::Database& db, eval::Evaluator& evaluator, const proble
                 row.libraryS += t.baselines[1].median;
                 row.library = t.baselines[1].name;
             }
-            row.shapes.push_back({t.bytes, t.flops, t.candidate.median});
+            row.shapes.push_back({t.bytes, t.flops, t.candidate.median, t.gathers});
         }
         row.declaredBound = p.bound;
     }
@@ -436,11 +436,13 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         row.bound = row.boundOn(roof, coresPerJob);
     }
 
-    // GPU rows: the floor is their bytes at the copy bandwidth measured on this host's GPU.
-    const double copyGBs = roof.gpus.empty() ? 0 : roof.gpus.front().copyGBs;
+    // GPU rows: the floor is their bytes at the copy bandwidth measured on
+    // this host's GPU, or their lookups at its L2 gather rate if longer.
     for (auto& row : rows) {
         if (!row.gpu) continue;
-        row.floorS = copyGBs > 0 ? row.bytes() / (copyGBs * 1e9) : 0;
+        row.floorS = 0;
+        if (!roof.gpus.empty())
+            for (const auto& t : row.shapes) row.floorS += profile::gpuFloorSeconds(roof.gpus.front(), t.bytes, t.gathers);
         row.roofline = row.floorS > 0 && row.bestS > 0 ? row.floorS / row.bestS : 0;
         row.bound = 'm';
     }

@@ -128,6 +128,7 @@ Result<EvaluationResult> parseResultJson(const std::string& text) {
             tc.sizes = t.value("sizes", nlohmann::json::object());
             tc.bytes = number(t, "bytes");
             tc.flops = number(t, "flops");
+            tc.gathers = number(t, "gathers");
             tc.speedup = number(t, "speedup");
             tc.warmup = t.value("warmup", 0);
             tc.reps = t.value("reps", 0);
@@ -230,6 +231,7 @@ nlohmann::json toJson(const EvaluationResult& r) {
                           {"sizes", t.sizes},
                           {"bytes", t.bytes},
                           {"flops", t.flops},
+                          {"gathers", t.gathers},
                           {"speedup", t.speedup},
                           {"speedups", t.speedups},
                           {"warmup", t.warmup},

@@ -39,6 +39,7 @@ struct TimingCase {
     std::string shape;
     nlohmann::json sizes;
     double bytes = 0, flops = 0, speedup = 0;
+    double gathers = 0; // dependent random lookups the operator needs (the problem's "gathers"; 0 when it declares none)
     int warmup = 0, reps = 0;
     TimingStats candidate;
     std::vector<TimingStats> baselines; // the reference first

@@ -36,6 +36,8 @@ nlohmann::json shapeList(const std::vector<problem::ShapeCase>& shapes, const pr
                 if (auto v = p.bytes->evaluate(s.sizes)) j["bytes"] = *v;
             if (p.flops)
                 if (auto v = p.flops->evaluate(s.sizes)) j["flops"] = *v;
+            if (p.gathers)
+                if (auto v = p.gathers->evaluate(s.sizes)) j["gathers"] = *v;
         }
         list.push_back(std::move(j));
     }

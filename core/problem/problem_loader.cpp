@@ -710,6 +710,7 @@ class Loader {
             spec_.flops = expression(root["flops"], "/flops", known);
         else
             check_.fail("", "missing required field \"flops\" (use \"0\" for pure data movement)");
+        if (root.contains("gathers")) spec_.gathers = expression(root["gathers"], "/gathers", known);
         spec_.bound = check_.str(root, "", "bound", false);
         if (!spec_.bound.empty() && spec_.bound != "memory" && spec_.bound != "compute" && spec_.bound != "latency")
             check_.fail("/bound",

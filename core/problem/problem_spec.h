@@ -101,6 +101,10 @@ struct ProblemSpec {
     std::vector<ShapeCase> checkShapes, timeShapes;
     std::map<DType, Tolerance> tolerances; // every dtype has an entry (defaults filled in)
     std::optional<Expression> bytes, flops;
+    // Dependent random reads into a cache-resident table the operator needs
+    // at least (one per lookup: an id map, a hash probe): the GPU floor counts
+    // them at the GPU's L2 gather rate. Optional.
+    std::optional<Expression> gathers;
     // What limits a good kernel: "" derives it from bytes and flops against the
     // machine; "latency" declares dependent random accesses (lookups, pointer
     // chasing) that no bandwidth roofline describes.

@@ -35,6 +35,7 @@ Result<GpuModel> gpuFromJson(const nlohmann::json& g) {
     m.fp32FmaTflops = get<double>(g, "fp32_fma_tflops", 0);
     m.bf16MatrixTflops = get<double>(g, "bf16_matrix_tflops", 0);
     m.fp32MatrixTflops = get<double>(g, "fp32_matrix_tflops", 0);
+    m.l2GatherGps = get<double>(g, "l2_gather_gps", 0);
     if (m.name.empty() || m.copyGBs <= 0) return parseError("a GPU entry lacks a name or a copy bandwidth (copy_gbs)");
     return m;
 }
@@ -54,6 +55,12 @@ double MachineModel::peakGflops(int usedCores) const {
 double MachineModel::floorSeconds(double bytes, double flops, int usedCores) const {
     const double bw = dramGBs(usedCores) * 1e9, peak = peakGflops(usedCores) * 1e9;
     return std::max(bw > 0 ? bytes / bw : 0.0, peak > 0 ? flops / peak : 0.0);
+}
+
+double gpuFloorSeconds(const GpuModel& gpu, double bytes, double gathers) {
+    const double memory = gpu.copyGBs > 0 ? bytes / (gpu.copyGBs * 1e9) : 0.0;
+    const double lookups = gpu.l2GatherGps > 0 ? gathers / (gpu.l2GatherGps * 1e9) : 0.0;
+    return std::max(memory, lookups);
 }
 
 bool MachineModel::memoryBound(double bytes, double flops, int usedCores) const {
@@ -92,7 +99,8 @@ nlohmann::json toJson(const MachineModel& m) {
                         {"copy_gbs", g.copyGBs},
                         {"fp32_fma_tflops", g.fp32FmaTflops},
                         {"bf16_matrix_tflops", g.bf16MatrixTflops},
-                        {"fp32_matrix_tflops", g.fp32MatrixTflops}});
+                        {"fp32_matrix_tflops", g.fp32MatrixTflops},
+                        {"l2_gather_gps", g.l2GatherGps}});
     return {{"schema", MachineModel::kSchema},
             {"host", m.host},
             {"cpu", m.cpu},

@@ -28,7 +28,16 @@ struct GpuModel {
     double fp32FmaTflops = 0;    // CUDA cores
     double bf16MatrixTflops = 0; // tensor cores, through cuBLAS
     double fp32MatrixTflops = 0;
+    // Random 8-byte reads per second (billions) from a table resident in L2
+    // (a quarter of it), each query's index streamed in and its value out:
+    // the least a lookup per query costs. 0 when not probed.
+    double l2GatherGps = 0;
 };
+
+// The fastest an operator can run on `gpu`: its bytes at the copy bandwidth,
+// or its dependent random lookups at the L2 gather rate, whichever takes
+// longer (0 for either without its figure).
+double gpuFloorSeconds(const GpuModel& gpu, double bytes, double gathers);
 
 struct MachineModel {
     static constexpr int kSchema = 1;

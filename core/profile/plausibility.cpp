@@ -34,15 +34,17 @@ bool flagBelowGpuFloor(eval::EvaluationResult& result, const MachineModel& machi
         if (!ran.empty() && !g.name.empty() && ran.rfind(g.name, 0) == 0) gpu = &g;
     if (gpu->copyGBs <= 0) return false;
     for (const auto& t : result.timing) {
-        if (t.candidate.median <= 0 || t.bytes <= 0) continue;
-        const double floor = t.bytes / (gpu->copyGBs * 1e9);
+        if (t.candidate.median <= 0 || (t.bytes <= 0 && t.gathers <= 0)) continue;
+        const double floor = gpuFloorSeconds(*gpu, t.bytes, t.gathers);
         if (t.candidate.median >= kFloorMargin * floor) continue;
-        char text[320];
+        char lookups[96] = "";
+        if (t.gathers > 0 && gpu->l2GatherGps > 0)
+            std::snprintf(lookups, sizeof lookups, " and %.3g lookups at %.3g G/s", t.gathers, gpu->l2GatherGps);
+        char text[400];
         std::snprintf(text, sizeof text,
-                      " (flagged: on shape %s it took %.3g us, under the GPU's floor of %.3g us for %.3g bytes at %.0f GB/s "
-                      "measured on %s; "
-                      "review before trusting it)",
-                      t.shape.c_str(), t.candidate.median * 1e6, floor * 1e6, t.bytes, gpu->copyGBs, gpu->name.c_str());
+                      " (flagged: on shape %s it took %.3g us, under the GPU's floor of %.3g us for %.3g bytes at %.0f GB/s%s "
+                      "measured on %s; review before trusting it)",
+                      t.shape.c_str(), t.candidate.median * 1e6, floor * 1e6, t.bytes, gpu->copyGBs, lookups, gpu->name.c_str());
         result.implausibleSpeedup = true;
         result.message += text;
         return true;

@@ -18,7 +18,8 @@ constexpr double kFloorMargin = 0.8;
 bool flagBelowFloor(eval::EvaluationResult& result, const MachineModel& machine);
 
 // The same on a GPU: the floor is the operator's bytes at the GPU's measured
-// device-to-device copy bandwidth (resources/probe/gpu_probe.cu). The GPU is
+// device-to-device copy bandwidth, or its lookups at the GPU's L2 gather
+// rate, whichever is longer (gpuFloorSeconds; resources/probe/gpu_probe.cu). The GPU is
 // the one of `machine` whose name the result's env.gpu starts with (the
 // first otherwise). False, flagging nothing, without a measured GPU.
 bool flagBelowGpuFloor(eval::EvaluationResult& result, const MachineModel& machine);

@@ -5,12 +5,13 @@
 namespace ks::profile {
 namespace {
 
-ShapeMetrics measure(std::string shape, double seconds, double bytes, double flops, const Roofs& roofs) {
+ShapeMetrics measure(std::string shape, double seconds, double bytes, double flops, double gathers, const Roofs& roofs) {
     ShapeMetrics m;
     m.shape = std::move(shape);
     m.seconds = seconds;
     m.bytes = bytes;
     m.flops = flops;
+    m.gathers = gathers;
     if (seconds > 0) {
         m.gbs = bytes / seconds / 1e9;
         m.gflops = flops / seconds / 1e9;
@@ -18,8 +19,10 @@ ShapeMetrics measure(std::string shape, double seconds, double bytes, double flo
     m.intensity = bytes > 0 ? flops / bytes : 0;
     const double memFloor = roofs.bandwidthGBs > 0 ? bytes / (roofs.bandwidthGBs * 1e9) : 0;
     const double cmpFloor = roofs.peakGflops > 0 ? flops / (roofs.peakGflops * 1e9) : 0;
-    m.floorSeconds = std::max(memFloor, cmpFloor);
+    const double lookupFloor = roofs.gatherGps > 0 ? gathers / (roofs.gatherGps * 1e9) : 0;
+    m.floorSeconds = std::max({memFloor, cmpFloor, lookupFloor});
     m.memorySide = memFloor >= cmpFloor;
+    m.lookupSide = lookupFloor > std::max(memFloor, cmpFloor);
     if (seconds > 0) {
         m.rooflineFraction = m.floorSeconds / seconds;
         m.bandwidthFraction = memFloor / seconds;
@@ -33,6 +36,7 @@ nlohmann::json shapeJson(const ShapeMetrics& s) {
             {"seconds", s.seconds},
             {"bytes", s.bytes},
             {"flops", s.flops},
+            {"gathers", s.gathers},
             {"gbs", s.gbs},
             {"gflops", s.gflops},
             {"intensity", s.intensity},
@@ -40,7 +44,8 @@ nlohmann::json shapeJson(const ShapeMetrics& s) {
             {"roofline_fraction", s.rooflineFraction},
             {"bandwidth_fraction", s.bandwidthFraction},
             {"compute_fraction", s.computeFraction},
-            {"memory_side", s.memorySide}};
+            {"memory_side", s.memorySide},
+            {"lookup_side", s.lookupSide}};
 }
 
 } // namespace
@@ -50,21 +55,22 @@ Roofs cpuRoofs(const MachineModel& machine, int cores) {
 }
 
 Roofs gpuRoofs(const GpuModel& gpu) {
-    return {gpu.copyGBs, gpu.fp32FmaTflops * 1e3, 0, gpu.name};
+    return {gpu.copyGBs, gpu.fp32FmaTflops * 1e3, 0, gpu.name, gpu.l2GatherGps};
 }
 
 RooflineMetrics rooflineMetrics(const eval::EvaluationResult& result, const Roofs& roofs) {
     RooflineMetrics r;
     r.roofs = roofs;
     r.ridge = roofs.bandwidthGBs > 0 ? roofs.peakGflops / roofs.bandwidthGBs : 0;
-    double seconds = 0, bytes = 0, flops = 0;
+    double seconds = 0, bytes = 0, flops = 0, gathers = 0;
     for (const auto& t : result.timing) {
-        r.shapes.push_back(measure(t.shape, t.candidate.median, t.bytes, t.flops, roofs));
+        r.shapes.push_back(measure(t.shape, t.candidate.median, t.bytes, t.flops, t.gathers, roofs));
         seconds += t.candidate.median;
         bytes += t.bytes;
         flops += t.flops;
+        gathers += t.gathers;
     }
-    r.total = measure("all", seconds, bytes, flops, roofs);
+    r.total = measure("all", seconds, bytes, flops, gathers, roofs);
     return r;
 }
 

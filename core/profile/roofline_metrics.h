@@ -18,6 +18,7 @@ struct Roofs {
     double peakGflops = 0;   // the compute roof
     int cores = 1;           // how many cores (CPU) the roofs are for; 0 for a GPU
     std::string device;      // "cpu" or the GPU's name
+    double gatherGps = 0;    // GPU: random L2 reads per second (billions); lookups at this rate bound a floor too
 };
 
 // The roofs of `cores` cores of this CPU.
@@ -27,13 +28,14 @@ Roofs gpuRoofs(const GpuModel& gpu);
 
 struct ShapeMetrics {
     std::string shape;
-    double seconds = 0, bytes = 0, flops = 0;
+    double seconds = 0, bytes = 0, flops = 0, gathers = 0;
     double gbs = 0, gflops = 0, intensity = 0; // intensity: flops per byte (0 when no bytes)
     double floorSeconds = 0;
     double rooflineFraction = 0;  // floorSeconds / seconds
     double bandwidthFraction = 0; // gbs / memory roof
     double computeFraction = 0;   // gflops / compute roof
     bool memorySide = true;       // the intensity lies left of the ridge
+    bool lookupSide = false;      // the lookups at the gather rate take longer than either roof
 };
 
 struct RooflineMetrics {

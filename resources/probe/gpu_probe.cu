@@ -1,6 +1,7 @@
 // Kernelsmith GPU machine probe: device-to-device copy bandwidth, peak FP32
-// FMA rate, dense matrix throughput (cuBLAS, bf16 and fp32 inputs), SM count
-// and L2 size of every visible GPU, printed as one JSON object on stdout.
+// FMA rate, dense matrix throughput (cuBLAS, bf16 and fp32 inputs), the rate
+// of random reads from an L2-resident table, SM count and L2 size of every
+// visible GPU, printed as one JSON object on stdout.
 // Built and run on the GPU host:  nvcc -O2 -o gpu_probe gpu_probe.cu -lcublas
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -46,6 +47,35 @@ __global__ void fmaKernel(float* out, float m, float c) {
     }
     const float s = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
     if (s == 42.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = s; // keeps the chains alive
+}
+
+// One random 8-byte read per query from a table that stays in L2, the index
+// streamed in and the value streamed out: the least work a lookup operator
+// (an id map, an embedding row id, a hash probe) does per query. Four
+// queries per thread per step, so loads in flight, not latency, bound it.
+__global__ void gatherKernel(const long long* __restrict__ index, const long long* __restrict__ table,
+                             long long* __restrict__ out, long long n) {
+    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    for (; i + 3 * stride < n; i += 4 * stride) {
+        const long long a = index[i], b = index[i + stride], c = index[i + 2 * stride], d = index[i + 3 * stride];
+        const long long va = table[a], vb = table[b], vc = table[c], vd = table[d];
+        out[i] = va;
+        out[i + stride] = vb;
+        out[i + 2 * stride] = vc;
+        out[i + 3 * stride] = vd;
+    }
+    for (; i < n; i += stride) out[i] = table[index[i]];
+}
+
+__global__ void fillIndex(long long* index, long long n, long long entries) {
+    const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    unsigned long long x = static_cast<unsigned long long>(i) * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    index[i] = static_cast<long long>(x & static_cast<unsigned long long>(entries - 1));
 }
 
 template <typename F> float bestMs(F body, int reps) {
@@ -129,6 +159,29 @@ int main() {
         CHECK(cudaFree(out));
         const double fmaTflops = 2.0 * 8 * kFmaIters * static_cast<double>(blocks) * threads / (fmaMs * 1e-3) / 1e12;
 
+        // A table of a quarter of L2 (a power of two of int64 entries): it
+        // stays resident while 2^24 queries stream through.
+        long long entries = 1;
+        while (entries * 2 * 8 <= static_cast<long long>(p.l2CacheSize) / 4) entries *= 2;
+        const long long queries = 1ll << 24;
+        long long *index, *table, *values;
+        CHECK(cudaMalloc(&index, queries * 8));
+        CHECK(cudaMalloc(&values, queries * 8));
+        CHECK(cudaMalloc(&table, entries * 8));
+        CHECK(cudaMemset(table, 1, entries * 8));
+        fillIndex<<<static_cast<unsigned>((queries + 255) / 256), 256>>>(index, queries, entries);
+        CHECK(cudaGetLastError());
+        const float gatherMs = bestMs(
+            [&] {
+                gatherKernel<<<p.multiProcessorCount * 8, 256>>>(index, table, values, queries);
+                CHECK(cudaGetLastError());
+            },
+            10);
+        CHECK(cudaFree(index));
+        CHECK(cudaFree(values));
+        CHECK(cudaFree(table));
+        const double gatherG = static_cast<double>(queries) / (gatherMs * 1e-3) / 1e9;
+
         cublasHandle_t h;
         CHECK_BLAS(cublasCreate(&h));
         const double bf16 = gemmTflops(h, CUDA_R_16BF, 8192);
@@ -136,9 +189,10 @@ int main() {
         CHECK_BLAS(cublasDestroy(h));
 
         std::printf("%s{\"index\":%d,\"name\":\"%s\",\"cc\":\"%d.%d\",\"sm_count\":%d,\"l2_bytes\":%d,\"memory_bytes\":%zu,"
-                    "\"copy_gbs\":%.1f,\"fp32_fma_tflops\":%.2f,\"bf16_matrix_tflops\":%.1f,\"fp32_matrix_tflops\":%.1f}",
+                    "\"copy_gbs\":%.1f,\"l2_gather_gps\":%.2f,\"l2_gather_table_bytes\":%lld,\"fp32_fma_tflops\":%.2f,\"bf16_"
+                    "matrix_tflops\":%.1f,\"fp32_matrix_tflops\":%.1f}",
                     d ? "," : "", d, p.name, p.major, p.minor, p.multiProcessorCount, p.l2CacheSize, p.totalGlobalMem, copyGBs,
-                    fmaTflops, bf16, fp32);
+                    gatherG, entries * 8, fmaTflops, bf16, fp32);
     }
     std::printf("]}\n");
     return 0;

@@ -293,6 +293,25 @@ class TestProblemLoader : public QObject {
         QCOMPARE(ok->tensorTolerances.at("bf16").rtol, 0.02);
         QCOMPARE(ok->tensorTolerances.at("f32").rtol, 1e-4);
         QCOMPARE(ok->seeds.front().params.size(), std::uint64_t(2));
+        QVERIFY(!ok->gathers); // optional: no lookups declared
+        // Lookups: an expression over the sizes, or an error naming the field.
+        write("problem.json", R"({"name": "t", "description": "d", "backend": "torch", "reference": "reference.py",
+            "sizes": ["n"], "shapes": {"check": [{"sizes": {"n": 3}}], "time": [{"sizes": {"n": 1024}}]},
+            "bytes": "8*n", "flops": "n", "gathers": "2*n", "seeds": [{"name": "triton", "source": "seeds/triton.py"}]})");
+        auto lookups = loadProblem(root);
+        QVERIFY2(lookups.ok(), lookups.ok() ? "" : lookups.error().message.c_str());
+        QVERIFY(lookups->gathers);
+        QCOMPARE(*lookups->gathers->evaluate({{"n", 1024}}), 2048.0);
+        write("problem.json", R"({"name": "t", "description": "d", "backend": "torch", "reference": "reference.py",
+            "sizes": ["n"], "shapes": {"check": [{"sizes": {"n": 3}}], "time": [{"sizes": {"n": 1024}}]},
+            "bytes": "8*n", "flops": "n", "gathers": "2*q", "seeds": [{"name": "triton", "source": "seeds/triton.py"}]})");
+        auto unknown = loadProblem(root);
+        QVERIFY(!unknown.ok());
+        QVERIFY2(contains(unknown.error().message, "/gathers"), unknown.error().message.c_str());
+        write("problem.json", R"({"name": "t", "description": "d", "backend": "torch", "reference": "reference.py",
+            "sizes": ["n"], "shapes": {"check": [{"sizes": {"n": 3}}], "time": [{"sizes": {"n": 1024}}]},
+            "tolerance": {"bf16": {"rtol": 0.02, "atol": 0.02}}, "bytes": "8*n", "flops": "n",
+            "seeds": [{"name": "triton", "source": "seeds/triton.py"}], "forbidden": ["torch.relu"]})");
         // A reference without get_inputs, a size it does not define, a seed
         // without ModelNew that uses the forbidden op: each named.
         write("reference.py", "import torch\nclass Model(torch.nn.Module):\n    pass\ndef get_init_inputs():\n    return []\n");

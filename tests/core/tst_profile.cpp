@@ -431,6 +431,45 @@ class TestProfile : public QObject {
         QVERIFY(!flagBelowGpuFloor(unmeasured, MachineModel{})); // no GPU measured: nothing to judge by
     }
 
+    // A lookup operator's floor is its lookups at the L2 gather rate when that
+    // takes longer than its bytes (MapId on the H100: 2^24 lookups, 403 MB).
+    void lookupsBoundTheGpuFloor() {
+        GpuModel h100;
+        h100.name = "NVIDIA H100 80GB HBM3";
+        h100.copyGBs = 2995.5;
+        h100.l2GatherGps = 101.61;
+        const double bytes = 8.0 * (1 << 20) + 16.0 * (1 << 24), lookups = 1 << 24;
+        QCOMPARE(gpuFloorSeconds(h100, bytes, 0), bytes / 2995.5e9);
+        QCOMPARE(gpuFloorSeconds(h100, bytes, lookups), lookups / 101.61e9); // 165 us, not 92
+        QVERIFY(gpuFloorSeconds(h100, bytes, lookups) > 1.7 * gpuFloorSeconds(h100, bytes, 0));
+        GpuModel unprobed = h100;
+        unprobed.l2GatherGps = 0; // a probe from before the gather rate: the bytes alone
+        QCOMPARE(gpuFloorSeconds(unprobed, bytes, lookups), bytes / 2995.5e9);
+
+        MachineModel m;
+        m.gpus = {h100};
+        eval::EvaluationResult r;
+        r.status = eval::EvalStatus::Ok;
+        r.env = {{"gpu", "NVIDIA H100 80GB HBM3"}};
+        eval::TimingCase t;
+        t.shape = "t1m_q16m";
+        t.bytes = bytes;
+        t.gathers = lookups;
+        t.candidate.median = 110e-6; // above the bytes' floor, under 0.8x the lookups'
+        r.timing.push_back(t);
+        QVERIFY(flagBelowGpuFloor(r, m));
+        QVERIFY2(r.message.find("lookups at 102 G/s") != std::string::npos, r.message.c_str());
+        r.timing[0].candidate.median = 150e-6;
+        r.message.clear();
+        QVERIFY(!flagBelowGpuFloor(r, m));
+
+        // The roofline's floor and the side that sets it.
+        const auto metrics = rooflineMetrics(r, gpuRoofs(h100));
+        QCOMPARE(metrics.total.floorSeconds, lookups / 101.61e9);
+        QVERIFY(metrics.total.lookupSide);
+        QCOMPARE(metrics.total.gathers, lookups);
+    }
+
     // Faster than the machine can move the bytes: flagged, and no best until pinned.
     void resultsUnderTheFloorAreFlagged() {
         MachineModel m;
@@ -475,6 +514,13 @@ class TestProfile : public QObject {
         QCOMPARE(g.smCount, 132);
         QCOMPARE(g.l2Bytes, std::size_t(52428800));
         QVERIFY(g.copyGBs > 1000 && g.bf16MatrixTflops > 100);
+        QCOMPARE(g.l2GatherGps, 101.61);
+        MachineModel withGpu;
+        withGpu.host = "h";
+        withGpu.gpus = {g};
+        auto back = machineFromJson(toJson(withGpu));
+        QVERIFY(back);
+        QCOMPARE(back->gpus.front().l2GatherGps, 101.61);
         QVERIFY(!parseGpuProbe("{\"gpus\":[]}"));
         QVERIFY(!parseGpuProbe("[1,2]"));
     }

@@ -951,9 +951,10 @@ class Judge:
 
         def per_call(t, n, overhead=0.0):
             """Seconds per input set of a call of `t` seconds over `n` sets: less
-            the empty call and `overhead` (at most a quarter of the call), never
-            less than half of what was measured."""
-            return max(t - empty - min(overhead, 0.25 * t), 0.5 * t, 1e-9) / n
+            the empty call and `overhead` (at most half of what is left),
+            never less than half of what was measured."""
+            work = t - empty
+            return max(work - min(overhead, 0.5 * work), 0.5 * t, 1e-9) / n
 
         # Warm-up: every kernel a few times (the compiled baseline compiles
         # here), also estimating a call's length, and on until every kernel's
@@ -1064,16 +1065,16 @@ class Judge:
         if si == len(job["time_shapes"]) - 1 and job.get("breakdown", True) and not cand.dead:
             self.profile_breakdown(cand, pool[0], shape)
         # A call with work pays more than an empty call, beyond the device's
-        # work (the first launch after idle, the device's switch back and
-        # forth, a longer answer): measured through the problem's runners and
-        # taken off every kernel's calls alike (on an H100, a batch of 8
-        # softmax sets: 300-380 us, 37-47 us a set). Whatever slows those
-        # runners' calls (a helper the candidate left running) can only make
-        # it look larger, so it is the lower quartile of each runner's calls,
-        # the smaller of the runners', never more than the empty call itself
-        # nor a quarter of any call.
+        # work (the first launch after the hand-off, the device's switch back
+        # and forth, a longer answer): measured through the problem's runners
+        # and taken off every kernel's calls alike (on an H100, a batch of 8-10
+        # sets: 300-700 us, more than the empty call itself). Whatever slows
+        # those runners' calls (a helper the candidate left running) can only
+        # make it look larger, so it is the lower quartile of each runner's
+        # calls and the smaller of the runners'; the device's own time, which
+        # a kernel slowed by another's leftovers would show, is not in it.
         quartiles = [sorted(v)[len(v) // 4] for v in fixed.values() if len(v) >= 3]
-        overhead = min(max(0.0, min(quartiles)), empty) if quartiles else 0.0
+        overhead = max(0.0, min(quartiles)) if quartiles else 0.0
         samples = {name: [per_call(t, batch, overhead) for t in ts] for name, ts in calls.items()}
         for s in pool + [s_state]:
             for r in list(kernels):
@@ -1088,7 +1089,7 @@ class Judge:
 
         baselines = [kernel_stats(r.name) for r in kernels if r is not cand]
         speedups = {r.name: paired_speedup(samples[r.name], samples["candidate"]) for r in kernels if r is not cand}
-        return {"shape": shape["name"], "sizes": shape["sizes"], "bytes": shape.get("bytes", 0), "flops": shape.get("flops", 0),
+        return {"shape": shape["name"], "sizes": shape["sizes"], "bytes": shape.get("bytes", 0), "flops": shape.get("flops", 0), "gathers": shape.get("gathers", 0),
                 "warmup": warm, "reps": rounds, "input_sets": len(pool), "batch": batch, "handoff_seconds": handoff,
                 "empty_call_seconds": empty, "call_overhead_seconds": overhead, "cache": "l2flush", "speedup": speedups["reference"], "speedups": speedups,
                 "candidate": kernel_stats("candidate"), "baselines": baselines,
