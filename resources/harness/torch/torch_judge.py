@@ -495,13 +495,6 @@ class Judge:
         """The longest a probe takes on a device no other context uses."""
         return max(4 * self.idle_probe, self.idle_probe + 40e-6)
 
-    def first_quick(self):
-        """The longest the first probe after a runner's call takes when the
-        runner left nothing running: the device switching back to the
-        judge's context costs more than a probe (measured through the
-        reference, see measure_switch); until measured, only `quick`."""
-        return max(self.quick(), 1.5 * self.switch_probe) if self.switch_probe else self.quick()
-
     def measure_switch(self, reference):
         """The first probe after the reference's one-kernel empty calls."""
         firsts = []
@@ -515,16 +508,20 @@ class Judge:
         slices go to one context at a time, so while a runner's kernel still
         runs, a probe of the judge's waits far longer than on an idle device.
         Returns the probes it took (3 when the device was idle), 0 past `limit`."""
+        return len(self.drain_probes(limit))
+
+    def drain_probes(self, limit):
+        """`drain`, returning each probe's seconds ([] past `limit`)."""
         quick = self.quick()
         start = time.perf_counter()
         in_a_row = 0
-        probes = 0
+        probes = []
         # Three quick probes in a row: one can fall between two time slices.
         while in_a_row < 3:
-            in_a_row = in_a_row + 1 if self.probe() <= quick else 0
-            probes += 1
+            probes.append(self.probe())
+            in_a_row = in_a_row + 1 if probes[-1] <= quick else 0
             if time.perf_counter() - start > limit:
-                return 0
+                return []
         return probes
 
     # ---- runners --------------------------------------------------------------
@@ -620,19 +617,24 @@ class Judge:
         t1 = time.perf_counter()
         # The clock stops when a probe right after the answer finds the device
         # idle (a probe waits for whatever the runner left running, so that
-        # is charged), provided no probe sees work of another context until
-        # the runner is stopped and three more find the device idle. Anything
-        # else, and the call is charged until the device was idle again.
+        # is charged), and goes on for every later probe that was slow while
+        # the runner was stopped and until three in a row found the device
+        # idle: a slow probe waited for work of another context (what a
+        # runner or a helper of its left running), so its whole length is
+        # charged. Charging the whole span to the idle device instead for one
+        # slow probe made a call's cost a coin toss: on an H100 host one call
+        # in three or more met a single slow probe, adding 250-400 us.
         watch = [self.probe()]
         t_idle = time.perf_counter()
         r.freeze(between=lambda: watch.append(self.probe()))
-        probes = self.drain(max(limit, 1.0))
-        if not probes:
+        drained = self.drain_probes(max(limit, 1.0))
+        if not drained:
             r.kill()
             self.fail_runner(RunnerFailure(r, "timeout", f"left work on the device that did not end within {max(limit, 1.0):.3g} s {where}"))
         t2 = time.perf_counter()
-        clean = probes == 3 and watch[0] <= self.first_quick() and max(watch[1:], default=0.0) <= self.quick()
-        t_end = t_idle if clean else t2
+        probes = len(drained)
+        quick = self.quick()
+        t_end = t_idle + sum(p for p in watch[1:] + drained if p > quick)
         self.seconds["freeze"] += t2 - t1
         told = reply.get("self_timed")
         told = [float(x) for x in told[:6]] if isinstance(told, list) and all(isinstance(x, (int, float)) for x in told[:6]) and len(told) >= 6 else [0.0] * 6
