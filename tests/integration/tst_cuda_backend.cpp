@@ -88,8 +88,12 @@ class TestCudaBackend : public QObject {
         QVERIFY2(run->find("'-DVEC=4'") != std::string::npos && run->find("'-DSTREAM_Y=1'") != std::string::npos, run->c_str());
         QVERIFY(run->find("-DKS_CUDA") != std::string::npos);
         // The judge and the runner each built for the device: kernels never run in the judge's process.
-        QVERIFY2(run->find("-DKS_CUDA -o build/harness src/judge_main.cpp") != std::string::npos, run->c_str());
-        QVERIFY2(run->find("-DKS_CUDA -o build/runner src/kernel_runner.cpp") != std::string::npos, run->c_str());
+        QVERIFY2(run->find("-DKS_CUDA -o build/harness \"${CUPTI_JUDGE[@]}\" src/judge_main.cpp") != std::string::npos,
+                 run->c_str());
+        QVERIFY2(run->find("-DKS_CUDA -o build/runner src/kernel_runner.cpp \"${CUPTI[@]}\"") != std::string::npos, run->c_str());
+        // The runner traces its breakdown with the toolkit's CUPTI, named from its own header.
+        QVERIFY2(run->find("cupti_activity.h") != std::string::npos && run->find("-DKS_CUPTI_KERNEL=") != std::string::npos,
+                 run->c_str());
         QVERIFY(run->find("compile-only") != std::string::npos);
         auto inc = readTextFile(dir / "src" / "harness_problem.inc");
         QVERIFY(inc.ok());

@@ -33,10 +33,25 @@ enum Type : uint32_t {
     // runs): confined (status 0) or cannot be (1, text says why). Whatever
     // comes after it may be the library's own words.
     Confined,
+    // judge -> runner (CallMsg, one case): call the kernel once under CUPTI's
+    // activity tracing; the runner answers a Profiled per kernel, copy or
+    // memset (status: 0 kernel, 1 copy, 2 memset; text: "NANOSECONDS NAME"),
+    // then Done. A breakdown for the diagnosis, never a score.
+    Profile,
+    Profiled,
 };
 
 // CallDeviceError: a CUDA launch or kernel failed (text: the error's name).
-enum CallStatus : uint32_t { CallOk = 0, CallException = 1, CallOutOfMemory = 2, CallBadCase = 3, CallDeviceError = 4 };
+// CallUnavailable: a Profile the runner cannot serve (built without CUPTI, or
+// CUPTI refused; text says why).
+enum CallStatus : uint32_t {
+    CallOk = 0,
+    CallException = 1,
+    CallOutOfMemory = 2,
+    CallBadCase = 3,
+    CallDeviceError = 4,
+    CallUnavailable = 5
+};
 
 struct BufferDesc {
     uint64_t mapBytes; // size of the memfd (page multiple)
@@ -62,7 +77,7 @@ struct CallMsg {
     uint32_t caseId[kMaxBatch];
 };
 
-// Hello, Mapped, Unmap, Done, Nop, Fault share this shape.
+// Hello, Mapped, Unmap, Done, Nop, Fault, Profiled share this shape.
 struct ShortMsg {
     uint32_t type;
     uint32_t seq; // Done: the Call's seq; Unmap/Mapped: the case id

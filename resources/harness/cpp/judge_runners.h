@@ -21,6 +21,7 @@ struct Runner {
     std::string fault; // the runner's own last words (Fault)
     uint32_t seq = 0;
     std::map<uint32_t, bool> mapped; // case ids it holds
+    bool cupti = true;               // the candidate's runner traces its breakdown (KS_CUPTI builds)
 };
 
 constexpr size_t kStderrHead = 4096, kStderrTail = 12288;
@@ -102,7 +103,10 @@ void killRunner(Runner& r) {
 
 // Waits for the runner's next message of `type` (with `seq` for Done);
 // false on timeout (0 left in *timedOut = 1) or when the runner died.
-bool receive(Runner& r, uint32_t type, uint32_t seq, double timeoutS, ShortMsg& out, bool* timedOut) {
+// `profiled`, when given, collects the Profiled records of request `seq`
+// (at most 4096) that come before its Done.
+bool receive(Runner& r, uint32_t type, uint32_t seq, double timeoutS, ShortMsg& out, bool* timedOut,
+             std::vector<ShortMsg>* profiled = nullptr) {
     *timedOut = false;
     const double deadline = now() + timeoutS;
     for (;;) {
@@ -123,6 +127,10 @@ bool receive(Runner& r, uint32_t type, uint32_t seq, double timeoutS, ShortMsg& 
                 if (m.type == Fault) {
                     m.text[sizeof m.text - 1] = 0;
                     r.fault = m.text;
+                    continue;
+                }
+                if (profiled && m.type == Profiled && m.seq == seq) {
+                    if (profiled->size() < 4096) profiled->push_back(m);
                     continue;
                 }
                 if (m.type == type && (type != Done || m.seq == seq)) {
@@ -187,6 +195,9 @@ std::string spawn(Runner& r, const std::string& so, const std::vector<std::strin
     args.push_back(so);
     if (threadsAllowedFor(r)) args.push_back("--threads");
     if (!seccomp) args.push_back("--no-seccomp");
+#ifdef KS_CUPTI
+    if (r.candidate && r.cupti && wrapper.empty()) args.push_back("--cupti"); // its breakdown (profileBreakdown)
+#endif
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

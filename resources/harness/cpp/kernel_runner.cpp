@@ -1,7 +1,7 @@
 // Kernelsmith's kernel runner: hosts one kernel (the candidate, the reference
 // or a baseline) in a process of its own, for the judge (judge_main.cpp).
 //
-//   runner SO [--threads] [--no-seccomp]
+//   runner SO [--threads] [--no-seccomp] [--cupti]
 //
 // Fd 3 is the judge's socket (judge_protocol.h). Before the kernel's library
 // is loaded, the runner installs its seccomp filter (runner_seccomp.h), so
@@ -19,6 +19,9 @@
 // descriptors it sends (CUDA's virtual memory management), and
 // ends every call with a device-wide synchronize, so work on any stream of
 // the kernel's is inside the judge's clock and its errors are reported.
+// Built also with -DKS_CUPTI and started with --cupti (the candidate's runner),
+// it registers CUPTI's activity buffers before the filter and serves Profile:
+// one call traced, each kernel, copy and memset reported with its duration.
 #include "judge_protocol.h"
 #include "runner_alloc_guard.h"
 #include "runner_seccomp.h"
@@ -40,6 +43,12 @@
 #include <type_traits>
 
 #include "driver_api.h"
+#endif
+#if defined(KS_CUDA) && defined(KS_CUPTI)
+#include <cupti.h>
+
+#include <cstdlib>
+#include <vector>
 #endif
 
 #include "runner_call.inc" // KS_FUNCTION, KS_PROTOTYPE, ks_runner_invoke(fn, data, sizes)
@@ -169,6 +178,121 @@ uint32_t finishDeviceWork(char* text, size_t size) {
 }
 #endif
 
+#if defined(KS_CUDA) && defined(KS_CUPTI)
+// CUPTI's activity records of one traced call. The record structs are the
+// newest this toolkit's header defines (run.sh names them: KS_CUPTI_KERNEL,
+// KS_CUPTI_MEMCPY, KS_CUPTI_MEMSET), which is what its library writes.
+struct Activity {
+    uint32_t kind; // 0 kernel, 1 copy, 2 memset
+    uint64_t ns;
+    std::string name;
+};
+std::vector<Activity> gActivity;
+char gCuptiWhy[160] = "this runner was not started with --cupti";
+
+void CUPTIAPI cuptiBufferRequested(uint8_t** buffer, size_t* size, size_t* maxRecords) {
+    *size = size_t(1) << 20;
+    *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, *size));
+    *maxRecords = 0;
+}
+
+const char* copyKindName(uint32_t kind) {
+    switch (kind) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+        return "memcpy HtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+        return "memcpy DtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+        return "memcpy DtoD";
+    default:
+        return "memcpy";
+    }
+}
+
+void CUPTIAPI cuptiBufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+    CUpti_Activity* record = nullptr;
+    while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+        if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
+            const auto* k = reinterpret_cast<const KS_CUPTI_KERNEL*>(record);
+            gActivity.push_back({0, k->end - k->start, k->name ? k->name : "(unnamed kernel)"});
+        } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
+            const auto* m = reinterpret_cast<const KS_CUPTI_MEMCPY*>(record);
+            gActivity.push_back({1, m->end - m->start, copyKindName(m->copyKind)});
+        } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
+            const auto* m = reinterpret_cast<const KS_CUPTI_MEMSET*>(record);
+            gActivity.push_back({2, m->end - m->start, "memset"});
+        }
+    }
+    std::free(buffer);
+}
+
+bool cuptiFailed(CUptiResult r, const char* what) {
+    if (r == CUPTI_SUCCESS) return false;
+    const char* text = nullptr;
+    cuptiGetResultString(r, &text);
+    std::snprintf(gCuptiWhy, sizeof gCuptiWhy, "CUPTI refused (%s: %s)", what, text ? text : "unknown error");
+    return true;
+}
+
+// Before the filter: CUPTI may open files and start a thread of its own.
+bool cuptiPrepare() {
+    return !cuptiFailed(cuptiActivityRegisterCallbacks(cuptiBufferRequested, cuptiBufferCompleted),
+                        "cuptiActivityRegisterCallbacks");
+}
+
+const CUpti_ActivityKind kTraced[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                      CUPTI_ACTIVITY_KIND_MEMSET};
+#endif
+
+// One call of the kernel on `c` under CUPTI's tracing: a Profiled per
+// activity, then Done (CallUnavailable when there is no tracing here).
+void profileCall(void* fn, const CallMsg& m, bool cupti) {
+    if (m.count != 1) {
+        sendShort(Done, m.seq, CallBadCase, "");
+        return;
+    }
+    MappedCase* c = findCase(m.caseId[0]);
+    if (!c) {
+        sendShort(Done, m.seq, CallBadCase, "");
+        return;
+    }
+#if defined(KS_CUDA) && defined(KS_CUPTI)
+    if (!cupti) {
+        sendShort(Done, m.seq, CallUnavailable, gCuptiWhy);
+        return;
+    }
+    gActivity.clear();
+    for (CUpti_ActivityKind kind : kTraced)
+        if (cuptiFailed(cuptiActivityEnable(kind), "cuptiActivityEnable")) {
+            sendShort(Done, m.seq, CallUnavailable, gCuptiWhy);
+            return;
+        }
+    uint32_t status = CallOk;
+    char text[sizeof(ShortMsg::text)] = "";
+    try {
+        ks_runner_invoke(fn, c->data, c->sizes);
+    } catch (const std::bad_alloc&) {
+        status = CallOutOfMemory;
+    } catch (...) {
+        status = CallException;
+    }
+    if (status == CallOk) status = finishDeviceWork(text, sizeof text);
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    for (CUpti_ActivityKind kind : kTraced) cuptiActivityDisable(kind);
+    for (const Activity& a : gActivity) {
+        char line[sizeof(ShortMsg::text)];
+        std::snprintf(line, sizeof line, "%llu %s", static_cast<unsigned long long>(a.ns), a.name.c_str());
+        sendShort(Profiled, m.seq, a.kind, line);
+    }
+    sendShort(Done, m.seq, status, text);
+#else
+    (void)fn;
+    (void)cupti;
+    sendShort(Done, m.seq, CallUnavailable,
+              "the kernel runner was built without CUPTI (no cupti.h and libcupti.so under the CUDA toolkit that built it)");
+#endif
+}
+
 // Maps each buffer with a PROT_NONE page after it, so that running off the
 // end of an argument faults at once.
 const char* mapCase(const MapMsg& m, const int* fds, int fdCount) {
@@ -215,10 +339,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: runner SO [--threads] [--no-seccomp]\n");
         return 2;
     }
-    bool threads = false, seccomp = true;
+    bool threads = false, seccomp = true, cupti = false;
     for (int i = 2; i < argc; ++i) {
         if (std::strcmp(argv[i], "--threads") == 0) threads = true;
         if (std::strcmp(argv[i], "--no-seccomp") == 0) seccomp = false;
+        if (std::strcmp(argv[i], "--cupti") == 0) cupti = true;
     }
     static char altStack[1 << 16];
     stack_t ss{};
@@ -245,6 +370,9 @@ int main(int argc, char** argv) {
         return 3;
     }
     threads = true; // the CUDA runtime starts threads of its own
+#ifdef KS_CUPTI
+    if (cupti) cupti = cuptiPrepare(); // refused: Profile answers why, the runner still serves calls
+#endif
 #endif
     if (seccomp) {
         if (const char* why = ksseccomp::install(threads, static_cast<uint32_t>(getpid())); *why) {
@@ -301,6 +429,8 @@ int main(int argc, char** argv) {
             cudaDeviceSynchronize();
 #endif
             sendShort(Done, reinterpret_cast<const ShortMsg&>(msg).seq, CallOk, "");
+        } else if (type == Profile) {
+            profileCall(fn, reinterpret_cast<const CallMsg&>(msg), cupti);
         } else if (type == Call) {
             const auto& m = reinterpret_cast<const CallMsg&>(msg);
             uint32_t status = CallOk;
