@@ -50,6 +50,11 @@ fastest of many noisy timings flatters its winner. So once a problem's search
 ends, its --finalists fastest kernels (default 3) are timed again one at a
 time, nothing else running, and the fastest of those is the row's best kernel.
 
+--json FILE is written after every problem ("complete": false until the last
+one is in), so a run cut short keeps the problems that finished. GPU problems
+are also measured against their floor: their bytes at the GPU's copy
+bandwidth, or their lookups ("gathers") at its L2 gather rate, if longer.
+
 )";
 
 class QuietProgress final : public search::SearchObserver {
@@ -259,17 +264,10 @@ struct Geomeans {
 };
 
 // The table of every problem, and the GPU problems' floors.
-Geomeans printTables(const std::vector<Row>& rows, const profile::MachineModel& roof, bool onThisHost, int coresPerJob) {
-    std::printf("\n%-22s %11s %11s %11s %9s %9s %9s %6s %8s\n", "problem", "reference", "library", "best", "speedup", "vs best",
-                "roofline", "evals", "wall");
+Geomeans geomeansOf(const std::vector<Row>& rows) {
     double logSum = 0, logSumBest = 0;
     int counted = 0, countedBest = 0;
     for (const auto& r : rows) {
-        char roofline[32] = "-";
-        if (onThisHost) std::snprintf(roofline, sizeof roofline, "%.0f%%%c", r.roofline * 100, r.bound);
-        std::printf("%-22s %11s %11s %11s %8.2fx %8.2fx %10s %6d %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
-                    r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(), r.speedup,
-                    r.speedupOverBest, roofline, r.evaluations, formatSeconds(r.wallS).c_str());
         if (r.speedup > 0) {
             logSum += std::log(r.speedup);
             ++counted;
@@ -279,15 +277,51 @@ Geomeans printTables(const std::vector<Row>& rows, const profile::MachineModel& 
             ++countedBest;
         }
     }
-    const double geomean = counted ? std::exp(logSum / counted) : 0;
-    const double geomeanBest = countedBest ? std::exp(logSumBest / countedBest) : 0;
+    return {counted ? std::exp(logSum / counted) : 0, countedBest ? std::exp(logSumBest / countedBest) : 0, counted};
+}
+
+// Each row's place against the roofs: the CPU roofline of this host's cores
+// per job, or the GPU floor (bytes at the copy bandwidth, lookups at the L2
+// gather rate, whichever is longer).
+void placeOnRoofs(std::vector<Row>& rows, const profile::MachineModel& roof, bool onThisHost, int coresPerJob) {
+    for (auto& row : rows) {
+        if (row.gpu) {
+            row.floorS = 0;
+            if (!roof.gpus.empty())
+                for (const auto& t : row.shapes) row.floorS += profile::gpuFloorSeconds(roof.gpus.front(), t.bytes, t.gathers);
+            row.roofline = row.floorS > 0 && row.bestS > 0 ? row.floorS / row.bestS : 0;
+            row.bound = 'm';
+            continue;
+        }
+        double floor = 0;
+        for (const auto& t : row.shapes) floor += roof.floorSeconds(t.bytes, t.flops, coresPerJob);
+        row.roofline = row.bestS > 0 && onThisHost ? floor / row.bestS : 0;
+        row.bound = row.boundOn(roof, coresPerJob);
+    }
+}
+
+Geomeans printTables(const std::vector<Row>& rows, const profile::MachineModel& roof, bool onThisHost, int coresPerJob) {
+    std::printf("\n%-22s %11s %11s %11s %9s %9s %9s %6s %8s\n", "problem", "reference", "library", "best", "speedup", "vs best",
+                "roofline", "evals", "wall");
+    for (const auto& r : rows) {
+        char roofline[32] = "-";
+        if (onThisHost) std::snprintf(roofline, sizeof roofline, "%.0f%%%c", r.roofline * 100, r.bound);
+        std::printf("%-22s %11s %11s %11s %8.2fx %8.2fx %10s %6d %8s\n", r.problem.c_str(), formatSeconds(r.referenceS).c_str(),
+                    r.libraryS > 0 ? formatSeconds(r.libraryS).c_str() : "-", formatSeconds(r.bestS).c_str(), r.speedup,
+                    r.speedupOverBest, roofline, r.evaluations, formatSeconds(r.wallS).c_str());
+    }
+    const Geomeans g = geomeansOf(rows);
+    const double geomean = g.overReference, geomeanBest = g.overBest;
+    const int counted = g.counted;
     const double copyGBs = roof.gpus.empty() ? 0 : roof.gpus.front().copyGBs;
     if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.gpu; })) {
         if (copyGBs <= 0)
             std::printf("\n(no GPU in this host's machine model: run resources/probe/gpu_probe.cu and `machine import-gpu` for "
                         "the floor)\n");
-        std::printf("\nGPU %s, copy bandwidth %.0f GB/s (the floor: the bytes each problem must move at that rate)\n",
-                    roof.gpus.empty() ? "?" : roof.gpus.front().name.c_str(), copyGBs);
+        const double gather = roof.gpus.empty() ? 0 : roof.gpus.front().l2GatherGps;
+        std::printf("\nGPU %s, copy bandwidth %.0f GB/s, L2 gather rate %.1f G/s (the floor: the bytes each problem must move "
+                    "at that rate, or its lookups at the gather rate if longer)\n",
+                    roof.gpus.empty() ? "?" : roof.gpus.front().name.c_str(), copyGBs, gather);
         std::printf("%-26s %10s %14s %10s %10s %11s %14s %8s\n", "problem", "eager", "torch.compile", "best", "floor",
                     "best/floor", "compile/floor", "beats");
         for (const auto& r : rows) {
@@ -308,13 +342,14 @@ Geomeans printTables(const std::vector<Row>& rows, const profile::MachineModel& 
     return {geomean, geomeanBest, counted};
 }
 
-// The run as JSON: the machine, the config, the geomeans and a row per problem.
+// The run as JSON: the machine, the config, the geomeans and a row per
+// problem. Written after every problem, so that a run cut short keeps what
+// finished: "complete" says whether every problem asked for is in it.
 Status writeBenchJson(const std::string& file, const profile::MachineModel& roof, const search::SearchConfig& config,
-                      const std::vector<Row>& rows, const Geomeans& g) {
-    nlohmann::json j{{"machine", profile::toJson(roof)},
-                     {"config", search::toJson(config)},
-                     {"geomean_speedup", g.overReference},
-                     {"geomean_speedup_over_best_baseline", g.overBest},
+                      const std::vector<Row>& rows, const Geomeans& g, std::size_t asked) {
+    nlohmann::json j{{"machine", profile::toJson(roof)},   {"config", search::toJson(config)},
+                     {"complete", rows.size() >= asked},   {"problems_asked", asked},
+                     {"geomean_speedup", g.overReference}, {"geomean_speedup_over_best_baseline", g.overBest},
                      {"problems", nlohmann::json::array()}};
     for (const auto& r : rows)
         j["problems"].push_back({{"problem", r.problem},
@@ -425,31 +460,27 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     const auto profiler = std::make_shared<const profile::Profiler>(roof, coresPerJob);
     const bool onThisHost = (*executor)->kind() == eval::ExecutorKind::Local; // else this host's roofline is not the jobs'
 
+    const auto jsonFile = args->value("json");
     std::vector<Row> rows;
-    for (const auto& p : problems)
+    for (const auto& p : problems) {
         rows.push_back(benchOne(*db, evaluator, p, *config, options, onThisHost ? profiler : nullptr, finalistCount));
+        // What finished so far, against the roofs as they are before the run's
+        // closing probe: a run cut short (a time limit, a lost host) keeps it.
+        placeOnRoofs(rows, roof, onThisHost, coresPerJob);
+        const Row& row = rows.back();
+        if (row.gpu && row.floorS > 0 && row.bestS > 0)
+            std::fprintf(stderr, "  %s: best %s, floor %s (%.2fx the floor)\n", row.problem.c_str(),
+                         formatSeconds(row.bestS).c_str(), formatSeconds(row.floorS).c_str(), row.bestS / row.floorS);
+        if (jsonFile)
+            if (auto s = writeBenchJson(*jsonFile, roof, *config, rows, geomeansOf(rows), problems.size()); !s)
+                std::fprintf(stderr, "bench: %s (the run goes on)\n", s.error().message.c_str());
+    }
     if (onThisHost) raiseDramRoof(roof, rows, coresPerJob);
-    for (auto& row : rows) {
-        double floor = 0;
-        for (const auto& t : row.shapes) floor += roof.floorSeconds(t.bytes, t.flops, coresPerJob);
-        row.roofline = row.bestS > 0 && onThisHost ? floor / row.bestS : 0;
-        row.bound = row.boundOn(roof, coresPerJob);
-    }
-
-    // GPU rows: the floor is their bytes at the copy bandwidth measured on
-    // this host's GPU, or their lookups at its L2 gather rate if longer.
-    for (auto& row : rows) {
-        if (!row.gpu) continue;
-        row.floorS = 0;
-        if (!roof.gpus.empty())
-            for (const auto& t : row.shapes) row.floorS += profile::gpuFloorSeconds(roof.gpus.front(), t.bytes, t.gathers);
-        row.roofline = row.floorS > 0 && row.bestS > 0 ? row.floorS / row.bestS : 0;
-        row.bound = 'm';
-    }
+    placeOnRoofs(rows, roof, onThisHost, coresPerJob);
 
     const Geomeans g = printTables(rows, roof, onThisHost, coresPerJob);
-    if (auto file = args->value("json"))
-        if (auto s = writeBenchJson(*file, roof, *config, rows, g); !s) {
+    if (jsonFile)
+        if (auto s = writeBenchJson(*jsonFile, roof, *config, rows, g, problems.size()); !s) {
             std::fprintf(stderr, "bench: %s\n", s.error().message.c_str());
             return kExitError;
         }

@@ -2,6 +2,7 @@
 #include "cli_runner.h"
 
 #include <QtCore/QDir>
+#include <QtCore/QElapsedTimer>
 #include <QtCore/QFile>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -216,11 +217,47 @@ class TestCli : public QObject {
         QVERIFY(row["speedup"].toDouble() > 0);
         QVERIFY(row["roofline_fraction"].toDouble() > 0);
         QCOMPARE(row["bound"].toString(), QString("memory")); // saxpy moves 12 bytes per 2 flops
+        QVERIFY(j["complete"].toBool());
+        QCOMPARE(j["problems_asked"].toInt(), 1);
         // The row's kernel was timed again alone: stderr names each finalist.
         QVERIFY2(r.err.contains("saxpy: finalist node") && r.err.contains("alone"), qPrintable(r.err));
         auto none = cli({"bench", "--problems", data("problems/saxpy"), "--finalists", "0"});
         QCOMPARE(none.code, 2);
         QVERIFY2(none.err.contains("--finalists expects"), qPrintable(none.err));
+    }
+
+    // The JSON is written after every problem: a bench killed after its first
+    // problem keeps that row, marked incomplete.
+    void benchKeepsWhatFinishedWhenKilled() {
+        const QString json = dir_.path() + "/partial.json";
+        QFile::remove(json);
+        QProcess p;
+        p.start(ks::test::cliPath(), {"--db", dir_.path() + "/partial.db", "bench", "--problems",
+                                      data("problems/saxpy") + "," + data("problems/poly_eval"), "--budget", "3", "--time-budget",
+                                      "0.1", "--json", json});
+        QVERIFY(p.waitForStarted());
+        QJsonObject seen;
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 600000 && p.state() == QProcess::Running) {
+            p.waitForFinished(50);
+            QFile f(json);
+            if (!f.open(QIODevice::ReadOnly)) continue;
+            seen = QJsonDocument::fromJson(f.readAll()).object();
+            if (!seen.isEmpty()) break;
+        }
+        // The first write comes after saxpy, while poly_eval's search runs.
+        QVERIFY2(!seen.isEmpty(), "no JSON was written while the bench ran");
+        QCOMPARE(seen["problems"].toArray().size(), 1);
+        QCOMPARE(seen["problems"].toArray()[0].toObject()["problem"].toString(), QString("saxpy"));
+        QCOMPARE(seen["complete"].toBool(), false);
+        QCOMPARE(seen["problems_asked"].toInt(), 2);
+        p.kill();
+        p.waitForFinished(10000);
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto kept = QJsonDocument::fromJson(f.readAll()).object();
+        QVERIFY(!kept["problems"].toArray().isEmpty()); // whole: written atomically, never half
     }
 
     void unusableWorkspaceIsReported() {
