@@ -6,6 +6,14 @@
 #include <cmath>
 
 namespace ks::eval {
+
+namespace {
+// The judges' own account of their clock (docs/result-format.md), carried as written.
+constexpr const char* kClockKeys[] = {
+    "input_sets", "batch",      "handoff_seconds",    "empty_call_seconds",  "call_overhead_seconds",
+    "cache",      "call_parts", "idle_probe_seconds", "switch_probe_seconds"};
+} // namespace
+
 namespace {
 constexpr std::array<std::pair<EvalStatus, const char*>, 9> kNames{{
     {EvalStatus::Ok, "ok"},
@@ -145,6 +153,8 @@ Result<EvaluationResult> parseResultJson(const std::string& text) {
                 else if (tc.candidate.median > 0 && stats.median > 0)
                     tc.speedups[stats.name] = stats.median / tc.candidate.median;
             }
+            for (const char* key : kClockKeys)
+                if (t.contains(key)) tc.clock[key] = t[key];
             r.timing.push_back(std::move(tc));
         }
     } catch (const nlohmann::json::exception& e) {
@@ -238,6 +248,8 @@ nlohmann::json toJson(const EvaluationResult& r) {
                           {"reps", t.reps},
                           {"candidate", writeStats(t.candidate)},
                           {"baselines", baselines}});
+        if (t.clock.is_object())
+            for (const auto& [key, value] : t.clock.items()) timing.back()[key] = value;
     }
     j["timing"] = timing;
     return j;

@@ -46,6 +46,10 @@ struct TimingCase {
     // The candidate's speedup over each baseline by name (the judge's median of
     // per-round ratios where it reports one, else the ratio of medians).
     std::map<std::string, double> speedups;
+    // How the judge's clock took the calls (batch, input sets, hand-off, empty
+    // call, call overhead, cache, where each runner's calls went): kept as the
+    // judge wrote it, for judging the judge later; never read for a score.
+    nlohmann::json clock = nlohmann::json::object();
     double speedupOver(const std::string& baseline) const;
 };
 

@@ -14,7 +14,8 @@ class TestEvaluationResult : public QObject {
           "build_log":"","checks":[{"shape":"one","sizes":{"N":1},"seed":2,"output":"y","passed":false,"kind":"mismatch",
           "elements":1,"mismatches":1,"unwritten":0,"nondeterministic":0,"max_abs_error":"nan","max_rel_error":0.5,
           "first_mismatch":{"index":0,"expected":1.5,"actual":"inf"}}],
-          "timing":[{"shape":"t","sizes":{"N":8},"bytes":96,"flops":16,"warmup":2,"reps":10,"speedup":1.5,
+          "timing":[{"shape":"t","sizes":{"N":8},"bytes":96,"flops":16,"warmup":2,"reps":10,"speedup":1.5,"batch":8,
+          "empty_call_seconds":4.5e-4,"call_parts":{"candidate":{"answer":2e-3,"runner_told":[1,2,3,4,5,6]}},
           "candidate":{"name":"candidate","median":1e-3,"p10":9e-4,"p90":2e-3,"mean":1e-3,"cv":0.1,"min":8e-4,"max":3e-3,"samples":[1e-3]},
           "baselines":[{"name":"reference","median":1.5e-3,"samples":[]}]}],"phase_seconds":{"check":0.1},"env":{"host":"h"}})";
         auto r = parseResultJson(text);
@@ -32,6 +33,11 @@ class TestEvaluationResult : public QObject {
         QCOMPARE(again->checks[0].kind, std::string("mismatch"));
         QCOMPARE(again->timing[0].speedup, 1.5);
         QVERIFY(std::isnan(again->checks[0].maxAbsError));
+        // The judge's account of its clock is carried as written (the workspace keeps it).
+        QCOMPARE(again->timing[0].clock["batch"].get<int>(), 8);
+        QCOMPARE(again->timing[0].clock["empty_call_seconds"].get<double>(), 4.5e-4);
+        QCOMPARE(again->timing[0].clock["call_parts"]["candidate"]["runner_told"][5].get<int>(), 6);
+        QVERIFY(!again->timing[0].clock.contains("shape"));
     }
     // The speedup over the best baseline takes, per shape, the fastest
     // baseline: a candidate that is only torch.compile scores about 1 there
