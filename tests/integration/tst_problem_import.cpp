@@ -144,6 +144,8 @@ class TestProblemImport : public QObject {
                                             << "defines no get_init_inputs";
         QTest::newRow("inputs fail") << "inputs_fail.py"
                                      << "get_inputs() raised NameError";
+        QTest::newRow("needs a package") << "needs_a_package.py"
+                                         << "install the package 'ks_no_such_package' for";
         QTest::newRow("missing file") << "nothing_here.py"
                                       << "no such file";
     }
@@ -173,9 +175,9 @@ class TestProblemImport : public QObject {
         const auto suite = readJson(out + "/suite.json");
         QCOMPARE(suite["name"].get<std::string>(), std::string("import"));
         QCOMPARE(suite["problems"], json({"bound_sizes", "expressions", "mixed_inputs"}));
-        QCOMPARE(suite["not_imported"].size(), std::size_t{4});
+        QCOMPARE(suite["not_imported"].size(), std::size_t{5});
         for (const auto& f : suite["not_imported"]) QVERIFY(!f["error"].get<std::string>().empty());
-        QVERIFY2(run.out.contains("suite import: 3 of 7 files imported"), qPrintable(run.out));
+        QVERIFY2(run.out.contains("suite import: 3 of 8 files imported"), qPrintable(run.out));
         QCOMPARE(cli({"problem", "check", out + "/mixed_inputs"}).exitCode, 0);
 
         // Again into the same folder (as after a stopped import): what was
@@ -185,7 +187,7 @@ class TestProblemImport : public QObject {
             cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
         QCOMPARE(again.exitCode, 1);
         QCOMPARE(again.out.count("imported before, from the same file: kept"), 3);
-        QVERIFY2(again.out.contains("suite import: 3 of 7 files imported"), qPrintable(again.out));
+        QVERIFY2(again.out.contains("suite import: 3 of 8 files imported"), qPrintable(again.out));
         QCOMPARE(readJson(out + "/suite.json"), suite);
         QCOMPARE(QString::fromStdString(readJson(out + "/expressions/problem.json").dump()), before);
         // A problem whose file changed since is not the file's import any more.

@@ -196,6 +196,10 @@ def main():
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
+    except ModuleNotFoundError as e:
+        # Not the file's fault: a package this Python lacks (einops for KernelBench's Mamba2 problems).
+        fail(f"{path}: importing the file raised ModuleNotFoundError: {e}: install the package '{e.name}' for {sys.executable} "
+             f"(or point KS_PYTHON at a Python that has it); the GPU host's Python needs it too, for the judge")
     except Exception as e:
         fail(f"{path}: importing the file raised {type(e).__name__}: {e}")
 
