@@ -106,6 +106,7 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
         {"src/torch_profile_call.py", embeddedTemplates().at("torch_profile_call.py")},
         {"src/torch_cuda.py", embeddedTemplates().at("torch_cuda.py")},
         {"src/torch_rules.py", embeddedTemplates().at("torch_rules.py")},
+        {"src/torch_sizes.py", embeddedTemplates().at("torch_sizes.py")},
         {"src/reference.py", p.reference.text},
         {"src/candidate.py", candidate.source},
         {"src/ks_params.py", paramsModule(space, candidate.params)},

@@ -129,6 +129,7 @@ Result<ImportReport> importTorchProblem(const fs::path& file, const ImportOption
 
     Scratch scratch;
     std::ofstream(scratch.dir / "torch_import.py", std::ios::binary) << eval::embeddedTemplates().at("torch_import.py");
+    std::ofstream(scratch.dir / "torch_sizes.py", std::ios::binary) << eval::embeddedTemplates().at("torch_sizes.py");
     eval::ProcessSpec spec;
     spec.argv = {python, (scratch.dir / "torch_import.py").string(), fs::absolute(file).string()};
     spec.workDir = scratch.dir;

@@ -133,6 +133,27 @@ class TestProblemImport : public QObject {
         QCOMPARE(cli({"problem", "check", out}).exitCode, 0);
     }
 
+    // A size inside a module-level tuple that get_inputs reads varies too: the
+    // tuple is computed again from the shape's sizes (here and in the judge).
+    void sizesInsideShapeTuplesVary() {
+        const QString out = dir_.filePath("tuples");
+        const auto run = cli({"problem", "import", file("shape_tuples.py"), "--out", out});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QVERIFY2(!run.out.contains("stay at the file's values"), qPrintable(run.out));
+        const auto p = readJson(out + "/problem.json");
+        const auto& check = p["shapes"]["check"];
+        bool batchOne = false, oddSide = false;
+        for (const auto& c : check) {
+            batchOne = batchOne || c["sizes"]["batch_size"].get<int>() == 1;
+            oddSide = oddSide || c["sizes"]["height"].get<int>() % 2 == 1;
+        }
+        QVERIFY2(batchOne && oddSide, qPrintable(QString::fromStdString(check.dump())));
+        // bytes at the time shape: the input, the parameters and the output of the file's own sizes
+        const double input = 8.0 * 3 * 32 * 32 * 4, output = 8.0 * 16 * 32 * 32 * 4, params = (16.0 * 3 * 9 + 16 + 16) * 4;
+        QCOMPARE(p["bytes"].get<std::string>(), std::to_string(static_cast<long long>(input + output + params)));
+        QCOMPARE(cli({"problem", "check", out}).exitCode, 0);
+    }
+
     void filesThatAreNotImportable_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("message");
@@ -174,10 +195,10 @@ class TestProblemImport : public QObject {
         QCOMPARE(run.exitCode, 1); // some files are not importable, on purpose
         const auto suite = readJson(out + "/suite.json");
         QCOMPARE(suite["name"].get<std::string>(), std::string("import"));
-        QCOMPARE(suite["problems"], json({"bound_sizes", "expressions", "mixed_inputs"}));
+        QCOMPARE(suite["problems"], json({"bound_sizes", "expressions", "mixed_inputs", "shape_tuples"}));
         QCOMPARE(suite["not_imported"].size(), std::size_t{5});
         for (const auto& f : suite["not_imported"]) QVERIFY(!f["error"].get<std::string>().empty());
-        QVERIFY2(run.out.contains("suite import: 3 of 8 files imported"), qPrintable(run.out));
+        QVERIFY2(run.out.contains("suite import: 4 of 9 files imported"), qPrintable(run.out));
         QCOMPARE(cli({"problem", "check", out + "/mixed_inputs"}).exitCode, 0);
 
         // Again into the same folder (as after a stopped import): what was
@@ -186,8 +207,8 @@ class TestProblemImport : public QObject {
         const auto again =
             cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
         QCOMPARE(again.exitCode, 1);
-        QCOMPARE(again.out.count("imported before, from the same file: kept"), 3);
-        QVERIFY2(again.out.contains("suite import: 3 of 8 files imported"), qPrintable(again.out));
+        QCOMPARE(again.out.count("imported before, from the same file: kept"), 4);
+        QVERIFY2(again.out.contains("suite import: 4 of 9 files imported"), qPrintable(again.out));
         QCOMPARE(readJson(out + "/suite.json"), suite);
         QCOMPARE(QString::fromStdString(readJson(out + "/expressions/problem.json").dump()), before);
         // A problem whose file changed since is not the file's import any more.
@@ -197,7 +218,7 @@ class TestProblemImport : public QObject {
         ref.close();
         const auto changed =
             cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
-        QCOMPARE(changed.out.count("imported before, from the same file: kept"), 2);
+        QCOMPARE(changed.out.count("imported before, from the same file: kept"), 3);
         QVERIFY2(changed.err.contains("expressions/problem.json exists"), qPrintable(changed.err));
     }
 

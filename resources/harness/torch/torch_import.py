@@ -135,8 +135,8 @@ def shaping_names(tree):
             for kw in call.keywords:
                 if kw.arg == "size":
                     out |= names_in(kw.value)
-    # Sizes inside a module-level tuple are read through it: setting them
-    # afterwards changes nothing, so they cannot vary (the caller says so).
+    # Sizes inside a module-level tuple are read through it: they vary when the
+    # tuple is computed again from them (torch_sizes.apply_sizes).
     through = {name: sorted(names_in(tuples[name])) for name in out if name in tuples}
     return out, through
 
@@ -182,14 +182,19 @@ def main():
 
     values, exprs = module_sizes(tree)
     shaping, through = shaping_names(tree)
+    # A size inside a module-level tuple get_inputs reads (input_shape =
+    # (batch_size, 3, 224, 224)) varies too: the tuple is computed again from
+    # the sizes (torch_sizes.apply_sizes), here and in the judge.
+    for inside in through.values():
+        shaping |= set(inside)
     shaping &= set(values)
     # A derived size (N = 2 * dim) follows its bases; the bases are what varies.
     derived = {n for n in values if names_in(exprs[n]) & set(values)}
     varied = sorted({b for n in shaping for b in ([n] if n not in derived else names_in(exprs[n]) & set(values))} - derived)
     notes = []
-    for name, inside in through.items():
-        notes.append(f"{name} is a module-level tuple that get_inputs reads: the sizes in it ({', '.join(inside)}) stay at the "
-                     f"file's values (to vary them, build the shape in get_inputs from the sizes)")
+    from torch_sizes import apply_sizes, derived_assignments
+
+    derivations = derived_assignments(source)
 
     device = "cuda" if torch.cuda.is_available() else "cpu"
     spec = importlib.util.spec_from_file_location("reference", path)
@@ -214,8 +219,7 @@ def main():
         return s
 
     def run(sizes, record=False, full=False):
-        for k, v in sizes.items():
-            setattr(module, k, v)
+        apply_sizes(module, sizes, derivations)
         torch.manual_seed(1)
         with torch.no_grad():
             inputs = stage("get_inputs()", module.get_inputs)

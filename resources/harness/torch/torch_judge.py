@@ -468,7 +468,11 @@ class Judge:
         self.probe_buf = torch.zeros(1, dtype=torch.float32, device="cuda")
         from torch_runner import load_module  # the runner's loader; at import, torch_runner loads only the standard library
 
+        from torch_sizes import derived_assignments
+
         self.reference = load_module("reference", os.path.join(SRC, "reference.py"))
+        with open(os.path.join(SRC, "reference.py"), encoding="utf-8") as f:
+            self.derived = derived_assignments(f.read())  # input_shape = (batch_size, ...): follows each shape's sizes
         self.runners = {}
         self.live = set()  # input sets mapped by runners
         self.trusted_handles = set()  # output allocations of the reference's and the baseline's runners
@@ -707,9 +711,10 @@ class Judge:
     # ---- inputs ---------------------------------------------------------------
     def draw(self, sizes, seed):
         """The reference module's inputs and constructor arguments for a shape, from `seed`."""
+        from torch_sizes import apply_sizes
+
         torch = self.torch
-        for k, v in sizes.items():
-            setattr(self.reference, k, v)
+        apply_sizes(self.reference, sizes, self.derived)
         torch.manual_seed(seed & 0x7FFFFFFFFFFFFFFF)
         with torch.device("cuda"):
             inputs = list(self.reference.get_inputs())

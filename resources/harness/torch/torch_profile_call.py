@@ -27,9 +27,12 @@ def main():
     with open(os.path.join(SRC, "torch_job.json")) as f:
         job = json.load(f)
     shape = job["time_shapes"][-1]
-    reference = load_module("reference", os.path.join(SRC, "reference.py"))
-    for k, v in shape["sizes"].items():
-        setattr(reference, k, v)
+    from torch_sizes import apply_sizes, derived_assignments
+
+    path = os.path.join(SRC, "reference.py")
+    reference = load_module("reference", path)
+    with open(path, encoding="utf-8") as f:
+        apply_sizes(reference, shape["sizes"], derived_assignments(f.read()))
     torch.manual_seed(SEED)
     with torch.device("cuda"):
         inputs = list(reference.get_inputs())

@@ -124,7 +124,12 @@ class Runner:
             if self.cls is None:
                 raise ImportError("the candidate defines no class ModelNew (same constructor and forward as the reference's Model)")
         else:
-            self.reference = load_module("reference", os.path.join(SRC, "reference.py"))
+            from torch_sizes import derived_assignments
+
+            path = os.path.join(SRC, "reference.py")
+            self.reference = load_module("reference", path)
+            with open(path, encoding="utf-8") as f:
+                self.derived = derived_assignments(f.read())
             self.cls = self.reference.Model
 
     def tensor(self, spec):
@@ -171,8 +176,9 @@ class Runner:
     def on_load(self, msg):
         torch = self.torch
         if self.role != "candidate":
-            for k, v in msg["sizes"].items():
-                setattr(self.reference, k, v)
+            from torch_sizes import apply_sizes
+
+            apply_sizes(self.reference, msg["sizes"], self.derived)
         # A new shape: nothing of the last one stays reserved (a check shape's
         # poisoned blocks would otherwise sit in the cache through timing;
         # KernelBench's 6 GiB outputs held three times in each of three
