@@ -14,23 +14,23 @@ constexpr int kChains = 6, kLanes = 8;
 static float coefficient(int k) { return (k % 2 ? -1.0f : 1.0f) / static_cast<float>(k + 1); }
 
 void poly_eval(const float* x, float* y, int64_t N) {
-    float c[65];
-    for (int k = 0; k <= 64; ++k) c[k] = coefficient(k);
+    float c[257];
+    for (int k = 0; k <= 256; ++k) c[k] = coefficient(k);
     constexpr int kBlock = kChains * kLanes;
     int64_t i = 0;
     for (; i + kBlock <= N; i += kBlock) {
         vec xv[kChains], p[kChains];
         for (int j = 0; j < kChains; ++j) {
             __builtin_memcpy(&xv[j], x + i + j * kLanes, sizeof(vec));
-            p[j] = vec{} + c[64];
+            p[j] = vec{} + c[256];
         }
-        for (int k = 63; k >= 0; --k)
+        for (int k = 255; k >= 0; --k)
             for (int j = 0; j < kChains; ++j) p[j] = p[j] * xv[j] + c[k];
         for (int j = 0; j < kChains; ++j) __builtin_memcpy(y + i + j * kLanes, &p[j], sizeof(vec));
     }
     for (; i < N; ++i) {
-        float p = c[64];
-        for (int k = 63; k >= 0; --k) p = p * x[i] + c[k];
+        float p = c[256];
+        for (int k = 255; k >= 0; --k) p = p * x[i] + c[k];
         y[i] = p;
     }
 }

@@ -2,8 +2,8 @@ static float coefficient(int k) { return (k % 2 ? -1.0f : 1.0f) / static_cast<fl
 
 void poly_eval(const float* x, float* y, int64_t N) {
     for (int64_t i = 0; i < N; ++i) {
-        float p = coefficient(64);
-        for (int k = 63; k >= 0; --k) p = p * x[i] + coefficient(k);
+        float p = coefficient(256);
+        for (int k = 255; k >= 0; --k) p = p * x[i] + coefficient(k);
         y[i] = p;
     }
 }
