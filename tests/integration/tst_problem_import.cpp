@@ -154,6 +154,25 @@ class TestProblemImport : public QObject {
         QCOMPARE(cli({"problem", "check", out}).exitCode, 0);
     }
 
+    // A model that runs only on its file's image size and channels: nothing
+    // smaller runs with every size changed, so each size alone is tried from
+    // the file's own values, and a batch of 1 runs.
+    void aBatchOfOneWhenNothingElseShrinks() {
+        const QString out = dir_.filePath("fixed_image");
+        const auto run = cli({"problem", "import", file("fixed_image.py"), "--out", out});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QVERIFY2(!run.out.contains("no smaller shape ran"), qPrintable(run.out));
+        const auto problem = readJson(out + "/problem.json");
+        const auto& check = problem["shapes"]["check"];
+        bool batchOne = false;
+        for (const auto& c : check) {
+            QCOMPARE(c["sizes"]["input_channels"].get<int>(), 3);
+            QCOMPARE(c["sizes"]["height"].get<int>(), 32);
+            batchOne = batchOne || c["sizes"]["batch_size"].get<int>() == 1;
+        }
+        QVERIFY2(batchOne, qPrintable(QString::fromStdString(check.dump())));
+    }
+
     void filesThatAreNotImportable_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("message");
@@ -195,10 +214,10 @@ class TestProblemImport : public QObject {
         QCOMPARE(run.exitCode, 1); // some files are not importable, on purpose
         const auto suite = readJson(out + "/suite.json");
         QCOMPARE(suite["name"].get<std::string>(), std::string("import"));
-        QCOMPARE(suite["problems"], json({"bound_sizes", "expressions", "mixed_inputs", "shape_tuples"}));
+        QCOMPARE(suite["problems"], json({"bound_sizes", "expressions", "fixed_image", "mixed_inputs", "shape_tuples"}));
         QCOMPARE(suite["not_imported"].size(), std::size_t{5});
         for (const auto& f : suite["not_imported"]) QVERIFY(!f["error"].get<std::string>().empty());
-        QVERIFY2(run.out.contains("suite import: 4 of 9 files imported"), qPrintable(run.out));
+        QVERIFY2(run.out.contains("suite import: 5 of 10 files imported"), qPrintable(run.out));
         QCOMPARE(cli({"problem", "check", out + "/mixed_inputs"}).exitCode, 0);
 
         // Again into the same folder (as after a stopped import): what was
@@ -207,8 +226,8 @@ class TestProblemImport : public QObject {
         const auto again =
             cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
         QCOMPARE(again.exitCode, 1);
-        QCOMPARE(again.out.count("imported before, from the same file: kept"), 4);
-        QVERIFY2(again.out.contains("suite import: 4 of 9 files imported"), qPrintable(again.out));
+        QCOMPARE(again.out.count("imported before, from the same file: kept"), 5);
+        QVERIFY2(again.out.contains("suite import: 5 of 10 files imported"), qPrintable(again.out));
         QCOMPARE(readJson(out + "/suite.json"), suite);
         QCOMPARE(QString::fromStdString(readJson(out + "/expressions/problem.json").dump()), before);
         // A problem whose file changed since is not the file's import any more.
@@ -218,7 +237,7 @@ class TestProblemImport : public QObject {
         ref.close();
         const auto changed =
             cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
-        QCOMPARE(changed.out.count("imported before, from the same file: kept"), 3);
+        QCOMPARE(changed.out.count("imported before, from the same file: kept"), 4);
         QVERIFY2(changed.err.contains("expressions/problem.json exists"), qPrintable(changed.err));
     }
 

@@ -320,6 +320,10 @@ def main():
                 break
         if base is None and check:
             base = {n: check[0]["sizes"][n] for n in varied}
+        if base is None:
+            # Nothing smaller ran at all (a model built for one image size and
+            # three channels): the file's own sizes, one size at a time.
+            base = {n: values[n] for n in varied}
         if base is not None:
             for n in varied:
                 for v in (1, 17, 33):
