@@ -178,6 +178,26 @@ uint32_t finishDeviceWork(char* text, size_t size) {
 }
 #endif
 
+// One call of the kernel on `c`: its status (on the device, after its work
+// is done, with the error's text in `text`).
+uint32_t invokeOnce(void* fn, MappedCase& c, char* text, size_t size) {
+    uint32_t status = CallOk;
+    try {
+        ks_runner_invoke(fn, c.data, c.sizes);
+    } catch (const std::bad_alloc&) {
+        status = CallOutOfMemory;
+    } catch (...) {
+        status = CallException;
+    }
+#ifdef KS_CUDA
+    if (status == CallOk) status = finishDeviceWork(text, size);
+#else
+    (void)text;
+    (void)size;
+#endif
+    return status;
+}
+
 #if defined(KS_CUDA) && defined(KS_CUPTI)
 // CUPTI's activity records of one traced call. The record structs are the
 // newest this toolkit's header defines (run.sh names them: KS_CUPTI_KERNEL,
@@ -267,16 +287,8 @@ void profileCall(void* fn, const CallMsg& m, bool cupti) {
             sendShort(Done, m.seq, CallUnavailable, gCuptiWhy);
             return;
         }
-    uint32_t status = CallOk;
     char text[sizeof(ShortMsg::text)] = "";
-    try {
-        ks_runner_invoke(fn, c->data, c->sizes);
-    } catch (const std::bad_alloc&) {
-        status = CallOutOfMemory;
-    } catch (...) {
-        status = CallException;
-    }
-    if (status == CallOk) status = finishDeviceWork(text, sizeof text);
+    const uint32_t status = invokeOnce(fn, *c, text, sizeof text);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     for (CUpti_ActivityKind kind : kTraced) cuptiActivityDisable(kind);
     for (const Activity& a : gActivity) {
@@ -441,16 +453,7 @@ int main(int argc, char** argv) {
                     status = CallBadCase;
                     break;
                 }
-                try {
-                    ks_runner_invoke(fn, c->data, c->sizes);
-                } catch (const std::bad_alloc&) {
-                    status = CallOutOfMemory;
-                } catch (...) {
-                    status = CallException;
-                }
-#ifdef KS_CUDA
-                if (status == CallOk) status = finishDeviceWork(text, sizeof text);
-#endif
+                status = invokeOnce(fn, *c, text, sizeof text);
             }
             sendShort(Done, m.seq, status, text);
         }
