@@ -961,7 +961,7 @@ class Judge:
             the empty call and `overhead` (at most half of what is left),
             never less than half of what was measured."""
             work = t - empty
-            return max(work - min(overhead, 0.5 * work), 0.5 * t, 1e-9) / n
+            return max(work - min(overhead, 0.5 * max(work, 0.0)), 0.5 * t, 1e-9) / n
 
         # Warm-up: every kernel a few times (the compiled baseline compiles
         # here), also estimating a call's length, and on until every kernel's
