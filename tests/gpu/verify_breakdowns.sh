@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Checks on a CUDA host that a correct GPU candidate carries its per-kernel
+# breakdown (profile/breakdown.json) on both GPU backends: the torch judge's
+# (PyTorch's profiler) and the cuda judge's (CUPTI, in the candidate's
+# runner). Prints each breakdown's source, launches, device time and longest
+# entry, or the unavailable-*.txt that says why there is none; exits non-zero
+# when one is missing. Run after `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT`.
+#
+# usage: tests/gpu/verify_breakdowns.sh OUT
+set -uo pipefail
+out=${1:?usage: verify_breakdowns.sh OUT}
+cli=/tmp/ks-gpu-build/app/cli/kernelsmith-cli
+export LD_LIBRARY_PATH=/tmp/ks-prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PATH=/tmp/ks-prefix/usr/bin:$PATH # bubblewrap from the carried packages
+mkdir -p "$out"
+failures=0
+for pair in gpu_softmax:triton cuda_rmsnorm_fwd:block_per_row; do
+  problem=${pair%%:*}
+  seed=${pair#*:}
+  jobs=$out/jobs-$problem
+  rm -rf "$jobs"
+  "$cli" --db "$out/breakdowns.db" eval --problem "$problem" --seed "$seed" --no-cache --json --sandbox "${SANDBOX:-required}" \
+    --time-budget 0.3 --keep-job --jobs-dir "$jobs" > "$out/$problem.json" 2> "$out/$problem.err"
+  python3 - "$problem" "$out/$problem.json" "$jobs" <<'PY' || failures=$((failures + 1))
+import glob, json, os, sys
+problem, result, jobs = sys.argv[1:4]
+try:
+    status = json.load(open(result)).get("status", "?")
+except Exception as e:
+    print(f"{problem:18} no result: {e}")
+    sys.exit(1)
+dirs = glob.glob(os.path.join(jobs, "*", "profile"))
+b = os.path.join(dirs[0], "breakdown.json") if dirs else ""
+if status != "ok" or not b or not os.path.exists(b):
+    why = [open(f).read().strip() for f in glob.glob(os.path.join(jobs, "*", "profile", "unavailable-*.txt"))]
+    print(f"{problem:18} {status:10} no breakdown{': ' + ' | '.join(why) if why else ''}")
+    sys.exit(1)
+d = json.load(open(b))
+top = d["kernels"][0] if d["kernels"] else {"name": "-", "us": 0}
+print(f"{problem:18} {status:10} source {d['source']:14} launches {d['launches']:3}  device {d['device_us']:8.1f} us  "
+      f"longest {top['name'][:48]} ({top['us']:.1f} us)")
+PY
+done
+echo "verify_breakdowns: $failures missing"
+exit $((failures > 0))
