@@ -173,6 +173,19 @@ class TestProblemImport : public QObject {
         QVERIFY2(batchOne, qPrintable(QString::fromStdString(check.dump())));
     }
 
+    // The last assignment of a size wins, unpacking included.
+    void theLastAssignmentOfASizeWins() {
+        const QString out = dir_.filePath("reassigned");
+        const auto run = cli({"problem", "import", file("reassigned_sizes.py"), "--out", out});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        const auto problem = readJson(out + "/problem.json");
+        const auto& time = problem["shapes"]["time"][0]["sizes"];
+        QCOMPARE(time["height"].get<int>(), 12);
+        QCOMPARE(time["width"].get<int>(), 12);
+        // input and output, then BatchNorm's weight, bias, running mean and variance, and its int64 step count
+        QCOMPARE(problem["bytes"].get<std::string>(), std::to_string(2 * 4 * 8 * 12 * 12 * 4 + 4 * 8 * 4 + 8));
+    }
+
     void filesThatAreNotImportable_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("message");
@@ -214,10 +227,11 @@ class TestProblemImport : public QObject {
         QCOMPARE(run.exitCode, 1); // some files are not importable, on purpose
         const auto suite = readJson(out + "/suite.json");
         QCOMPARE(suite["name"].get<std::string>(), std::string("import"));
-        QCOMPARE(suite["problems"], json({"bound_sizes", "expressions", "fixed_image", "mixed_inputs", "shape_tuples"}));
+        QCOMPARE(suite["problems"],
+                 json({"bound_sizes", "expressions", "fixed_image", "mixed_inputs", "reassigned_sizes", "shape_tuples"}));
         QCOMPARE(suite["not_imported"].size(), std::size_t{5});
         for (const auto& f : suite["not_imported"]) QVERIFY(!f["error"].get<std::string>().empty());
-        QVERIFY2(run.out.contains("suite import: 5 of 10 files imported"), qPrintable(run.out));
+        QVERIFY2(run.out.contains("suite import: 6 of 11 files imported"), qPrintable(run.out));
         QCOMPARE(cli({"problem", "check", out + "/mixed_inputs"}).exitCode, 0);
 
         // Again into the same folder (as after a stopped import): what was
@@ -226,8 +240,8 @@ class TestProblemImport : public QObject {
         const auto again =
             cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
         QCOMPARE(again.exitCode, 1);
-        QCOMPARE(again.out.count("imported before, from the same file: kept"), 5);
-        QVERIFY2(again.out.contains("suite import: 5 of 10 files imported"), qPrintable(again.out));
+        QCOMPARE(again.out.count("imported before, from the same file: kept"), 6);
+        QVERIFY2(again.out.contains("suite import: 6 of 11 files imported"), qPrintable(again.out));
         QCOMPARE(readJson(out + "/suite.json"), suite);
         QCOMPARE(QString::fromStdString(readJson(out + "/expressions/problem.json").dump()), before);
         // A problem whose file changed since is not the file's import any more.
@@ -237,7 +251,7 @@ class TestProblemImport : public QObject {
         ref.close();
         const auto changed =
             cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
-        QCOMPARE(changed.out.count("imported before, from the same file: kept"), 4);
+        QCOMPARE(changed.out.count("imported before, from the same file: kept"), 5);
         QVERIFY2(changed.err.contains("expressions/problem.json exists"), qPrintable(changed.err));
     }
 

@@ -80,26 +80,41 @@ def evaluate(node, env):
 
 
 def module_sizes(tree):
-    """Module-level integer names in order: {name: value}, {name: expression source}."""
+    """Module-level integer names in order: {name: value}, {name: expression source}.
+    The last assignment wins, as in Python: `height, width = 32, 32` after
+    `height = width = 2048` (KernelBench's level 2 has such a file) sets 32."""
     values, exprs = {}, {}
+
+    def bind(name, value):
+        v = evaluate(value, values) if value is not None else None
+        # A negative constant (hardtanh_min = -1) is a value, never a size.
+        if v is not None and v >= 0:
+            values[name] = v
+            exprs[name] = value
+        else:
+            values.pop(name, None)
+            exprs.pop(name, None)
+
     for node in tree.body:
         targets, value = [], None
         if isinstance(node, ast.Assign):
             targets, value = node.targets, node.value
         elif isinstance(node, ast.AnnAssign) and node.value is not None:
             targets, value = [node.target], node.value
-        names = [t.id for t in targets if isinstance(t, ast.Name)]
-        if not names or len(names) != len(targets):
-            continue
-        v = evaluate(value, values)
-        for n in names:
-            # A negative constant (hardtanh_min = -1) is a value, never a size.
-            if v is not None and v >= 0:
-                values[n] = v
-                exprs[n] = value
-            else:
-                values.pop(n, None)
-                exprs.pop(n, None)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            targets, value = [node.target], None  # n *= 2: no longer a plain size
+        pairs = []
+        for t in targets:
+            if isinstance(t, ast.Name):
+                pairs.append((t.id, value))
+            elif isinstance(t, (ast.Tuple, ast.List)):
+                # a, b = 32, 32 pairs up; any other unpacking leaves its names unknown
+                items = value.elts if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(t.elts) else None
+                for k, e in enumerate(t.elts):
+                    if isinstance(e, ast.Name):
+                        pairs.append((e.id, items[k] if items is not None else None))
+        for name, v in pairs:
+            bind(name, v)
     return values, exprs
 
 
