@@ -10,8 +10,8 @@ namespace ks::eval {
 namespace {
 // The judges' own account of their clock (docs/result-format.md), carried as written.
 constexpr const char* kClockKeys[] = {
-    "input_sets", "batch",      "handoff_seconds",    "empty_call_seconds",  "call_overhead_seconds",
-    "cache",      "call_parts", "idle_probe_seconds", "switch_probe_seconds"};
+    "input_sets", "batch",      "handoff_seconds",   "empty_call_seconds", "call_overhead_seconds",
+    "cache",      "call_parts", "idle_probe_seconds"};
 } // namespace
 
 namespace {

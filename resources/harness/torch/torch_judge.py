@@ -479,7 +479,6 @@ class Judge:
         self.compile_failed = False
         self.secret = 0
         self.idle_probe = self.measure_probe()
-        self.switch_probe = None
         self.seconds = {"verify": 0.0, "freeze": 0.0, "refresh": 0.0}
         self.profile_files = {}  # profile/<name> -> text, written once every runner is gone
         self.profile_notes = {}  # tool -> why it gave nothing (profile/unavailable-<tool>.txt)
@@ -498,14 +497,6 @@ class Judge:
     def quick(self):
         """The longest a probe takes on a device no other context uses."""
         return max(4 * self.idle_probe, self.idle_probe + 40e-6)
-
-    def measure_switch(self, reference):
-        """The first probe after the reference's one-kernel empty calls."""
-        firsts = []
-        for _ in range(11):
-            self.call(reference, [], 10, "while measuring the hand-off", touch=True, flush=True)
-            firsts.append(self.last_parts[2])
-        self.switch_probe = sorted(firsts)[len(firsts) // 2]
 
     def drain(self, limit):
         """Waits until no other context's work is left on the device: GPU time
@@ -945,8 +936,6 @@ class Judge:
         inputs.clear()  # the first set's originals: its pristine copy stands for them
         # The hand-off's cost through the candidate (reported) and through the
         # reference (taken off every call: no candidate can inflate it).
-        if not self.switch_probe:
-            self.measure_switch(reference)
         cand_empty = sorted(self.call(cand, [], 10, "while measuring the hand-off", touch=True, flush=True)[0] for _ in range(21))[10]
         empty = sorted(self.call(reference, [], 10, "while measuring the hand-off", touch=True, flush=True)[0] for _ in range(21))[10]
         # The candidate's own empty call is reported; batching follows the
@@ -1108,7 +1097,7 @@ class Judge:
                                       # the runner's own word, never used for timing
                                       "runner_told": [stats([x[5][k] for x in p])["median"] for k in range(6)]}
                                for name, p in parts.items()},
-                "idle_probe_seconds": self.idle_probe, "switch_probe_seconds": self.switch_probe}
+                "idle_probe_seconds": self.idle_probe}
 
     def profile_breakdown(self, r, s, shape):
         """One call of the candidate on input set `s` under PyTorch's profiler,
