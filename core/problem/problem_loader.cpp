@@ -137,34 +137,56 @@ bool definesPython(const std::string& text, const std::string& what) {
 
 // A line, unindented, reads "NAME =".
 // `name = ...` at the start of a line, also as a later target of a chained
-// assignment (`K = N = 512`) or with an annotation (`N: int = 512`).
+// assignment (`K = N = 512`), with an annotation (`N: int = 512`) or among
+// the names an assignment unpacks (`height, width = 224, 224`, `(h, w) = ...`).
 bool assignsAtModuleLevel(const std::string& text, const std::string& name) {
     const auto isIdent = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    // One statement: `a = b = 3`, `a: int = 3`.
+    const auto skipBlanks = [](std::string_view line, std::size_t pos) {
+        const auto next = line.find_first_not_of(kBlanks, pos);
+        return next == std::string_view::npos ? line.size() : next;
+    };
+    // One statement: its targets, left to right, each a name or a list of names.
     const auto assigns = [&](std::string_view line) {
-        if (line.empty() || !isIdent(line[0]) || std::isdigit(static_cast<unsigned char>(line[0]))) return false;
+        if (line.empty() || std::isdigit(static_cast<unsigned char>(line[0]))) return false;
         std::size_t pos = 0;
         while (pos < line.size()) {
-            std::size_t end = pos;
-            while (end < line.size() && isIdent(line[end])) ++end;
-            if (end == pos) return false;
-            const auto target = line.substr(pos, end - pos);
-            auto next = line.find_first_not_of(kBlanks, end);
-            if (next != std::string_view::npos && line[next] == ':' && target == name) {
-                const auto eq = line.find('=', next);
+            const bool bracketed = line[pos] == '(' || line[pos] == '[';
+            const char close = line[pos] == '(' ? ')' : ']';
+            if (bracketed) pos = skipBlanks(line, pos + 1);
+            bool names = false, single = true;
+            for (;;) {
+                std::size_t end = pos;
+                while (end < line.size() && isIdent(line[end])) ++end;
+                if (end == pos || std::isdigit(static_cast<unsigned char>(line[pos]))) return false;
+                names = names || line.substr(pos, end - pos) == name;
+                pos = skipBlanks(line, end);
+                if (pos < line.size() && line[pos] == ',') {
+                    single = false;
+                    pos = skipBlanks(line, pos + 1);
+                    // `a, b, = ...` and `(a, b,)`: a trailing comma.
+                    if (pos < line.size() && (line[pos] == '=' || (bracketed && line[pos] == close))) break;
+                    continue;
+                }
+                break;
+            }
+            if (bracketed) {
+                if (pos >= line.size() || line[pos] != close) return false;
+                pos = skipBlanks(line, pos + 1);
+                single = false;
+            }
+            if (single && pos < line.size() && line[pos] == ':' && names) {
+                const auto eq = line.find('=', pos);
                 return eq != std::string_view::npos && (eq + 1 >= line.size() || line[eq + 1] != '=');
             }
-            if (next == std::string_view::npos || line[next] != '=' || (next + 1 < line.size() && line[next + 1] == '='))
-                return false;
-            if (target == name) return true;
-            pos = line.find_first_not_of(kBlanks, next + 1);
-            if (pos == std::string_view::npos) return false;
+            if (pos >= line.size() || line[pos] != '=' || (pos + 1 < line.size() && line[pos + 1] == '=')) return false;
+            if (names) return true;
+            pos = skipBlanks(line, pos + 1);
         }
         return false;
     };
     // A module-level line may hold several statements: `depth = 32; height = width = 128`.
     return anyLine(text, [&](std::string_view line) {
-        if (line.empty() || !isIdent(line[0])) return false;
+        if (line.empty() || !(isIdent(line[0]) || line[0] == '(' || line[0] == '[')) return false;
         for (std::size_t start = 0; start < line.size();) {
             const auto semi = line.find(';', start);
             auto statement = line.substr(start, semi == std::string_view::npos ? std::string_view::npos : semi - start);

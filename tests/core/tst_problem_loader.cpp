@@ -325,6 +325,32 @@ class TestProblemLoader : public QObject {
         QVERIFY2(contains(m, "contains the forbidden \"torch.relu\""), m.c_str());
     }
 
+    // KernelBench's files set sizes every way Python allows at the top level
+    // (level 3's DenseNets: `height, width = 224, 224`); each way names a size.
+    void torchSizesAreFoundInEveryAssignmentForm() {
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        std::filesystem::create_directories(root / "seeds");
+        std::ofstream(root / "seeds/s.py") << "class ModelNew:\n    pass\n";
+        const auto loadsWith = [&](const std::string& assignment) {
+            std::ofstream(root / "problem.json") << R"({"name": "t", "description": "d", "backend": "torch",
+                "reference": "reference.py", "sizes": ["h"], "shapes": {"check": [{"sizes": {"h": 3}}],
+                "time": [{"sizes": {"h": 64}}]}, "bytes": "8*h", "flops": "h", "seeds": [{"name": "s", "source": "seeds/s.py"}]})";
+            std::ofstream(root / "reference.py") << "import torch\n"
+                                                 << assignment << "\nclass Model(torch.nn.Module):\n    pass\n"
+                                                 << "def get_inputs():\n    return []\ndef get_init_inputs():\n    return []\n";
+            const auto spec = loadProblem(root);
+            return spec.ok() || !contains(spec.error().message, "size \"h\" is not a module-level variable");
+        };
+        for (const char* yes :
+             {"h = 64", "w = h = 64", "h: int = 64", "h, w = 64, 32", "w, h = 32, 64", "w,h=32,64", "(w, h) = 32, 64",
+              "[h, w] = [64, 32]", "w, h, = 32, 64", "b = 2; w, h = 32, 64", "b = w, h = 1, 2"})
+            QVERIFY2(loadsWith(yes), yes);
+        for (const char* no : {"hh, w = 64, 32", "x = (h, w)", "h == 64", "  h, w = 64, 32", "w, h.x = 1, 2", "(w, h = 1, 2",
+                               "h2 = 64", "x = h", "f(h, w)"})
+            QVERIFY2(!loadsWith(no), no);
+    }
+
     void findsProblemFolders() {
         const auto dirs = findProblemDirs(ks::test::dataDir() / "problems");
         QVERIFY(dirs.size() >= 5);
