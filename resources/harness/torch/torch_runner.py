@@ -117,20 +117,21 @@ class Runner:
         self.cls = None
 
     def import_model(self):
+        from torch_sizes import derived_assignments
+
         if self.role == "candidate":
             sys.path.insert(0, SRC)  # ks_params
-            module = load_module("candidate", os.path.join(SRC, "candidate.py"))
-            self.cls = getattr(module, "ModelNew", None)
+            path = os.path.join(SRC, "candidate.py")
+            self.module = load_module("candidate", path)
+            self.cls = getattr(self.module, "ModelNew", None)
             if self.cls is None:
                 raise ImportError("the candidate defines no class ModelNew (same constructor and forward as the reference's Model)")
         else:
-            from torch_sizes import derived_assignments
-
             path = os.path.join(SRC, "reference.py")
-            self.reference = load_module("reference", path)
-            with open(path, encoding="utf-8") as f:
-                self.derived = derived_assignments(f.read())
-            self.cls = self.reference.Model
+            self.module = load_module("reference", path)
+            self.cls = self.module.Model
+        with open(path, encoding="utf-8") as f:
+            self.derived = derived_assignments(f.read())
 
     def tensor(self, spec):
         """A new tensor object over a mapping (one view op: the typed base is
@@ -175,10 +176,14 @@ class Runner:
 
     def on_load(self, msg):
         torch = self.torch
-        if self.role != "candidate":
-            from torch_sizes import apply_sizes
+        from torch_sizes import apply_sizes
 
-            apply_sizes(self.reference, msg["sizes"], self.derived)
+        # The shape's sizes, as the reference's module-level names, before the
+        # model is built: a constructor may read them (KernelBench's VanillaRNN
+        # sizes its hidden state from `batch_size`). A candidate's module gets
+        # those of them it defines itself, as a copy of the reference would.
+        sizes = msg["sizes"] if self.role != "candidate" else {k: v for k, v in msg["sizes"].items() if hasattr(self.module, k)}
+        apply_sizes(self.module, sizes, self.derived)
         # A new shape: nothing of the last one stays reserved (a check shape's
         # poisoned blocks would otherwise sit in the cache through timing;
         # KernelBench's 6 GiB outputs held three times in each of three
