@@ -153,6 +153,19 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
        << runS
        << " \"$PY\" src/torch_judge.py > build/run.out 2> build/run.err\n"
           "rc=$?\n"
+          "# 75: the judge could not open the device (busy or unavailable for a moment\n"
+          "# while other processes opened GPUs of the host), before any candidate ran: once more.\n"
+          "if [ \"$rc\" -eq 75 ] && [ $(( $(date +%s) - started )) -lt "
+       << std::max(1LL, static_cast<long long>(std::ceil(limits.runTimeoutS)) / 2)
+       << " ]; then\n"
+          "  sleep 3\n"
+          "  echo 'KS-RETRIED: the device was busy or unavailable' >> build/run.err\n"
+          "  KS_JUDGE_RETRY=1 timeout -s KILL $(( "
+       << runS
+       << " - ($(date +%s) - started) )) \"$PY\" src/torch_judge.py > build/run.out 2>> build/run.err\n"
+          "  rc=$?\n"
+          "fi\n"
+          "[ \"$rc\" -eq 75 ] && rc=0 # its result.json says why\n"
           "# Killed (137) well before the limit: by someone, not by timeout.\n"
           "if [ \"$rc\" -eq 137 ] && [ $(( $(date +%s) - started )) -lt "
        << std::max(1LL, static_cast<long long>(std::ceil(limits.runTimeoutS)) - 2)

@@ -166,6 +166,48 @@ class TestBundledProblems : public QObject {
         QVERIFY2(torchProblems >= 9, "expected the nine bundled torch problems");
     }
 
+    // A judge that could not open the device (CUDA: "busy or unavailable", seen
+    // for a moment on a 4-GPU host while imports opened the other GPUs) exits
+    // 75; the job's run.sh starts it once more, and only once.
+    void aDeviceBusyAtStartIsTriedOnceMore() {
+        const auto dirs = problem::findProblemDirs(test::bundledProblemsDir() / "gpu");
+        std::optional<problem::ProblemSpec> spec;
+        for (const auto& dir : dirs)
+            if (auto s = problem::loadProblem(dir); s.ok() && s->backend == problem::Backend::Torch) spec = *s;
+        QVERIFY(spec);
+        for (const bool busyTwice : {false, true}) {
+            const std::string judge =
+                std::string("#!/bin/sh\n") +
+                (busyTwice ? ""
+                           : "if [ \"$KS_JUDGE_RETRY\" = 1 ]; then\n"
+                             "  echo '{\"schema\": 1, \"status\": \"infra_error\", \"message\": \"the second judge ran\"}' > "
+                             "result.json\n"
+                             "  exit 0\nfi\n") +
+                "echo '{\"schema\": 1, \"status\": \"infra_error\", \"message\": \"the judge failed: CUDA error: "
+                "CUDA-capable device(s) is/are busy or unavailable\"}' > result.json\n"
+                "echo x >> build/attempts\nexit 75\n";
+            qputenv("KS_PYTHON", "./judge-of-a-busy-device");
+            eval::EvalOptions options;
+            options.useCache = false;
+            const auto& seed = spec->seeds.front();
+            auto job = fixture_.evaluator().prepare(*spec, eval::Candidate{seed.name, seed.text, {}}, options);
+            QVERIFY2(job.ok(), job.ok() ? "" : job.error().message.c_str());
+            const auto jobDir = job->request.dir;
+            QVERIFY(writeFileAtomic(jobDir / "judge-of-a-busy-device", judge).ok());
+            std::filesystem::permissions(jobDir / "judge-of-a-busy-device",
+                                         std::filesystem::perms::owner_all | std::filesystem::perms::others_read |
+                                             std::filesystem::perms::others_exec | std::filesystem::perms::group_read |
+                                             std::filesystem::perms::group_exec);
+            const auto outcome = fixture_.executor().submit(job->request).get();
+            const auto r = fixture_.evaluator().finish(*spec, *job, outcome);
+            qunsetenv("KS_PYTHON");
+            QVERIFY2(r.status == eval::EvalStatus::InfraError, (eval::statusName(r.status) + " " + r.message).c_str());
+            // Busy twice: the second judge's own word stands, not a crash.
+            const std::string expected = busyTwice ? "busy or unavailable" : "the second judge ran";
+            QVERIFY2(r.message.find(expected) != std::string::npos, r.message.c_str());
+        }
+    }
+
   private:
     test::EvalFixture fixture_{2};
 };
