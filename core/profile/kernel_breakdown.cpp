@@ -1,12 +1,28 @@
 #include "profile/kernel_breakdown.h"
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <memory>
 
 namespace ks::profile {
 namespace {
 
 constexpr std::size_t kMaxEntries = 64;
+
+// CUPTI names a CUDA kernel by its mangled symbol (_Z12rmsnorm_rowsPKfS0_Pflf);
+// a reader wants rmsnorm_rows(float const*, ...). Anything else, or a symbol
+// that does not demangle, stays as it is. Names are capped before this
+// (300 characters), which bounds the demangler's work on a candidate's names.
+std::string readable(const std::string& name) {
+    if (name.rfind("_Z", 0) != 0) return name;
+    int status = 0;
+    const std::unique_ptr<char, decltype(&std::free)> out(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
+                                                          &std::free);
+    return status == 0 && out ? std::string(out.get()).substr(0, 300) : name;
+}
 
 std::optional<KernelBreakdown> fromJson(const nlohmann::json& j, std::string& why) {
     if (!j.is_object()) {
@@ -27,7 +43,7 @@ std::optional<KernelBreakdown> fromJson(const nlohmann::json& j, std::string& wh
             return std::nullopt;
         }
         BreakdownEntry x;
-        x.name = e["name"].get<std::string>().substr(0, 300);
+        x.name = readable(e["name"].get<std::string>().substr(0, 300));
         x.kind = e.value("kind", std::string("kernel"));
         if (x.kind != "kernel" && x.kind != "copy" && x.kind != "memset") x.kind = "kernel";
         x.calls = std::max(1, e.value("calls", 1));

@@ -236,6 +236,17 @@ class TestProfile : public QObject {
         QVERIFY2(fuse[0].evidence.find("6 launches") != std::string::npos &&
                      fuse[0].evidence.find("1 of them copies") != std::string::npos,
                  fuse[0].evidence.c_str());
+        // The cuda judge's, from CUPTI in the candidate's runner (an H200): symbols read as C++.
+        auto cupti = parseBreakdown(fixture("ncu/h200-judge/cuda_rmsnorm_fwd_breakdown.json"));
+        QVERIFY2(cupti, cupti ? "" : cupti.error().message.c_str());
+        QCOMPARE(cupti->source, std::string("cupti"));
+        QCOMPARE(cupti->launches, 1);
+        QCOMPARE(cupti->entries[0].name, std::string("rmsnorm_rows(float const*, float const*, float*, long, float)"));
+        auto odd =
+            parseBreakdown("{\"kernels\": [{\"name\": \"_Znot a symbol\", \"us\": 1}, {\"name\": \"_Z3fooi\", \"us\": 2}]}");
+        QVERIFY(odd);
+        QCOMPARE(odd->entries[0].name, std::string("foo(int)"));
+        QCOMPARE(odd->entries[1].name, std::string("_Znot a symbol"));
         // Malformed files say what is wrong.
         QVERIFY(!parseBreakdown("not json"));
         QVERIFY(!parseBreakdown("{\"kernels\": [{\"name\": \"k\", \"us\": -1}]}"));
