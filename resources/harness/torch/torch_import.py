@@ -235,6 +235,18 @@ def main():
 
     def run(sizes, record=False, full=False):
         apply_sizes(module, sizes, derivations)
+        if not full:
+            # A check shape too large is refused before its inputs exist: built
+            # as meta tensors first (PyTorch 2.0 and later), where the shape
+            # costs nothing (one KernelBench file's odd17 asked for 28 GB).
+            try:
+                with torch.device("meta"):
+                    shaped = module.get_inputs()
+                elements = sum(x.numel() for x in shaped if isinstance(x, torch.Tensor))
+            except Exception:
+                elements = 0  # an older PyTorch, or inputs that need values: counted once built
+            if elements > MAX_CHECK_ELEMENTS:
+                raise MemoryError(f"{elements} input elements, more than a check shape should hold")
         torch.manual_seed(1)
         with torch.no_grad():
             inputs = stage("get_inputs()", module.get_inputs)
