@@ -21,10 +21,14 @@
 #include "util/paths.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <mutex>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 namespace ks::cli {
 namespace {
@@ -49,6 +53,11 @@ The search times candidates while its workers run others beside them, and the
 fastest of many noisy timings flatters its winner. So once a problem's search
 ends, its --finalists fastest kernels (default 3) are timed again one at a
 time, nothing else running, and the fastest of those is the row's best kernel.
+
+With --gpus naming two or more GPUs, problems are benched side by side, one on
+each GPU with that GPU's workers (--gpus 0,0,1,1: two at once, two workers
+each): every problem runs as it would on a host of one GPU, and its finalists
+are timed alone on that GPU.
 
 --json FILE is written after every problem ("complete": false until the last
 one is in), so a run cut short keeps the problems that finished. GPU problems
@@ -436,45 +445,95 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         std::fprintf(stderr, "bench: %s\n", db.error().message.c_str());
         return kExitError;
     }
-    auto executor = makeExecutor(*args, static_cast<std::size_t>(config->workers));
-    if (!executor) {
-        std::fprintf(stderr, "bench: %s\n", executor.error().message.c_str());
-        return exitCodeFor(executor.error());
+    auto choice = executorChoice(*args, static_cast<std::size_t>(config->workers));
+    if (!choice) {
+        std::fprintf(stderr, "bench: %s\n", choice.error().message.c_str());
+        return exitCodeFor(choice.error());
     }
-    const int workers = static_cast<int>((*executor)->slotCount());
+    // Lanes: problems benched side by side, each on its own executor. With
+    // --gpus naming two or more GPUs, one lane per GPU with that GPU's
+    // workers (0,0,1,1: two problems at once, two workers each), so every
+    // problem runs as it would on a host of one GPU; otherwise one lane.
+    std::vector<eval::ExecutorChoice> laneChoices;
+    if (choice->kind == eval::ExecutorKind::Local && problems.size() > 1)
+        for (const auto& gpu : choice->local.gpus) {
+            auto lane =
+                std::find_if(laneChoices.begin(), laneChoices.end(), [&](const auto& c) { return c.local.gpus.front() == gpu; });
+            if (lane == laneChoices.end()) {
+                laneChoices.push_back(*choice);
+                laneChoices.back().local.gpus.clear();
+                lane = laneChoices.end() - 1;
+            }
+            lane->local.gpus.push_back(gpu);
+            lane->local.workers = lane->local.gpus.size();
+        }
+    if (laneChoices.size() < 2) laneChoices = {*choice};
+    std::vector<std::unique_ptr<eval::Executor>> lanes;
+    for (const auto& c : laneChoices) {
+        auto executor = eval::makeExecutor(c);
+        if (!executor) {
+            std::fprintf(stderr, "bench: %s\n", executor.error().message.c_str());
+            return exitCodeFor(executor.error());
+        }
+        lanes.push_back(std::move(*executor));
+    }
+    const auto& executor = lanes.front();
+    int workers = 0;
+    for (const auto& lane : lanes) workers += static_cast<int>(lane->slotCount());
+    if (lanes.size() > 1)
+        std::fprintf(stderr, "bench: %zu problems at once, one on each GPU (%d workers each)\n", lanes.size(),
+                     static_cast<int>(executor->slotCount()));
     {
         const std::string policy = args->value("sandbox").value_or("preferred");
-        if ((*executor)->kind() == eval::ExecutorKind::Local) {
+        if (executor->kind() == eval::ExecutorKind::Local) {
             const auto& sandbox = eval::probeSandbox();
             std::fprintf(stderr, "bench: sandbox %s (policy %s)\n",
                          sandbox.available ? ("bubblewrap, " + sandbox.bwrapPath).c_str() : ("none: " + sandbox.reason).c_str(),
                          policy.c_str());
         } else {
             std::fprintf(stderr, "bench: sandbox policy %s on %s (each host is probed for bubblewrap)\n", policy.c_str(),
-                         (*executor)->placement().c_str());
+                         executor->placement().c_str());
         }
     }
     // Each worker owns cores/workers CPUs; the roofline is that share's.
     const int coresPerJob = std::max(1, roof.cores / workers);
-    eval::Evaluator evaluator(**executor, &*db);
     const auto profiler = std::make_shared<const profile::Profiler>(roof, coresPerJob);
-    const bool onThisHost = (*executor)->kind() == eval::ExecutorKind::Local; // else this host's roofline is not the jobs'
+    const bool onThisHost = executor->kind() == eval::ExecutorKind::Local; // else this host's roofline is not the jobs'
 
     const auto jsonFile = args->value("json");
-    std::vector<Row> rows;
-    for (const auto& p : problems) {
-        rows.push_back(benchOne(*db, evaluator, p, *config, options, onThisHost ? profiler : nullptr, finalistCount));
-        // What finished so far, against the roofs as they are before the run's
-        // closing probe: a run cut short (a time limit, a lost host) keeps it.
-        placeOnRoofs(rows, roof, onThisHost, coresPerJob);
-        const Row& row = rows.back();
-        if (row.gpu && row.floorS > 0 && row.bestS > 0)
-            std::fprintf(stderr, "  %s: best %s, floor %s (%.2fx the floor)\n", row.problem.c_str(),
-                         formatSeconds(row.bestS).c_str(), formatSeconds(row.floorS).c_str(), row.bestS / row.floorS);
-        if (jsonFile)
-            if (auto s = writeBenchJson(*jsonFile, roof, *config, rows, geomeansOf(rows), problems.size()); !s)
-                std::fprintf(stderr, "bench: %s (the run goes on)\n", s.error().message.c_str());
+    // Each lane takes the next problem; rows keep the problems' order.
+    std::vector<std::optional<Row>> done(problems.size());
+    std::mutex doneMutex;
+    std::atomic<std::size_t> next{0};
+    const auto lane = [&](eval::Executor& laneExecutor) {
+        eval::Evaluator evaluator(laneExecutor, &*db); // the lane's, for its searches and for re-timing their finalists
+        for (std::size_t i; (i = next++) < problems.size();) {
+            Row row = benchOne(*db, evaluator, problems[i], *config, options, onThisHost ? profiler : nullptr, finalistCount);
+            // What finished so far, against the roofs as they are before the run's
+            // closing probe: a run cut short (a time limit, a lost host) keeps it.
+            std::lock_guard lock(doneMutex);
+            done[i] = std::move(row);
+            std::vector<Row> finished;
+            for (const auto& r : done)
+                if (r) finished.push_back(*r);
+            placeOnRoofs(finished, roof, onThisHost, coresPerJob);
+            const auto& mine =
+                *std::find_if(finished.begin(), finished.end(), [&](const Row& r) { return r.problem == problems[i].name; });
+            if (mine.gpu && mine.floorS > 0 && mine.bestS > 0)
+                std::fprintf(stderr, "  %s: best %s, floor %s (%.2fx the floor)\n", mine.problem.c_str(),
+                             formatSeconds(mine.bestS).c_str(), formatSeconds(mine.floorS).c_str(), mine.bestS / mine.floorS);
+            if (jsonFile)
+                if (auto s = writeBenchJson(*jsonFile, roof, *config, finished, geomeansOf(finished), problems.size()); !s)
+                    std::fprintf(stderr, "bench: %s (the run goes on)\n", s.error().message.c_str());
+        }
+    };
+    {
+        std::vector<std::jthread> running;
+        for (std::size_t l = 1; l < lanes.size(); ++l) running.emplace_back([&, l] { lane(*lanes[l]); });
+        lane(*lanes.front());
     }
+    std::vector<Row> rows;
+    for (auto& r : done) rows.push_back(std::move(*r));
     if (onThisHost) raiseDramRoof(roof, rows, coresPerJob);
     placeOnRoofs(rows, roof, onThisHost, coresPerJob);
 

@@ -1,5 +1,7 @@
 // kernelsmith-cli as a user runs it: exit codes, messages, JSON.
 #include "cli_runner.h"
+#include "store/database.h"
+#include "store/search_store.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QElapsedTimer>
@@ -224,6 +226,35 @@ class TestCli : public QObject {
         auto none = cli({"bench", "--problems", data("problems/saxpy"), "--finalists", "0"});
         QCOMPARE(none.code, 2);
         QVERIFY2(none.err.contains("--finalists expects"), qPrintable(none.err));
+    }
+
+    // --gpus naming two GPUs: two problems benched at once, one on each GPU
+    // (the second's search starts before the first's ends); rows keep the
+    // order the problems were asked in.
+    void benchSpreadsProblemsOverGpus() {
+        const QString json = dir_.path() + "/lanes.json";
+        const QString db = dir_.path() + "/lanes.db";
+        auto r = cli({"--db", db, "bench", "--problems", data("problems/saxpy") + "," + data("problems/poly_eval"), "--budget",
+                      "2", "--finalists", "1", "--time-budget", "0.05", "--gpus", "0,1", "--json", json},
+                     600000);
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.err.contains("2 problems at once, one on each GPU (1 workers each)"), qPrintable(r.err));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto rows = QJsonDocument::fromJson(f.readAll()).object()["problems"].toArray();
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[0].toObject()["problem"].toString(), QString("saxpy"));
+        QCOMPARE(rows[1].toObject()["problem"].toString(), QString("poly_eval"));
+        auto opened = ks::store::Database::open(db.toStdString());
+        QVERIFY(opened.ok());
+        auto searches = ks::store::SearchStore(*opened).listSearches();
+        QVERIFY(searches.ok());
+        QCOMPARE(searches->size(), std::size_t{2});
+        const auto& a = (*searches)[0];
+        const auto& b = (*searches)[1];
+        // ISO times with milliseconds compare as text.
+        QVERIFY2(b.createdAt < a.updatedAt && a.createdAt < b.updatedAt,
+                 (a.createdAt + " - " + a.updatedAt + " / " + b.createdAt + " - " + b.updatedAt).c_str());
     }
 
     // The JSON is written after every problem: a bench killed after its first
