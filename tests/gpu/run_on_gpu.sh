@@ -10,6 +10,8 @@
 #   STEP=build|bench|all (environment, default all): build only, or bench with
 #   the build of an earlier call (the prefix and build stay in /tmp).
 #   FINALISTS (environment, default 3): kernels of each search timed again.
+#   GPUS (environment, e.g. 0,1,2,3): bench a problem on each of these GPUs at
+#   once (two workers each) instead of every problem on the one visible GPU.
 # Needs: bash, cmake, ninja or make, g++ (C++20), nvcc, python3 with PyTorch and Triton.
 set -euo pipefail
 debs=${1:?usage: run_on_gpu.sh DEBS OUT [BUDGET] [PROBLEMS]}
@@ -46,4 +48,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "
 "$build/gpu_probe" > "$out/gpu_probe.json"
 "$cli" machine import-gpu "$out/gpu_probe.json" --host "$(hostname)"
 python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
-"$cli" --db "$out/gpu-bench.db" bench --problems "$problems" --budget "$budget" --workers 2 --time-budget 0.3 --finalists "${FINALISTS:-3}" --sandbox required --json "$out/bench.json" 2>&1 | tee "$out/bench.log"
+# Two workers on one GPU; with GPUS=0,1,2,3 a problem on each GPU at once, two workers each.
+placement=(--workers 2)
+if [ -n "${GPUS:-}" ]; then
+  placement=(--gpus "$(for g in ${GPUS//,/ }; do printf '%s,%s,' "$g" "$g"; done | sed 's/,$//')")
+fi
+"$cli" --db "$out/gpu-bench.db" bench --problems "$problems" --budget "$budget" "${placement[@]}" --time-budget 0.3 --finalists "${FINALISTS:-3}" --sandbox required --json "$out/bench.json" 2>&1 | tee "$out/bench.log"
