@@ -92,12 +92,17 @@ int report(const suite::Suite& s, suite::Mode mode, const std::vector<suite::Ent
     std::printf("\nover torch.compile: %s", fastLine(m.fastCompile).c_str());
     if (m.geomeanCompile) std::printf("  geomean %.3fx", *m.geomeanCompile);
     std::printf("  (%d timed against it)\n", m.withCompile);
+    const auto self = suite::selfAgreementOf(entries);
+    if (mode == suite::Mode::Reference && self.timed)
+        std::printf("the reference against itself: %d of %d within 1.00 +- 0.03, %d within +- 0.01; furthest %s at %.3fx\n",
+                    self.within3, self.timed, self.within1, self.worstProblem.c_str(), self.worst);
     for (const auto& [status, list] : m.failures) {
         std::printf("%s: %zu\n", status.c_str(), list.size());
         for (const auto& x : list) std::printf("  %s\n", x.substr(0, 200).c_str());
     }
     if (auto file = args.value("json")) {
         nlohmann::json j{{"suite", s.name}, {"mode", suite::modeName(mode)}, {"metrics", suite::toJson(m)}};
+        if (mode == suite::Mode::Reference) j["metrics"]["self_agreement"] = suite::toJson(self);
         j["problems"] = nlohmann::json::array();
         for (const auto& e : entries) j["problems"].push_back(suite::toJson(e));
         std::ofstream out(*file);

@@ -158,6 +158,29 @@ Metrics metricsOf(const std::vector<Entry>& entries) {
     return m;
 }
 
+SelfAgreement selfAgreementOf(const std::vector<Entry>& entries) {
+    SelfAgreement a;
+    for (const auto& e : entries) {
+        if (!e.correct() || !e.speedup || *e.speedup <= 0) continue;
+        const double off = std::abs(*e.speedup - 1.0);
+        ++a.timed;
+        if (off <= 0.01) ++a.within1;
+        if (off <= 0.03) ++a.within3;
+        // Furthest as a ratio: 0.75x is further from 1.00 than 1.30x.
+        if (a.worstProblem.empty() || std::abs(std::log(*e.speedup)) > std::abs(std::log(a.worst))) {
+            a.worstProblem = e.problem;
+            a.worst = *e.speedup;
+        }
+    }
+    return a;
+}
+
+json toJson(const SelfAgreement& a) {
+    json j{{"timed", a.timed}, {"within_1pct", a.within1}, {"within_3pct", a.within3}};
+    if (!a.worstProblem.empty()) j["worst"] = {{"problem", a.worstProblem}, {"speedup", a.worst}};
+    return j;
+}
+
 json toJson(const Metrics& m) {
     auto fast = [](const std::map<double, double>& f) {
         json j = json::object();

@@ -63,4 +63,15 @@ struct Metrics {
 Metrics metricsOf(const std::vector<Entry>& entries);
 nlohmann::json toJson(const Metrics& m);
 
+// Reference mode times the reference against itself: a judge that measures
+// the same code twice alike reads 1.00. How many correct, timed problems came
+// within 1 % and within 3 % of that, and the one furthest from it.
+struct SelfAgreement {
+    int timed = 0, within1 = 0, within3 = 0;
+    std::string worstProblem;
+    double worst = 1.0; // that problem's speedup
+};
+SelfAgreement selfAgreementOf(const std::vector<Entry>& entries);
+nlohmann::json toJson(const SelfAgreement& a);
+
 } // namespace ks::suite

@@ -104,6 +104,10 @@ class TestSuite : public QObject {
         QVERIFY(m["failures"].contains("invalid_problem"));
         QVERIFY(m.contains("geomean_speedup_eager"));
         QVERIFY2(second.out.contains("3 correct (75.0%)"), qPrintable(second.out));
+        // Reference mode says how close the reference came to itself.
+        QCOMPARE(m["self_agreement"]["timed"].get<int>(), 3);
+        QVERIFY2(second.out.contains("the reference against itself: ") && second.out.contains(" of 3 within 1.00 +- 0.03"),
+                 qPrintable(second.out));
 
         // A third run has nothing left; show prints the same report.
         const auto third = cli(base(db) << QString::fromStdString(suite_.string()));
@@ -164,6 +168,20 @@ class TestSuite : public QObject {
         QCOMPARE(m.withCompile, 2);
         QVERIFY(std::abs(*m.geomeanEager - std::pow(2.5 * 1.2 * 0.9 * 1.6, 0.25)) < 1e-12);
         QCOMPARE(m.failures.at("wrong_answer").size(), std::size_t{1});
+
+        // The same entries read as the reference against itself: only the
+        // correct, timed ones count; 0.9 is the furthest from 1.00.
+        e[1].speedup = 1.02;
+        e[2].speedup = 0.9;
+        e[4].speedup = 1.005;
+        e[0].speedup = 0.995;
+        const auto self = suite::selfAgreementOf(e);
+        QCOMPARE(self.timed, 4);
+        QCOMPARE(self.within1, 2);
+        QCOMPARE(self.within3, 3);
+        QCOMPARE(self.worstProblem, std::string("p3"));
+        QCOMPARE(self.worst, 0.9);
+        QCOMPARE(suite::toJson(self)["within_3pct"].get<int>(), 3);
     }
 
     void aTornLastLineIsSkipped() {

@@ -127,6 +127,13 @@ void SuiteView::reload() {
         text += QStringLiteral("<br>") + tr("over torch.compile: %1").arg(fastLine(m.fastCompile));
         if (m.geomeanCompile) text += tr(" · geomean %1×").arg(QLocale().toString(*m.geomeanCompile, 'f', 3));
     }
+    const auto self = suite::selfAgreementOf(entries);
+    if (mode_ == suite::Mode::Reference && self.timed)
+        text += QStringLiteral("<br>") +
+                tr("the reference against itself: %1 of %2 within 1.00 ± 0.03 · furthest %3 at %4×")
+                    .arg(self.within3)
+                    .arg(self.timed)
+                    .arg(QString::fromStdString(self.worstProblem).toHtmlEscaped(), QLocale().toString(self.worst, 'f', 3));
     QStringList failures;
     for (const auto& [status, list] : m.failures)
         failures << QStringLiteral("%1 %2").arg(list.size()).arg(QString::fromStdString(status));
