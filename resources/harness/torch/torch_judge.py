@@ -502,6 +502,8 @@ class Judge:
             lead = float(os.environ.get("KS_JUDGE_LEAD_US", "500")) * 1e-6
         except ValueError:
             lead = 500e-6
+        if not math.isfinite(lead) or lead < 0:
+            lead = 0.0  # one flush, as before the lead
         a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         times = []
         for _ in range(5):
