@@ -1145,8 +1145,8 @@ class Judge:
             self.env["timing_cpus"] = why
             return None
         before = os.sched_getaffinity(0)
-        failed = [f for f in [pin(0, {cpus[1]})] + [pin(r.proc.pid, {cpus[0]}) for r in kernels if not r.dead] if f]
-        self.env["timing_cpus"] = {"runners": cpus[0], "judge": cpus[1]} if not failed else "not pinned: " + "; ".join(failed)
+        failed = [f for f in [pin(0, cpus[1])] + [pin(r.proc.pid, {cpus[0]}) for r in kernels if not r.dead] if f]
+        self.env["timing_cpus"] = {"runners": cpus[0], "judge": len(cpus[1])} if not failed else "not pinned: " + "; ".join(failed)
         return before
 
     def unpin(self, kernels, before):
@@ -1213,15 +1213,16 @@ def out_of_memory(exc):
 
 
 def timing_cpus():
-    """(the runners' CPU, the judge's CPU) for the timed rounds, or (None, why).
+    """(the runners' CPU, the judge's CPUs) for the timed rounds, or (None, why).
 
     A model whose calls are many small kernels is timed at its launch rate:
     the Python of its runner. On a 64-core host, a runner's Python ran 30-60 %
     slower than another runner's running the same code (a reference against
     itself: ResNet101 1.30x, SwinV2 0.75x), so every runner of a job is timed
-    on one CPU (they take turns: the others are frozen) and the judge, which
-    polls the device meanwhile, on another core. Jobs timing on different GPUs
-    of a host at once take different cores (by the GPU's index)."""
+    on one CPU (they take turns: the others are frozen) and the judge's
+    thread, which polls the device meanwhile, anywhere but on that core. Jobs
+    timing on different GPUs of a host at once take different cores (by the
+    GPU's index)."""
     if os.environ.get("KS_JUDGE_PIN", "1") == "0":
         return None, "off (KS_JUDGE_PIN=0)"
     try:
@@ -1254,7 +1255,9 @@ def timing_cpus():
     pool = cores if len(cores) >= 2 else allowed
     k = len(pool)
     # From the last CPU down: the first ones take the host's interrupts.
-    return (pool[(k - 1 - 2 * g) % k], pool[(k - 2 - 2 * g) % k]), ""
+    runners = pool[(k - 1 - 2 * g) % k]
+    judge = set(allowed) - siblings(runners) - {runners}
+    return (runners, judge or set(allowed) - {runners}), ""
 
 
 def pin(pid, cpus):
