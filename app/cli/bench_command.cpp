@@ -13,9 +13,12 @@
 #include "eval/sandbox.h"
 #include "problem/problem_loader.h"
 #include "profile/machine_cache.h"
+#include "profile/profile_report.h"
+#include "profile/profiler.h"
 #include "search/search_config_json.h"
 #include "search/search_launcher.h"
 #include "store/evaluation_store.h"
+#include "store/profile_store.h"
 #include "store/search_store.h"
 #include "util/files.h"
 #include "util/paths.h"
@@ -59,6 +62,12 @@ each GPU with that GPU's workers (--gpus 0,0,1,1: two at once, two workers
 each): every problem runs as it would on a host of one GPU, and its finalists
 are timed alone on that GPU.
 
+GPU problems get a second table: the best kernel's diagnosis and the numbers
+Nsight Compute gave for its longest kernel (DRAM, SM and L2 throughput as % of
+peak, achieved occupancy; the search's best is profiled with ncu when it is
+re-timed, unless the search already did), and what profiling cost each of the
+search's evaluations (the judge's breakdown call, and ncu where it ran).
+
 --json FILE is written after every problem ("complete": false until the last
 one is in), so a run cut short keeps the problems that finished. GPU problems
 are also measured against their floor: their bytes at the GPU's copy
@@ -95,6 +104,18 @@ struct Row {
     std::vector<Shape> shapes; // of the best kernel, for the roofline at the end
     bool gpu = false;          // a torch or cuda problem: timed on the GPU (torch: against eager and torch.compile)
     double floorS = 0;         // GPU: gpuFloorSeconds of its shapes (bytes at the copy bandwidth, lookups at the gather rate)
+    // GPU: the best kernel's profile (its re-timing ran Nsight Compute, else
+    // what the search stored for its node) and what profiling cost the search.
+    struct GpuProfile {
+        std::string diagnosis; // signal names, comma-separated
+        std::string kernel;    // the longest kernel ncu measured ("" when none)
+        double kernelUs = 0;   // its duration
+        double dramPct = -1, smPct = -1, l2Pct = -1, occupancyPct = -1;
+        std::string source;    // "re-timing" or "search"
+        double breakdownS = 0; // mean per correct evaluation of the search
+        double ncuS = 0;       // mean per evaluation that ran ncu
+        int ncuRuns = 0;
+    } profile;
 
     double bytes() const {
         double sum = 0;
@@ -159,6 +180,64 @@ double totalCandidateSeconds(const eval::EvaluationResult& r) {
 
 } // namespace
 
+// Whether an evaluation's stored profile holds Nsight Compute's kernels.
+bool hasStoredNcu(const store::Database& db, std::int64_t evaluationId) {
+    auto stored = store::ProfileStore(db).latest(evaluationId);
+    if (!stored || !*stored) return false;
+    const auto report = nlohmann::json::parse((*stored)->reportJson, nullptr, false);
+    return report.is_object() && report.contains("ncu") && report["ncu"].is_array() && !report["ncu"].empty();
+}
+
+// The longest kernel of an ncu list (JSON, as a profile report stores it).
+void takeNcu(const nlohmann::json& list, Row::GpuProfile& out) {
+    const nlohmann::json* top = nullptr;
+    for (const auto& k : list)
+        if (k.is_object() && k.value("duration_ns", 0.0) > (top ? top->value("duration_ns", 0.0) : -1.0)) top = &k;
+    if (!top) return;
+    out.kernel = top->value("name", std::string());
+    out.kernelUs = top->value("duration_ns", 0.0) / 1e3;
+    out.dramPct = top->value("dram_pct", -1.0);
+    out.smPct = top->value("sm_pct", -1.0);
+    out.l2Pct = top->value("l2_pct", -1.0);
+    out.occupancyPct = top->value("achieved_occupancy_pct", -1.0);
+}
+
+// A GPU row's profile: the chosen kernel's (its own re-timing, when that one
+// ran ncu; else its node's stored profile) and the search's profiling cost
+// (the judge's breakdown and ncu phases of each correct evaluation).
+Row::GpuProfile gpuProfileOf(const store::Database& db, const profile::Profiler* profiler, const eval::EvaluationResult& chosen,
+                             const store::NodeRecord& node, const std::vector<store::NodeRecord>& nodes) {
+    Row::GpuProfile out;
+    const bool ranNcu = chosen.profileFiles.count("ncu.csv") > 0 || chosen.profileFiles.count("unavailable-ncu.txt") > 0;
+    auto source = store::SearchStore(db).sourceText(node.sourceHash);
+    if (ranNcu && profiler && source) {
+        const auto report = profiler->profile(chosen, eval::ProfileLevel::Ncu, *source, node.paramsJson);
+        for (const auto& name : report.signalNames()) out.diagnosis += (out.diagnosis.empty() ? "" : ",") + name;
+        takeNcu(profile::toJson(report).value("ncu", nlohmann::json::array()), out);
+        out.source = "re-timing";
+    } else if (auto stored = store::ProfileStore(db).latest(node.evaluationId); stored && *stored) {
+        for (const auto& name : (*stored)->diagnosis) out.diagnosis += (out.diagnosis.empty() ? "" : ",") + name;
+        const auto report = nlohmann::json::parse((*stored)->reportJson, nullptr, false);
+        if (report.is_object()) takeNcu(report.value("ncu", nlohmann::json::array()), out);
+        out.source = "search";
+    }
+    int counted = 0;
+    for (const auto& n : nodes) {
+        if (!n.evaluationId || !n.status || *n.status != "ok") continue;
+        const auto r = storedResult(db, n.evaluationId);
+        if (!r || !r->phaseSeconds.is_object()) continue;
+        ++counted;
+        out.breakdownS += r->phaseSeconds.value("breakdown", 0.0);
+        if (r->phaseSeconds.contains("ncu")) {
+            out.ncuS += r->phaseSeconds.value("ncu", 0.0);
+            ++out.ncuRuns;
+        }
+    }
+    if (counted) out.breakdownS /= counted;
+    if (out.ncuRuns) out.ncuS /= out.ncuRuns;
+    return out;
+}
+
 // One problem benched: a search, its finalists timed again alone, the
 // fastest of them (or the search's own best when every re-timing fails).
 Row benchOne(const store::Database& db, eval::Evaluator& evaluator, const problem::ProblemSpec& p,
@@ -190,8 +269,16 @@ Row benchOne(const store::Database& db, eval::Evaluator& evaluator, const proble
     const auto nodes = loaded ? std::move(*loaded) : std::vector<store::NodeRecord>{};
     std::optional<eval::EvaluationResult> chosen;
     store::NodeRecord chosenNode;
+    bool first = true;
     for (const auto& n : finalists(nodes, outcome->bestNode, finalistCount)) {
-        auto again = retime(evaluator, db, p, n, options);
+        // The search's best (the first finalist) also runs Nsight Compute, after
+        // its timing, in the same job, unless the search already profiled it
+        // with ncu: the row's profile (torch: where ncu is).
+        eval::EvalOptions retimeOptions = options;
+        if (first && p.backend == problem::Backend::Torch && !hasStoredNcu(db, n.evaluationId))
+            retimeOptions.profile = eval::ProfileLevel::Ncu;
+        first = false;
+        auto again = retime(evaluator, db, p, n, retimeOptions);
         if (!again || !again->correct()) {
             std::fprintf(stderr, "bench: %s: timing node %lld again failed: %s\n", p.name.c_str(), static_cast<long long>(n.seq),
                          again ? again->message.c_str() : again.error().message.c_str());
@@ -229,6 +316,7 @@ Row benchOne(const store::Database& db, eval::Evaluator& evaluator, const proble
             row.shapes.push_back({t.bytes, t.flops, t.candidate.median, t.gathers});
         }
         row.declaredBound = p.bound;
+        if (row.gpu) row.profile = gpuProfileOf(db, profiler.get(), *chosen, chosenNode, nodes);
     }
     row.wallS = wall(); // the finalists' timings included
     return row;
@@ -341,6 +429,20 @@ Geomeans printTables(const std::vector<Row>& rows, const profile::MachineModel& 
                         formatSeconds(r.floorS).c_str(), ratio(r.bestS), ratio(r.libraryS),
                         r.libraryS > 0 ? (r.bestS < r.libraryS ? "yes" : "no") : "-");
         }
+        // The best kernel's profile, and what profiling cost each evaluation.
+        std::printf("\n%-26s %-40s %9s %6s %6s %6s %6s %10s %12s\n", "problem", "diagnosis of the best kernel", "ncu kernel",
+                    "DRAM%", "SM%", "L2%", "occ%", "breakdown", "ncu (runs)");
+        const auto pct = [](double v) { return v < 0 ? std::string("-") : std::to_string(static_cast<int>(std::lround(v))); };
+        for (const auto& r : rows) {
+            if (!r.gpu) continue;
+            const auto& prof = r.profile;
+            char ncu[32] = "-";
+            if (prof.ncuRuns) std::snprintf(ncu, sizeof ncu, "%.1f s (%d)", prof.ncuS, prof.ncuRuns);
+            std::printf("%-26s %-40s %9s %6s %6s %6s %6s %9.2fs %12s\n", r.problem.c_str(),
+                        (prof.diagnosis.empty() ? std::string("-") : prof.diagnosis).substr(0, 40).c_str(),
+                        prof.kernel.empty() ? "-" : formatSeconds(prof.kernelUs * 1e-6).c_str(), pct(prof.dramPct).c_str(),
+                        pct(prof.smPct).c_str(), pct(prof.l2Pct).c_str(), pct(prof.occupancyPct).c_str(), prof.breakdownS, ncu);
+        }
     }
     std::printf("\ngeometric-mean speedup over the references: %.2fx, over the best baseline of each shape (vs best): %.2fx (%d "
                 "problems); roofline: m = memory-bound, c = compute-bound, "
@@ -377,6 +479,21 @@ Status writeBenchJson(const std::string& file, const profile::MachineModel& roof
                                  {"best_params", r.params},
                                  {"gpu", r.gpu},
                                  {"floor_s", r.floorS}});
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& prof = rows[i].profile;
+        if (!rows[i].gpu) continue;
+        j["problems"][i]["profile"] = {{"diagnosis", prof.diagnosis},
+                                       {"from", prof.source},
+                                       {"ncu_kernel", prof.kernel},
+                                       {"ncu_kernel_us", prof.kernelUs},
+                                       {"dram_pct", prof.dramPct},
+                                       {"sm_pct", prof.smPct},
+                                       {"l2_pct", prof.l2Pct},
+                                       {"occupancy_pct", prof.occupancyPct},
+                                       {"breakdown_s_per_evaluation", prof.breakdownS},
+                                       {"ncu_s_per_run", prof.ncuS},
+                                       {"ncu_runs", prof.ncuRuns}};
+    }
     return writeFileAtomic(file, jsonText(j, 2) + "\n");
 }
 
