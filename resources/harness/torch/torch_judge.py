@@ -1263,7 +1263,11 @@ def timing_cpus():
 def pin(pid, cpus):
     """Every thread of process `pid` (0: this thread) on `cpus`; what failed, or ''."""
     failed = []
-    for tid in os.listdir(f"/proc/{pid}/task") if pid else ["0"]:
+    try:
+        tids = os.listdir(f"/proc/{pid}/task") if pid else ["0"]
+    except OSError as e:  # gone: its death is reported where it is noticed
+        return f"process {pid}: {e.strerror}"
+    for tid in tids:
         try:
             os.sched_setaffinity(int(tid), cpus)
         except OSError as e:
