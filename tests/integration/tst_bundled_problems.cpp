@@ -208,6 +208,37 @@ class TestBundledProblems : public QObject {
         }
     }
 
+    // The torch judge's CPUs for the timed rounds (torch_judge.timing_cpus,
+    // plain Python: no GPU needed): jobs on GPUs 0 and 1 of a host put their
+    // runners on different CPUs, never one the judge's thread may use, and
+    // KS_JUDGE_PIN=0 turns it off.
+    void timedRoundsTakeOneCpuPerGpu() {
+        const auto judge = QString::fromStdString((test::bundledProblemsDir().parent_path() / "harness" / "torch").string());
+        const QString script = QStringLiteral(R"py(
+import importlib.util, os, sys
+spec = importlib.util.spec_from_file_location("judge", sys.argv[1] + "/torch_judge.py")
+judge = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(judge)
+allowed = os.sched_getaffinity(0)
+seen = []
+for gpu in ("0", "1"):
+    os.environ["CUDA_VISIBLE_DEVICES"] = gpu
+    (runners, others), why = judge.timing_cpus()
+    assert why == "" and runners in allowed and others and runners not in others and others <= allowed, (runners, others, why)
+    seen.append(runners)
+assert seen[0] != seen[1], seen
+os.environ["KS_JUDGE_PIN"] = "0"
+assert judge.timing_cpus() == (None, "off (KS_JUDGE_PIN=0)")
+assert judge.pin(0, allowed) == ""
+assert "process 999999999" in judge.pin(999999999, allowed)
+print("ok", seen)
+)py");
+        QProcess python;
+        python.start(QStringLiteral("python3"), {"-c", script, judge});
+        QVERIFY2(python.waitForFinished(30000), "python3 is missing: packaging/bootstrap.sh installs it");
+        QVERIFY2(python.exitCode() == 0, (python.readAllStandardError() + python.readAllStandardOutput()).constData());
+    }
+
   private:
     test::EvalFixture fixture_{2};
 };

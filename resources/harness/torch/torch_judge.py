@@ -1255,7 +1255,7 @@ def timing_cpus():
     pool = cores if len(cores) >= 2 else allowed
     k = len(pool)
     # From the last CPU down: the first ones take the host's interrupts.
-    runners = pool[(k - 1 - 2 * g) % k]
+    runners = pool[(k - 1 - g) % k]
     judge = set(allowed) - siblings(runners) - {runners}
     return (runners, judge or set(allowed) - {runners}), ""
 
