@@ -20,23 +20,29 @@
 # PROGS_PER_SM  programs per SM in kernel 1: more programs = more memory-level
 #               parallelism and better balance, but a larger partial buffer
 #               (P*N*4 bytes written and read again) to reduce.
+# DW            partials: kernel 2 sums the P partial rows (two launches).
+#               atomic: one launch; each program adds its column sums into a
+#               zeroed dw with atomics (P*N of them), one-pass rows only. On a
+#               host whose Python is slow, a second Triton launch per call costs
+#               about as much as the whole kernel's memory traffic.
 #
 # @ks-param BLOCK_N: 1024 | 2048 | 4096 | 8192 = 4096
 # @ks-param ROWS: 1 | 2 | 4 = 1
 # @ks-param NUM_WARPS: 4 | 8 | 16 | 32 = 16
 # @ks-param PROGS_PER_SM: 1 | 2 | 4 | 8 = 2
+# @ks-param DW: enum(partials, atomic) = partials
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK_N, ROWS, NUM_WARPS, PROGS_PER_SM
+from ks_params import BLOCK_N, ROWS, NUM_WARPS, PROGS_PER_SM, DW
 
 
 @triton.jit
 def _rms_bwd_dx_kernel(X, DY, W, DX, DWP, M, N, stride_x, stride_dy, stride_dx, eps,
                        n_row_blocks, n_progs,
-                       BLOCK: tl.constexpr, ROWS: tl.constexpr, ONE_PASS: tl.constexpr):
+                       BLOCK: tl.constexpr, ROWS: tl.constexpr, ONE_PASS: tl.constexpr, ATOMIC_DW: tl.constexpr):
     pid = tl.program_id(0)
     cols = tl.arange(0, BLOCK)
     dwp_row = DWP + pid.to(tl.int64) * N
@@ -56,7 +62,10 @@ def _rms_bwd_dx_kernel(X, DY, W, DX, DWP, M, N, stride_x, stride_dy, stride_dx, 
             dx = r[:, None] * wdy - x * (r * r * r * c)[:, None]
             tl.store(DX + rows[:, None] * stride_dx + cols[None, :], dx.to(DX.dtype.element_ty), mask=mask)
             dw_acc += dy * x * r[:, None]
-        tl.store(dwp_row + cols, tl.sum(dw_acc, axis=0), mask=col_ok)
+        if ATOMIC_DW:
+            tl.atomic_add(DWP + cols, tl.sum(dw_acc, axis=0), mask=col_ok)  # DWP is dw itself, zeroed
+        else:
+            tl.store(dwp_row + cols, tl.sum(dw_acc, axis=0), mask=col_ok)
     else:
         for rb in range(pid, n_row_blocks, n_progs):
             rows = rb.to(tl.int64) * ROWS + tl.arange(0, ROWS)
@@ -126,12 +135,20 @@ class ModelNew(nn.Module):
         m = x2.shape[0]
         w = self.weight.contiguous()
         dx = torch.empty((m, n), dtype=torch.bfloat16, device=x.device)
-        dw = torch.empty((n,), dtype=torch.float32, device=x.device)
 
         block = max(16, min(triton.next_power_of_2(n), BLOCK_N))
         one_pass = n <= block
         n_row_blocks = triton.cdiv(m, ROWS)
         n_progs = max(1, min(n_row_blocks, _sm_count(x.device) * PROGS_PER_SM))
+        if one_pass and DW == "atomic":
+            dw = torch.zeros((n,), dtype=torch.float32, device=x.device)
+            _rms_bwd_dx_kernel[(n_progs,)](
+                x2, dy2, w, dx, dw, m, n, x2.stride(0), dy2.stride(0), dx.stride(0), self.eps,
+                n_row_blocks, n_progs,
+                BLOCK=block, ROWS=ROWS, ONE_PASS=True, ATOMIC_DW=True, num_warps=NUM_WARPS,
+            )
+            return dx.reshape(x.shape), dw
+        dw = torch.empty((n,), dtype=torch.float32, device=x.device)
         if one_pass:
             dwp = torch.empty((n_progs, n), dtype=torch.float32, device=x.device)
         else:
@@ -140,7 +157,7 @@ class ModelNew(nn.Module):
         _rms_bwd_dx_kernel[(n_progs,)](
             x2, dy2, w, dx, dwp, m, n, x2.stride(0), dy2.stride(0), dx.stride(0), self.eps,
             n_row_blocks, n_progs,
-            BLOCK=block, ROWS=ROWS, ONE_PASS=one_pass, num_warps=NUM_WARPS,
+            BLOCK=block, ROWS=ROWS, ONE_PASS=one_pass, ATOMIC_DW=False, num_warps=NUM_WARPS,
         )
         block_c = 64
         _dw_reduce_kernel[(triton.cdiv(n, block_c),)](
