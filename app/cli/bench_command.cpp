@@ -650,6 +650,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         lane(*lanes.front());
     }
     std::vector<Row> rows;
+    rows.reserve(done.size());
     for (auto& r : done) rows.push_back(std::move(*r));
     if (onThisHost) raiseDramRoof(roof, rows, coresPerJob);
     placeOnRoofs(rows, roof, onThisHost, coresPerJob);
