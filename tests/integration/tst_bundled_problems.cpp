@@ -211,7 +211,7 @@ class TestBundledProblems : public QObject {
     // The torch judge's CPUs for the timed rounds (torch_judge.timing_cpus,
     // plain Python: no GPU needed): jobs on GPUs 0 and 1 of a host put their
     // runners on different CPUs, never one the judge's thread may use, and
-    // KS_JUDGE_PIN=0 turns it off.
+    // KS_JUDGE_PIN=0 turns it off. Also its check for an MPS daemon.
     void timedRoundsTakeOneCpuPerGpu() {
         const auto judge = QString::fromStdString((test::bundledProblemsDir().parent_path() / "harness" / "torch").string());
         const QString script = QStringLiteral(R"py(
@@ -231,6 +231,15 @@ os.environ["KS_JUDGE_PIN"] = "0"
 assert judge.timing_cpus() == (None, "off (KS_JUDGE_PIN=0)")
 assert judge.pin(0, allowed) == ""
 assert "process 999999999" in judge.pin(999999999, allowed)
+# An MPS daemon's control pipe is found where CUDA_MPS_PIPE_DIRECTORY points; a plain file is not one.
+import tempfile
+with tempfile.TemporaryDirectory() as d:
+    os.environ["CUDA_MPS_PIPE_DIRECTORY"] = d
+    open(os.path.join(d, "control"), "w").close()
+    assert judge.mps_pipe() in ("", "/tmp/nvidia-mps/control"), judge.mps_pipe()
+    os.remove(os.path.join(d, "control"))
+    os.mkfifo(os.path.join(d, "control"))
+    assert judge.mps_pipe() == os.path.join(d, "control"), judge.mps_pipe()
 print("ok", seen)
 )py");
         QProcess python;

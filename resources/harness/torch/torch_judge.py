@@ -36,6 +36,7 @@ import pickle
 import select
 import signal
 import socket
+import stat
 import struct
 import subprocess
 import sys
@@ -1275,6 +1276,24 @@ def pin(pid, cpus):
     return ", ".join(failed)
 
 
+def mps_pipe():
+    """The control pipe of an NVIDIA MPS daemon this process would join, or ''.
+    Under MPS, kernels of different processes run at the same time: a probe
+    of the judge's comes back quickly while a runner's work still runs, so
+    the clock could not see work left behind after an answer."""
+    dirs = [os.environ.get("CUDA_MPS_PIPE_DIRECTORY", ""), "/tmp/nvidia-mps"]
+    for d in dirs:
+        if not d:
+            continue
+        control = os.path.join(d, "control")
+        try:
+            if stat.S_ISFIFO(os.stat(control).st_mode):
+                return control
+        except OSError:
+            pass
+    return ""
+
+
 def take_timing_lock():
     """Jobs that time kernels take turns on the host (the executor hands over
     a lock in KS_TIMING_LOCK_FD); it is never passed on to a runner."""
@@ -1412,6 +1431,12 @@ def main():
             prestarted[role] = Runner(None, RUNNER_NAMES[role], role)
         result["phase_seconds"]["setup"] = time.perf_counter() - t0
         if not job["check_only"]:
+            pipe = mps_pipe()
+            if pipe and os.environ.get("KS_JUDGE_ALLOW_MPS") != "1":
+                raise Finished("infra_error", f"NVIDIA MPS is running on this host ({pipe}): kernels of different processes run at "
+                               "once there, so the judge cannot see work a candidate leaves running after it answers. Time "
+                               "without MPS (echo quit | nvidia-cuda-mps-control), or set KS_JUDGE_ALLOW_MPS=1 to time anyway "
+                               "(the timing is then not to be trusted)")
             phase("waiting for the timing lock")
             result["phase_seconds"]["timing_lock_wait"] = take_timing_lock()
         t1 = time.perf_counter()
