@@ -1433,10 +1433,10 @@ def main():
         if not job["check_only"]:
             pipe = mps_pipe()
             if pipe and os.environ.get("KS_JUDGE_ALLOW_MPS") != "1":
-                raise Finished("infra_error", f"NVIDIA MPS is running on this host ({pipe}): kernels of different processes run at "
-                               "once there, so the judge cannot see work a candidate leaves running after it answers. Time "
-                               "without MPS (echo quit | nvidia-cuda-mps-control), or set KS_JUDGE_ALLOW_MPS=1 to time anyway "
-                               "(the timing is then not to be trusted)")
+                raise Finished("infra_error", f"an NVIDIA MPS daemon's control pipe is on this host ({pipe}): under MPS, kernels of "
+                               "different processes run at once, so the judge cannot see work a candidate leaves running after "
+                               "it answers. Stop MPS (echo quit | nvidia-cuda-mps-control), remove the pipe if it is left from a "
+                               "stopped daemon, or set KS_JUDGE_ALLOW_MPS=1 to time anyway (the timing is then not to be trusted)")
             phase("waiting for the timing lock")
             result["phase_seconds"]["timing_lock_wait"] = take_timing_lock()
         t1 = time.perf_counter()
