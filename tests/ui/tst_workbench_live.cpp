@@ -283,6 +283,17 @@ class TestWorkbenchLive : public QObject {
         QCOMPARE(window.tabs()->count(), tabsBefore + 1);
         QVERIFY(window.statusBar()->currentMessage().contains("No search of poly_eval"));
         QVERIFY(!window.openSuite(dir_.filePath("no-such-suite")));
+
+        // Reference mode marks a problem that read more than 3 % off itself.
+        std::ofstream(dir / "suite-run-reference.jsonl", std::ios::app)
+            << R"({"problem": "poly_eval", "status": "ok", "speedup": 1.2, "wall_s": 3})"
+            << "\n";
+        view->reload();
+        const auto* model = view->model();
+        QVERIFY(!model->data(model->index(0, ui::SuiteTableModel::VsEager), Qt::ForegroundRole).isValid()); // 1.01x
+        QVERIFY(model->data(model->index(1, ui::SuiteTableModel::VsEager), Qt::ForegroundRole).isValid());  // 1.2x
+        QVERIFY(model->data(model->index(1, ui::SuiteTableModel::VsEager), Qt::ToolTipRole).toString().contains("1.00 ± 0.03"));
+        QVERIFY2(summary->text().contains("1 of 2 within 1.00 ± 0.03"), qPrintable(summary->text()));
     }
 
     void startsALanguageModelSearchInTheWorkbench() {

@@ -1,5 +1,7 @@
 #include "models/suite_table_model.h"
 
+#include <cmath>
+
 #include "theme/app_theme.h"
 
 #include <QtCore/QLocale>
@@ -43,12 +45,17 @@ QVariant SuiteTableModel::cell(const SuiteRow& r, int column, int role) const {
     };
     if (role == Qt::TextAlignmentRole)
         return column >= VsEager ? QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    const bool offItself = referenceMode_ && column == VsEager && r.speedup && std::abs(*r.speedup - 1.0) > 0.03;
     if (role == Qt::ToolTipRole) {
+        if (offItself)
+            return tr("The reference against itself read %1: outside 1.00 ± 0.03, where a judge that times the same code "
+                      "twice alike reads 1.00")
+                .arg(times(r.speedup));
         if (!r.message.isEmpty()) return r.message;
         if (r.searchId) return tr("Double-click to open search %1").arg(r.searchId);
         return {};
     }
-    if (role == Qt::ForegroundRole && column == Status && r.ran && r.status != QLatin1String("ok"))
+    if (role == Qt::ForegroundRole && ((column == Status && r.ran && r.status != QLatin1String("ok")) || offItself))
         return QBrush(QColor(errorColorName(QPalette()))); // the theme's error color: failures stand out
     if (role != Qt::DisplayRole) return {};
     switch (column) {

@@ -107,6 +107,7 @@ QString SuiteView::notImported() const {
 
 void SuiteView::reload() {
     const auto entries = suite::readRun(suite::runFile(suite_, mode_));
+    model_->setReferenceMode(mode_ == suite::Mode::Reference);
     model_->setRows(suiteRows(suite_, entries));
     table_->resizeColumnsToContents();
     if (entries.empty()) {
