@@ -13,6 +13,7 @@
 #include "eval/sandbox.h"
 #include "problem/problem_loader.h"
 #include "profile/machine_cache.h"
+#include "profile/ncu_report.h"
 #include "profile/profile_report.h"
 #include "profile/profiler.h"
 #include "search/search_config_json.h"
@@ -180,26 +181,29 @@ double totalCandidateSeconds(const eval::EvaluationResult& r) {
 
 } // namespace
 
-// Whether an evaluation's stored profile holds Nsight Compute's kernels.
-bool hasStoredNcu(const store::Database& db, std::int64_t evaluationId) {
+// The Nsight Compute kernels of an evaluation's stored profile (none when it
+// was never profiled with ncu).
+std::vector<profile::NcuKernel> storedNcu(const store::Database& db, std::int64_t evaluationId) {
+    std::vector<profile::NcuKernel> out;
     auto stored = store::ProfileStore(db).latest(evaluationId);
-    if (!stored || !*stored) return false;
+    if (!stored || !*stored) return out;
     const auto report = nlohmann::json::parse((*stored)->reportJson, nullptr, false);
-    return report.is_object() && report.contains("ncu") && report["ncu"].is_array() && !report["ncu"].empty();
+    if (report.is_object() && report.contains("ncu") && report["ncu"].is_array())
+        for (const auto& k : report["ncu"]) out.push_back(profile::ncuKernelFromJson(k));
+    return out;
 }
 
-// The longest kernel of an ncu list (JSON, as a profile report stores it).
-void takeNcu(const nlohmann::json& list, Row::GpuProfile& out) {
-    const nlohmann::json* top = nullptr;
-    for (const auto& k : list)
-        if (k.is_object() && k.value("duration_ns", 0.0) > (top ? top->value("duration_ns", 0.0) : -1.0)) top = &k;
-    if (!top) return;
-    out.kernel = top->value("name", std::string());
-    out.kernelUs = top->value("duration_ns", 0.0) / 1e3;
-    out.dramPct = top->value("dram_pct", -1.0);
-    out.smPct = top->value("sm_pct", -1.0);
-    out.l2Pct = top->value("l2_pct", -1.0);
-    out.occupancyPct = top->value("achieved_occupancy_pct", -1.0);
+// The longest of the kernels ncu measured, into the row's profile.
+void takeLongest(const std::vector<profile::NcuKernel>& kernels, Row::GpuProfile& out) {
+    const auto top = std::max_element(kernels.begin(), kernels.end(),
+                                      [](const auto& a, const auto& b) { return a.durationNs < b.durationNs; });
+    if (top == kernels.end()) return;
+    out.kernel = top->name;
+    out.kernelUs = top->durationNs / 1e3;
+    out.dramPct = top->dramPct;
+    out.smPct = top->smPct;
+    out.l2Pct = top->l2Pct;
+    out.occupancyPct = top->achievedOccupancyPct;
 }
 
 // A GPU row's profile: the chosen kernel's (its own re-timing, when that one
@@ -213,12 +217,11 @@ Row::GpuProfile gpuProfileOf(const store::Database& db, const profile::Profiler*
     if (ranNcu && profiler && source) {
         const auto report = profiler->profile(chosen, eval::ProfileLevel::Ncu, *source, node.paramsJson);
         for (const auto& name : report.signalNames()) out.diagnosis += (out.diagnosis.empty() ? "" : ",") + name;
-        takeNcu(profile::toJson(report).value("ncu", nlohmann::json::array()), out);
+        takeLongest(report.ncu, out);
         out.source = "re-timing";
     } else if (auto stored = store::ProfileStore(db).latest(node.evaluationId); stored && *stored) {
         for (const auto& name : (*stored)->diagnosis) out.diagnosis += (out.diagnosis.empty() ? "" : ",") + name;
-        const auto report = nlohmann::json::parse((*stored)->reportJson, nullptr, false);
-        if (report.is_object()) takeNcu(report.value("ncu", nlohmann::json::array()), out);
+        takeLongest(storedNcu(db, node.evaluationId), out);
         out.source = "search";
     }
     int counted = 0;
@@ -275,7 +278,7 @@ Row benchOne(const store::Database& db, eval::Evaluator& evaluator, const proble
         // its timing, in the same job, unless the search already profiled it
         // with ncu: the row's profile (torch: where ncu is).
         eval::EvalOptions retimeOptions = options;
-        if (first && p.backend == problem::Backend::Torch && !hasStoredNcu(db, n.evaluationId))
+        if (first && p.backend == problem::Backend::Torch && storedNcu(db, n.evaluationId).empty())
             retimeOptions.profile = eval::ProfileLevel::Ncu;
         first = false;
         auto again = retime(evaluator, db, p, n, retimeOptions);
