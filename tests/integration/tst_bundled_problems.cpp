@@ -151,13 +151,9 @@ class TestBundledProblems : public QObject {
                            QString::fromStdString((jobDir / "src" / "ks_params.py").string())});
             QVERIFY2(compile.waitForFinished(30000), "python3 is missing: packaging/bootstrap.sh installs it");
             QVERIFY2(compile.exitCode() == 0, compile.readAllStandardError().constData());
-            QVERIFY(writeFileAtomic(jobDir / "python-without-torch", noTorch).ok());
-            std::filesystem::permissions(jobDir / "python-without-torch",
-                                         std::filesystem::perms::owner_all | std::filesystem::perms::others_read |
-                                             std::filesystem::perms::others_exec | std::filesystem::perms::group_read |
-                                             std::filesystem::perms::group_exec);
-            const auto outcome = fixture_.executor().submit(job->request).get();
-            const auto r = fixture_.evaluator().finish(*spec, *job, outcome);
+            const auto ran = runWithStandIn(*spec, *job, "python-without-torch", noTorch);
+            QVERIFY(ran);
+            const auto& r = *ran;
             QVERIFY2(r.status == eval::EvalStatus::InfraError,
                      (spec->name + ": " + eval::statusName(r.status) + " " + r.message).c_str());
             QVERIFY2(r.message.find("PyTorch does not import") != std::string::npos, r.message.c_str());
@@ -192,15 +188,10 @@ class TestBundledProblems : public QObject {
             const auto& seed = spec->seeds.front();
             auto job = fixture_.evaluator().prepare(*spec, eval::Candidate{seed.name, seed.text, {}}, options);
             QVERIFY2(job.ok(), job.ok() ? "" : job.error().message.c_str());
-            const auto jobDir = job->request.dir;
-            QVERIFY(writeFileAtomic(jobDir / "judge-of-a-busy-device", judge).ok());
-            std::filesystem::permissions(jobDir / "judge-of-a-busy-device",
-                                         std::filesystem::perms::owner_all | std::filesystem::perms::others_read |
-                                             std::filesystem::perms::others_exec | std::filesystem::perms::group_read |
-                                             std::filesystem::perms::group_exec);
-            const auto outcome = fixture_.executor().submit(job->request).get();
-            const auto r = fixture_.evaluator().finish(*spec, *job, outcome);
+            const auto ran = runWithStandIn(*spec, *job, "judge-of-a-busy-device", judge);
             qunsetenv("KS_PYTHON");
+            QVERIFY(ran);
+            const auto& r = *ran;
             QVERIFY2(r.status == eval::EvalStatus::InfraError, (eval::statusName(r.status) + " " + r.message).c_str());
             // Busy twice: the second judge's own word stands, not a crash.
             const std::string expected = busyTwice ? "busy or unavailable" : "the second judge ran";
@@ -249,6 +240,20 @@ print("ok", seen)
     }
 
   private:
+    // Runs a prepared job whose KS_PYTHON names `name`, written into the job
+    // dir (run.sh starts there, where a sandboxed job can reach it) as an
+    // executable `script`; none when it cannot be written.
+    std::optional<eval::EvaluationResult> runWithStandIn(const problem::ProblemSpec& spec, eval::PreparedJob& job,
+                                                         const std::string& name, const std::string& script) {
+        const auto path = job.request.dir / name;
+        if (!writeFileAtomic(path, script).ok()) return std::nullopt;
+        using std::filesystem::perms;
+        std::filesystem::permissions(path, perms::owner_all | perms::group_read | perms::group_exec | perms::others_read |
+                                               perms::others_exec);
+        const auto outcome = fixture_.executor().submit(job.request).get();
+        return fixture_.evaluator().finish(spec, job, outcome);
+    }
+
     test::EvalFixture fixture_{2};
 };
 
