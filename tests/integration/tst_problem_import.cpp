@@ -45,6 +45,19 @@ json readJson(const QString& path) {
     return json::parse(in, nullptr, false);
 }
 
+// One fixture imported into its own folder: the run, and the problem.json it
+// wrote (a discarded JSON value when it wrote none).
+struct Imported {
+    Run run;
+    json problem;
+};
+
+Imported importFixture(const char* fixture, const QString& out, const QStringList& extra = {}) {
+    Imported i{cli(QStringList{"problem", "import", file(fixture), "--out", out} + extra), {}};
+    i.problem = readJson(out + "/problem.json");
+    return i;
+}
+
 // Whether some check shape of problem `p` has sizes for which `pred` holds.
 template <typename Pred> bool anyCheckShape(const json& p, Pred pred) {
     for (const auto& c : p["shapes"]["check"])
@@ -71,9 +84,8 @@ class TestProblemImport : public QObject {
 
     void expressionsAndChainedAssignments() {
         const QString out = dir_.filePath("expressions");
-        const auto run = cli({"problem", "import", file("expressions.py"), "--out", out});
+        const auto [run, p] = importFixture("expressions.py", out);
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
-        const auto p = readJson(out + "/problem.json");
         QCOMPARE(p["backend"].get<std::string>(), std::string("torch"));
         for (const char* s : {"batch_size", "in_features", "width", "out_features", "seq", "depth"})
             QVERIFY2(has(p["sizes"], s), s);
@@ -99,9 +111,8 @@ class TestProblemImport : public QObject {
 
     void tupleOutputsAndMixedInputs() {
         const QString out = dir_.filePath("mixed");
-        const auto run = cli({"problem", "import", file("mixed_inputs.py"), "--out", out, "--name", "mixed"});
+        const auto [run, p] = importFixture("mixed_inputs.py", out, {"--name", "mixed"});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
-        const auto p = readJson(out + "/problem.json");
         QCOMPARE(p["name"].get<std::string>(), std::string("mixed"));
         QCOMPARE(p["imported"]["varied"], json({"cols", "picks", "rows"})); // randint's size, not its range
         QVERIFY(has(p["imported"]["fixed"], "k"));
@@ -121,9 +132,8 @@ class TestProblemImport : public QObject {
     // at edge values) rather than checking at the file's sizes only.
     void boundSizesStillGetSmallCheckShapes() {
         const QString out = dir_.filePath("bound");
-        const auto run = cli({"problem", "import", file("bound_sizes.py"), "--out", out});
+        const auto [run, p] = importFixture("bound_sizes.py", out);
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
-        const auto p = readJson(out + "/problem.json");
         const auto& check = p["shapes"]["check"];
         QVERIFY2(check.size() >= 4, qPrintable(QString::fromStdString(check.dump())));
         bool batchOne = false, oddSide = false;
@@ -144,10 +154,9 @@ class TestProblemImport : public QObject {
     // tuple is computed again from the shape's sizes (here and in the judge).
     void sizesInsideShapeTuplesVary() {
         const QString out = dir_.filePath("tuples");
-        const auto run = cli({"problem", "import", file("shape_tuples.py"), "--out", out});
+        const auto [run, p] = importFixture("shape_tuples.py", out);
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QVERIFY2(!run.out.contains("stay at the file's values"), qPrintable(run.out));
-        const auto p = readJson(out + "/problem.json");
         const auto shapes = QString::fromStdString(p["shapes"]["check"].dump());
         QVERIFY2(anyCheckShape(p, [](const json& s) { return s["batch_size"] == 1; }), qPrintable(shapes));
         QVERIFY2(anyCheckShape(p, [](const json& s) { return s["height"].get<int>() % 2 == 1; }), qPrintable(shapes));
@@ -162,10 +171,9 @@ class TestProblemImport : public QObject {
     // the file's own values, and a batch of 1 runs.
     void aBatchOfOneWhenNothingElseShrinks() {
         const QString out = dir_.filePath("fixed_image");
-        const auto run = cli({"problem", "import", file("fixed_image.py"), "--out", out});
+        const auto [run, problem] = importFixture("fixed_image.py", out);
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QVERIFY2(!run.out.contains("no smaller shape ran"), qPrintable(run.out));
-        const auto problem = readJson(out + "/problem.json");
         const auto shapes = QString::fromStdString(problem["shapes"]["check"].dump());
         QVERIFY2(!anyCheckShape(problem, [](const json& s) { return s["input_channels"] != 3 || s["height"] != 32; }),
                  qPrintable(shapes));
@@ -175,9 +183,8 @@ class TestProblemImport : public QObject {
     // The last assignment of a size wins, unpacking included.
     void theLastAssignmentOfASizeWins() {
         const QString out = dir_.filePath("reassigned");
-        const auto run = cli({"problem", "import", file("reassigned_sizes.py"), "--out", out});
+        const auto [run, problem] = importFixture("reassigned_sizes.py", out);
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
-        const auto problem = readJson(out + "/problem.json");
         const auto& time = problem["shapes"]["time"][0]["sizes"];
         QCOMPARE(time["height"].get<int>(), 12);
         QCOMPARE(time["width"].get<int>(), 12);
