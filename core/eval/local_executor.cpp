@@ -165,12 +165,12 @@ JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) co
         spec.runAsUid = uid;
         chownTree(dir, uid);
     }
-    spec.limits.maxProcesses = countTasksOfUser(uid) + config_.extraProcesses;
     const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
     if (config_.pinCpus && config_.workers > 1 && config_.workers <= cores) {
         const std::size_t per = cores / config_.workers;
         for (std::size_t c = slot * per; c < (slot + 1) * per; ++c) spec.cpus.push_back(static_cast<int>(c));
     }
+    spec.limits.maxProcesses = countTasksOfUser(uid) + jobTaskBudget(config_, spec.cpus.empty() ? cores : spec.cpus.size());
 
     // Each job opens the lock itself: flock excludes open file descriptions,
     // so a descriptor shared by all jobs would exclude nothing.

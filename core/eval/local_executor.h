@@ -12,7 +12,14 @@ struct LocalExecutorConfig {
     SandboxPolicy sandbox = SandboxPolicy::Preferred;
     std::uint64_t memoryLimitBytes = 0; // 0: half the RAM shared by the workers (at least 2 GiB)
     std::uint64_t fileSizeLimitBytes = 1ull << 30;
-    std::uint64_t extraProcesses = 256; // tasks a job may add to its user's count
+    // Tasks a job may add to its user's count: extraProcesses, plus
+    // tasksPerCore for each CPU the job may run on. A Python job's processes
+    // each start a thread per CPU they see (OpenMP, torch.compile's pool of up
+    // to 32 workers): on a 64-core host four such processes passed a flat 256,
+    // and CUDA then failed to start its own threads ("Error 304: OS call
+    // failed", "busy or unavailable") in evaluations that were not pinned.
+    std::uint64_t extraProcesses = 256;
+    std::uint64_t tasksPerCore = 16;
     // As root, jobs run as users of their own: each executor (each CLI or
     // workbench session) claims a block of 64 uids from base (a lock file held
     // while it lives), and worker i runs as block start + i, so no two
@@ -34,6 +41,12 @@ struct LocalExecutorConfig {
     // sets the worker count.
     std::vector<std::string> gpus;
 };
+
+// Tasks (threads included) a job may start beyond those its user already
+// runs, when it may use `cpus` CPUs.
+inline std::uint64_t jobTaskBudget(const LocalExecutorConfig& c, std::size_t cpus) {
+    return c.extraProcesses + c.tasksPerCore * cpus;
+}
 
 // A pool of worker threads, each running one job at a time as a sandboxed
 // process group.

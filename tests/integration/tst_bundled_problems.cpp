@@ -202,7 +202,8 @@ class TestBundledProblems : public QObject {
     // The torch judge's CPUs for the timed rounds (torch_judge.timing_cpus,
     // plain Python: no GPU needed): jobs on GPUs 0 and 1 of a host put their
     // runners on different CPUs, never one the judge's thread may use, and
-    // KS_JUDGE_PIN=0 turns it off. Also its check for an MPS daemon.
+    // KS_JUDGE_PIN=0 turns it off. Also its check for an MPS daemon, and what
+    // it says of the job's task limit when CUDA could not start.
     void timedRoundsTakeOneCpuPerGpu() {
         const auto judge = QString::fromStdString((test::bundledProblemsDir().parent_path() / "harness" / "torch").string());
         const QString script = QStringLiteral(R"py(
@@ -231,6 +232,25 @@ with tempfile.TemporaryDirectory() as d:
     os.remove(os.path.join(d, "control"))
     os.mkfifo(os.path.join(d, "control"))
     assert judge.mps_pipe() == os.path.join(d, "control"), judge.mps_pipe()
+# A device that could not be opened: the message says how near its task limit the job was
+# (as a user of its own, as jobs run under root).
+import resource
+child = os.fork()
+if child == 0:
+    try:
+        if os.getuid() == 0:
+            os.setgid(65534)
+            os.setuid(65534)
+        hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
+        soft = 4000 if hard == resource.RLIM_INFINITY else min(4000, hard)
+        resource.setrlimit(resource.RLIMIT_NPROC, (soft, hard))
+        room = judge.task_room()
+        assert f"may run {soft} tasks" in room and "its user runs " in room, room
+        os._exit(0)
+    except BaseException as e:
+        print("task_room:", e, file=sys.stderr)
+        os._exit(1)
+assert os.waitpid(child, 0)[1] == 0
 print("ok", seen)
 )py");
         QProcess python;

@@ -117,6 +117,40 @@ class TestSandbox : public QObject {
         QCOMPARE((*c)->sandboxUid(0), first);
     }
 
+    // A job may start tasks for every CPU it may use: each of a torch job's
+    // processes starts a thread per CPU, and on a 64-core host a flat 256
+    // left CUDA unable to start its own. Here a job starts 256 + 8 per CPU
+    // processes at once (a flat limit of 256 refused them).
+    void jobsMayStartTasksForEveryCpu() {
+        eval::LocalExecutorConfig config;
+        config.workers = 1;
+        auto executor = eval::LocalExecutor::create(config);
+        QVERIFY(executor.ok());
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        chmod(root.path().toUtf8().constData(), 0755);
+        const auto d = std::filesystem::path(root.path().toStdString()) / "job";
+        std::filesystem::create_directories(d / "build");
+        (void)writeFileAtomic(d / "run.sh", "#!/usr/bin/env bash\n"
+                                            "n=$(( 256 + 8 * $(nproc) ))\n"
+                                            "for i in $(seq $n); do sleep 20 & done 2> build/fork.err\n"
+                                            "running=$(jobs -p | wc -l)\n"
+                                            "kill $(jobs -p) 2> /dev/null\n"
+                                            "echo \"{\\\"wanted\\\": $n, \\\"running\\\": $running, \\\"refused\\\": "
+                                            "$(grep -c fork build/fork.err)}\" > result.json\n");
+        chmod(d.c_str(), 0777);
+        chmod((d / "build").c_str(), 0777);
+        eval::JobRequest r;
+        r.dir = d;
+        r.limits.wallTimeoutS = 120;
+        const auto outcome = (*executor)->submit(r).get();
+        const auto json = nlohmann::json::parse(outcome.resultJson.value_or("null"), nullptr, false);
+        QVERIFY2(json.is_object(), (outcome.infraError + outcome.logTail).c_str());
+        QCOMPARE(json["refused"].get<int>(), 0);
+        QCOMPARE(json["running"].get<int>(), json["wanted"].get<int>());
+        QCOMPARE(eval::jobTaskBudget(config, 64), std::uint64_t{256 + 16 * 64});
+    }
+
     // A job that maps device memory (torch) is bounded by its data segment:
     // CUDA maps tens of GiB of address space it never touches, and an
     // address-space limit failed the judge's own allocations. Others keep

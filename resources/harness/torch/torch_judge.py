@@ -48,8 +48,9 @@ JOB = os.path.dirname(SRC)
 PHASE_FILE = os.path.join(JOB, "build", "phase")
 MAX_REPLY = 8 << 20
 MAX_BATCH = 64
-# What CUDA says when a device could not be opened for a moment (on a 4-GPU
-# host, while imports opened the other GPUs): the job is run once more.
+# What CUDA says when it could not open a device: busy for a moment, or unable
+# to start its threads within the job's task limit (the message then says how
+# near the limit the job was). The job is run once more.
 DEVICE_BUSY = ("busy or unavailable", "cudaErrorDevicesUnavailable", "Error 304", "OS call failed")
 COMPARE_SLICE = 1 << 25  # elements of an output compared at once (float64 temporaries: 256 MiB each)
 
@@ -1261,6 +1262,28 @@ def timing_cpus():
     return (runners, judge or set(allowed) - {runners}), ""
 
 
+def task_room():
+    """The job's task limit and what its user runs now, as a sentence for a
+    message: CUDA fails with "OS call failed" when it cannot start a thread."""
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_NPROC)[0]
+        if soft == resource.RLIM_INFINITY or os.getuid() == 0:
+            return ""
+        running = 0
+        for pid in os.listdir("/proc"):
+            try:
+                if pid.isdigit() and os.stat(f"/proc/{pid}").st_uid == os.getuid():
+                    running += len(os.listdir(f"/proc/{pid}/task"))
+            except OSError:
+                pass
+        return (f" (the job may run {soft} tasks, threads included, and its user runs {running} now; "
+                "CUDA fails this way when it cannot start a thread; more workers give each job "
+                "fewer CPUs, and its processes fewer threads)")
+    except (OSError, ValueError):
+        return ""
+
+
 def pin(pid, cpus):
     """Every thread of process `pid` (0: this thread) on `cpus`; what failed, or ''."""
     failed = []
@@ -1494,8 +1517,11 @@ def main():
     # Told only now that every runner is gone: it reproduces the inputs.
     result["input_secret"] = str(secret)
     phase("done")
+    busy = result["status"] == "infra_error" and any(w in result["message"] for w in DEVICE_BUSY)
+    if busy:
+        result["message"] += task_room()
     write_result(result)
-    if result["status"] == "infra_error" and any(w in result["message"] for w in DEVICE_BUSY) and os.environ.get("KS_JUDGE_RETRY") != "1":
+    if busy and os.environ.get("KS_JUDGE_RETRY") != "1":
         sys.exit(75)  # run.sh starts the judge once more
 
 
