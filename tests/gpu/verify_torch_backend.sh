@@ -7,7 +7,7 @@
 # status differs. Run after `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT`.
 #
 # usage: tests/gpu/verify_torch_backend.sh OUT [NAME...]
-#   NAME  only these (reference, seed, or candidates of tests/gpu/torch/)
+#   NAME  only these (reference, random_forward, seed, or candidates of tests/gpu/torch/)
 set -uo pipefail
 out=${1:?usage: verify_torch_backend.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -62,6 +62,16 @@ if want reference; then
       > "$out/torch-reference-$i.json" 2> "$out/torch-reference-$i.err"
     summary "reference (run $i)" ref-within-2pct "$out/torch-reference-$i.json" || failures=$((failures + 1))
   done
+fi
+if want random_forward; then
+  # A reference drawing random numbers in its forward, against itself: each
+  # checked call starts from the same generator state.
+  rm -rf "$out/random_forward"
+  if "$cli" problem import "$root/tests/data/import/random_in_forward.py" --out "$out/random_forward" > "$out/random-forward-import.log" 2>&1; then
+    "$cli" --db "$db" eval --problem "$out/random_forward" --reference --no-cache --json --sandbox "$sandbox" --no-compile-baseline \
+      > "$out/torch-random-forward.json" 2> "$out/torch-random-forward.err"
+  fi
+  summary "reference drawing in its forward" ok "$out/torch-random-forward.json" || failures=$((failures + 1))
 fi
 if want seed; then
   "$cli" --db "$db" eval --problem "$problem" --seed triton --no-cache --json --sandbox "$sandbox" > "$out/torch-seed.json" 2> "$out/torch-seed.err"

@@ -192,6 +192,17 @@ class TestProblemImport : public QObject {
         QCOMPARE(problem["bytes"].get<std::string>(), std::to_string(2 * 4 * 8 * 12 * 12 * 4 + 4 * 8 * 4 + 8));
     }
 
+    // Random draws in a forward are the operator's meaning, not a fallback:
+    // not forbidden, and the report says a candidate must draw them the same way.
+    void randomDrawsInTheForwardAreNotForbidden() {
+        const QString out = dir_.filePath("random");
+        const auto [run, problem] = importFixture("random_in_forward.py", out);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QVERIFY(!has(problem["forbidden"], "torch.randn"));
+        QVERIFY(has(problem["forbidden"], "torch.tanh"));
+        QVERIFY2(run.out.contains("draws random numbers in its forward (torch.randn)"), qPrintable(run.out));
+    }
+
     void filesThatAreNotImportable_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("message");
@@ -233,11 +244,11 @@ class TestProblemImport : public QObject {
         QCOMPARE(run.exitCode, 1); // some files are not importable, on purpose
         const auto suite = readJson(out + "/suite.json");
         QCOMPARE(suite["name"].get<std::string>(), std::string("import"));
-        QCOMPARE(suite["problems"],
-                 json({"bound_sizes", "expressions", "fixed_image", "mixed_inputs", "reassigned_sizes", "shape_tuples"}));
+        QCOMPARE(suite["problems"], json({"bound_sizes", "expressions", "fixed_image", "mixed_inputs", "random_in_forward",
+                                          "reassigned_sizes", "shape_tuples"}));
         QCOMPARE(suite["not_imported"].size(), std::size_t{5});
         for (const auto& f : suite["not_imported"]) QVERIFY(!f["error"].get<std::string>().empty());
-        QVERIFY2(run.out.contains("suite import: 6 of 11 files imported"), qPrintable(run.out));
+        QVERIFY2(run.out.contains("suite import: 7 of 12 files imported"), qPrintable(run.out));
         QCOMPARE(cli({"problem", "check", out + "/mixed_inputs"}).exitCode, 0);
 
         // Again into the same folder (as after a stopped import): what was
@@ -246,8 +257,8 @@ class TestProblemImport : public QObject {
         const auto again =
             cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
         QCOMPARE(again.exitCode, 1);
-        QCOMPARE(again.out.count("imported before, from the same file: kept"), 6);
-        QVERIFY2(again.out.contains("suite import: 6 of 11 files imported"), qPrintable(again.out));
+        QCOMPARE(again.out.count("imported before, from the same file: kept"), 7);
+        QVERIFY2(again.out.contains("suite import: 7 of 12 files imported"), qPrintable(again.out));
         QCOMPARE(readJson(out + "/suite.json"), suite);
         QCOMPARE(QString::fromStdString(readJson(out + "/expressions/problem.json").dump()), before);
         // A problem whose file changed since is not the file's import any more.
@@ -257,7 +268,7 @@ class TestProblemImport : public QObject {
         ref.close();
         const auto changed =
             cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
-        QCOMPARE(changed.out.count("imported before, from the same file: kept"), 5);
+        QCOMPARE(changed.out.count("imported before, from the same file: kept"), 6);
         QVERIFY2(changed.err.contains("expressions/problem.json exists"), qPrintable(changed.err));
     }
 

@@ -31,6 +31,12 @@ PLUMBING = {"size", "dim", "numel", "shape", "view", "reshape", "contiguous", "t
             # arithmetic and comparisons: every kernel does them; forbidding one would forbid its prefix (add -> addmm)
             "add", "sub", "rsub", "mul", "div", "true_divide", "floor_divide", "neg", "gt", "lt", "ge", "le", "eq", "ne",
             "logical_and", "logical_or", "logical_not", "bitwise_and", "bitwise_or", "bitwise_not", "bitwise_xor"}
+# Random draws in a forward are part of what the operator means (KernelBench's
+# LSTM draws its initial state): a candidate must draw the same numbers, so
+# none of these is forbidden. The judge starts every checked call of the
+# reference and the candidate from the same generator state.
+RANDOM = {"rand", "randn", "randint", "rand_like", "randn_like", "randint_like", "randperm", "normal", "bernoulli",
+          "multinomial", "poisson", "uniform_", "normal_", "bernoulli_", "exponential_", "random_", "manual_seed"}
 TOLERANCE = {"float32": ("f32", 1e-4, 1e-5), "float16": ("f16", 1e-2, 1e-2), "bfloat16": ("bf16", 1e-2, 1e-2),
              "float64": ("f64", 1e-10, 1e-12)}
 MAX_CHECK_ELEMENTS = 1 << 24  # a check shape's inputs, so that a CPU host tries them quickly
@@ -364,7 +370,11 @@ def main():
             ops = run(check[0]["sizes"], record=True, full=True)[3]
         except Exception:
             ops = []
-    forbidden = [f"torch.{n}" for n in ops if n not in PLUMBING and not n.startswith("_")]
+    forbidden = [f"torch.{n}" for n in ops if n not in PLUMBING and n not in RANDOM and not n.startswith("_")]
+    drawn = [f"torch.{n}" for n in ops if n in RANDOM]
+    if drawn:
+        notes.append("the reference draws random numbers in its forward (" + ", ".join(drawn) + "): not forbidden, "
+                     "a candidate must draw them the same way (each checked call starts from the same generator state)")
     tolerance = {}
     # cuDNN runs float32 convolutions in TF32 by default (torch.backends.cudnn.allow_tf32),
     # and two processes may pick different algorithms: on an H100 a transposed

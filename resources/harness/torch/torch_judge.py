@@ -616,10 +616,11 @@ class Judge:
             except RunnerFailure as f:
                 self.fail_runner(f)
 
-    def call(self, r, sets, limit, where, poison=0, touch=False, flush=False):
+    def call(self, r, sets, limit, where, poison=0, touch=False, flush=False, seed=None):
         """One hand-off: (seconds on the judge's clock, [outputs per set]).
         `flush` evicts the inputs from L2 first (every timed call, and the
-        empty calls whose cost is taken off them)."""
+        empty calls whose cost is taken off them). `seed`: the runner seeds
+        torch's generators with it just before the call (checks only)."""
         self.cuda.next_call(r.name)
         # Nothing of anyone's is left on the device when the clock starts.
         self.torch.cuda.synchronize()
@@ -644,7 +645,10 @@ class Judge:
                 self.flush_buf.zero_()
         try:
             t0 = time.perf_counter()
-            seq = r.send({"op": "call", "ids": [s.id for s in sets], "poison": poison, "touch": touch})
+            msg = {"op": "call", "ids": [s.id for s in sets], "poison": poison, "touch": touch}
+            if seed is not None:
+                msg["seed"] = seed
+            seq = r.send(msg)
             reply = r.receive(seq, limit, where)
         except RunnerFailure as f:
             self.fail_runner(f)
@@ -883,7 +887,11 @@ class Judge:
                 self.share(runners, s_in)
                 self.share(runners, s_state)
                 self.load([ref], shape["sizes"], drawn, init, s_state, names)
-                _, outs = self.call(ref, [s_in], job["call_timeout_s"], where)
+                # Every checked call starts from the same generator state: a
+                # reference that draws random numbers in its forward
+                # (KernelBench's LSTM draws its initial state) then gives the
+                # same answer to the candidate's second call as to its first.
+                _, outs = self.call(ref, [s_in], job["call_timeout_s"], where, seed=drawn)
                 expected = self.outputs(ref, outs[0], where)
                 phase("candidate on a check shape")
                 if cand is None:
@@ -898,7 +906,7 @@ class Judge:
                 for call in range(2):
                     # A first call on a shape may compile (Triton, inline CUDA).
                     limit = job["call_timeout_s"] + (job.get("compile_allowance_s", 60) if call == 0 else 0)
-                    _, outs = self.call(cand, [s_in], limit, f"{where} (call {call + 1})", poison=poison)
+                    _, outs = self.call(cand, [s_in], limit, f"{where} (call {call + 1})", poison=poison, seed=drawn)
                     got = self.outputs(cand, outs[0], where)
                     self.check_outputs(shape, label, expected, got, checks, f"{where} (call {call + 1})", record=call == 0)
                 self.forget([ref, cand], s_in)

@@ -21,8 +21,9 @@
 #          input id of a shared tensor): builds the model for a shape
 #   sets   id -> [("t", fd index, size, shape, stride, dtype, offset) | ("v", value)]
 #          with the allocations' descriptors passed alongside (SCM_RIGHTS)
-#   call   seq, ids, poison: calls the model once per id, synchronizes the
-#          device, answers {"type": "done", "seq", "outputs": [[desc...] per id]}
+#   call   seq, ids, poison, seed (optional: torch.manual_seed first): calls
+#          the model once per id, synchronizes the device, answers
+#          {"type": "done", "seq", "outputs": [[desc...] per id]}
 #   profile seq, ids: one call on the first id under PyTorch's profiler (after
 #          the timed calls, never inside them), answers {"type": "profiled",
 #          "events": [[name, kind, microseconds], ...]}: every kernel, copy and
@@ -228,6 +229,10 @@ class Runner:
         if msg.get("poison"):
             self.poison(msg["poison"])
             torch.cuda.synchronize()
+        if msg.get("seed") is not None:
+            # Checked calls only (never timed ones): the same generator state
+            # for the reference's call and each of the candidate's.
+            torch.manual_seed(msg["seed"])
         outs = []
         t1 = time.perf_counter()
         # Three marks, not one per set: on a slow host recording an event
