@@ -152,12 +152,6 @@ bool readEvalOptions(const Args& args, const problem::ProblemSpec& problem, eval
                          level->c_str());
             return false;
         }
-        if (*parsed == eval::ProfileLevel::Ncu && problem.backend == problem::Backend::Cuda) {
-            std::fprintf(stderr,
-                         "eval: --profile ncu runs inside torch problems' jobs; the cuda backend's judge has no Nsight Compute "
-                         "step yet (run ncu on the job by hand and read its CSV with `profile ncu FILE.csv`)\n");
-            return false;
-        }
         if (*parsed == eval::ProfileLevel::Ncu && problem.backend == problem::Backend::Cpp) {
             std::fprintf(stderr,
                          "eval: --profile ncu profiles GPU kernels; problem %s uses the cpp backend (use counters or cachegrind; "

@@ -2,6 +2,7 @@
 #include "eval/job_files.h"
 
 #include "eval/embedded_templates.h"
+#include "eval/ncu_metrics.h"
 #include "util/files.h"
 #include "util/text.h"
 
@@ -12,6 +13,25 @@ namespace {
 
 std::string wholeSeconds(double v) {
     return std::to_string(static_cast<long long>(v + 0.999));
+}
+
+// At the ncu level: Nsight Compute's command line for the judge (--ncu), or
+// a note saying where it was looked for. The judge runs it on one call of
+// the candidate after the last timing shape's timed rounds.
+std::string ncuStep(const EvalOptions& o) {
+    if (o.profile != ProfileLevel::Ncu) return "JUDGE_PROFILE=()\n";
+    return "JUDGE_PROFILE=()\n"
+           "NCU=\"${KS_NCU:-$(command -v ncu)}\"\n"
+           "for d in \"$CUDA_ROOT/bin\" /usr/local/cuda/bin; do [ -z \"$NCU\" ] && [ -x \"$d/ncu\" ] && NCU=\"$d/ncu\"; done\n"
+           "if [ -n \"$NCU\" ]; then\n"
+           "  JUDGE_PROFILE=(--ncu \"$NCU\" " +
+           shellWords({ncuMetricList()}) +
+           ")\n"
+           "else\n"
+           "  mkdir -p profile\n"
+           "  echo 'ncu (Nsight Compute) is not on this host: not on PATH, in the toolkit of nvcc, or in /usr/local/cuda/bin "
+           "(install it, set KS_NCU, or profile at the roofline level)' > profile/unavailable-ncu.txt\n"
+           "fi\n";
 }
 
 } // namespace
@@ -119,8 +139,9 @@ std::string CudaHarnessGenerator::runScript(const problem::ProblemSpec& p, const
           "  ./build/harness compile-failed build/candidate.log; exit 0\n"
           "fi\n"
           "stamp\n"
-          "rm -f result.json\n"
-          "timeout -s KILL \"$RUN_S\" ./build/harness run > build/run.out 2> build/run.err\n"
+          "rm -rf result.json profile\n"
+       << ncuStep(o)
+       << "timeout -s KILL \"$RUN_S\" ./build/harness run \"${JUDGE_PROFILE[@]}\" > build/run.out 2> build/run.err\n"
           "rc=$?\n"
           "stamp\n"
           "echo \"$rc\" > build/harness.rc\n"

@@ -342,13 +342,13 @@ class Run final : public SteeringTarget {
         if (!any && (!slots_.empty() || llmRunning())) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
 
-    // Torch problems: every ncu_every-th node also runs Nsight Compute (a job
-    // that profiles bypasses the result cache; the judge notes a host without
-    // ncu). The cuda backend's judge has no ncu pass yet: asking would only
-    // skip the cache.
+    // GPU problems (torch, cuda): every ncu_every-th node also runs Nsight
+    // Compute (a job that profiles bypasses the result cache; the job notes a
+    // host without ncu).
     bool profilesWithNcu(const Node& n) const {
-        return problem_.backend == problem::Backend::Torch && config_.ncuEvery > 0 && n.seq % config_.ncuEvery == 0 &&
-               options_.profile == eval::ProfileLevel::None && !options_.checkOnly;
+        return (problem_.backend == problem::Backend::Torch || problem_.backend == problem::Backend::Cuda) &&
+               config_.ncuEvery > 0 && n.seq % config_.ncuEvery == 0 && options_.profile == eval::ProfileLevel::None &&
+               !options_.checkOnly;
     }
 
     eval::EvalOptions optionsFor(const Node& n) const {

@@ -7,6 +7,7 @@
 #include "eval_fixture.h"
 
 #include "eval/cuda_compile_check.h"
+#include "eval/ncu_metrics.h"
 #include "eval/ssh_executor.h"
 #include "eval/static_rules.h"
 #include "util/files.h"
@@ -105,6 +106,31 @@ class TestCudaBackend : public QObject {
         QVERIFY(manifest.ok() && manifest->find("\"backend\": \"cuda\"") != std::string::npos);
         std::error_code ec;
         std::filesystem::remove_all(dir, ec);
+    }
+
+    // At the ncu level the judge gets Nsight Compute's command line and the
+    // metrics (it profiles one call after the timed rounds); a host without
+    // ncu gets a note instead. Other levels pass the judge nothing.
+    void theNcuLevelHandsTheJudgeNcu() {
+        const auto spec = loadCudaProblem();
+        const auto& seed = spec.seeds.front();
+        const auto runScript = [&](eval::ProfileLevel level) {
+            eval::EvalOptions options;
+            options.useCache = false;
+            options.profile = level;
+            auto job = fixture_.evaluator().prepare(spec, eval::Candidate{seed.name, seed.text, {}}, options);
+            if (!job.ok()) return std::string("not prepared: ") + job.error().message;
+            auto run = readTextFile(job->request.dir / "run.sh");
+            std::error_code ec;
+            std::filesystem::remove_all(job->request.dir, ec);
+            return run.ok() ? *run : std::string("no run.sh");
+        };
+        const std::string ncu = runScript(eval::ProfileLevel::Ncu), plain = runScript(eval::ProfileLevel::None);
+        QVERIFY2(ncu.find("JUDGE_PROFILE=(--ncu \"$NCU\" '" + eval::ncuMetricList() + "')") != std::string::npos, ncu.c_str());
+        QVERIFY2(ncu.find("profile/unavailable-ncu.txt") != std::string::npos, ncu.c_str());
+        QVERIFY2(ncu.find("./build/harness run \"${JUDGE_PROFILE[@]}\"") != std::string::npos, ncu.c_str());
+        QVERIFY2(plain.find("JUDGE_PROFILE=()\n") != std::string::npos && plain.find("--ncu") == std::string::npos,
+                 plain.c_str());
     }
 
     void cudaRulesAllowPtxButNotTheDevice() {

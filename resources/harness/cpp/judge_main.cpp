@@ -404,7 +404,8 @@ void profileCounters(Runner& cand, SharedCase& sc, double perCall, Json& res) {
 // One candidate call under a wrapper (valgrind's cachegrind) in a runner of
 // its own. The wrapper cannot host a seccomp filter, so this runs only after
 // the verdict is decided, and the judge writes result.json after it is gone.
-void profileUnderWrapper(const std::string& so, const std::vector<std::string>& wrapper, SharedCase& sc) {
+void profileUnderWrapper(const std::string& so, const std::vector<std::string>& wrapper, SharedCase& sc,
+                         const std::string& tool = "cachegrind") {
     Runner r;
     r.name = "candidate (profiled)";
     r.candidate = true;
@@ -426,7 +427,7 @@ void profileUnderWrapper(const std::string& so, const std::vector<std::string>& 
         if (!r.dead) usleep(10000);
     }
     if (!scratch.ok())
-        if (FILE* f = std::fopen("profile/unavailable-cachegrind.txt", "w")) {
+        if (FILE* f = std::fopen(("profile/unavailable-" + tool + ".txt").c_str(), "w")) {
             std::fprintf(f, "the profiled call failed: %s\n%s\n", scratch.message.c_str(), stderrText(r).substr(0, 300).c_str());
             std::fclose(f);
         }
@@ -438,7 +439,53 @@ struct Options {
     bool counters = false;
     std::string cachegrindSo;
     std::vector<std::string> cachegrindWrapper;
+    std::string ncu;        // Nsight Compute's command line (cuda jobs at the ncu level)
+    std::string ncuMetrics; // the metrics it collects, comma-separated
 };
+
+#ifdef KS_CUDA
+// One candidate call in a runner of its own started under Nsight Compute, after
+// the timed rounds of the last timing shape (the timing lock still held: its
+// kernel replays disturb no other job's clock): the raw metrics of up to 16
+// kernels of that call -> profile/ncu.csv (the torch judge's format). Without
+// a seccomp filter, as under cachegrind; the verdict is decided by then. A
+// host that keeps the counters from this user, or an ncu that profiled
+// nothing, leaves profile/unavailable-ncu.txt saying why.
+void profileUnderNcu(const Options& opt, SharedCase& sc) {
+    mkdir("profile", 0755);
+    std::remove("profile/ncu.csv");
+    const std::string log = "build/ncu.log";
+    // ncu keeps its settings under HOME; a runner's environment has none.
+    char cwd[4096] = "";
+    const std::string home = std::string(getcwd(cwd, sizeof cwd) ? cwd : ".") + "/build/home";
+    mkdir(home.c_str(), 0755);
+    profileUnderWrapper("build/candidate.so",
+                        {"/usr/bin/env", "HOME=" + home, opt.ncu, "--csv", "--page", "raw", "--metrics", opt.ncuMetrics,
+                         "--target-processes", "all", "--launch-count", "16", "--log-file", log},
+                        sc, "ncu");
+    const std::string out = readFileTail(log.c_str(), 8 << 20);
+    const auto note = [](const std::string& why) {
+        if (FILE* f = std::fopen("profile/unavailable-ncu.txt", "w")) {
+            std::fprintf(f, "%s\n", why.c_str());
+            std::fclose(f);
+        }
+    };
+    if (out.find("ERR_NVGPUCTRPERM") != std::string::npos)
+        return note("this host restricts the GPU's performance counters to administrators (ERR_NVGPUCTRPERM): run the "
+                    "jobs as root, or load the nvidia module with NVreg_RestrictProfilingToAdminUsers=0");
+    const size_t header = out.find("\"ID\",");
+    if (header == std::string::npos) {
+        std::string tail = out.size() > 1500 ? out.substr(out.size() - 1500) : out;
+        for (char& c : tail)
+            if (c == '\n') c = ' ';
+        return note("ncu profiled no kernel of the candidate's call: " + (tail.empty() ? std::string("it wrote nothing") : tail));
+    }
+    if (FILE* f = std::fopen("profile/ncu.csv", "w")) {
+        std::fputs(out.substr(header).c_str(), f);
+        std::fclose(f);
+    }
+}
+#endif
 
 // The candidate's speedup over each baseline, paired round by round.
 std::string pairedSpeedupsJson(const std::vector<Runner*>& timed, const std::vector<std::vector<double>>& samples,
@@ -711,6 +758,10 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
             setPhase("tracing one call of the candidate (breakdown)");
             profileBreakdown(k.candidate, *timer.pool[0], shape, res, KS_CALL_TIMEOUT_S);
             if (!res.ok()) return false;
+            if (!opt.ncu.empty()) {
+                setPhase("profiling one call of the candidate under ncu");
+                profileUnderNcu(opt, *timer.pool[0]);
+            }
         }
 #endif
         for (Runner* r : timed)
@@ -831,7 +882,10 @@ int main(int argc, char** argv) {
             const std::string a = argv[i];
             if (a == "--counters")
                 opt.counters = true;
-            else if (a == "--cachegrind" && i + 1 < argc) {
+            else if (a == "--ncu" && i + 2 < argc) {
+                opt.ncu = argv[++i];
+                opt.ncuMetrics = argv[++i];
+            } else if (a == "--cachegrind" && i + 1 < argc) {
                 opt.cachegrindSo = argv[++i];
                 for (++i; i < argc; ++i) opt.cachegrindWrapper.push_back(argv[i]);
             }
@@ -841,6 +895,7 @@ int main(int argc, char** argv) {
     if (mode == "compile-failed" && argc > 2) return compileFailed(argv[2]);
     if (mode == "problem-failed" && argc > 3) return problemFailed(argv[2], argv[3]);
     std::fprintf(stderr,
-                 "usage: harness run [--counters] [--cachegrind SO WRAPPER...] | compile-failed LOG | problem-failed WHAT LOG\n");
+                 "usage: harness run [--counters] [--ncu NCU METRICS] [--cachegrind SO WRAPPER...] | compile-failed LOG | "
+                 "problem-failed WHAT LOG\n");
     return 2;
 }
