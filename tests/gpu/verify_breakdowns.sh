@@ -3,8 +3,10 @@
 # breakdown (profile/breakdown.json) on both GPU backends: the torch judge's
 # (PyTorch's profiler) and the cuda judge's (CUPTI, in the candidate's
 # runner). Prints each breakdown's source, launches, device time and longest
-# entry, or the unavailable-*.txt that says why there is none; exits non-zero
-# when one is missing. Run after `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT`.
+# entry, or the unavailable-*.txt that says why there is none; with PROFILE=ncu
+# also each one's Nsight Compute CSV (profile/ncu.csv: kernels profiled, the
+# first one's name). Exits non-zero when one is missing. Run after
+# `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT`.
 #
 # usage: tests/gpu/verify_breakdowns.sh OUT
 set -uo pipefail
@@ -20,10 +22,10 @@ for pair in gpu_softmax:triton cuda_rmsnorm_fwd:block_per_row; do
   jobs=$out/jobs-$problem
   rm -rf "$jobs"
   "$cli" --db "$out/breakdowns.db" eval --problem "$problem" --seed "$seed" --no-cache --json --sandbox "${SANDBOX:-required}" \
-    --time-budget 0.3 --keep-job --jobs-dir "$jobs" > "$out/$problem.json" 2> "$out/$problem.err"
-  python3 - "$problem" "$out/$problem.json" "$jobs" <<'PY' || failures=$((failures + 1))
+    --time-budget 0.3 --keep-job --jobs-dir "$jobs" --profile "${PROFILE:-none}" > "$out/$problem.json" 2> "$out/$problem.err"
+  python3 - "$problem" "$out/$problem.json" "$jobs" "${PROFILE:-none}" <<'PY' || failures=$((failures + 1))
 import glob, json, os, sys
-problem, result, jobs = sys.argv[1:4]
+problem, result, jobs, level = sys.argv[1:5]
 try:
     status = json.load(open(result)).get("status", "?")
 except Exception as e:
@@ -39,6 +41,14 @@ d = json.load(open(b))
 top = d["kernels"][0] if d["kernels"] else {"name": "-", "us": 0}
 print(f"{problem:18} {status:10} source {d['source']:14} launches {d['launches']:3}  device {d['device_us']:8.1f} us  "
       f"longest {top['name'][:48]} ({top['us']:.1f} us)")
+if level == "ncu":
+    csv = os.path.join(dirs[0], "ncu.csv")
+    if not os.path.exists(csv):
+        why = [open(f).read().strip() for f in glob.glob(os.path.join(dirs[0], "unavailable-ncu.txt"))]
+        print(f"{problem:18} no ncu.csv{': ' + ' | '.join(why) if why else ''}")
+        sys.exit(1)
+    rows = [ln for ln in open(csv) if ln.startswith('"') and not ln.startswith('"ID"')]
+    print(f"{problem:18} ncu.csv: {len(rows) - 1} kernel(s) (after the units row), first {rows[1][:80] if len(rows) > 1 else '-'}")
 PY
 done
 echo "verify_breakdowns: $failures missing"
