@@ -118,6 +118,19 @@ void fromBreakdown(const KernelBreakdown& b, double callSeconds, std::vector<Sig
                   "profiler"});
 }
 
+// Sets are launched while the device runs earlier ones, so a set costs the
+// longer of its launch and its device time: a runner slower to launch a set
+// than the device is to run it keeps the GPU waiting, whatever the kernel.
+void fromHostLaunch(const DiagnosisInput& in, std::vector<Signal>& out) {
+    if (in.hostLaunchPerSet <= 0 || in.devicePerSet <= 0 || in.hostLaunchPerSet <= in.devicePerSet) return;
+    add(out, {"launch_overhead",
+              fmt("the candidate's runner takes %.1f us a call to launch it (Python and launch calls) against %.1f us of "
+                  "device time: the host's launch path, not the GPU, bounds the call (fewer launches, less Python per call) "
+                  "(judge)",
+                  in.hostLaunchPerSet * 1e6, in.devicePerSet * 1e6),
+              "judge"});
+}
+
 double workUnits(const DiagnosisInput& in) {
     return std::max(in.profiledBytes / 4, in.profiledFlops / 2);
 }
@@ -179,6 +192,7 @@ void fromRoofline(const RooflineMetrics& r, double near, std::vector<Signal>& ou
 std::vector<Signal> diagnose(const DiagnosisInput& in) {
     std::vector<Signal> out;
     if (in.ncu) fromNcu(*in.ncu, in.nearRoofline, out);
+    fromHostLaunch(in, out);
     if (in.breakdown) fromBreakdown(*in.breakdown, in.breakdownCallSeconds, out);
     if (in.cachegrind) fromInstructions(in.cachegrind->count("Ir"), "cachegrind", in, out);
     if (in.counters && in.counters->available) {

@@ -30,6 +30,10 @@ struct DiagnosisInput {
     const std::vector<NcuKernel>* ncu = nullptr;
     const KernelBreakdown* breakdown = nullptr;
     double breakdownCallSeconds = 0; // the timed call (median) at the breakdown's shape; 0 unknown
+    // The candidate's runner's own account of a timed call (torch judge,
+    // call_parts): seconds a set to launch it (Python and launch calls) and
+    // the device's seconds a set. 0: unknown.
+    double hostLaunchPerSet = 0, devicePerSet = 0;
     // The work of the profiled call (the first timing shape), for per-element rates.
     double profiledBytes = 0, profiledFlops = 0;
     double nearRoofline = 0.85; // fraction of the roofline bound that counts as "near"

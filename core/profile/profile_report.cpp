@@ -8,6 +8,30 @@ const std::string* file(const ProfileRequest& r, const std::string& name) {
     return it == r.jobFiles.end() ? nullptr : &it->second;
 }
 
+// The candidate's runner's account of its median timed call at `shape` (the
+// last timing shape when empty): runner_told is [set-up, launches,
+// synchronize, export, first set's device time, each other set's].
+void hostLaunchOf(const eval::EvaluationResult& result, const std::string& shape, DiagnosisInput& in) {
+    const eval::TimingCase* t = nullptr;
+    for (const auto& c : result.timing)
+        if (shape.empty() || c.shape == shape) t = &c;
+    if (!t || !t->clock.is_object()) return;
+    const auto& clock = t->clock;
+    const auto parts = clock.find("call_parts");
+    const auto batch = clock.find("batch");
+    if (parts == clock.end() || !parts->is_object() || batch == clock.end() || !batch->is_number()) return;
+    const auto cand = parts->find("candidate");
+    if (cand == parts->end() || !cand->is_object()) return;
+    const auto told = cand->find("runner_told");
+    if (told == cand->end() || !told->is_array() || told->size() < 6) return;
+    for (const auto& v : *told)
+        if (!v.is_number() || v.get<double>() < 0) return;
+    const double b = batch->get<double>();
+    if (b < 1) return;
+    in.hostLaunchPerSet = (*told)[1].get<double>() / b;
+    in.devicePerSet = ((*told)[4].get<double>() + (b - 1) * (*told)[5].get<double>()) / b;
+}
+
 } // namespace
 
 std::vector<std::string> ProfileReport::signalNames() const {
@@ -102,6 +126,7 @@ ProfileReport buildProfile(const eval::EvaluationResult& result, const ProfileRe
         for (const auto& t : result.timing)
             if (t.shape == p.breakdown->shape) in.breakdownCallSeconds = t.candidate.median;
     }
+    hostLaunchOf(result, p.breakdown ? p.breakdown->shape : std::string(), in);
     in.nearRoofline = request.nearRoofline;
     p.diagnosis = diagnose(in);
     return p;

@@ -263,6 +263,34 @@ class TestProfile : public QObject {
         QVERIFY(back && back->launches == 2 && back->entries.size() == 2);
     }
 
+    // The candidate's runner's own account of a timed call: on an H200 the
+    // Triton rmsnorm seed took 119 us a set to launch against 83 us of device
+    // time (tests/data/ncu/h200-judge: the judge's result.json, each sample
+    // list cut to four). The host bounds it, which the breakdown alone (one
+    // launch, timed near its device time) cannot say.
+    void aRunnerSlowerToLaunchThanTheDeviceIsLaunchBound() {
+        auto r = eval::parseResultJson(fixture("ncu/h200-judge/gpu_rmsnorm_fwd_result.json"));
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        ProfileRequest req;
+        req.jobFiles["breakdown.json"] = R"({"schema": 1, "source": "torch.profiler", "shape": "prod", "launches": 1,
+            "device_us": 83.0, "kernels": [{"name": "_rms_fwd_kernel", "kind": "kernel", "calls": 1, "us": 83.0}]})";
+        const auto rep = buildProfile(*r, req);
+        const auto it =
+            std::find_if(rep.diagnosis.begin(), rep.diagnosis.end(), [](const Signal& s) { return s.name == "launch_overhead"; });
+        QVERIFY(it != rep.diagnosis.end());
+        QCOMPARE(it->source, std::string("judge"));
+        QVERIFY2(it->evidence.find("takes 118.8 us a call to launch it") != std::string::npos &&
+                     it->evidence.find("against 97.1 us of device time") != std::string::npos,
+                 it->evidence.c_str());
+        // The same runner launching faster than its device time: nothing from the judge.
+        auto quick = *r;
+        quick.timing[0].clock["call_parts"]["candidate"]["runner_told"][1] = 16 * 80e-6;
+        QVERIFY(!has(buildProfile(quick, req).diagnosis, "launch_overhead"));
+        // An account that is not six non-negative numbers says nothing.
+        quick.timing[0].clock["call_parts"]["candidate"]["runner_told"] = {1, -2, 3};
+        QVERIFY(!has(buildProfile(quick, req).diagnosis, "launch_overhead"));
+    }
+
     void ncuBadInput() {
         auto none = parseNcuCsv("==PROF== Connected\nno kernels profiled\n");
         QVERIFY(!none);
