@@ -20,6 +20,23 @@
 
 using namespace ks;
 
+namespace {
+// A job of only a run.sh (`script`) in <root>/<name>, writable by a sandbox
+// user: a request for the executor, which runs it as it would any job.
+eval::JobRequest scriptJob(const QTemporaryDir& root, const std::string& name, const std::string& script, double wallS) {
+    chmod(root.path().toUtf8().constData(), 0755);
+    const auto d = std::filesystem::path(root.path().toStdString()) / name;
+    std::filesystem::create_directories(d / "build");
+    (void)writeFileAtomic(d / "run.sh", "#!/usr/bin/env bash\n" + script);
+    chmod(d.c_str(), 0777);
+    chmod((d / "build").c_str(), 0777);
+    eval::JobRequest r;
+    r.dir = d;
+    r.limits.wallTimeoutS = wallS;
+    return r;
+}
+} // namespace
+
 class TestSandbox : public QObject {
     Q_OBJECT
   private slots:
@@ -128,21 +145,14 @@ class TestSandbox : public QObject {
         QVERIFY(executor.ok());
         QTemporaryDir root;
         QVERIFY(root.isValid());
-        chmod(root.path().toUtf8().constData(), 0755);
-        const auto d = std::filesystem::path(root.path().toStdString()) / "job";
-        std::filesystem::create_directories(d / "build");
-        (void)writeFileAtomic(d / "run.sh", "#!/usr/bin/env bash\n"
-                                            "n=$(( 256 + 8 * $(nproc) ))\n"
-                                            "for i in $(seq $n); do sleep 20 & done 2> build/fork.err\n"
-                                            "running=$(jobs -p | wc -l)\n"
-                                            "kill $(jobs -p) 2> /dev/null\n"
-                                            "echo \"{\\\"wanted\\\": $n, \\\"running\\\": $running, \\\"refused\\\": "
-                                            "$(grep -c fork build/fork.err)}\" > result.json\n");
-        chmod(d.c_str(), 0777);
-        chmod((d / "build").c_str(), 0777);
-        eval::JobRequest r;
-        r.dir = d;
-        r.limits.wallTimeoutS = 120;
+        const auto r = scriptJob(root, "job",
+                                 "n=$(( 256 + 8 * $(nproc) ))\n"
+                                 "for i in $(seq $n); do sleep 20 & done 2> build/fork.err\n"
+                                 "running=$(jobs -p | wc -l)\n"
+                                 "kill $(jobs -p) 2> /dev/null\n"
+                                 "echo \"{\\\"wanted\\\": $n, \\\"running\\\": $running, \\\"refused\\\": "
+                                 "$(grep -c fork build/fork.err)}\" > result.json\n",
+                                 120);
         const auto outcome = (*executor)->submit(r).get();
         const auto json = nlohmann::json::parse(outcome.resultJson.value_or("null"), nullptr, false);
         QVERIFY2(json.is_object(), (outcome.infraError + outcome.logTail).c_str());
@@ -163,20 +173,13 @@ class TestSandbox : public QObject {
         QVERIFY(executor.ok());
         QTemporaryDir root;
         QVERIFY(root.isValid());
-        chmod(root.path().toUtf8().constData(), 0755);
         const auto limitsOf = [&](bool device) {
-            const auto d = std::filesystem::path(root.path().toStdString()) / (device ? "device" : "host");
-            std::filesystem::create_directories(d / "build");
             // Prints the two limits' soft values as JSON.
-            (void)writeFileAtomic(d / "run.sh", "#!/usr/bin/env bash\n"
-                                                "as=$(awk '/^Max address space/ {print $4}' /proc/self/limits)\n"
-                                                "ds=$(awk '/^Max data size/ {print $4}' /proc/self/limits)\n"
-                                                "echo \"{\\\"as\\\": \\\"$as\\\", \\\"data\\\": \\\"$ds\\\"}\" > result.json\n");
-            chmod(d.c_str(), 0777);
-            chmod((d / "build").c_str(), 0777);
-            eval::JobRequest r;
-            r.dir = d;
-            r.limits.wallTimeoutS = 30;
+            auto r = scriptJob(root, device ? "device" : "host",
+                               "as=$(awk '/^Max address space/ {print $4}' /proc/self/limits)\n"
+                               "ds=$(awk '/^Max data size/ {print $4}' /proc/self/limits)\n"
+                               "echo \"{\\\"as\\\": \\\"$as\\\", \\\"data\\\": \\\"$ds\\\"}\" > result.json\n",
+                               30);
             r.limits.mapsDeviceMemory = device;
             const auto outcome = (*executor)->submit(r).get();
             return outcome.resultJson.value_or(outcome.infraError + outcome.logTail);
@@ -205,26 +208,15 @@ class TestSandbox : public QObject {
         std::vector<std::future<eval::JobOutcome>> jobs;
         const auto gate = std::filesystem::path(root.path().toStdString()) / "gate";
         for (int i = 0; i < 2; ++i) {
-            const auto d = std::filesystem::path(root.path().toStdString()) / ("job" + std::to_string(i));
-            std::filesystem::create_directories(d / "build");
             // Each job waits until both have started, so they hold both workers at once.
-            (void)writeFileAtomic(
-                d / "run.sh",
-                "#!/usr/bin/env bash\n"
-                "touch " +
-                    gate.string() + std::to_string(i) +
-                    "\n"
-                    "for n in $(seq 200); do [ -e " +
-                    gate.string() + "0 ] && [ -e " + gate.string() +
+            jobs.push_back((*executor)->submit(scriptJob(
+                root, "job" + std::to_string(i),
+                "touch " + gate.string() + std::to_string(i) + "\nfor n in $(seq 200); do [ -e " + gate.string() +
+                    "0 ] && [ -e " + gate.string() +
                     "1 ] && break; sleep 0.05; done\n"
                     "lock=$(readlink /proc/self/fd/3)\n"
-                    "echo \"{\\\"gpu\\\": \\\"$CUDA_VISIBLE_DEVICES\\\", \\\"lock\\\": \\\"$lock\\\"}\" > result.json\n");
-            chmod(d.c_str(), 0777);
-            chmod((d / "build").c_str(), 0777);
-            eval::JobRequest r;
-            r.dir = d;
-            r.limits.wallTimeoutS = 60;
-            jobs.push_back((*executor)->submit(r));
+                    "echo \"{\\\"gpu\\\": \\\"$CUDA_VISIBLE_DEVICES\\\", \\\"lock\\\": \\\"$lock\\\"}\" > result.json\n",
+                60)));
         }
         std::set<std::string> gpus, locks;
         for (auto& j : jobs) {
