@@ -143,6 +143,8 @@ class TestBundledProblems : public QObject {
             QProcess compile;
             compile.start(QStringLiteral("python3"),
                           {"-m", "py_compile", QString::fromStdString((jobDir / "src" / "torch_judge.py").string()),
+                           QString::fromStdString((jobDir / "src" / "torch_judge_host.py").string()),
+                           QString::fromStdString((jobDir / "src" / "torch_judge_profile.py").string()),
                            QString::fromStdString((jobDir / "src" / "torch_runner.py").string()),
                            QString::fromStdString((jobDir / "src" / "torch_cuda.py").string()),
                            QString::fromStdString((jobDir / "src" / "torch_rules.py").string()),
@@ -208,6 +210,7 @@ class TestBundledProblems : public QObject {
         const auto judge = QString::fromStdString((test::bundledProblemsDir().parent_path() / "harness" / "torch").string());
         const QString script = QStringLiteral(R"py(
 import importlib.util, os, sys
+sys.path.insert(0, sys.argv[1])  # its sibling modules, as in a job's src/
 spec = importlib.util.spec_from_file_location("judge", sys.argv[1] + "/torch_judge.py")
 judge = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(judge)

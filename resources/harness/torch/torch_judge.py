@@ -36,12 +36,14 @@ import pickle
 import select
 import signal
 import socket
-import stat
 import struct
 import subprocess
 import sys
 import time
 import traceback
+
+from torch_judge_host import mps_pipe, pin, take_timing_lock, task_room, timing_cpus
+from torch_judge_profile import run_ncu, write_profile
 
 SRC = os.path.dirname(os.path.abspath(__file__))
 JOB = os.path.dirname(SRC)
@@ -705,7 +707,6 @@ class Judge:
         runner keeps its last outputs, and it is frozen, its device work
         drained, whenever the judge reads them); a copy would hold each of
         KernelBench's 6 GiB outputs twice more on the device."""
-        torch = self.torch
         out = []
         for i, d in enumerate(descs if isinstance(descs, list) else []):
             # Memory the problem's runners own is never the candidate's answer.
@@ -1220,191 +1221,6 @@ class Judge:
 def out_of_memory(exc):
     text = str(exc)
     return "out of memory" in text.lower() or "CUDA_ERROR_OUT_OF_MEMORY" in text or type(exc).__name__ == "OutOfMemoryError"
-
-
-def timing_cpus():
-    """(the runners' CPU, the judge's CPUs) for the timed rounds, or (None, why).
-
-    A model whose calls are many small kernels is timed at its launch rate:
-    the Python of its runner. On a 64-core host, a runner's Python ran 30-60 %
-    slower than another runner's running the same code (a reference against
-    itself: ResNet101 1.30x, SwinV2 0.75x), so every runner of a job is timed
-    on one CPU (they take turns: the others are frozen) and the judge's
-    thread, which polls the device meanwhile, anywhere but on that core. Jobs
-    timing on different GPUs of a host at once take different cores (by the
-    GPU's index)."""
-    if os.environ.get("KS_JUDGE_PIN", "1") == "0":
-        return None, "off (KS_JUDGE_PIN=0)"
-    try:
-        allowed = sorted(os.sched_getaffinity(0))
-    except (AttributeError, OSError) as e:
-        return None, f"unavailable ({e})"
-    if len(allowed) < 2:
-        return None, "one CPU only"
-
-    def siblings(c):
-        try:
-            with open(f"/sys/devices/system/cpu/cpu{c}/topology/thread_siblings_list") as f:
-                text = f.read().strip()
-        except OSError:
-            return {c}
-        out = set()
-        for part in text.split(","):
-            a, _, b = part.partition("-")
-            if a.isdigit():
-                out.update(range(int(a), int(b) + 1) if b.isdigit() else [int(a)])
-        return out or {c}
-
-    cores, seen = [], set()  # one CPU of each physical core, SMT siblings left out
-    for c in allowed:
-        if c not in seen:
-            seen |= siblings(c)
-            cores.append(c)
-    first = os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0].strip()
-    g = int(first) if first.isdigit() else 0
-    pool = cores if len(cores) >= 2 else allowed
-    k = len(pool)
-    # From the last CPU down: the first ones take the host's interrupts.
-    runners = pool[(k - 1 - g) % k]
-    judge = set(allowed) - siblings(runners) - {runners}
-    return (runners, judge or set(allowed) - {runners}), ""
-
-
-def task_room():
-    """The job's task limit and what its user runs now, as a sentence for a
-    message: CUDA fails with "OS call failed" when it cannot start a thread."""
-    try:
-        import resource
-        soft = resource.getrlimit(resource.RLIMIT_NPROC)[0]
-        if soft == resource.RLIM_INFINITY or os.getuid() == 0:
-            return ""
-        running = 0
-        for pid in os.listdir("/proc"):
-            try:
-                if pid.isdigit() and os.stat(f"/proc/{pid}").st_uid == os.getuid():
-                    running += len(os.listdir(f"/proc/{pid}/task"))
-            except OSError:
-                pass
-        return (f" (the job may run {soft} tasks, threads included, and its user runs {running} now; "
-                "CUDA fails this way when it cannot start a thread; more workers give each job "
-                "fewer CPUs, and its processes fewer threads)")
-    except (OSError, ValueError):
-        return ""
-
-
-def pin(pid, cpus):
-    """Every thread of process `pid` (0: this thread) on `cpus`; what failed, or ''."""
-    failed = []
-    try:
-        tids = os.listdir(f"/proc/{pid}/task") if pid else ["0"]
-    except OSError as e:  # gone: its death is reported where it is noticed
-        return f"process {pid}: {e.strerror}"
-    for tid in tids:
-        try:
-            os.sched_setaffinity(int(tid), cpus)
-        except OSError as e:
-            failed.append(f"thread {tid}: {e.strerror}")
-    return ", ".join(failed)
-
-
-def mps_pipe():
-    """The control pipe of an NVIDIA MPS daemon this process would join, or ''.
-    Under MPS, kernels of different processes run at the same time: a probe
-    of the judge's comes back quickly while a runner's work still runs, so
-    the clock could not see work left behind after an answer."""
-    dirs = [os.environ.get("CUDA_MPS_PIPE_DIRECTORY", ""), "/tmp/nvidia-mps"]
-    for d in dirs:
-        if not d:
-            continue
-        control = os.path.join(d, "control")
-        try:
-            if stat.S_ISFIFO(os.stat(control).st_mode):
-                return control
-        except OSError:
-            pass
-    return ""
-
-
-def take_timing_lock():
-    """Jobs that time kernels take turns on the host (the executor hands over
-    a lock in KS_TIMING_LOCK_FD); it is never passed on to a runner."""
-    fd = os.environ.get("KS_TIMING_LOCK_FD")
-    if not fd:
-        return 0.0
-    import fcntl
-
-    t0 = time.perf_counter()
-    try:
-        fcntl.flock(int(fd), fcntl.LOCK_EX)
-    except (OSError, ValueError):
-        return 0.0
-    return time.perf_counter() - t0
-
-
-def find_ncu():
-    """Nsight Compute's command line: on PATH, else in the CUDA toolkit."""
-    import shutil
-
-    found = shutil.which("ncu")
-    if found:
-        return found
-    for home in (os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"):
-        if home and os.access(os.path.join(home, "bin", "ncu"), os.X_OK):
-            return os.path.join(home, "bin", "ncu")
-    return ""
-
-
-def run_ncu(job, files, notes):
-    """Nsight Compute on one call of the candidate at the last timing shape
-    (torch_profile_call.py; its warm-up calls are outside the profiled range),
-    after every runner is gone and while this job still holds the timing lock:
-    the raw metrics of up to `ncu_kernels` kernels, as profile/ncu.csv."""
-    ncu = find_ncu()
-    if not ncu:
-        notes["ncu"] = "ncu (Nsight Compute) is not on this host's PATH nor in /usr/local/cuda/bin: install it, or profile at the roofline level"
-        return
-    cmd = [ncu, "--csv", "--page", "raw", "--metrics", job["ncu_metrics"], "--profile-from-start", "off", "--target-processes", "all",
-           "--launch-count", str(int(job.get("ncu_kernels", 16))), sys.executable, os.path.join(SRC, "torch_profile_call.py")]
-    env = {k: v for k, v in os.environ.items() if k not in ("KS_TIMING_LOCK_FD", "PYTHONPATH")}
-    limit = float(job.get("ncu_timeout_s", 300))
-    try:
-        proc = subprocess.run(cmd, cwd=JOB, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              timeout=limit, start_new_session=True)
-    except subprocess.TimeoutExpired:
-        notes["ncu"] = f"ncu did not finish within {limit:.0f} s (a kernel replayed for every metric pass; set a longer ncu timeout)"
-        return
-    except OSError as e:
-        notes["ncu"] = f"ncu could not start: {e}"
-        return
-    out = proc.stdout[: 8 << 20].decode("utf-8", "replace")
-    err = (proc.stderr[-4000:] + proc.stdout[-4000:]).decode("utf-8", "replace")
-    if "ERR_NVGPUCTRPERM" in out + err:
-        notes["ncu"] = ("this host restricts the GPU's performance counters to administrators (ERR_NVGPUCTRPERM): run the jobs as "
-                        "root, or load the nvidia module with NVreg_RestrictProfilingToAdminUsers=0")
-        return
-    if '"ID",' not in out:
-        lines = [ln for ln in err.splitlines() if ln.strip()][-6:]
-        notes["ncu"] = f"ncu profiled no kernel (exit status {proc.returncode}): " + " | ".join(lines)[-1500:]
-        return
-    files["ncu.csv"] = out
-
-
-def write_profile(files, notes):
-    """profile/: made anew here, once no runner is left to write into it."""
-    import shutil
-
-    d = os.path.join(JOB, "profile")
-    shutil.rmtree(d, ignore_errors=True)
-    if not files and not notes:
-        return
-    os.makedirs(d, exist_ok=True)
-    entries = dict(files)
-    for tool, why in notes.items():
-        entries[f"unavailable-{tool}.txt"] = why + "\n"
-    for name, text in entries.items():
-        fd = os.open(os.path.join(d, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
 
 
 def rule_violations(job):

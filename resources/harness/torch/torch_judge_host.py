@@ -1,0 +1,126 @@
+# The torch judge's dealings with its host, apart from the device: the CPUs
+# its runners are timed on, the job's task limit, an MPS daemon that would
+# let kernels of different processes overlap, and the timing lock that makes
+# jobs on one host take turns. Plain Python (no torch): tests import it.
+import os
+import stat
+import time
+
+
+def timing_cpus():
+    """(the runners' CPU, the judge's CPUs) for the timed rounds, or (None, why).
+
+    A model whose calls are many small kernels is timed at its launch rate:
+    the Python of its runner. On a 64-core host, a runner's Python ran 30-60 %
+    slower than another runner's running the same code (a reference against
+    itself: ResNet101 1.30x, SwinV2 0.75x), so every runner of a job is timed
+    on one CPU (they take turns: the others are frozen) and the judge's
+    thread, which polls the device meanwhile, anywhere but on that core. Jobs
+    timing on different GPUs of a host at once take different cores (by the
+    GPU's index)."""
+    if os.environ.get("KS_JUDGE_PIN", "1") == "0":
+        return None, "off (KS_JUDGE_PIN=0)"
+    try:
+        allowed = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError) as e:
+        return None, f"unavailable ({e})"
+    if len(allowed) < 2:
+        return None, "one CPU only"
+
+    def siblings(c):
+        try:
+            with open(f"/sys/devices/system/cpu/cpu{c}/topology/thread_siblings_list") as f:
+                text = f.read().strip()
+        except OSError:
+            return {c}
+        out = set()
+        for part in text.split(","):
+            a, _, b = part.partition("-")
+            if a.isdigit():
+                out.update(range(int(a), int(b) + 1) if b.isdigit() else [int(a)])
+        return out or {c}
+
+    cores, seen = [], set()  # one CPU of each physical core, SMT siblings left out
+    for c in allowed:
+        if c not in seen:
+            seen |= siblings(c)
+            cores.append(c)
+    first = os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0].strip()
+    g = int(first) if first.isdigit() else 0
+    pool = cores if len(cores) >= 2 else allowed
+    k = len(pool)
+    # From the last CPU down: the first ones take the host's interrupts.
+    runners = pool[(k - 1 - g) % k]
+    judge = set(allowed) - siblings(runners) - {runners}
+    return (runners, judge or set(allowed) - {runners}), ""
+
+
+def task_room():
+    """The job's task limit and what its user runs now, as a sentence for a
+    message: CUDA fails with "OS call failed" when it cannot start a thread."""
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_NPROC)[0]
+        if soft == resource.RLIM_INFINITY or os.getuid() == 0:
+            return ""
+        running = 0
+        for pid in os.listdir("/proc"):
+            try:
+                if pid.isdigit() and os.stat(f"/proc/{pid}").st_uid == os.getuid():
+                    running += len(os.listdir(f"/proc/{pid}/task"))
+            except OSError:
+                pass
+        return (f" (the job may run {soft} tasks, threads included, and its user runs {running} now; "
+                "CUDA fails this way when it cannot start a thread; more workers give each job "
+                "fewer CPUs, and its processes fewer threads)")
+    except (OSError, ValueError):
+        return ""
+
+
+def pin(pid, cpus):
+    """Every thread of process `pid` (0: this thread) on `cpus`; what failed, or ''."""
+    failed = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task") if pid else ["0"]
+    except OSError as e:  # gone: its death is reported where it is noticed
+        return f"process {pid}: {e.strerror}"
+    for tid in tids:
+        try:
+            os.sched_setaffinity(int(tid), cpus)
+        except OSError as e:
+            failed.append(f"thread {tid}: {e.strerror}")
+    return ", ".join(failed)
+
+
+def mps_pipe():
+    """The control pipe of an NVIDIA MPS daemon this process would join, or ''.
+    Under MPS, kernels of different processes run at the same time: a probe
+    of the judge's comes back quickly while a runner's work still runs, so
+    the clock could not see work left behind after an answer."""
+    dirs = [os.environ.get("CUDA_MPS_PIPE_DIRECTORY", ""), "/tmp/nvidia-mps"]
+    for d in dirs:
+        if not d:
+            continue
+        control = os.path.join(d, "control")
+        try:
+            if stat.S_ISFIFO(os.stat(control).st_mode):
+                return control
+        except OSError:
+            pass
+    return ""
+
+
+def take_timing_lock():
+    """Jobs that time kernels take turns on the host (the executor hands over
+    a lock in KS_TIMING_LOCK_FD); it is never passed on to a runner."""
+    fd = os.environ.get("KS_TIMING_LOCK_FD")
+    if not fd:
+        return 0.0
+    import fcntl
+
+    t0 = time.perf_counter()
+    try:
+        fcntl.flock(int(fd), fcntl.LOCK_EX)
+    except (OSError, ValueError):
+        return 0.0
+    return time.perf_counter() - t0
