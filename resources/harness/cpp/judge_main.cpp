@@ -454,6 +454,7 @@ struct Options {
 void profileUnderNcu(const Options& opt, SharedCase& sc) {
     mkdir("profile", 0755);
     std::remove("profile/ncu.csv");
+    std::remove("profile/unavailable-ncu.txt");
     const std::string log = "build/ncu.log";
     // ncu keeps its settings under HOME; a runner's environment has none.
     char cwd[4096] = "";
@@ -464,8 +465,12 @@ void profileUnderNcu(const Options& opt, SharedCase& sc) {
                          "--target-processes", "all", "--launch-count", "16", "--log-file", log},
                         sc, "ncu");
     const std::string out = readFileTail(log.c_str(), 8 << 20);
+    std::string tail = out.size() > 1500 ? out.substr(out.size() - 1500) : out;
+    for (char& c : tail)
+        if (c == '\n') c = ' ';
+    // Appended: the profiled call's own failure, when there was one, comes first.
     const auto note = [](const std::string& why) {
-        if (FILE* f = std::fopen("profile/unavailable-ncu.txt", "w")) {
+        if (FILE* f = std::fopen("profile/unavailable-ncu.txt", "a")) {
             std::fprintf(f, "%s\n", why.c_str());
             std::fclose(f);
         }
@@ -474,12 +479,9 @@ void profileUnderNcu(const Options& opt, SharedCase& sc) {
         return note("this host restricts the GPU's performance counters to administrators (ERR_NVGPUCTRPERM): run the "
                     "jobs as root, or load the nvidia module with NVreg_RestrictProfilingToAdminUsers=0");
     const size_t header = out.find("\"ID\",");
-    if (header == std::string::npos) {
-        std::string tail = out.size() > 1500 ? out.substr(out.size() - 1500) : out;
-        for (char& c : tail)
-            if (c == '\n') c = ' ';
+    if (header == std::string::npos)
         return note("ncu profiled no kernel of the candidate's call: " + (tail.empty() ? std::string("it wrote nothing") : tail));
-    }
+    if (access("profile/unavailable-ncu.txt", F_OK) == 0) return note("ncu's log: " + tail);
     if (FILE* f = std::fopen("profile/ncu.csv", "w")) {
         std::fputs(out.substr(header).c_str(), f);
         std::fclose(f);
