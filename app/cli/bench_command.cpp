@@ -276,9 +276,9 @@ Row benchOne(const store::Database& db, eval::Evaluator& evaluator, const proble
     for (const auto& n : finalists(nodes, outcome->bestNode, finalistCount)) {
         // The search's best (the first finalist) also runs Nsight Compute, after
         // its timing, in the same job, unless the search already profiled it
-        // with ncu: the row's profile (torch: where ncu is).
+        // with ncu: the row's profile (GPU problems, where ncu is).
         eval::EvalOptions retimeOptions = options;
-        if (first && p.backend == problem::Backend::Torch && storedNcu(db, n.evaluationId).empty())
+        if (first && problem::runsOnGpu(p.backend) && storedNcu(db, n.evaluationId).empty())
             retimeOptions.profile = eval::ProfileLevel::Ncu;
         first = false;
         auto again = retime(evaluator, db, p, n, retimeOptions);

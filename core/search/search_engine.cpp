@@ -346,9 +346,8 @@ class Run final : public SteeringTarget {
     // Compute (a job that profiles bypasses the result cache; the job notes a
     // host without ncu).
     bool profilesWithNcu(const Node& n) const {
-        return (problem_.backend == problem::Backend::Torch || problem_.backend == problem::Backend::Cuda) &&
-               config_.ncuEvery > 0 && n.seq % config_.ncuEvery == 0 && options_.profile == eval::ProfileLevel::None &&
-               !options_.checkOnly;
+        return problem::runsOnGpu(problem_.backend) && config_.ncuEvery > 0 && n.seq % config_.ncuEvery == 0 &&
+               options_.profile == eval::ProfileLevel::None && !options_.checkOnly;
     }
 
     eval::EvalOptions optionsFor(const Node& n) const {
