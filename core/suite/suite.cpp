@@ -162,10 +162,9 @@ SelfAgreement selfAgreementOf(const std::vector<Entry>& entries) {
     SelfAgreement a;
     for (const auto& e : entries) {
         if (!e.correct() || !e.speedup || *e.speedup <= 0) continue;
-        const double off = std::abs(*e.speedup - 1.0);
         ++a.timed;
-        if (off <= 0.01) ++a.within1;
-        if (off <= 0.03) ++a.within3;
+        if (agreesWithItself(*e.speedup, 0.01)) ++a.within1;
+        if (agreesWithItself(*e.speedup)) ++a.within3;
         // Furthest as a ratio: 0.75x is further from 1.00 than 1.30x.
         if (a.worstProblem.empty() || std::abs(std::log(*e.speedup)) > std::abs(std::log(a.worst))) {
             a.worstProblem = e.problem;

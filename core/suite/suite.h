@@ -8,6 +8,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -73,5 +74,10 @@ struct SelfAgreement {
 };
 SelfAgreement selfAgreementOf(const std::vector<Entry>& entries);
 nlohmann::json toJson(const SelfAgreement& a);
+// Whether a reference-mode speedup lies within `margin` of 1.00 (the report's
+// 1 % and 3 %; the workbench marks rows outside 3 %).
+inline bool agreesWithItself(double speedup, double margin = 0.03) {
+    return std::abs(speedup - 1.0) <= margin;
+}
 
 } // namespace ks::suite

@@ -1,7 +1,5 @@
 #include "models/suite_table_model.h"
 
-#include <cmath>
-
 #include "theme/app_theme.h"
 
 #include <QtCore/QLocale>
@@ -45,7 +43,7 @@ QVariant SuiteTableModel::cell(const SuiteRow& r, int column, int role) const {
     };
     if (role == Qt::TextAlignmentRole)
         return column >= VsEager ? QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
-    const bool offItself = referenceMode_ && column == VsEager && r.speedup && std::abs(*r.speedup - 1.0) > 0.03;
+    const bool offItself = referenceMode_ && column == VsEager && r.speedup && !suite::agreesWithItself(*r.speedup);
     if (role == Qt::ToolTipRole) {
         if (offItself)
             return tr("The reference against itself read %1: outside 1.00 ± 0.03, where a judge that times the same code "
