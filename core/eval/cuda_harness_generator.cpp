@@ -20,17 +20,17 @@ std::string wholeSeconds(double v) {
 // the candidate after the last timing shape's timed rounds.
 std::string ncuStep(const EvalOptions& o) {
     if (o.profile != ProfileLevel::Ncu) return "JUDGE_PROFILE=()\n";
-    return "JUDGE_PROFILE=()\n"
-           "NCU=\"${KS_NCU:-$(command -v ncu)}\"\n"
-           "for d in \"$CUDA_ROOT/bin\" /usr/local/cuda/bin; do [ -z \"$NCU\" ] && [ -x \"$d/ncu\" ] && NCU=\"$d/ncu\"; done\n"
+    return "JUDGE_PROFILE=()\n" + ncuLookupScript() +
            "if [ -n \"$NCU\" ]; then\n"
            "  JUDGE_PROFILE=(--ncu \"$NCU\" " +
            shellWords({ncuMetricList()}) +
            ")\n"
            "else\n"
            "  mkdir -p profile\n"
-           "  echo 'ncu (Nsight Compute) is not on this host: not on PATH, in the toolkit of nvcc, or in /usr/local/cuda/bin "
-           "(install it, set KS_NCU, or profile at the roofline level)' > profile/unavailable-ncu.txt\n"
+           "  echo 'ncu (Nsight Compute) is not on this host: not in KS_NCU, on PATH, or in the bin/ of CUDA_HOME, of the "
+           "toolkit "
+           "of nvcc or of /usr/local/cuda (install it, set KS_NCU, or profile at the roofline level)' > "
+           "profile/unavailable-ncu.txt\n"
            "fi\n";
 }
 

@@ -26,4 +26,11 @@ const std::string& ncuMetricList() {
     return list;
 }
 
+std::string ncuLookupScript() {
+    return "NCU=\"${KS_NCU:-$(command -v ncu)}\"\n"
+           "for d in ${CUDA_HOME:+\"$CUDA_HOME/bin\"} ${CUDA_ROOT:+\"$CUDA_ROOT/bin\"} /usr/local/cuda/bin; do\n"
+           "  [ -z \"$NCU\" ] && [ -x \"$d/ncu\" ] && NCU=\"$d/ncu\"\n"
+           "done\n";
+}
+
 } // namespace ks::eval

@@ -150,7 +150,10 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
           "mkdir -p \"$HOME\" \"$XDG_CACHE_HOME\"\n"
           "# Inductor asks for the user's name; a sandbox uid has no passwd entry.\n"
           "export USER=\"${USER:-kernelsmith-job}\" LOGNAME=\"${LOGNAME:-kernelsmith-job}\"\n"
-          "started=$(date +%s)\n"
+       << (o.profile == ProfileLevel::Ncu
+               ? "# The judge runs ncu from KS_NCU (empty: not on this host).\n" + ncuLookupScript() + "export KS_NCU=\"$NCU\"\n"
+               : std::string())
+       << "started=$(date +%s)\n"
           "timeout -s KILL "
        << runS
        << " \"$PY\" src/torch_judge.py > build/run.out 2> build/run.err\n"

@@ -10,6 +10,7 @@
 #include "eval/ncu_metrics.h"
 #include "eval/ssh_executor.h"
 #include "eval/static_rules.h"
+#include "problem/problem_loader.h"
 #include "util/files.h"
 
 #include <QtTest/QtTest>
@@ -131,6 +132,49 @@ class TestCudaBackend : public QObject {
         QVERIFY2(ncu.find("./build/harness run \"${JUDGE_PROFILE[@]}\"") != std::string::npos, ncu.c_str());
         QVERIFY2(plain.find("JUDGE_PROFILE=()\n") != std::string::npos && plain.find("--ncu") == std::string::npos,
                  plain.c_str());
+    }
+
+    // Both GPU judges take ncu from one lookup in run.sh: KS_NCU, PATH, then
+    // the bin/ of CUDA_HOME, of the toolkit of nvcc and of /usr/local/cuda.
+    void ncuIsLookedForInOnePlaceForBothJudges() {
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        const QString home = root.filePath("toolkit");
+        QVERIFY(QDir().mkpath(home + "/bin"));
+        QFile fake(home + "/bin/ncu");
+        QVERIFY(fake.open(QIODevice::WriteOnly));
+        fake.write("#!/bin/sh\n");
+        fake.close();
+        fake.setPermissions(QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        const auto found = [&](const QStringList& env) {
+            QProcess sh;
+            QProcessEnvironment e;
+            e.insert("PATH", "/usr/bin:/bin"); // no ncu here
+            for (const auto& kv : env) e.insert(kv.section('=', 0, 0), kv.section('=', 1));
+            sh.setProcessEnvironment(e);
+            sh.start("bash", {"-c", QString::fromStdString(eval::ncuLookupScript()) + "printf %s \"$NCU\""});
+            sh.waitForFinished(10000);
+            return QString::fromUtf8(sh.readAllStandardOutput());
+        };
+        QCOMPARE(found({"KS_NCU=/opt/ncu"}), QString("/opt/ncu"));
+        QCOMPARE(found({"CUDA_HOME=" + home}), home + "/bin/ncu");
+        QCOMPARE(found({"CUDA_ROOT=" + home}), home + "/bin/ncu");
+        if (!QFile::exists("/usr/local/cuda/bin/ncu")) QCOMPARE(found({}), QString());
+        // The torch judge reads what run.sh found; the cuda judge gets it as --ncu.
+        problem::ProblemSpec torch;
+        for (const auto& dir : problem::findProblemDirs(test::bundledProblemsDir() / "gpu"))
+            if (auto spec = problem::loadProblem(dir); spec && spec->backend == problem::Backend::Torch) torch = *spec;
+        QVERIFY(!torch.seeds.empty());
+        eval::EvalOptions options;
+        options.useCache = false;
+        options.profile = eval::ProfileLevel::Ncu;
+        auto job = fixture_.evaluator().prepare(torch, eval::Candidate{"s", torch.seeds.front().text, {}}, options);
+        QVERIFY2(job.ok(), job.ok() ? "" : job.error().message.c_str());
+        auto run = readTextFile(job->request.dir / "run.sh");
+        QVERIFY(run.ok());
+        QVERIFY2(run->find(eval::ncuLookupScript() + "export KS_NCU=\"$NCU\"\n") != std::string::npos, run->c_str());
+        std::error_code ec;
+        std::filesystem::remove_all(job->request.dir, ec);
     }
 
     void cudaRulesAllowPtxButNotTheDevice() {

@@ -452,9 +452,7 @@ struct Options {
 // host that keeps the counters from this user, or an ncu that profiled
 // nothing, leaves profile/unavailable-ncu.txt saying why.
 void profileUnderNcu(const Options& opt, SharedCase& sc) {
-    mkdir("profile", 0755);
-    std::remove("profile/ncu.csv");
-    std::remove("profile/unavailable-ncu.txt");
+    mkdir("profile", 0755); // run.sh cleared it: a note found afterwards is the profiled call's
     const std::string log = "build/ncu.log";
     // ncu keeps its settings under HOME; a runner's environment has none.
     char cwd[4096] = "";

@@ -9,27 +9,15 @@ SRC = os.path.dirname(os.path.abspath(__file__))
 JOB = os.path.dirname(SRC)
 
 
-def find_ncu():
-    """Nsight Compute's command line: on PATH, else in the CUDA toolkit."""
-    import shutil
-
-    found = shutil.which("ncu")
-    if found:
-        return found
-    for home in (os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"):
-        if home and os.access(os.path.join(home, "bin", "ncu"), os.X_OK):
-            return os.path.join(home, "bin", "ncu")
-    return ""
-
-
 def run_ncu(job, files, notes):
     """Nsight Compute on one call of the candidate at the last timing shape
     (torch_profile_call.py; its warm-up calls are outside the profiled range),
     after every runner is gone and while this job still holds the timing lock:
     the raw metrics of up to `ncu_kernels` kernels, as profile/ncu.csv."""
-    ncu = find_ncu()
+    ncu = os.environ.get("KS_NCU", "")  # run.sh looked for it (ncuLookupScript)
     if not ncu:
-        notes["ncu"] = "ncu (Nsight Compute) is not on this host's PATH nor in /usr/local/cuda/bin: install it, or profile at the roofline level"
+        notes["ncu"] = ("ncu (Nsight Compute) is not on this host: not in KS_NCU, on PATH, or in the bin/ of CUDA_HOME or of "
+                        "/usr/local/cuda (install it, set KS_NCU, or profile at the roofline level)")
         return
     cmd = [ncu, "--csv", "--page", "raw", "--metrics", job["ncu_metrics"], "--profile-from-start", "off", "--target-processes", "all",
            "--launch-count", str(int(job.get("ncu_kernels", 16))), sys.executable, os.path.join(SRC, "torch_profile_call.py")]
