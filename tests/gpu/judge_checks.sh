@@ -13,11 +13,9 @@
 set -uo pipefail
 out=${1:?usage: judge_checks.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-cli=/tmp/ks-gpu-build/app/cli/kernelsmith-cli
-export LD_LIBRARY_PATH=/tmp/ks-prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export PATH=/tmp/ks-prefix/usr/bin:$PATH # bubblewrap from the carried packages
+. "$(dirname "$0")/built_env.sh"
 mkdir -p "$out"
-/tmp/ks-gpu-build/gpu_probe > "$out/gpu_probe.json" && "$cli" machine import-gpu "$out/gpu_probe.json" --host "$(hostname)" > /dev/null
+"$gpu_probe" > "$out/gpu_probe.json" && "$cli" machine import-gpu "$out/gpu_probe.json" --host "$(hostname)" > /dev/null
 
 bash "$root/tests/gpu/verify_torch_backend.sh" "$out/torch" random_forward reference seed first_call_only replays_by_pointer forges_done
 PROFILE=ncu bash "$root/tests/gpu/verify_breakdowns.sh" "$out/breakdowns"

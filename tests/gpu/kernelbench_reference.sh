@@ -29,9 +29,7 @@ out=${2:?usage: kernelbench_reference.sh KB OUT [N1 N2 N3]}
 counts=("${3:-100}" "${4:-20}" "${5:-20}")
 step=${STEP:-all}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-cli=/tmp/ks-gpu-build/app/cli/kernelsmith-cli
-export LD_LIBRARY_PATH=/tmp/ks-prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export PATH=/tmp/ks-prefix/usr/bin:$PATH # bubblewrap from the carried packages
+. "$(dirname "$0")/built_env.sh"
 mkdir -p "$out"
 gpus=${GPUS:-$(nvidia-smi --query-gpu=index --format=csv,noheader | paste -sd, -)}
 # Workers per GPU: a second one starts its Python while the first holds the

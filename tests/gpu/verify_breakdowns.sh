@@ -11,9 +11,7 @@
 # usage: tests/gpu/verify_breakdowns.sh OUT
 set -uo pipefail
 out=${1:?usage: verify_breakdowns.sh OUT}
-cli=/tmp/ks-gpu-build/app/cli/kernelsmith-cli
-export LD_LIBRARY_PATH=/tmp/ks-prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export PATH=/tmp/ks-prefix/usr/bin:$PATH # bubblewrap from the carried packages
+. "$(dirname "$0")/built_env.sh"
 mkdir -p "$out"
 failures=0
 for pair in gpu_softmax:triton cuda_rmsnorm_fwd:block_per_row; do

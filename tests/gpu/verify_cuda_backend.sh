@@ -10,10 +10,7 @@
 set -uo pipefail
 out=${1:?usage: verify_cuda_backend.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-cli=/tmp/ks-gpu-build/app/cli/kernelsmith-cli
-export LD_LIBRARY_PATH=/tmp/ks-prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-# bubblewrap from the carried packages: candidates run sandboxed.
-export PATH=/tmp/ks-prefix/usr/bin:$PATH
+. "$(dirname "$0")/built_env.sh"
 mkdir -p "$out"
 db=$out/cuda-verify.db
 problem=cuda_rmsnorm_fwd

@@ -11,9 +11,7 @@
 set -uo pipefail
 out=${1:?usage: verify_torch_backend.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-cli=/tmp/ks-gpu-build/app/cli/kernelsmith-cli
-export LD_LIBRARY_PATH=/tmp/ks-prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export PATH=/tmp/ks-prefix/usr/bin:$PATH # bubblewrap from the carried packages
+. "$(dirname "$0")/built_env.sh"
 mkdir -p "$out"
 db=$out/torch-verify.db
 problem=gpu_softmax
