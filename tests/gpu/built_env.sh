@@ -1,6 +1,7 @@
 # Sourced by the tests/gpu scripts that run after `STEP=build
-# tests/gpu/run_on_gpu.sh DEBS OUT`: the CLI that build made ($cli, $gpu_probe)
-# (the paths run_on_gpu.sh builds into) and the carried Debian packages' libraries and bubblewrap on the paths.
+# tests/gpu/run_on_gpu.sh DEBS OUT`: the CLI and GPU probe that build made (in
+# the folders run_on_gpu.sh builds into), and the carried Debian packages'
+# libraries and bubblewrap on the paths.
 cli=/tmp/ks-gpu-build/app/cli/kernelsmith-cli
 gpu_probe=/tmp/ks-gpu-build/gpu_probe
 export LD_LIBRARY_PATH=/tmp/ks-prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
