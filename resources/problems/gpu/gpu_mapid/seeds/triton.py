@@ -60,26 +60,63 @@ def _bucket_shift(span_u, R):
 
 
 @triton.jit
-def _build_kernel(map_ptr, start_ptr, T, R, BLOCK: tl.constexpr):
-    pid = tl.program_id(0)
-    offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+def _bucket(v, m0, s):
+    # The bucket of a value v >= m0: its distance from the first entry, shifted.
+    return ((v - m0).to(tl.uint64, bitcast=True) >> s).to(tl.int64)
+
+
+@triton.jit
+def _entry_buckets(map_ptr, offs, T, R):
+    # For table entries offs: which exist, their values and buckets, the
+    # previous entry's bucket (-1 before the first), and the shift and the
+    # last entry's bucket.
     m0 = tl.load(map_ptr)
     span = (tl.load(map_ptr + (T - 1)) - m0).to(tl.uint64, bitcast=True)
     s = _bucket_shift(span, R)
-    # crossings: entry j writes start[k] = j for bucket(j-1) < k <= bucket(j)
     jm = offs < T
     v = tl.load(map_ptr + offs, mask=jm, other=0)
-    bj = ((v - m0).to(tl.uint64, bitcast=True) >> s).to(tl.int64)
     pm = jm & (offs > 0)
     vp = tl.load(map_ptr + offs - 1, mask=pm, other=0)
-    bp = tl.where(pm, ((vp - m0).to(tl.uint64, bitcast=True) >> s).to(tl.int64), -1)
+    bp = tl.where(pm, _bucket(vp, m0, s), -1)
+    return jm, v, _bucket(v, m0, s), bp, m0, s, (span >> s).to(tl.int64)
+
+
+@triton.jit
+def _query_buckets(map_ptr, v, qm, T, R):
+    # For ids v: which lie within the table's range, and their buckets (0 outside).
+    m0 = tl.load(map_ptr)
+    mlast = tl.load(map_ptr + (T - 1))
+    s = _bucket_shift((mlast - m0).to(tl.uint64, bitcast=True), R)
+    inr = qm & (v >= m0) & (v <= mlast)
+    return inr, tl.where(inr, _bucket(v, m0, s), 0)
+
+
+@triton.jit
+def _lower_bound(map_ptr, v, T, mask, LOG: tl.constexpr):
+    # #{ j : mapping[j] < v } where mask holds: the largest pos in [0, T] with
+    # pos == 0 or mapping[pos - 1] < v; steps 2^(LOG-1), ..., 1 sum to
+    # 2^LOG - 1 >= T (binary lifting, LOG dependent gathers).
+    pos = tl.zeros_like(v)
+    for i in tl.static_range(LOG):
+        cand = pos + (1 << (LOG - 1 - i))
+        ok = cand <= T
+        mv = tl.load(map_ptr + (cand - 1), mask=mask & ok, other=0)
+        pos = tl.where(ok & (mv < v), cand, pos)
+    return pos
+
+
+@triton.jit
+def _build_kernel(map_ptr, start_ptr, T, R, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    jm, v, bj, bp, m0, s, blast = _entry_buckets(map_ptr, offs, T, R)
+    # crossings: entry j writes start[k] = j for bucket(j-1) < k <= bucket(j)
     cnt = tl.where(jm, bj - bp, 0).to(tl.int32)
     n = tl.max(cnt, axis=0)
     jv = offs.to(tl.int32)
     for i in range(0, n):
         tl.store(start_ptr + bp + 1 + i, jv, mask=i < cnt)
     # tail: buckets after the last entry's bucket start at T
-    blast = (span >> s).to(tl.int64)
     km = (offs <= R) & (offs > blast)
     tl.store(start_ptr + offs, tl.zeros([BLOCK], dtype=tl.int32) + T, mask=km)
 
@@ -90,11 +127,7 @@ def _query_bucket_kernel(ids_ptr, map_ptr, start_ptr, out_ptr, Q, T, R, BLOCK: t
     offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     qm = offs < Q
     v = tl.load(ids_ptr + offs, mask=qm, other=0)
-    m0 = tl.load(map_ptr)
-    mlast = tl.load(map_ptr + (T - 1))
-    s = _bucket_shift((mlast - m0).to(tl.uint64, bitcast=True), R)
-    inr = qm & (v >= m0) & (v <= mlast)
-    k = tl.where(inr, ((v - m0).to(tl.uint64, bitcast=True) >> s).to(tl.int64), 0)
+    inr, k = _query_buckets(map_ptr, v, qm, T, R)
     lo = tl.load(start_ptr + k, mask=inr, other=0)
     hi = tl.load(start_ptr + k + 1, mask=inr, other=0)
     cnt = hi - lo
@@ -114,15 +147,7 @@ def _query_bisect_kernel(ids_ptr, map_ptr, out_ptr, Q, T, LOG: tl.constexpr, BLO
     offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     qm = offs < Q
     v = tl.load(ids_ptr + offs, mask=qm, other=0)
-    # pos = #{ j : mapping[j] < v }: largest pos in [0, T] with pos == 0 or
-    # mapping[pos - 1] < v; steps 2^(LOG-1), ..., 1 sum to 2^LOG - 1 >= T.
-    pos = tl.zeros([BLOCK], dtype=tl.int64)
-    for i in tl.static_range(LOG):
-        cand = pos + (1 << (LOG - 1 - i))
-        ok = cand <= T
-        mv = tl.load(map_ptr + (cand - 1), mask=qm & ok, other=0)
-        pos = tl.where(ok & (mv < v), cand, pos)
-    idx = tl.minimum(pos, T - 1)
+    idx = tl.minimum(_lower_bound(map_ptr, v, T, qm, LOG), T - 1)
     g = tl.load(map_ptr + idx, mask=qm, other=0)
     res = tl.where(g == v, idx + 1, 0)
     tl.store(out_ptr + offs, res, mask=qm)
@@ -132,26 +157,18 @@ def _query_bisect_kernel(ids_ptr, map_ptr, out_ptr, Q, T, LOG: tl.constexpr, BLO
 def _pack_build_kernel(map_ptr, rec_ptr, T, R, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
-    m0 = tl.load(map_ptr)
-    span = (tl.load(map_ptr + (T - 1)) - m0).to(tl.uint64, bitcast=True)
-    s = _bucket_shift(span, R)
-    jm = offs < T
-    v = tl.load(map_ptr + offs, mask=jm, other=0)
-    bj = ((v - m0).to(tl.uint64, bitcast=True) >> s).to(tl.int64)
-    pm = jm & (offs > 0)
-    vp = tl.load(map_ptr + offs - 1, mask=pm, other=0)
-    bp = tl.where(pm, ((vp - m0).to(tl.uint64, bitcast=True) >> s).to(tl.int64), -1)
+    jm, v, bj, bp, m0, s, blast = _entry_buckets(map_ptr, offs, T, R)
     first = jm & (bj != bp)
     # the next three entries, while they stay in this bucket: copied and counted
     m1 = first & (offs + 1 < T)
     v1 = tl.load(map_ptr + offs + 1, mask=m1, other=0)
-    same1 = m1 & (((v1 - m0).to(tl.uint64, bitcast=True) >> s).to(tl.int64) == bj)
+    same1 = m1 & (_bucket(v1, m0, s) == bj)
     m2 = same1 & (offs + 2 < T)
     v2 = tl.load(map_ptr + offs + 2, mask=m2, other=0)
-    same2 = m2 & (((v2 - m0).to(tl.uint64, bitcast=True) >> s).to(tl.int64) == bj)
+    same2 = m2 & (_bucket(v2, m0, s) == bj)
     m3 = same2 & (offs + 3 < T)
     v3 = tl.load(map_ptr + offs + 3, mask=m3, other=0)
-    same3 = m3 & (((v3 - m0).to(tl.uint64, bitcast=True) >> s).to(tl.int64) == bj)
+    same3 = m3 & (_bucket(v3, m0, s) == bj)
     cnt = 1 + same1.to(tl.int64) + same2.to(tl.int64) + same3.to(tl.int64)
     rec = rec_ptr + bj * 4
     tl.store(rec, v, mask=first)
@@ -164,7 +181,6 @@ def _pack_build_kernel(map_ptr, rec_ptr, T, R, BLOCK: tl.constexpr):
     for i in range(0, n):
         tl.store(rec_ptr + (bp + 1 + i) * 4 + 3, tl.zeros([BLOCK], dtype=tl.int64), mask=i < gap)
     # and the buckets after the last entry's
-    blast = (span >> s).to(tl.int64)
     km = (offs < R) & (offs > blast)
     tl.store(rec_ptr + offs * 4 + 3, tl.zeros([BLOCK], dtype=tl.int64), mask=km)
 
@@ -175,11 +191,7 @@ def _query_packed_kernel(ids_ptr, map_ptr, rec_ptr, out_ptr, Q, T, R, LOG: tl.co
     offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     qm = offs < Q
     v = tl.load(ids_ptr + offs, mask=qm, other=0)
-    m0 = tl.load(map_ptr)
-    mlast = tl.load(map_ptr + (T - 1))
-    s = _bucket_shift((mlast - m0).to(tl.uint64, bitcast=True), R)
-    inr = qm & (v >= m0) & (v <= mlast)
-    k = tl.where(inr, ((v - m0).to(tl.uint64, bitcast=True) >> s).to(tl.int64), 0)
+    inr, k = _query_buckets(map_ptr, v, qm, T, R)
     rec = rec_ptr + k * 4
     r0 = tl.load(rec, mask=inr, other=0)
     r1 = tl.load(rec + 1, mask=inr, other=0)
@@ -191,15 +203,10 @@ def _query_packed_kernel(ids_ptr, map_ptr, rec_ptr, out_ptr, Q, T, R, LOG: tl.co
     res = tl.where((cnt > 0) & (r0 == v), pos + 1, res)
     res = tl.where((cnt > 1) & (r1 == v), pos + 2, res)
     res = tl.where((cnt > 2) & (r2 == v), pos + 3, res)
+    # four or more entries in the bucket and the id past the third: the binary search
     big = inr & (cnt > 3) & (v > r2)
     if tl.max(big.to(tl.int32), axis=0) > 0:
-        p = tl.zeros([BLOCK], dtype=tl.int64)
-        for i in tl.static_range(LOG):
-            cand = p + (1 << (LOG - 1 - i))
-            ok = cand <= T
-            mv = tl.load(map_ptr + (cand - 1), mask=big & ok, other=0)
-            p = tl.where(ok & (mv < v), cand, p)
-        idx = tl.minimum(p, T - 1)
+        idx = tl.minimum(_lower_bound(map_ptr, v, T, big, LOG), T - 1)
         g = tl.load(map_ptr + idx, mask=big, other=0)
         res = tl.where(big & (g == v), idx + 1, res)
     tl.store(out_ptr + offs, res, mask=qm)
