@@ -33,7 +33,7 @@ PLUMBING = {"size", "dim", "numel", "shape", "view", "reshape", "contiguous", "t
             "logical_and", "logical_or", "logical_not", "bitwise_and", "bitwise_or", "bitwise_not", "bitwise_xor"}
 # Random draws in a forward are part of what the operator means (KernelBench's
 # LSTM draws its initial state): a candidate must draw the same numbers, so
-# none of these is forbidden. The judge starts every checked call of the
+# none of these is forbidden. The judge starts every compared call of the
 # reference and the candidate from the same generator state.
 RANDOM = {"rand", "randn", "randint", "rand_like", "randn_like", "randint_like", "randperm", "normal", "bernoulli",
           "multinomial", "poisson", "uniform_", "normal_", "bernoulli_", "exponential_", "random_", "manual_seed"}
@@ -374,7 +374,7 @@ def main():
     drawn = [f"torch.{n}" for n in ops if n in RANDOM]
     if drawn:
         notes.append("the reference draws random numbers in its forward (" + ", ".join(drawn) + "): not forbidden, "
-                     "a candidate must draw them the same way (each checked call starts from the same generator state)")
+                     "a candidate must draw them the same way (each compared call of every runner starts from one generator state)")
     tolerance = {}
     # cuDNN runs float32 convolutions in TF32 by default (torch.backends.cudnn.allow_tf32),
     # and two processes may pick different algorithms: on an H100 a transposed

@@ -102,6 +102,12 @@ def mix(a, b):
     return z ^ (z >> 31)
 
 
+def fresh_seed():
+    """A generator seed for runners' compared calls: drawn afresh, so that it
+    tells a candidate nothing of the secret or of later inputs."""
+    return int.from_bytes(os.urandom(8), "little")
+
+
 class Finished(Exception):
     """Ends the run with a status and a message."""
 
@@ -622,7 +628,9 @@ class Judge:
         """One hand-off: (seconds on the judge's clock, [outputs per set]).
         `flush` evicts the inputs from L2 first (every timed call, and the
         empty calls whose cost is taken off them). `seed`: the runner seeds
-        torch's generators with it just before the call (checks only)."""
+        torch's generators with it just before the call, so that a reference
+        drawing random numbers in its forward answers alike in every runner
+        (every call whose outputs are compared gets one)."""
         self.cuda.next_call(r.name)
         # Nothing of anyone's is left on the device when the clock starts.
         self.torch.cuda.synchronize()
@@ -888,11 +896,13 @@ class Judge:
                 self.share(runners, s_in)
                 self.share(runners, s_state)
                 self.load([ref], shape["sizes"], drawn, init, s_state, names)
-                # Every checked call starts from the same generator state: a
-                # reference that draws random numbers in its forward
+                # Every compared call starts from a generator state the judge
+                # chose: a reference that draws random numbers in its forward
                 # (KernelBench's LSTM draws its initial state) then gives the
-                # same answer to the candidate's second call as to its first.
-                _, outs = self.call(ref, [s_in], job["call_timeout_s"], where, seed=drawn)
+                # same answer to the candidate's second call as to its first,
+                # and in the timed rounds below.
+                draws = fresh_seed()
+                _, outs = self.call(ref, [s_in], job["call_timeout_s"], where, seed=draws)
                 expected = self.outputs(ref, outs[0], where)
                 phase("candidate on a check shape")
                 if cand is None:
@@ -907,7 +917,7 @@ class Judge:
                 for call in range(2):
                     # A first call on a shape may compile (Triton, inline CUDA).
                     limit = job["call_timeout_s"] + (job.get("compile_allowance_s", 60) if call == 0 else 0)
-                    _, outs = self.call(cand, [s_in], limit, f"{where} (call {call + 1})", poison=poison, seed=drawn)
+                    _, outs = self.call(cand, [s_in], limit, f"{where} (call {call + 1})", poison=poison, seed=draws)
                     got = self.outputs(cand, outs[0], where)
                     self.check_outputs(shape, label, expected, got, checks, f"{where} (call {call + 1})", record=call == 0)
                 self.forget([ref, cand], s_in)
@@ -973,10 +983,11 @@ class Judge:
                 pool.append(s)
                 for r in list(kernels):
                     guarded(r, lambda: self.share([r], s))
-                _, outs = self.call(reference, [s], job["call_timeout_s"], where)
+                draws = fresh_seed()
+                _, outs = self.call(reference, [s], job["call_timeout_s"], where, seed=draws)
                 answer = self.outputs(reference, outs[0], where)
                 answer_bytes.append(sum(a.numel() * a.element_size() for a in answer))
-                _, outs = self.call(cand, [s], first_limit, where)
+                _, outs = self.call(cand, [s], first_limit, where, seed=draws)
                 self.check_outputs(shape, f"set {j}", answer, self.outputs(cand, outs[0], where), checks,
                                    f"timing shape {shape['name']} input set {j}", record=j == 0)
 
@@ -1080,11 +1091,15 @@ class Judge:
                     sets[k] = fresh
             self.seconds["refresh"] += time.perf_counter() - r0
             answer, produced = None, None
+            draws = fresh_seed()
             turn = list(kernels)
             for jj in range(len(turn)):
                 r = turn[(jj + rep) % len(turn)]  # rotated: no kernel always runs right after another
                 got = []
-                if not guarded(r, lambda: got.append(self.call(r, sets, job["call_timeout_s"] * len(sets), f"a timed call {where}", flush=True))):
+                # Every kernel's call of a round from one generator state (its
+                # outputs are compared): the sets then draw alike in each.
+                if not guarded(r, lambda: got.append(self.call(r, sets, job["call_timeout_s"] * len(sets), f"a timed call {where}",
+                                                               flush=True, seed=draws))):
                     calls.pop(r.name, None)
                     continue
                 t, outs = got[0]

@@ -230,8 +230,8 @@ class Runner:
             self.poison(msg["poison"])
             torch.cuda.synchronize()
         if msg.get("seed") is not None:
-            # Checked calls only (never timed ones): the same generator state
-            # for the reference's call and each of the candidate's.
+            # Every call whose outputs the judge compares: each runner's sets
+            # then draw the same random numbers (before the first mark).
             torch.manual_seed(msg["seed"])
         outs = []
         t1 = time.perf_counter()
