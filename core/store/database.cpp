@@ -7,7 +7,7 @@
 
 namespace ks::store {
 
-Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_) {
+Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_), turn_(other.turn_) {
     other.stmt_ = nullptr;
 }
 
@@ -43,6 +43,8 @@ Result<bool> Statement::step() {
 }
 
 Status Statement::run() {
+    // A write stepped while another thread's transaction is open would join it.
+    std::lock_guard turn(*turn_);
     for (;;) {
         auto r = step();
         if (!r) return r.error();
@@ -101,7 +103,7 @@ Result<Database> Database::open(const std::filesystem::path& path, Mode mode) {
     return db;
 }
 
-Database::Database(Database&& other) noexcept : db_(other.db_), path_(std::move(other.path_)) {
+Database::Database(Database&& other) noexcept : db_(other.db_), path_(std::move(other.path_)), turn_(std::move(other.turn_)) {
     other.db_ = nullptr;
 }
 
@@ -110,6 +112,7 @@ Database& Database::operator=(Database&& other) noexcept {
         if (db_) sqlite3_close(db_);
         db_ = other.db_;
         path_ = std::move(other.path_);
+        turn_ = std::move(other.turn_);
         other.db_ = nullptr;
     }
     return *this;
@@ -123,10 +126,12 @@ Result<Statement> Database::prepare(const std::string& sql) const {
     sqlite3_stmt* stmt = nullptr;
     if (sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK)
         return makeError(ErrorCode::Database, std::string("database: ") + sqlite3_errmsg(db_) + " in: " + sql);
-    return Statement(db_, stmt);
+    return Statement(db_, stmt, turn_.get());
 }
 
 Status Database::exec(const std::string& sql) const {
+    // A statement run while another thread's transaction is open would join it.
+    std::lock_guard turn(*turn_);
     char* err = nullptr;
     if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
         std::string msg = err ? err : sqlite3_errmsg(db_);

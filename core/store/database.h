@@ -2,11 +2,19 @@
 // A thin RAII layer over one SQLite connection. One writer per workspace (the
 // process running a search); readers anywhere (WAL mode). Every statement is
 // prepared with bound parameters, never by pasting values into SQL.
+//
+// Threads of one process may share a connection (bench's GPU lanes, the suite
+// runner's workers): SQLite serialises each call, but a transaction belongs
+// to the connection, so transactions take turns here; a second thread's
+// BEGIN would otherwise fail ("cannot start a transaction within a
+// transaction") or its writes would join, and be rolled back with, another's.
+// Writes go through transaction(); lastInsertId() is read inside one.
 #include "util/result.h"
 
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,7 +26,7 @@ namespace ks::store {
 
 class Statement {
   public:
-    Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+    Statement(sqlite3* db, sqlite3_stmt* stmt, std::recursive_mutex* turn) : db_(db), stmt_(stmt), turn_(turn) {}
     Statement(Statement&& other) noexcept;
     Statement& operator=(Statement&&) = delete;
     ~Statement();
@@ -31,7 +39,7 @@ class Statement {
 
     // true: a row is available; false: done.
     Result<bool> step();
-    Status run(); // step to completion; for INSERT/UPDATE
+    Status run(); // step to completion; for INSERT/UPDATE (takes the connection's turn)
 
     std::string text(int column) const;
     std::int64_t int64(int column) const;
@@ -41,6 +49,7 @@ class Statement {
   private:
     sqlite3* db_;
     sqlite3_stmt* stmt_;
+    std::recursive_mutex* turn_; // the connection's: see Database
 };
 
 // Steps a statement to its end, mapping each row with read(statement).
@@ -73,7 +82,10 @@ class Database {
     const std::filesystem::path& path() const { return path_; }
 
     // Runs fn inside BEGIN IMMEDIATE ... COMMIT; rolls back when fn fails.
+    // Transactions on one Database take turns across threads; fn may nest
+    // exec() and further transaction-free calls on this thread.
     template <typename Fn> Status transaction(Fn&& fn) const {
+        std::lock_guard turn(*turn_);
         if (auto s = exec("BEGIN IMMEDIATE"); !s) return s;
         Status result = fn();
         if (!result) {
@@ -86,11 +98,13 @@ class Database {
     static int newestSchemaVersion();
 
   private:
-    Database(sqlite3* db, std::filesystem::path path) : db_(db), path_(std::move(path)) {}
+    Database(sqlite3* db, std::filesystem::path path)
+        : db_(db), path_(std::move(path)), turn_(std::make_unique<std::recursive_mutex>()) {}
     Status migrate();
 
     sqlite3* db_ = nullptr;
     std::filesystem::path path_;
+    std::unique_ptr<std::recursive_mutex> turn_; // held for a transaction and for exec()
 };
 
 } // namespace ks::store

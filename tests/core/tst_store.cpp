@@ -7,7 +7,11 @@
 
 #include <QtTest/QtTest>
 
+#include <atomic>
 #include <fstream>
+#include <mutex>
+#include <set>
+#include <thread>
 
 using namespace ks::store;
 
@@ -96,6 +100,48 @@ class TestStore : public QObject {
         auto count = db->prepare("SELECT count(*) FROM events");
         QVERIFY(count.ok() && *count->step());
         QCOMPARE(count->int64(0), std::int64_t{0});
+    }
+    // bench's GPU lanes and the suite runner's workers share one connection:
+    // their transactions take turns, and each insert's id is its own.
+    void threadsSharingAConnectionTakeTurns() {
+        QTemporaryDir dir;
+        auto db = Database::open(std::filesystem::path(dir.path().toStdString()) / "ws.db");
+        QVERIFY(db.ok());
+        QVERIFY(db->exec("INSERT INTO searches (id, problem, problem_dir, problem_hash, config, status, owner_pid) "
+                         "VALUES (1, 'saxpy', '', 'p', '{}', 'running', 0)")
+                    .ok());
+        constexpr int kThreads = 4, kEach = 150;
+        std::atomic<int> failures{0};
+        std::string firstFailure;
+        std::mutex failureMutex;
+        std::vector<std::vector<std::int64_t>> ids(kThreads);
+        {
+            std::vector<std::jthread> threads;
+            for (int t = 0; t < kThreads; ++t)
+                threads.emplace_back([&, t] {
+                    EvaluationStore evaluations(*db);
+                    SearchStore searches(*db);
+                    for (int i = 0; i < kEach; ++i) {
+                        auto id = evaluations.insert(record("t" + std::to_string(t) + "-" + std::to_string(i), "ok"));
+                        auto command = searches.postCommand(1, "note", "{}");
+                        if (id && command) {
+                            ids[static_cast<std::size_t>(t)].push_back(*id);
+                            continue;
+                        }
+                        ++failures;
+                        std::lock_guard lock(failureMutex);
+                        if (firstFailure.empty()) firstFailure = !id ? id.error().message : command.error().message;
+                    }
+                });
+        }
+        QVERIFY2(failures == 0, (std::to_string(failures.load()) + " writes failed, first: " + firstFailure).c_str());
+        // Every insert got its own row back: a shared last-insert id would repeat or skip.
+        std::set<std::int64_t> distinct;
+        for (const auto& mine : ids) distinct.insert(mine.begin(), mine.end());
+        QCOMPARE(distinct.size(), std::size_t{kThreads * kEach});
+        auto rows = db->prepare("SELECT count(*) FROM evaluations");
+        QVERIFY(rows.ok() && *rows->step());
+        QCOMPARE(rows->int64(0), std::int64_t{kThreads * kEach});
     }
     // The workbench's read API: one node's source, its parent's, its
     // evaluation, profile and LLM call with the documents it retrieved, as one
