@@ -6,7 +6,7 @@
 # GPU backends (verify_breakdowns.sh with PROFILE=ncu); the judge's parts of
 # the rmsnorm_fwd and softmax seeds' timed calls with the runners pinned to
 # one CPU and not (KS_JUDGE_PIN=0: does pinning slow their launches?); and
-# gpu_mapid's packed strategy. Run after `STEP=build tests/gpu/run_on_gpu.sh
+# every gpu_mapid strategy. Run after `STEP=build tests/gpu/run_on_gpu.sh
 # DEBS OUT`; everything lands in OUT.
 #
 # usage: tests/gpu/judge_checks.sh OUT
@@ -23,24 +23,29 @@ PROFILE=ncu bash "$root/tests/gpu/verify_breakdowns.sh" "$out/breakdowns"
 # The last bench's best parameters.
 declare -A params=([gpu_rmsnorm_fwd]='BLOCK_N=4096 NUM_STAGES=2 NUM_WARPS=8 ROWS=1'
                    [gpu_softmax]='BLOCK_N=4096 NUM_STAGES=1 NUM_WARPS=8 ROWS=1'
-                   [gpu_mapid]='STRATEGY=packed BUCKETS_PER_ENTRY=1 BLOCK_Q=256 NUM_WARPS=4')
+                  )
 for pin in 1 0; do
   for p in gpu_rmsnorm_fwd gpu_softmax; do
     args=(); for kv in ${params[$p]}; do args+=(--param "$kv"); done
-    jobs=$out/parts-pin$pin/$p
-    mkdir -p "$out/parts-pin$pin"
+    # Kept job dirs under /tmp: the sandbox user may not search OUT's parents.
+    jobs=${JOBS_ROOT:-/tmp/ks-gpu-jobs}/parts-pin$pin/$p
+    rm -rf "$jobs" && mkdir -p "$jobs" "$out/parts-pin$pin" && chmod o+x "${JOBS_ROOT:-/tmp/ks-gpu-jobs}" "$(dirname "$jobs")" "$jobs"
     KS_JUDGE_PIN=$pin "$cli" --db "$out/checks.db" eval --problem "$p" --seed triton "${args[@]}" --json --no-cache --sandbox required \
-      --time-budget 0.3 --keep-job --jobs-dir "$jobs" > "$jobs.json" 2> "$jobs.err"
+      --time-budget 0.3 --keep-job --jobs-dir "$jobs" > "$out/parts-pin$pin/$p.json" 2> "$out/parts-pin$pin/$p.err"
     echo "== $p, KS_JUDGE_PIN=$pin"
-    python3 "$root/tests/gpu/judge_parts.py" "$jobs"/*/result.json || tail -3 "$jobs.err"
+    python3 "$root/tests/gpu/judge_parts.py" "$jobs"/*/result.json || tail -3 "$out/parts-pin$pin/$p.err"
   done
 done
-args=(); for kv in ${params[gpu_mapid]}; do args+=(--param "$kv"); done
-"$cli" --db "$out/checks.db" eval --problem gpu_mapid --seed triton "${args[@]}" --json --no-cache --sandbox required \
-  --time-budget 0.3 > "$out/mapid-packed.json" 2> "$out/mapid-packed.err"
-python3 - "$out/mapid-packed.json" <<'PY'
+# Every MapId strategy: the default and bisect kernels call the shared jit
+# helpers too, so each must compile and agree with the reference.
+for strategy in bucket bisect packed; do
+  "$cli" --db "$out/checks.db" eval --problem gpu_mapid --seed triton --param STRATEGY=$strategy --param BUCKETS_PER_ENTRY=1 \
+    --param BLOCK_Q=256 --param NUM_WARPS=4 --json --no-cache --sandbox required \
+    --time-budget 0.3 > "$out/mapid-$strategy.json" 2> "$out/mapid-$strategy.err"
+  python3 - "$out/mapid-$strategy.json" "$strategy" <<'PY' || tail -5 "$out/mapid-$strategy.err"
 import json, sys
 r = json.load(open(sys.argv[1]))
-print("== gpu_mapid STRATEGY=packed:", r.get("status"), (r.get("message") or "")[:200],
+print(f"== gpu_mapid STRATEGY={sys.argv[2]}:", r.get("status"), (r.get("message") or "")[:300],
       [f"{t['candidate']['median'] * 1e6:.1f} us" for t in r.get("timing", [])])
 PY
+done

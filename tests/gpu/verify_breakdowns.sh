@@ -17,15 +17,18 @@ failures=0
 for pair in gpu_softmax:triton cuda_rmsnorm_fwd:block_per_row; do
   problem=${pair%%:*}
   seed=${pair#*:}
-  jobs=$out/jobs-$problem
-  rm -rf "$jobs"
+  # The job dirs must be reachable by the sandbox user: OUT may sit under a
+  # home it cannot search, so they live under /tmp and are copied to OUT.
+  jobs=${JOBS_ROOT:-/tmp/ks-gpu-jobs}/breakdowns-$problem
+  rm -rf "$jobs" && mkdir -p "$jobs" && chmod o+x "$(dirname "$jobs")" "$jobs"
   "$cli" --db "$out/breakdowns.db" eval --problem "$problem" --seed "$seed" --no-cache --json --sandbox "${SANDBOX:-required}" \
     --time-budget 0.3 --keep-job --jobs-dir "$jobs" --profile "${PROFILE:-none}" > "$out/$problem.json" 2> "$out/$problem.err"
   python3 - "$problem" "$out/$problem.json" "$jobs" "${PROFILE:-none}" <<'PY' || failures=$((failures + 1))
 import glob, json, os, sys
 problem, result, jobs, level = sys.argv[1:5]
 try:
-    status = json.load(open(result)).get("status", "?")
+    r = json.load(open(result))
+    status, message = r.get("status", "?"), (r.get("message") or "")[:300]
 except Exception as e:
     print(f"{problem:18} no result: {e}")
     sys.exit(1)
@@ -33,7 +36,7 @@ dirs = glob.glob(os.path.join(jobs, "*", "profile"))
 b = os.path.join(dirs[0], "breakdown.json") if dirs else ""
 if status != "ok" or not b or not os.path.exists(b):
     why = [open(f).read().strip() for f in glob.glob(os.path.join(jobs, "*", "profile", "unavailable-*.txt"))]
-    print(f"{problem:18} {status:10} no breakdown{': ' + ' | '.join(why) if why else ''}")
+    print(f"{problem:18} {status:10} no breakdown{': ' + ' | '.join(why) if why else ''} ({message})")
     sys.exit(1)
 d = json.load(open(b))
 top = d["kernels"][0] if d["kernels"] else {"name": "-", "us": 0}
