@@ -262,6 +262,53 @@ print("ok", seen)
         QVERIFY2(python.exitCode() == 0, (python.readAllStandardError() + python.readAllStandardOutput()).constData());
     }
 
+    // The judge's check that a call left its inputs alone compares their bytes
+    // a slice at a time (torch_judge.same_bytes): one bool per element of a
+    // whole 8 GiB input did not fit beside the runners on an 80 GB H100
+    // (KernelBench level 1, l1norm and l2norm). Plain Python and CPU tensors.
+    void inputsAreComparedASliceAtATime() {
+        const auto judge = QString::fromStdString((test::bundledProblemsDir().parent_path() / "harness" / "torch").string());
+        const QString script = QStringLiteral(R"py(
+import importlib.util, sys
+sys.path.insert(0, sys.argv[1])
+spec = importlib.util.spec_from_file_location("judge", sys.argv[1] + "/torch_judge.py")
+judge = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(judge)
+import torch
+judge.COMPARE_SLICE = 64
+seen = []
+class Recording:  # torch, but every torch.equal's size is recorded
+    def __getattr__(self, name):
+        return getattr(torch, name)
+    def equal(self, a, b):
+        seen.append(a.numel())
+        return torch.equal(a, b)
+t = Recording()
+for shape, dtype in (((1000, 7), torch.float32), ((13,), torch.uint8), ((333,), torch.float16), ((5, 41), torch.int64)):
+    a = (torch.rand(shape) * 100).to(dtype)
+    b = a.clone()
+    assert judge.same_bytes(t, a, b), (shape, dtype)
+    b.view(-1)[-1] += 1  # in the last slice
+    assert not judge.same_bytes(t, a, b), (shape, dtype)
+    b.copy_(a)
+    b.view(-1)[0] -= 1  # in the first
+    assert not judge.same_bytes(t, a, b), (shape, dtype)
+nan = torch.full((300,), float("nan"))
+assert judge.same_bytes(t, nan, nan.clone())  # bytes, not values
+negzero = torch.zeros(8)
+assert not judge.same_bytes(t, negzero, -negzero)  # -0.0 == 0.0 as values, not as bytes
+assert seen and max(seen) <= 64, max(seen)
+print("ok", len(seen))
+)py");
+        // Debian's python3 has python3-torch (packaging/bootstrap.sh); another earlier on PATH may not.
+        const QString withTorch = qEnvironmentVariable(
+            "KS_PYTHON", QFile::exists("/usr/bin/python3") ? QStringLiteral("/usr/bin/python3") : QStringLiteral("python3"));
+        QProcess python;
+        python.start(withTorch, {"-c", script, judge});
+        QVERIFY2(python.waitForFinished(60000), "python3 is missing: packaging/bootstrap.sh installs it");
+        QVERIFY2(python.exitCode() == 0, (python.readAllStandardError() + python.readAllStandardOutput()).constData());
+    }
+
   private:
     // Runs a prepared job whose KS_PYTHON names `name`, written into the job
     // dir (run.sh starts there, where a sandboxed job can reach it) as an
