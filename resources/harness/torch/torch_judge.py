@@ -1086,6 +1086,10 @@ class Judge:
             sets = [pool[(first + k) % len(pool)] for k in range(batch)]
             r0 = time.perf_counter()
             for k, s in enumerate(sets):
+                # The last draw is let go first: refill copied it, and a third
+                # copy of an 8 GiB input (beside the set and its pristine copy)
+                # did not fit beside the runners on an 80 GB H100.
+                values = None
                 values = self.draw(shape["sizes"], mix(order, k + 1))[0]
                 if not s.refill(values):
                     # Sizes that depend on the draw: a new set in the old one's place.
@@ -1099,6 +1103,7 @@ class Judge:
                     s.free()
                     pool[pool.index(s)] = fresh
                     sets[k] = fresh
+            values = None  # refilled: the draw's tensors are copies now
             self.seconds["refresh"] += time.perf_counter() - r0
             answer, produced = None, None
             draws = fresh_seed()
