@@ -68,9 +68,10 @@ rows = []
 causes = collections.defaultdict(list)
 for level in (1, 2, 3):
     suite_file = os.path.join(out, f"level{level}", "suite.json")
-    files = len([f for f in os.listdir(os.path.join(kb, "KernelBench", f"level{level}")) if f.endswith(".py")])
-    if not os.path.exists(suite_file):
+    level_dir = os.path.join(kb, "KernelBench", f"level{level}")
+    if not os.path.exists(suite_file) or not os.path.isdir(level_dir):  # KB may hold a subset of the levels
         continue
+    files = len([f for f in os.listdir(level_dir) if f.endswith(".py")])
     suite = json.load(open(suite_file))
     for x in suite.get("not_imported", []):
         causes[("import", x["error"].split(": ", 1)[-1][:90])].append(f"L{level} {x['file']}")
