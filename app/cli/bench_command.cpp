@@ -548,17 +548,26 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     eval::EvalOptions options;
     options.timeBudgetS = std::stod(args->value("time-budget").value_or("0.5"));
 
+    // GPU problems are measured against the GPU's roofs alone: a model with
+    // this host's GPUs (machine import-gpu) serves without probing its CPU.
+    const bool gpuOnly = std::all_of(problems.begin(), problems.end(),
+                                     [](const problem::ProblemSpec& p) { return problem::runsOnGpu(p.backend); });
     auto machine = profile::localMachine(args->has("reprobe"),
-                                         {3, [](const std::string& s) { std::fprintf(stderr, "probing %s...\n", s.c_str()); }});
+                                         {3, [](const std::string& s) { std::fprintf(stderr, "probing %s...\n", s.c_str()); }},
+                                         gpuOnly ? profile::RoofsOf::GpusOnly : profile::RoofsOf::Cpu);
     if (!machine) {
         std::fprintf(stderr, "bench: %s\n", machine.error().message.c_str());
         return kExitError;
     }
     profile::MachineModel roof = *machine;
-    std::printf("machine %s (probed %s): %d cores, %s; DRAM %.1f GB/s (1 core), %.1f GB/s (all); FMA peak %.0f GFLOP/s (1 core), "
-                "%.0f (all)\n",
-                roof.host.c_str(), roof.probedAt.c_str(), roof.cores, roof.isa.c_str(), roof.dramGBs(1), roof.dramGBs(roof.cores),
-                roof.peakGflops(1), roof.peakGflops(roof.cores));
+    if (roof.cpuProbed())
+        std::printf(
+            "machine %s (probed %s): %d cores, %s; DRAM %.1f GB/s (1 core), %.1f GB/s (all); FMA peak %.0f GFLOP/s (1 core), "
+            "%.0f (all)\n",
+            roof.host.c_str(), roof.probedAt.c_str(), roof.cores, roof.isa.c_str(), roof.dramGBs(1), roof.dramGBs(roof.cores),
+            roof.peakGflops(1), roof.peakGflops(roof.cores));
+    else
+        std::printf("machine %s: CPU not probed (GPU problems only: their roofs are the GPU's)\n", roof.host.c_str());
 
     auto db = store::Database::open(global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database));
     if (!db) {
@@ -655,7 +664,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     std::vector<Row> rows;
     rows.reserve(done.size());
     for (auto& r : done) rows.push_back(std::move(*r));
-    if (onThisHost) raiseDramRoof(roof, rows, coresPerJob);
+    if (onThisHost && !gpuOnly) raiseDramRoof(roof, rows, coresPerJob); // the CPU rows' roof
     placeOnRoofs(rows, roof, onThisHost, coresPerJob);
 
     const Geomeans g = printTables(rows, roof, onThisHost, coresPerJob);

@@ -78,7 +78,9 @@ int machineProbe(const Args& args) {
 
 int machineShow(const Args& args) {
     std::string host = args.value("host").value_or("");
-    Result<profile::MachineModel> model = host.empty() ? profile::localMachine(false) : profile::loadMachine(host);
+    // This host's model is probed when missing or when it holds GPUs only: say so, it takes a while.
+    const profile::ProbeOptions probe{3, [](const std::string& s) { std::fprintf(stderr, "probing %s...\n", s.c_str()); }};
+    Result<profile::MachineModel> model = host.empty() ? profile::localMachine(false, probe) : profile::loadMachine(host);
     if (!model) {
         std::fprintf(stderr, "machine show: %s\n", model.error().message.c_str());
         return model.error().code == ErrorCode::NotFound ? kExitUsage : kExitError;

@@ -56,6 +56,11 @@ void printProfile(std::FILE* out, const profile::ProfileReport& p) {
 }
 
 void printMachine(std::FILE* out, const profile::MachineModel& m) {
+    if (!m.cpuProbed()) {
+        std::fprintf(out, "host %s: CPU not probed (kernelsmith-cli machine probe on that host measures it)\n", m.host.c_str());
+        printGpus(out, m);
+        return;
+    }
     std::fprintf(out, "host %s: %s, %d cores, %s (probed %s)\n", m.host.c_str(), m.cpu.c_str(), m.cores, m.isa.c_str(),
                  m.probedAt.c_str());
     std::fprintf(out, "caches: L1d %zu KiB, L2 %zu KiB, L3 %zu KiB\n", m.l1dBytes >> 10, m.l2Bytes >> 10, m.l3Bytes >> 10);
@@ -70,6 +75,10 @@ void printMachine(std::FILE* out, const profile::MachineModel& m) {
     std::fprintf(out, "\npeak FP32: scalar %.1f / %.1f GFLOP/s, vector %.1f / %.1f GFLOP/s (1 core / all)\n", m.scalarGflops1,
                  m.scalarGflopsAll, m.vectorGflops1, m.vectorGflopsAll);
     std::fprintf(out, "ridge: %.2f flop/B (1 core), %.2f (all)\n", m.ridgeIntensity(1), m.ridgeIntensity(m.cores));
+    printGpus(out, m);
+}
+
+void printGpus(std::FILE* out, const profile::MachineModel& m) {
     for (const auto& g : m.gpus)
         std::fprintf(out,
                      "GPU %d: %s (cc %s), %d SMs, L2 %zu MiB; copy %.0f GB/s, FP32 FMA %.1f TFLOP/s, matrix bf16 %.0f / fp32 "

@@ -48,12 +48,15 @@ Status saveMachine(const MachineModel& model) {
     return writeFileAtomic(path, jsonText(toJson(model), 2) + "\n");
 }
 
-Result<MachineModel> localMachine(bool reprobe, const ProbeOptions& options) {
+Result<MachineModel> localMachine(bool reprobe, const ProbeOptions& options, RoofsOf need) {
     const std::string host = eval::machineInfo("c++").host;
     if (!reprobe) {
         auto cached = loadMachine(host);
-        if (cached) return cached;
-        if (cached.error().code != ErrorCode::NotFound) log::profile()->warn("{}; probing again", cached.error().message);
+        if (cached && (cached->cpuProbed() || (need == RoofsOf::GpusOnly && !cached->gpus.empty()))) return cached;
+        if (cached)
+            log::profile()->info("the machine model of {} holds GPUs only (machine import-gpu); probing its CPU", host);
+        else if (cached.error().code != ErrorCode::NotFound)
+            log::profile()->warn("{}; probing again", cached.error().message);
     }
     MachineModel model = probeMachine(options);
     // Keep GPUs imported for this host: the CPU probe does not see them.

@@ -18,8 +18,14 @@ std::filesystem::path machineCachePath(const std::string& host);
 Result<MachineModel> loadMachine(const std::string& host);
 Status saveMachine(const MachineModel& model);
 
-// This host's model: the cached one, or a fresh probe (saved) when there is
-// none, it is unreadable, or `reprobe` is set.
-Result<MachineModel> localMachine(bool reprobe = false, const ProbeOptions& options = {});
+// What the caller's roofs need from this host's model: its CPU measured, or
+// only its GPUs (every problem runs on a GPU: the floor is the GPU's).
+enum class RoofsOf { Cpu, GpusOnly };
+
+// This host's model: the cached one, or a fresh probe (saved, keeping the
+// GPUs imported for this host) when there is none, it is unreadable,
+// `reprobe` is set, or the CPU is needed and the cached model holds GPUs
+// only (machine import-gpu on a host never probed).
+Result<MachineModel> localMachine(bool reprobe = false, const ProbeOptions& options = {}, RoofsOf need = RoofsOf::Cpu);
 
 } // namespace ks::profile

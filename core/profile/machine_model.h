@@ -61,6 +61,9 @@ struct MachineModel {
     double ridgeIntensity(int usedCores) const;
     // Coefficient of variation of the DRAM probes (0 with fewer than two).
     double dramProbeCv() const;
+    // Whether the CPU side was measured: a model made by `machine import-gpu`
+    // for a host never probed holds GPUs only, and its CPU roofs are zeros.
+    bool cpuProbed() const { return !probedAt.empty() && !bandwidth.empty(); }
 };
 
 nlohmann::json toJson(const MachineModel& model);

@@ -66,7 +66,9 @@ Result<std::unique_ptr<LaunchedSearch>> launchSearch(const store::Database& db, 
                                             request.note("first search on this host: probing " + what +
                                                          " (cached afterwards)...");
                                     }};
-        if (auto machine = profile::localMachine(false, probe))
+        const auto need =
+            problem::runsOnGpu(launched->loaded_.problem.backend) ? profile::RoofsOf::GpusOnly : profile::RoofsOf::Cpu;
+        if (auto machine = profile::localMachine(false, probe, need))
             launched->engine_->setProfiler(profile::Profiler::forExecutor(*machine, executor.slotCount()));
         else if (request.note)
             request.note("no roofline profiles: " + machine.error().message);

@@ -89,6 +89,37 @@ class TestProfiling : public QObject {
         QVERIFY2(bad.err.contains("gpus"), qPrintable(bad.err));
     }
 
+    // A GPU host whose CPU was never probed: `machine import-gpu` makes a model
+    // with GPUs only. It says so instead of printing zero roofs, and the first
+    // use of this host's CPU roofs (machine show, bench, eval --profile) probes
+    // the CPU and keeps the GPUs.
+    void aGpuOnlyModelIsProbedBeforeItsCpuIsUsed() {
+        QTemporaryDir cache;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_CACHE_HOME", cache.path());
+        const auto run = [&](const QStringList& args) {
+            return ks::test::runCli(QStringList{"--db", cache.path() + "/ws.db"} + args, 300000, env);
+        };
+        // This host's name, as the probe records it, from the suite's own model.
+        const QString host = cli({"machine", "show", "--json"}).json().object()["host"].toString();
+        QVERIFY(!host.isEmpty());
+        auto imported = run({"machine", "import-gpu", data("machine/h100_gpu_probe.json"), "--host", host});
+        QVERIFY2(imported.code == 0, qPrintable(imported.err));
+        QVERIFY2(imported.out.contains("CPU not probed") && imported.out.contains("H100"), qPrintable(imported.out));
+        QVERIFY2(!imported.out.contains("0.0 GB/s"), qPrintable(imported.out));
+        auto shown = run({"machine", "show", "--json"});
+        QVERIFY2(shown.code == 0, qPrintable(shown.err));
+        QVERIFY2(shown.err.contains("probing"), qPrintable(shown.err));
+        const auto m = shown.json().object();
+        QCOMPARE(m["bandwidth"].toArray().size(), 4);
+        QVERIFY(!m["probed_at"].toString().isEmpty());
+        QCOMPARE(m["gpus"].toArray().first().toObject()["sm_count"].toInt(), 132);
+        // Probed once: the next use reads the cache.
+        auto again = run({"machine", "show"});
+        QVERIFY2(again.code == 0 && !again.err.contains("probing") && again.out.contains("DRAM"),
+                 qPrintable(again.err + again.out));
+    }
+
     void ncuCsvIsParsedAndDiagnosed() {
         auto r = cli({"profile", "ncu", data("ncu/ncu_raw.csv"), "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
