@@ -6,7 +6,7 @@
 # GPU backends (verify_breakdowns.sh with PROFILE=ncu); the judge's parts of
 # the rmsnorm_fwd and softmax seeds' timed calls with the runners pinned to
 # one CPU and not (KS_JUDGE_PIN=0: does pinning slow their launches?); and
-# every gpu_mapid strategy. Run after `STEP=build tests/gpu/run_on_gpu.sh
+# every gpu_mapid strategy; and what the launch path costs (launch_cost.py). Run after `STEP=build tests/gpu/run_on_gpu.sh
 # DEBS OUT`; everything lands in OUT.
 #
 # usage: tests/gpu/judge_checks.sh OUT
@@ -49,3 +49,6 @@ print(f"== gpu_mapid STRATEGY={sys.argv[2]}:", r.get("status"), (r.get("message"
       [f"{t['candidate']['median'] * 1e6:.1f} us" for t in r.get("timing", [])])
 PY
 done
+# What the host's launch path costs a call (Triton, eager, allocation, event).
+echo "== launch path"
+python3 "$root/tests/gpu/launch_cost.py" 1000
