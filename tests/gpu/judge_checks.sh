@@ -5,9 +5,10 @@
 # cheats (verify_torch_backend.sh); the breakdown and the ncu pass on both
 # GPU backends (verify_breakdowns.sh with PROFILE=ncu); the judge's parts of
 # the rmsnorm_fwd and softmax seeds' timed calls with the runners pinned to
-# one CPU and not (KS_JUDGE_PIN=0: does pinning slow their launches?); and
-# every gpu_mapid strategy; and what the launch path costs (launch_cost.py). Run after `STEP=build tests/gpu/run_on_gpu.sh
-# DEBS OUT`; everything lands in OUT.
+# one CPU and not (KS_JUDGE_PIN=0: does pinning slow their launches?); every
+# gpu_mapid strategy; and what the host's launch path costs (launch_cost.py).
+# Run after `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT`; everything lands
+# in OUT.
 #
 # usage: tests/gpu/judge_checks.sh OUT
 set -uo pipefail
