@@ -52,11 +52,27 @@ BUILD_BLOCK = 1024
 
 @triton.jit
 def _bucket_shift(span_u, R):
-    # Smallest s with (span_u >> s) < R, for an unsigned span and R >= 2.
+    # Smallest s with (span_u >> s) < R, for an unsigned span and R >= 2: the
+    # count of shifts s' in [0, 63) with (span_u >> s') >= R, which hold for
+    # every s' below the answer and none above, found by binary lifting in six
+    # steps. Every query program computes it: the 63-step count it replaces
+    # was most of the query kernel's instructions (ncu on an H200: SM 93 %,
+    # DRAM 17 %).
     s = span_u * 0
-    for _ in range(0, 63):
-        s += ((span_u >> s) >= R).to(tl.uint64)
-    return s
+    s = _lift(span_u, R, s, 32)
+    s = _lift(span_u, R, s, 16)
+    s = _lift(span_u, R, s, 8)
+    s = _lift(span_u, R, s, 4)
+    s = _lift(span_u, R, s, 2)
+    return _lift(span_u, R, s, 1)
+
+
+@triton.jit
+def _lift(span_u, R, s, STEP: tl.constexpr):
+    # One binary-lifting step of _bucket_shift: s + STEP when every shift
+    # below it still leaves span_u >= R (the largest, s + STEP - 1, does).
+    t = s + STEP
+    return tl.where((t <= 63) & ((span_u >> (t - 1)) >= R), t, s)
 
 
 @triton.jit
