@@ -141,6 +141,17 @@ Status Database::exec(const std::string& sql) const {
     return {};
 }
 
+Result<std::int64_t> Database::insert(Statement& stmt) const {
+    std::int64_t id = 0;
+    auto s = transaction([&]() -> Status {
+        if (auto r = stmt.run(); !r) return r;
+        id = lastInsertId();
+        return {};
+    });
+    if (!s) return s.error();
+    return id;
+}
+
 std::int64_t Database::lastInsertId() const {
     return sqlite3_last_insert_rowid(db_);
 }

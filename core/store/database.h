@@ -95,6 +95,10 @@ class Database {
         return exec("COMMIT");
     }
 
+    // Runs an INSERT and returns its row id, both inside one transaction: the
+    // id is this insert's, whatever other threads write meanwhile.
+    Result<std::int64_t> insert(Statement& stmt) const;
+
     static int newestSchemaVersion();
 
   private:

@@ -60,14 +60,7 @@ Result<std::int64_t> LlmCallStore::insert(const LlmCallRecord& r) const {
     stmt->bind(10, r.reply).bind(11, r.reasoning).bind(12, r.inputTokens).bind(13, r.outputTokens);
     stmt->bind(14, static_cast<std::int64_t>(r.usageEstimated ? 1 : 0)).bind(15, r.costUsd).bind(16, r.latencyS);
     stmt->bind(17, static_cast<std::int64_t>(r.attempts)).bind(18, r.status).bind(19, r.error);
-    std::int64_t id = 0;
-    auto s = db_.transaction([&]() -> Status { // the id is this insert's, whatever other threads write
-        if (auto run = stmt->run(); !run) return run;
-        id = db_.lastInsertId();
-        return {};
-    });
-    if (!s) return s.error();
-    return id;
+    return db_.insert(*stmt);
 }
 
 Status LlmCallStore::attachNode(std::int64_t callId, std::int64_t nodeId) const {

@@ -250,14 +250,7 @@ Result<std::int64_t> SearchStore::postCommand(std::int64_t searchId, const std::
     auto stmt = db_.prepare("INSERT INTO commands (search_id, verb, args) VALUES (?, ?, ?)");
     if (!stmt) return stmt.error();
     stmt->bind(1, searchId).bind(2, verb).bind(3, argsJson);
-    std::int64_t id = 0;
-    auto s = db_.transaction([&]() -> Status { // the id is this insert's, whatever other threads write
-        if (auto r = stmt->run(); !r) return r;
-        id = db_.lastInsertId();
-        return {};
-    });
-    if (!s) return s.error();
-    return id;
+    return db_.insert(*stmt);
 }
 
 Result<std::vector<CommandRecord>> SearchStore::pendingCommands(std::int64_t searchId) const {
