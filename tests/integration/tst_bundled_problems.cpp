@@ -293,6 +293,12 @@ for shape, dtype in (((1000, 7), torch.float32), ((13,), torch.uint8), ((333,), 
     b.copy_(a)
     b.view(-1)[0] -= 1  # in the first
     assert not judge.same_bytes(t, a, b), (shape, dtype)
+# A contiguous slice 4 bytes into its storage, as get_inputs may draw: compared as bytes, not as int64.
+base = torch.rand(1001)
+a, b = base[1:], base.clone()[1:]
+assert a.storage_offset() == 1 and judge.same_bytes(t, a, b)
+b[-1] += 1
+assert not judge.same_bytes(t, a, b)
 nan = torch.full((300,), float("nan"))
 assert judge.same_bytes(t, nan, nan.clone())  # bytes, not values
 negzero = torch.zeros(8)

@@ -456,7 +456,9 @@ def same_bytes(torch, a, b):
     time: torch.equal makes a temporary of one bool per element, and a whole
     8 GiB input's did not fit beside the runners on an 80 GB H100."""
     a, b = a.reshape(-1).view(torch.uint8), b.reshape(-1).view(torch.uint8)
-    if a.numel() % 8 == 0:  # eight bytes an element: an eighth of the temporaries
+    # Eight bytes an element (an eighth of the temporaries) where both start
+    # on an 8-byte boundary: a drawn input may be a slice 4 bytes into its storage.
+    if a.numel() % 8 == 0 and a.storage_offset() % 8 == 0 and b.storage_offset() % 8 == 0:
         a, b = a.view(torch.int64), b.view(torch.int64)
     return all(torch.equal(a[s:s + COMPARE_SLICE], b[s:s + COMPARE_SLICE]) for s in range(0, a.numel(), COMPARE_SLICE))
 
@@ -1103,7 +1105,7 @@ class Judge:
                     s.free()
                     pool[pool.index(s)] = fresh
                     sets[k] = fresh
-            values = None  # refilled: the draw's tensors are copies now
+            values = None  # refilled (copied), or kept by the set that replaced one
             self.seconds["refresh"] += time.perf_counter() - r0
             answer, produced = None, None
             draws = fresh_seed()
