@@ -126,12 +126,12 @@ Result<Statement> Database::prepare(const std::string& sql) const {
     sqlite3_stmt* stmt = nullptr;
     if (sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK)
         return makeError(ErrorCode::Database, std::string("database: ") + sqlite3_errmsg(db_) + " in: " + sql);
-    return Statement(db_, stmt, turn_.get());
+    return Statement(db_, stmt, &turn_->mutex);
 }
 
 Status Database::exec(const std::string& sql) const {
     // A statement run while another thread's transaction is open would join it.
-    std::lock_guard turn(*turn_);
+    std::lock_guard turn(turn_->mutex);
     char* err = nullptr;
     if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
         std::string msg = err ? err : sqlite3_errmsg(db_);

@@ -8,7 +8,10 @@
 // to the connection, so transactions take turns here; a second thread's
 // BEGIN would otherwise fail ("cannot start a transaction within a
 // transaction") or its writes would join, and be rolled back with, another's.
-// Writes go through transaction(); lastInsertId() is read inside one.
+// Writes go through transaction(); lastInsertId() is read inside one. Reads
+// do not take turns: a thread reading a shared connection may see another
+// thread's writes before they commit (separate connections, as other
+// processes use, never do).
 #include "util/result.h"
 
 #include <cstdint>
@@ -82,12 +85,21 @@ class Database {
     const std::filesystem::path& path() const { return path_; }
 
     // Runs fn inside BEGIN IMMEDIATE ... COMMIT; rolls back when fn fails.
-    // Transactions on one Database take turns across threads; fn may nest
-    // exec() and further transaction-free calls on this thread.
+    // Transactions on one Database take turns across threads. Nested on one
+    // thread (fn calling a store method that opens its own), the inner one
+    // joins the outer: its failure is fn's, and the outer rolls back.
     template <typename Fn> Status transaction(Fn&& fn) const {
-        std::lock_guard turn(*turn_);
+        std::lock_guard turn(turn_->mutex);
+        if (turn_->depth > 0) {
+            ++turn_->depth;
+            Status result = fn();
+            --turn_->depth;
+            return result;
+        }
         if (auto s = exec("BEGIN IMMEDIATE"); !s) return s;
+        turn_->depth = 1;
         Status result = fn();
+        turn_->depth = 0;
         if (!result) {
             (void)exec("ROLLBACK");
             return result;
@@ -102,13 +114,19 @@ class Database {
     static int newestSchemaVersion();
 
   private:
-    Database(sqlite3* db, std::filesystem::path path)
-        : db_(db), path_(std::move(path)), turn_(std::make_unique<std::recursive_mutex>()) {}
+    Database(sqlite3* db, std::filesystem::path path) : db_(db), path_(std::move(path)), turn_(std::make_unique<Turn>()) {}
     Status migrate();
 
+    // Held for a transaction, exec() and Statement::run(); depth counts the
+    // transactions open on the holding thread. On the heap: a Database moves,
+    // its statements keep pointing at the same mutex.
+    struct Turn {
+        std::recursive_mutex mutex;
+        int depth = 0;
+    };
     sqlite3* db_ = nullptr;
     std::filesystem::path path_;
-    std::unique_ptr<std::recursive_mutex> turn_; // held for a transaction and for exec()
+    std::unique_ptr<Turn> turn_; // null only in a moved-from Database, which may only be destroyed or assigned
 };
 
 } // namespace ks::store

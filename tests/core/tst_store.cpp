@@ -143,6 +143,35 @@ class TestStore : public QObject {
         QVERIFY(rows.ok() && *rows->step());
         QCOMPARE(rows->int64(0), std::int64_t{kThreads * kEach});
     }
+    // A store method that opens its own transaction, called inside another,
+    // joins it: both commit together, or a later failure rolls both back.
+    void nestedTransactionsJoinTheOuterOne() {
+        QTemporaryDir dir;
+        auto db = Database::open(std::filesystem::path(dir.path().toStdString()) / "ws.db");
+        QVERIFY(db.ok());
+        QVERIFY(db->exec("INSERT INTO searches (id, problem, problem_dir, problem_hash, config, status, owner_pid) "
+                         "VALUES (1, 'saxpy', '', 'p', '{}', 'running', 0)")
+                    .ok());
+        SearchStore searches(*db);
+        const auto commands = [&] {
+            auto count = db->prepare("SELECT count(*) FROM commands");
+            return count && *count->step() ? count->int64(0) : -1;
+        };
+        auto kept = db->transaction([&]() -> ks::Status {
+            auto id = searches.postCommand(1, "note", "{}");
+            return id ? ks::Status{} : ks::Status(id.error());
+        });
+        QVERIFY2(kept.ok(), kept.ok() ? "" : kept.error().message.c_str());
+        QCOMPARE(commands(), std::int64_t{1});
+        auto undone = db->transaction([&]() -> ks::Status {
+            if (auto id = searches.postCommand(1, "note", "{}"); !id) return id.error();
+            return db->exec("INSERT INTO no_such_table VALUES (1)");
+        });
+        QVERIFY(!undone.ok());
+        QCOMPARE(commands(), std::int64_t{1});               // the inner insert went with the outer rollback
+        QVERIFY(searches.postCommand(1, "note", "{}").ok()); // and the connection is usable after
+        QCOMPARE(commands(), std::int64_t{2});
+    }
     // The workbench's read API: one node's source, its parent's, its
     // evaluation, profile and LLM call with the documents it retrieved, as one
     // value; a node that is not there is an error that names it.
