@@ -448,10 +448,12 @@ Geomeans printTables(const std::vector<Row>& rows, const profile::MachineModel& 
         }
     }
     std::printf("\ngeometric-mean speedup over the references: %.2fx, over the best baseline of each shape (vs best): %.2fx (%d "
-                "problems); roofline: m = memory-bound, c = compute-bound, "
-                "l = latency-bound (declared by the problem; %% of the bandwidth floor shown for reference), for %d core(s) per "
-                "evaluation\n",
-                geomean, geomeanBest, counted, coresPerJob);
+                "problems); roofline: m = memory-bound, c = compute-bound, l = latency-bound (declared by the problem; %% of the "
+                "bandwidth floor shown for reference)",
+                geomean, geomeanBest, counted);
+    if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return !r.gpu; }))
+        std::printf(", for %d core(s) per evaluation", coresPerJob); // a GPU row's floor is the GPU's, whatever the cores
+    std::printf("\n");
 
     return {geomean, geomeanBest, counted};
 }

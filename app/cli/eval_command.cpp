@@ -171,18 +171,20 @@ bool readEvalOptions(const Args& args, const problem::ProblemSpec& problem, eval
 
 // A profile of the evaluation at the asked level, stored with it.
 std::optional<profile::ProfileReport> profileEvaluation(const store::Database& db, eval::Executor& executor,
-                                                        const eval::EvalOptions& options, const eval::EvaluationResult& result,
-                                                        const eval::Candidate& candidate,
+                                                        const problem::ProblemSpec& problem, const eval::EvalOptions& options,
+                                                        const eval::EvaluationResult& result, const eval::Candidate& candidate,
                                                         const problem::ParamAssignment& params) {
     std::optional<profile::ProfileReport> report;
     if (options.profile != eval::ProfileLevel::None) {
         // This host's roofline says nothing about a job that ran on another.
         std::optional<profile::MachineModel> machine;
         if (executor.kind() == eval::ExecutorKind::Local) {
-            auto probed =
-                profile::localMachine(false, {1, [](const std::string& s) {
-                                                  std::fprintf(stderr, "first profile on this host: probing %s...\n", s.c_str());
-                                              }});
+            // A GPU problem's roofs are the GPU's: a model with this host's GPUs serves unprobed.
+            const auto need = problem::runsOnGpu(problem.backend) ? profile::RoofsOf::GpusOnly : profile::RoofsOf::Cpu;
+            auto probed = profile::localMachine(
+                false,
+                {1, [](const std::string& s) { std::fprintf(stderr, "first profile on this host: probing %s...\n", s.c_str()); }},
+                need);
             if (probed) machine = *probed;
         }
         const int cores = machine ? machine->cores : 1;
@@ -285,7 +287,7 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
     const auto result = evaluator.finish(*problem, *prepared, outcome);
     if (evalConfig.keepJobs && !prepared->finished) std::fprintf(stderr, "job dir kept: %s\n", prepared->request.dir.c_str());
 
-    const auto report = profileEvaluation(*db, **executor, options, result, candidate, prepared->params);
+    const auto report = profileEvaluation(*db, **executor, *problem, options, result, candidate, prepared->params);
 
     if (args->has("json")) {
         auto j = eval::toJson(result);

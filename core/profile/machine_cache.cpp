@@ -54,7 +54,7 @@ Result<MachineModel> localMachine(bool reprobe, const ProbeOptions& options, Roo
         auto cached = loadMachine(host);
         if (cached && (cached->cpuProbed() || (need == RoofsOf::GpusOnly && !cached->gpus.empty()))) return cached;
         if (cached)
-            log::profile()->info("the machine model of {} holds GPUs only (machine import-gpu); probing its CPU", host);
+            log::profile()->info("the machine model of {} has no CPU measurement (machine import-gpu made it); probing", host);
         else if (cached.error().code != ErrorCode::NotFound)
             log::profile()->warn("{}; probing again", cached.error().message);
     }
