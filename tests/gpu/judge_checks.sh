@@ -6,7 +6,9 @@
 # GPU backends (verify_breakdowns.sh with PROFILE=ncu); the judge's parts of
 # the rmsnorm_fwd and softmax seeds' timed calls with the runners pinned to
 # one CPU and not (KS_JUDGE_PIN=0: does pinning slow their launches?); every
-# gpu_mapid strategy; and what the host's launch path costs (launch_cost.py).
+# gpu_mapid strategy; batch_event_truncate's seed with and without the
+# torch.compile baseline in its job; and what the host's launch path costs
+# (launch_cost.py).
 # Run after `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT`; everything lands
 # in OUT.
 #
@@ -49,6 +51,20 @@ r = json.load(open(sys.argv[1]))
 print(f"== gpu_mapid STRATEGY={sys.argv[2]}:", r.get("status"), (r.get("message") or "")[:300],
       [f"{t['candidate']['median'] * 1e6:.1f} us" for t in r.get("timing", [])])
 PY
+done
+# Bench's finalists of launch-bound seeds read up to 30 % slower re-timed
+# alone (with the torch.compile baseline's runner in the job) than in the
+# search (without): the same kernel both ways, judged and its parts.
+bet='BLOCK=1024 BLOCK_U=4096 ITERS=2 NUM_WARPS=2'
+for baseline in with without; do
+  args=(); for kv in $bet; do args+=(--param "$kv"); done
+  [ "$baseline" = without ] && args+=(--no-compile-baseline)
+  jobs=${JOBS_ROOT:-/tmp/ks-gpu-jobs}/bet-$baseline
+  rm -rf "$jobs" && mkdir -p "$jobs" && chmod o+x "$jobs"
+  "$cli" --db "$out/checks.db" eval --problem gpu_batch_event_truncate --seed triton "${args[@]}" --json --no-cache \
+    --sandbox required --time-budget 0.3 --keep-job --jobs-dir "$jobs" > "$out/bet-$baseline.json" 2> "$out/bet-$baseline.err"
+  echo "== gpu_batch_event_truncate, $baseline the torch.compile baseline"
+  python3 "$root/tests/gpu/judge_parts.py" "$jobs"/*/result.json || tail -3 "$out/bet-$baseline.err"
 done
 # What the host's launch path costs a call (Triton, eager, allocation, event).
 echo "== launch path"
