@@ -40,6 +40,12 @@ struct NodeDetails {
     std::optional<ProfileSummary> profile;
     // For the roofline chart: the parent's profile and the search's best node's.
     std::optional<ProfileSummary> parentProfile, bestProfile;
+    // Nsight Compute's baseline: the nearest ancestor whose profile holds ncu
+    // metrics (searches run ncu every few nodes, so the parent often has none),
+    // and its number in the search (#N); 0 when no ancestor has them.
+    std::optional<ProfileSummary> ncuBaseline;
+    std::int64_t ncuBaselineSeq = 0;
+    bool ncuBaselineIsParent = false;
 };
 
 } // namespace ks::inspect

@@ -118,6 +118,21 @@ Result<NodeDetails> WorkspaceReader::nodeDetails(std::int64_t searchId, std::int
             if (auto text = ss.sourceText(parents->front().sourceHash)) d.parentSource = *text;
             d.parentProfile = profileOf(parents->front().evaluationId);
         }
+    // Up the tree to the nearest ancestor with ncu metrics (a bounded walk:
+    // a malformed workspace's parent links cannot loop it forever).
+    std::int64_t up = node.parentId;
+    for (int steps = 0; up && steps < 256 && !d.ncuBaseline; ++steps) {
+        auto ancestor = ss.loadNodesById(searchId, {up});
+        if (!ancestor || ancestor->empty()) break;
+        const auto& a = ancestor->front();
+        auto summary = a.id == node.parentId ? d.parentProfile : profileOf(a.evaluationId);
+        if (summary && !summary->ncuMetrics.empty()) {
+            d.ncuBaseline = std::move(summary);
+            d.ncuBaselineSeq = a.seq;
+            d.ncuBaselineIsParent = a.id == node.parentId;
+        }
+        up = a.parentId;
+    }
     if (node.evaluationId) {
         auto rec = store::EvaluationStore(*db_).find(node.evaluationId);
         auto result = rec ? eval::parseResultJson(rec->resultJson) : Result<eval::EvaluationResult>(rec.error());

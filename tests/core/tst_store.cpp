@@ -28,6 +28,15 @@ EvaluationRecord record(const std::string& key, const std::string& status) {
     r.resultJson = "{\"status\":\"" + status + "\"}";
     return r;
 }
+SearchRecord runningSearch(const std::string& problem) {
+    SearchRecord s;
+    s.problem = problem;
+    s.problemDir = "/nowhere";
+    s.problemHash = "h";
+    s.configJson = "{}";
+    s.status = "running";
+    return s;
+}
 } // namespace
 
 class TestStore : public QObject {
@@ -107,9 +116,7 @@ class TestStore : public QObject {
         QTemporaryDir dir;
         auto db = Database::open(std::filesystem::path(dir.path().toStdString()) / "ws.db");
         QVERIFY(db.ok());
-        QVERIFY(db->exec("INSERT INTO searches (id, problem, problem_dir, problem_hash, config, status, owner_pid) "
-                         "VALUES (1, 'saxpy', '', 'p', '{}', 'running', 0)")
-                    .ok());
+        const auto searchId = SearchStore(*db).createSearch(runningSearch("saxpy")).value();
         constexpr int kThreads = 4, kEach = 150;
         std::atomic<int> failures{0};
         std::string firstFailure;
@@ -123,7 +130,7 @@ class TestStore : public QObject {
                     SearchStore searches(*db);
                     for (int i = 0; i < kEach; ++i) {
                         auto id = evaluations.insert(record("t" + std::to_string(t) + "-" + std::to_string(i), "ok"));
-                        auto command = searches.postCommand(1, "note", "{}");
+                        auto command = searches.postCommand(searchId, "note", "{}");
                         if (id && command) {
                             ids[static_cast<std::size_t>(t)].push_back(*id);
                             continue;
@@ -149,28 +156,86 @@ class TestStore : public QObject {
         QTemporaryDir dir;
         auto db = Database::open(std::filesystem::path(dir.path().toStdString()) / "ws.db");
         QVERIFY(db.ok());
-        QVERIFY(db->exec("INSERT INTO searches (id, problem, problem_dir, problem_hash, config, status, owner_pid) "
-                         "VALUES (1, 'saxpy', '', 'p', '{}', 'running', 0)")
-                    .ok());
+        const auto searchId = SearchStore(*db).createSearch(runningSearch("saxpy")).value();
         SearchStore searches(*db);
         const auto commands = [&] {
             auto count = db->prepare("SELECT count(*) FROM commands");
             return count && *count->step() ? count->int64(0) : -1;
         };
         auto kept = db->transaction([&]() -> ks::Status {
-            auto id = searches.postCommand(1, "note", "{}");
+            auto id = searches.postCommand(searchId, "note", "{}");
             return id ? ks::Status{} : ks::Status(id.error());
         });
         QVERIFY2(kept.ok(), kept.ok() ? "" : kept.error().message.c_str());
         QCOMPARE(commands(), std::int64_t{1});
         auto undone = db->transaction([&]() -> ks::Status {
-            if (auto id = searches.postCommand(1, "note", "{}"); !id) return id.error();
+            if (auto id = searches.postCommand(searchId, "note", "{}"); !id) return id.error();
             return db->exec("INSERT INTO no_such_table VALUES (1)");
         });
         QVERIFY(!undone.ok());
-        QCOMPARE(commands(), std::int64_t{1});               // the inner insert went with the outer rollback
-        QVERIFY(searches.postCommand(1, "note", "{}").ok()); // and the connection is usable after
+        QCOMPARE(commands(), std::int64_t{1});                      // the inner insert went with the outer rollback
+        QVERIFY(searches.postCommand(searchId, "note", "{}").ok()); // and the connection is usable after
         QCOMPARE(commands(), std::int64_t{2});
+    }
+    // Nsight Compute's baseline for a node is the nearest ancestor that ran
+    // ncu: searches profile with ncu every few nodes, so the parent often has
+    // no metrics to compare with.
+    void ncuBaselineIsTheNearestAncestorWithMetrics() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "ws.db";
+        std::int64_t searchId = 0;
+        std::vector<std::int64_t> ids; // a chain: #0 (ncu) -> #1 (roofline only) -> #2 (ncu) -> #3 (ncu)
+        {
+            auto db = Database::open(path);
+            QVERIFY(db.ok());
+            SearchStore ss(*db);
+            auto created = ss.createSearch(runningSearch("gpu_softmax"));
+            QVERIFY2(created.ok(), created.ok() ? "" : created.error().message.c_str());
+            searchId = *created;
+            QVERIFY(ss.putSource("a", "kernel").ok());
+            for (int seq = 0; seq < 4; ++seq) {
+                auto inserted = EvaluationStore(*db).insert(record("k" + std::to_string(seq), "ok"));
+                QVERIFY2(inserted.ok(), inserted.ok() ? "" : inserted.error().message.c_str());
+                const auto evaluationId = *inserted;
+                NodeRecord n;
+                n.searchId = searchId;
+                n.parentId = ids.empty() ? 0 : ids.back();
+                n.seq = seq;
+                n.origin = seq ? "tuner" : "seed";
+                n.sourceName = "k";
+                n.sourceHash = "a";
+                n.paramsJson = "{\"BLOCK\":\"" + std::to_string(64 << seq) + "\"}"; // one node per (source, params)
+                n.state = "done";
+                auto node = ss.insertNode(n);
+                QVERIFY2(node.ok(), node.ok() ? "" : node.error().message.c_str());
+                const auto id = *node;
+                n.id = id;
+                n.evaluationId = evaluationId;
+                n.status = "ok";
+                n.speedup = 1.0 + seq;
+                QVERIFY(ss.finishNode(n, ss.loadSearch(searchId).value()).ok());
+                ProfileRecord p;
+                p.evaluationId = evaluationId;
+                p.level = seq == 1 ? "roofline" : "ncu";
+                p.reportJson = seq == 1 ? std::string(R"({"signals": []})")
+                                        : R"({"ncu": [{"name": "k", "duration_ns": )" + std::to_string(1000 * (seq + 1)) + "}]}";
+                QVERIFY(ProfileStore(*db).save(p).ok());
+                ids.push_back(id);
+            }
+        }
+        auto reader = ks::inspect::WorkspaceReader::open(path);
+        QVERIFY(reader.ok());
+        auto third = reader->nodeDetails(searchId, ids[3]); // its parent #2 ran ncu
+        QVERIFY(third.ok() && third->ncuBaseline);
+        QCOMPARE(third->ncuBaselineSeq, std::int64_t{2});
+        QVERIFY(third->ncuBaselineIsParent);
+        auto second = reader->nodeDetails(searchId, ids[2]); // its parent #1 did not: #0 did
+        QVERIFY(second.ok() && second->ncuBaseline && second->parentProfile);
+        QCOMPARE(second->ncuBaselineSeq, std::int64_t{0});
+        QVERIFY(!second->ncuBaselineIsParent);
+        QCOMPARE(second->ncuBaseline->ncuMetrics.front().second, 1.0); // #0's duration, 1000 ns
+        auto root = reader->nodeDetails(searchId, ids[0]);
+        QVERIFY(root.ok() && !root->ncuBaseline && root->ncuBaselineSeq == 0);
     }
     // The workbench's read API: one node's source, its parent's, its
     // evaluation, profile and LLM call with the documents it retrieved, as one
@@ -183,13 +248,7 @@ class TestStore : public QObject {
             auto db = Database::open(path);
             QVERIFY(db.ok());
             SearchStore ss(*db);
-            SearchRecord s;
-            s.problem = "saxpy";
-            s.problemDir = "/nowhere";
-            s.problemHash = "h";
-            s.configJson = "{}";
-            s.status = "running";
-            searchId = ss.createSearch(s).value();
+            searchId = ss.createSearch(runningSearch("saxpy")).value();
             QVERIFY(ss.putSource("a", "void root() {}").ok() && ss.putSource("b", "void child() {}").ok());
             ks::eval::EvaluationResult r;
             r.status = ks::eval::EvalStatus::Ok;

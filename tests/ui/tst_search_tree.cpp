@@ -320,8 +320,9 @@ class TestSearchTree : public QObject {
         QVERIFY(!plot.showBreakdown(inspect::ProfileSummary{})); // a CPU node: no bars
     }
 
-    // The Profile page: the dominant kernel's ncu metrics beside the parent's
-    // (a changed value in bold), the diagnosis with its evidence.
+    // The Profile page: the dominant kernel's ncu metrics beside the nearest
+    // ancestor's that ran ncu (a changed value in bold), the diagnosis with
+    // its evidence.
     void profilePageShowsNcuMetricsBesideTheParent() {
         inspect::NodeDetails d;
         inspect::ProfileSummary node, parent;
@@ -332,11 +333,24 @@ class TestSearchTree : public QObject {
         parent.ncuMetrics = {{"DRAM throughput (%)", 61.0}, {"registers per thread", 40.0}};
         d.profile = node;
         d.parentProfile = parent;
+        d.ncuBaseline = parent;
+        d.ncuBaselineSeq = 3;
+        d.ncuBaselineIsParent = true;
         const QString html = profileHtml(d);
         QVERIFY(html.contains(QStringLiteral("Nsight Compute: rmsnorm_fwd")));
+        QVERIFY2(html.contains(QStringLiteral("#3 (parent)")), qPrintable(html));
         QVERIFY2(html.contains(QStringLiteral("<b>88</b>")) && html.contains(QStringLiteral(">61<")), qPrintable(html));
         QVERIFY(!html.contains(QStringLiteral("<b>40</b>"))); // unchanged: not bold
         QVERIFY(html.contains(QStringLiteral("memory_bound")) && html.contains(QStringLiteral("88% of peak")));
+        // A parent without ncu: the column is the ancestor's that ran it.
+        d.parentProfile = inspect::ProfileSummary{};
+        d.ncuBaselineSeq = 1;
+        d.ncuBaselineIsParent = false;
+        const QString fromAncestor = profileHtml(d);
+        QVERIFY2(fromAncestor.contains(QStringLiteral("#1 (ancestor)")) && fromAncestor.contains(QStringLiteral(">61<")),
+                 qPrintable(fromAncestor));
+        d.ncuBaseline.reset(); // none ran it: the column says so with dashes
+        QVERIFY(!profileHtml(d).contains(QStringLiteral(">61<")));
         d.profile.reset();
         QVERIFY(profileHtml(d).contains(QStringLiteral("No profile")));
     }

@@ -48,12 +48,19 @@ QString profileHtml(const inspect::NodeDetails& d) {
                  .arg(parent->gflops, 0, 'f', 1)
                  .arg(parent->rooflineFraction * 100, 0, 'f', 0);
     if (!pr.ncuMetrics.empty()) {
-        // The dominant kernel's metrics, the parent's beside them; a changed value is bold.
+        // The dominant kernel's metrics, the baseline's beside them (the
+        // nearest ancestor that ran ncu, as Nsight Compute compares against a
+        // chosen baseline); a changed value is bold.
+        const auto* baseline = d.ncuBaseline ? &*d.ncuBaseline : nullptr;
+        const QString against = !baseline               ? QObject::tr("parent")
+                                : d.ncuBaselineIsParent ? QObject::tr("#%1 (parent)").arg(d.ncuBaselineSeq)
+                                                        : QObject::tr("#%1 (ancestor)").arg(d.ncuBaselineSeq);
         p += QObject::tr("<h4>Nsight Compute: %1</h4>").arg(htmlEscaped(pr.ncuKernel));
         p += QObject::tr("<table cellpadding='2'><tr><th align='left'>metric</th><th align='right'>this node</th>"
-                         "<th align='right'>parent</th></tr>");
+                         "<th align='right'>%1</th></tr>")
+                 .arg(against);
         for (const auto& [name, v] : pr.ncuMetrics) {
-            const double before = parent ? metric(parent->ncuMetrics, name) : -1;
+            const double before = baseline ? metric(baseline->ncuMetrics, name) : -1;
             const bool changed = before >= 0 && v >= 0 && std::abs(v - before) > 0.05 * std::max(std::abs(v), std::abs(before));
             p += QStringLiteral("<tr><td>%1</td><td align='right'>%2</td><td align='right'>%3</td></tr>")
                      .arg(htmlEscaped(name), changed ? QStringLiteral("<b>%1</b>").arg(value(v)) : value(v), value(before));
