@@ -55,6 +55,18 @@ void printProfile(std::FILE* out, const profile::ProfileReport& p) {
     for (const auto& s : p.diagnosis) std::fprintf(out, "  %-18s %s\n", s.name.c_str(), s.evidence.c_str());
 }
 
+namespace {
+// One line per GPU of the model.
+void printGpus(std::FILE* out, const profile::MachineModel& m) {
+    for (const auto& g : m.gpus)
+        std::fprintf(out,
+                     "GPU %d: %s (cc %s), %d SMs, L2 %zu MiB; copy %.0f GB/s, FP32 FMA %.1f TFLOP/s, matrix bf16 %.0f / fp32 "
+                     "%.1f TFLOP/s\n",
+                     g.index, g.name.c_str(), g.computeCapability.c_str(), g.smCount, g.l2Bytes >> 20, g.copyGBs, g.fp32FmaTflops,
+                     g.bf16MatrixTflops, g.fp32MatrixTflops);
+}
+} // namespace
+
 void printMachine(std::FILE* out, const profile::MachineModel& m) {
     if (!m.cpuProbed()) {
         std::fprintf(out, "host %s: CPU not probed (kernelsmith-cli machine probe on that host measures it)\n", m.host.c_str());
@@ -76,15 +88,6 @@ void printMachine(std::FILE* out, const profile::MachineModel& m) {
                  m.scalarGflopsAll, m.vectorGflops1, m.vectorGflopsAll);
     std::fprintf(out, "ridge: %.2f flop/B (1 core), %.2f (all)\n", m.ridgeIntensity(1), m.ridgeIntensity(m.cores));
     printGpus(out, m);
-}
-
-void printGpus(std::FILE* out, const profile::MachineModel& m) {
-    for (const auto& g : m.gpus)
-        std::fprintf(out,
-                     "GPU %d: %s (cc %s), %d SMs, L2 %zu MiB; copy %.0f GB/s, FP32 FMA %.1f TFLOP/s, matrix bf16 %.0f / fp32 "
-                     "%.1f TFLOP/s\n",
-                     g.index, g.name.c_str(), g.computeCapability.c_str(), g.smCount, g.l2Bytes >> 20, g.copyGBs, g.fp32FmaTflops,
-                     g.bf16MatrixTflops, g.fp32MatrixTflops);
 }
 
 } // namespace ks::cli

@@ -9,6 +9,5 @@ namespace ks::cli {
 
 void printProfile(std::FILE* out, const profile::ProfileReport& report);
 void printMachine(std::FILE* out, const profile::MachineModel& model);
-void printGpus(std::FILE* out, const profile::MachineModel& model); // one line per GPU
 
 } // namespace ks::cli

@@ -113,23 +113,23 @@ Result<NodeDetails> WorkspaceReader::nodeDetails(std::int64_t searchId, std::int
         if (!profile || !*profile) return std::nullopt;
         return summarize(**profile);
     };
-    if (node.parentId)
-        if (auto parents = ss.loadNodesById(searchId, {node.parentId}); parents && !parents->empty()) {
-            if (auto text = ss.sourceText(parents->front().sourceHash)) d.parentSource = *text;
-            d.parentProfile = profileOf(parents->front().evaluationId);
-        }
-    // Up the tree to the nearest ancestor with ncu metrics (a bounded walk:
-    // a malformed workspace's parent links cannot loop it forever).
+    // Up the tree: the parent (its source and profile), then on to the nearest
+    // ancestor with ncu metrics, each node read once (a bounded walk: a
+    // malformed workspace's parent links cannot loop it forever).
     std::int64_t up = node.parentId;
     for (int steps = 0; up && steps < 256 && !d.ncuBaseline; ++steps) {
         auto ancestor = ss.loadNodesById(searchId, {up});
         if (!ancestor || ancestor->empty()) break;
         const auto& a = ancestor->front();
-        auto summary = a.id == node.parentId ? d.parentProfile : profileOf(a.evaluationId);
+        auto summary = profileOf(a.evaluationId);
+        if (steps == 0) {
+            if (auto text = ss.sourceText(a.sourceHash)) d.parentSource = *text;
+            d.parentProfile = summary;
+        }
         if (summary && !summary->ncuMetrics.empty()) {
             d.ncuBaseline = std::move(summary);
             d.ncuBaselineSeq = a.seq;
-            d.ncuBaselineIsParent = a.id == node.parentId;
+            d.ncuBaselineIsParent = steps == 0;
         }
         up = a.parentId;
     }
