@@ -13,21 +13,26 @@
 # in OUT.
 #
 # usage: tests/gpu/judge_checks.sh OUT
+#   PARTS (environment, default all): which of torch breakdowns pinning mapid
+#         bet launch to run, as "mapid bet launch"
 set -uo pipefail
 out=${1:?usage: judge_checks.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/built_env.sh"
 mkdir -p "$out"
+parts=" ${PARTS:-torch breakdowns pinning mapid bet launch} "
+want() { [[ "$parts" == *" $1 "* ]]; }
 "$gpu_probe" > "$out/gpu_probe.json" && "$cli" machine import-gpu "$out/gpu_probe.json" --host "$(hostname)" > /dev/null
 
-bash "$root/tests/gpu/verify_torch_backend.sh" "$out/torch" random_forward reference seed first_call_only replays_by_pointer forges_done
-PROFILE=ncu bash "$root/tests/gpu/verify_breakdowns.sh" "$out/breakdowns"
+want torch && bash "$root/tests/gpu/verify_torch_backend.sh" "$out/torch" random_forward reference seed first_call_only replays_by_pointer forges_done
+want breakdowns && PROFILE=ncu bash "$root/tests/gpu/verify_breakdowns.sh" "$out/breakdowns"
 
 # The last bench's best parameters.
 declare -A params=([gpu_rmsnorm_fwd]='BLOCK_N=4096 NUM_STAGES=2 NUM_WARPS=8 ROWS=1'
                    [gpu_softmax]='BLOCK_N=4096 NUM_STAGES=1 NUM_WARPS=8 ROWS=1'
                   )
 for pin in 1 0; do
+  want pinning || break
   for p in gpu_rmsnorm_fwd gpu_softmax; do
     args=(); for kv in ${params[$p]}; do args+=(--param "$kv"); done
     # Kept job dirs under /tmp: the sandbox user may not search OUT's parents.
@@ -42,6 +47,7 @@ done
 # Every MapId strategy: the default and bisect kernels call the shared jit
 # helpers too, so each must compile and agree with the reference.
 for strategy in bucket bisect packed; do
+  want mapid || break
   "$cli" --db "$out/checks.db" eval --problem gpu_mapid --seed triton --param STRATEGY=$strategy --param BUCKETS_PER_ENTRY=1 \
     --param BLOCK_Q=256 --param NUM_WARPS=4 --json --no-cache --sandbox required \
     --time-budget 0.3 > "$out/mapid-$strategy.json" 2> "$out/mapid-$strategy.err"
@@ -57,6 +63,7 @@ done
 # search (without): the same kernel both ways, judged and its parts.
 bet='BLOCK=1024 BLOCK_U=4096 ITERS=2 NUM_WARPS=2'
 for baseline in with without; do
+  want bet || break
   args=(); for kv in $bet; do args+=(--param "$kv"); done
   [ "$baseline" = without ] && args+=(--no-compile-baseline)
   jobs=${JOBS_ROOT:-/tmp/ks-gpu-jobs}/bet-$baseline
@@ -67,5 +74,4 @@ for baseline in with without; do
   python3 "$root/tests/gpu/judge_parts.py" "$jobs"/*/result.json || tail -3 "$out/bet-$baseline.err"
 done
 # What the host's launch path costs a call (Triton, eager, allocation, event).
-echo "== launch path"
-python3 "$root/tests/gpu/launch_cost.py" 1000
+want launch && echo "== launch path" && python3 "$root/tests/gpu/launch_cost.py" 1000
