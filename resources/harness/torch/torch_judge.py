@@ -398,7 +398,7 @@ class InputSet:
         self.views, self.specs, self.pristine = [], [], []
         for v, off in zip(values, offsets):
             if isinstance(v, torch.Tensor):
-                v = v.to("cuda").contiguous()
+                v = v.to(getattr(judge, "device", "cuda")).contiguous()
                 t = self.alloc.tensor(list(v.shape), list(v.stride()), v.dtype, off)
                 t.copy_(v)
                 self.views.append(t)
@@ -432,8 +432,19 @@ class InputSet:
         for i, v in enumerate(values):
             if isinstance(v, torch.Tensor):
                 self.views[i].copy_(v)
-                self.pristine[i].copy_(v)
+                if self.pristine[i] is None:
+                    self.pristine[i] = v  # the fresh draw is the pristine copy, as when the set was made
+                else:
+                    self.pristine[i].copy_(v)
         return True
+
+    def release_pristine(self):
+        """Lets the pristine copies go before the next draw, which becomes
+        them (refill): the set, its pristine copy and a new draw of an 8 GiB
+        input did not fit beside the runners on an 80 GB H100 (KernelBench
+        level 1, conv_standard_1d_dilated_strided). Only between rounds: a
+        call's inputs are checked against them right after it."""
+        self.pristine = [None] * len(self.pristine)
 
     def intact(self):
         """The index of the first input a call changed (restored), or -1."""
@@ -1088,10 +1099,11 @@ class Judge:
             sets = [pool[(first + k) % len(pool)] for k in range(batch)]
             r0 = time.perf_counter()
             for k, s in enumerate(sets):
-                # The last draw is let go first: refill copied it, and a third
-                # copy of an 8 GiB input (beside the set and its pristine copy)
-                # did not fit beside the runners on an 80 GB H100.
+                # Two copies of an input at most while it is redrawn: the set
+                # and the new draw (the old draw, its pristine copy, let go
+                # first; the new one takes its place).
                 values = None
+                s.release_pristine()
                 values = self.draw(shape["sizes"], mix(order, k + 1))[0]
                 if not s.refill(values):
                     # Sizes that depend on the draw: a new set in the old one's place.
