@@ -2,6 +2,7 @@
 // KernelBench-format file (or a folder of them, as a suite) becomes problems.
 #include "problem_import_command.h"
 
+#include "eval/out_of_memory.h"
 #include "exit_codes.h"
 #include "importer/torch_problem_import.h"
 
@@ -35,12 +36,6 @@ void printReport(const importer::ImportReport& r) {
     std::printf("  flops          %s\n", r.flops.c_str());
     std::printf("  forbidden      %s\n", list(r.forbidden).c_str());
     for (const auto& n : r.notes) std::printf("  note           %s\n", n.c_str());
-}
-
-// CUDA's and the host's words for it, as the importer passes them on.
-bool ranOutOfMemory(const std::string& message) {
-    return message.find("out of memory") != std::string::npos || message.find("OutOfMemoryError") != std::string::npos ||
-           message.find("killed (signal 9)") != std::string::npos;
 }
 
 } // namespace
@@ -86,7 +81,7 @@ int importProblems(const fs::path& from, const std::string& outArg, const std::s
             std::lock_guard lock(printMutex);
             if (r)
                 printReport(*r);
-            else if (!ranOutOfMemory(r.error().message) || jobs == 1)
+            else if (!eval::mentionsOutOfMemory(r.error().message) || jobs == 1)
                 std::fprintf(stderr, "problem import: %s: %s\n", files[i].c_str(), r.error().message.c_str());
             std::fflush(stdout);
             results[i] = std::move(r);
@@ -103,7 +98,7 @@ int importProblems(const fs::path& from, const std::string& outArg, const std::s
         // A file that ran out of memory beside the others gets the device alone.
         if (jobs > 1)
             for (std::size_t i = 0; i < files.size(); ++i)
-                if (!*results[i] && ranOutOfMemory(results[i]->error().message)) {
+                if (!*results[i] && eval::mentionsOutOfMemory(results[i]->error().message)) {
                     std::fprintf(stderr, "problem import: %s ran out of memory beside other imports; again alone\n",
                                  files[i].c_str());
                     fs::remove_all(out / importer::problemNameFor(files[i]), ec);

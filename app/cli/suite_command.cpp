@@ -55,6 +55,10 @@ class Progress final : public suite::RunObserver {
                      e.correct() ? (e.speedup ? ("  " + formatSpeedup(*e.speedup)).c_str() : "")
                                  : ("  " + e.message.substr(0, 160)).c_str());
     }
+    void retryingAlone(const suite::Entry& e) override {
+        std::fprintf(stderr, "        %s: ran out of memory beside other evaluations; again alone after the rest\n",
+                     e.problem.c_str());
+    }
 
   private:
     static std::string formatSpeedup(double s) {

@@ -1,5 +1,6 @@
 #include "suite/suite_runner.h"
 
+#include "eval/out_of_memory.h"
 #include "eval/reference_candidate.h"
 #include "problem/problem_loader.h"
 #include "search/search_launcher.h"
@@ -147,6 +148,7 @@ namespace {
 struct Shared {
     std::mutex mutex;
     std::vector<std::filesystem::path> left;
+    std::vector<std::filesystem::path> again; // ran out of memory beside others: run alone after the rest
     std::vector<Entry> entries;
     std::optional<Error> error;
     int done = 0, total = 0, ranHere = 0;
@@ -176,6 +178,13 @@ Entry runOne(const store::Database& db, eval::Evaluator& evaluator, const std::f
     return e;
 }
 
+// A reference or seed evaluation that ran out of memory while other problems'
+// evaluations shared the device (or host) may fit with it to itself; a search
+// is not run twice for it.
+bool retriedAlone(const Entry& e, Mode mode) {
+    return mode != Mode::Search && !e.correct() && (e.status == "oom" || eval::mentionsOutOfMemory(e.message));
+}
+
 void worker(const store::Database& db, eval::Evaluator& evaluator, const Suite& suite, const RunOptions& options,
             const std::filesystem::path& file, Shared& shared, RunObserver* observer, std::stop_token stop, int parallel) {
     for (;;) {
@@ -192,6 +201,14 @@ void worker(const store::Database& db, eval::Evaluator& evaluator, const Suite& 
         const auto t0 = Clock::now();
         Entry e = runOne(db, evaluator, dir, options);
         std::lock_guard lock(shared.mutex);
+        if (parallel > 1 && retriedAlone(e, options.mode)) {
+            // Not written to the run file: a run killed before the retry runs it again.
+            shared.again.push_back(dir);
+            log::eval()->info("suite {}: {} ran out of memory beside other evaluations; again alone after the rest", suite.name,
+                              e.problem);
+            if (observer) observer->retryingAlone(e);
+            continue;
+        }
         if (auto s = appendRun(file, e); !s) {
             shared.error = s.error();
             return;
@@ -229,6 +246,12 @@ Result<std::vector<Entry>> runSuite(const store::Database& db, eval::Evaluator& 
         std::vector<std::jthread> workers;
         for (int i = 0; i < parallel; ++i)
             workers.emplace_back([&] { worker(db, evaluator, suite, options, file, shared, observer, stop, parallel); });
+    }
+    // Every other evaluation has finished: each of these now has the device alone.
+    if (!shared.error && !shared.again.empty() && !stop.stop_requested()) {
+        shared.left = std::move(shared.again);
+        shared.again.clear();
+        worker(db, evaluator, suite, options, file, shared, observer, stop, 1);
     }
     if (shared.error) return *shared.error;
     // In the suite's order, whichever worker finished first.

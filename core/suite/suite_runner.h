@@ -28,6 +28,8 @@ class RunObserver {
     // `done` of `total` finished (this run and earlier ones); etaS < 0 until one finished in this run.
     virtual void starting(const std::string& problem, int done, int total, double etaS) = 0;
     virtual void finished(const Entry& entry) = 0;
+    // `entry` ran out of memory beside other evaluations: it runs again, alone, after the rest.
+    virtual void retryingAlone(const Entry& entry) { (void)entry; }
 };
 
 // The whole run's entries, the earlier ones included, in the suite's order.

@@ -127,6 +127,7 @@ class TestEvalFixtures : public QObject {
         QVERIFY(l.ok());
         QCOMPARE(eval::statusName(l->status), std::string("infra_error"));
         QVERIFY2(l->message.find("no candidate was charged") != std::string::npos, l->message.c_str());
+        QVERIFY2(l->message.find("ran out of memory") != std::string::npos, l->message.c_str());
         auto h = fixture_.evaluator().evaluate(*spec, hog, options_);
         QVERIFY(h.ok());
         QCOMPARE(eval::statusName(h->status), std::string("oom"));

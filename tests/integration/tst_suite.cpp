@@ -2,6 +2,7 @@
 // KernelBench metrics, a problem that does not load reported by status, and a
 // run killed (SIGKILL) mid-way that continues without running again what had
 // finished. Also the metrics themselves on fixed entries.
+#include "eval/out_of_memory.h"
 #include "suite/suite.h"
 #include "test_support.h"
 
@@ -141,6 +142,34 @@ class TestSuite : public QObject {
         QVERIFY2(started == 2, qPrintable(run.err)); // the second started before the first finished
         QCOMPARE(lines(two / "suite-run-reference.jsonl"), 2);
         QVERIFY2(run.out.contains("2 of 2 problems run, 2 correct"), qPrintable(run.out));
+    }
+
+    // Out of memory beside another evaluation: tried once more, alone, after the
+    // rest, and written to the run file once; a single worker does not retry.
+    void anOutOfMemoryFailureIsRetriedAlone() {
+        const auto two = fs::path(dir_.path().toStdString()) / "oom";
+        fs::create_directories(two);
+        fs::copy(test::problemDir("saxpy"), two / "g_saxpy", fs::copy_options::recursive);
+        fs::copy(test::problemDir("starved_reference"), two / "h_starved", fs::copy_options::recursive);
+        std::ofstream(two / "suite.json") << R"({"name": "oom", "problems": ["g_saxpy", "h_starved"]})";
+        const auto args = base(dir_.filePath("oom.db")) << QString::fromStdString(two.string()) << "--time-budget"
+                                                        << "0.02";
+        const auto run = cli(QStringList(args) << "--gpus"
+                                               << "0,1");
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QCOMPARE(run.err.count("h_starved: ran out of memory beside other evaluations; again alone"), 1);
+        QCOMPARE(run.err.count("g_saxpy: ran out of memory"), 0);
+        const auto entries = suite::readRun(two / "suite-run-reference.jsonl");
+        QCOMPARE(entries.size(), std::size_t{2});
+        QCOMPARE(entries[1].problem, std::string("h_starved")); // the retry finished last
+        QVERIFY2(!entries[1].correct() && eval::mentionsOutOfMemory(entries[1].status + " " + entries[1].message),
+                 qPrintable(QString::fromStdString(entries[1].status + ": " + entries[1].message)));
+
+        fs::remove(two / "suite-run-reference.jsonl");
+        const auto single = cli(args);
+        QVERIFY2(single.exitCode == 0, qPrintable(single.out + single.err));
+        QVERIFY2(!single.err.contains("again alone"), qPrintable(single.err));
+        QCOMPARE(lines(two / "suite-run-reference.jsonl"), 2);
     }
 
     void metricsFollowKernelBench() {

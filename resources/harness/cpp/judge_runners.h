@@ -296,6 +296,9 @@ bool failRunner(Json& res, const Runner& r, const std::string& what, const std::
                                            " of memory while the problem's " + r.name + " ran " + where +
                                            ", which then ran out of memory");
         }
+        if (outOfMemory)
+            return res.fail("infra_error", "the problem's " + r.name + " ran out of memory (could not allocate) " + where +
+                                               " (a host short of memory, or the problem's sizes; no candidate was charged)");
         if (timedOut)
             return res.fail("infra_error", "the problem's " + r.name + " did not finish within " + num(limitS) + " s " + where +
                                                " (the problem's fault; no candidate was charged)");
