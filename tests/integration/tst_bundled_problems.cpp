@@ -365,6 +365,10 @@ assert torch.equal(s.views[0], expected), "restored from the pristine copy"
 s.release_pristine()
 assert not s.refill([torch.rand(99, 7), 5, torch.zeros(13, dtype=torch.int64)])  # another shape: the set is replaced
 assert s.refill(draw(2)) and s.pristine[0] is not None  # a set's pristine copy is again a draw
+s.release_pristine()
+transposed = torch.rand(7, 100).t()  # a draw need not be contiguous; its pristine copy is
+assert s.refill([transposed, 5, torch.zeros(13, dtype=torch.int64)])
+assert s.pristine[0].is_contiguous() and torch.equal(s.pristine[0], transposed) and s.intact() == -1
 print("ok")
 )py");
         const QString withTorch = qEnvironmentVariable(

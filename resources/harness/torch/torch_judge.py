@@ -433,7 +433,8 @@ class InputSet:
             if isinstance(v, torch.Tensor):
                 self.views[i].copy_(v)
                 if self.pristine[i] is None:
-                    self.pristine[i] = v  # the fresh draw is the pristine copy, as when the set was made
+                    # The fresh draw is the pristine copy, as when the set was made.
+                    self.pristine[i] = v.to(self.views[i].device).contiguous()
                 else:
                     self.pristine[i].copy_(v)
         return True
