@@ -23,6 +23,9 @@
 #          of 100 were within 2 % and 5 just past 3 %: more rounds narrow that
 #   RUN_LIMIT (environment, seconds, default none): each level's run stops
 #          after this long (what finished is kept; the next call resumes)
+#   RESUME_FROM (environment, a folder): a level whose suite has no run file
+#          yet starts from RESUME_FROM/levelN/suite-run-reference.jsonl (a run
+#          recorded on another host or session, as tests/gpu/results keeps)
 set -uo pipefail
 kb=${1:?usage: kernelbench_reference.sh KB OUT [N1 N2 N3]}
 out=${2:?usage: kernelbench_reference.sh KB OUT [N1 N2 N3]}
@@ -49,6 +52,11 @@ for level in ${LEVELS:-1 2 3}; do
     fi
   fi
   if { [ "$step" = all ] || [ "$step" = run ]; } && [ "${counts[$((level - 1))]}" -gt 0 ]; then
+    earlier=${RESUME_FROM:-}/level$level/suite-run-reference.jsonl
+    if [ -n "${RESUME_FROM:-}" ] && [ -f "$earlier" ] && [ ! -f "$suite/suite-run-reference.jsonl" ]; then
+      cp "$earlier" "$suite/suite-run-reference.jsonl"
+      echo "kernelbench: level $level resumes after the $(wc -l < "$earlier") problems of $earlier"
+    fi
     t0=$(date +%s)
     timeout "${RUN_LIMIT:-0}" "$cli" --db "$out/kernelbench.db" suite run "$suite" --mode reference --gpus "$workers" \
       --sandbox required --time-budget "${TIME_BUDGET:-1.0}" --max-problems "${counts[$((level - 1))]}" --json "$out/report-level$level.json" \
