@@ -207,13 +207,8 @@ class TestBundledProblems : public QObject {
     // KS_JUDGE_PIN=0 turns it off. Also its check for an MPS daemon, and what
     // it says of the job's task limit when CUDA could not start.
     void timedRoundsTakeOneCpuPerGpu() {
-        const auto judge = QString::fromStdString((test::bundledProblemsDir().parent_path() / "harness" / "torch").string());
         const QString script = QStringLiteral(R"py(
-import importlib.util, os, sys
-sys.path.insert(0, sys.argv[1])  # its sibling modules, as in a job's src/
-spec = importlib.util.spec_from_file_location("judge", sys.argv[1] + "/torch_judge.py")
-judge = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(judge)
+import os
 allowed = os.sched_getaffinity(0)
 seen = []
 for gpu in ("0", "1"):
@@ -256,10 +251,7 @@ if child == 0:
 assert os.waitpid(child, 0)[1] == 0
 print("ok", seen)
 )py");
-        QProcess python;
-        python.start(QStringLiteral("python3"), {"-c", script, judge});
-        QVERIFY2(python.waitForFinished(30000), "python3 is missing: packaging/bootstrap.sh installs it");
-        QVERIFY2(python.exitCode() == 0, (python.readAllStandardError() + python.readAllStandardOutput()).constData());
+        runWithJudge(script, QStringLiteral("python3"));
     }
 
     // The judge's check that a call left its inputs alone compares their bytes
@@ -267,13 +259,7 @@ print("ok", seen)
     // whole 8 GiB input did not fit beside the runners on an 80 GB H100
     // (KernelBench level 1, l1norm and l2norm). Plain Python and CPU tensors.
     void inputsAreComparedASliceAtATime() {
-        const auto judge = QString::fromStdString((test::bundledProblemsDir().parent_path() / "harness" / "torch").string());
         const QString script = QStringLiteral(R"py(
-import importlib.util, sys
-sys.path.insert(0, sys.argv[1])
-spec = importlib.util.spec_from_file_location("judge", sys.argv[1] + "/torch_judge.py")
-judge = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(judge)
 import torch
 judge.COMPARE_SLICE = 64
 seen = []
@@ -306,13 +292,7 @@ assert not judge.same_bytes(t, negzero, -negzero)  # -0.0 == 0.0 as values, not 
 assert seen and max(seen) <= 64, max(seen)
 print("ok", len(seen))
 )py");
-        // Debian's python3 has python3-torch (packaging/bootstrap.sh); another earlier on PATH may not.
-        const QString withTorch = qEnvironmentVariable(
-            "KS_PYTHON", QFile::exists("/usr/bin/python3") ? QStringLiteral("/usr/bin/python3") : QStringLiteral("python3"));
-        QProcess python;
-        python.start(withTorch, {"-c", script, judge});
-        QVERIFY2(python.waitForFinished(60000), "python3 is missing: packaging/bootstrap.sh installs it");
-        QVERIFY2(python.exitCode() == 0, (python.readAllStandardError() + python.readAllStandardOutput()).constData());
+        runWithJudge(script, pythonWithTorch());
     }
 
     // A timed round redraws a set's inputs holding two copies at most: the
@@ -322,13 +302,8 @@ print("ok", len(seen))
     // still finds and restores a change afterwards. CPU tensors stand for the
     // device's; the shared allocation is a byte tensor.
     void aRedrawHoldsTwoCopiesOfAnInput() {
-        const auto judge = QString::fromStdString((test::bundledProblemsDir().parent_path() / "harness" / "torch").string());
         const QString script = QStringLiteral(R"py(
-import importlib.util, sys, weakref
-sys.path.insert(0, sys.argv[1])
-spec = importlib.util.spec_from_file_location("judge", sys.argv[1] + "/torch_judge.py")
-judge = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(judge)
+import weakref
 import torch
 class Shared:
     def __init__(self, n):
@@ -371,15 +346,34 @@ assert s.refill([transposed, 5, torch.zeros(13, dtype=torch.int64)])
 assert s.pristine[0].is_contiguous() and torch.equal(s.pristine[0], transposed) and s.intact() == -1
 print("ok")
 )py");
-        const QString withTorch = qEnvironmentVariable(
-            "KS_PYTHON", QFile::exists("/usr/bin/python3") ? QStringLiteral("/usr/bin/python3") : QStringLiteral("python3"));
-        QProcess python;
-        python.start(withTorch, {"-c", script, judge});
-        QVERIFY2(python.waitForFinished(60000), "python3 is missing: packaging/bootstrap.sh installs it");
-        QVERIFY2(python.exitCode() == 0, (python.readAllStandardError() + python.readAllStandardOutput()).constData());
+        runWithJudge(script, pythonWithTorch());
     }
 
   private:
+    // Debian's python3 has python3-torch (packaging/bootstrap.sh); another earlier on PATH may not.
+    static QString pythonWithTorch() {
+        return qEnvironmentVariable("KS_PYTHON", QFile::exists("/usr/bin/python3") ? QStringLiteral("/usr/bin/python3")
+                                                                                   : QStringLiteral("python3"));
+    }
+
+    // Runs `body` with the torch judge's module loaded as `judge` (its sibling
+    // modules importable, as in a job's src/); the test fails with its output
+    // unless it exits 0.
+    static void runWithJudge(const QString& body, const QString& python) {
+        const auto dir = QString::fromStdString((test::bundledProblemsDir().parent_path() / "harness" / "torch").string());
+        const QString script =
+            QStringLiteral("import importlib.util, sys\n"
+                           "sys.path.insert(0, sys.argv[1])\n"
+                           "spec = importlib.util.spec_from_file_location(\"judge\", sys.argv[1] + \"/torch_judge.py\")\n"
+                           "judge = importlib.util.module_from_spec(spec)\n"
+                           "spec.loader.exec_module(judge)\n") +
+            body;
+        QProcess process;
+        process.start(python, {"-c", script, dir});
+        QVERIFY2(process.waitForFinished(60000), "python3 is missing: packaging/bootstrap.sh installs it");
+        QVERIFY2(process.exitCode() == 0, (process.readAllStandardError() + process.readAllStandardOutput()).constData());
+    }
+
     // Runs a prepared job whose KS_PYTHON names `name`, written into the job
     // dir (run.sh starts there, where a sandboxed job can reach it) as an
     // executable `script`; none when it cannot be written.
