@@ -109,6 +109,7 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
         {"src/torch_cuda.py", embeddedTemplates().at("torch_cuda.py")},
         {"src/torch_rules.py", embeddedTemplates().at("torch_rules.py")},
         {"src/torch_sizes.py", embeddedTemplates().at("torch_sizes.py")},
+        {"src/ks_launch.py", embeddedTemplates().at("ks_launch.py")}, // a candidate's to import
         {"src/reference.py", p.reference.text},
         {"src/candidate.py", candidate.source},
         {"src/ks_params.py", paramsModule(space, candidate.params)},

@@ -1,5 +1,6 @@
 #include "report/standalone_kernel.h"
 
+#include "eval/embedded_templates.h"
 #include "eval/torch_harness_generator.h"
 #include "problem/tunable_params.h"
 #include "store/search_store.h"
@@ -38,6 +39,11 @@ Result<std::string> standaloneKernel(const store::Database& db, std::int64_t sea
             text.replace(static_cast<std::size_t>(m.position(0)) + m[1].length(), m[0].length() - m[1].length(), baked);
         else
             text = baked + text;
+        // The harness's launcher, which a candidate may import, goes inline too.
+        static const std::regex launchImport(R"((^|\n)[ \t]*from[ \t]+ks_launch[ \t]+import[^\n]*)");
+        if (std::regex_search(text, m, launchImport))
+            text.replace(static_cast<std::size_t>(m.position(0)) + m[1].length(), m[0].length() - m[1].length(),
+                         "# ks_launch, from Kernelsmith's harness:\n" + eval::embeddedTemplates().at("ks_launch.py"));
         header.replace(0, 2, "#");
         return header + text;
     }

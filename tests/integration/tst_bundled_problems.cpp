@@ -148,6 +148,7 @@ class TestBundledProblems : public QObject {
                            QString::fromStdString((jobDir / "src" / "torch_runner.py").string()),
                            QString::fromStdString((jobDir / "src" / "torch_cuda.py").string()),
                            QString::fromStdString((jobDir / "src" / "torch_rules.py").string()),
+                           QString::fromStdString((jobDir / "src" / "ks_launch.py").string()),
                            QString::fromStdString((jobDir / "src" / "reference.py").string()),
                            QString::fromStdString((jobDir / "src" / "candidate.py").string()),
                            QString::fromStdString((jobDir / "src" / "ks_params.py").string())});
@@ -347,6 +348,68 @@ assert s.pristine[0].is_contiguous() and torch.equal(s.pristine[0], transposed) 
 print("ok")
 )py");
         runWithJudge(script, pythonWithTorch());
+    }
+
+    // ks_launch keeps one compiled kernel per specialisation of the arguments
+    // (finer than Triton's: an int's 1, 16-divisibility and width, a tensor's
+    // dtype and alignment), passes every parameter in signature order with the
+    // constexprs in their places, and falls back to kernel[grid] for good when
+    // the direct path is refused. A stand-in kernel records what it is asked.
+    void theLauncherKeysByTritonsSpecialisation() {
+        const QString script = QStringLiteral(R"py(
+from ks_launch import launcher
+class Param:
+    def __init__(self, name, constexpr):
+        self.name, self.is_constexpr = name, constexpr
+class Tensor:
+    def __init__(self, ptr, dtype="f32"):
+        self.ptr, self.dtype = ptr, dtype
+    def data_ptr(self):
+        return self.ptr
+class Kernel:  # x_ptr, n, BLOCK: constexpr, y_ptr, ROWS: constexpr
+    params = [Param("x_ptr", False), Param("n", False), Param("BLOCK", True), Param("y_ptr", False), Param("ROWS", True)]
+    def __init__(self, refuse=False):
+        self.compiled, self.launched, self.jit, self.refuse = [], [], [], refuse
+    def warmup(self, *args, grid, **meta):
+        self.compiled.append(args)
+        kernel = self
+        class Handle:
+            def __getitem__(self, g):
+                def run(*full):
+                    if kernel.refuse:
+                        raise TypeError("function takes exactly 25 arguments (23 given)")
+                    kernel.launched.append((g, full))
+                return run
+        return Handle()
+    def __getitem__(self, grid):
+        return lambda *args, **meta: self.jit.append((grid, args, meta))
+k = Kernel()
+go = launcher(k, BLOCK=128, ROWS=2, num_warps=4)
+x, y = Tensor(4096), Tensor(8192)
+go((10,), x, 64, y)
+assert k.launched == [((10, 1, 1), (x, 64, 128, y, 2))], k.launched
+go((12, 3), Tensor(1024), 640, Tensor(2048))  # same specialisation: no new compile
+assert len(k.compiled) == 1 and k.launched[-1][0] == (12, 3, 1)
+for args in ((x, 1, y), (x, 65, y), (x, 1 << 40, y), (Tensor(4100), 64, y), (Tensor(4096, "f16"), 64, y), (x, -64, y)):
+    before = len(k.compiled)
+    go((1,), *args)
+    assert len(k.compiled) == before + 1, args  # each a specialisation of its own
+assert not k.jit
+go(lambda meta: (1,), x, 64, y)  # a callable grid: Triton's own path
+assert len(k.jit) == 1 and k.jit[0][2] == {"BLOCK": 128, "ROWS": 2, "num_warps": 4}
+r = Kernel(refuse=True)
+go = launcher(r, BLOCK=128, ROWS=2)
+go((5,), x, 64, y)
+go((5,), x, 64, y)
+assert len(r.jit) == 2 and len(r.compiled) == 1 and not go.direct  # refused once, then the usual path for good
+assert r.jit[0] == ((5,), (x, 64, y), {"BLOCK": 128, "ROWS": 2})
+d = Kernel()
+go = launcher(d, BLOCK=128)  # ROWS left to its default: Triton binds it
+go((5,), x, 64, y)
+assert len(d.jit) == 1 and not d.compiled
+print("ok")
+)py");
+        runWithJudge(script, QStringLiteral("python3"));
     }
 
   private:
