@@ -407,6 +407,16 @@ d = Kernel()
 go = launcher(d, BLOCK=128)  # ROWS left to its default: Triton binds it
 go((5,), x, 64, y)
 assert len(d.jit) == 1 and not d.compiled
+from ks_launch import launch, launch_jit
+e = Kernel()
+launch(e, (3,), x, 64, y, BLOCK=128, ROWS=2)
+launch(e, (3,), x, 64, y, BLOCK=128, ROWS=2)
+launch(e, (3,), x, 64, y, BLOCK=256, ROWS=2)  # other constexprs: a launcher of their own
+assert len(e.compiled) == 2 and len(e.launched) == 3 and e.launched[2][1] == (x, 64, 256, y, 2), e.launched
+launch_jit(e, (3,), x, 64, y, BLOCK=128, ROWS=2)
+assert e.jit == [((3,), (x, 64, y), {"BLOCK": 128, "ROWS": 2})]
+launch(e, (3,), x, 64, y, BLOCK=[128], ROWS=2)  # an unhashable value: Triton's own path
+assert len(e.jit) == 2
 print("ok")
 )py");
         runWithJudge(script, QStringLiteral("python3"));

@@ -11,6 +11,15 @@ time is judged by its launches.
     copy = launcher(_copy_kernel, BLOCK=BLOCK, num_warps=4)
     copy(grid, src, dst, n)        # as _copy_kernel[grid](src, dst, n, BLOCK=BLOCK, num_warps=4)
 
+or, where the constexprs change from call to call, one launcher kept per
+kernel and constexpr values:
+
+    from ks_launch import launch
+    launch(_copy_kernel, grid, src, dst, n, BLOCK=block, num_warps=4)
+
+(`launch_jit` takes the same arguments and is `kernel[grid](...)` itself: a
+seed can offer both as a tunable choice.)
+
 Positional arguments are the kernel's non-constexpr parameters in order;
 constexprs and options (num_warps, num_stages) are fixed when the launcher is
 made. A compiled kernel is kept per specialisation of the arguments, keyed
@@ -74,3 +83,27 @@ class launcher:
                 self.direct = False
                 self.handles.clear()
         self.kernel[grid](*args, **self.meta)
+
+
+_launchers = {}
+
+
+def launch(kernel, grid, *args, **meta):
+    """`kernel[grid](*args, **meta)` through a launcher kept per kernel and
+    meta (in the order given: one call site passes them alike each time)."""
+    key = (kernel, tuple(meta.items()))
+    try:
+        go = _launchers.get(key)
+    except TypeError:  # a meta value that cannot key a dict
+        kernel[grid](*args, **meta)
+        return
+    if go is None:
+        if len(_launchers) > 256:  # constexprs drawn from a wide range: bounded, not a leak
+            _launchers.clear()
+        go = _launchers[key] = launcher(kernel, **meta)
+    go(grid, *args)
+
+
+def launch_jit(kernel, grid, *args, **meta):
+    """`kernel[grid](*args, **meta)`, Triton's own path."""
+    kernel[grid](*args, **meta)
