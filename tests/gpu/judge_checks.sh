@@ -7,20 +7,20 @@
 # the rmsnorm_fwd and softmax seeds' timed calls with the runners pinned to
 # one CPU and not (KS_JUDGE_PIN=0: does pinning slow their launches?); every
 # gpu_mapid strategy; batch_event_truncate's seed with and without the
-# torch.compile baseline in its job; and what the host's launch path costs
-# (launch_cost.py).
+# torch.compile baseline in its job; what the host's launch path costs
+# (launch_cost.py); and the launch-bound seeds launched both ways.
 # Run after `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT`; everything lands
 # in OUT.
 #
 # usage: tests/gpu/judge_checks.sh OUT
 #   PARTS (environment, default all): which of torch breakdowns pinning mapid
-#         bet launch to run, as "mapid bet launch"
+#         bet launch seeds to run, as "mapid bet launch"
 set -uo pipefail
 out=${1:?usage: judge_checks.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/built_env.sh"
 mkdir -p "$out"
-parts=" ${PARTS:-torch breakdowns pinning mapid bet launch} "
+parts=" ${PARTS:-torch breakdowns pinning mapid bet launch seeds} "
 want() { [[ "$parts" == *" $1 "* ]]; }
 "$gpu_probe" > "$out/gpu_probe.json" && "$cli" machine import-gpu "$out/gpu_probe.json" --host "$(hostname)" > /dev/null
 
@@ -75,3 +75,39 @@ for baseline in with without; do
 done
 # What the host's launch path costs a call (Triton, eager, allocation, event).
 want launch && echo "== launch path" && python3 "$root/tests/gpu/launch_cost.py" 1000
+# The launch-bound seeds both ways (LAUNCH direct: ks_launch; jit:
+# kernel[grid]) outside the judge (host_path.py: host time, device time,
+# cProfile) and through it, and batch_event_truncate's two schedules.
+if want seeds; then
+  g=$root/resources/problems/gpu
+  bet='BLOCK=1024 BLOCK_U=4096 ITERS=2 NUM_WARPS=2'
+  rms='BLOCK_N=4096 NUM_STAGES=2 NUM_WARPS=8 ROWS=1'
+  mkdir -p "$out/seeds"
+  judged() {  # NAME PROBLEM PARAM=VALUE...
+    local name=$1 problem=$2 args=(); shift 2
+    for kv in "$@"; do args+=(--param "$kv"); done
+    "$cli" --db "$out/checks.db" eval --problem "$problem" --seed triton "${args[@]}" --json --no-cache --sandbox required \
+      --time-budget 0.3 > "$out/seeds/$name.json" 2> "$out/seeds/$name.err"
+    python3 - "$out/seeds/$name.json" "$name" <<'PY' || tail -3 "$out/seeds/$name.err"
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(f"== {sys.argv[2]}:", r.get("status"), (r.get("message") or "")[:200],
+      [f"{t['candidate']['median'] * 1e6:.1f} us" for t in r.get("timing", [])])
+PY
+  }
+  for launch in direct jit; do
+    echo "== host path, LAUNCH=$launch"
+    # shellcheck disable=SC2086
+    python3 "$root/tests/gpu/host_path.py" "$g/gpu_batch_event_truncate" "$g/gpu_batch_event_truncate/seeds/triton.py" $bet LAUNCH=$launch
+    # shellcheck disable=SC2086
+    python3 "$root/tests/gpu/host_path.py" "$g/gpu_rmsnorm_fwd" "$g/gpu_rmsnorm_fwd/seeds/triton.py" $rms LAUNCH=$launch
+    python3 "$root/tests/gpu/host_path.py" "$g/gpu_mbdt" "$g/gpu_mbdt/seeds/triton.py" LAUNCH=$launch
+    for schedule in chunks per_sequence; do
+      # shellcheck disable=SC2086
+      judged bet-$schedule-$launch gpu_batch_event_truncate $bet SCHEDULE=$schedule LAUNCH=$launch
+    done
+    # shellcheck disable=SC2086
+    judged rmsnorm_fwd-$launch gpu_rmsnorm_fwd $rms LAUNCH=$launch
+    judged mbdt-$launch gpu_mbdt LAUNCH=$launch
+  done
+fi
