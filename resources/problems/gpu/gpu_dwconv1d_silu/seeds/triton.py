@@ -13,15 +13,20 @@
 #            program; the per-row weights/bias are gathered once per tile.
 # NUM_WARPS  threads per program: more = fewer elements per thread.
 #
+# LAUNCH: direct launches through ks_launch (the compiled kernel kept per
+# specialisation, past Triton's per-call binding); jit: kernel[grid].
+#
 # @ks-param BLOCK_L: 256 | 512 | 1024 | 2048 = 1024
 # @ks-param ROWS: 1 | 2 | 4 | 8 = 1
 # @ks-param NUM_WARPS: 2 | 4 | 8 = 4
+# @ks-param LAUNCH: enum(direct, jit) = direct
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK_L, ROWS, NUM_WARPS
+from ks_params import BLOCK_L, ROWS, NUM_WARPS, LAUNCH
+from ks_launch import launch, launch_jit
 
 
 @triton.jit
@@ -47,6 +52,9 @@ def _dw_causal_silu_kernel(X, W, Bias, Y, R, C, L,
     tl.store(Y + rows[:, None] * L + t[None, :], y.to(Y.dtype.element_ty), mask=out_mask)
 
 
+_launch = launch if LAUNCH == "direct" else launch_jit
+
+
 class ModelNew(nn.Module):
     def __init__(self, channels: int, kernel_size: int = 4):
         super().__init__()
@@ -63,9 +71,9 @@ class ModelNew(nn.Module):
         n_rows = b * c
         block_l = max(16, min(triton.next_power_of_2(seq_len), BLOCK_L))
         grid = (triton.cdiv(n_rows, ROWS), triton.cdiv(seq_len, block_l))
-        _dw_causal_silu_kernel[grid](
-            x, w, bias, y, n_rows, c, seq_len,
-            K=k, BLOCK_L=block_l, ROWS=ROWS,
-            num_warps=NUM_WARPS,
+        _launch(_dw_causal_silu_kernel, grid,
+                x, w, bias, y, n_rows, c, seq_len,
+                K=k, BLOCK_L=block_l, ROWS=ROWS,
+                num_warps=NUM_WARPS,
         )
         return y

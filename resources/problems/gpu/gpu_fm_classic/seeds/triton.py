@@ -15,16 +15,21 @@
 # NUM_WARPS  threads per program.
 # NUM_STAGES software pipelining depth of the field loop.
 #
+# LAUNCH: direct launches through ks_launch (the compiled kernel kept per
+# specialisation, past Triton's per-call binding); jit: kernel[grid].
+#
 # @ks-param BLOCK_F: 2 | 4 | 8 | 16 | 32 = 16
 # @ks-param SAMPLES: 1 | 2 | 4 = 1
 # @ks-param NUM_WARPS: 2 | 4 | 8 = 4
 # @ks-param NUM_STAGES: 1 | 2 | 3 = 2
+# @ks-param LAUNCH: enum(direct, jit) = direct
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK_F, SAMPLES, NUM_WARPS, NUM_STAGES
+from ks_params import BLOCK_F, SAMPLES, NUM_WARPS, NUM_STAGES, LAUNCH
+from ks_launch import launch, launch_jit
 
 
 @triton.jit
@@ -51,6 +56,9 @@ def _fm_kernel(x_ptr, out_ptr, B, F, D,
         tl.store(out_ptr + b, 0.5 * total, mask=bok)
 
 
+_launch = launch if LAUNCH == "direct" else launch_jit
+
+
 class ModelNew(nn.Module):
     def __init__(self):
         super().__init__()
@@ -64,7 +72,7 @@ class ModelNew(nn.Module):
         block_d = triton.next_power_of_2(max(nd, 1))
         block_f = min(BLOCK_F, triton.next_power_of_2(max(nf, 1)))
         grid = (triton.cdiv(nb, SAMPLES),)
-        _fm_kernel[grid](x, out, nb, nf, nd,
-                         BLOCK_F=block_f, BLOCK_D=block_d, SAMPLES=SAMPLES,
-                         num_warps=NUM_WARPS, num_stages=NUM_STAGES)
+        _launch(_fm_kernel, grid, x, out, nb, nf, nd,
+                BLOCK_F=block_f, BLOCK_D=block_d, SAMPLES=SAMPLES,
+                num_warps=NUM_WARPS, num_stages=NUM_STAGES)
         return out

@@ -15,16 +15,21 @@
 #            cross-warp reductions (two per row).
 # NUM_STAGES software pipelining depth of the chunk loops (long rows only).
 #
+# LAUNCH: direct launches through ks_launch (the compiled kernel kept per
+# specialisation, past Triton's per-call binding); jit: kernel[grid].
+#
 # @ks-param BLOCK_N: 1024 | 2048 | 4096 | 8192 = 4096
 # @ks-param ROWS: 1 | 2 | 4 = 1
 # @ks-param NUM_WARPS: 4 | 8 | 16 = 8
 # @ks-param NUM_STAGES: 1 | 2 | 3 = 1
+# @ks-param LAUNCH: enum(direct, jit) = direct
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK_N, ROWS, NUM_WARPS, NUM_STAGES
+from ks_params import BLOCK_N, ROWS, NUM_WARPS, NUM_STAGES, LAUNCH
+from ks_launch import launch, launch_jit
 
 
 @triton.jit
@@ -74,6 +79,9 @@ def _ln_fwd_kernel(X, W, Bias, Y, M, N, stride_x, stride_y, eps,
             tl.store(y_rows + c[None, :], y.to(Y.dtype.element_ty), mask=mask)
 
 
+_launch = launch if LAUNCH == "direct" else launch_jit
+
+
 class ModelNew(nn.Module):
     def __init__(self, normalized_size: int, eps: float = 1e-5):
         super().__init__()
@@ -89,10 +97,10 @@ class ModelNew(nn.Module):
         y = torch.empty_like(x2)
         block = max(16, min(triton.next_power_of_2(n), BLOCK_N))
         grid = (triton.cdiv(m, ROWS),)
-        _ln_fwd_kernel[grid](
-            x2, self.weight.contiguous(), self.bias.contiguous(), y, m, n,
-            x2.stride(0), y.stride(0), self.eps,
-            BLOCK=block, ROWS=ROWS, ONE_PASS=(n <= block),
-            num_warps=NUM_WARPS, num_stages=NUM_STAGES,
+        _launch(_ln_fwd_kernel, grid,
+                x2, self.weight.contiguous(), self.bias.contiguous(), y, m, n,
+                x2.stride(0), y.stride(0), self.eps,
+                BLOCK=block, ROWS=ROWS, ONE_PASS=(n <= block),
+                num_warps=NUM_WARPS, num_stages=NUM_STAGES,
         )
         return y.reshape(shape)

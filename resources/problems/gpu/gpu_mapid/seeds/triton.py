@@ -36,16 +36,21 @@
 # BLOCK_Q   queries per program.
 # NUM_WARPS threads per program (more warps = more loads in flight per SM).
 #
+# LAUNCH: direct launches through ks_launch (the compiled kernel kept per
+# specialisation, past Triton's per-call binding); jit: kernel[grid].
+#
 # @ks-param STRATEGY: enum(bucket, bisect, packed) = bucket
 # @ks-param BUCKETS_PER_ENTRY: 1 | 2 | 4 = 2
 # @ks-param BLOCK_Q: 256 | 512 | 1024 | 2048 = 256
 # @ks-param NUM_WARPS: 2 | 4 | 8 = 4
+# @ks-param LAUNCH: enum(direct, jit) = direct
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import STRATEGY, BUCKETS_PER_ENTRY, BLOCK_Q, NUM_WARPS
+from ks_params import STRATEGY, BUCKETS_PER_ENTRY, BLOCK_Q, NUM_WARPS, LAUNCH
+from ks_launch import launch, launch_jit
 
 BUILD_BLOCK = 1024
 
@@ -228,6 +233,9 @@ def _query_packed_kernel(ids_ptr, map_ptr, rec_ptr, out_ptr, Q, T, R, LOG: tl.co
     tl.store(out_ptr + offs, res, mask=qm)
 
 
+_launch = launch if LAUNCH == "direct" else launch_jit
+
+
 class ModelNew(nn.Module):
     def __init__(self):
         super().__init__()
@@ -242,19 +250,19 @@ class ModelNew(nn.Module):
             return out
         grid = (triton.cdiv(nq, BLOCK_Q),)
         if STRATEGY == "bisect":
-            _query_bisect_kernel[grid](ids, mapping, out, nq, nt, LOG=max(1, nt.bit_length()),
-                                       BLOCK=BLOCK_Q, num_warps=NUM_WARPS)
+            _launch(_query_bisect_kernel, grid, ids, mapping, out, nq, nt, LOG=max(1, nt.bit_length()),
+                    BLOCK=BLOCK_Q, num_warps=NUM_WARPS)
             return out
         r = max(2, triton.next_power_of_2(nt)) * BUCKETS_PER_ENTRY
         if STRATEGY == "packed":
             records = torch.empty(4 * r, dtype=torch.int64, device=ids.device)
-            _pack_build_kernel[(triton.cdiv(max(nt, r), BUILD_BLOCK),)](mapping, records, nt, r, BLOCK=BUILD_BLOCK,
-                                                                         num_warps=4)
-            _query_packed_kernel[grid](ids, mapping, records, out, nq, nt, r, LOG=max(1, nt.bit_length()),
-                                       BLOCK=BLOCK_Q, num_warps=NUM_WARPS)
+            _launch(_pack_build_kernel, (triton.cdiv(max(nt, r), BUILD_BLOCK),), mapping, records, nt, r,
+                    BLOCK=BUILD_BLOCK, num_warps=4)
+            _launch(_query_packed_kernel, grid, ids, mapping, records, out, nq, nt, r, LOG=max(1, nt.bit_length()),
+                    BLOCK=BLOCK_Q, num_warps=NUM_WARPS)
             return out
         start = torch.empty(r + 1, dtype=torch.int32, device=ids.device)
-        _build_kernel[(triton.cdiv(max(nt, r + 1), BUILD_BLOCK),)](mapping, start, nt, r, BLOCK=BUILD_BLOCK,
-                                                                    num_warps=4)
-        _query_bucket_kernel[grid](ids, mapping, start, out, nq, nt, r, BLOCK=BLOCK_Q, num_warps=NUM_WARPS)
+        _launch(_build_kernel, (triton.cdiv(max(nt, r + 1), BUILD_BLOCK),), mapping, start, nt, r, BLOCK=BUILD_BLOCK,
+                num_warps=4)
+        _launch(_query_bucket_kernel, grid, ids, mapping, start, out, nq, nt, r, BLOCK=BLOCK_Q, num_warps=NUM_WARPS)
         return out

@@ -25,18 +25,23 @@
 #               zeroed dw with atomics (P*N of them), one-pass rows only. On a
 #               host whose Python is slow, a second Triton launch per call costs
 #               about as much as the whole kernel's memory traffic.
+# LAUNCH        how the kernels are launched: direct (ks_launch: the compiled
+#               kernel, kept per specialisation, past Triton's per-call
+#               binding; about 8 us less a launch on an H200 host) or jit.
 #
 # @ks-param BLOCK_N: 1024 | 2048 | 4096 | 8192 = 4096
 # @ks-param ROWS: 1 | 2 | 4 = 1
 # @ks-param NUM_WARPS: 4 | 8 | 16 | 32 = 16
 # @ks-param PROGS_PER_SM: 1 | 2 | 4 | 8 = 2
 # @ks-param DW: enum(partials, atomic) = partials
+# @ks-param LAUNCH: enum(direct, jit) = direct
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK_N, ROWS, NUM_WARPS, PROGS_PER_SM, DW
+from ks_params import BLOCK_N, ROWS, NUM_WARPS, PROGS_PER_SM, DW, LAUNCH
+from ks_launch import launch, launch_jit
 
 
 @triton.jit
@@ -113,6 +118,7 @@ def _dw_reduce_kernel(DWP, DW, P, N, BLOCK_P: tl.constexpr, BLOCK_C: tl.constexp
 
 
 _SM_COUNT = {}
+_launch = launch if LAUNCH == "direct" else launch_jit
 
 
 def _sm_count(device):
@@ -142,7 +148,8 @@ class ModelNew(nn.Module):
         n_progs = max(1, min(n_row_blocks, _sm_count(x.device) * PROGS_PER_SM))
         if one_pass and DW == "atomic":
             dw = torch.zeros((n,), dtype=torch.float32, device=x.device)
-            _rms_bwd_dx_kernel[(n_progs,)](
+            _launch(
+                _rms_bwd_dx_kernel, (n_progs,),
                 x2, dy2, w, dx, dw, m, n, x2.stride(0), dy2.stride(0), dx.stride(0), self.eps,
                 n_row_blocks, n_progs,
                 BLOCK=block, ROWS=ROWS, ONE_PASS=True, ATOMIC_DW=True, num_warps=NUM_WARPS,
@@ -154,13 +161,15 @@ class ModelNew(nn.Module):
         else:
             dwp = torch.zeros((n_progs, n), dtype=torch.float32, device=x.device)
 
-        _rms_bwd_dx_kernel[(n_progs,)](
+        _launch(
+            _rms_bwd_dx_kernel, (n_progs,),
             x2, dy2, w, dx, dwp, m, n, x2.stride(0), dy2.stride(0), dx.stride(0), self.eps,
             n_row_blocks, n_progs,
             BLOCK=block, ROWS=ROWS, ONE_PASS=one_pass, ATOMIC_DW=False, num_warps=NUM_WARPS,
         )
         block_c = 64
-        _dw_reduce_kernel[(triton.cdiv(n, block_c),)](
+        _launch(
+            _dw_reduce_kernel, (triton.cdiv(n, block_c),),
             dwp, dw, n_progs, n, BLOCK_P=32, BLOCK_C=block_c, num_warps=4,
         )
         return dx.reshape(x.shape), dw

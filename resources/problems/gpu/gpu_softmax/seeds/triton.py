@@ -15,16 +15,21 @@
 #            cross-warp max/sum reductions.
 # NUM_STAGES software pipelining depth of the chunk loops (long rows only).
 #
+# LAUNCH: direct launches through ks_launch (the compiled kernel kept per
+# specialisation, past Triton's per-call binding); jit: kernel[grid].
+#
 # @ks-param BLOCK_N: 1024 | 2048 | 4096 | 8192 = 4096
 # @ks-param ROWS: 1 | 2 | 4 = 1
 # @ks-param NUM_WARPS: 4 | 8 | 16 = 8
 # @ks-param NUM_STAGES: 1 | 2 | 3 = 1
+# @ks-param LAUNCH: enum(direct, jit) = direct
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK_N, ROWS, NUM_WARPS, NUM_STAGES
+from ks_params import BLOCK_N, ROWS, NUM_WARPS, NUM_STAGES, LAUNCH
+from ks_launch import launch, launch_jit
 
 
 @triton.jit
@@ -63,6 +68,9 @@ def _row_softmax_fwd_kernel(X, Y, M, N, stride_x, stride_y,
             tl.store(y_rows + c[None, :], y.to(Y.dtype.element_ty), mask=mask)
 
 
+_launch = launch if LAUNCH == "direct" else launch_jit
+
+
 class ModelNew(nn.Module):
     def __init__(self):
         super().__init__()
@@ -75,9 +83,9 @@ class ModelNew(nn.Module):
         y = torch.empty_like(x2)
         block = max(16, min(triton.next_power_of_2(n), BLOCK_N))
         grid = (triton.cdiv(m, ROWS),)
-        _row_softmax_fwd_kernel[grid](
-            x2, y, m, n, x2.stride(0), y.stride(0),
-            BLOCK=block, ROWS=ROWS, ONE_PASS=(n <= block),
-            num_warps=NUM_WARPS, num_stages=NUM_STAGES,
+        _launch(_row_softmax_fwd_kernel, grid,
+                x2, y, m, n, x2.stride(0), y.stride(0),
+                BLOCK=block, ROWS=ROWS, ONE_PASS=(n <= block),
+                num_warps=NUM_WARPS, num_stages=NUM_STAGES,
         )
         return y.reshape(shape)
