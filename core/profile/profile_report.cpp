@@ -10,7 +10,9 @@ const std::string* file(const ProfileRequest& r, const std::string& name) {
 
 // The candidate's runner's account of its median timed call at `shape` (the
 // last timing shape when empty): runner_told is [set-up, launches,
-// synchronize, export, first set's device time, each other set's].
+// synchronize, export, first set's device time, each other set's, and
+// (newer runners) describing the outputs for the judge, which launches no
+// longer include: the launch signal is the candidate's host path alone].
 void hostLaunchOf(const eval::EvaluationResult& result, const std::string& shape, DiagnosisInput& in) {
     const eval::TimingCase* t = nullptr;
     for (const auto& c : result.timing)

@@ -29,7 +29,8 @@ def show(path):
             fixed = call - e - device
             print(f"    {name:14} call {call * 1e6:7.0f}  answer {p['answer'] * 1e6:7.0f}  settle {p['settle'] * 1e6:5.0f}  "
                   f"set-up {told[0] * 1e6:4.0f}  launches {told[1] * 1e6:6.0f}  sync {told[2] * 1e6:6.0f}  export {told[3] * 1e6:4.0f}  "
-                  f"first set {told[4] * 1e6:6.1f}  others {told[5] * 1e6:6.1f}  fixed {fixed * 1e6:5.0f} ({fixed / b * 1e6:.1f}/set)")
+                  f"first set {told[4] * 1e6:6.1f}  others {told[5] * 1e6:6.1f}  fixed {fixed * 1e6:5.0f} ({fixed / b * 1e6:.1f}/set)"
+                  + (f"  describe {told[6] * 1e6:5.0f}" if len(told) > 6 else ""))
 
 
 for arg in sys.argv[1:] or sys.exit(__doc__):

@@ -709,7 +709,8 @@ class Judge:
         t_end = t_idle + sum(p for p in watch[1:] + drained if p > quick)
         self.seconds["freeze"] += t2 - t1
         told = reply.get("self_timed")
-        told = [float(x) for x in told[:6]] if isinstance(told, list) and all(isinstance(x, (int, float)) for x in told[:6]) and len(told) >= 6 else [0.0] * 6
+        told = [float(x) for x in told[:7]] if isinstance(told, list) and all(isinstance(x, (int, float)) for x in told[:7]) and len(told) >= 6 else [0.0] * 7
+        told += [0.0] * (7 - len(told))  # a runner that does not say how long describing took
         self.last_parts = (t1 - t0, t_end - t1, watch[0], max(watch[1:], default=0.0), probes, told)
         if reply.get("type") != "done":
             self.fail_runner(RunnerFailure(r, "runtime_error", f"answered a call with something else than its outputs {where}"))
@@ -1190,7 +1191,7 @@ class Judge:
                                       "first_probe": stats([x[2] for x in p])["median"], "first_probe_p90": stats([x[2] for x in p])["p90"],
                                       "watch_max_p90": stats([x[3] for x in p])["p90"], "drain_probes_max": max(x[4] for x in p),
                                       # the runner's own word, never used for timing
-                                      "runner_told": [stats([x[5][k] for x in p])["median"] for k in range(6)]}
+                                      "runner_told": [stats([x[5][k] for x in p])["median"] for k in range(7)]}
                                for name, p in parts.items()},
                 "idle_probe_seconds": self.idle_probe}
 
