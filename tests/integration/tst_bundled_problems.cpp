@@ -417,6 +417,11 @@ launch_jit(e, (3,), x, 64, y, BLOCK=128, ROWS=2)
 assert e.jit == [((3,), (x, 64, y), {"BLOCK": 128, "ROWS": 2})]
 launch(e, (3,), x, 64, y, BLOCK=[128], ROWS=2)  # an unhashable value: Triton's own path
 assert len(e.jit) == 2
+t = Kernel()
+go = launcher(t, BLOCK=128, ROWS=2)
+go((1,), x, (64, 65), y)  # a tuple argument: not keyed here, Triton's path for good
+go((1,), x, 64, y)
+assert len(t.jit) == 2 and not t.compiled and not go.direct
 print("ok")
 )py");
         runWithJudge(script, QStringLiteral("python3"));

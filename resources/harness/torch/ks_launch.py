@@ -24,11 +24,11 @@ Positional arguments are the kernel's non-constexpr parameters in order;
 constexprs and options (num_warps, num_stages) are fixed when the launcher is
 made. A compiled kernel is kept per specialisation of the arguments, keyed
 finer than Triton keys it: an int by whether it is 1, a multiple of 16 and
-within 32 and 64 bits, a tensor by dtype and 16-byte alignment, a bool or any
-other value by the value itself. Anything this Triton does not offer (no
-compiled handle, another launch signature), a callable grid, or a failure of
-the direct launch falls back to `kernel[grid](...)`; after the first failure,
-for good.
+within 32 and 64 bits, a tensor by dtype and 16-byte alignment, a bool or
+None by its value. Any other argument (a tuple, a tensor descriptor), anything
+this Triton does not offer (no compiled handle, another launch signature), a
+callable grid, or a failure of the direct launch falls back to
+`kernel[grid](...)`; after the first failure, for good.
 """
 
 
@@ -42,7 +42,10 @@ def _spec(v):
         return (v == 1, v % 16 == 0, -(1 << 31) <= v < (1 << 31), -(1 << 63) <= v < (1 << 63), v >= 0)
     if isinstance(v, float):
         return (float,)
-    return (type(v), v)
+    # Tuples, tensor descriptors and the like: specialised in ways not
+    # mirrored here (a tuple of tensors would key by identity, a compile a
+    # call). The caller falls back to kernel[grid] for good.
+    raise TypeError(f"ks_launch does not key arguments of type {type(v).__name__}")
 
 
 class launcher:
@@ -71,6 +74,8 @@ class launcher:
                 key = tuple(_spec(a) for a in args)
                 handle = self.handles.get(key)
                 if handle is None:
+                    if len(self.handles) >= 64:  # alignments and widths seen: a few; this many is churn
+                        self.handles.clear()
                     handle = self.kernel.warmup(*args, grid=grid, **self.meta)
                     if handle is None or not hasattr(handle, "__getitem__"):
                         raise TypeError("warmup returned no compiled kernel")
