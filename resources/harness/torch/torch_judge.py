@@ -432,11 +432,8 @@ class InputSet:
         for i, v in enumerate(values):
             if isinstance(v, torch.Tensor):
                 self.views[i].copy_(v)
-                if self.pristine[i] is None:
-                    # The fresh draw is the pristine copy, as when the set was made.
-                    self.pristine[i] = v.to(self.views[i].device).contiguous()
-                else:
-                    self.pristine[i].copy_(v)
+                # The fresh draw is the pristine copy, as when the set was made.
+                self.pristine[i] = v.to(self.views[i].device).contiguous()
         return True
 
     def release_pristine(self):
@@ -1119,7 +1116,7 @@ class Judge:
                     s.free()
                     pool[pool.index(s)] = fresh
                     sets[k] = fresh
-            values = None  # refilled (copied), or kept by the set that replaced one
+            values = None  # the set's pristine copy now, or kept by the set that replaced one
             self.seconds["refresh"] += time.perf_counter() - r0
             answer, produced = None, None
             draws = fresh_seed()
