@@ -181,7 +181,7 @@ Entry runOne(const store::Database& db, eval::Evaluator& evaluator, const std::f
 // A reference or seed evaluation that ran out of memory while other problems'
 // evaluations shared the device (or host) may fit with it to itself; a search
 // is not run twice for it.
-bool retriedAlone(const Entry& e, Mode mode) {
+bool runsAgainAlone(const Entry& e, Mode mode) {
     return mode != Mode::Search && !e.correct() && (e.status == "oom" || eval::mentionsOutOfMemory(e.message));
 }
 
@@ -201,7 +201,7 @@ void worker(const store::Database& db, eval::Evaluator& evaluator, const Suite& 
         const auto t0 = Clock::now();
         Entry e = runOne(db, evaluator, dir, options);
         std::lock_guard lock(shared.mutex);
-        if (parallel > 1 && retriedAlone(e, options.mode)) {
+        if (parallel > 1 && runsAgainAlone(e, options.mode)) {
             // Not written to the run file: a run killed before the retry runs it again.
             shared.again.push_back(dir);
             log::eval()->info("suite {}: {} ran out of memory beside other evaluations; again alone after the rest", suite.name,
