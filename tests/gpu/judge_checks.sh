@@ -22,6 +22,21 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"
 parts=" ${PARTS:-torch breakdowns pinning mapid bet launch seeds} "
 want() { [[ "$parts" == *" $1 "* ]]; }
+# One seed judged at the given params (NAME PROBLEM PARAM=VALUE...): its
+# result in OUT/judged/NAME.json, a line with its status and times.
+judged() {
+  local name=$1 problem=$2 args=(); shift 2
+  for kv in "$@"; do args+=(--param "$kv"); done
+  mkdir -p "$out/judged"
+  "$cli" --db "$out/checks.db" eval --problem "$problem" --seed triton "${args[@]}" --json --no-cache --sandbox required \
+    --time-budget 0.3 > "$out/judged/$name.json" 2> "$out/judged/$name.err"
+  python3 - "$out/judged/$name.json" "$name" <<'PY' || tail -3 "$out/judged/$name.err"
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(f"== {sys.argv[2]}:", r.get("status"), (r.get("message") or "")[:300],
+      [f"{t['candidate']['median'] * 1e6:.1f} us" for t in r.get("timing", [])])
+PY
+}
 "$gpu_probe" > "$out/gpu_probe.json" && "$cli" machine import-gpu "$out/gpu_probe.json" --host "$(hostname)" > /dev/null
 
 want torch && bash "$root/tests/gpu/verify_torch_backend.sh" "$out/torch" random_forward reference seed first_call_only replays_by_pointer forges_done
@@ -48,15 +63,7 @@ done
 # helpers too, so each must compile and agree with the reference.
 for strategy in bucket bisect packed; do
   want mapid || break
-  "$cli" --db "$out/checks.db" eval --problem gpu_mapid --seed triton --param STRATEGY=$strategy --param BUCKETS_PER_ENTRY=1 \
-    --param BLOCK_Q=256 --param NUM_WARPS=4 --json --no-cache --sandbox required \
-    --time-budget 0.3 > "$out/mapid-$strategy.json" 2> "$out/mapid-$strategy.err"
-  python3 - "$out/mapid-$strategy.json" "$strategy" <<'PY' || tail -5 "$out/mapid-$strategy.err"
-import json, sys
-r = json.load(open(sys.argv[1]))
-print(f"== gpu_mapid STRATEGY={sys.argv[2]}:", r.get("status"), (r.get("message") or "")[:300],
-      [f"{t['candidate']['median'] * 1e6:.1f} us" for t in r.get("timing", [])])
-PY
+  judged "gpu_mapid-$strategy" gpu_mapid STRATEGY=$strategy BUCKETS_PER_ENTRY=1 BLOCK_Q=256 NUM_WARPS=4
 done
 # Bench's finalists of launch-bound seeds read up to 30 % slower re-timed
 # alone (with the torch.compile baseline's runner in the job) than in the
@@ -80,21 +87,7 @@ want launch && echo "== launch path" && python3 "$root/tests/gpu/launch_cost.py"
 # cProfile) and through it, and batch_event_truncate's two schedules.
 if want seeds; then
   g=$root/resources/problems/gpu
-  bet='BLOCK=1024 BLOCK_U=4096 ITERS=2 NUM_WARPS=2'
-  rms='BLOCK_N=4096 NUM_STAGES=2 NUM_WARPS=8 ROWS=1'
-  mkdir -p "$out/seeds"
-  judged() {  # NAME PROBLEM PARAM=VALUE...
-    local name=$1 problem=$2 args=(); shift 2
-    for kv in "$@"; do args+=(--param "$kv"); done
-    "$cli" --db "$out/checks.db" eval --problem "$problem" --seed triton "${args[@]}" --json --no-cache --sandbox required \
-      --time-budget 0.3 > "$out/seeds/$name.json" 2> "$out/seeds/$name.err"
-    python3 - "$out/seeds/$name.json" "$name" <<'PY' || tail -3 "$out/seeds/$name.err"
-import json, sys
-r = json.load(open(sys.argv[1]))
-print(f"== {sys.argv[2]}:", r.get("status"), (r.get("message") or "")[:200],
-      [f"{t['candidate']['median'] * 1e6:.1f} us" for t in r.get("timing", [])])
-PY
-  }
+  rms='BLOCK_N=4096 NUM_STAGES=2 NUM_WARPS=8 ROWS=1'  # bet: the batch_event_truncate params above
   for launch in direct jit; do
     echo "== host path, LAUNCH=$launch"
     # shellcheck disable=SC2086
