@@ -7,6 +7,7 @@
 //   QT_QPA_PLATFORM=offscreen bench_tree_canvas [NODES]
 #include "store/database.h"
 #include "store/search_store.h"
+#include "store_records.h"
 #include "tree/tree_canvas.h"
 #include "widgets/search_view.h"
 
@@ -94,13 +95,7 @@ int benchOne(int count) {
         auto db = ks::store::Database::open(path);
         if (!db) return 1;
         ks::store::SearchStore ss(*db);
-        ks::store::SearchRecord rec;
-        rec.problem = "fixture";
-        rec.problemDir = "/nowhere";
-        rec.problemHash = "h";
-        rec.configJson = "{}";
-        rec.status = "finished";
-        auto sid = ss.createSearch(rec);
+        auto sid = ss.createSearch(ks::test::searchRecord("fixture", "finished"));
         if (!sid || !ss.putSource("src", "void k() {}")) return 1;
         QElapsedTimer w;
         w.start();

@@ -5,6 +5,7 @@
 #include "report/standalone_kernel.h"
 #include "store/database.h"
 #include "store/search_store.h"
+#include "store_records.h"
 
 #include <QtCore/QProcess>
 #include <QtCore/QRegularExpression>
@@ -21,11 +22,7 @@ class TestStandaloneKernel : public QObject {
         auto db = store::Database::open(dir.path().toStdString() + "/ws.db");
         QVERIFY(db.ok());
         store::SearchStore s(*db);
-        store::SearchRecord search;
-        search.problem = "gpu_copy";
-        search.problemDir = "/problems/gpu_copy";
-        search.configJson = "{}";
-        search.status = "finished";
+        auto search = test::searchRecord("gpu_copy", "finished", "/problems/gpu_copy");
         auto id = s.createSearch(search);
         QVERIFY(id.ok());
         search.id = *id;

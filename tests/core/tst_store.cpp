@@ -4,6 +4,7 @@
 #include "store/llm_call_store.h"
 #include "store/profile_store.h"
 #include "store/search_store.h"
+#include "store_records.h"
 
 #include <QtTest/QtTest>
 
@@ -29,13 +30,7 @@ EvaluationRecord record(const std::string& key, const std::string& status) {
     return r;
 }
 SearchRecord runningSearch(const std::string& problem) {
-    SearchRecord s;
-    s.problem = problem;
-    s.problemDir = "/nowhere";
-    s.problemHash = "h";
-    s.configJson = "{}";
-    s.status = "running";
-    return s;
+    return ks::test::searchRecord(problem, "running");
 }
 } // namespace
 

@@ -7,6 +7,7 @@
 #include "store/database.h"
 #include "store/llm_call_store.h"
 #include "store/search_store.h"
+#include "store_records.h"
 
 #include <QtTest/QtTest>
 
@@ -85,11 +86,7 @@ void fill(Workspace& w) {
     QVERIFY(db.ok());
     w.db.emplace(std::move(*db));
     store::SearchStore s(*w.db);
-    store::SearchRecord search;
-    search.problem = "saxpy";
-    search.problemDir = "/problems/saxpy";
-    search.configJson = "{}";
-    search.status = "finished";
+    auto search = test::searchRecord("saxpy", "finished", "/problems/saxpy");
     auto id = s.createSearch(search);
     QVERIFY(id.ok());
     search.id = w.search = *id;

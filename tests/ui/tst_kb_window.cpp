@@ -17,6 +17,7 @@
 #include "store/evaluation_store.h"
 #include "store/profile_store.h"
 #include "store/search_store.h"
+#include "store_records.h"
 #include "test_support.h"
 #include "tiny_pdf.h"
 #include "util/files.h"
@@ -370,12 +371,7 @@ class TestKbWindow : public QObject {
     void retrievalTesterTakesANode() {
         auto db = store::Database::open(base() / "ws.db");
         QVERIFY(db.ok());
-        store::SearchRecord search;
-        search.problem = "softmax";
-        search.problemDir = (test::bundledProblemsDir() / "cpu" / "softmax").string();
-        search.problemHash = "h";
-        search.configJson = "{}";
-        search.status = "done";
+        auto search = test::searchRecord("softmax", "done", (test::bundledProblemsDir() / "cpu" / "softmax").string());
         auto searchId = store::SearchStore(*db).createSearch(search);
         QVERIFY(searchId.ok());
         search.id = *searchId;

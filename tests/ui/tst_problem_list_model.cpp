@@ -5,6 +5,7 @@
 #include "store/database.h"
 #include "store/evaluation_store.h"
 #include "store/search_store.h"
+#include "store_records.h"
 #include "test_support.h"
 #include "widgets/problem_details_view.h"
 #include "widgets/search_view.h"
@@ -57,11 +58,7 @@ void fillWorkspace(const QString& path) {
     QVERIFY(store.insert(record("tiny_values", "wrong_answer", std::nullopt)).ok());
     // The first one was node #7 of a search.
     ks::store::SearchStore searches(*db);
-    ks::store::SearchRecord search;
-    search.problem = "saxpy";
-    search.problemDir = "/nowhere";
-    search.problemHash = "h";
-    search.configJson = "{}";
+    auto search = ks::test::searchRecord("saxpy", "");
     auto sid = searches.createSearch(search);
     QVERIFY(sid.ok() && searches.putSource("src", "void k() {}").ok());
     ks::store::NodeRecord n;
@@ -266,12 +263,7 @@ class TestProblemListModel : public QObject {
             auto db = ks::store::Database::open(first.toStdString());
             QVERIFY(db.ok());
             for (int i = 0; i < 3; ++i) {
-                ks::store::SearchRecord s;
-                s.problem = "vector_add";
-                s.problemDir = "/nowhere";
-                s.configJson = "{}";
-                s.status = "finished";
-                auto id = ks::store::SearchStore(*db).createSearch(s);
+                auto id = ks::store::SearchStore(*db).createSearch(ks::test::searchRecord("vector_add", "finished"));
                 QVERIFY(id.ok());
                 ids.push_back(*id);
             }

@@ -15,6 +15,7 @@
 #include "session/search_follower.h"
 #include "store/database.h"
 #include "store/search_store.h"
+#include "store_records.h"
 #include "test_support.h"
 #include "tree/tree_canvas.h"
 #include "tree/tree_layout.h"
@@ -86,13 +87,7 @@ struct Workspace {
         auto opened = store::Database::open(path);
         if (!opened) return;
         db = std::make_unique<store::Database>(std::move(*opened));
-        store::SearchRecord s;
-        s.problem = "saxpy";
-        s.problemDir = "/nowhere";
-        s.problemHash = "h";
-        s.configJson = "{}";
-        s.status = "running";
-        if (auto id = store::SearchStore(*db).createSearch(s)) searchId = *id;
+        if (auto id = store::SearchStore(*db).createSearch(test::searchRecord("saxpy", "running"))) searchId = *id;
         (void)store::SearchStore(*db).putSource("src", "void saxpy() {}");
     }
     Result<std::int64_t> addNode(std::int64_t parent, int seq, const std::string& state = "pending") const {
