@@ -58,6 +58,7 @@ class Progress final : public suite::RunObserver {
     void retryingAlone(const suite::Entry& e) override {
         std::fprintf(stderr, "        %s: ran out of memory beside other evaluations; again alone after the rest\n",
                      e.problem.c_str());
+        --started_; // it starts again: counted once
     }
 
   private:

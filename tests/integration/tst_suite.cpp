@@ -159,6 +159,8 @@ class TestSuite : public QObject {
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QCOMPARE(run.err.count("h_starved: ran out of memory beside other evaluations; again alone"), 1);
         QCOMPARE(run.err.count("g_saxpy: ran out of memory"), 0);
+        QCOMPARE(run.err.count("[2/2] h_starved"), 2); // started twice, counted as the second of two both times
+        QVERIFY2(!run.err.contains("[3/2]"), qPrintable(run.err));
         const auto entries = suite::readRun(two / "suite-run-reference.jsonl");
         QCOMPARE(entries.size(), std::size_t{2});
         QCOMPARE(entries[1].problem, std::string("h_starved")); // the retry finished last
