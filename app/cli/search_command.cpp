@@ -111,7 +111,7 @@ class ProgressPrinter final : public search::SearchObserver {
         char line[384];
         std::snprintf(line, sizeof line, "search %lld: %d/%d evaluated, %d running, best %.3gx (node #%d), %.1f/min, ETA %s%s",
                       static_cast<long long>(p.searchId), p.done, p.budget, p.inFlight, p.bestSpeedup, p.bestNumber,
-                      p.evaluationsPerMinute, p.etaSeconds > 0 ? formatSeconds(p.etaSeconds).c_str() : "-",
+                      p.evaluationsPerMinute, p.etaSeconds > 0 ? formatDuration(p.etaSeconds).c_str() : "-",
                       p.paused ? " [paused]" : "");
         if (p.llmCalls > 0 || p.llmInFlight > 0) {
             const std::size_t used = std::strlen(line);

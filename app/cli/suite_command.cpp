@@ -48,7 +48,7 @@ class Progress final : public suite::RunObserver {
         if (started_ < 0) started_ = done;
         ++started_;
         std::fprintf(stderr, "[%d/%d] %s%s\n", started_, total, problem.c_str(),
-                     etaS >= 0 ? ("  (about " + formatSeconds(etaS) + " left)").c_str() : "");
+                     etaS >= 0 ? ("  (about " + formatDuration(etaS) + " left)").c_str() : "");
     }
     void finished(const suite::Entry& e) override {
         std::fprintf(stderr, "        %s: %s%s\n", e.problem.c_str(), e.status.c_str(),

@@ -1,4 +1,5 @@
 #include "eval/evaluation_result.h"
+#include "util/format.h"
 
 #include <QtTest/QtTest>
 
@@ -9,6 +10,21 @@ using namespace ks::eval;
 class TestEvaluationResult : public QObject {
     Q_OBJECT
   private slots:
+    // Kernel times keep three digits and never turn into e-notation; a
+    // suite's or a search's ETA reads as minutes and hours.
+    void secondsAndDurationsReadAsPeopleSayThem() {
+        QCOMPARE(ks::formatSeconds(90.2e-6), std::string("90.2 us"));
+        QCOMPARE(ks::formatSeconds(1.5e-3), std::string("1.5 ms"));
+        QCOMPARE(ks::formatSeconds(12.34), std::string("12.3 s"));
+        QCOMPARE(ks::formatSeconds(1012.0), std::string("1012 s"));
+        QCOMPARE(ks::formatDuration(44.6), std::string("45 s"));
+        QCOMPARE(ks::formatDuration(200.0), std::string("3 min 20 s"));
+        QCOMPARE(ks::formatDuration(1010.0), std::string("17 min"));
+        QCOMPARE(ks::formatDuration(3599.6), std::string("1 h 00 min"));
+        QCOMPARE(ks::formatDuration(7500.0), std::string("2 h 05 min"));
+        QCOMPARE(ks::formatDuration(-1.0), std::string("-"));
+        QCOMPARE(ks::formatDuration(std::nan("")), std::string("-"));
+    }
     void parsesHarnessOutput() {
         const char* text = R"({"schema":1,"status":"wrong_answer","message":"m","speedup":null,"implausible_speedup":false,
           "build_log":"","checks":[{"shape":"one","sizes":{"N":1},"seed":2,"output":"y","passed":false,"kind":"mismatch",
