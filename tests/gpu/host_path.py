@@ -10,6 +10,12 @@ Why: the judge's runners reported 105-244 us of launching a set for Triton
 seeds whose launches cost 17-24 us each on their own (launch_cost.py), so a
 launch-bound seed's judged time is mostly something else on the host path.
 
+Then the same calls with one thing of the judge's runner added at a time
+(`variants`): the process held to one CPU as in the timed rounds, the inputs
+as fresh views over a mapping of shared device memory (as the judge hands
+them over), a generator seed before each pass over the sets (a runner's call
+is such a pass), each output exported for the judge and kept two passes. The row where the host path jumps names the cause.
+
 usage: python3 tests/gpu/host_path.py PROBLEM_DIR SEED.py [NAME=VALUE ...]
            [--calls N] [--sets S] [--profile-top K]
   NAME=VALUE  the seed's parameters (its @ks-param defaults otherwise)
@@ -54,6 +60,74 @@ def load(name, path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def variants(torch, model, sets, n):
+    """The host path a call (launching only, us) with the runner's habits added one by one."""
+    import torch_cuda
+
+    drv = torch_cuda.Driver()
+    shared = []  # per set: [(the mapping as the dtype, shape, stride) or the value]
+    keep_alive = []
+    for args in sets:
+        row = []
+        for x in args:
+            if not isinstance(x, torch.Tensor):
+                row.append(x)
+                continue
+            alloc = drv.alloc_shared(max(x.numel() * x.element_size(), 1))
+            alloc.tensor(list(x.shape), list(x.stride()), x.dtype).copy_(x)
+            # Mapped a second time from its descriptor, as a runner maps the judge's.
+            ptr, handle = drv.map_shared(os.dup(alloc.fd), alloc.size)
+            raw = torch_cuda._wrap(ptr, alloc.size)
+            keep_alive.append((alloc, ptr, handle, raw))
+            row.append((torch_cuda.typed_base(raw, x.dtype), list(x.shape), list(x.stride())))
+        shared.append(row)
+    torch.cuda.synchronize()
+    cpu = sorted(os.sched_getaffinity(0))
+    keep = [[], []]  # a runner's call is a pass over the sets: the last pass's outputs and the one before
+
+    def run(views, seed, export, k):
+        first = k % len(sets) == 0
+        if first and export:
+            keep[1], keep[0] = keep[0], []
+        if first and seed:
+            torch.manual_seed(k)
+        args = [a[0].as_strided(a[1], a[2], 0) if isinstance(a, tuple) else a for a in shared[k % len(sets)]] if views else sets[k % len(sets)]
+        out = model(*args)
+        if export:
+            outs = list(out) if isinstance(out, (list, tuple)) else [out]
+            for t in outs:
+                if isinstance(t, torch.Tensor):
+                    drv.export(t)
+            keep[0].extend(outs)
+
+    rows = [("plain (as above)", False, False, False, False), ("held to one CPU", True, False, False, False),
+            ("+ inputs as views of shared memory", True, True, False, False), ("+ a generator seed a pass over the sets", True, True, True, False),
+            ("+ outputs exported, kept two passes", True, True, True, True)]
+    print("the runner's habits, added one at a time (host path, launching only):")
+    with torch.no_grad():
+        for name, pin, views, seed, export in rows:
+            os.sched_setaffinity(0, {cpu[len(cpu) // 2]} if pin else set(cpu))
+            for k in range(2 * len(sets)):
+                run(views, seed, export, k)
+            torch.cuda.synchronize()
+            times = []
+            for _ in range(3):
+                t0 = time.perf_counter()
+                for k in range(n):
+                    run(views, seed, export, k)
+                times.append((time.perf_counter() - t0) / n * 1e6)
+                torch.cuda.synchronize()
+            print(f"  {name:38} {sorted(times)[1]:8.1f} us a call")
+    os.sched_setaffinity(0, set(cpu))
+    keep.clear()
+    shared.clear()
+    torch.cuda.synchronize()
+    while keep_alive:
+        alloc, ptr, handle, _ = keep_alive.pop()
+        drv.unmap_shared(ptr, alloc.size, handle)
+        alloc.free()
 
 
 def main():
@@ -129,6 +203,8 @@ def main():
         print(f"{'back to back, device drained':34} {wall:8.1f} us a call")
         print(f"{'device (events, queue kept full)':34} {device:8.1f} us a call")
         print("launch-bound" if host > device else "device-bound", f"(host/device {host / max(device, 1e-9):.2f})")
+
+        variants(torch, model, sets, a.calls)
 
         prof = cProfile.Profile()
         torch.cuda.synchronize()
