@@ -294,6 +294,32 @@ class TestWorkbenchLive : public QObject {
         QVERIFY(model->data(model->index(1, ui::SuiteTableModel::VsEager), Qt::ForegroundRole).isValid());  // 1.2x
         QVERIFY(model->data(model->index(1, ui::SuiteTableModel::VsEager), Qt::ToolTipRole).toString().contains("1.00 ± 0.03"));
         QVERIFY2(summary->text().contains("1 of 2 within 1.00 ± 0.03"), qPrintable(summary->text()));
+
+        // Sorted by name with numbers as numbers; filtered by name and to the
+        // rows that need a look; a row of the sorted table opens its own problem.
+        QVERIFY(ui::naturalSortKey("kb_2_relu") < ui::naturalSortKey("kb_10_gelu"));
+        QVERIFY(ui::naturalSortKey("kb_10_gelu") < ui::naturalSortKey("kb_100_loss"));
+        QCOMPARE(ui::naturalSortKey("kb_007"), ui::naturalSortKey("kb_7"));
+        auto* table = view->findChild<QTableView*>(QStringLiteral("suiteTable"));
+        auto* shown = view->findChild<QLabel*>(QStringLiteral("suiteShown"));
+        QVERIFY(table && shown);
+        const auto* sorted = table->model();
+        QCOMPARE(sorted->rowCount(), 2);
+        QCOMPARE(sorted->index(0, 0).data().toString(), QStringLiteral("poly_eval")); // the suite lists saxpy first
+        QSignalSpy opened(view, &ui::SuiteView::problemActivated);
+        emit table->activated(sorted->index(0, ui::SuiteTableModel::Status));
+        QCOMPARE(opened.size(), 1);
+        QCOMPARE(opened.front().front().toString(), QStringLiteral("poly_eval"));
+        table->sortByColumn(ui::SuiteTableModel::VsEager, Qt::DescendingOrder);
+        QCOMPARE(sorted->index(0, 0).data().toString(), QStringLiteral("poly_eval")); // 1.2x before 1.01x
+        view->findChild<QCheckBox*>(QStringLiteral("suiteOnlyToLook"))->setChecked(true);
+        QCOMPARE(sorted->rowCount(), 1); // poly_eval, off itself
+        QCOMPARE(sorted->index(0, 0).data().toString(), QStringLiteral("poly_eval"));
+        QCOMPARE(shown->text(), QStringLiteral("1 of 2 shown"));
+        view->findChild<QCheckBox*>(QStringLiteral("suiteOnlyToLook"))->setChecked(false);
+        view->findChild<QLineEdit*>(QStringLiteral("suiteFilter"))->setText(QStringLiteral("SAX"));
+        QCOMPARE(sorted->rowCount(), 1);
+        QCOMPARE(sorted->index(0, 0).data().toString(), QStringLiteral("saxpy"));
     }
 
     void startsALanguageModelSearchInTheWorkbench() {

@@ -6,6 +6,7 @@
 #include <QtGui/QBrush>
 #include <QtGui/QPalette>
 
+#include <algorithm>
 #include <map>
 
 namespace ks::ui {
@@ -41,10 +42,33 @@ QVariant SuiteTableModel::cell(const SuiteRow& r, int column, int role) const {
     const auto times = [](const std::optional<double>& s) {
         return s ? QStringLiteral("%1×").arg(QLocale().toString(*s, 'f', 3)) : QString();
     };
+    if (role == SortRole) {
+        const auto value = [](const std::optional<double>& v) {
+            return v ? *v : -1.0; // not timed: before every speedup
+        };
+        switch (column) {
+        case Problem:
+            return naturalSortKey(r.problem);
+        case Status:
+            return r.status;
+        case VsEager:
+            return value(r.speedup);
+        case VsCompile:
+            return value(r.speedupCompile);
+        case Wall:
+            return r.ran ? r.wallS : -1.0;
+        case Search:
+            return r.searchId;
+        default:
+            return {};
+        }
+    }
     if (role == Qt::TextAlignmentRole)
         return column >= VsEager ? QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     const bool offItself = referenceMode_ && column == VsEager && r.speedup && !suite::agreesWithItself(*r.speedup);
     if (role == Qt::ToolTipRole) {
+        if (column == Problem) // the name may be elided in its column
+            return r.message.isEmpty() ? r.problem : r.problem + QStringLiteral("\n") + r.message;
         if (offItself)
             return tr("The reference against itself read %1: outside 1.00 ± 0.03, where a judge that times the same code "
                       "twice alike reads 1.00")
@@ -72,6 +96,46 @@ QVariant SuiteTableModel::cell(const SuiteRow& r, int column, int role) const {
     default:
         return {};
     }
+}
+
+QString naturalSortKey(const QString& name) {
+    QString key;
+    key.reserve(name.size() + 16);
+    for (qsizetype i = 0; i < name.size();) {
+        if (!name[i].isDigit()) {
+            key += name[i++];
+            continue;
+        }
+        qsizetype end = i;
+        while (end < name.size() && name[end].isDigit()) ++end;
+        QString digits = name.mid(i, end - i);
+        while (digits.size() > 1 && digits.front() == QLatin1Char('0')) digits.remove(0, 1);
+        key += digits.rightJustified(std::max<qsizetype>(10, digits.size()), QLatin1Char('0'));
+        i = end;
+    }
+    return key;
+}
+
+bool needsALook(const SuiteRow& row, bool referenceMode) {
+    if (!row.ran) return false;
+    if (row.status != QLatin1String("ok")) return true;
+    return referenceMode && row.speedup && !suite::agreesWithItself(*row.speedup);
+}
+
+SuiteFilterProxy::SuiteFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {
+    setSortRole(SuiteTableModel::SortRole);
+}
+
+void SuiteFilterProxy::setSuiteFilter(SuiteTableFilter filter) {
+    filter_ = std::move(filter);
+    invalidateFilter();
+}
+
+bool SuiteFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex&) const {
+    const auto* model = static_cast<const SuiteTableModel*>(sourceModel());
+    const SuiteRow& r = model->rowAt(sourceRow);
+    if (!filter_.text.isEmpty() && !r.problem.contains(filter_.text, Qt::CaseInsensitive)) return false;
+    return !filter_.onlyToLook || needsALook(r, model->referenceMode());
 }
 
 } // namespace ks::ui

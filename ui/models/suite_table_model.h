@@ -2,11 +2,14 @@
 // A suite's problems in one run mode: each with its status, its speedups over
 // eager and over torch.compile, and its search where the run made one.
 // Problems the run has not reached show as "not run". Values handed over by
-// the suite view; the model reads no file.
+// the suite view; the model reads no file. Sortable on raw values (problem
+// names in their numbers' order: kb_2 before kb_10), filtered by name and to
+// the rows that need a look.
 #include "suite/suite.h"
 
 #include "models/row_table_model.h"
 
+#include <QtCore/QSortFilterProxyModel>
 #include <QtCore/QString>
 
 #include <optional>
@@ -29,7 +32,10 @@ class SuiteTableModel : public RowTableModel<SuiteRow> {
     Q_OBJECT
   public:
     enum Column { Problem, Status, VsEager, VsCompile, Wall, Search, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole; // numbers sort as numbers, names in natural order
+
     explicit SuiteTableModel(QObject* parent = nullptr);
+    bool referenceMode() const { return referenceMode_; }
     // Reference mode: the reference timed against itself, where a judge that
     // measures the same code twice alike reads 1.00; rows outside 1.00 +- 0.03
     // are marked. Takes effect with the next setRows.
@@ -40,6 +46,33 @@ class SuiteTableModel : public RowTableModel<SuiteRow> {
 
   private:
     bool referenceMode_ = false;
+};
+
+// A name's key for sorting with its numbers as numbers: each run of digits
+// zero-padded ("kb_2_relu" -> "kb_0000000002_relu").
+QString naturalSortKey(const QString& name);
+
+// A row that needs a look: a failure, or (in reference mode) a reference that
+// read more than 3 % off itself. Rows not run yet do not.
+bool needsALook(const SuiteRow& row, bool referenceMode);
+
+struct SuiteTableFilter {
+    QString text;            // in the problem's name (case-insensitive); empty: any
+    bool onlyToLook = false; // only the rows that need a look
+};
+
+class SuiteFilterProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+  public:
+    explicit SuiteFilterProxy(QObject* parent = nullptr);
+    void setSuiteFilter(SuiteTableFilter filter);
+    const SuiteTableFilter& suiteFilter() const { return filter_; }
+
+  protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+  private:
+    SuiteTableFilter filter_;
 };
 
 } // namespace ks::ui

@@ -3,10 +3,12 @@
 #include "models/suite_table_model.h"
 
 #include <QtCore/QLocale>
+#include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
 #include <QtWidgets/QPushButton>
 #include <QtWidgets/QTableView>
 #include <QtWidgets/QVBoxLayout>
@@ -55,15 +57,42 @@ SuiteView::SuiteView(suite::Suite s, QWidget* parent) : QWidget(parent), suite_(
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
 
+    // A level of KernelBench is 50-100 rows: a name filter, and the rows that
+    // need a look (failures, a reference off itself) on their own.
+    auto* filterBar = new QHBoxLayout;
+    filterEdit_ = new QLineEdit(this);
+    filterEdit_->setObjectName(QStringLiteral("suiteFilter"));
+    filterEdit_->setPlaceholderText(tr("Filter problems by name"));
+    filterEdit_->setClearButtonEnabled(true);
+    toLookBox_ = new QCheckBox(tr("Only failures and outliers"), this);
+    toLookBox_->setObjectName(QStringLiteral("suiteOnlyToLook"));
+    toLookBox_->setToolTip(tr("Problems that failed, and in reference mode those whose reference read more than 3 % "
+                              "off itself"));
+    shownLabel_ = new QLabel(this);
+    shownLabel_->setObjectName(QStringLiteral("suiteShown"));
+    filterBar->addWidget(filterEdit_, 1);
+    filterBar->addWidget(toLookBox_);
+    filterBar->addWidget(shownLabel_);
+    layout->addLayout(filterBar);
+
     model_ = new SuiteTableModel(this);
+    proxy_ = new SuiteFilterProxy(this);
+    proxy_->setSourceModel(model_);
     table_ = new QTableView(this);
     table_->setObjectName(QStringLiteral("suiteTable"));
-    table_->setModel(model_);
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(SuiteTableModel::Problem, Qt::AscendingOrder); // kb_1, kb_2, ... kb_100
+    table_->setTextElideMode(Qt::ElideMiddle);                          // long names keep their number and their end
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setStretchLastSection(true);
+    // KernelBench's names run to 90 characters: the name column takes what
+    // the others leave, so every column stays in view; a longer name is
+    // elided in its middle and whole in its tool tip.
+    table_->horizontalHeader()->setStretchLastSection(false);
+    table_->horizontalHeader()->setSectionResizeMode(SuiteTableModel::Problem, QHeaderView::Stretch);
     table_->setAlternatingRowColors(true);
     table_->setToolTip(tr("Double-click a problem to open its search"));
     layout->addWidget(table_, 1);
@@ -72,10 +101,17 @@ SuiteView::SuiteView(suite::Suite s, QWidget* parent) : QWidget(parent), suite_(
             [this](int) { showMode(static_cast<suite::Mode>(modeBox_->currentData().toInt())); });
     connect(reloadButton, &QPushButton::clicked, this, &SuiteView::reload);
     connect(table_, &QTableView::activated, this, [this](const QModelIndex& index) {
-        if (!index.isValid()) return;
-        const auto& row = model_->rowAt(index.row());
+        const QModelIndex source = proxy_->mapToSource(index);
+        if (!source.isValid()) return;
+        const auto& row = model_->rowAt(source.row());
         emit problemActivated(row.problem, row.searchId);
     });
+    const auto refilter = [this] {
+        proxy_->setSuiteFilter({filterEdit_->text().trimmed(), toLookBox_->isChecked()});
+        showCount();
+    };
+    connect(filterEdit_, &QLineEdit::textChanged, this, refilter);
+    connect(toLookBox_, &QCheckBox::toggled, this, refilter);
     // The mode with the most results first: what was run is what one wants to see.
     suite::Mode best = suite::Mode::Reference;
     std::size_t most = 0;
@@ -110,6 +146,7 @@ void SuiteView::reload() {
     model_->setReferenceMode(mode_ == suite::Mode::Reference);
     model_->setRows(suiteRows(suite_, entries));
     table_->resizeColumnsToContents();
+    showCount();
     if (entries.empty()) {
         summary_->setText(tr("Nothing has run in this mode yet: kernelsmith-cli suite run %1 --mode %2")
                               .arg(QString::fromStdString(suite_.dir.string()), QString::fromStdString(suite::modeName(mode_))) +
@@ -140,6 +177,10 @@ void SuiteView::reload() {
         failures << QStringLiteral("%1 %2").arg(list.size()).arg(QString::fromStdString(status));
     if (!failures.isEmpty()) text += QStringLiteral("<br>") + tr("failures: %1").arg(failures.join(QStringLiteral(", ")));
     summary_->setText(text + notImported());
+}
+
+void SuiteView::showCount() {
+    shownLabel_->setText(tr("%1 of %2 shown").arg(proxy_->rowCount()).arg(model_->rowCount()));
 }
 
 } // namespace ks::ui
