@@ -152,6 +152,7 @@ struct Shared {
     std::vector<Entry> entries;
     std::optional<Error> error;
     int done = 0, total = 0, ranHere = 0;
+    int planned = 0; // problems this run finishes (what --max-problems leaves for the next run not counted)
     double spent = 0;
 };
 
@@ -194,8 +195,11 @@ void worker(const store::Database& db, eval::Evaluator& evaluator, const Suite& 
             if (shared.left.empty() || shared.error || stop.stop_requested()) return;
             dir = shared.left.front();
             shared.left.erase(shared.left.begin());
-            // Problems finish `parallel` at a time, so the time left is the mean per problem over the workers.
-            const double eta = shared.ranHere ? shared.spent / shared.ranHere * (shared.total - shared.done) / parallel : -1;
+            // What this run has left (the one starting and those in flight
+            // included, not the problems a --max-problems run leaves for the
+            // next), at the mean per problem so far, `parallel` at a time.
+            const int left = shared.planned - shared.ranHere;
+            const double eta = shared.ranHere ? shared.spent / shared.ranHere * left / std::max(1, std::min(parallel, left)) : -1;
             if (observer) observer->starting(dir.filename().string(), shared.done, shared.total, eta);
         }
         const auto t0 = Clock::now();
@@ -203,7 +207,7 @@ void worker(const store::Database& db, eval::Evaluator& evaluator, const Suite& 
         std::lock_guard lock(shared.mutex);
         if (parallel > 1 && runsAgainAlone(e, options.mode)) {
             // Not written to the run file: a run killed before the retry runs it again.
-            shared.again.push_back(dir);
+            shared.again.push_back(dir); // still in `planned`: it finishes later, alone
             log::eval()->info("suite {}: {} ran out of memory beside other evaluations; again alone after the rest", suite.name,
                               e.problem);
             if (observer) observer->retryingAlone(e);
@@ -241,6 +245,7 @@ Result<std::vector<Entry>> runSuite(const store::Database& db, eval::Evaluator& 
     }
     if (options.maxProblems > 0 && static_cast<int>(shared.left.size()) > options.maxProblems)
         shared.left.resize(static_cast<std::size_t>(options.maxProblems));
+    shared.planned = static_cast<int>(shared.left.size());
     const int parallel = std::max(1, std::min(options.parallel, static_cast<int>(shared.left.size())));
     {
         std::vector<std::jthread> workers;

@@ -2,8 +2,12 @@
 // KernelBench metrics, a problem that does not load reported by status, and a
 // run killed (SIGKILL) mid-way that continues without running again what had
 // finished. Also the metrics themselves on fixed entries.
+#include "eval/evaluator.h"
+#include "eval/local_executor.h"
 #include "eval/out_of_memory.h"
+#include "store/database.h"
 #include "suite/suite.h"
+#include "suite/suite_runner.h"
 #include "test_support.h"
 
 #include <QtCore/QDir>
@@ -15,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -172,6 +177,50 @@ class TestSuite : public QObject {
         QVERIFY2(single.exitCode == 0, qPrintable(single.out + single.err));
         QVERIFY2(!single.err.contains("again alone"), qPrintable(single.err));
         QCOMPARE(lines(two / "suite-run-reference.jsonl"), 2);
+    }
+
+    // The ETA counts what this run has left: a run told to stop after two of
+    // three problems says, as its second starts, about one problem's time
+    // (it said two: the whole suite's rest).
+    void theEtaCountsWhatThisRunHasLeft() {
+        const auto three = fs::path(dir_.path().toStdString()) / "eta";
+        fs::create_directories(three);
+        for (const char* name : {"i_saxpy", "j_saxpy", "k_saxpy"}) {
+            fs::copy(test::problemDir("saxpy"), three / name, fs::copy_options::recursive);
+            for (const auto& f : fs::directory_iterator(three / name))
+                if (f.path().extension() == ".cpp") std::ofstream(f.path(), std::ios::app) << "\n// " << name << "\n";
+        }
+        std::ofstream(three / "suite.json") << R"({"name": "eta", "problems": ["i_saxpy", "j_saxpy", "k_saxpy"]})";
+        auto s = suite::loadSuite(three);
+        QVERIFY2(s.ok(), s.ok() ? "" : s.error().message.c_str());
+        auto db = store::Database::open(dir_.filePath("eta.db").toStdString());
+        QVERIFY(db.ok());
+        eval::LocalExecutorConfig config;
+        config.workers = 1;
+        auto executor = eval::LocalExecutor::create(config);
+        QVERIFY(executor.ok());
+        eval::Evaluator evaluator(**executor, &*db);
+        suite::RunOptions options;
+        options.eval.timeBudgetS = 0.02;
+        options.maxProblems = 2;
+
+        struct Seen : suite::RunObserver {
+            std::vector<std::pair<std::chrono::steady_clock::time_point, double>> starts;
+            void starting(const std::string&, int, int, double etaS) override {
+                starts.emplace_back(std::chrono::steady_clock::now(), etaS);
+            }
+            void finished(const suite::Entry&) override {}
+        } seen;
+        const auto entries = suite::runSuite(*db, evaluator, *s, options, &seen);
+        QVERIFY(entries.ok());
+        QCOMPARE(entries->size(), std::size_t{2});
+        QCOMPARE(seen.starts.size(), std::size_t{2});
+        QVERIFY(seen.starts[0].second < 0); // nothing finished yet: no estimate
+        // The first problem's time, from this side: the second's start is one of those away from the end.
+        const double first = std::chrono::duration<double>(seen.starts[1].first - seen.starts[0].first).count();
+        const double eta = seen.starts[1].second;
+        QVERIFY2(eta > 0.5 * first && eta < 1.5 * first,
+                 qPrintable(QStringLiteral("eta %1 s, a problem %2 s").arg(eta).arg(first)));
     }
 
     void metricsFollowKernelBench() {
