@@ -637,6 +637,12 @@ int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& 
     }
     const auto& pos = args->positional();
     if (args->has("help") || pos.empty()) {
+        if (!args->has("help") && !argv.empty()) {
+            // Options without a command: most often a search meant to start.
+            std::string line = "kernelsmith-cli search start";
+            for (const auto& a : argv) line += " " + a;
+            std::fprintf(stderr, "search: which command? To start a search with these options: %s\n\n", line.c_str());
+        }
         printHelp(args->has("help") ? stdout : stderr);
         return args->has("help") ? kExitOk : kExitUsage;
     }

@@ -130,7 +130,16 @@ int runSuiteCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         return kExitUsage;
     }
     const auto& pos = args->positional();
-    if (args->has("help") || pos.size() != 2 || (pos[0] != "run" && pos[0] != "show")) {
+    const bool known = !pos.empty() && (pos[0] == "run" || pos[0] == "show");
+    if (!args->has("help") && pos.size() == 1 && !known)
+        // A suite folder alone: say what to do with it.
+        std::fprintf(stderr, "suite: run or show? kernelsmith-cli suite run %s (or suite show %s)\n\n", pos[0].c_str(),
+                     pos[0].c_str());
+    else if (!args->has("help") && !pos.empty() && !known)
+        std::fprintf(stderr, "suite: unknown command '%s' (run or show)\n\n", pos[0].c_str());
+    else if (!args->has("help") && known && pos.size() != 2)
+        std::fprintf(stderr, "suite: %s takes one suite folder (what problem import DIR made)\n\n", pos[0].c_str());
+    if (args->has("help") || pos.size() != 2 || !known) {
         std::fputs(kSuiteHelp, args->has("help") ? stdout : stderr);
         if (args->has("help")) std::fputs(kExecutorHelp, stdout);
         return args->has("help") ? kExitOk : kExitUsage;

@@ -15,7 +15,7 @@ class TestCliHelp : public QObject {
         QTest::addColumn<QString>("expected");
         QTest::newRow("top") << QStringList{"--help"} << "usage: kernelsmith-cli";
         QTest::newRow("help word") << QStringList{"help"} << "usage: kernelsmith-cli";
-        for (const char* command : {"problem", "eval", "search", "bench", "llm", "kb", "machine", "profile", "export"})
+        for (const char* command : {"problem", "suite", "eval", "search", "bench", "llm", "kb", "machine", "profile", "export"})
             QTest::newRow(command) << QStringList{command, "--help"} << QString("kernelsmith-cli ") + command;
         // A verb followed by --help still gets its command's usage, not an action.
         QTest::newRow("search start") << QStringList{"search", "start", "--help"} << "kernelsmith-cli search";
@@ -33,7 +33,7 @@ class TestCliHelp : public QObject {
 
     void topLevelHelpListsEveryCommand() {
         const auto run = test::runCli({"--help"}, 30000);
-        for (const char* command : {"problem", "eval", "search", "bench", "llm", "kb", "machine", "profile", "export"})
+        for (const char* command : {"problem", "suite", "eval", "search", "bench", "llm", "kb", "machine", "profile", "export"})
             QVERIFY2(run.out.contains(QString("\n  ") + command + " "), command);
     }
 
@@ -43,6 +43,22 @@ class TestCliHelp : public QObject {
         QCOMPARE(test::runCli({"export", "trajectories", "1"}, 30000).code, 2); // no --format
         QCOMPARE(test::runCli({"export", "best", "1"}, 30000).code, 2);         // no --out
         QCOMPARE(test::runCli({"no-such-command"}, 30000).code, 2);
+    }
+
+    // A command's options without its verb: the line that was meant, to copy.
+    void aMissingVerbIsNamed() {
+        const auto search = test::runCli({"search", "--problem", "saxpy", "--budget", "4"}, 30000);
+        QCOMPARE(search.code, 2);
+        QVERIFY2(search.err.startsWith("search: which command? To start a search with these options: "
+                                       "kernelsmith-cli search start --problem saxpy --budget 4\n"),
+                 qPrintable(search.err));
+        const auto suite = test::runCli({"suite", "/tmp/level1"}, 30000);
+        QCOMPARE(suite.code, 2);
+        QVERIFY2(suite.err.startsWith("suite: run or show? kernelsmith-cli suite run /tmp/level1"), qPrintable(suite.err));
+        const auto unknown = test::runCli({"suite", "walk", "/tmp/level1"}, 30000);
+        QCOMPARE(unknown.code, 2);
+        QVERIFY2(unknown.err.startsWith("suite: unknown command 'walk' (run or show)"), qPrintable(unknown.err));
+        QVERIFY(test::runCli({"search"}, 30000).err.startsWith("usage: kernelsmith-cli search")); // nothing given: the usage
     }
 };
 
