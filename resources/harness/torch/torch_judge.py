@@ -939,7 +939,10 @@ class Judge:
                 for call in range(2):
                     # A first call on a shape may compile (Triton, inline CUDA).
                     limit = job["call_timeout_s"] + (job.get("compile_allowance_s", 60) if call == 0 else 0)
+                    t_call = time.perf_counter()
                     _, outs = self.call(cand, [s_in], limit, f"{where} (call {call + 1})", poison=poison, seed=draws)
+                    if call == 0:  # a diagnostic: what the candidate's compiles on new shapes cost
+                        self.seconds["check_first_calls"] = self.seconds.get("check_first_calls", 0.0) + time.perf_counter() - t_call
                     got = self.outputs(cand, outs[0], where)
                     self.check_outputs(shape, label, expected, got, checks, f"{where} (call {call + 1})", record=call == 0)
                 self.forget([ref, cand], s_in)
@@ -972,6 +975,7 @@ class Judge:
                 kernels.remove(r)
                 return False
 
+        t_sets = time.perf_counter()
         base_seed = mix(self.secret, 1000 + si)
         inputs, init = self.draw(shape["sizes"], base_seed)
         state = self.parameters(init, base_seed)
@@ -1015,6 +1019,10 @@ class Judge:
 
         add_sets(3)
         inputs.clear()  # the first set's originals: its pristine copy stands for them
+        # Where the time phase's seconds go (a diagnostic: the sets and their
+        # first calls, the hand-off, the warm-up, the timed rounds).
+        self.seconds["time_sets"] = self.seconds.get("time_sets", 0.0) + time.perf_counter() - t_sets
+        t_handoff = time.perf_counter()
         # The hand-off's cost through the candidate (reported) and through the
         # reference (taken off every call: no candidate can inflate it).
         cand_empty = sorted(self.call(cand, [], 10, "while measuring the hand-off", touch=True, flush=True)[0] for _ in range(21))[10]
@@ -1025,6 +1033,7 @@ class Judge:
         # the reference's, never more than half of what was measured.
         handoff = cand_empty
         batch_unit = min(cand_empty, empty)
+        self.seconds["time_handoff"] = self.seconds.get("time_handoff", 0.0) + time.perf_counter() - t_handoff
 
         def per_call(t, n, overhead=0.0):
             """Seconds per input set of a call of `t` seconds over `n` sets: less
@@ -1059,6 +1068,7 @@ class Judge:
                     fastest[r.name] = min(fastest.get(r.name, estimate[r.name]), estimate[r.name])
                     settled[r.name] = warm > 0 and estimate[r.name] <= 1.2 * fastest[r.name]
             warm += 1
+        self.seconds["time_warmup"] = self.seconds.get("time_warmup", 0.0) + time.perf_counter() - start
         shortest = min(estimate.get(r.name, 0.0) for r in kernels)
         batch = 1
         if 0 < shortest < 8 * batch_unit:
@@ -1075,7 +1085,9 @@ class Judge:
             most = min(MAX_BATCH, pool_bytes // per_set)
             if most >= 2:
                 batch = min(most, int(math.ceil(8 * batch_unit / shortest)))
+                t_more = time.perf_counter()
                 add_sets(batch)
+                self.seconds["time_sets"] += time.perf_counter() - t_more
         per_round = sum(estimate.get(r.name, 0.0) * batch for r in kernels) + len(kernels) * (empty + 4 * self.idle_probe)
         reps = int(min(job["max_reps"], max(job["min_reps"], job["time_budget_s"] / max(per_round, 1e-6))))
 
@@ -1150,6 +1162,7 @@ class Judge:
                 self.check_outputs(shape, f"round {rep}", answer[k], produced[k], checks, f"a timed call {where} (fresh inputs)", record=False)
             self.seconds["verify"] += time.perf_counter() - v0
             rounds = rep + 1
+        self.seconds["time_rounds"] = self.seconds.get("time_rounds", 0.0) + time.perf_counter() - loop_start
         self.unpin(kernels, pinned)
         if si == len(job["time_shapes"]) - 1 and job.get("breakdown", True) and not cand.dead:
             self.profile_breakdown(cand, pool[0], shape)
