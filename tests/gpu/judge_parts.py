@@ -3,8 +3,9 @@
 (`eval --keep-job`): the call on the judge's clock, its answer and settle
 parts, the runner's own account (set-up, launches, synchronize, export, the
 first set's and the other sets' device time) and what is left beyond the
-empty call and the device's time (`fixed`). A diagnostic for judging the
-judge; the workspace keeps the same fields (TimingCase::clock).
+empty call and the device's time (`fixed`), then the job's phases, longest
+first. A diagnostic for judging the judge; the workspace keeps the same
+fields (TimingCase::clock).
 
 usage: tests/gpu/judge_parts.py RESULT.json [...]"""
 import json
@@ -31,6 +32,11 @@ def show(path):
                   f"set-up {told[0] * 1e6:4.0f}  launches {told[1] * 1e6:6.0f}  sync {told[2] * 1e6:6.0f}  export {told[3] * 1e6:4.0f}  "
                   f"first set {told[4] * 1e6:6.1f}  others {told[5] * 1e6:6.1f}  fixed {fixed * 1e6:5.0f} ({fixed / b * 1e6:.1f}/set)"
                   + (f"  describe {told[6] * 1e6:5.0f}" if len(told) > 6 else ""))
+
+
+    ps = r.get("phase_seconds") or {}
+    if ps:
+        print("  phases (s): " + ", ".join(f"{k} {v:.2f}" for k, v in sorted(ps.items(), key=lambda kv: -kv[1]) if isinstance(v, (int, float))))
 
 
 for arg in sys.argv[1:] or sys.exit(__doc__):
