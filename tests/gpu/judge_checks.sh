@@ -8,19 +8,20 @@
 # one CPU and not (KS_JUDGE_PIN=0: does pinning slow their launches?); every
 # gpu_mapid strategy; batch_event_truncate's seed with and without the
 # torch.compile baseline in its job; what the host's launch path costs
-# (launch_cost.py); and the launch-bound seeds launched both ways.
+# (launch_cost.py); the launch-bound seeds launched both ways; and the
+# rmsnorm_fwd seed judged with longer lead flushes (KS_JUDGE_LEAD_US).
 # Run after `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT`; everything lands
 # in OUT.
 #
 # usage: tests/gpu/judge_checks.sh OUT
 #   PARTS (environment, default all): which of torch breakdowns pinning mapid
-#         bet launch seeds to run, as "mapid bet launch"
+#         bet launch seeds lead to run, as "mapid bet launch"
 set -uo pipefail
 out=${1:?usage: judge_checks.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/built_env.sh"
 mkdir -p "$out"
-parts=" ${PARTS:-torch breakdowns pinning mapid bet launch seeds} "
+parts=" ${PARTS:-torch breakdowns pinning mapid bet launch seeds lead} "
 want() { [[ "$parts" == *" $1 "* ]]; }
 # One seed judged at the given params (NAME PROBLEM PARAM=VALUE...): its
 # result in OUT/judged/NAME.json, a line with its status and times.
@@ -102,5 +103,20 @@ if want seeds; then
     # shellcheck disable=SC2086
     judged rmsnorm_fwd-$launch gpu_rmsnorm_fwd $rms LAUNCH=$launch
     judged mbdt-$launch gpu_mbdt LAUNCH=$launch
+  done
+fi
+# The lead flush against the runner's set-up: on the H200 host a runner spent
+# 370-400 us of a timed call before its first launch, the lead is 500 us,
+# and the candidate's first set took 100-135 us more device time than the
+# others. The same seed judged with longer leads, and its call parts.
+if want lead; then
+  for lead in 500 1000 1500; do
+    jobs=${JOBS_ROOT:-/tmp/ks-gpu-jobs}/lead-$lead
+    rm -rf "$jobs" && mkdir -p "$jobs" && chmod o+x "$(dirname "$jobs")" "$jobs"
+    KS_JUDGE_LEAD_US=$lead "$cli" --db "$out/checks.db" eval --problem gpu_rmsnorm_fwd --seed triton --param BLOCK_N=4096 \
+      --param NUM_STAGES=2 --param NUM_WARPS=8 --param ROWS=1 --json --no-cache --sandbox required --time-budget 0.3 \
+      --keep-job --jobs-dir "$jobs" > "$out/lead-$lead.json" 2> "$out/lead-$lead.err"
+    echo "== gpu_rmsnorm_fwd, lead $lead us"
+    python3 "$root/tests/gpu/judge_parts.py" "$jobs"/*/result.json || tail -3 "$out/lead-$lead.err"
   done
 fi
