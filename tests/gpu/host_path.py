@@ -14,7 +14,8 @@ Then the same calls with one thing of the judge's runner added at a time
 (`variants`): the process held to one CPU as in the timed rounds, the inputs
 as fresh views over a mapping of shared device memory (as the judge hands
 them over), a generator seed before each pass over the sets (a runner's call
-is such a pass), each output exported for the judge and kept two passes. The row where the host path jumps names the cause.
+is such a pass; torch.manual_seed, then the runner's own seed_generators),
+each output exported for the judge and kept two passes. The row where the host path jumps names the cause.
 
 usage: python3 tests/gpu/host_path.py PROBLEM_DIR SEED.py [NAME=VALUE ...]
            [--calls N] [--sets S] [--profile-top K]
@@ -87,12 +88,16 @@ def variants(torch, model, sets, n):
     cpu = sorted(os.sched_getaffinity(0))
     keep = [[], []]  # a runner's call is a pass over the sets: the last pass's outputs and the one before
 
+    from torch_runner import seed_generators
+
     def run(views, seed, export, k):
         first = k % len(sets) == 0
         if first and export:
             keep[1], keep[0] = keep[0], []
-        if first and seed:
+        if first and seed == "torch":
             torch.manual_seed(k)
+        elif first and seed:
+            seed_generators(torch, k)
         args = [a[0].as_strided(a[1], a[2], 0) if isinstance(a, tuple) else a for a in shared[k % len(sets)]] if views else sets[k % len(sets)]
         out = model(*args)
         if export:
@@ -103,7 +108,9 @@ def variants(torch, model, sets, n):
             keep[0].extend(outs)
 
     rows = [("plain (as above)", False, False, False, False), ("held to one CPU", True, False, False, False),
-            ("+ inputs as views of shared memory", True, True, False, False), ("+ a generator seed a pass over the sets", True, True, True, False),
+            ("+ inputs as views of shared memory", True, True, False, False),
+            ("+ torch.manual_seed a pass over the sets", True, True, "torch", False),
+            ("  (the runner's seed_generators instead)", True, True, True, False),
             ("+ outputs exported, kept two passes", True, True, True, True)]
     print("the runner's habits, added one at a time (host path, launching only):")
     with torch.no_grad():

@@ -350,6 +350,27 @@ print("ok")
         runWithJudge(script, pythonWithTorch());
     }
 
+    // A runner seeds its generators before every compared call as
+    // torch.manual_seed would (the CPU's and each CUDA device's: a reference
+    // drawing in its forward answers alike in every runner), without the
+    // other backends' lazy seeding that formats the Python stack per call.
+    void aRunnerSeedsAsTorchManualSeed() {
+        const QString script = QStringLiteral(R"py(
+import torch
+from torch_runner import seed_generators
+torch.manual_seed(7)
+a = (torch.rand(64), torch.randn(3, 5), torch.randint(0, 100, (9,)))
+seed_generators(torch, 7)
+b = (torch.rand(64), torch.randn(3, 5), torch.randint(0, 100, (9,)))
+assert all(torch.equal(x, y) for x, y in zip(a, b)), "not the draws torch.manual_seed gives"
+seed_generators(torch, 8)
+assert not torch.equal(torch.rand(64), a[0]), "another seed, the same draws"
+seed_generators(torch, 2**63 - 1)  # the judge's seeds are 63-bit
+print("ok")
+)py");
+        runWithJudge(script, pythonWithTorch());
+    }
+
     // ks_launch keeps one compiled kernel per specialisation of the arguments
     // (finer than Triton's: an int's 1, 16-divisibility and width, a tensor's
     // dtype and alignment), passes every parameter in signature order with the
