@@ -86,6 +86,10 @@ def variants(torch, model, sets, n):
         shared.append(row)
     torch.cuda.synchronize()
     cpu = sorted(os.sched_getaffinity(0))
+    from torch_judge_host import pin, timing_cpus
+
+    chosen = timing_cpus()[0]
+    timing_cpu = chosen[0] if chosen else cpu[len(cpu) // 2]  # the CPU the judge's timed rounds would use
     keep = [[], []]  # a runner's call is a pass over the sets: the last pass's outputs and the one before
 
     from torch_runner import seed_generators
@@ -107,15 +111,15 @@ def variants(torch, model, sets, n):
                     drv.export(t)
             keep[0].extend(outs)
 
-    rows = [("plain (as above)", False, False, False, False), ("held to one CPU", True, False, False, False),
+    rows = [("plain (as above)", False, False, False, False), (f"held to CPU {timing_cpu}, as in the timed rounds", True, False, False, False),
             ("+ inputs as views of shared memory", True, True, False, False),
             ("+ torch.manual_seed a pass over the sets", True, True, "torch", False),
             ("  (the runner's seed_generators instead)", True, True, True, False),
             ("+ outputs exported, kept two passes", True, True, True, True)]
     print("the runner's habits, added one at a time (host path, launching only):")
     with torch.no_grad():
-        for name, pin, views, seed, export in rows:
-            os.sched_setaffinity(0, {cpu[len(cpu) // 2]} if pin else set(cpu))
+        for name, held, views, seed, export in rows:
+            pin(os.getpid(), {timing_cpu} if held else set(cpu))  # every thread, as the judge holds a runner
             for k in range(2 * len(sets)):
                 run(views, seed, export, k)
             torch.cuda.synchronize()
@@ -126,8 +130,8 @@ def variants(torch, model, sets, n):
                     run(views, seed, export, k)
                 times.append((time.perf_counter() - t0) / n * 1e6)
                 torch.cuda.synchronize()
-            print(f"  {name:38} {sorted(times)[1]:8.1f} us a call")
-    os.sched_setaffinity(0, set(cpu))
+            print(f"  {name:44} {sorted(times)[1]:8.1f} us a call")
+    pin(os.getpid(), set(cpu))
     keep.clear()
     shared.clear()
     torch.cuda.synchronize()
