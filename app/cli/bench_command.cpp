@@ -2,11 +2,12 @@
 // against the reference, a library baseline where the problem has one, and
 // the machine's roofline.
 #include "args.h"
+#include "bench_json.h"
+#include "bench_row.h"
 #include "command_table.h"
 #include "commands.h"
 #include "executor_options.h"
 #include "exit_codes.h"
-#include "util/json_text.h"
 #include "verdict_printer.h"
 
 #include "eval/evaluator.h"
@@ -21,7 +22,6 @@
 #include "store/evaluation_store.h"
 #include "store/profile_store.h"
 #include "store/search_store.h"
-#include "util/files.h"
 #include "util/paths.h"
 
 #include <algorithm>
@@ -39,7 +39,7 @@ namespace {
 
 const char* kBenchHelp = R"(usage: kernelsmith-cli bench [--problems NAME,NAME...] [--budget N] [--policy P]
                            [--workers N] [--seed S] [--time-budget S] [--finalists N]
-                           [--json FILE] [--reprobe] [--sandbox POLICY]
+                           [--json FILE [--resume]] [--reprobe] [--sandbox POLICY]
 
 Runs a tuner search on each problem (default: every bundled CPU problem) and
 prints: the reference's time, the library baseline's where the problem has one,
@@ -70,7 +70,10 @@ re-timed, unless the search already did), and what profiling cost each of the
 search's evaluations (the judge's breakdown call, and ncu where it ran).
 
 --json FILE is written after every problem ("complete": false until the last
-one is in), so a run cut short keeps the problems that finished. GPU problems
+one is in), so a run cut short keeps the problems that finished; --resume
+(with that --json FILE) goes on with it: its problems are kept, not searched
+again, and the others run, when its settings (budget, policy, workers, seed,
+time budget, finalists) and its GPUs (or CPU) are this run's. GPU problems
 are also measured against their floor: their bytes at the GPU's copy
 bandwidth, or their lookups ("gathers") at its L2 gather rate, if longer.
 
@@ -88,53 +91,6 @@ class QuietProgress final : public search::SearchObserver {
   private:
     std::string name_;
     int last_ = -1;
-};
-
-struct Row {
-    std::string problem;
-    double referenceS = 0, libraryS = 0, bestS = 0, speedup = 0, roofline = 0, wallS = 0;
-    double speedupOverBest = 0; // over the fastest baseline of each shape (a library, torch.compile, or the reference)
-    std::string library;
-    int evaluations = 0;
-    char bound = 'c'; // m: memory, c: compute, l: latency (declared by the problem)
-    std::string declaredBound;
-    std::string params;
-    struct Shape {
-        double bytes = 0, flops = 0, seconds = 0, gathers = 0;
-    };
-    std::vector<Shape> shapes; // of the best kernel, for the roofline at the end
-    bool gpu = false;          // a torch or cuda problem: timed on the GPU (torch: against eager and torch.compile)
-    double floorS = 0;         // GPU: gpuFloorSeconds of its shapes (bytes at the copy bandwidth, lookups at the gather rate)
-    // GPU: the best kernel's profile (its re-timing ran Nsight Compute, else
-    // what the search stored for its node) and what profiling cost the search.
-    struct GpuProfile {
-        std::string diagnosis; // signal names, comma-separated
-        std::string kernel;    // the longest kernel ncu measured ("" when none)
-        double kernelUs = 0;   // its duration
-        double dramPct = -1, smPct = -1, l2Pct = -1, occupancyPct = -1;
-        std::string source;    // "re-timing" or "search"
-        double breakdownS = 0; // mean per correct evaluation of the search
-        double ncuS = 0;       // mean per evaluation that ran ncu
-        int ncuRuns = 0;
-    } profile;
-
-    double bytes() const {
-        double sum = 0;
-        for (const auto& t : shapes) sum += t.bytes;
-        return sum;
-    }
-    double flops() const {
-        double sum = 0;
-        for (const auto& t : shapes) sum += t.flops;
-        return sum;
-    }
-    // The problem's declared bound, else the roofline's verdict on its timing shapes.
-    char boundOn(const profile::MachineModel& roof, int cores) const {
-        if (declaredBound == "latency") return 'l';
-        if (declaredBound == "memory") return 'm';
-        if (declaredBound == "compute") return 'c';
-        return roof.memoryBound(bytes(), flops(), cores) ? 'm' : 'c';
-    }
 };
 
 // A node's kernel evaluated once more in a fresh job (no cached result). A
@@ -358,11 +314,6 @@ void raiseDramRoof(profile::MachineModel& roof, const std::vector<Row>& rows, in
     }
 }
 
-struct Geomeans {
-    double overReference = 0, overBest = 0;
-    int counted = 0;
-};
-
 // The table of every problem, and the GPU problems' floors.
 Geomeans geomeansOf(const std::vector<Row>& rows) {
     double logSum = 0, logSumBest = 0;
@@ -458,50 +409,6 @@ Geomeans printTables(const std::vector<Row>& rows, const profile::MachineModel& 
     return {geomean, geomeanBest, counted};
 }
 
-// The run as JSON: the machine, the config, the geomeans and a row per
-// problem. Written after every problem, so that a run cut short keeps what
-// finished: "complete" says whether every problem asked for is in it.
-Status writeBenchJson(const std::string& file, const profile::MachineModel& roof, const search::SearchConfig& config,
-                      const std::vector<Row>& rows, const Geomeans& g, std::size_t asked) {
-    nlohmann::json j{{"machine", profile::toJson(roof)},   {"config", search::toJson(config)},
-                     {"complete", rows.size() >= asked},   {"problems_asked", asked},
-                     {"geomean_speedup", g.overReference}, {"geomean_speedup_over_best_baseline", g.overBest},
-                     {"problems", nlohmann::json::array()}};
-    for (const auto& r : rows)
-        j["problems"].push_back({{"problem", r.problem},
-                                 {"reference_s", r.referenceS},
-                                 {"library", r.library},
-                                 {"library_s", r.libraryS},
-                                 {"best_s", r.bestS},
-                                 {"speedup", r.speedup},
-                                 {"speedup_over_best_baseline", r.speedupOverBest},
-                                 {"roofline_fraction", r.roofline},
-                                 {"bound", r.bound == 'm'   ? "memory"
-                                           : r.bound == 'l' ? "latency"
-                                                            : "compute"},
-                                 {"evaluations", r.evaluations},
-                                 {"wall_s", r.wallS},
-                                 {"best_params", r.params},
-                                 {"gpu", r.gpu},
-                                 {"floor_s", r.floorS}});
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const auto& prof = rows[i].profile;
-        if (!rows[i].gpu) continue;
-        j["problems"][i]["profile"] = {{"diagnosis", prof.diagnosis},
-                                       {"from", prof.source},
-                                       {"ncu_kernel", prof.kernel},
-                                       {"ncu_kernel_us", prof.kernelUs},
-                                       {"dram_pct", prof.dramPct},
-                                       {"sm_pct", prof.smPct},
-                                       {"l2_pct", prof.l2Pct},
-                                       {"occupancy_pct", prof.occupancyPct},
-                                       {"breakdown_s_per_evaluation", prof.breakdownS},
-                                       {"ncu_s_per_run", prof.ncuS},
-                                       {"ncu_runs", prof.ncuRuns}};
-    }
-    return writeFileAtomic(file, jsonText(j, 2) + "\n");
-}
-
 int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
     auto args = Args::parse(argv, verb("bench").valued, verb("bench").flags, error, "bench");
@@ -513,6 +420,10 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         std::fputs(kBenchHelp, stdout);
         std::fputs(kExecutorHelp, stdout);
         return kExitOk;
+    }
+    if (args->has("resume") && !args->has("json")) {
+        std::fprintf(stderr, "bench: --resume goes on with a run's --json FILE: name it\n");
+        return kExitUsage;
     }
     std::vector<std::filesystem::path> dirs;
     if (auto list = args->value("problems")) {
@@ -632,13 +543,33 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     const bool onThisHost = executor->kind() == eval::ExecutorKind::Local; // else this host's roofline is not the jobs'
 
     const auto jsonFile = args->value("json");
+    const auto settings = benchSettings(search::toJson(*config), options.timeBudgetS, finalistCount);
     // Each lane takes the next problem; rows keep the problems' order.
     std::vector<std::optional<Row>> done(problems.size());
+    if (args->has("resume")) {
+        // A run cut short (a time limit, a lost host) goes on: its rows are
+        // kept, and only the problems it lacks run.
+        auto kept = readBenchRows(*jsonFile, settings, roof, gpuOnly);
+        if (!kept) {
+            std::fprintf(stderr, "bench: --resume: %s\n", kept.error().message.c_str());
+            return kExitUsage;
+        }
+        for (std::size_t i = 0; i < problems.size(); ++i)
+            if (auto it = kept->find(problems[i].name); it != kept->end()) {
+                done[i] = it->second;
+                std::fprintf(stderr, "bench: %s: kept from %s (searched and timed before)\n", problems[i].name.c_str(),
+                             jsonFile->c_str());
+            }
+    }
+    std::vector<std::size_t> toRun;
+    for (std::size_t i = 0; i < problems.size(); ++i)
+        if (!done[i]) toRun.push_back(i);
     std::mutex doneMutex;
     std::atomic<std::size_t> next{0};
     const auto lane = [&](eval::Executor& laneExecutor) {
         eval::Evaluator evaluator(laneExecutor, &*db); // the lane's, for its searches and for re-timing their finalists
-        for (std::size_t i; (i = next++) < problems.size();) {
+        for (std::size_t k; (k = next++) < toRun.size();) {
+            const std::size_t i = toRun[k];
             Row row = benchOne(*db, evaluator, problems[i], *config, options, onThisHost ? profiler : nullptr, finalistCount);
             // What finished so far, against the roofs as they are before the run's
             // closing probe: a run cut short (a time limit, a lost host) keeps it.
@@ -654,7 +585,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
                 std::fprintf(stderr, "  %s: best %s, floor %s (%.2fx the floor)\n", mine.problem.c_str(),
                              formatSeconds(mine.bestS).c_str(), formatSeconds(mine.floorS).c_str(), mine.bestS / mine.floorS);
             if (jsonFile)
-                if (auto s = writeBenchJson(*jsonFile, roof, *config, finished, geomeansOf(finished), problems.size()); !s)
+                if (auto s = writeBenchJson(*jsonFile, roof, settings, finished, geomeansOf(finished), problems.size()); !s)
                     std::fprintf(stderr, "bench: %s (the run goes on)\n", s.error().message.c_str());
         }
     };
@@ -671,7 +602,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
 
     const Geomeans g = printTables(rows, roof, onThisHost, coresPerJob);
     if (jsonFile)
-        if (auto s = writeBenchJson(*jsonFile, roof, *config, rows, g, problems.size()); !s) {
+        if (auto s = writeBenchJson(*jsonFile, roof, settings, rows, g, problems.size()); !s) {
             std::fprintf(stderr, "bench: %s\n", s.error().message.c_str());
             return kExitError;
         }

@@ -43,7 +43,7 @@ const std::vector<Verb>& verbTable() {
         {"bench",
          runBenchCommand,
          withExecutorOptions({"problems", "budget", "policy", "workers", "seed", "time-budget", "finalists", "json", "sandbox"}),
-         {"help", "reprobe"}},
+         {"help", "reprobe", "resume"}},
         {"suite",
          runSuiteCommand,
          withExecutorOptions({"mode", "budget", "time-budget", "json", "sandbox", "max-problems"}),

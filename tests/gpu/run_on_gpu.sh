@@ -12,6 +12,9 @@
 #   FINALISTS (environment, default 3): kernels of each search timed again.
 #   GPUS (environment, e.g. 0,1,2,3): bench a problem on each of these GPUs at
 #   once (two workers each) instead of every problem on the one visible GPU.
+#   RESUME (environment, a bench.json): go on with that run (bench --resume):
+#   its problems are kept and the others run, so one bench can span several
+#   calls of a device's time limit (the same settings and GPU kind).
 # Needs: bash, cmake, ninja or make, g++ (C++20), nvcc, python3 with PyTorch and Triton.
 set -euo pipefail
 debs=${1:?usage: run_on_gpu.sh DEBS OUT [BUDGET] [PROBLEMS]}
@@ -53,4 +56,9 @@ placement=(--workers 2)
 if [ -n "${GPUS:-}" ]; then
   placement=(--gpus "$(for g in ${GPUS//,/ }; do printf '%s,%s,' "$g" "$g"; done | sed 's/,$//')")
 fi
-"$cli" --db "$out/gpu-bench.db" bench --problems "$problems" --budget "$budget" "${placement[@]}" --time-budget 0.3 --finalists "${FINALISTS:-3}" --sandbox required --json "$out/bench.json" 2>&1 | tee "$out/bench.log"
+resume=()
+if [ -n "${RESUME:-}" ]; then
+  [ "$(realpath "$RESUME")" = "$(realpath -m "$out/bench.json")" ] || cp "$RESUME" "$out/bench.json"
+  resume=(--resume)
+fi
+"$cli" --db "$out/gpu-bench.db" bench --problems "$problems" --budget "$budget" "${placement[@]}" --time-budget 0.3 --finalists "${FINALISTS:-3}" --sandbox required --json "$out/bench.json" "${resume[@]}" 2>&1 | tee -a "$out/bench.log"

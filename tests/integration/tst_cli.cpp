@@ -289,6 +289,46 @@ class TestCli : public QObject {
         QVERIFY(f.open(QIODevice::ReadOnly));
         const auto kept = QJsonDocument::fromJson(f.readAll()).object();
         QVERIFY(!kept["problems"].toArray().isEmpty()); // whole: written atomically, never half
+        f.close();
+
+        // --resume goes on with it: saxpy's row is kept as it was, only poly_eval runs.
+        const QStringList again{"--db",
+                                dir_.path() + "/partial.db",
+                                "bench",
+                                "--problems",
+                                data("problems/saxpy") + "," + data("problems/poly_eval"),
+                                "--budget",
+                                "3",
+                                "--time-budget",
+                                "0.1",
+                                "--json",
+                                json,
+                                "--resume"};
+        const auto resumed = cli(again, 600000);
+        QVERIFY2(resumed.code == 0, qPrintable(resumed.out + resumed.err));
+        QVERIFY2(resumed.err.contains("bench: saxpy: kept from " + json), qPrintable(resumed.err));
+        QVERIFY2(!resumed.err.contains("saxpy: finalist node") && resumed.err.contains("poly_eval: finalist node"),
+                 qPrintable(resumed.err));
+        QVERIFY2(resumed.out.contains("saxpy") && resumed.out.contains("poly_eval"), qPrintable(resumed.out)); // one table
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto whole = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        QVERIFY(whole["complete"].toBool());
+        const auto rows = whole["problems"].toArray();
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[0].toObject()["problem"].toString(), QString("saxpy"));
+        QCOMPARE(rows[0].toObject()["wall_s"].toDouble(), seen["problems"].toArray()[0].toObject()["wall_s"].toDouble());
+        QCOMPARE(rows[0].toObject()["best_s"].toDouble(), seen["problems"].toArray()[0].toObject()["best_s"].toDouble());
+
+        // Other settings: refused, saying which, and the file is left as it was.
+        QStringList other = again;
+        other[other.indexOf("--budget") + 1] = "4";
+        const auto refused = cli(other, 600000);
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(refused.err.contains("other settings (config:"), qPrintable(refused.err));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(f.readAll()).object()["problems"].toArray().size(), 2);
+        QCOMPARE(cli({"bench", "--problems", data("problems/saxpy"), "--resume"}).code, 2); // no --json to go on with
     }
 
     void unusableWorkspaceIsReported() {
