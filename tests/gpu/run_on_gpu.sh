@@ -58,7 +58,8 @@ if [ -n "${GPUS:-}" ]; then
 fi
 resume=()
 if [ -n "${RESUME:-}" ]; then
-  [ "$(realpath "$RESUME")" = "$(realpath -m "$out/bench.json")" ] || cp "$RESUME" "$out/bench.json"
+  # The first call of a run has nothing to go on with yet: the run starts.
+  if [ -f "$RESUME" ] && [ "$(realpath -m "$RESUME")" != "$(realpath -m "$out/bench.json")" ]; then cp "$RESUME" "$out/bench.json"; fi
   resume=(--resume)
 fi
 "$cli" --db "$out/gpu-bench.db" bench --problems "$problems" --budget "$budget" "${placement[@]}" --time-budget 0.3 --finalists "${FINALISTS:-3}" --sandbox required --json "$out/bench.json" "${resume[@]}" 2>&1 | tee -a "$out/bench.log"
