@@ -88,11 +88,7 @@ SuiteView::SuiteView(suite::Suite s, QWidget* parent) : QWidget(parent), suite_(
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
-    // KernelBench's names run to 90 characters: the name column takes what
-    // the others leave, so every column stays in view; a longer name is
-    // elided in its middle and whole in its tool tip.
-    table_->horizontalHeader()->setStretchLastSection(false);
-    table_->horizontalHeader()->setSectionResizeMode(SuiteTableModel::Problem, QHeaderView::Stretch);
+    table_->horizontalHeader()->setStretchLastSection(true);
     table_->setAlternatingRowColors(true);
     table_->setToolTip(tr("Double-click a problem to open its search"));
     layout->addWidget(table_, 1);
@@ -146,6 +142,11 @@ void SuiteView::reload() {
     model_->setReferenceMode(mode_ == suite::Mode::Reference);
     model_->setRows(suiteRows(suite_, entries));
     table_->resizeColumnsToContents();
+    // KernelBench's names run to 90 characters: the name column starts at 48
+    // at most, so the numbers beside it stay in view; a longer name is elided
+    // in its middle (whole in its tool tip) and the column can be dragged wider.
+    const int widest = 48 * table_->fontMetrics().averageCharWidth();
+    if (table_->columnWidth(SuiteTableModel::Problem) > widest) table_->setColumnWidth(SuiteTableModel::Problem, widest);
     showCount();
     if (entries.empty()) {
         summary_->setText(tr("Nothing has run in this mode yet: kernelsmith-cli suite run %1 --mode %2")
