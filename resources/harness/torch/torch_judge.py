@@ -29,6 +29,7 @@
 # whose contents are redrawn every round: every timed output of the candidate
 # is checked against the reference's output for the same inputs, and every
 # input is compared with a copy no runner holds after every call.
+import collections
 import json
 import math
 import os
@@ -514,7 +515,8 @@ class Judge:
         self.compile_failed = False
         self.secret = 0
         self.idle_probe = self.measure_probe()
-        self.seconds = {"verify": 0.0, "freeze": 0.0, "refresh": 0.0}
+        # Seconds by part of the run (verify, freeze, refresh, and where check and time went).
+        self.seconds = collections.defaultdict(float, verify=0.0, freeze=0.0, refresh=0.0)
         self.profile_files = {}  # profile/<name> -> text, written once every runner is gone
         self.profile_notes = {}  # tool -> why it gave nothing (profile/unavailable-<tool>.txt)
 
@@ -942,7 +944,7 @@ class Judge:
                     t_call = time.perf_counter()
                     _, outs = self.call(cand, [s_in], limit, f"{where} (call {call + 1})", poison=poison, seed=draws)
                     if call == 0:  # a diagnostic: what the candidate's compiles on new shapes cost
-                        self.seconds["check_first_calls"] = self.seconds.get("check_first_calls", 0.0) + time.perf_counter() - t_call
+                        self.seconds["check_first_calls"] += time.perf_counter() - t_call
                     got = self.outputs(cand, outs[0], where)
                     self.check_outputs(shape, label, expected, got, checks, f"{where} (call {call + 1})", record=call == 0)
                 self.forget([ref, cand], s_in)
@@ -1021,7 +1023,7 @@ class Judge:
         inputs.clear()  # the first set's originals: its pristine copy stands for them
         # Where the time phase's seconds go (a diagnostic: the sets and their
         # first calls, the hand-off, the warm-up, the timed rounds).
-        self.seconds["time_sets"] = self.seconds.get("time_sets", 0.0) + time.perf_counter() - t_sets
+        self.seconds["time_sets"] += time.perf_counter() - t_sets
         t_handoff = time.perf_counter()
         # The hand-off's cost through the candidate (reported) and through the
         # reference (taken off every call: no candidate can inflate it).
@@ -1033,7 +1035,7 @@ class Judge:
         # the reference's, never more than half of what was measured.
         handoff = cand_empty
         batch_unit = min(cand_empty, empty)
-        self.seconds["time_handoff"] = self.seconds.get("time_handoff", 0.0) + time.perf_counter() - t_handoff
+        self.seconds["time_handoff"] += time.perf_counter() - t_handoff
 
         def per_call(t, n, overhead=0.0):
             """Seconds per input set of a call of `t` seconds over `n` sets: less
@@ -1068,7 +1070,7 @@ class Judge:
                     fastest[r.name] = min(fastest.get(r.name, estimate[r.name]), estimate[r.name])
                     settled[r.name] = warm > 0 and estimate[r.name] <= 1.2 * fastest[r.name]
             warm += 1
-        self.seconds["time_warmup"] = self.seconds.get("time_warmup", 0.0) + time.perf_counter() - start
+        self.seconds["time_warmup"] += time.perf_counter() - start
         shortest = min(estimate.get(r.name, 0.0) for r in kernels)
         batch = 1
         if 0 < shortest < 8 * batch_unit:
@@ -1162,7 +1164,7 @@ class Judge:
                 self.check_outputs(shape, f"round {rep}", answer[k], produced[k], checks, f"a timed call {where} (fresh inputs)", record=False)
             self.seconds["verify"] += time.perf_counter() - v0
             rounds = rep + 1
-        self.seconds["time_rounds"] = self.seconds.get("time_rounds", 0.0) + time.perf_counter() - loop_start
+        self.seconds["time_rounds"] += time.perf_counter() - loop_start
         self.unpin(kernels, pinned)
         if si == len(job["time_shapes"]) - 1 and job.get("breakdown", True) and not cand.dead:
             self.profile_breakdown(cand, pool[0], shape)
