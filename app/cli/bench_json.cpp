@@ -3,9 +3,8 @@
 #include "util/files.h"
 #include "util/json_text.h"
 
-#include <fstream>
+#include <filesystem>
 #include <set>
-#include <sstream>
 
 namespace ks::cli {
 namespace {
@@ -17,12 +16,19 @@ nlohmann::json shapesJson(const std::vector<Row::Shape>& shapes) {
     return out;
 }
 
-// The GPUs' names, sorted: what makes two hosts' GPU rows comparable.
-std::multiset<std::string> gpuNames(const nlohmann::json& gpus) {
+// The GPUs' names, sorted: what makes two hosts' GPU rows comparable (of a
+// machine model as the JSON keeps it, and of this host's).
+std::multiset<std::string> gpuNames(const nlohmann::json& machine) {
     std::multiset<std::string> names;
-    if (gpus.is_array())
-        for (const auto& g : gpus)
+    if (const auto gpus = machine.find("gpus"); gpus != machine.end() && gpus->is_array())
+        for (const auto& g : *gpus)
             if (g.is_object() && g.contains("name") && g["name"].is_string()) names.insert(g["name"].get<std::string>());
+    return names;
+}
+
+std::multiset<std::string> gpuNames(const profile::MachineModel& roof) {
+    std::multiset<std::string> names;
+    for (const auto& g : roof.gpus) names.insert(g.name);
     return names;
 }
 
@@ -78,39 +84,40 @@ Status writeBenchJson(const std::string& file, const profile::MachineModel& roof
                      {"complete", rows.size() >= asked},           {"problems_asked", asked},
                      {"geomean_speedup", g.overReference},         {"geomean_speedup_over_best_baseline", g.overBest},
                      {"problems", nlohmann::json::array()}};
-    for (const auto& r : rows)
-        j["problems"].push_back({{"problem", r.problem},
-                                 {"reference_s", r.referenceS},
-                                 {"library", r.library},
-                                 {"library_s", r.libraryS},
-                                 {"best_s", r.bestS},
-                                 {"speedup", r.speedup},
-                                 {"speedup_over_best_baseline", r.speedupOverBest},
-                                 {"roofline_fraction", r.roofline},
-                                 {"bound", r.bound == 'm'   ? "memory"
-                                           : r.bound == 'l' ? "latency"
-                                                            : "compute"},
-                                 {"evaluations", r.evaluations},
-                                 {"wall_s", r.wallS},
-                                 {"best_params", r.params},
-                                 {"gpu", r.gpu},
-                                 {"floor_s", r.floorS},
-                                 {"declared_bound", r.declaredBound},
-                                 {"shapes", shapesJson(r.shapes)}});
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const auto& prof = rows[i].profile;
-        if (!rows[i].gpu) continue;
-        j["problems"][i]["profile"] = {{"diagnosis", prof.diagnosis},
-                                       {"from", prof.source},
-                                       {"ncu_kernel", prof.kernel},
-                                       {"ncu_kernel_us", prof.kernelUs},
-                                       {"dram_pct", prof.dramPct},
-                                       {"sm_pct", prof.smPct},
-                                       {"l2_pct", prof.l2Pct},
-                                       {"occupancy_pct", prof.occupancyPct},
-                                       {"breakdown_s_per_evaluation", prof.breakdownS},
-                                       {"ncu_s_per_run", prof.ncuS},
-                                       {"ncu_runs", prof.ncuRuns}};
+    for (const auto& r : rows) {
+        nlohmann::json row{{"problem", r.problem},
+                           {"reference_s", r.referenceS},
+                           {"library", r.library},
+                           {"library_s", r.libraryS},
+                           {"best_s", r.bestS},
+                           {"speedup", r.speedup},
+                           {"speedup_over_best_baseline", r.speedupOverBest},
+                           {"roofline_fraction", r.roofline},
+                           {"bound", r.bound == 'm'   ? "memory"
+                                     : r.bound == 'l' ? "latency"
+                                                      : "compute"},
+                           {"evaluations", r.evaluations},
+                           {"wall_s", r.wallS},
+                           {"best_params", r.params},
+                           {"gpu", r.gpu},
+                           {"floor_s", r.floorS},
+                           {"declared_bound", r.declaredBound},
+                           {"shapes", shapesJson(r.shapes)}};
+        if (r.gpu) {
+            const auto& prof = r.profile;
+            row["profile"] = {{"diagnosis", prof.diagnosis},
+                              {"from", prof.source},
+                              {"ncu_kernel", prof.kernel},
+                              {"ncu_kernel_us", prof.kernelUs},
+                              {"dram_pct", prof.dramPct},
+                              {"sm_pct", prof.smPct},
+                              {"l2_pct", prof.l2Pct},
+                              {"occupancy_pct", prof.occupancyPct},
+                              {"breakdown_s_per_evaluation", prof.breakdownS},
+                              {"ncu_s_per_run", prof.ncuS},
+                              {"ncu_runs", prof.ncuRuns}};
+        }
+        j["problems"].push_back(std::move(row));
     }
     return writeFileAtomic(file, jsonText(j, 2) + "\n");
 }
@@ -118,11 +125,10 @@ Status writeBenchJson(const std::string& file, const profile::MachineModel& roof
 Result<std::map<std::string, Row>> readBenchRows(const std::string& file, const nlohmann::json& settings,
                                                  const profile::MachineModel& roof, bool gpuOnly) {
     std::map<std::string, Row> rows;
-    std::ifstream in(file);
-    if (!in) return rows; // nothing to resume: the run starts from the first problem
-    std::stringstream text;
-    text << in.rdbuf();
-    const auto j = nlohmann::json::parse(text.str(), nullptr, false);
+    if (!std::filesystem::exists(file)) return rows; // nothing to resume: the run starts from the first problem
+    auto text = readTextFile(file);
+    if (!text) return text.error();
+    const auto j = nlohmann::json::parse(*text, nullptr, false);
     const std::string again = "; run without --resume, or name another --json file";
     if (j.is_discarded() || !j.is_object() || !j.contains("problems") || !j["problems"].is_array())
         return makeError(ErrorCode::ParseError, file + " is not a bench's JSON" + again);
@@ -131,15 +137,14 @@ Result<std::map<std::string, Row>> readBenchRows(const std::string& file, const 
             return makeError(ErrorCode::Validation, file + " was written by a bench with other settings (" + key + ": " +
                                                         (j.contains(key) ? jsonText(j[key]) : std::string("not kept")) +
                                                         ", now " + jsonText(settings[key]) + ")" + again);
-    const auto& machine = j.contains("machine") ? j["machine"] : nlohmann::json::object();
-    nlohmann::json here = profile::toJson(roof);
-    if (gpuNames(machine.value("gpus", nlohmann::json::array())) != gpuNames(here["gpus"]))
-        return makeError(ErrorCode::Validation, file + " was measured on other GPUs (" +
-                                                    joined(gpuNames(machine.value("gpus", nlohmann::json::array()))) + "; here " +
-                                                    joined(gpuNames(here["gpus"])) + ")" + again);
-    if (!gpuOnly && machine.value("cpu", std::string()) != roof.cpu)
-        return makeError(ErrorCode::Validation, file + " was measured on another CPU (" + machine.value("cpu", std::string()) +
-                                                    "; here " + roof.cpu + ")" + again);
+    const auto& machine = j.contains("machine") && j["machine"].is_object() ? j["machine"] : nlohmann::json::object();
+    if (gpuNames(machine) != gpuNames(roof))
+        return makeError(ErrorCode::Validation, file + " was measured on other GPUs (" + joined(gpuNames(machine)) + "; here " +
+                                                    joined(gpuNames(roof)) + ")" + again);
+    const std::string cpu = machine.contains("cpu") && machine["cpu"].is_string() ? machine["cpu"].get<std::string>() : "";
+    if (!gpuOnly && cpu != roof.cpu)
+        return makeError(ErrorCode::Validation,
+                         file + " was measured on another CPU (" + cpu + "; here " + roof.cpu + ")" + again);
     for (const auto& p : j["problems"]) {
         try {
             Row r = rowFromJson(p);

@@ -329,6 +329,17 @@ class TestCli : public QObject {
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(QJsonDocument::fromJson(f.readAll()).object()["problems"].toArray().size(), 2);
         QCOMPARE(cli({"bench", "--problems", data("problems/saxpy"), "--resume"}).code, 2); // no --json to go on with
+        // A file that is not a bench's: refused with what to do, before any search.
+        const QString garbage = dir_.path() + "/garbage.json";
+        QFile g(garbage);
+        QVERIFY(g.open(QIODevice::WriteOnly));
+        g.write(R"({"problems": 3, "machine": {"cpu": 5}})");
+        g.close();
+        QStringList onGarbage = again;
+        onGarbage[onGarbage.indexOf(json)] = garbage;
+        const auto notBench = cli(onGarbage, 600000);
+        QCOMPARE(notBench.code, 2);
+        QVERIFY2(notBench.err.contains("is not a bench's JSON; run without --resume"), qPrintable(notBench.err));
     }
 
     void unusableWorkspaceIsReported() {
