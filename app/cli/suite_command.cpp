@@ -131,15 +131,18 @@ int runSuiteCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     }
     const auto& pos = args->positional();
     const bool known = !pos.empty() && (pos[0] == "run" || pos[0] == "show");
-    if (!args->has("help") && pos.size() == 1 && !known)
-        // A suite folder alone: say what to do with it.
-        std::fprintf(stderr, "suite: run or show? kernelsmith-cli suite run %s (or suite show %s)\n\n", pos[0].c_str(),
-                     pos[0].c_str());
-    else if (!args->has("help") && !pos.empty() && !known)
-        std::fprintf(stderr, "suite: unknown command '%s' (run or show)\n\n", pos[0].c_str());
-    else if (!args->has("help") && known && pos.size() != 2)
-        std::fprintf(stderr, "suite: %s takes one suite folder (what problem import DIR made)\n\n", pos[0].c_str());
     if (args->has("help") || pos.size() != 2 || !known) {
+        // What was wrong, before the usage: a suite folder alone, a verb
+        // that is not one, a verb without its folder.
+        if (!args->has("help") && !pos.empty()) {
+            if (known)
+                std::fprintf(stderr, "suite: %s takes one suite folder (what problem import DIR made)\n\n", pos[0].c_str());
+            else if (pos.size() == 1)
+                std::fprintf(stderr, "suite: run or show? kernelsmith-cli suite run %s (or suite show %s)\n\n", pos[0].c_str(),
+                             pos[0].c_str());
+            else
+                std::fprintf(stderr, "suite: unknown command '%s' (run or show)\n\n", pos[0].c_str());
+        }
         std::fputs(kSuiteHelp, args->has("help") ? stdout : stderr);
         if (args->has("help")) std::fputs(kExecutorHelp, stdout);
         return args->has("help") ? kExitOk : kExitUsage;

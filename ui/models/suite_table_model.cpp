@@ -65,7 +65,7 @@ QVariant SuiteTableModel::cell(const SuiteRow& r, int column, int role) const {
     }
     if (role == Qt::TextAlignmentRole)
         return column >= VsEager ? QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
-    const bool offItself = referenceMode_ && column == VsEager && r.speedup && !suite::agreesWithItself(*r.speedup);
+    const bool offItself = column == VsEager && readOffItself(r, referenceMode_);
     if (role == Qt::ToolTipRole) {
         if (column == Problem) // the name may be elided in its column
             return r.message.isEmpty() ? r.problem : r.problem + QStringLiteral("\n") + r.message;
@@ -116,10 +116,12 @@ QString naturalSortKey(const QString& name) {
     return key;
 }
 
-bool needsALook(const SuiteRow& row, bool referenceMode) {
-    if (!row.ran) return false;
-    if (row.status != QLatin1String("ok")) return true;
+bool readOffItself(const SuiteRow& row, bool referenceMode) {
     return referenceMode && row.speedup && !suite::agreesWithItself(*row.speedup);
+}
+
+bool needsALook(const SuiteRow& row, bool referenceMode) {
+    return row.ran && (row.status != QLatin1String("ok") || readOffItself(row, referenceMode));
 }
 
 SuiteFilterProxy::SuiteFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {

@@ -52,8 +52,11 @@ class SuiteTableModel : public RowTableModel<SuiteRow> {
 // zero-padded ("kb_2_relu" -> "kb_0000000002_relu").
 QString naturalSortKey(const QString& name);
 
-// A row that needs a look: a failure, or (in reference mode) a reference that
-// read more than 3 % off itself. Rows not run yet do not.
+// In reference mode, a reference that read more than 3 % off itself.
+bool readOffItself(const SuiteRow& row, bool referenceMode);
+
+// A row that needs a look: a failure, or a reference read off itself. Rows
+// not run yet do not.
 bool needsALook(const SuiteRow& row, bool referenceMode);
 
 struct SuiteTableFilter {
