@@ -23,11 +23,16 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"
 parts=" ${PARTS:-torch breakdowns pinning mapid bet launch seeds lead} "
 want() { [[ "$parts" == *" $1 "* ]]; }
+# The eval arguments of PARAM=VALUE words (--param each; --options as they are).
+eval_args() {
+  args=()
+  for kv in "$@"; do if [[ "$kv" == --* ]]; then args+=("$kv"); else args+=(--param "$kv"); fi; done
+}
 # One seed judged at the given params (NAME PROBLEM PARAM=VALUE...): its
 # result in OUT/judged/NAME.json, a line with its status and times.
 judged() {
-  local name=$1 problem=$2 args=(); shift 2
-  for kv in "$@"; do args+=(--param "$kv"); done
+  local name=$1 problem=$2 args; shift 2
+  eval_args "$@"
   mkdir -p "$out/judged"
   "$cli" --db "$out/checks.db" eval --problem "$problem" --seed triton "${args[@]}" --json --no-cache --sandbox required \
     --time-budget 0.3 > "$out/judged/$name.json" 2> "$out/judged/$name.err"
@@ -37,6 +42,17 @@ r = json.load(open(sys.argv[1]))
 print(f"== {sys.argv[2]}:", r.get("status"), (r.get("message") or "")[:300],
       [f"{t['candidate']['median'] * 1e6:.1f} us" for t in r.get("timing", [])])
 PY
+}
+# The same with its job kept (NAME PROBLEM PARAM=VALUE|--option...; the
+# environment passes through): where its timed calls went (judge_parts.py).
+# Kept job dirs under /tmp: the sandbox user may not search OUT's parents.
+judged_parts() {
+  local name=$1 problem=$2 args jobs=${JOBS_ROOT:-/tmp/ks-gpu-jobs}/$1; shift 2
+  eval_args "$@"
+  rm -rf "$jobs" && mkdir -p "$jobs" "$out/parts" && chmod o+x "$(dirname "$jobs")" "$jobs"
+  "$cli" --db "$out/checks.db" eval --problem "$problem" --seed triton "${args[@]}" --json --no-cache --sandbox required \
+    --time-budget 0.3 --keep-job --jobs-dir "$jobs" > "$out/parts/$name.json" 2> "$out/parts/$name.err"
+  python3 "$root/tests/gpu/judge_parts.py" "$jobs"/*/result.json || tail -3 "$out/parts/$name.err"
 }
 "$gpu_probe" > "$out/gpu_probe.json" && "$cli" machine import-gpu "$out/gpu_probe.json" --host "$(hostname)" > /dev/null
 
@@ -50,14 +66,9 @@ declare -A params=([gpu_rmsnorm_fwd]='BLOCK_N=4096 NUM_STAGES=2 NUM_WARPS=8 ROWS
 for pin in 1 0; do
   want pinning || break
   for p in gpu_rmsnorm_fwd gpu_softmax; do
-    args=(); for kv in ${params[$p]}; do args+=(--param "$kv"); done
-    # Kept job dirs under /tmp: the sandbox user may not search OUT's parents.
-    jobs=${JOBS_ROOT:-/tmp/ks-gpu-jobs}/parts-pin$pin/$p
-    rm -rf "$jobs" && mkdir -p "$jobs" "$out/parts-pin$pin" && chmod o+x "${JOBS_ROOT:-/tmp/ks-gpu-jobs}" "$(dirname "$jobs")" "$jobs"
-    KS_JUDGE_PIN=$pin "$cli" --db "$out/checks.db" eval --problem "$p" --seed triton "${args[@]}" --json --no-cache --sandbox required \
-      --time-budget 0.3 --keep-job --jobs-dir "$jobs" > "$out/parts-pin$pin/$p.json" 2> "$out/parts-pin$pin/$p.err"
     echo "== $p, KS_JUDGE_PIN=$pin"
-    python3 "$root/tests/gpu/judge_parts.py" "$jobs"/*/result.json || tail -3 "$out/parts-pin$pin/$p.err"
+    # shellcheck disable=SC2086
+    KS_JUDGE_PIN=$pin judged_parts "pin$pin-$p" "$p" ${params[$p]}
   done
 done
 # Every MapId strategy: the default and bisect kernels call the shared jit
@@ -72,14 +83,9 @@ done
 bet='BLOCK=1024 BLOCK_U=4096 ITERS=2 NUM_WARPS=2'
 for baseline in with without; do
   want bet || break
-  args=(); for kv in $bet; do args+=(--param "$kv"); done
-  [ "$baseline" = without ] && args+=(--no-compile-baseline)
-  jobs=${JOBS_ROOT:-/tmp/ks-gpu-jobs}/bet-$baseline
-  rm -rf "$jobs" && mkdir -p "$jobs" && chmod o+x "$jobs"
-  "$cli" --db "$out/checks.db" eval --problem gpu_batch_event_truncate --seed triton "${args[@]}" --json --no-cache \
-    --sandbox required --time-budget 0.3 --keep-job --jobs-dir "$jobs" > "$out/bet-$baseline.json" 2> "$out/bet-$baseline.err"
   echo "== gpu_batch_event_truncate, $baseline the torch.compile baseline"
-  python3 "$root/tests/gpu/judge_parts.py" "$jobs"/*/result.json || tail -3 "$out/bet-$baseline.err"
+  # shellcheck disable=SC2086,SC2046
+  judged_parts "bet-$baseline" gpu_batch_event_truncate $bet $([ "$baseline" = without ] && echo --no-compile-baseline)
 done
 # What the host's launch path costs a call (Triton, eager, allocation, event).
 want launch && echo "== launch path" && python3 "$root/tests/gpu/launch_cost.py" 1000
@@ -88,7 +94,7 @@ want launch && echo "== launch path" && python3 "$root/tests/gpu/launch_cost.py"
 # cProfile) and through it, and batch_event_truncate's two schedules.
 if want seeds; then
   g=$root/resources/problems/gpu
-  rms='BLOCK_N=4096 NUM_STAGES=2 NUM_WARPS=8 ROWS=1'  # bet: the batch_event_truncate params above
+  rms=${params[gpu_rmsnorm_fwd]}  # bet: the batch_event_truncate params above
   for launch in direct jit; do
     echo "== host path, LAUNCH=$launch"
     # shellcheck disable=SC2086
@@ -111,12 +117,8 @@ fi
 # others. The same seed judged with longer leads, and its call parts.
 if want lead; then
   for lead in 500 1000 1500; do
-    jobs=${JOBS_ROOT:-/tmp/ks-gpu-jobs}/lead-$lead
-    rm -rf "$jobs" && mkdir -p "$jobs" && chmod o+x "$(dirname "$jobs")" "$jobs"
-    KS_JUDGE_LEAD_US=$lead "$cli" --db "$out/checks.db" eval --problem gpu_rmsnorm_fwd --seed triton --param BLOCK_N=4096 \
-      --param NUM_STAGES=2 --param NUM_WARPS=8 --param ROWS=1 --json --no-cache --sandbox required --time-budget 0.3 \
-      --keep-job --jobs-dir "$jobs" > "$out/lead-$lead.json" 2> "$out/lead-$lead.err"
     echo "== gpu_rmsnorm_fwd, lead $lead us"
-    python3 "$root/tests/gpu/judge_parts.py" "$jobs"/*/result.json || tail -3 "$out/lead-$lead.err"
+    # shellcheck disable=SC2086
+    KS_JUDGE_LEAD_US=$lead judged_parts "lead-$lead" gpu_rmsnorm_fwd ${params[gpu_rmsnorm_fwd]}
   done
 fi
