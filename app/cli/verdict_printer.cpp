@@ -61,6 +61,7 @@ void printVerdict(std::FILE* out, const std::string& title, const eval::Evaluati
         row(t.candidate);
         for (const auto& b : t.baselines) row(b);
         std::fprintf(out, "            speedup %.3gx over the reference", t.speedup);
+        if (const auto [lo, hi] = t.speedupInterval; hi > 0) std::fprintf(out, " (95 %% interval %.3g-%.3gx)", lo, hi);
         for (std::size_t i = 1; i < t.baselines.size(); ++i)
             if (const double s = t.speedupOver(t.baselines[i].name); s > 0)
                 std::fprintf(out, ", %.3gx over %s", s, t.baselines[i].name.c_str());

@@ -10,8 +10,8 @@ namespace ks::eval {
 namespace {
 // The judges' own account of their clock (docs/result-format.md), carried as written.
 constexpr const char* kClockKeys[] = {
-    "input_sets", "batch",      "handoff_seconds",   "empty_call_seconds", "call_overhead_seconds",
-    "cache",      "call_parts", "idle_probe_seconds"};
+    "input_sets", "batch",      "handoff_seconds",    "empty_call_seconds", "call_overhead_seconds",
+    "cache",      "call_parts", "idle_probe_seconds", "reps_planned"};
 } // namespace
 
 namespace {
@@ -140,6 +140,9 @@ Result<EvaluationResult> parseResultJson(const std::string& text) {
             tc.speedup = number(t, "speedup");
             tc.warmup = t.value("warmup", 0);
             tc.reps = t.value("reps", 0);
+            if (const auto it = t.find("speedup_interval");
+                it != t.end() && it->is_array() && it->size() == 2 && (*it)[0].is_number() && (*it)[1].is_number())
+                tc.speedupInterval = {(*it)[0].get<double>(), (*it)[1].get<double>()};
             if (t.contains("candidate")) tc.candidate = readStats(t["candidate"]);
             for (const auto& b : t.value("baselines", nlohmann::json::array())) tc.baselines.push_back(readStats(b));
             if (t.contains("speedups") && t["speedups"].is_object())
@@ -248,6 +251,7 @@ nlohmann::json toJson(const EvaluationResult& r) {
                           {"reps", t.reps},
                           {"candidate", writeStats(t.candidate)},
                           {"baselines", baselines}});
+        if (t.speedupInterval.second > 0) timing.back()["speedup_interval"] = {t.speedupInterval.first, t.speedupInterval.second};
         if (t.clock.is_object())
             for (const auto& [key, value] : t.clock.items()) timing.back()[key] = value;
     }

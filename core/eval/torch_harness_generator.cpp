@@ -103,6 +103,7 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
     const std::pair<std::string, std::string> files[] = {
         {"src/torch_judge.py", embeddedTemplates().at("torch_judge.py")},
         {"src/torch_judge_host.py", embeddedTemplates().at("torch_judge_host.py")},
+        {"src/torch_judge_precision.py", embeddedTemplates().at("torch_judge_precision.py")},
         {"src/torch_judge_profile.py", embeddedTemplates().at("torch_judge_profile.py")},
         {"src/torch_runner.py", embeddedTemplates().at("torch_runner.py")},
         {"src/torch_profile_call.py", embeddedTemplates().at("torch_profile_call.py")},
