@@ -47,7 +47,7 @@ struct TimingCase {
     // per-round ratios where it reports one, else the ratio of medians).
     std::map<std::string, double> speedups;
     // The 95 % interval of the speedup over the reference (the median of the
-    // paired ratios) where the judge reports one (torch); {0, 0} otherwise.
+    // paired ratios) where the judge reports one; {0, 0} in results from before it did.
     std::pair<double, double> speedupInterval{0, 0};
     // How the judge's clock took the calls (batch, input sets, hand-off, empty
     // call, call overhead, cache, where each runner's calls went): kept as the

@@ -4,7 +4,9 @@
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -186,6 +188,49 @@ class TestEvalFixtures : public QObject {
         // Unknown params are the caller's error, not a result.
         seed.params["TILE"] = "3";
         QVERIFY(!fixture_.evaluator().prepare(saxpy_, seed, cached).ok());
+    }
+
+    // Every timed shape reports its speedup's 95 % interval: the order
+    // statistics of the round-by-round ratios it reports (checked here from
+    // its samples), around the speedup. A kernel whose calls scatter gets a
+    // wide one and is timed past its planned rounds, within the cap.
+    void aSpeedupComesWithItsInterval() {
+        auto tiny = problem::loadProblem(test::problemDir("tiny_values"));
+        QVERIFY(tiny.ok());
+        eval::EvalOptions timed = options_;
+        timed.checkOnly = false;
+        timed.timeBudgetS = 0.1;
+        timed.maxReps = 1000;
+        for (const char* name : {"reference", "scattered_time"}) {
+            const auto c = std::string(name) == "reference" ? eval::Candidate{"reference", tiny->reference.text, {}}
+                                                            : test::EvalFixture::candidate("tiny_values", name);
+            auto r = fixture_.evaluator().evaluate(*tiny, c, timed);
+            QVERIFY(r.ok());
+            QVERIFY2(r->correct(), r->message.c_str());
+            QCOMPARE(r->timing.size(), std::size_t{1});
+            const auto& t = r->timing[0];
+            std::vector<double> ratios;
+            for (std::size_t i = 0; i < t.candidate.samples.size(); ++i)
+                ratios.push_back(t.baselines[0].samples[i] / t.candidate.samples[i]);
+            std::sort(ratios.begin(), ratios.end());
+            const double n = static_cast<double>(ratios.size()), half = 1.96 * std::sqrt(n) / 2;
+            const auto lo = static_cast<std::size_t>(std::floor(n / 2 - half));
+            const auto hi = static_cast<std::size_t>(std::ceil(n / 2 + half)) - 1;
+            QVERIFY2(ratios.size() >= 10, name);
+            // (the samples are written with 9 digits: their ratios agree to about that)
+            QVERIFY2(std::abs(t.speedupInterval.first / ratios[lo] - 1) < 1e-6, name);
+            QVERIFY2(std::abs(t.speedupInterval.second / ratios[hi] - 1) < 1e-6, name);
+            QVERIFY(t.speedupInterval.first <= t.speedup && t.speedup <= t.speedupInterval.second);
+            const int planned = t.clock.value("reps_planned", 0);
+            QVERIFY2(planned >= 10 && t.reps <= timed.maxReps, name);
+            if (std::string(name) == "scattered_time") {
+                // Its calls spin 0-30 us before 4096 multiplies: the ratios spread far past +-1 %.
+                QVERIFY2((t.speedupInterval.second - t.speedupInterval.first) / 2 > 0.01 * t.speedup, name);
+                // Not stopped at the plan: more rounds, or stopped by the cap of three budgets.
+                QVERIFY2(t.reps > planned || r->phaseSeconds.value("time_rounds", 0.0) >= 3 * timed.timeBudgetS,
+                         (std::to_string(t.reps) + " rounds of " + std::to_string(planned) + " planned").c_str());
+            }
+        }
     }
 
     // While another job holds the timing lock, a job checks but does not time.

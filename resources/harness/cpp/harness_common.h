@@ -562,11 +562,43 @@ Stats stats(std::vector<double> v) {
 // of the machine (frequency, a neighbour's load, steal time) falls on both
 // and cancels; the ratio of two medians let it through, and the reference
 // timed against itself moved by up to 9% on shapes with 10 rounds.
-double pairedSpeedup(const std::vector<double>& slow, const std::vector<double>& fast) {
+std::vector<double> pairedRatios(const std::vector<double>& slow, const std::vector<double>& fast) {
     std::vector<double> r;
     for (size_t i = 0; i < std::min(slow.size(), fast.size()); ++i)
         if (slow[i] > 0 && fast[i] > 0) r.push_back(slow[i] / fast[i]);
-    return stats(r).median;
+    return r;
+}
+
+double pairedSpeedup(const std::vector<double>& slow, const std::vector<double>& fast) {
+    return stats(pairedRatios(slow, fast)).median;
+}
+
+// A distribution-free 95 % interval for the median of `v` (order statistics:
+// ranks n/2 -+ 1.96 sqrt(n)/2; round times are skewed, not normal), as
+// {low, high}; {0, 0} when empty.
+struct Interval {
+    double low = 0, high = 0;
+};
+
+Interval medianInterval(std::vector<double> v) {
+    if (v.empty()) return {};
+    std::sort(v.begin(), v.end());
+    const double n = static_cast<double>(v.size()), half = 1.96 * std::sqrt(n) / 2;
+    const long lo = std::max(0L, static_cast<long>(std::floor(n / 2 - half)));
+    const long hi = std::min(static_cast<long>(v.size()) - 1, static_cast<long>(std::ceil(n / 2 + half)) - 1);
+    return {v[static_cast<size_t>(lo)], v[static_cast<size_t>(std::max(lo, hi))]};
+}
+
+// Whether the median of a shape's paired ratios is known to within 1 % of
+// itself: the judge times past its planned rounds until it is (within the
+// same cap). On a loaded machine, or for a kernel whose calls scatter, the
+// planned rounds' median moved by several percent for a reference timed
+// against itself. Fewer than 10 ratios never are.
+bool preciseEnough(const std::vector<double>& ratios) {
+    if (ratios.size() < 10) return false;
+    const double median = stats(ratios).median;
+    const Interval i = medianInterval(ratios);
+    return median > 0 && (i.high - i.low) / 2 <= 0.01 * median;
 }
 
 std::string statsJson(const std::string& name, const std::vector<double>& samples) {

@@ -520,7 +520,7 @@ struct ShapeTimer {
     size_t poolN = 0, batch = 1;
     std::vector<size_t> last;
     std::vector<double> estimate;
-    int warmups = 0, rounds = 0;
+    int warmups = 0, rounds = 0, planned = 0;
     std::vector<std::vector<double>> samples;
 
     double perCall(double t, size_t n) const { return std::max(1e-9, t - emptyCall) / static_cast<double>(n); }
@@ -677,12 +677,16 @@ struct ShapeTimer {
         samples.assign(timed.size(), {});
         const double loopStart = now();
         size_t lastSet = poolN;
-        for (int rep = 0; rep < reps && res.ok(); ++rep) {
+        planned = reps;
+        // The planned rounds, then more while the speedup's interval is wide
+        // (preciseEnough), up to the most rounds allowed.
+        for (int rep = 0; rep < std::max(reps, KS_MAX_REPS) && res.ok(); ++rep) {
             // A round's bookkeeping (fresh inputs, checks) is not free, and on a
             // memory-bound shape costs several calls' time: the rounds stop at 3x
             // the time budget once the minimum is met (at 1.25x, such shapes got
             // 10-13 samples and a reference timed against itself moved by 5-30%).
             if (rep >= KS_MIN_REPS && now() - loopStart > 3 * KS_TIME_BUDGET_S) break;
+            if (rep >= reps && preciseEnough(pairedRatios(samples[0], samples[candIndex]))) break;
             const auto sets = pickSets(order, poolN, batch, lastSet);
             lastSet = sets.back();
             const double r0 = now();
@@ -729,6 +733,7 @@ struct ShapeTimer {
             res.verifySeconds += v0;
             rounds = rep + 1;
         }
+        res.roundsSeconds += now() - loopStart;
         return res.ok();
     }
 };
@@ -767,14 +772,16 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         for (Runner* r : timed)
             for (auto& sc : timer.pool) forgetCase(*r, *sc);
         const double speedup = pairedSpeedup(timer.samples[0], timer.samples[candIndex]);
+        const Interval interval = medianInterval(pairedRatios(timer.samples[0], timer.samples[candIndex]));
         if (speedup > 0) logSpeedups.push_back(std::log(speedup));
         Case& c = timer.pool[0]->c;
         std::string t = "{\"shape\":" + q(shape.name) + ",\"sizes\":" + ks_size_json(c) + ",\"bytes\":" + num(ks_bytes(c)) +
                         ",\"flops\":" + num(ks_flops(c)) + ",\"warmup\":" + std::to_string(timer.warmups) +
-                        ",\"reps\":" + std::to_string(timer.rounds) + ",\"input_sets\":" + std::to_string(timer.poolN) +
-                        ",\"batch\":" + std::to_string(timer.batch) + ",\"handoff_seconds\":" + num(timer.handoff) +
-                        ",\"empty_call_seconds\":" + num(timer.emptyCall) +
-                        ",\"cache\":\"" KS_CACHE_EVICTION "\",\"speedup\":" + num(speedup) + ",\"speedups\":{" +
+                        ",\"reps\":" + std::to_string(timer.rounds) + ",\"reps_planned\":" + std::to_string(timer.planned) +
+                        ",\"input_sets\":" + std::to_string(timer.poolN) + ",\"batch\":" + std::to_string(timer.batch) +
+                        ",\"handoff_seconds\":" + num(timer.handoff) + ",\"empty_call_seconds\":" + num(timer.emptyCall) +
+                        ",\"cache\":\"" KS_CACHE_EVICTION "\",\"speedup\":" + num(speedup) + ",\"speedup_interval\":[" +
+                        num(interval.low) + "," + num(interval.high) + "],\"speedups\":{" +
                         pairedSpeedupsJson(timed, timer.samples, candIndex) + "}" +
                         ",\"candidate\":" + statsJson("candidate", timer.samples[candIndex]) + ",\"baselines\":[";
         for (size_t ki = 0; ki < candIndex; ++ki) t += (ki ? "," : "") + statsJson(timed[ki]->name, timer.samples[ki]);
