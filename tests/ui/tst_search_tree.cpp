@@ -20,6 +20,7 @@
 #include "tree/tree_canvas.h"
 #include "tree/tree_layout.h"
 #include "util/files.h"
+#include "widgets/evaluation_html.h"
 #include "widgets/llm_call_html.h"
 #include "widgets/profile_html.h"
 #include "widgets/search_view.h"
@@ -348,6 +349,28 @@ class TestSearchTree : public QObject {
         QVERIFY(!profileHtml(d).contains(QStringLiteral(">61<")));
         d.profile.reset();
         QVERIFY(profileHtml(d).contains(QStringLiteral("No profile")));
+    }
+
+    // The Evaluation tab says how far a speedup can be trusted where the
+    // judge measured it: the 95 % interval and the rounds behind it.
+    void evaluationPageGivesTheSpeedupsInterval() {
+        eval::EvaluationResult r;
+        r.status = eval::EvalStatus::Ok;
+        r.message = "correct";
+        eval::TimingCase t;
+        t.shape = "large";
+        t.speedup = 1.04;
+        t.reps = 87;
+        t.candidate.median = 14e-3;
+        t.speedupInterval = {0.99, 1.08};
+        r.timing.push_back(t);
+        const QString html = evaluationHtml(r, QStringLiteral("red"));
+        QVERIFY2(html.contains(QStringLiteral("1.04× over the reference (95% interval 0.99–1.08×, 87 rounds)")),
+                 qPrintable(html));
+        r.timing[0].speedupInterval = {0, 0}; // a result stored before the judge gave one
+        const QString older = evaluationHtml(r, QStringLiteral("red"));
+        QVERIFY2(older.contains(QStringLiteral("1.04× over the reference</p>")) && !older.contains(QStringLiteral("interval")),
+                 qPrintable(older));
     }
 
     // Nothing moves under the user's hand: while the pointer moves on the

@@ -18,6 +18,7 @@
 #include "theme/app_theme.h"
 #include "tree/tree_canvas.h"
 #include "util/format.h"
+#include "widgets/evaluation_html.h"
 #include "widgets/llm_call_html.h"
 #include "widgets/node_compare_dialog.h"
 #include "widgets/profile_html.h"
@@ -780,33 +781,7 @@ void SearchView::showEvaluation(const NodeSnapshot& n, const inspect::NodeDetail
         return;
     }
     const auto* result = &*d.evaluation;
-    QString html =
-        QStringLiteral("<h3>%1</h3><p>%2</p>").arg(htmlEscaped(eval::statusName(result->status)), htmlEscaped(result->message));
-    int passed = 0;
-    for (const auto& c : result->checks) passed += c.passed ? 1 : 0;
-    if (!result->checks.empty())
-        html += tr("<p>checks: %1 of %2 passed</p>").arg(passed).arg(result->checks.size());
-    else if (!result->correct())
-        html += tr("<p>No check ran: the candidate stopped before its outputs could be compared.</p>");
-    int shown = 0;
-    for (const auto& c : result->checks) {
-        if (c.passed || shown++ >= 8) continue;
-        html += QStringLiteral("<p style='color:%7'>%1 seed %2, %3: %4 (%5 of %6 wrong)</p>")
-                    .arg(htmlEscaped(c.shape))
-                    .arg(c.seed)
-                    .arg(htmlEscaped(c.output), htmlEscaped(c.kind))
-                    .arg(c.mismatches)
-                    .arg(c.elements)
-                    .arg(errorColorName(palette()));
-    }
-    for (const auto& t : result->timing) {
-        html += tr("<p><b>%1</b>: candidate %2 median (CV %3%)")
-                    .arg(htmlEscaped(t.shape), htmlEscaped(formatSeconds(t.candidate.median)))
-                    .arg(t.candidate.cv * 100, 0, 'f', 1);
-        for (const auto& b : t.baselines) html += tr(", %1 %2").arg(htmlEscaped(b.name), htmlEscaped(formatSeconds(b.median)));
-        html += tr("; %1× over the reference</p>").arg(t.speedup, 0, 'g', 3);
-    }
-    if (!result->buildLog.empty()) html += QStringLiteral("<pre>%1</pre>").arg(htmlEscaped(result->buildLog.substr(0, 4000)));
+    const QString html = evaluationHtml(*result, errorColorName(palette()));
     evaluation_->setHtml(html);
     if (!result->timing.empty()) {
         timing_->showTiming(result->timing.front());
