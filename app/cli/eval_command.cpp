@@ -41,7 +41,9 @@ on every check shape and seed, and times it interleaved with the baselines.
                          instead of drawing a secret: the inputs are then
                          predictable, so use it to re-check, not to judge
   --time-budget S        seconds of timed calls per timing shape (default 1)
-  --reps MIN:MAX         bounds on timed repetitions (default 10:200)
+  --reps MIN:MAX         bounds on timed repetitions (default 10:2000; past the
+                         planned ones only while the speedup's 95 % interval
+                         is wider than +-1 %, within three time budgets)
   --call-timeout S       limit for one kernel call (default: the problem's)
   --run-timeout S        limit for the whole check and timing run
   --compile-timeout S    limit for one compiler run (torch: what a kernel's
