@@ -51,9 +51,15 @@ class Progress final : public suite::RunObserver {
                      etaS >= 0 ? ("  (about " + formatDuration(etaS) + " left)").c_str() : "");
     }
     void finished(const suite::Entry& e) override {
-        std::fprintf(stderr, "        %s: %s%s\n", e.problem.c_str(), e.status.c_str(),
-                     e.correct() ? (e.speedup ? ("  " + formatSpeedup(*e.speedup)).c_str() : "")
-                                 : ("  " + e.message.substr(0, 160)).c_str());
+        std::string detail;
+        if (!e.correct())
+            detail = "  " + e.message.substr(0, 160);
+        else if (e.speedup) {
+            detail = "  " + formatSpeedup(*e.speedup);
+            if (e.interval)
+                detail += " (95 % interval " + formatSpeedup(e.interval->first) + "-" + formatSpeedup(e.interval->second) + ")";
+        }
+        std::fprintf(stderr, "        %s: %s%s\n", e.problem.c_str(), e.status.c_str(), detail.c_str());
     }
     void retryingAlone(const suite::Entry& e) override {
         std::fprintf(stderr, "        %s: ran out of memory beside other evaluations; again alone after the rest\n",
@@ -98,9 +104,12 @@ int report(const suite::Suite& s, suite::Mode mode, const std::vector<suite::Ent
     if (m.geomeanCompile) std::printf("  geomean %.3fx", *m.geomeanCompile);
     std::printf("  (%d timed against it)\n", m.withCompile);
     const auto self = suite::selfAgreementOf(entries);
-    if (mode == suite::Mode::Reference && self.timed)
+    if (mode == suite::Mode::Reference && self.timed) {
         std::printf("the reference against itself: %d of %d within 1.00 +- 0.03, %d within +- 0.01; furthest %s at %.3fx\n",
                     self.within3, self.timed, self.within1, self.worstProblem.c_str(), self.worst);
+        if (self.withInterval)
+            std::printf("  its 95 %% interval holds 1.00 for %d of the %d with one\n", self.intervalHoldsOne, self.withInterval);
+    }
     for (const auto& [status, list] : m.failures) {
         std::printf("%s: %zu\n", status.c_str(), list.size());
         for (const auto& x : list) std::printf("  %s\n", x.substr(0, 200).c_str());

@@ -81,6 +81,7 @@ json toJson(const Entry& e) {
     if (!e.message.empty()) j["message"] = e.message;
     if (e.speedup) j["speedup"] = *e.speedup;
     if (e.speedupCompile) j["speedup_compile"] = *e.speedupCompile;
+    if (e.interval) j["speedup_interval"] = {e.interval->first, e.interval->second};
     if (e.searchId) j["search_id"] = e.searchId;
     return j;
 }
@@ -102,6 +103,9 @@ std::vector<Entry> readRun(const fs::path& file) {
         e.message = j.value("message", "");
         e.speedup = optNumber(j, "speedup");
         e.speedupCompile = optNumber(j, "speedup_compile");
+        if (const auto it = j.find("speedup_interval");
+            it != j.end() && it->is_array() && it->size() == 2 && (*it)[0].is_number() && (*it)[1].is_number())
+            e.interval = std::pair{(*it)[0].get<double>(), (*it)[1].get<double>()};
         e.wallS = j.value("wall_s", 0.0);
         e.searchId = j.contains("search_id") && j["search_id"].is_number_integer() ? j["search_id"].get<std::int64_t>() : 0;
         // A problem run again (after a failure was fixed) counts once: its last line.
@@ -165,6 +169,10 @@ SelfAgreement selfAgreementOf(const std::vector<Entry>& entries) {
         ++a.timed;
         if (agreesWithItself(*e.speedup, 0.01)) ++a.within1;
         if (agreesWithItself(*e.speedup)) ++a.within3;
+        if (e.interval) {
+            ++a.withInterval;
+            if (e.interval->first <= 1.0 && 1.0 <= e.interval->second) ++a.intervalHoldsOne;
+        }
         // Furthest as a ratio: 0.75x is further from 1.00 than 1.30x.
         if (a.worstProblem.empty() || std::abs(std::log(*e.speedup)) > std::abs(std::log(a.worst))) {
             a.worstProblem = e.problem;
@@ -175,7 +183,11 @@ SelfAgreement selfAgreementOf(const std::vector<Entry>& entries) {
 }
 
 json toJson(const SelfAgreement& a) {
-    json j{{"timed", a.timed}, {"within_1pct", a.within1}, {"within_3pct", a.within3}};
+    json j{{"timed", a.timed},
+           {"within_1pct", a.within1},
+           {"within_3pct", a.within3},
+           {"with_interval", a.withInterval},
+           {"interval_holds_one", a.intervalHoldsOne}};
     if (!a.worstProblem.empty()) j["worst"] = {{"problem", a.worstProblem}, {"speedup", a.worst}};
     return j;
 }

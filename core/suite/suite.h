@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ks::suite {
@@ -38,6 +39,9 @@ struct Entry {
     std::string message;                  // why, when not ok
     std::optional<double> speedup;        // over eager (the reference), when correct and timed
     std::optional<double> speedupCompile; // over torch.compile, when it was timed
+    // The speedup's 95 % interval, when the problem has one timing shape and
+    // the judge gave one (a geometric mean over shapes has none here).
+    std::optional<std::pair<double, double>> interval;
     double wallS = 0;
     std::int64_t searchId = 0; // search runs: the search, in the workspace the run used
 
@@ -69,6 +73,9 @@ nlohmann::json toJson(const Metrics& m);
 // within 1 % and within 3 % of that, and the one furthest from it.
 struct SelfAgreement {
     int timed = 0, within1 = 0, within3 = 0;
+    // Of the timed entries with an interval, those whose interval holds 1.00:
+    // a reading outside +-3 % whose interval holds 1.00 is the judge's noise.
+    int withInterval = 0, intervalHoldsOne = 0;
     std::string worstProblem;
     double worst = 1.0; // that problem's speedup
 };

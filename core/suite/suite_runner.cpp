@@ -139,6 +139,7 @@ Entry entryOf(const std::string& problem, const eval::EvaluationResult& result, 
         }
     }
     if (n) e.speedupCompile = std::exp(logSum / n);
+    if (result.timing.size() == 1 && result.timing[0].speedupInterval.second > 0) e.interval = result.timing[0].speedupInterval;
     return e;
 }
 

@@ -99,7 +99,9 @@ for level in (1, 2, 3):
         if e.get("status") != "ok":
             causes[(e.get("status"), (e.get("message") or "").replace("\n", " ")[:90])].append(f"L{level} {e['problem']}")
         elif e not in within:
-            causes[("outside 1.00 +- 0.03", "")].append(f"L{level} {e['problem']} {e.get('speedup', 0):.3f}x")
+            lo, hi = e.get("speedup_interval") or (0, 0)
+            interval = f" [{lo:.3f}, {hi:.3f}]" if hi else ""
+            causes[("outside 1.00 +- 0.03", "")].append(f"L{level} {e['problem']} {e.get('speedup', 0):.3f}x{interval}")
     rows.append((level, files, len(suite.get("problems", [])), len(entries), len(ok), len(within), len(close), len(compiled)))
 print("| level | files | imported | evaluated | correct | within 1.00 ± 0.03 | within ± 0.01 | with torch.compile |")
 print("|---|---|---|---|---|---|---|---|")

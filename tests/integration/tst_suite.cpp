@@ -112,6 +112,12 @@ class TestSuite : public QObject {
         QVERIFY2(second.out.contains("3 correct (75.0%)"), qPrintable(second.out));
         // Reference mode says how close the reference came to itself.
         QCOMPARE(m["self_agreement"]["timed"].get<int>(), 3);
+        // Each has one timing shape: its entry keeps the judge's interval around its reading.
+        QCOMPARE(m["self_agreement"]["with_interval"].get<int>(), 3);
+        for (const auto& e : entries)
+            if (e.correct())
+                QVERIFY2(e.interval && e.interval->first <= *e.speedup && *e.speedup <= e.interval->second, e.problem.c_str());
+        QVERIFY2(second.out.contains("its 95 % interval holds 1.00 for "), qPrintable(second.out));
         QVERIFY2(second.out.contains("the reference against itself: ") && second.out.contains(" of 3 within 1.00 +- 0.03"),
                  qPrintable(second.out));
 
@@ -262,6 +268,14 @@ class TestSuite : public QObject {
         QCOMPARE(self.worstProblem, std::string("p3"));
         QCOMPARE(self.worst, 0.9);
         QCOMPARE(suite::toJson(self)["within_3pct"].get<int>(), 3);
+        QCOMPARE(self.withInterval, 0);
+        // With intervals: 0.9 [0.85, 1.02] is outside 3 % but holds 1.00 (noise); 1.02 [1.01, 1.03] does not.
+        e[2].interval = std::pair{0.85, 1.02};
+        e[1].interval = std::pair{1.01, 1.03};
+        const auto withIntervals = suite::selfAgreementOf(e);
+        QCOMPARE(withIntervals.withInterval, 2);
+        QCOMPARE(withIntervals.intervalHoldsOne, 1);
+        QCOMPARE(suite::toJson(withIntervals)["interval_holds_one"].get<int>(), 1);
     }
 
     void aTornLastLineIsSkipped() {

@@ -25,6 +25,7 @@ std::vector<SuiteRow> suiteRows(const suite::Suite& s, const std::vector<suite::
             r.message = QString::fromStdString(e.message);
             r.speedup = e.speedup;
             r.speedupCompile = e.speedupCompile;
+            r.interval = e.interval;
             r.wallS = e.wallS;
             r.searchId = e.searchId;
         } else {
@@ -69,10 +70,18 @@ QVariant SuiteTableModel::cell(const SuiteRow& r, int column, int role) const {
     if (role == Qt::ToolTipRole) {
         if (column == Problem) // the name may be elided in its column
             return r.message.isEmpty() ? r.problem : r.problem + QStringLiteral("\n") + r.message;
-        if (offItself)
-            return tr("The reference against itself read %1: outside 1.00 ± 0.03, where a judge that times the same code "
-                      "twice alike reads 1.00")
-                .arg(times(r.speedup));
+        if (offItself) {
+            QString text = tr("The reference against itself read %1: outside 1.00 ± 0.03, where a judge that times the "
+                              "same code twice alike reads 1.00")
+                               .arg(times(r.speedup));
+            if (r.interval)
+                text += r.interval->first <= 1.0 && 1.0 <= r.interval->second
+                            ? tr("; its 95% interval, %1–%2, holds 1.00: the judge's noise (more rounds narrow it)")
+                                  .arg(times(r.interval->first), times(r.interval->second))
+                            : tr("; its 95% interval, %1–%2, does not hold 1.00")
+                                  .arg(times(r.interval->first), times(r.interval->second));
+            return text;
+        }
         if (!r.message.isEmpty()) return r.message;
         if (r.searchId) return tr("Double-click to open search %1").arg(r.searchId);
         return {};

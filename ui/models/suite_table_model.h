@@ -20,6 +20,7 @@ namespace ks::ui {
 struct SuiteRow {
     QString problem, status, message;
     std::optional<double> speedup, speedupCompile;
+    std::optional<std::pair<double, double>> interval; // the speedup's 95 % interval, where the judge gave one
     double wallS = 0;
     qint64 searchId = 0;
     bool ran = false;

@@ -172,7 +172,10 @@ void SuiteView::reload() {
                 tr("the reference against itself: %1 of %2 within 1.00 ± 0.03 · furthest %3 at %4×")
                     .arg(self.within3)
                     .arg(self.timed)
-                    .arg(QString::fromStdString(self.worstProblem).toHtmlEscaped(), QLocale().toString(self.worst, 'f', 3));
+                    .arg(QString::fromStdString(self.worstProblem).toHtmlEscaped(), QLocale().toString(self.worst, 'f', 3)) +
+                (self.withInterval
+                     ? tr(" · its 95% interval holds 1.00 for %1 of %2").arg(self.intervalHoldsOne).arg(self.withInterval)
+                     : QString());
     QStringList failures;
     for (const auto& [status, list] : m.failures)
         failures << QStringLiteral("%1 %2").arg(list.size()).arg(QString::fromStdString(status));
