@@ -32,7 +32,7 @@ const std::set<std::string>& harnessNames() {
                                                "KsShape",
                                                "Comparison",
                                                "Stats",
-                                               "Interval",
+                                               "SpeedupInterval",
                                                "Json",
                                                "Runner",
                                                "SharedCase",

@@ -576,11 +576,11 @@ double pairedSpeedup(const std::vector<double>& slow, const std::vector<double>&
 // A distribution-free 95 % interval for the median of `v` (order statistics:
 // ranks n/2 -+ 1.96 sqrt(n)/2; round times are skewed, not normal), as
 // {low, high}; {0, 0} when empty.
-struct Interval {
+struct SpeedupInterval {
     double low = 0, high = 0;
 };
 
-Interval medianInterval(std::vector<double> v) {
+SpeedupInterval medianInterval(std::vector<double> v) {
     if (v.empty()) return {};
     std::sort(v.begin(), v.end());
     const double n = static_cast<double>(v.size()), half = 1.96 * std::sqrt(n) / 2;
@@ -597,7 +597,7 @@ Interval medianInterval(std::vector<double> v) {
 bool preciseEnough(const std::vector<double>& ratios) {
     if (ratios.size() < 10) return false;
     const double median = stats(ratios).median;
-    const Interval i = medianInterval(ratios);
+    const SpeedupInterval i = medianInterval(ratios);
     return median > 0 && (i.high - i.low) / 2 <= 0.01 * median;
 }
 
