@@ -192,14 +192,16 @@ class TestEvalFixtures : public QObject {
 
     // Every timed shape reports its speedup's 95 % interval: the order
     // statistics of the round-by-round ratios it reports (checked here from
-    // its samples), around the speedup. A kernel whose calls scatter gets a
-    // wide one and is timed past its planned rounds, within the cap.
+    // its samples), around the speedup; the rounds stop at the most allowed,
+    // at the cap, or once it is within +-1 %, never at the plan while it is
+    // wide (as it is for a kernel whose calls scatter).
     void aSpeedupComesWithItsInterval() {
         auto tiny = problem::loadProblem(test::problemDir("tiny_values"));
         QVERIFY(tiny.ok());
         eval::EvalOptions timed = options_;
         timed.checkOnly = false;
-        timed.timeBudgetS = 0.1;
+        // A small budget: the plan (budget over a round's time) stays under the most rounds allowed.
+        timed.timeBudgetS = 0.02;
         timed.maxReps = 1000;
         for (const char* name : {"reference", "scattered_time"}) {
             const auto c = std::string(name) == "reference" ? eval::Candidate{"reference", tiny->reference.text, {}}
@@ -223,13 +225,15 @@ class TestEvalFixtures : public QObject {
             QVERIFY(t.speedupInterval.first <= t.speedup && t.speedup <= t.speedupInterval.second);
             const int planned = t.clock.value("reps_planned", 0);
             QVERIFY2(planned >= 10 && t.reps <= timed.maxReps, name);
-            if (std::string(name) == "scattered_time") {
-                // Its calls spin 0-30 us before 4096 multiplies: the ratios spread far past +-1 %.
-                QVERIFY2((t.speedupInterval.second - t.speedupInterval.first) / 2 > 0.01 * t.speedup, name);
-                // Not stopped at the plan: more rounds, or stopped by the cap of three budgets.
-                QVERIFY2(t.reps > planned || r->phaseSeconds.value("time_rounds", 0.0) >= 3 * timed.timeBudgetS,
-                         (std::to_string(t.reps) + " rounds of " + std::to_string(planned) + " planned").c_str());
-            }
+            // The rounds stop only at the most allowed, at the cap of three budgets, or past the
+            // plan with the interval within +-1 % (the scattering candidate's is wide at its plan).
+            const bool precise = (t.speedupInterval.second - t.speedupInterval.first) / 2 <= 0.01 * t.speedup * (1 + 1e-6);
+            const bool capped = r->phaseSeconds.value("time_rounds", 0.0) >= 3 * timed.timeBudgetS;
+            QVERIFY2(t.reps == timed.maxReps || capped || (t.reps >= planned && precise),
+                     (std::string(name) + ": " + std::to_string(t.reps) + " rounds of " + std::to_string(planned) +
+                      " planned, interval " + std::to_string(t.speedupInterval.first) + "-" +
+                      std::to_string(t.speedupInterval.second))
+                         .c_str());
         }
     }
 

@@ -317,13 +317,49 @@ void poisonOutputs(Case& c, int which) {
 }
 
 // Evicts a case's buffers from every cache level: each timed call starts cold.
+#if !defined(KS_CUDA) && (defined(__x86_64__) || defined(__i386__))
+// CLFLUSHOPT where the CPU has it (CPUID leaf 7, EBX bit 23): unlike CLFLUSH
+// it is ordered only by the fence after the loop, so lines are written back
+// in parallel. On a Xeon host it evicted 12 MB of dirty lines in 0.5 ms where
+// CLFLUSH took 10-15 ms: the flushes were 80 % of saxpy's timed rounds and
+// left a 0.3 s budget 20-25 rounds. Reading the lines back after either took
+// the same time (both leave them in memory only).
+bool cpuHasClflushopt() {
+    static const bool has = [] {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 23)) != 0;
+    }();
+    return has;
+}
+
+__attribute__((target("clflushopt"))) void flushLinesOpt(unsigned char* p, size_t bytes) {
+    for (size_t off = 0; off < bytes; off += 64) __builtin_ia32_clflushopt(p + off);
+}
+#endif
+
+// How flushCaches evicts a call's buffers (the result's timing "cache").
+const char* cacheEviction() {
+#if defined(KS_CUDA)
+    return "l2flush";
+#elif defined(__x86_64__) || defined(__i386__)
+    return cpuHasClflushopt() ? "clflushopt" : "clflush";
+#else
+    return "sweep";
+#endif
+}
+
 void flushCaches(Case& c) {
 #if defined(KS_CUDA)
     (void)c;
     gL2FlushPending = true; // the device's L2, once, right before the call
 #elif defined(__x86_64__) || defined(__i386__)
-    for (auto& b : c.buffers)
-        for (size_t off = 0; off < b.dataBytes; off += 64) __builtin_ia32_clflush(b.data + off);
+    const bool opt = cpuHasClflushopt();
+    for (auto& b : c.buffers) {
+        if (opt)
+            flushLinesOpt(b.data, b.dataBytes);
+        else
+            for (size_t off = 0; off < b.dataBytes; off += 64) __builtin_ia32_clflush(b.data + off);
+    }
     __builtin_ia32_mfence();
 #else
     static std::vector<unsigned char> sweep(64u << 20);

@@ -45,6 +45,9 @@
 #endif
 
 #include <dirent.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <poll.h>
@@ -70,11 +73,6 @@
 // ks_bytes, ks_flops, ks_size_json, ks_case_bytes (a shape's bytes before
 // anything is allocated). The kernels' call is in runner_call.inc.
 #define KS_DATA(b) ((b).data)
-#ifdef KS_CUDA
-#define KS_CACHE_EVICTION "l2flush"
-#else
-#define KS_CACHE_EVICTION "clflush"
-#endif
 #define KS_JUDGE 1
 #include "harness_problem.inc"
 
@@ -783,8 +781,8 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
                         ",\"reps\":" + std::to_string(timer.rounds) + ",\"reps_planned\":" + std::to_string(timer.planned) +
                         ",\"input_sets\":" + std::to_string(timer.poolN) + ",\"batch\":" + std::to_string(timer.batch) +
                         ",\"handoff_seconds\":" + num(timer.handoff) + ",\"empty_call_seconds\":" + num(timer.emptyCall) +
-                        ",\"cache\":\"" KS_CACHE_EVICTION "\",\"speedup\":" + num(speedup) + ",\"speedup_interval\":[" +
-                        num(interval.low) + "," + num(interval.high) + "],\"speedups\":{" +
+                        ",\"cache\":\"" + std::string(cacheEviction()) + "\",\"speedup\":" + num(speedup) +
+                        ",\"speedup_interval\":[" + num(interval.low) + "," + num(interval.high) + "],\"speedups\":{" +
                         pairedSpeedupsJson(timed, timer.samples, candIndex) + "}" +
                         ",\"candidate\":" + statsJson("candidate", timer.samples[candIndex]) + ",\"baselines\":[";
         for (size_t ki = 0; ki < candIndex; ++ki) t += (ki ? "," : "") + statsJson(timed[ki]->name, timer.samples[ki]);
