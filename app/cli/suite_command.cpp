@@ -88,12 +88,13 @@ std::string fastLine(const std::map<double, double>& f) {
 
 int report(const suite::Suite& s, suite::Mode mode, const std::vector<suite::Entry>& entries, const Args& args) {
     const auto m = suite::metricsOf(entries);
-    std::printf("\n%-36s %-18s %10s %12s\n", "problem", "status", "vs eager", "vs compile");
+    std::printf("\n%-36s %-18s %10s %15s %12s\n", "problem", "status", "vs eager", "95 % interval", "vs compile");
     for (const auto& e : entries) {
-        char eager[32] = "-", compile[32] = "-";
+        char eager[32] = "-", interval[40] = "-", compile[32] = "-";
         if (e.speedup) std::snprintf(eager, sizeof eager, "%.3fx", *e.speedup);
+        if (e.interval) std::snprintf(interval, sizeof interval, "%.3f-%.3f", e.interval->first, e.interval->second);
         if (e.speedupCompile) std::snprintf(compile, sizeof compile, "%.3fx", *e.speedupCompile);
-        std::printf("%-36s %-18s %10s %12s\n", e.problem.c_str(), e.status.c_str(), eager, compile);
+        std::printf("%-36s %-18s %10s %15s %12s\n", e.problem.c_str(), e.status.c_str(), eager, interval, compile);
     }
     std::printf("\nsuite %s, mode %s: %d of %zu problems run, %d correct (%.1f%%)\n", s.name.c_str(),
                 suite::modeName(mode).c_str(), m.problems, s.problems.size(), m.correct,
