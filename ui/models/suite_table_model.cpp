@@ -86,7 +86,11 @@ QVariant SuiteTableModel::cell(const SuiteRow& r, int column, int role) const {
         if (r.searchId) return tr("Double-click to open search %1").arg(r.searchId);
         return {};
     }
-    if (role == Qt::ForegroundRole && ((column == Status && r.ran && r.status != QLatin1String("ok")) || offItself))
+    // An outlier whose interval holds 1.00 is the judge's noise, not a judge
+    // that reads the same code differently: in the ordinary colour (its
+    // tooltip says so, and the outlier filter still shows it).
+    const bool noise = offItself && r.interval && r.interval->first <= 1.0 && 1.0 <= r.interval->second;
+    if (role == Qt::ForegroundRole && ((column == Status && r.ran && r.status != QLatin1String("ok")) || (offItself && !noise)))
         return QBrush(QColor(errorColorName(QPalette()))); // the theme's error color: failures stand out
     if (role != Qt::DisplayRole) return {};
     switch (column) {
