@@ -169,10 +169,8 @@ SelfAgreement selfAgreementOf(const std::vector<Entry>& entries) {
         ++a.timed;
         if (agreesWithItself(*e.speedup, 0.01)) ++a.within1;
         if (agreesWithItself(*e.speedup)) ++a.within3;
-        if (e.interval) {
-            ++a.withInterval;
-            if (e.interval->first <= 1.0 && 1.0 <= e.interval->second) ++a.intervalHoldsOne;
-        }
+        if (e.interval) ++a.withInterval;
+        if (intervalHoldsOne(e.interval)) ++a.intervalHoldsOne;
         // Furthest as a ratio: 0.75x is further from 1.00 than 1.30x.
         if (a.worstProblem.empty() || std::abs(std::log(*e.speedup)) > std::abs(std::log(a.worst))) {
             a.worstProblem = e.problem;

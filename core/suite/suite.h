@@ -86,5 +86,10 @@ nlohmann::json toJson(const SelfAgreement& a);
 inline bool agreesWithItself(double speedup, double margin = 0.03) {
     return std::abs(speedup - 1.0) <= margin;
 }
+// Whether a reading's 95 % interval holds 1.00 (a reference-mode outlier whose
+// interval does is the judge's noise); false without an interval.
+inline bool intervalHoldsOne(const std::optional<std::pair<double, double>>& interval) {
+    return interval && interval->first <= 1.0 && 1.0 <= interval->second;
+}
 
 } // namespace ks::suite

@@ -75,7 +75,7 @@ QVariant SuiteTableModel::cell(const SuiteRow& r, int column, int role) const {
                               "same code twice alike reads 1.00")
                                .arg(times(r.speedup));
             if (r.interval)
-                text += r.interval->first <= 1.0 && 1.0 <= r.interval->second
+                text += suite::intervalHoldsOne(r.interval)
                             ? tr("; its 95% interval, %1–%2, holds 1.00: the judge's noise (more rounds narrow it)")
                                   .arg(times(r.interval->first), times(r.interval->second))
                             : tr("; its 95% interval, %1–%2, does not hold 1.00")
@@ -89,7 +89,7 @@ QVariant SuiteTableModel::cell(const SuiteRow& r, int column, int role) const {
     // An outlier whose interval holds 1.00 is the judge's noise, not a judge
     // that reads the same code differently: in the ordinary colour (its
     // tooltip says so, and the outlier filter still shows it).
-    const bool noise = offItself && r.interval && r.interval->first <= 1.0 && 1.0 <= r.interval->second;
+    const bool noise = offItself && suite::intervalHoldsOne(r.interval);
     if (role == Qt::ForegroundRole && ((column == Status && r.ran && r.status != QLatin1String("ok")) || (offItself && !noise)))
         return QBrush(QColor(errorColorName(QPalette()))); // the theme's error color: failures stand out
     if (role != Qt::DisplayRole) return {};
