@@ -1055,21 +1055,29 @@ class Judge:
         start = time.perf_counter()
         rot = 0
 
+        def one_call_each(limit, what):
+            """Every kernel called once, untimed, on the next set of the pool:
+            its seconds by name (a kernel that failed is left out)."""
+            nonlocal rot
+            took = {}
+            for r in list(kernels):
+                s = pool[rot % len(pool)]
+                rot += 1
+                timed = []
+                if guarded(r, lambda: timed.append(self.call(r, [s], limit, f"{what} {where}", flush=True)[0])):
+                    took[r.name] = timed[0]
+            return took
+
         def warming():
             if warm < max(1, job["min_warmup"]) or (time.perf_counter() - start < job["warmup_s"] and warm < 100):
                 return True
             return warm < 20 and not all(settled.get(r.name, False) for r in kernels)
 
         while warming():
-            for r in list(kernels):
-                s = pool[rot % len(pool)]
-                rot += 1
-                limit = first_limit if warm == 0 else job["call_timeout_s"]
-                timed = []
-                if guarded(r, lambda: timed.append(self.call(r, [s], limit, f"a warm-up call {where}", flush=True)[0])):
-                    estimate[r.name] = per_call(timed[0], 1)
-                    fastest[r.name] = min(fastest.get(r.name, estimate[r.name]), estimate[r.name])
-                    settled[r.name] = warm > 0 and estimate[r.name] <= 1.2 * fastest[r.name]
+            for name, t in one_call_each(first_limit if warm == 0 else job["call_timeout_s"], "a warm-up call").items():
+                estimate[name] = per_call(t, 1)
+                fastest[name] = min(fastest.get(name, estimate[name]), estimate[name])
+                settled[name] = warm > 0 and estimate[name] <= 1.2 * fastest[name]
             warm += 1
         self.seconds["time_warmup"] += time.perf_counter() - start
         shortest = min(estimate.get(r.name, 0.0) for r in kernels)
@@ -1110,14 +1118,10 @@ class Judge:
         t_settle = time.perf_counter()
         fastest_here, calm, n = {}, False, 0
         while n < 1 or ((n < 2 or not calm) and n < 20 and time.perf_counter() - t_settle < 0.25 * job["time_budget_s"]):
-            calm = True
-            for r in list(kernels):
-                s = pool[rot % len(pool)]
-                rot += 1
-                timed = []
-                if guarded(r, lambda: timed.append(self.call(r, [s], job["call_timeout_s"], f"a settling call {where}", flush=True)[0])):
-                    fastest_here[r.name] = min(fastest_here.get(r.name, timed[0]), timed[0])
-                    calm = calm and timed[0] <= 1.1 * fastest_here[r.name]
+            took = one_call_each(job["call_timeout_s"], "a settling call")
+            for name, t in took.items():
+                fastest_here[name] = min(fastest_here.get(name, t), t)
+            calm = all(t <= 1.1 * fastest_here[name] for name, t in took.items())
             n += 1
         self.seconds["time_settle"] += time.perf_counter() - t_settle
 
