@@ -41,6 +41,13 @@ Problems run one per executor slot at once: --gpus 0,1,2,3 evaluates four
 problems side by side, each on its own GPU (and --ssh-gpus likewise per host).
 )";
 
+// A reading's 95 % interval as the progress lines and the report print it.
+std::string intervalText(const std::pair<double, double>& i) {
+    char b[48];
+    std::snprintf(b, sizeof b, "%.3f-%.3f", i.first, i.second);
+    return b;
+}
+
 class Progress final : public suite::RunObserver {
   public:
     // Several problems can be in flight (one per GPU): each line names its problem.
@@ -56,8 +63,7 @@ class Progress final : public suite::RunObserver {
             detail = "  " + e.message.substr(0, 160);
         else if (e.speedup) {
             detail = "  " + formatSpeedup(*e.speedup);
-            if (e.interval)
-                detail += " (95 % interval " + formatSpeedup(e.interval->first) + "-" + formatSpeedup(e.interval->second) + ")";
+            if (e.interval) detail += " (95 % interval " + intervalText(*e.interval) + ")";
         }
         std::fprintf(stderr, "        %s: %s%s\n", e.problem.c_str(), e.status.c_str(), detail.c_str());
     }
@@ -92,7 +98,7 @@ int report(const suite::Suite& s, suite::Mode mode, const std::vector<suite::Ent
     for (const auto& e : entries) {
         char eager[32] = "-", interval[40] = "-", compile[32] = "-";
         if (e.speedup) std::snprintf(eager, sizeof eager, "%.3fx", *e.speedup);
-        if (e.interval) std::snprintf(interval, sizeof interval, "%.3f-%.3f", e.interval->first, e.interval->second);
+        if (e.interval) std::snprintf(interval, sizeof interval, "%s", intervalText(*e.interval).c_str());
         if (e.speedupCompile) std::snprintf(compile, sizeof compile, "%.3fx", *e.speedupCompile);
         std::printf("%-36s %-18s %10s %15s %12s\n", e.problem.c_str(), e.status.c_str(), eager, interval, compile);
     }
