@@ -17,7 +17,6 @@
 #include "session/search_follower.h"
 #include "theme/app_theme.h"
 #include "tree/tree_canvas.h"
-#include "util/format.h"
 #include "widgets/evaluation_html.h"
 #include "widgets/llm_call_html.h"
 #include "widgets/node_compare_dialog.h"
