@@ -648,14 +648,13 @@ class Judge:
             except RunnerFailure as f:
                 self.fail_runner(f)
 
-    def call(self, r, sets, limit, where, poison=0, touch=False, flush=False, seed=None, release=False):
+    def call(self, r, sets, limit, where, poison=0, touch=False, flush=False, seed=None):
         """One hand-off: (seconds on the judge's clock, [outputs per set]).
         `flush` evicts the inputs from L2 first (every timed call, and the
         empty calls whose cost is taken off them). `seed`: the runner seeds
         torch's generators with it just before the call, so that a reference
         drawing random numbers in its forward answers alike in every runner
-        (every call whose outputs are compared gets one). `release`: the
-        runner keeps nothing of the call (no outputs come back)."""
+        (every call whose outputs are compared gets one)."""
         self.cuda.next_call(r.name)
         # Nothing of anyone's is left on the device when the clock starts.
         self.torch.cuda.synchronize()
@@ -680,7 +679,7 @@ class Judge:
                 self.flush_buf.zero_()
         try:
             t0 = time.perf_counter()
-            msg = {"op": "call", "ids": [s.id for s in sets], "poison": poison, "touch": touch, "release": release}
+            msg = {"op": "call", "ids": [s.id for s in sets], "poison": poison, "touch": touch}
             if seed is not None:
                 msg["seed"] = seed
             seq = r.send(msg)
@@ -1003,22 +1002,6 @@ class Judge:
             free = torch.cuda.mem_get_info()[0] + torch.cuda.memory_reserved() - torch.cuda.memory_allocated()
             return len(pool) + int(free // max(6 * per_set, 1))
 
-        def place(s):
-            """Every kernel's first call on this shape, each keeping nothing:
-            a kernel's first call settles what it keeps for the shape (cuDNN
-            picks a convolution's algorithm by the device memory free then),
-            and with the reference's outputs and workspace held beside it the
-            candidate's got less room. On an H100 a 1-D convolution with an
-            8 GiB input, the reference against itself with the torch.compile
-            baseline beside them, read 0.853x (14.3 ms against 12.2 ms of
-            device time a call); without the baseline 1.002x. Each now finds
-            the device as the others did, nothing of this shape on it but the
-            judge's set."""
-            t_place = time.perf_counter()
-            for r in list(kernels):
-                guarded(r, lambda: self.call(r, [s], first_limit, f"a first call {where}", release=True))
-            self.seconds["time_place"] += time.perf_counter() - t_place
-
         def add_sets(upto):
             while len(pool) < upto:
                 if pool and len(pool) >= room_for_sets():
@@ -1029,8 +1012,6 @@ class Judge:
                 pool.append(s)
                 for r in list(kernels):
                     guarded(r, lambda: self.share([r], s))
-                if j == 0:
-                    place(s)
                 draws = fresh_seed()
                 _, outs = self.call(reference, [s], job["call_timeout_s"], where, seed=draws)
                 answer = self.outputs(reference, outs[0], where)

@@ -23,8 +23,7 @@
 #          with the allocations' descriptors passed alongside (SCM_RIGHTS)
 #   call   seq, ids, poison, seed (optional: torch.manual_seed first): calls
 #          the model once per id, synchronizes the device, answers
-#          {"type": "done", "seq", "outputs": [[desc...] per id]}; with
-#          release, keeps nothing (outputs, cached blocks) and describes none
+#          {"type": "done", "seq", "outputs": [[desc...] per id]}
 #   profile seq, ids: one call on the first id under PyTorch's profiler (after
 #          the timed calls, never inside them), answers {"type": "profiled",
 #          "events": [[name, kind, microseconds], ...]}: every kernel, copy and
@@ -262,17 +261,6 @@ class Runner:
                     marks[1].record()
         marks[2].record()
         t_launched = time.perf_counter()
-        if msg.get("release"):
-            # A first call on a new shape that keeps nothing: its outputs and
-            # everything it cached (workspaces) go back to the device, so the
-            # next kernel's first call there finds the device as this one did.
-            torch.cuda.synchronize()
-            t3 = time.perf_counter()
-            outs = None
-            self.keep, self.keep_previous = [], []
-            torch.cuda.empty_cache()
-            self.self_timed = [t1 - t0, t_launched - t1, t3 - t_launched, time.perf_counter() - t3, 0.0, 0.0, 0.0]
-            return [[] for _ in ids]
         # Described after every set is launched, while the device still runs
         # them (an allocation's handle does not depend on its contents): the
         # launches come first, so the device is not kept waiting for them.
