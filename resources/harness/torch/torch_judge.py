@@ -648,6 +648,21 @@ class Judge:
             except RunnerFailure as f:
                 self.fail_runner(f)
 
+    def give_room(self, runners):
+        """Every kernel timed together gets the same room on the device: what
+        it holds now (its model) and an equal part of four fifths of what is
+        free (the rest stays the judge's: more input sets, comparisons).
+        Bytes each got beyond what it held; 0 where the device is not CUDA's."""
+        if getattr(self, "device", "cuda") != "cuda" or not runners:
+            return 0
+        share = int(0.8 * self.torch.cuda.mem_get_info()[0] / len(runners))
+        for r in runners:
+            try:
+                r.request({"op": "room", "share": share}, 60, "while giving it its room on the device")
+            except RunnerFailure as f:
+                self.fail_runner(f)
+        return share
+
     def call(self, r, sets, limit, where, poison=0, touch=False, flush=False, seed=None):
         """One hand-off: (seconds on the judge's clock, [outputs per set]).
         `flush` evicts the inputs from L2 first (every timed call, and the
@@ -987,6 +1002,7 @@ class Judge:
         for r in list(kernels):
             guarded(r, lambda: (self.share([r], s_state), self.load([r], shape["sizes"], base_seed, init, s_state, names)))
         pool, answer_bytes = [], []
+        room = [0]
         checks = self.result["checks"]
         first_limit = job["call_timeout_s"] + job.get("compile_allowance_s", 60)
 
@@ -1012,6 +1028,10 @@ class Judge:
                 pool.append(s)
                 for r in list(kernels):
                     guarded(r, lambda: self.share([r], s))
+                if j == 0:
+                    # Before any kernel's first call on the shape: the room
+                    # each kernel's memory (cuDNN's workspaces) competes for.
+                    room[0] = self.give_room([r for r in kernels if not r.dead])
                 draws = fresh_seed()
                 _, outs = self.call(reference, [s], job["call_timeout_s"], where, seed=draws)
                 answer = self.outputs(reference, outs[0], where)
@@ -1248,7 +1268,9 @@ class Judge:
                                       # the runner's own word, never used for timing
                                       "runner_told": [stats([x[5][k] for x in p])["median"] for k in range(7)]}
                                for name, p in parts.items()},
-                "idle_probe_seconds": self.idle_probe}
+                "idle_probe_seconds": self.idle_probe,
+                # each kernel's room on the device beyond its model (give_room)
+                "device_room_bytes": room[0]}
 
     def pin_for_timing(self, kernels):
         """The timed rounds' CPUs (timing_cpus): the CPUs each process had before, or None."""
