@@ -11,7 +11,7 @@ namespace {
 // The judges' own account of their clock (docs/result-format.md), carried as written.
 constexpr const char* kClockKeys[] = {
     "input_sets", "batch",      "handoff_seconds",    "empty_call_seconds", "call_overhead_seconds",
-    "cache",      "call_parts", "idle_probe_seconds", "reps_planned"};
+    "cache",      "call_parts", "idle_probe_seconds", "reps_planned",       "device_room_bytes"};
 } // namespace
 
 namespace {

@@ -31,7 +31,7 @@ class TestEvaluationResult : public QObject {
           "elements":1,"mismatches":1,"unwritten":0,"nondeterministic":0,"max_abs_error":"nan","max_rel_error":0.5,
           "first_mismatch":{"index":0,"expected":1.5,"actual":"inf"}}],
           "timing":[{"shape":"t","sizes":{"N":8},"bytes":96,"flops":16,"warmup":2,"reps":10,"speedup":1.5,"batch":8,
-          "speedup_interval":[1.25,1.75],"reps_planned":7,"empty_call_seconds":4.5e-4,"call_parts":{"candidate":{"answer":2e-3,"runner_told":[1,2,3,4,5,6]}},
+          "speedup_interval":[1.25,1.75],"reps_planned":7,"device_room_bytes":17179869184,"empty_call_seconds":4.5e-4,"call_parts":{"candidate":{"answer":2e-3,"runner_told":[1,2,3,4,5,6]}},
           "candidate":{"name":"candidate","median":1e-3,"p10":9e-4,"p90":2e-3,"mean":1e-3,"cv":0.1,"min":8e-4,"max":3e-3,"samples":[1e-3]},
           "baselines":[{"name":"reference","median":1.5e-3,"samples":[]}]}],"phase_seconds":{"check":0.1},"env":{"host":"h"}})";
         auto r = parseResultJson(text);
@@ -55,6 +55,7 @@ class TestEvaluationResult : public QObject {
         QCOMPARE(again->timing[0].clock["call_parts"]["candidate"]["runner_told"][5].get<int>(), 6);
         QVERIFY(!again->timing[0].clock.contains("shape"));
         QCOMPARE(again->timing[0].clock["reps_planned"].get<int>(), 7);
+        QCOMPARE(again->timing[0].clock["device_room_bytes"].get<std::int64_t>(), std::int64_t{17179869184});
         // The speedup's interval where the judge gives one; none read as {0, 0} and are not written.
         QCOMPARE(again->timing[0].speedupInterval, (std::pair<double, double>{1.25, 1.75}));
         auto without = *again;
