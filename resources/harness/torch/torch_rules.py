@@ -51,7 +51,13 @@ WHY = {
     "monkey-patching": "changing an imported module's attributes changes what other code calls",
     "compiler": "torch.compile and Inductor are a baseline; a candidate writes the kernel itself",
     "reference-op": "the problem forbids this operation: a candidate computes the operator itself",
+    "device-memory": "the judge gives every kernel the same room on the device; a kernel allocates tensors and leaves the allocator alone",
 }
+# The device memory allocator's controls: the judge gives every kernel timed
+# together the same room (a cuDNN convolution's speed follows the workspace it
+# can get); a kernel that widened its own could crowd the others out.
+DEVICE_MEMORY_CONTROLS = {"set_per_process_memory_fraction", "change_current_allocator", "CUDAPluggableAllocator",
+                          "caching_allocator_alloc", "caching_allocator_delete", "MemPool", "use_mem_pool"}
 ALLOWED_DUNDER_ATTRIBUTES = {"__init__"}
 STDLIB_REACH = {"sys", "os", "gc", "inspect", "ctypes", "subprocess", "importlib", "builtins", "threading", "multiprocessing",
                 "io", "pathlib", "shutil", "socket", "signal", "pickle", "marshal", "tempfile", "atexit", "traceback", "weakref",
@@ -135,6 +141,9 @@ class Checker(ast.NodeVisitor):
             if path[0] == "torch" and any(p.startswith("_") and not p.startswith("__") for p in path[1:]):
                 self.flag(node, "imports", "torch's private names (a leading underscore) reach its internals; use the public API")
                 return
+        if path[0] == "torch" and path[-1] in DEVICE_MEMORY_CONTROLS:
+            self.flag(node, "device-memory")
+            return
         if path[0] == "torch" and len(path) > 1 and (path[1] in REFUSED_TORCH or ".".join(path[1:3]) in REFUSED_TORCH):
             self.flag(node, "compiler" if path[1] in ("compile", "compiler", "_dynamo", "_inductor") else "imports",
                       None if path[1] in ("compile", "compiler", "_dynamo", "_inductor") else
