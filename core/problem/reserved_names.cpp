@@ -63,6 +63,8 @@ const std::set<std::string>& harnessNames() {
                                                "pairedSpeedup",
                                                "pairedRatios",
                                                "medianInterval",
+                                               "blockInterval",
+                                               "speedupInterval",
                                                "preciseEnough",
                                                "jsonEscape",
                                                "utf8SequenceLength",

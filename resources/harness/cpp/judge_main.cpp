@@ -773,7 +773,7 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         for (Runner* r : timed)
             for (auto& sc : timer.pool) forgetCase(*r, *sc);
         const double speedup = pairedSpeedup(timer.samples[0], timer.samples[candIndex]);
-        const SpeedupInterval interval = medianInterval(pairedRatios(timer.samples[0], timer.samples[candIndex]));
+        const SpeedupInterval interval = speedupInterval(pairedRatios(timer.samples[0], timer.samples[candIndex]));
         if (speedup > 0) logSpeedups.push_back(std::log(speedup));
         Case& c = timer.pool[0]->c;
         std::string t = "{\"shape\":" + q(shape.name) + ",\"sizes\":" + ks_size_json(c) + ",\"bytes\":" + num(ks_bytes(c)) +

@@ -44,7 +44,7 @@ import time
 import traceback
 
 from torch_judge_host import mps_pipe, pin, take_timing_lock, task_room, timing_cpus
-from torch_judge_precision import median_interval, paired_ratios, precise_enough
+from torch_judge_precision import paired_ratios, precise_enough, speedup_interval
 from torch_judge_profile import run_ncu, write_profile
 
 SRC = os.path.dirname(os.path.abspath(__file__))
@@ -1253,7 +1253,7 @@ class Judge:
 
         baselines = [kernel_stats(r.name) for r in kernels if r is not cand]
         speedups = {r.name: paired_speedup(samples[r.name], samples["candidate"]) for r in kernels if r is not cand}
-        interval = median_interval(paired_ratios(samples.get("reference", []), samples.get("candidate", [])))
+        interval = speedup_interval(paired_ratios(samples.get("reference", []), samples.get("candidate", [])))
         return {"shape": shape["name"], "sizes": shape["sizes"], "bytes": shape.get("bytes", 0), "flops": shape.get("flops", 0), "gathers": shape.get("gathers", 0),
                 "warmup": warm, "reps": rounds, "reps_planned": reps, "input_sets": len(pool), "batch": batch, "handoff_seconds": handoff,
                 "empty_call_seconds": empty, "call_overhead_seconds": overhead, "cache": "l2flush", "speedup": speedups["reference"], "speedups": speedups,
