@@ -221,7 +221,7 @@ class Runner:
         Without it the kernels raced for the device: cuDNN chooses a
         convolution's algorithm by the workspace it can get, again whenever it
         cannot, and on an H100 the runner that met a full device kept a plan
-        15 % slower for the rest of the rounds (KernelBench's
+        17 % slower for the rest of the rounds (KernelBench's
         conv_standard_1d_dilated_strided read 0.853x against itself beside
         the torch.compile baseline, 1.002x without it)."""
         torch = self.torch
