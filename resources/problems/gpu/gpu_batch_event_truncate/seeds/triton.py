@@ -27,6 +27,13 @@
 # SCHEDULE   chunks (programs per fixed stretch, as above) or per_sequence
 #            (a program per sequence and ZERO_PROGRAMS for the tail; ITERS
 #            unused).
+# SCAN       how the prefix sums are made: one (a single program walks the
+#            sequences BLOCK_U at a time: eight steps at the time shape, 19
+#            us of a call's 168 on an H100) or blocks (a program per BLOCK_U
+#            sequences writes their sums within the block and the block's
+#            totals; a copy program adds the totals of the blocks before its
+#            sequence). blocks is for SCHEDULE chunks; per_sequence scans in
+#            one program either way.
 # LAUNCH     how the kernels are launched: direct (ks_launch: the compiled
 #            kernel, kept per specialisation, past Triton's per-call binding;
 #            about 8 us less a launch on an H200 host) or jit (kernel[grid]).
@@ -37,12 +44,13 @@
 # @ks-param BLOCK_U: 1024 | 4096 = 1024
 # @ks-param LAUNCH: enum(direct, jit) = direct
 # @ks-param SCHEDULE: enum(chunks, per_sequence) = chunks
+# @ks-param SCAN: enum(one, blocks) = one
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK, ITERS, NUM_WARPS, BLOCK_U, LAUNCH, SCHEDULE
+from ks_params import BLOCK, ITERS, NUM_WARPS, BLOCK_U, LAUNCH, SCHEDULE, SCAN
 from ks_launch import launch, launch_jit
 
 
@@ -65,9 +73,35 @@ def _scan_kernel(len_ptr, out_len_ptr, in_start_ptr, out_start_ptr, U, keep, BLO
 
 
 @triton.jit
-def _copy_kernel(val_ptr, out_ptr, len_ptr, in_start_ptr, out_start_ptr,
-                 U, D, NED, keep, n_copy, per_seq,
-                 BLOCK: tl.constexpr, ITERS: tl.constexpr):
+def _scan_block_kernel(len_ptr, out_len_ptr, in_start_ptr, out_start_ptr, tot_ptr, U, keep, BLOCK_U: tl.constexpr):
+    # SCAN blocks: sums within this program's BLOCK_U sequences, and the
+    # block's totals (input rows at tot[pid], kept rows at tot[NB + pid]).
+    pid = tl.program_id(0)
+    offs = pid.to(tl.int64) * BLOCK_U + tl.arange(0, BLOCK_U)
+    m = offs < U
+    n = tl.load(len_ptr + offs, mask=m, other=0)
+    k = tl.minimum(n, keep)
+    tl.store(out_len_ptr + offs, k, mask=m)
+    tl.store(in_start_ptr + offs, tl.cumsum(n, axis=0) - n, mask=m)
+    tl.store(out_start_ptr + offs, tl.cumsum(k, axis=0) - k, mask=m)
+    tl.store(tot_ptr + pid, tl.sum(n, axis=0))
+    tl.store(tot_ptr + tl.num_programs(0) + pid, tl.sum(k, axis=0))
+
+
+@triton.jit
+def _sum_before(tot_ptr, b):
+    # tot[0] + ... + tot[b - 1] (int64), 128 at a time.
+    idx = tl.arange(0, 128)
+    acc = tl.sum(tl.zeros([128], dtype=tl.int64), axis=0)
+    for c in range(0, b, 128):
+        acc += tl.sum(tl.load(tot_ptr + c + idx, mask=(c + idx) < b, other=0), axis=0)
+    return acc
+
+
+@triton.jit
+def _copy_kernel(val_ptr, out_ptr, len_ptr, in_start_ptr, out_start_ptr, tot_ptr,
+                 U, D, NED, keep, n_copy, per_seq, NB,
+                 BLOCK: tl.constexpr, ITERS: tl.constexpr, BLOCK_U: tl.constexpr, BLOCKED: tl.constexpr):
     pid = tl.program_id(0)
     idx = tl.arange(0, BLOCK)
     if pid < n_copy:
@@ -75,15 +109,23 @@ def _copy_kernel(val_ptr, out_ptr, len_ptr, in_start_ptr, out_start_ptr,
         blk = pid - u * per_seq
         kept = tl.minimum(tl.load(len_ptr + u), keep)
         n = kept * D                                 # floats to copy (int64)
-        src = val_ptr + tl.load(in_start_ptr + u) * D
-        dst = out_ptr + tl.load(out_start_ptr + u) * D
+        s_in = tl.load(in_start_ptr + u)
+        s_out = tl.load(out_start_ptr + u)
+        if BLOCKED:                                  # sums within the block, plus the blocks before
+            s_in += _sum_before(tot_ptr, u // BLOCK_U)
+            s_out += _sum_before(tot_ptr + NB, u // BLOCK_U)
+        src = val_ptr + s_in * D
+        dst = out_ptr + s_out * D
         for it in tl.static_range(ITERS):
             o = (blk * ITERS + it).to(tl.int64) * BLOCK + idx
             m = o < n
             tl.store(dst + o, tl.load(src + o, mask=m), mask=m)
     else:
         t = pid - n_copy
-        first = tl.load(out_start_ptr + U) * D       # first float of the zero tail
+        if BLOCKED:
+            first = _sum_before(tot_ptr + NB, NB) * D  # first float of the zero tail
+        else:
+            first = tl.load(out_start_ptr + U) * D
         for it in tl.static_range(ITERS):
             o = (t * ITERS + it).to(tl.int64) * BLOCK + idx
             m = (o >= first) & (o < NED)
@@ -132,10 +174,18 @@ class ModelNew(nn.Module):
         out_values = torch.empty_like(values)
         if nu == 0:
             return out_lengths, out_values
-        starts = torch.empty(2 * nu + 1, dtype=torch.int64, device=values.device)
+        blocked = SCAN == "blocks" and SCHEDULE == "chunks"
+        nb = triton.cdiv(nu, BLOCK_U) if blocked else 1
+        starts = torch.empty(2 * nu + (2 * nb if blocked else 1), dtype=torch.int64, device=values.device)
         in_start, out_start = starts[:nu], starts[nu:]
-        _launch(_scan_kernel, (1,), lengths, out_lengths, in_start, out_start, nu, keep,
-                BLOCK_U=BLOCK_U, num_warps=8)
+        if blocked:
+            tot = starts[2 * nu:]
+            _launch(_scan_block_kernel, (nb,), lengths, out_lengths, in_start, out_start, tot, nu, keep,
+                    BLOCK_U=BLOCK_U, num_warps=4)
+        else:
+            tot = starts
+            _launch(_scan_kernel, (1,), lengths, out_lengths, in_start, out_start, nu, keep,
+                    BLOCK_U=BLOCK_U, num_warps=8)
         ned = ne * d
         if ned == 0:
             return out_lengths, out_values
@@ -148,7 +198,7 @@ class ModelNew(nn.Module):
         per_seq = triton.cdiv(min(keep, ne) * d, chunk)
         n_copy = nu * per_seq
         grid = (n_copy + triton.cdiv(ned, chunk),)
-        _launch(_copy_kernel, grid, values, out_values, lengths, in_start, out_start,
-                nu, d, ned, keep, n_copy, max(per_seq, 1),
-                BLOCK=BLOCK, ITERS=ITERS, num_warps=NUM_WARPS)
+        _launch(_copy_kernel, grid, values, out_values, lengths, in_start, out_start, tot,
+                nu, d, ned, keep, n_copy, max(per_seq, 1), nb,
+                BLOCK=BLOCK, ITERS=ITERS, BLOCK_U=BLOCK_U, BLOCKED=blocked, num_warps=NUM_WARPS)
         return out_lengths, out_values
