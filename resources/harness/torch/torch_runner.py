@@ -264,25 +264,19 @@ class Runner:
             # then draw the same random numbers (before the first mark).
             seed_generators(torch, msg["seed"])
         outs = []
-        # Fresh views of every set, before the first launch (nothing a
-        # previous call did to them remains): they are the judge's work, a
-        # view op per input, and between a kernel's launches they lengthened
-        # its host path, which can be the call's pace (on an H100 host
-        # RMSNorm's seed spent 108 us of Python a set, 95 us on the device).
-        # Built here, while the device still runs the lead flush.
-        args = [self.args(i) for i in ids]
         t1 = time.perf_counter()
         # Three marks, not one per set: on a slow host recording an event
         # cost 18-50 us of Python, which a kernel of 90 us cannot hide.
         marks = self.marks
         marks[0].record()
         with torch.no_grad():
-            for k, a in enumerate(args):
-                out = self.model(*a)
+            for k, i in enumerate(ids):
+                # Fresh views, built while the device runs the previous set's
+                # kernels: nothing a previous call did to them remains.
+                out = self.model(*self.args(i))
                 outs.append(list(out) if isinstance(out, (list, tuple)) else [out])
                 if k == 0:
                     marks[1].record()
-        args = None
         marks[2].record()
         t_launched = time.perf_counter()
         # Described after every set is launched, while the device still runs
