@@ -38,6 +38,12 @@ QString evaluationHtml(const eval::EvaluationResult& result, const QString& erro
         // overlap are not told apart by this judge.
         if (const auto [lo, hi] = t.speedupInterval; hi > 0)
             html += QObject::tr(" (95% interval %1–%2×, %3 rounds)").arg(lo, 0, 'g', 3).arg(hi, 0, 'g', 3).arg(t.reps);
+        // The device memory each kernel could hold (torch judge): a convolution's
+        // algorithm, and so its time, follows the workspace it can get.
+        if (const auto room = t.clock.find("device_room_bytes");
+            room != t.clock.end() && room->is_number() && room->get<double>() > 0)
+            html += QObject::tr("; each kernel's room on the device: %1 GiB beyond its model")
+                        .arg(room->get<double>() / (1024.0 * 1024.0 * 1024.0), 0, 'f', 1);
         html += QStringLiteral("</p>");
     }
     if (!result.buildLog.empty()) html += QStringLiteral("<pre>%1</pre>").arg(htmlEscaped(result.buildLog.substr(0, 4000)));
