@@ -404,56 +404,63 @@ print("ok")
         runWithJudge(script, pythonWithTorch());
     }
 
-    // Every kernel timed together gets the same room on the device: what it
-    // holds and an equal part of four fifths of what is free, so none meets
-    // a device the others filled (cuDNN then keeps a slower convolution for
-    // good: KernelBench's conv_standard_1d_dilated_strided read 0.853x
-    // against itself on an H100 beside the torch.compile baseline). A
-    // runner's cap is the process's memory fraction; its out-of-memory
-    // message names its room. Stand-ins for the device this host lacks.
+    // Every kernel timed together gets the same room on the device, its
+    // model included: an equal part of four fifths of what is free and what
+    // the problem's own runners hold, so none meets a device the others filled
+    // (cuDNN then keeps a slower convolution for good: KernelBench's
+    // conv_standard_1d_dilated_strided read 0.853x against itself on an H100
+    // beside the torch.compile baseline). What the candidate holds is not
+    // counted in: one that kept memory to crowd the reference out has no
+    // room left for itself. A runner's cap is the process's memory fraction.
+    // Stand-ins for the device this host lacks.
     void everyKernelTimedTogetherGetsTheSameRoom() {
         const QString script = QStringLiteral(R"py(
 import torch_runner
 GiB = 2**30
 class Cuda:
-    def __init__(self, free, reserved=0):
-        self.free, self.reserved, self.fraction = free, reserved, None
+    def __init__(self, free):
+        self.free, self.fraction = free, None
     def mem_get_info(self):
         return (self.free, 80 * GiB)
     def current_device(self):
         return 0
     def get_device_properties(self, i):
         return type("P", (), {"total_memory": 80 * GiB})()
-    def memory_reserved(self):
-        return self.reserved
     def set_per_process_memory_fraction(self, f):
         self.fraction = f
 class Torch:
     def __init__(self, cuda):
         self.cuda = cuda
 class Runner:
-    def __init__(self, name):
-        self.name, self.dead, self.asked = name, False, []
+    def __init__(self, name, held):
+        self.name, self.candidate, self.dead, self.held, self.asked = name, name == "candidate", False, held, []
     def request(self, msg, limit, where):
         self.asked.append(msg)
-        return {"type": "ok"}
+        return {"type": "ok", "held": self.held}
 class Judge:
     def __init__(self, device, free):
         self.device, self.torch = device, Torch(Cuda(free))
     give_room = judge.Judge.give_room
-runners = [Runner(n) for n in ("reference", "torch.compile", "candidate")]
-share = Judge("cuda", 60 * GiB).give_room(runners)
-assert share == int(0.8 * 60 * GiB / 3), share
-assert all(r.asked == [{"op": "room", "share": share}] for r in runners), [r.asked for r in runners]
-cpu = [Runner("reference"), Runner("candidate")]
+def rooms(cand_held):
+    runners = [Runner("reference", 2 * GiB), Runner("torch.compile", 2 * GiB), Runner("candidate", cand_held)]
+    room = Judge("cuda", 50 * GiB).give_room(runners)
+    assert all(r.asked[-1] == {"op": "room", "room": room} for r in runners), [r.asked for r in runners]
+    assert not any(m["op"] == "held" for m in runners[2].asked), "the candidate was asked what it holds"
+    return room
+honest = rooms(2 * GiB)
+assert honest == int(0.8 * (50 + 2 + 2) * GiB / 3), honest
+# A candidate holding 40 GiB: the free memory shrank by it, its hoard counts for no one.
+hoarder = rooms(40 * GiB)
+assert hoarder == honest and hoarder < 40 * GiB
+cpu = [Runner("reference", 0), Runner("candidate", 0)]
 assert Judge("cpu", 60 * GiB).give_room(cpu) == 0 and not any(r.asked for r in cpu)
-# The runner: what it holds (its model) and the share, as a fraction of the device.
+# The runner: its room as a fraction of the device, never more than all of it.
 me = type("Me", (), {})()
-me.torch, me.room = Torch(Cuda(0, reserved=GiB)), 0
-room = torch_runner.Runner.on_room(me, {"share": 16 * GiB})
-assert room == 17 * GiB and me.room == room and abs(me.torch.cuda.fraction - 17 / 80) < 1e-12, (room, me.torch.cuda.fraction)
-torch_runner.Runner.on_room(me, {"share": 100 * GiB})
-assert me.torch.cuda.fraction == 1.0  # never more than the device
+me.torch, me.room = Torch(Cuda(0)), 0
+torch_runner.Runner.on_room(me, {"room": 17 * GiB})
+assert me.room == 17 * GiB and abs(me.torch.cuda.fraction - 17 / 80) < 1e-12, me.torch.cuda.fraction
+torch_runner.Runner.on_room(me, {"room": 100 * GiB})
+assert me.torch.cuda.fraction == 1.0
 print("ok")
 )py");
         runWithJudge(script, pythonWithTorch());

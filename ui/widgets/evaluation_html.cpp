@@ -42,7 +42,7 @@ QString evaluationHtml(const eval::EvaluationResult& result, const QString& erro
         // algorithm, and so its time, follows the workspace it can get.
         if (const auto room = t.clock.find("device_room_bytes");
             room != t.clock.end() && room->is_number() && room->get<double>() > 0)
-            html += QObject::tr("; each kernel's room on the device: %1 GiB beyond its model")
+            html += QObject::tr("; each kernel's room on the device: %1 GiB")
                         .arg(room->get<double>() / (1024.0 * 1024.0 * 1024.0), 0, 'f', 1);
         html += QStringLiteral("</p>");
     }

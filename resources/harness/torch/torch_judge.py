@@ -649,19 +649,29 @@ class Judge:
                 self.fail_runner(f)
 
     def give_room(self, runners):
-        """Every kernel timed together gets the same room on the device: what
-        it holds now (its model) and an equal part of four fifths of what is
-        free (the rest stays the judge's: more input sets, comparisons).
-        Bytes each got beyond what it held; 0 where the device is not CUDA's."""
+        """Every kernel timed together gets the same room on the device, its
+        model included: an equal part of four fifths of what is free and what
+        the problem's own runners hold (the rest stays the judge's: more input
+        sets, comparisons). What the candidate holds is not counted in: a
+        candidate that kept memory to crowd the reference out of its
+        workspace has no room left for itself. Each one's room in bytes; 0
+        where the device is not CUDA's."""
         if getattr(self, "device", "cuda") != "cuda" or not runners:
             return 0
-        share = int(0.8 * self.torch.cuda.mem_get_info()[0] / len(runners))
+        held = 0
+        for r in runners:
+            if not r.candidate:
+                try:
+                    held += int(r.request({"op": "held"}, 60, "while asking what it holds on the device").get("held", 0))
+                except RunnerFailure as f:
+                    self.fail_runner(f)
+        room = int(0.8 * (self.torch.cuda.mem_get_info()[0] + held) / len(runners))
         for r in runners:
             try:
-                r.request({"op": "room", "share": share}, 60, "while giving it its room on the device")
+                r.request({"op": "room", "room": room}, 60, "while giving it its room on the device")
             except RunnerFailure as f:
                 self.fail_runner(f)
-        return share
+        return room
 
     def call(self, r, sets, limit, where, poison=0, touch=False, flush=False, seed=None):
         """One hand-off: (seconds on the judge's clock, [outputs per set]).
@@ -1280,7 +1290,7 @@ class Judge:
                                       "runner_told": [stats([x[5][k] for x in p])["median"] for k in range(7)]}
                                for name, p in parts.items()},
                 "idle_probe_seconds": self.idle_probe,
-                # each kernel's room on the device beyond its model (give_room)
+                # each kernel's room on the device, its model included (give_room)
                 "device_room_bytes": room[0]}
 
     def pin_for_timing(self, kernels):

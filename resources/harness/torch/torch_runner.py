@@ -24,8 +24,8 @@
 #   call   seq, ids, poison, seed (optional: torch.manual_seed first): calls
 #          the model once per id, synchronizes the device, answers
 #          {"type": "done", "seq", "outputs": [[desc...] per id]}
-#   room   share (bytes): caps the device memory this process holds at what
-#          it holds now and that much more; answers {"type": "ok", "room"}
+#   held   answers {"type": "ok", "held"}: the device memory this process holds
+#   room   room (bytes): caps the device memory this process holds, in all
 #   profile seq, ids: one call on the first id under PyTorch's profiler (after
 #          the timed calls, never inside them), answers {"type": "profiled",
 #          "events": [[name, kind, microseconds], ...]}: every kernel, copy and
@@ -216,9 +216,9 @@ class Runner:
         self.model = torch.compile(model) if self.role == "compiled" else model
 
     def on_room(self, msg):
-        """Caps this process's device memory at what it holds now and
-        `share` bytes more: every kernel timed together gets the same share.
-        Without it the kernels raced for the device: cuDNN chooses a
+        """Caps this process's device memory at `room` bytes in all, its model
+        included: every kernel timed together gets the same room. Without it
+        the kernels raced for the device: cuDNN chooses a
         convolution's algorithm by the workspace it can get, again whenever it
         cannot, and on an H100 the runner that met a full device kept a plan
         17 % slower for the rest of the rounds (KernelBench's
@@ -226,9 +226,8 @@ class Runner:
         the torch.compile baseline, 1.002x without it)."""
         torch = self.torch
         total = torch.cuda.get_device_properties(torch.cuda.current_device()).total_memory
-        self.room = torch.cuda.memory_reserved() + int(msg["share"])
+        self.room = int(msg["room"])
         torch.cuda.set_per_process_memory_fraction(min(1.0, self.room / total))
-        return self.room
 
     def poison(self, nbytes):
         # Freed blocks stay in the caching allocator; an output allocated but
@@ -396,8 +395,11 @@ def main():
             elif op == "load":
                 runner.on_load(msg)
                 send(sock, {"type": "ok", "seq": seq})
+            elif op == "held":
+                send(sock, {"type": "ok", "seq": seq, "held": runner.torch.cuda.memory_reserved()})
             elif op == "room":
-                send(sock, {"type": "ok", "seq": seq, "room": runner.on_room(msg)})
+                runner.on_room(msg)
+                send(sock, {"type": "ok", "seq": seq})
             elif op == "call":
                 outputs = runner.on_call(msg)
                 send(sock, {"type": "done", "seq": seq, "outputs": outputs, "self_timed": runner.self_timed})
