@@ -52,7 +52,10 @@ def block_interval(ratios):
     k = min(8, n // 5)
     if k < 2:
         return None
-    medians = [sorted(ratios[n * i // k:n * (i + 1) // k])[(n * (i + 1) // k - n * i // k) // 2] for i in range(k)]
+    medians = []
+    for i in range(k):
+        block = sorted(ratios[n * i // k:n * (i + 1) // k])
+        medians.append(block[len(block) // 2])
     mean = sum(medians) / k
     sd = math.sqrt(sum((m - mean) ** 2 for m in medians) / (k - 1))
     half = T975[k - 2] * sd / math.sqrt(k)
