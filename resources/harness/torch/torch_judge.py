@@ -1013,14 +1013,6 @@ class Judge:
             guarded(r, lambda: (self.share([r], s_state), self.load([r], shape["sizes"], base_seed, init, s_state, names)))
         pool, answer_bytes = [], []
         room = [0]
-        # A diagnostic for judging the judge (KS_JUDGE_CANDIDATE_FIRST=1): the
-        # candidate meets each timing set before the reference does, its
-        # outputs allocated first (a reference timed against itself read
-        # 0.96-0.99x on KernelBench's batchnorm in seven of seven runs, the
-        # candidate runner's device time 0-4 % above the reference's).
-        candidate_first = os.environ.get("KS_JUDGE_CANDIDATE_FIRST") == "1"
-        if candidate_first:
-            self.env["candidate_first"] = True
         checks = self.result["checks"]
         first_limit = job["call_timeout_s"] + job.get("compile_allowance_s", 60)
 
@@ -1051,13 +1043,10 @@ class Judge:
                     # each kernel's memory (cuDNN's workspaces) competes for.
                     room[0] = self.give_room([r for r in kernels if not r.dead])
                 draws = fresh_seed()
-                if candidate_first:
-                    _, first_outs = self.call(cand, [s], first_limit, where, seed=draws)
                 _, outs = self.call(reference, [s], job["call_timeout_s"], where, seed=draws)
                 answer = self.outputs(reference, outs[0], where)
                 answer_bytes.append(sum(a.numel() * a.element_size() for a in answer))
-                if not candidate_first:
-                    _, first_outs = self.call(cand, [s], first_limit, where, seed=draws)
+                _, first_outs = self.call(cand, [s], first_limit, where, seed=draws)
                 self.check_outputs(shape, f"set {j}", answer, self.outputs(cand, first_outs[0], where), checks,
                                    f"timing shape {shape['name']} input set {j}", record=j == 0)
 

@@ -131,6 +131,16 @@ class Runner:
         self.marks = [torch.cuda.Event(enable_timing=True) for _ in range(3)]  # the call's device times, for diagnosis
         self.cls = None
         self.room = 0       # bytes of device memory this runner may hold (0: no cap)
+        # A diagnostic for judging the judge (KS_RUNNER_PROFILE=1): where a
+        # call's host time goes in this process (each set's launch time, and
+        # Python's profiler over the launches), written to this runner's
+        # error file (the job's build/runner-NAME.err, kept with --keep-job).
+        self.profiler = None
+        self.set_times = []
+        if os.environ.get("KS_RUNNER_PROFILE") == "1":
+            import cProfile
+
+            self.profiler = cProfile.Profile()
 
     def import_model(self):
         from torch_sizes import derived_assignments
@@ -268,6 +278,10 @@ class Runner:
         # cost 18-50 us of Python, which a kernel of 90 us cannot hide.
         marks = self.marks
         marks[0].record()
+        profiler = self.profiler if len(ids) > 1 else None
+        if profiler:
+            profiler.enable()
+        stamps = [time.perf_counter()]
         with torch.no_grad():
             for k, i in enumerate(ids):
                 # Fresh views, built while the device runs the previous set's
@@ -276,6 +290,10 @@ class Runner:
                 outs.append(list(out) if isinstance(out, (list, tuple)) else [out])
                 if k == 0:
                     marks[1].record()
+                stamps.append(time.perf_counter())
+        if profiler:
+            profiler.disable()
+            self.report_profile([round((b - a) * 1e6, 1) for a, b in zip(stamps, stamps[1:])])
         marks[2].record()
         t_launched = time.perf_counter()
         # Described after every set is launched, while the device still runs
@@ -307,6 +325,21 @@ class Runner:
         # path, the second the judge's (handles for the outputs).
         self.self_timed = [t1 - t0, t_launched - t1, t3 - t2, time.perf_counter() - t3, first, rest, t2 - t_launched]
         return described
+
+    def report_profile(self, set_times):
+        """KS_RUNNER_PROFILE's account on this runner's error file: each
+        call's host microseconds a set, and every 20 calls the profiler's
+        totals so far (the judge kills its runners; nothing waits for an end)."""
+        self.set_times.append(set_times)
+        sys.stderr.write("KS-RUNNER-SETS " + " ".join(str(x) for x in set_times) + "\n")
+        if len(self.set_times) % 20 == 0:
+            import io
+            import pstats
+
+            text = io.StringIO()
+            pstats.Stats(self.profiler, stream=text).sort_stats("tottime").print_stats(22)
+            sys.stderr.write(f"KS-RUNNER-PROFILE {self.role} after {len(self.set_times)} calls\n{text.getvalue()}")
+        sys.stderr.flush()
 
     def on_profile(self, msg):
         torch = self.torch
