@@ -530,12 +530,20 @@ class Judge:
 
     def lead_flush(self):
         """How many flushes make up the lead before each call (KS_JUDGE_LEAD_US,
-        default 500 us: an H100 host's hand-off took 450-550 us both ways)."""
+        default 1000 us). An H100 host's hand-off took 450-550 us both ways
+        and a Triton kernel's first set after the runner was frozen
+        300-570 us of its Python (84 us back to back): with a 500 us lead
+        the device waited for it, 130-240 us a call (rmsnorm's seeds 109
+        and 206 us a set, 96 and 176 us with 1000; eager references
+        unchanged). What a longer lead costs: a call whose launching
+        outlasts its device work is read short by the lead beyond the
+        hand-off (about 300-400 us a call on that host; the empty call grew
+        by that much), spread over the call's sets."""
         torch = self.torch
         try:
-            lead = float(os.environ.get("KS_JUDGE_LEAD_US", "500")) * 1e-6
+            lead = float(os.environ.get("KS_JUDGE_LEAD_US", "1000")) * 1e-6
         except ValueError:
-            lead = 500e-6
+            lead = 1000e-6
         if not math.isfinite(lead) or lead < 0:
             lead = 0.0  # one flush, as before the lead
         a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
