@@ -131,13 +131,16 @@ class Runner:
         self.marks = [torch.cuda.Event(enable_timing=True) for _ in range(3)]  # the call's device times, for diagnosis
         self.cls = None
         self.room = 0       # bytes of device memory this runner may hold (0: no cap)
-        # A diagnostic for judging the judge (KS_RUNNER_PROFILE=1): where a
-        # call's host time goes in this process (each set's launch time, and
-        # Python's profiler over the launches), written to this runner's
-        # error file (the job's build/runner-NAME.err, kept with --keep-job).
+        # A diagnostic for judging the judge (KS_RUNNER_PROFILE): where a
+        # call's host time goes in this process, written to this runner's
+        # error file (the job's build/runner-NAME.err, kept with --keep-job):
+        # "sets" each set's launch time, "1" that and Python's profiler over
+        # the launches (which slows what it watches).
+        mode = os.environ.get("KS_RUNNER_PROFILE", "")
+        self.stamping = mode in ("1", "sets")
         self.profiler = None
         self.set_times = []
-        if os.environ.get("KS_RUNNER_PROFILE") == "1":
+        if mode == "1":
             import cProfile
 
             self.profiler = cProfile.Profile()
@@ -279,9 +282,8 @@ class Runner:
         marks = self.marks
         marks[0].record()
         profiler = self.profiler if len(ids) > 1 else None
-        stamps = None
+        stamps = [time.perf_counter()] if self.stamping and len(ids) > 1 else None
         if profiler:
-            stamps = [time.perf_counter()]
             profiler.enable()
         with torch.no_grad():
             for k, i in enumerate(ids):
@@ -336,7 +338,7 @@ class Runner:
         end, and a shape may have ten timed rounds)."""
         self.set_times.append(set_times)
         sys.stderr.write("KS-RUNNER-SETS " + " ".join(str(x) for x in set_times) + "\n")
-        if len(self.set_times) % 5 == 0:
+        if self.profiler is not None and len(self.set_times) % 5 == 0:
             import io
             import pstats
 
