@@ -112,9 +112,10 @@ if want seeds; then
   done
 fi
 # The lead flush against the runner's set-up: on the H200 host a runner spent
-# 370-400 us of a timed call before its first launch, the lead is 500 us,
+# 370-400 us of a timed call before its first launch, the lead was 500 us,
 # and the candidate's first set took 100-135 us more device time than the
-# others. The same seed judged with longer leads, and its call parts.
+# others (1000 us by default since; on an H100 the first set then ran as
+# the others). The same seed judged with several leads, and its call parts.
 if want lead; then
   for lead in 500 1000 1500; do
     echo "== gpu_rmsnorm_fwd, lead $lead us"
