@@ -532,7 +532,7 @@ class Judge:
         """How many flushes make up the lead before each call (KS_JUDGE_LEAD_US,
         default 1000 us). An H100 host's hand-off took 450-550 us both ways
         and a Triton kernel's first set after the runner was frozen
-        350-570 us of its Python (under the profiler; in a plain process
+        354-553 us of its Python (under the profiler; in a plain process
         417 us after 10 ms idle, 84 us back to back): with a 500 us lead
         the device waited for it, 130-240 us a call (rmsnorm's seeds 109
         and 206 us a set, 96 and 176 us with 1000; eager references
