@@ -139,7 +139,7 @@ class Runner:
         mode = os.environ.get("KS_RUNNER_PROFILE", "")
         self.stamping = mode in ("1", "sets")
         self.profiler = None
-        self.set_times = []
+        self.profiled_calls = 0
         if mode == "1":
             import cProfile
 
@@ -336,15 +336,15 @@ class Runner:
         call's host microseconds a set, and every 5 calls the profiler's
         totals so far (the judge kills its runners; nothing waits for an
         end, and a shape may have ten timed rounds)."""
-        self.set_times.append(set_times)
+        self.profiled_calls += 1
         sys.stderr.write("KS-RUNNER-SETS " + " ".join(str(x) for x in set_times) + "\n")
-        if self.profiler is not None and len(self.set_times) % 5 == 0:
+        if self.profiler is not None and self.profiled_calls % 5 == 0:
             import io
             import pstats
 
             text = io.StringIO()
             pstats.Stats(self.profiler, stream=text).sort_stats("tottime").print_stats(22)
-            sys.stderr.write(f"KS-RUNNER-PROFILE {self.role} after {len(self.set_times)} calls\n{text.getvalue()}")
+            sys.stderr.write(f"KS-RUNNER-PROFILE {self.role} after {self.profiled_calls} calls\n{text.getvalue()}")
         sys.stderr.flush()
 
     def on_profile(self, msg):
