@@ -11,5 +11,6 @@ apt-get download \
   libssl-dev libssl3 nlohmann-json3-dev \
   libnghttp2-14 libpsl5 librtmp1 libssh2-1 libldap-2.5-0 libbrotli1 libsasl2-2 libidn2-0 libgssapi-krb5-2 libkrb5-3 \
   libk5crypto3 libkrb5support0 libkeyutils1 libcom-err2 libzstd1 libunistring2 libgnutls30 libhogweed6 libnettle8 \
-  libtasn1-6 libp11-kit0 libgmp10 libffi8
-ls "$dir"
+  libtasn1-6 libp11-kit0 libgmp10 libffi8 \
+  bubblewrap libcap2 libselinux1 libpcre2-8-0
+ls

@@ -1,7 +1,19 @@
 # Triton seed: Batch Event Truncate, keep the first `keep` events (rows of D
 # floats) of every sequence, compacted to the front, the rest of the output 0.
 #
-# Two kernels, no host synchronisation:
+# SCHEDULE fused (the default): one kernel, one launch and two allocations a
+# call (the outputs): program g takes GROUP consecutive sequences; it finds
+# the rows before its first sequence by summing the lengths before it (BLOCK_U
+# at a time: lengths are 8 bytes a sequence, in L2 for every program), the
+# rows within the group by a prefix sum of its GROUP lengths, writes their
+# out_lengths and copies each sequence's kept rows as one contiguous stretch.
+# ZERO_PROGRAMS programs after them sum every sequence's kept rows and zero
+# the output past them, striding over the tail alone. Why: on a host whose
+# Python is slow the call was bound by launching (two launches and three
+# allocations a set: 183-267 us of launching a set on two H100 hosts against
+# 162-216 us of device time); here the host does about half of that.
+#
+# The other schedules, two kernels, no host synchronisation:
 # 1. scan (one program): out_lengths = min(lengths, keep) and the exclusive
 #    prefix sums of lengths (input row of each sequence's first event) and of
 #    out_lengths (its output row), plus the total kept rows, in BLOCK_U chunks.
@@ -24,9 +36,11 @@
 #            longer programs vs more of them for short sequences.
 # NUM_WARPS  threads per copy program.
 # BLOCK_U    sequences per step of the scan (power of two).
-# SCHEDULE   chunks (programs per fixed stretch, as above) or per_sequence
-#            (a program per sequence and ZERO_PROGRAMS for the tail; ITERS
-#            unused).
+# SCHEDULE   fused (one kernel, above), chunks (programs per fixed stretch,
+#            as above) or per_sequence (a program per sequence and
+#            ZERO_PROGRAMS for the tail; ITERS unused).
+# GROUP      sequences per program under SCHEDULE fused: fewer = more, shorter
+#            programs, each summing the lengths before it.
 # SCAN       how the prefix sums are made: one (a single program walks the
 #            sequences BLOCK_U at a time: eight steps at the time shape, 19
 #            us of a call's 168 on an H100) or blocks (a program per BLOCK_U
@@ -45,14 +59,15 @@
 # @ks-param NUM_WARPS: 2 | 4 | 8 = 4
 # @ks-param BLOCK_U: 1024 | 4096 = 1024
 # @ks-param LAUNCH: enum(direct, jit) = direct
-# @ks-param SCHEDULE: enum(chunks, per_sequence) = chunks
+# @ks-param SCHEDULE: enum(fused, chunks, per_sequence) = fused
+# @ks-param GROUP: 4 | 8 | 16 = 8
 # @ks-param SCAN: enum(one, blocks) = one
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK, ITERS, NUM_WARPS, BLOCK_U, LAUNCH, SCHEDULE, SCAN
+from ks_params import BLOCK, ITERS, NUM_WARPS, BLOCK_U, LAUNCH, SCHEDULE, SCAN, GROUP
 from ks_launch import launch, launch_jit
 
 
@@ -156,7 +171,53 @@ def _copy_per_sequence_kernel(val_ptr, out_ptr, len_ptr, in_start_ptr, out_start
             tl.store(out_ptr + o, tl.zeros([BLOCK], dtype=tl.float32), mask=o < NED)
 
 
-# Programs that zero the tail under SCHEDULE per_sequence (a few waves of the SMs).
+@triton.jit
+def _fused_kernel(len_ptr, val_ptr, out_len_ptr, out_ptr, U, D, NED, keep, n_groups, n_zero,
+                  GROUP: tl.constexpr, BLOCK: tl.constexpr, BLOCK_U: tl.constexpr):
+    pid = tl.program_id(0)
+    idx = tl.arange(0, BLOCK)
+    uidx = tl.arange(0, BLOCK_U)
+    if pid < n_groups:
+        u0 = pid.to(tl.int64) * GROUP
+        # input rows and kept rows of the sequences before this group
+        before_in = tl.sum(tl.zeros([BLOCK_U], dtype=tl.int64), axis=0)
+        before_out = before_in
+        for c in range(0, u0, BLOCK_U):
+            offs = c + uidx
+            n = tl.load(len_ptr + offs, mask=offs < u0, other=0)
+            before_in += tl.sum(n, axis=0)
+            before_out += tl.sum(tl.minimum(n, keep), axis=0)
+        gi = tl.arange(0, GROUP)
+        us = u0 + gi
+        gm = us < U
+        n = tl.load(len_ptr + us, mask=gm, other=0)
+        k = tl.minimum(n, keep)
+        tl.store(out_len_ptr + us, k, mask=gm)
+        s_in = before_in + tl.cumsum(n, axis=0) - n
+        s_out = before_out + tl.cumsum(k, axis=0) - k
+        for g in range(0, GROUP):
+            pick = gi == g
+            nf = tl.sum(tl.where(pick, k, 0), axis=0) * D            # floats to copy
+            src = val_ptr + tl.sum(tl.where(pick, s_in, 0), axis=0) * D
+            dst = out_ptr + tl.sum(tl.where(pick, s_out, 0), axis=0) * D
+            for start in range(0, nf, BLOCK):
+                o = start + idx
+                m = o < nf
+                tl.store(dst + o, tl.load(src + o, mask=m), mask=m)
+    else:
+        # (names apart from the branch above: Triton merges a name both
+        # branches assign, and these differ in type)
+        t = (pid - n_groups).to(tl.int64)
+        kept = tl.sum(tl.zeros([BLOCK_U], dtype=tl.int64), axis=0)
+        for c0 in range(0, U, BLOCK_U):
+            u_all = c0 + uidx
+            kept += tl.sum(tl.minimum(tl.load(len_ptr + u_all, mask=u_all < U, other=0), keep), axis=0)
+        for z0 in range(kept * D + t * BLOCK, NED, n_zero * BLOCK):
+            oz = z0 + idx
+            tl.store(out_ptr + oz, tl.zeros([BLOCK], dtype=tl.float32), mask=oz < NED)
+
+
+# Programs that zero the tail under SCHEDULE per_sequence and fused (a few waves of the SMs).
 ZERO_PROGRAMS = 1024
 
 _launch = launch if LAUNCH == "direct" else launch_jit
@@ -176,6 +237,13 @@ class ModelNew(nn.Module):
         out_values = torch.empty_like(values)
         if nu == 0:
             return out_lengths, out_values
+        ned = ne * d
+        if SCHEDULE == "fused" and ned > 0:   # no rows: the scan below writes out_lengths
+            n_groups = triton.cdiv(nu, GROUP)
+            n_zero = max(1, min(ZERO_PROGRAMS, triton.cdiv(ned, BLOCK)))
+            _launch(_fused_kernel, (n_groups + n_zero,), lengths, values, out_lengths, out_values, nu, d, ned, keep,
+                    n_groups, n_zero, GROUP=GROUP, BLOCK=BLOCK, BLOCK_U=BLOCK_U, num_warps=NUM_WARPS)
+            return out_lengths, out_values
         blocked = SCAN == "blocks" and SCHEDULE == "chunks"
         nb = triton.cdiv(nu, BLOCK_U) if blocked else 1
         starts = torch.empty(2 * nu + (2 * nb if blocked else 1), dtype=torch.int64, device=values.device)
@@ -188,7 +256,6 @@ class ModelNew(nn.Module):
             tot = starts
             _launch(_scan_kernel, (1,), lengths, out_lengths, in_start, out_start, nu, keep,
                     BLOCK_U=BLOCK_U, num_warps=8)
-        ned = ne * d
         if ned == 0:
             return out_lengths, out_values
         if SCHEDULE == "per_sequence":

@@ -2,7 +2,7 @@
 # (0 when absent).
 #
 # STRATEGY
-#   bucket  (default) two kernels per call.
+#   bucket  two kernels per call.
 #           1. build: a radix index over the table. With m0 = mapping[0] and a
 #              shift s (the smallest with (mapping[T-1] - m0) >> s < R, computed
 #              on the GPU, no host sync), entry j falls in bucket
@@ -19,7 +19,7 @@
 #              table; only the speed depends on how evenly ids spread over buckets.
 #   bisect  one kernel: a branchless binary search (binary lifting, log2(T)+1
 #           dependent gathers per query), then the equality test.
-#   packed  two kernels per call, one gather per query in the common case: the
+#   packed  two kernels per call, one 32-byte gather per query in the common case: the
 #           same buckets, but each holds a 32-byte record (one L2 sector) with
 #           its first three entries' values, the first one's position and the
 #           entry count (capped at 4): [v0, v1, v2, pos | cnt << 32]. The build
@@ -31,6 +31,19 @@
 #           back to the binary search, only in the blocks that hold such ids.
 #           32 bytes per bucket: 32 MiB at the time shape with one bucket per
 #           entry, within an H100's L2 with the table.
+#   word    (default) two kernels per call, one 8-byte gather per query, as
+#           the GPU probe's gather rate assumes: the same buckets, each one
+#           int64 word [pos (31 bits) | overflow (1) | d0 d1 d2 d3 (8 bits
+#           each)], pos the bucket's first entry and d_i the offsets of its
+#           first four entries from the bucket's lowest value (0xFF: none).
+#           Offsets fit in 8 bits while the bucket width 2^s <= 128, i.e.
+#           while the table spans less than 128 values per bucket (the time
+#           shape spans about 95 per entry); a wider table (s > 7, known on
+#           the device only) takes the binary search instead, uniformly. A
+#           bucket of five or more entries (overflow) sends the ids past its
+#           fourth entry to a short walk up the table from pos + 4. 8 bytes
+#           per bucket: 8 MiB at the time shape with one bucket per entry,
+#           the probe's own table size.
 # BUCKETS_PER_ENTRY  R = next_pow2(T) * this: more buckets = shorter scans,
 #           larger index (4 bytes per bucket; 32 with packed).
 # BLOCK_Q   queries per program.
@@ -39,8 +52,8 @@
 # LAUNCH: direct launches through ks_launch (the compiled kernel kept per
 # specialisation, past Triton's per-call binding); jit: kernel[grid].
 #
-# @ks-param STRATEGY: enum(bucket, bisect, packed) = bucket
-# @ks-param BUCKETS_PER_ENTRY: 1 | 2 | 4 = 2
+# @ks-param STRATEGY: enum(word, bucket, bisect, packed) = word
+# @ks-param BUCKETS_PER_ENTRY: 1 | 2 | 4 = 1
 # @ks-param BLOCK_Q: 256 | 512 | 1024 | 2048 = 256
 # @ks-param NUM_WARPS: 2 | 4 | 8 = 4
 # @ks-param LAUNCH: enum(direct, jit) = direct
@@ -233,6 +246,85 @@ def _query_packed_kernel(ids_ptr, map_ptr, rec_ptr, out_ptr, Q, T, R, LOG: tl.co
     tl.store(out_ptr + offs, res, mask=qm)
 
 
+# A bucket word with no entries: every offset 0xFF (no offset is above 127).
+EMPTY_WORD = tl.constexpr(-4294967296)  # 0xFFFFFFFF00000000 as int64
+# Offsets are 8 bits wide: buckets up to 2^MAX_WORD_SHIFT values wide.
+MAX_WORD_SHIFT = tl.constexpr(7)
+
+
+@triton.jit
+def _word_offset(v, m0, s, b):
+    # v's offset from the lowest value of bucket b (v in bucket b: below 2^s).
+    return (v - m0) - (b << s)
+
+
+@triton.jit
+def _word_build_kernel(map_ptr, word_ptr, T, R, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    jm, v, bj, bp, m0, s, blast = _entry_buckets(map_ptr, offs, T, R)
+    if s <= MAX_WORD_SHIFT:
+        first = jm & (bj != bp)
+        # the bucket's next four entries: offsets of the next three, and the
+        # fifth only for the overflow flag
+        word = offs | (_word_offset(v, m0, s, bj) << 32)
+        inb = first
+        for i in tl.static_range(1, 5):
+            inb = inb & (offs + i < T)
+            vi = tl.load(map_ptr + offs + i, mask=inb, other=0)
+            inb = inb & (_bucket(vi, m0, s) == bj)
+            if i < 4:
+                d = tl.where(inb, _word_offset(vi, m0, s, bj), 0xFF)
+                word = word | (d << (32 + 8 * i))
+            else:
+                word = word | (inb.to(tl.int64) << 31)
+        tl.store(word_ptr + bj, word, mask=first)
+        # empty buckets between the previous entry's bucket and this one
+        gap = tl.where(first, bj - bp - 1, 0)
+        n = tl.max(gap, axis=0)
+        empty = tl.full([BLOCK], EMPTY_WORD, tl.int64)
+        for i in range(0, n):
+            tl.store(word_ptr + bp + 1 + i, empty, mask=i < gap)
+        # and the buckets after the last entry's
+        km = (offs < R) & (offs > blast)
+        tl.store(word_ptr + offs, empty, mask=km)
+
+
+@triton.jit
+def _query_word_kernel(ids_ptr, map_ptr, word_ptr, out_ptr, Q, T, R, LOG: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    qm = offs < Q
+    v = tl.load(ids_ptr + offs, mask=qm, other=0)
+    m0 = tl.load(map_ptr)
+    mlast = tl.load(map_ptr + (T - 1))
+    s = _bucket_shift((mlast - m0).to(tl.uint64, bitcast=True), R)
+    if s <= MAX_WORD_SHIFT:
+        inr = qm & (v >= m0) & (v <= mlast)
+        k = tl.where(inr, _bucket(v, m0, s), 0)
+        word = tl.load(word_ptr + k, mask=inr, other=EMPTY_WORD)
+        o = tl.where(inr, _word_offset(v, m0, s, k), 0x100)   # 0x100 matches no offset
+        pos = word & 0x7FFFFFFF
+        res = tl.zeros([BLOCK], dtype=tl.int64)
+        for i in tl.static_range(4):
+            res = tl.where(((word >> (32 + 8 * i)) & 0xFF) == o, pos + (i + 1), res)
+        # overflow: ids past the fourth entry walk up the table from pos + 4
+        # until an entry is not below them (a few steps, in few programs)
+        j = pos + 4
+        walk = inr & (((word >> 31) & 1) == 1) & (o > ((word >> 56) & 0xFF))
+        while tl.max(walk.to(tl.int32), axis=0) > 0:
+            walk = walk & (j < T)
+            mv = tl.load(map_ptr + j, mask=walk, other=0)
+            res = tl.where(walk & (mv == v), j + 1, res)
+            walk = walk & (mv < v)
+            j += 1
+    else:
+        idx = tl.minimum(_lower_bound(map_ptr, v, T, qm, LOG), T - 1)
+        g = tl.load(map_ptr + idx, mask=qm, other=0)
+        res = tl.where(g == v, idx + 1, 0)
+    tl.store(out_ptr + offs, res, mask=qm)
+
+
 _launch = launch if LAUNCH == "direct" else launch_jit
 
 
@@ -254,6 +346,13 @@ class ModelNew(nn.Module):
                     BLOCK=BLOCK_Q, num_warps=NUM_WARPS)
             return out
         r = max(2, triton.next_power_of_2(nt)) * BUCKETS_PER_ENTRY
+        if STRATEGY == "word" and nt < 2**31:   # a bucket's first entry fits in 31 bits
+            words = torch.empty(r, dtype=torch.int64, device=ids.device)
+            _launch(_word_build_kernel, (triton.cdiv(max(nt, r), BUILD_BLOCK),), mapping, words, nt, r,
+                    BLOCK=BUILD_BLOCK, num_warps=4)
+            _launch(_query_word_kernel, grid, ids, mapping, words, out, nq, nt, r, LOG=max(1, nt.bit_length()),
+                    BLOCK=BLOCK_Q, num_warps=NUM_WARPS)
+            return out
         if STRATEGY == "packed":
             records = torch.empty(4 * r, dtype=torch.int64, device=ids.device)
             _launch(_pack_build_kernel, (triton.cdiv(max(nt, r), BUILD_BLOCK),), mapping, records, nt, r,

@@ -25,6 +25,11 @@
 #               zeroed dw with atomics (P*N of them), one-pass rows only. On a
 #               host whose Python is slow, a second Triton launch per call costs
 #               about as much as the whole kernel's memory traffic.
+# PREFETCH      one-pass rows: load the program's next row block before
+#               working on this one (its x and dy in registers through the
+#               reductions and the store), so a program's loads stay in flight
+#               while it computes: at 16 warps and two programs an SM, a
+#               program otherwise waits for its rows with nothing else to do.
 # LAUNCH        how the kernels are launched: direct (ks_launch: the compiled
 #               kernel, kept per specialisation, past Triton's per-call
 #               binding; about 8 us less a launch on an H200 host) or jit.
@@ -34,20 +39,22 @@
 # @ks-param NUM_WARPS: 4 | 8 | 16 | 32 = 16
 # @ks-param PROGS_PER_SM: 1 | 2 | 4 | 8 = 2
 # @ks-param DW: enum(partials, atomic) = partials
+# @ks-param PREFETCH: bool = true
 # @ks-param LAUNCH: enum(direct, jit) = direct
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK_N, ROWS, NUM_WARPS, PROGS_PER_SM, DW, LAUNCH
+from ks_params import BLOCK_N, ROWS, NUM_WARPS, PROGS_PER_SM, DW, PREFETCH, LAUNCH
 from ks_launch import launch, launch_jit
 
 
 @triton.jit
 def _rms_bwd_dx_kernel(X, DY, W, DX, DWP, M, N, stride_x, stride_dy, stride_dx, eps,
                        n_row_blocks, n_progs,
-                       BLOCK: tl.constexpr, ROWS: tl.constexpr, ONE_PASS: tl.constexpr, ATOMIC_DW: tl.constexpr):
+                       BLOCK: tl.constexpr, ROWS: tl.constexpr, ONE_PASS: tl.constexpr, ATOMIC_DW: tl.constexpr,
+                       PREFETCH: tl.constexpr):
     pid = tl.program_id(0)
     cols = tl.arange(0, BLOCK)
     dwp_row = DWP + pid.to(tl.int64) * N
@@ -55,12 +62,25 @@ def _rms_bwd_dx_kernel(X, DY, W, DX, DWP, M, N, stride_x, stride_dy, stride_dx, 
         col_ok = cols < N
         w = tl.load(W + cols, mask=col_ok, other=0.0).to(tl.float32)
         dw_acc = tl.zeros([ROWS, BLOCK], dtype=tl.float32)
+        if PREFETCH:
+            nrows = pid.to(tl.int64) * ROWS + tl.arange(0, ROWS)
+            nmask = (nrows < M)[:, None] & col_ok[None, :]
+            x_next = tl.load(X + nrows[:, None] * stride_x + cols[None, :], mask=nmask, other=0.0)
+            dy_next = tl.load(DY + nrows[:, None] * stride_dy + cols[None, :], mask=nmask, other=0.0)
         for rb in range(pid, n_row_blocks, n_progs):
             rows = rb.to(tl.int64) * ROWS + tl.arange(0, ROWS)   # int64 offsets
             row_ok = rows < M
             mask = row_ok[:, None] & col_ok[None, :]
-            x = tl.load(X + rows[:, None] * stride_x + cols[None, :], mask=mask, other=0.0).to(tl.float32)
-            dy = tl.load(DY + rows[:, None] * stride_dy + cols[None, :], mask=mask, other=0.0).to(tl.float32)
+            if PREFETCH:
+                x = x_next.to(tl.float32)
+                dy = dy_next.to(tl.float32)
+                nrows = rows + n_progs * ROWS       # the next row block (masked off past the last)
+                nmask = (nrows < M)[:, None] & col_ok[None, :]
+                x_next = tl.load(X + nrows[:, None] * stride_x + cols[None, :], mask=nmask, other=0.0)
+                dy_next = tl.load(DY + nrows[:, None] * stride_dy + cols[None, :], mask=nmask, other=0.0)
+            else:
+                x = tl.load(X + rows[:, None] * stride_x + cols[None, :], mask=mask, other=0.0).to(tl.float32)
+                dy = tl.load(DY + rows[:, None] * stride_dy + cols[None, :], mask=mask, other=0.0).to(tl.float32)
             r = 1.0 / tl.sqrt(tl.sum(x * x, axis=1) / N + eps)
             wdy = w[None, :] * dy
             c = tl.sum(wdy * x, axis=1) / N
@@ -152,7 +172,7 @@ class ModelNew(nn.Module):
                 _rms_bwd_dx_kernel, (n_progs,),
                 x2, dy2, w, dx, dw, m, n, x2.stride(0), dy2.stride(0), dx.stride(0), self.eps,
                 n_row_blocks, n_progs,
-                BLOCK=block, ROWS=ROWS, ONE_PASS=True, ATOMIC_DW=True, num_warps=NUM_WARPS,
+                BLOCK=block, ROWS=ROWS, ONE_PASS=True, ATOMIC_DW=True, PREFETCH=PREFETCH, num_warps=NUM_WARPS,
             )
             return dx.reshape(x.shape), dw
         dw = torch.empty((n,), dtype=torch.float32, device=x.device)
@@ -165,7 +185,7 @@ class ModelNew(nn.Module):
             _rms_bwd_dx_kernel, (n_progs,),
             x2, dy2, w, dx, dwp, m, n, x2.stride(0), dy2.stride(0), dx.stride(0), self.eps,
             n_row_blocks, n_progs,
-            BLOCK=block, ROWS=ROWS, ONE_PASS=one_pass, ATOMIC_DW=False, num_warps=NUM_WARPS,
+            BLOCK=block, ROWS=ROWS, ONE_PASS=one_pass, ATOMIC_DW=False, PREFETCH=PREFETCH, num_warps=NUM_WARPS,
         )
         block_c = 64
         _launch(
