@@ -60,7 +60,7 @@
 # @ks-param BLOCK_U: 1024 | 4096 = 1024
 # @ks-param LAUNCH: enum(direct, jit) = direct
 # @ks-param SCHEDULE: enum(fused, chunks, per_sequence) = fused
-# @ks-param GROUP: 4 | 8 | 16 = 8
+# @ks-param GROUP: 4 | 8 | 16 = 4
 # @ks-param SCAN: enum(one, blocks) = one
 import torch
 import torch.nn as nn

@@ -30,23 +30,28 @@
 #               reductions and the store), so a program's loads stay in flight
 #               while it computes: at 16 warps and two programs an SM, a
 #               program otherwise waits for its rows with nothing else to do.
+# STAGES        one-pass rows: Triton's software pipelining of the row loop
+#               (tl.range num_stages): the loads of the next STAGES - 1 row
+#               blocks go to shared memory while this one is worked on, more
+#               bytes in flight than registers hold. 1: no pipelining.
 # LAUNCH        how the kernels are launched: direct (ks_launch: the compiled
 #               kernel, kept per specialisation, past Triton's per-call
 #               binding; about 8 us less a launch on an H200 host) or jit.
 #
 # @ks-param BLOCK_N: 1024 | 2048 | 4096 | 8192 = 4096
 # @ks-param ROWS: 1 | 2 | 4 = 1
-# @ks-param NUM_WARPS: 4 | 8 | 16 | 32 = 16
+# @ks-param NUM_WARPS: 4 | 8 | 16 | 32 = 8
 # @ks-param PROGS_PER_SM: 1 | 2 | 4 | 8 = 2
 # @ks-param DW: enum(partials, atomic) = partials
 # @ks-param PREFETCH: bool = true
+# @ks-param STAGES: 1 | 2 | 3 = 1
 # @ks-param LAUNCH: enum(direct, jit) = direct
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK_N, ROWS, NUM_WARPS, PROGS_PER_SM, DW, PREFETCH, LAUNCH
+from ks_params import BLOCK_N, ROWS, NUM_WARPS, PROGS_PER_SM, DW, PREFETCH, STAGES, LAUNCH
 from ks_launch import launch, launch_jit
 
 
@@ -54,7 +59,7 @@ from ks_launch import launch, launch_jit
 def _rms_bwd_dx_kernel(X, DY, W, DX, DWP, M, N, stride_x, stride_dy, stride_dx, eps,
                        n_row_blocks, n_progs,
                        BLOCK: tl.constexpr, ROWS: tl.constexpr, ONE_PASS: tl.constexpr, ATOMIC_DW: tl.constexpr,
-                       PREFETCH: tl.constexpr):
+                       PREFETCH: tl.constexpr, STAGES: tl.constexpr):
     pid = tl.program_id(0)
     cols = tl.arange(0, BLOCK)
     dwp_row = DWP + pid.to(tl.int64) * N
@@ -67,7 +72,7 @@ def _rms_bwd_dx_kernel(X, DY, W, DX, DWP, M, N, stride_x, stride_dy, stride_dx, 
             nmask = (nrows < M)[:, None] & col_ok[None, :]
             x_next = tl.load(X + nrows[:, None] * stride_x + cols[None, :], mask=nmask, other=0.0)
             dy_next = tl.load(DY + nrows[:, None] * stride_dy + cols[None, :], mask=nmask, other=0.0)
-        for rb in range(pid, n_row_blocks, n_progs):
+        for rb in tl.range(pid, n_row_blocks, n_progs, num_stages=STAGES):
             rows = rb.to(tl.int64) * ROWS + tl.arange(0, ROWS)   # int64 offsets
             row_ok = rows < M
             mask = row_ok[:, None] & col_ok[None, :]
@@ -172,7 +177,7 @@ class ModelNew(nn.Module):
                 _rms_bwd_dx_kernel, (n_progs,),
                 x2, dy2, w, dx, dw, m, n, x2.stride(0), dy2.stride(0), dx.stride(0), self.eps,
                 n_row_blocks, n_progs,
-                BLOCK=block, ROWS=ROWS, ONE_PASS=True, ATOMIC_DW=True, PREFETCH=PREFETCH, num_warps=NUM_WARPS,
+                BLOCK=block, ROWS=ROWS, ONE_PASS=True, ATOMIC_DW=True, PREFETCH=PREFETCH, STAGES=STAGES, num_warps=NUM_WARPS,
             )
             return dx.reshape(x.shape), dw
         dw = torch.empty((n,), dtype=torch.float32, device=x.device)
@@ -185,7 +190,7 @@ class ModelNew(nn.Module):
             _rms_bwd_dx_kernel, (n_progs,),
             x2, dy2, w, dx, dwp, m, n, x2.stride(0), dy2.stride(0), dx.stride(0), self.eps,
             n_row_blocks, n_progs,
-            BLOCK=block, ROWS=ROWS, ONE_PASS=one_pass, ATOMIC_DW=False, PREFETCH=PREFETCH, num_warps=NUM_WARPS,
+            BLOCK=block, ROWS=ROWS, ONE_PASS=one_pass, ATOMIC_DW=False, PREFETCH=PREFETCH, STAGES=STAGES, num_warps=NUM_WARPS,
         )
         block_c = 64
         _launch(
