@@ -72,7 +72,8 @@ search's evaluations (the judge's breakdown call, and ncu where it ran).
 --json FILE is written after every problem ("complete": false until the last
 one is in), so a run cut short keeps the problems that finished; --resume
 (with that --json FILE) goes on with it: its problems are kept, not searched
-again, and the others run, when its settings (budget, policy, workers, seed,
+again (also those this call does not name: the run is every problem it
+holds), and the others run, when its settings (budget, policy, workers, seed,
 time budget, finalists) and its GPUs (or CPU) are this run's. GPU problems
 are also measured against their floor: their bytes at the GPU's copy
 bandwidth, or their lookups ("gathers") at its L2 gather rate, if longer.
@@ -546,6 +547,10 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     const auto settings = benchSettings(search::toJson(*config), options.timeBudgetS, finalistCount);
     // Each lane takes the next problem; rows keep the problems' order.
     std::vector<std::optional<Row>> done(problems.size());
+    // Rows of the run file for problems this call does not name: a run spread
+    // over calls that each name a few problems keeps every row it measured
+    // (dropping them lost measured problems from the file).
+    std::vector<Row> carried;
     if (args->has("resume")) {
         // A run cut short (a time limit, a lost host) goes on: its rows are
         // kept, and only the problems it lacks run.
@@ -559,8 +564,15 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
                 done[i] = it->second;
                 std::fprintf(stderr, "bench: %s: kept from %s (searched and timed before)\n", problems[i].name.c_str(),
                              jsonFile->c_str());
+                kept->erase(it);
             }
+        for (auto& [name, row] : *kept) {
+            std::fprintf(stderr, "bench: %s: kept from %s (not named this time; its row stays in the run)\n", name.c_str(),
+                         jsonFile->c_str());
+            carried.push_back(std::move(row));
+        }
     }
+    const std::size_t asked = problems.size() + carried.size();
     std::vector<std::size_t> toRun;
     for (std::size_t i = 0; i < problems.size(); ++i)
         if (!done[i]) toRun.push_back(i);
@@ -575,7 +587,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
             // closing probe: a run cut short (a time limit, a lost host) keeps it.
             std::lock_guard lock(doneMutex);
             done[i] = std::move(row);
-            std::vector<Row> finished;
+            std::vector<Row> finished = carried;
             for (const auto& r : done)
                 if (r) finished.push_back(*r);
             placeOnRoofs(finished, roof, onThisHost, coresPerJob);
@@ -585,7 +597,7 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
                 std::fprintf(stderr, "  %s: best %s, floor %s (%.2fx the floor)\n", mine.problem.c_str(),
                              formatSeconds(mine.bestS).c_str(), formatSeconds(mine.floorS).c_str(), mine.bestS / mine.floorS);
             if (jsonFile)
-                if (auto s = writeBenchJson(*jsonFile, roof, settings, finished, geomeansOf(finished), problems.size()); !s)
+                if (auto s = writeBenchJson(*jsonFile, roof, settings, finished, geomeansOf(finished), asked); !s)
                     std::fprintf(stderr, "bench: %s (the run goes on)\n", s.error().message.c_str());
         }
     };
@@ -594,15 +606,15 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
         for (std::size_t l = 1; l < lanes.size(); ++l) running.emplace_back([&, l] { lane(*lanes[l]); });
         lane(*lanes.front());
     }
-    std::vector<Row> rows;
-    rows.reserve(done.size());
+    std::vector<Row> rows = std::move(carried);
+    rows.reserve(rows.size() + done.size());
     for (auto& r : done) rows.push_back(std::move(*r));
     if (onThisHost && !gpuOnly) raiseDramRoof(roof, rows, coresPerJob); // the CPU rows' roof
     placeOnRoofs(rows, roof, onThisHost, coresPerJob);
 
     const Geomeans g = printTables(rows, roof, onThisHost, coresPerJob);
     if (jsonFile)
-        if (auto s = writeBenchJson(*jsonFile, roof, settings, rows, g, problems.size()); !s) {
+        if (auto s = writeBenchJson(*jsonFile, roof, settings, rows, g, asked); !s) {
             std::fprintf(stderr, "bench: %s\n", s.error().message.c_str());
             return kExitError;
         }

@@ -320,6 +320,21 @@ class TestCli : public QObject {
         QCOMPARE(rows[0].toObject()["wall_s"].toDouble(), seen["problems"].toArray()[0].toObject()["wall_s"].toDouble());
         QCOMPARE(rows[0].toObject()["best_s"].toDouble(), seen["problems"].toArray()[0].toObject()["best_s"].toDouble());
 
+        // A call that names only some of the run's problems keeps the others' rows.
+        QStringList some = again;
+        some[some.indexOf("--problems") + 1] = data("problems/poly_eval");
+        const auto partly = cli(some, 600000);
+        QVERIFY2(partly.code == 0, qPrintable(partly.out + partly.err));
+        QVERIFY2(partly.err.contains("bench: saxpy: kept from " + json + " (not named this time"), qPrintable(partly.err));
+        QVERIFY2(!partly.err.contains("finalist node"), qPrintable(partly.err)); // nothing searched again
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto still = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        QCOMPARE(still["problems"].toArray().size(), 2);
+        QCOMPARE(still["problems_asked"].toInt(), 2);
+        QVERIFY(still["complete"].toBool());
+        QCOMPARE(still["problems"].toArray()[0].toObject()["best_s"].toDouble(), rows[0].toObject()["best_s"].toDouble());
+
         // Other settings: refused, saying which, and the file is left as it was.
         QStringList other = again;
         other[other.indexOf("--budget") + 1] = "4";
