@@ -18,6 +18,7 @@
 #include "search/search_config_json.h"
 #include "search/search_engine.h"
 #include "search/search_launcher.h"
+#include "search/search_owner.h"
 #include "search/steering.h"
 #include "store/evaluation_store.h"
 #include "store/llm_call_store.h"
@@ -274,10 +275,6 @@ int start(const Args& args, const GlobalOptions& global) {
     return runEngine(*db, *id, args, llm);
 }
 
-bool ownerAlive(const store::SearchRecord& s) {
-    return s.ownerPid && kill(static_cast<pid_t>(*s.ownerPid), 0) == 0 && *s.ownerPid != getpid();
-}
-
 Result<store::SearchRecord> loadSearchArg(const store::Database& db, const std::string& idText) {
     long long id = 0;
     if (!toInt(idText, id))
@@ -323,7 +320,7 @@ int resume(const Args& args, const GlobalOptions& global) {
     auto& db = opened.db;
     auto* search = &opened.search;
     store::SearchStore store(*db);
-    if (ownerAlive(*search)) {
+    if (search::ownerAlive(*search)) {
         // Running elsewhere: resuming means un-pausing it.
         (void)store.postCommand(search->id, "resume", "{}");
         std::printf("search %lld runs in process %lld: asked it to resume\n", static_cast<long long>(search->id),
@@ -366,7 +363,7 @@ int list(const GlobalOptions& global) {
     for (const auto& s : *searches) {
         const auto cfg = nlohmann::json::parse(s.configJson, nullptr, false);
         std::string status = s.status;
-        if (status == "running" && !ownerAlive(s) && s.ownerPid != getpid()) status = "interrupted";
+        if (search::interrupted(s)) status = "interrupted";
         if (status == "finished" || status == "stopped") status += "/" + s.stopReason;
         char best[32] = "-";
         if (s.bestSpeedup) std::snprintf(best, sizeof best, "%.3gx", *s.bestSpeedup);
@@ -562,7 +559,7 @@ int steer(const std::string& verb, const Args& args, const GlobalOptions& global
         std::fprintf(stderr, "search %s: %s\n", verb.c_str(), id.error().message.c_str());
         return id.error().code == ErrorCode::Database || id.error().code == ErrorCode::Io ? kExitError : kExitUsage;
     }
-    if (ownerAlive(*search))
+    if (search::ownerAlive(*search))
         std::printf("search %lld: %s sent to the running search (command %lld)\n", static_cast<long long>(search->id),
                     verb.c_str(), static_cast<long long>(*id));
     else

@@ -25,7 +25,9 @@
 #include "widgets/profile_html.h"
 #include "widgets/search_view.h"
 
+#include <QtCore/QCoreApplication>
 #include <QtCore/QElapsedTimer>
+#include <QtCore/QProcess>
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QThread>
 #include <QtGui/QImage>
@@ -647,6 +649,27 @@ class TestSearchTree : public QObject {
         QCOMPARE(model.index(0, SearchListModel::Policy).data().toString(), QStringLiteral("mcts, tuner"));
         QCOMPARE(model.rowOf(3), 0);
         QCOMPARE(model.rowOf(4), -1);
+
+        // Marked running by a process that is gone: interrupted, with what to do.
+        QProcess gone;
+        gone.start(QStringLiteral("sleep"), {QStringLiteral("30")});
+        QVERIFY(gone.waitForStarted(10000));
+        const qint64 deadPid = gone.processId();
+        gone.kill();
+        QVERIFY(gone.waitForFinished(10000)); // reaped: no process has that pid now
+        store::SearchRecord b = a;
+        b.id = 4;
+        b.status = "running";
+        b.stopReason.clear();
+        b.ownerPid = deadPid;
+        store::SearchRecord mine = b;
+        mine.id = 5;
+        mine.ownerPid = QCoreApplication::applicationPid(); // this process runs it
+        model.setSearches({SearchRow::fromRecord(b), SearchRow::fromRecord(mine)});
+        QCOMPARE(model.index(0, SearchListModel::Status).data().toString(), QStringLiteral("interrupted"));
+        QVERIFY(
+            model.index(0, SearchListModel::Status).data(Qt::ToolTipRole).toString().contains(QStringLiteral("search resume 4")));
+        QCOMPARE(model.index(1, SearchListModel::Status).data().toString(), QStringLiteral("running"));
         model.setSearches({});
         QCOMPARE(model.rowCount(), 0);
     }

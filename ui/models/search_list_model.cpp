@@ -1,5 +1,7 @@
 #include "models/search_list_model.h"
 
+#include "search/search_owner.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QtCore/QDateTime>
@@ -12,7 +14,9 @@ SearchRow SearchRow::fromRecord(const store::SearchRecord& r) {
     SearchRow row;
     row.id = r.id;
     row.problem = QString::fromStdString(r.problem);
-    row.status = QString::fromStdString(r.status);
+    // A search whose process died stays "running" in the store.
+    row.interrupted = search::interrupted(r);
+    row.status = row.interrupted ? QStringLiteral("interrupted") : QString::fromStdString(r.status);
     row.stopReason = QString::fromStdString(r.stopReason);
     row.evaluations = r.evaluations;
     row.bestSpeedup = r.bestSpeedup;
@@ -36,6 +40,9 @@ QVariant SearchListModel::cell(const SearchRow& r, int column, int role) const {
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
+    if (role == Qt::ToolTipRole && column == Status && r.interrupted)
+        return tr("marked running, but the process that ran it is gone; `kernelsmith-cli search resume %1` goes on with it")
+            .arg(r.id);
     if (role == Qt::ToolTipRole && column == Status && !r.stopReason.isEmpty()) return tr("ended: %1").arg(r.stopReason);
     if (role != Qt::DisplayRole) return {};
     switch (column) {

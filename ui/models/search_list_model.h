@@ -18,6 +18,7 @@ struct SearchRow {
     QString problem, status, stopReason, created, policy, synth;
     qint64 evaluations = 0, budget = 0;
     std::optional<double> bestSpeedup;
+    bool interrupted = false; // marked running, its process gone
 
     static SearchRow fromRecord(const store::SearchRecord& record);
 };
