@@ -5,6 +5,7 @@
 #include "search/node_profiling.h"
 #include "search/node_record.h"
 #include "search/search_config_json.h"
+#include "search/search_owner.h"
 #include "search/search_policy.h"
 #include "search/seed_source.h"
 #include "search/steering_apply.h"
@@ -14,7 +15,6 @@
 #include "util/json_text.h"
 #include "util/log.h"
 
-#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -556,8 +556,7 @@ Result<SearchOutcome> SearchEngine::run(const LoadedSearch& loaded, std::stop_to
     const auto& search = loaded.record;
     // The owner is read again: another process may have taken the search
     // since it was loaded.
-    if (auto now = store::SearchStore(db_).loadSearch(search.id);
-        now && now->ownerPid && *now->ownerPid != getpid() && kill(static_cast<pid_t>(*now->ownerPid), 0) == 0)
+    if (auto now = store::SearchStore(db_).loadSearch(search.id); now && ownerAlive(*now))
         return makeError(ErrorCode::InvalidArgument, "search " + std::to_string(search.id) + " is being run by process " +
                                                          std::to_string(*now->ownerPid) +
                                                          "; steer it instead of running it twice");

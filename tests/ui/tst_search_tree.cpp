@@ -665,11 +665,20 @@ class TestSearchTree : public QObject {
         store::SearchRecord mine = b;
         mine.id = 5;
         mine.ownerPid = QCoreApplication::applicationPid(); // this process runs it
-        model.setSearches({SearchRow::fromRecord(b), SearchRow::fromRecord(mine)});
+        QProcess other;                                     // another live process runs it
+        other.start(QStringLiteral("sleep"), {QStringLiteral("30")});
+        QVERIFY(other.waitForStarted(10000));
+        store::SearchRecord elsewhere = b;
+        elsewhere.id = 6;
+        elsewhere.ownerPid = other.processId();
+        model.setSearches({SearchRow::fromRecord(b), SearchRow::fromRecord(mine), SearchRow::fromRecord(elsewhere)});
         QCOMPARE(model.index(0, SearchListModel::Status).data().toString(), QStringLiteral("interrupted"));
         QVERIFY(
             model.index(0, SearchListModel::Status).data(Qt::ToolTipRole).toString().contains(QStringLiteral("search resume 4")));
         QCOMPARE(model.index(1, SearchListModel::Status).data().toString(), QStringLiteral("running"));
+        QCOMPARE(model.index(2, SearchListModel::Status).data().toString(), QStringLiteral("running"));
+        other.kill();
+        other.waitForFinished(10000);
         model.setSearches({});
         QCOMPARE(model.rowCount(), 0);
     }
