@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Installs Kernelsmith's build dependencies from Debian's packages, builds, and
+# Installs Kernelwright's build dependencies from Debian's packages, builds, and
 # then starts the workbench (--run), runs the test suite (--test), or only
 # builds (no option). Idempotent: installed packages and an existing build are
 # reused. Debian 12; run as root (or with sudo available).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-build="${KS_BUILD_DIR:-$here/build}"
+build="${KW_BUILD_DIR:-$here/build}"
 mode="${1:-build}"
 case "$mode" in --run|--test|build) ;; *) echo "usage: $0 [--run|--test]" >&2; exit 2 ;; esac
 
@@ -48,7 +48,7 @@ cmake --build "$build" --parallel "$(nproc)"
 case "$mode" in
   --run)
     echo "bootstrap: starting the workbench (headless: xvfb-run -a $0 --run)"
-    exec "$build/app/gui/kernelsmith"
+    exec "$build/app/gui/kernelwright"
     ;;
   --test)
     cd "$build"

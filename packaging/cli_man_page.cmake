@@ -1,13 +1,13 @@
-# Writes kernelsmith-cli(1) from the CLI's own --help texts, so the man page
+# Writes kernelwright-cli(1) from the CLI's own --help texts, so the man page
 # never says something the program does not: the command list of
-# `kernelsmith-cli --help`, then each command's `COMMAND --help` verbatim.
-# cmake -DCLI=path/to/kernelsmith-cli -DVERSION=x.y.z -DOUT=kernelsmith-cli.1.gz -P cli_man_page.cmake
+# `kernelwright-cli --help`, then each command's `COMMAND --help` verbatim.
+# cmake -DCLI=path/to/kernelwright-cli -DVERSION=x.y.z -DOUT=kernelwright-cli.1.gz -P cli_man_page.cmake
 cmake_minimum_required(VERSION 3.25)
 
 function(help_of out)
   execute_process(COMMAND ${CLI} ${ARGN} --help OUTPUT_VARIABLE text RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "`kernelsmith-cli ${ARGN} --help` failed (${rc}): ${err}")
+    message(FATAL_ERROR "`kernelwright-cli ${ARGN} --help` failed (${rc}): ${err}")
   endif()
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()
@@ -31,13 +31,13 @@ foreach(w IN LISTS words)
 endforeach()
 list(REMOVE_DUPLICATES commands)
 if(NOT commands)
-  message(FATAL_ERROR "no commands found in `kernelsmith-cli --help`")
+  message(FATAL_ERROR "no commands found in `kernelwright-cli --help`")
 endif()
 
 string(TIMESTAMP today "%Y-%m-%d" UTC) # SOURCE_DATE_EPOCH, when set, makes it reproducible
-set(page ".TH KERNELSMITH-CLI 1 \"${today}\" \"kernelsmith-cli ${VERSION}\" \"User Commands\"\n")
-string(APPEND page ".SH NAME\nkernelsmith-cli \\- agentic kernel search, headless\n")
-string(APPEND page ".SH SYNOPSIS\n.B kernelsmith-cli\n[\\fB\\-\\-db\\fR \\fIPATH\\fR] [\\fB\\-v\\fR|\\fB\\-q\\fR] \\fICOMMAND\\fR ...\n")
+set(page ".TH KERNELWRIGHT-CLI 1 \"${today}\" \"kernelwright-cli ${VERSION}\" \"User Commands\"\n")
+string(APPEND page ".SH NAME\nkernelwright-cli \\- agentic kernel search, headless\n")
+string(APPEND page ".SH SYNOPSIS\n.B kernelwright-cli\n[\\fB\\-\\-db\\fR \\fIPATH\\fR] [\\fB\\-v\\fR|\\fB\\-q\\fR] \\fICOMMAND\\fR ...\n")
 string(APPEND page ".SH DESCRIPTION\n")
 roff_verbatim(text "${top}")
 string(APPEND page "${text}")
@@ -47,9 +47,9 @@ foreach(c IN LISTS commands)
   roff_verbatim(text "${text}")
   string(APPEND page ".SS ${c}\n${text}")
 endforeach()
-string(APPEND page ".SH FILES\n.TP\n.I $XDG_DATA_HOME/kernelsmith/workspace.db\nthe default workspace\n"
-                   ".TP\n.I $XDG_CONFIG_HOME/kernelsmith/llm.json\nlanguage models, prices and key sources\n"
-                   ".TP\n.I /usr/share/kernelsmith\nbundled problems, harness runtimes and the knowledge base\n")
+string(APPEND page ".SH FILES\n.TP\n.I $XDG_DATA_HOME/kernelwright/workspace.db\nthe default workspace\n"
+                   ".TP\n.I $XDG_CONFIG_HOME/kernelwright/llm.json\nlanguage models, prices and key sources\n"
+                   ".TP\n.I /usr/share/kernelwright\nbundled problems, harness runtimes and the knowledge base\n")
 
 get_filename_component(dir "${OUT}" DIRECTORY)
 file(MAKE_DIRECTORY "${dir}")

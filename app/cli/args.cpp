@@ -2,7 +2,7 @@
 
 #include "option_types.h"
 
-namespace ks::cli {
+namespace kw::cli {
 
 std::optional<Args> Args::parse(const std::vector<std::string>& argv, const std::set<std::string>& valued,
                                 const std::set<std::string>& flags, std::string& error, const std::string& verb) {
@@ -66,4 +66,4 @@ std::vector<std::string> Args::all(const std::string& key) const {
     return out;
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::cli {
+namespace kw::cli {
 
 class Args {
   public:
@@ -26,4 +26,4 @@ class Args {
     std::vector<std::string> positional_;
 };
 
-} // namespace ks::cli
+} // namespace kw::cli

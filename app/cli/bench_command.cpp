@@ -1,4 +1,4 @@
-// kernelsmith-cli bench: a search per problem, then what it won, measured
+// kernelwright-cli bench: a search per problem, then what it won, measured
 // against the reference, a library baseline where the problem has one, and
 // the machine's roofline.
 #include "args.h"
@@ -34,10 +34,10 @@
 #include <sstream>
 #include <thread>
 
-namespace ks::cli {
+namespace kw::cli {
 namespace {
 
-const char* kBenchHelp = R"(usage: kernelsmith-cli bench [--problems NAME,NAME...] [--budget N] [--policy P]
+const char* kBenchHelp = R"(usage: kernelwright-cli bench [--problems NAME,NAME...] [--budget N] [--policy P]
                            [--workers N] [--seed S] [--time-budget S] [--finalists N]
                            [--json FILE [--resume]] [--reprobe] [--sandbox POLICY]
 
@@ -621,4 +621,4 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     return kExitOk;
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <set>
 
-namespace ks::cli {
+namespace kw::cli {
 namespace {
 
 nlohmann::json shapesJson(const std::vector<Row::Shape>& shapes) {
@@ -157,4 +157,4 @@ Result<std::map<std::string, Row>> readBenchRows(const std::string& file, const 
     return rows;
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

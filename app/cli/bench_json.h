@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::cli {
+namespace kw::cli {
 
 // What must match for a row to be reused: the search's config, the timing
 // budget and the finalists re-timed.
@@ -29,4 +29,4 @@ Status writeBenchJson(const std::string& file, const profile::MachineModel& roof
 Result<std::map<std::string, Row>> readBenchRows(const std::string& file, const nlohmann::json& settings,
                                                  const profile::MachineModel& roof, bool gpuOnly);
 
-} // namespace ks::cli
+} // namespace kw::cli

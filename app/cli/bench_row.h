@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::cli {
+namespace kw::cli {
 
 struct Row {
     std::string problem;
@@ -60,4 +60,4 @@ struct Geomeans {
     int counted = 0;
 };
 
-} // namespace ks::cli
+} // namespace kw::cli

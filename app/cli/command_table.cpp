@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-namespace ks::cli {
+namespace kw::cli {
 
 const std::vector<Verb>& verbTable() {
     static const std::vector<Verb> table{
@@ -63,4 +63,4 @@ const Verb& verb(const std::string& name) {
     throw std::logic_error("no verb " + name + " in the command table");
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -1,5 +1,5 @@
 #pragma once
-// Every verb of kernelsmith-cli in one table: its name, what runs it, and the
+// Every verb of kernelwright-cli in one table: its name, what runs it, and the
 // options it takes (those with a value, those without). main() dispatches
 // through it, each verb parses with its own entry, and the tests walk it (a
 // malformed number in any numeric option of any verb exits 2 with one line).
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::cli {
+namespace kw::cli {
 
 struct Verb {
     std::string name;
@@ -22,4 +22,4 @@ const std::vector<Verb>& verbTable();
 // The entry of `name`; every verb's parser finds its own here.
 const Verb& verb(const std::string& name);
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::cli {
+namespace kw::cli {
 
 struct GlobalOptions {
     std::string database; // --db; empty: the default workspace
@@ -22,4 +22,4 @@ int runExportCommand(const std::vector<std::string>& args, const GlobalOptions& 
 // Resolves DIR, or a bundled problem's name ("mbdt", "cpu/mbdt").
 std::string resolveProblemDir(const std::string& nameOrDir);
 
-} // namespace ks::cli
+} // namespace kw::cli

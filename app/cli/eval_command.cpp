@@ -1,4 +1,4 @@
-// kernelsmith-cli eval --problem DIR --candidate FILE [--param K=V ...] [--json]
+// kernelwright-cli eval --problem DIR --candidate FILE [--param K=V ...] [--json]
 #include "args.h"
 #include "command_table.h"
 #include "commands.h"
@@ -20,10 +20,10 @@
 #include <cstdio>
 #include <sstream>
 
-namespace ks::cli {
+namespace kw::cli {
 namespace {
 
-const char* kEvalHelp = R"(usage: kernelsmith-cli eval --problem DIR|NAME (--candidate FILE | --seed NAME | --reference)
+const char* kEvalHelp = R"(usage: kernelwright-cli eval --problem DIR|NAME (--candidate FILE | --seed NAME | --reference)
                           [--param K=V ...] [--json] [options]
 
 Builds the candidate with the problem's harness, checks it against the reference
@@ -33,7 +33,7 @@ on every check shape and seed, and times it interleaved with the baselines.
   --candidate FILE       the candidate's source (C++, or Python defining ModelNew for a torch problem)
   --seed NAME            evaluate one of the problem's seed candidates
   --reference            evaluate the reference against itself (a harness check)
-  --param K=V            a value for a declared @ks-param (repeatable)
+  --param K=V            a value for a declared @kw-param (repeatable)
   --json                 print the result as JSON instead of a verdict
   --check-only           correctness only, no timing
   --seeds 1,2,3          input seeds for the check cases
@@ -308,4 +308,4 @@ int runEvalCommand(const std::vector<std::string>& argv, const GlobalOptions& gl
     return exitCodeFor(result.status);
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

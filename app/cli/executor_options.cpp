@@ -3,7 +3,7 @@
 #include "eval/executor_profiles.h"
 #include "util/text.h"
 
-namespace ks::cli {
+namespace kw::cli {
 namespace {
 
 Error usage(const std::string& message) {
@@ -104,13 +104,13 @@ const char* const kExecutorHelp = R"(  --executor local|ssh|slurm
   --gpus 0,1,...         local: one worker per GPU, its jobs see only that GPU
                          (CUDA_VISIBLE_DEVICES); timing takes turns per GPU, not across them
   --executor-profile NAME
-                         a named executor from $XDG_CONFIG_HOME/kernelsmith/executors.json;
+                         a named executor from $XDG_CONFIG_HOME/kernelwright/executors.json;
                          the options below override its settings
   --ssh-host USER@HOST[:PORT]
                          a GPU or build host to run jobs on over ssh (repeatable);
                          it needs bash, tar and the problem's toolchain, nothing of ours
   --ssh-key FILE         the private key for the hosts (default: ssh's own)
-  --ssh-dir DIR          where job dirs go on the hosts (default /tmp/kernelsmith-jobs)
+  --ssh-dir DIR          where job dirs go on the hosts (default /tmp/kernelwright-jobs)
   --ssh-slots N          jobs at once per host (default 1, or one per --ssh-gpus entry)
   --ssh-gpus 0,1,...     one GPU per slot, set as CUDA_VISIBLE_DEVICES for its jobs
   --ssh-option K=V       an ssh option (ssh -o K=V; repeatable), e.g. ProxyJump=gate
@@ -197,4 +197,4 @@ Result<std::unique_ptr<eval::Executor>> makeExecutor(const Args& args, std::size
     return eval::makeExecutor(*choice);
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -12,7 +12,7 @@
 #include <set>
 #include <string>
 
-namespace ks::cli {
+namespace kw::cli {
 
 // `valued` plus the executor's valued options, for Args::parse.
 std::set<std::string> withExecutorOptions(std::set<std::string> valued);
@@ -28,4 +28,4 @@ extern const char* const kExecutorHelp;
 Result<eval::ExecutorChoice> executorChoice(const Args& args, std::size_t localWorkers);
 Result<std::unique_ptr<eval::Executor>> makeExecutor(const Args& args, std::size_t localWorkers);
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -2,7 +2,7 @@
 #include "eval/evaluation_result.h"
 #include "util/result.h"
 
-namespace ks::cli {
+namespace kw::cli {
 
 // Exit codes: scripts branch on the failure class without parsing output.
 enum ExitCode {
@@ -49,4 +49,4 @@ inline int exitCodeFor(const Error& error) {
     return error.code == ErrorCode::InvalidArgument ? kExitUsage : kExitError;
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -1,4 +1,4 @@
-// kernelsmith-cli export trajectories|best|report: a workspace's data for the next
+// kernelwright-cli export trajectories|best|report: a workspace's data for the next
 // step (training sets, a kernel for someone's codebase). The work is in
 // core/report; this file parses arguments and prints.
 #include "args.h"
@@ -18,13 +18,13 @@
 #include <string>
 #include <vector>
 
-namespace ks::cli {
+namespace kw::cli {
 namespace {
 
-const char* kExportHelp = R"(usage: kernelsmith-cli export trajectories SEARCH... --format openai-chat|jsonl
+const char* kExportHelp = R"(usage: kernelwright-cli export trajectories SEARCH... --format openai-chat|jsonl
                               [--correct-only] [--min-speedup X] [--out FILE]
-       kernelsmith-cli export best SEARCH --out DIR
-       kernelsmith-cli export report SEARCH --out FILE.html
+       kernelwright-cli export best SEARCH --out DIR
+       kernelwright-cli export report SEARCH --out FILE.html
 
   trajectories   one JSON line per LLM expansion of the searches: the prompt as sent
                  (system and user messages), the reply, the evaluation (status,
@@ -179,7 +179,7 @@ int runExportCommand(const std::vector<std::string>& argv, const GlobalOptions& 
     std::string error;
     auto args = Args::parse(argv, verb("export").valued, verb("export").flags, error, "export");
     if (!args) {
-        std::fprintf(stderr, "export: %s (see kernelsmith-cli export --help)\n", error.c_str());
+        std::fprintf(stderr, "export: %s (see kernelwright-cli export --help)\n", error.c_str());
         return kExitUsage;
     }
     const auto& pos = args->positional();
@@ -194,4 +194,4 @@ int runExportCommand(const std::vector<std::string>& argv, const GlobalOptions& 
     return usage(("unknown export '" + pos[0] + "'").c_str());
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

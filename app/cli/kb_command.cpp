@@ -1,4 +1,4 @@
-// kernelsmith-cli kb: the knowledge base: import, list, show, search,
+// kernelwright-cli kb: the knowledge base: import, list, show, search,
 // validate, and the review of skills distilled from searches.
 #include "args.h"
 #include "command_table.h"
@@ -16,10 +16,10 @@
 
 #include <cstdio>
 
-namespace ks::cli {
+namespace kw::cli {
 namespace {
 
-const char* kKbHelp = R"(usage: kernelsmith-cli kb COMMAND ...
+const char* kKbHelp = R"(usage: kernelwright-cli kb COMMAND ...
 
   import FILE|DIR [--force]     markdown, text or PDF (pdftotext) into the user KB;
                                 sections split, front matter proposed (edit it after)
@@ -32,8 +32,8 @@ const char* kKbHelp = R"(usage: kernelsmith-cli kb COMMAND ...
                                 write what a search learned as a skill (pending review)
   skills list | approve ID | reject ID
 
-Folders: the shipped KB, $XDG_DATA_HOME/kernelsmith/kb (skills, imports) and any in
-KS_KB_DIRS (colon-separated). The index lives in the workspace (--db) and follows
+Folders: the shipped KB, $XDG_DATA_HOME/kernelwright/kb (skills, imports) and any in
+KW_KB_DIRS (colon-separated). The index lives in the workspace (--db) and follows
 the files by hash.
 )";
 
@@ -172,7 +172,7 @@ int distill(const Args& args, const GlobalOptions& global) {
     auto skill = kb::distillSkill(*db, id, kb::userKbDir() / "skills", client.get());
     if (!skill) return fail("distill", skill.error().message);
     if (auto r = kb::KbIndex(*db).sync(kb::defaultKbRoots()); !r) return fail("distill", r.error().message);
-    std::printf("%s: %s (%s); pending review: kernelsmith-cli kb skills approve %s\n", skill->doc.id.c_str(), skill->file.c_str(),
+    std::printf("%s: %s (%s); pending review: kernelwright-cli kb skills approve %s\n", skill->doc.id.c_str(), skill->file.c_str(),
                 skill->byModel ? "written by the model" : "structured summary", skill->doc.id.c_str());
     return kExitOk;
 }
@@ -227,4 +227,4 @@ int runKbCommand(const std::vector<std::string>& argv, const GlobalOptions& glob
     return kExitUsage;
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -1,4 +1,4 @@
-// kernelsmith-cli llm models|test: which models are configured, and one tiny
+// kernelwright-cli llm models|test: which models are configured, and one tiny
 // request to see that an endpoint answers.
 #include "args.h"
 #include "command_table.h"
@@ -9,17 +9,17 @@
 
 #include <cstdio>
 
-namespace ks::cli {
+namespace kw::cli {
 namespace {
 
-const char* kLlmHelp = R"(usage: kernelsmith-cli llm COMMAND [--llm-config FILE]
+const char* kLlmHelp = R"(usage: kernelwright-cli llm COMMAND [--llm-config FILE]
 
   models                 the configured models and their families (no keys are printed)
   test --model NAME      send one tiny request the model accepts; print latency,
                          model, family, tokens, reply
 
-Models come from --llm-config FILE, else $KS_LLM_CONFIG, else
-$XDG_CONFIG_HOME/kernelsmith/llm.json (mode 0600 when it holds a key), or are
+Models come from --llm-config FILE, else $KW_LLM_CONFIG, else
+$XDG_CONFIG_HOME/kernelwright/llm.json (mode 0600 when it holds a key), or are
 presets: openai:MODEL (key in OPENAI_API_KEY), anthropic:MODEL
 (ANTHROPIC_API_KEY), ollama:MODEL (http://localhost:11434/v1), vllm:MODEL
 (http://localhost:8000/v1), llamacpp:MODEL (http://localhost:8080/v1),
@@ -125,4 +125,4 @@ int runLlmCommand(const std::vector<std::string>& argv, const GlobalOptions&) {
     return kExitUsage;
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -1,5 +1,5 @@
-// kernelsmith-cli machine probe|show|import-gpu: the per-host machine model.
-// kernelsmith-cli profile ncu FILE.csv | profile show --evaluation ID
+// kernelwright-cli machine probe|show|import-gpu: the per-host machine model.
+// kernelwright-cli profile ncu FILE.csv | profile show --evaluation ID
 #include "args.h"
 #include "command_table.h"
 #include "commands.h"
@@ -15,18 +15,18 @@
 
 #include <cstdio>
 
-namespace ks::cli {
+namespace kw::cli {
 namespace {
 
-const char* kMachineHelp = R"(usage: kernelsmith-cli machine probe [--dram-probes N] [--json]
-       kernelsmith-cli machine show [--host NAME] [--json]
-       kernelsmith-cli machine import-gpu FILE --host NAME
+const char* kMachineHelp = R"(usage: kernelwright-cli machine probe [--dram-probes N] [--json]
+       kernelwright-cli machine show [--host NAME] [--json]
+       kernelwright-cli machine import-gpu FILE --host NAME
 
 The machine model behind every roofline percentage: read bandwidth from L1,
 L2, L3 and DRAM (DRAM measured like the harness times kernels: from buffers
 flushed out of every cache), and peak FP32 rates, scalar and vector, one core
 and all cores. It is probed once per host and cached in
-$XDG_CACHE_HOME/kernelsmith/machines/HOST.json; `probe` measures again.
+$XDG_CACHE_HOME/kernelwright/machines/HOST.json; `probe` measures again.
 
   probe            measure this host now and cache the result (takes ~10 s;
                    run it on a quiet machine)
@@ -39,8 +39,8 @@ $XDG_CACHE_HOME/kernelsmith/machines/HOST.json; `probe` measures again.
   --json           print the model as JSON
 )";
 
-const char* kProfileHelp = R"(usage: kernelsmith-cli profile ncu FILE.csv [--json]
-       kernelsmith-cli profile show --evaluation ID [--json]
+const char* kProfileHelp = R"(usage: kernelwright-cli profile ncu FILE.csv [--json]
+       kernelwright-cli profile show --evaluation ID [--json]
 
   ncu FILE.csv     parse Nsight Compute CSV output (ncu --csv, the details
                    page or --page raw) and diagnose each kernel launch
@@ -229,4 +229,4 @@ int runProfileCommand(const std::vector<std::string>& argv, const GlobalOptions&
     return kExitUsage;
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

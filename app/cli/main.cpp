@@ -1,4 +1,4 @@
-// kernelsmith-cli: the headless front end. Links ks_core only (no Qt).
+// kernelwright-cli: the headless front end. Links kw_core only (no Qt).
 #include "command_table.h"
 #include "commands.h"
 #include "exit_codes.h"
@@ -13,9 +13,9 @@
 
 namespace {
 
-const char* kHelp = R"(usage: kernelsmith-cli [--workspace PATH] [-v|-q] COMMAND ...
+const char* kHelp = R"(usage: kernelwright-cli [--workspace PATH] [-v|-q] COMMAND ...
 
-Kernelsmith: agentic kernel search, headless.
+Kernelwright: agentic kernel search, headless.
 
 commands:
   problem check DIR|NAME   validate a problem folder
@@ -36,7 +36,7 @@ eval, search and bench run candidates on this machine, or on GPU hosts over ssh:
 
 global options:
   --workspace PATH  the workspace database, as the workbench names it
-                    (default: $XDG_DATA_HOME/kernelsmith/workspace.db; --db is the same)
+                    (default: $XDG_DATA_HOME/kernelwright/workspace.db; --db is the same)
   -v, --verbose     log what happens (twice: debug)
   -q, --quiet       errors only
   --version         print the version
@@ -46,7 +46,7 @@ global options:
 
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
-    ks::cli::GlobalOptions global;
+    kw::cli::GlobalOptions global;
     auto level = spdlog::level::warn;
     std::size_t i = 0;
     for (; i < args.size(); ++i) {
@@ -65,26 +65,26 @@ int main(int argc, char** argv) {
         else if (a == "-q" || a == "--quiet")
             level = spdlog::level::err;
         else if (a == "--version") {
-            std::printf("kernelsmith-cli %s\n", KS_VERSION);
+            std::printf("kernelwright-cli %s\n", KW_VERSION);
             return 0;
         } else if (a == "-h" || a == "--help" || a == "help") {
             std::fputs(kHelp, stdout);
             return 0;
         } else if (a == "--workspace" || a == "--db") {
             std::fprintf(stderr, "%s needs the path of a workspace database\n", a.c_str());
-            return ks::cli::kExitUsage;
+            return kw::cli::kExitUsage;
         } else
             break;
     }
-    ks::log::setLevel(level);
+    kw::log::setLevel(level);
     if (i >= args.size()) {
         std::fputs(kHelp, stderr);
-        return ks::cli::kExitUsage;
+        return kw::cli::kExitUsage;
     }
     const std::string command = args[i];
     const std::vector<std::string> rest(args.begin() + static_cast<long>(i) + 1, args.end());
-    for (const auto& verb : ks::cli::verbTable())
+    for (const auto& verb : kw::cli::verbTable())
         if (verb.name == command) return verb.run(rest, global);
     std::fprintf(stderr, "unknown command '%s'\n\n%s", command.c_str(), kHelp);
-    return ks::cli::kExitUsage;
+    return kw::cli::kExitUsage;
 }

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <limits>
 
-namespace ks::cli {
+namespace kw::cli {
 namespace {
 
 using K = NumericOption::Kind;
@@ -100,4 +100,4 @@ std::string checkNumericOption(const NumericOption& o, const std::string& value)
     return {};
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::cli {
+namespace kw::cli {
 
 struct NumericOption {
     const char* name;
@@ -29,4 +29,4 @@ const NumericOption* findNumericOption(const std::string& verb, const std::strin
 // "--budget expects a whole number of evaluations >= 1, got 'abc'".
 std::string checkNumericOption(const NumericOption& option, const std::string& value);
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -1,4 +1,4 @@
-// kernelsmith-cli problem check DIR | problem list | problem import FILE|DIR
+// kernelwright-cli problem check DIR | problem list | problem import FILE|DIR
 #include "args.h"
 #include "command_table.h"
 #include "commands.h"
@@ -17,7 +17,7 @@
 
 #include <unistd.h>
 
-namespace ks::cli {
+namespace kw::cli {
 
 std::string resolveProblemDir(const std::string& nameOrDir) {
     std::error_code ec;
@@ -31,9 +31,9 @@ std::string resolveProblemDir(const std::string& nameOrDir) {
 
 namespace {
 
-const char* kProblemHelp = R"(usage: kernelsmith-cli problem check DIR|NAME
-       kernelsmith-cli problem list
-       kernelsmith-cli problem import FILE.py|DIR [--out DIR] [--name NAME] [--jobs N] [--gpus 0,1,...]
+const char* kProblemHelp = R"(usage: kernelwright-cli problem check DIR|NAME
+       kernelwright-cli problem list
+       kernelwright-cli problem import FILE.py|DIR [--out DIR] [--name NAME] [--jobs N] [--gpus 0,1,...]
 
   check   validate a problem folder; prints the kernel's prototype, sizes,
           shapes, and each seed's tunable parameters. For a cuda problem on a
@@ -46,7 +46,7 @@ const char* kProblemHelp = R"(usage: kernelsmith-cli problem check DIR|NAME
           shapes the reference runs on (1, 17, 33, ... for every size that
           sizes an input tensor), measures bytes (and flops with PyTorch 2.1+)
           at the file's own sizes, proposes forbidden ops and tolerances, and
-          reports what it could not infer. Runs the reference with KS_PYTHON
+          reports what it could not infer. Runs the reference with KW_PYTHON
           or python3 (GPU when visible, else CPU). A DIR imports every .py in
           it as a suite (DIR-suite/, with suite.json), --jobs N files at once
           (default 1; each runs its reference in a Python of its own, spread
@@ -61,7 +61,7 @@ const char* kProblemHelp = R"(usage: kernelsmith-cli problem check DIR|NAME
 // (compile only, default params): "" when all build, else what did not.
 std::string buildCudaSources(const problem::ProblemSpec& p) {
     const auto scratch =
-        std::filesystem::temp_directory_path() / ("kernelsmith-check-" + p.name + "-" + std::to_string(::getpid()));
+        std::filesystem::temp_directory_path() / ("kernelwright-check-" + p.name + "-" + std::to_string(::getpid()));
     std::vector<std::pair<std::string, const std::string*>> sources{{"reference", &p.reference.text}};
     for (const auto& b : p.baselines) sources.emplace_back("baseline " + b.name, &b.text);
     for (const auto& s : p.seeds) sources.emplace_back("seed " + s.name, &s.text);
@@ -136,7 +136,7 @@ int check(const std::string& target) {
     }
     if (p.backend == problem::Backend::Cuda) {
         if (eval::findNvcc().empty()) {
-            std::printf("  nvcc        not on this machine: the sources were not built (KS_NVCC, PATH, /usr/local/cuda/bin)\n");
+            std::printf("  nvcc        not on this machine: the sources were not built (KW_NVCC, PATH, /usr/local/cuda/bin)\n");
         } else if (const auto failed = buildCudaSources(p); !failed.empty()) {
             std::fprintf(stderr, "%s: the problem's CUDA sources do not all build:\n%s", dir.c_str(), failed.c_str());
             return kExitInvalidProblem;
@@ -149,7 +149,7 @@ int list() {
     const auto root = paths::bundledProblemsDir();
     const auto dirs = problem::findProblemDirs(root);
     if (dirs.empty()) {
-        std::fprintf(stderr, "no bundled problems under %s (set KS_RESOURCES_DIR?)\n", root.c_str());
+        std::fprintf(stderr, "no bundled problems under %s (set KW_RESOURCES_DIR?)\n", root.c_str());
         return kExitError;
     }
     for (const auto& dir : dirs) {
@@ -188,4 +188,4 @@ int runProblemCommand(const std::vector<std::string>& argv, const GlobalOptions&
     return kExitUsage;
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

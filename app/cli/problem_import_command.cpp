@@ -1,4 +1,4 @@
-// kernelsmith-cli problem import FILE.py|DIR [--out DIR] [--name NAME] [--jobs N]: a
+// kernelwright-cli problem import FILE.py|DIR [--out DIR] [--name NAME] [--jobs N]: a
 // KernelBench-format file (or a folder of them, as a suite) becomes problems.
 #include "problem_import_command.h"
 
@@ -16,7 +16,7 @@
 #include <optional>
 #include <thread>
 
-namespace ks::cli {
+namespace kw::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -132,8 +132,8 @@ int importProblems(const fs::path& from, const std::string& outArg, const std::s
         return kExitError;
     }
     printReport(*r);
-    std::printf("check it with: kernelsmith-cli problem check %s\n", out.c_str());
+    std::printf("check it with: kernelwright-cli problem check %s\n", out.c_str());
     return kExitOk;
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

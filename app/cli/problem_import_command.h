@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-namespace ks::cli {
+namespace kw::cli {
 
 // One file into a problem folder, or a folder of files into a suite (`jobs`
 // files at once, spread over `gpus` when named); the exit code.
 int importProblems(const std::filesystem::path& from, const std::string& out, const std::string& name, int jobs = 1,
                    const std::vector<std::string>& gpus = {});
 
-} // namespace ks::cli
+} // namespace kw::cli

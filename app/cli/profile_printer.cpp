@@ -2,7 +2,7 @@
 
 #include "util/format.h"
 
-namespace ks::cli {
+namespace kw::cli {
 
 void printProfile(std::FILE* out, const profile::ProfileReport& p) {
     std::fprintf(out, "\nprofile (%s)\n", eval::profileLevelName(p.level).c_str());
@@ -69,7 +69,7 @@ void printGpus(std::FILE* out, const profile::MachineModel& m) {
 
 void printMachine(std::FILE* out, const profile::MachineModel& m) {
     if (!m.cpuProbed()) {
-        std::fprintf(out, "host %s: CPU not probed (kernelsmith-cli machine probe on that host measures it)\n", m.host.c_str());
+        std::fprintf(out, "host %s: CPU not probed (kernelwright-cli machine probe on that host measures it)\n", m.host.c_str());
         printGpus(out, m);
         return;
     }
@@ -90,4 +90,4 @@ void printMachine(std::FILE* out, const profile::MachineModel& m) {
     printGpus(out, m);
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

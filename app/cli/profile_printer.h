@@ -5,9 +5,9 @@
 
 #include <cstdio>
 
-namespace ks::cli {
+namespace kw::cli {
 
 void printProfile(std::FILE* out, const profile::ProfileReport& report);
 void printMachine(std::FILE* out, const profile::MachineModel& model);
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -1,4 +1,4 @@
-// kernelsmith-cli search start|resume|list|show|export and the steering verbs.
+// kernelwright-cli search start|resume|list|show|export and the steering verbs.
 #include "args.h"
 #include "command_table.h"
 #include "commands.h"
@@ -35,7 +35,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace ks::cli {
+namespace kw::cli {
 namespace {
 
 // "over the best baseline": the speedup beyond what already exists (a
@@ -50,7 +50,7 @@ void printOverBestBaseline(const store::Database& db, std::int64_t evaluationId)
         std::printf("      %.3gx over the best baseline of each shape (mostly %s)\n", *best, r->bestBaselineName().c_str());
 }
 
-const char* kSearchHelp = R"(usage: kernelsmith-cli search COMMAND ...
+const char* kSearchHelp = R"(usage: kernelwright-cli search COMMAND ...
 
   start --problem DIR|NAME [--policy mcts|evo|beam|greedy|random|exhaustive]
         [--budget N] [--workers N] [--seed S] [--memory both|ancestors|siblings|none]
@@ -196,14 +196,14 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args,
                 outcome->status.c_str(), outcome->stopReason.c_str(), outcome->evaluations, outcome->bestSpeedup,
                 outcome->bestNumber);
     if (outcome->status == "stopped")
-        std::printf("continue with: kernelsmith-cli search resume %lld\n", static_cast<long long>(searchId));
+        std::printf("continue with: kernelwright-cli search resume %lld\n", static_cast<long long>(searchId));
     if (args.has("distill") && outcome->status == "finished" && outcome->bestSpeedup > 0) {
         // What this search learned, as a skill awaiting review.
         auto skill = kb::distillSkill(db, searchId, kb::userKbDir() / "skills");
         if (!skill)
             std::fprintf(stderr, "search: no skill distilled: %s\n", skill.error().message.c_str());
         else
-            std::printf("skill %s written to %s (pending: kernelsmith-cli kb skills approve %s)\n", skill->doc.id.c_str(),
+            std::printf("skill %s written to %s (pending: kernelwright-cli kb skills approve %s)\n", skill->doc.id.c_str(),
                         skill->file.c_str(), skill->doc.id.c_str());
     }
     return kExitOk;
@@ -312,7 +312,7 @@ OpenedSearch openSearch(const GlobalOptions& global, const std::string& idText, 
 int resume(const Args& args, const GlobalOptions& global) {
     const auto& pos = args.positional();
     if (pos.size() != 2) {
-        std::fprintf(stderr, "usage: kernelsmith-cli search resume ID [--budget N]\n");
+        std::fprintf(stderr, "usage: kernelwright-cli search resume ID [--budget N]\n");
         return kExitUsage;
     }
     auto opened = openSearch(global, pos[1], "resume");
@@ -412,7 +412,7 @@ void printTree(const std::vector<store::NodeRecord>& nodes, std::int64_t bestNod
 int show(const Args& args, const GlobalOptions& global) {
     const auto& pos = args.positional();
     if (pos.size() != 2) {
-        std::fprintf(stderr, "usage: kernelsmith-cli search show ID [--all]\n");
+        std::fprintf(stderr, "usage: kernelwright-cli search show ID [--all]\n");
         return kExitUsage;
     }
     auto opened = openSearch(global, pos[1], "show");
@@ -449,7 +449,7 @@ int exportBest(const Args& args, const GlobalOptions& global) {
     const auto& pos = args.positional();
     auto file = args.value("best");
     if (pos.size() != 2 || !file) {
-        std::fprintf(stderr, "usage: kernelsmith-cli search export ID --best FILE\n");
+        std::fprintf(stderr, "usage: kernelwright-cli search export ID --best FILE\n");
         return kExitUsage;
     }
     auto opened = openSearch(global, pos[1], "export");
@@ -571,7 +571,7 @@ int steer(const std::string& verb, const Args& args, const GlobalOptions& global
 int calls(const Args& args, const GlobalOptions& global) {
     const auto& pos = args.positional();
     if (pos.size() != 2) {
-        std::fprintf(stderr, "usage: kernelsmith-cli search calls ID [--node N] [--full]\n");
+        std::fprintf(stderr, "usage: kernelwright-cli search calls ID [--node N] [--full]\n");
         return kExitUsage;
     }
     auto opened = openSearch(global, pos[1], "calls");
@@ -636,7 +636,7 @@ int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& 
     if (args->has("help") || pos.empty()) {
         if (!args->has("help") && !argv.empty()) {
             // Options without a command: most often a search meant to start.
-            std::string line = "kernelsmith-cli search start";
+            std::string line = "kernelwright-cli search start";
             for (const auto& a : argv) line += " " + a;
             std::fprintf(stderr, "search: which command? To start a search with these options: %s\n\n", line.c_str());
         }
@@ -658,4 +658,4 @@ int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& 
     return kExitUsage;
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -1,4 +1,4 @@
-// kernelsmith-cli suite run|show SUITE: every problem of a suite evaluated
+// kernelwright-cli suite run|show SUITE: every problem of a suite evaluated
 // (the reference against itself, the seeds, or a search each), resumable,
 // reported in KernelBench's terms.
 #include "args.h"
@@ -18,15 +18,15 @@
 #include <cstdio>
 #include <fstream>
 
-namespace ks::cli {
+namespace kw::cli {
 namespace {
 
-const char* kSuiteHelp = R"(usage: kernelsmith-cli suite run SUITE [--mode reference|seeds|search] [--budget N]
+const char* kSuiteHelp = R"(usage: kernelwright-cli suite run SUITE [--mode reference|seeds|search] [--budget N]
                                  [--time-budget S] [--no-compile-baseline] [--max-problems N]
                                  [--json FILE] [executor options]
-       kernelsmith-cli suite show SUITE [--mode M] [--json FILE]
+       kernelwright-cli suite show SUITE [--mode M] [--json FILE]
 
-A suite is a folder of problems (kernelsmith-cli problem import DIR makes one).
+A suite is a folder of problems (kernelwright-cli problem import DIR makes one).
 run evaluates every problem the suite's run file for that mode does not hold yet:
   reference  the reference against itself (a harness check: 1.00x when all is well)
   seeds      every bundled seed at its default params, the fastest correct one counts
@@ -154,7 +154,7 @@ int runSuiteCommand(const std::vector<std::string>& argv, const GlobalOptions& g
             if (known)
                 std::fprintf(stderr, "suite: %s takes one suite folder (what problem import DIR made)\n\n", pos[0].c_str());
             else if (pos.size() == 1)
-                std::fprintf(stderr, "suite: run or show? kernelsmith-cli suite run %s (or suite show %s)\n\n", pos[0].c_str(),
+                std::fprintf(stderr, "suite: run or show? kernelwright-cli suite run %s (or suite show %s)\n\n", pos[0].c_str(),
                              pos[0].c_str());
             else
                 std::fprintf(stderr, "suite: unknown command '%s' (run or show)\n\n", pos[0].c_str());
@@ -208,4 +208,4 @@ int runSuiteCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     return report(*s, *mode, *entries, *args);
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

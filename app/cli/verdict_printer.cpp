@@ -3,7 +3,7 @@
 #include <map>
 #include <set>
 
-namespace ks::cli {
+namespace kw::cli {
 
 namespace {
 std::string sizesText(const nlohmann::json& sizes) {
@@ -95,4 +95,4 @@ void printVerdict(std::FILE* out, const std::string& title, const eval::Evaluati
                      formatSeconds(r.wallSeconds).c_str());
 }
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <string>
 
-namespace ks::cli {
+namespace kw::cli {
 
 // The human-readable verdict of `eval`: status, failing cases with their
 // first mismatch, the timing table and the speedup.
 void printVerdict(std::FILE* out, const std::string& title, const eval::EvaluationResult& result);
-using ks::formatSeconds;
+using kw::formatSeconds;
 
-} // namespace ks::cli
+} // namespace kw::cli

@@ -1,4 +1,4 @@
-// kernelsmith: the workbench. Opens a workspace (the one given, else the last,
+// kernelwright: the workbench. Opens a workspace (the one given, else the last,
 // else the default) and shows the bundled problems.
 #include "models/problem_list_model.h"
 #include "theme/app_theme.h"
@@ -20,7 +20,7 @@ namespace {
 
 // Saves a picture of the window once it is shown and laid out, then quits:
 // a way to look at the GUI on a headless machine (xvfb-run, offscreen).
-void screenshotAndQuit(ks::ui::MainWindow& window, const QString& file, int width) {
+void screenshotAndQuit(kw::ui::MainWindow& window, const QString& file, int width) {
     QTimer::singleShot(1000, &window, [&window, file, width] {
         QCoreApplication::processEvents();
         QImage shot = window.grab().toImage();
@@ -29,15 +29,15 @@ void screenshotAndQuit(ks::ui::MainWindow& window, const QString& file, int widt
             shot = shot.scaledToWidth(width, Qt::SmoothTransformation)
                        .convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither | Qt::AvoidDither);
         const bool saved = shot.save(file, "PNG");
-        if (!saved) std::fprintf(stderr, "kernelsmith: cannot write %s\n", qPrintable(file));
+        if (!saved) std::fprintf(stderr, "kernelwright: cannot write %s\n", qPrintable(file));
         QCoreApplication::exit(saved ? 0 : 1);
     });
 }
 
 // Selects a node as soon as the follower has delivered it (screenshots of the inspector).
 // `number` is the node's number in its search, as the tree shows it (#N).
-void selectWhenLoaded(ks::ui::SearchView* view, qint64 number, const QString& tab) {
-    QObject::connect(view, &ks::ui::SearchView::nodesArrived, view, [view, number, tab] {
+void selectWhenLoaded(kw::ui::SearchView* view, qint64 number, const QString& tab) {
+    QObject::connect(view, &kw::ui::SearchView::nodesArrived, view, [view, number, tab] {
         const qint64 node = view->canvas()->layout().idOfNumber(number);
         if (!node || view->canvas()->selectedId() == node || !view->canvas()->selectNode(node)) return;
         for (int i = 0; i < view->inspector()->count(); ++i)
@@ -57,15 +57,15 @@ bool asksForHelpOrVersion(int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
-    QCoreApplication::setOrganizationName(QStringLiteral("Kernelsmith"));
-    QCoreApplication::setApplicationName(QStringLiteral("Kernelsmith"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(KS_VERSION));
+    QCoreApplication::setOrganizationName(QStringLiteral("Kernelwright"));
+    QCoreApplication::setApplicationName(QStringLiteral("Kernelwright"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(KW_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Kernelsmith: a workbench for agentic kernel search."));
+    parser.setApplicationDescription(QStringLiteral("Kernelwright: a workbench for agentic kernel search."));
     parser.addHelpOption();
     parser.addVersionOption();
-    // --db too, as kernelsmith-cli has long called it.
+    // --db too, as kernelwright-cli has long called it.
     const QCommandLineOption workspace(QStringList{QStringLiteral("workspace"), QStringLiteral("db")},
                                        QStringLiteral("Open the workspace database PATH (created when missing)."),
                                        QStringLiteral("PATH"));
@@ -117,14 +117,14 @@ int main(int argc, char** argv) {
     // QApplication first: it takes its own options (-platform, -style, …) out of argv.
     QApplication app(argc, argv);
     parser.process(app);
-    const auto chosenTheme = ks::ui::parseTheme(parser.value(theme));
+    const auto chosenTheme = kw::ui::parseTheme(parser.value(theme));
     if (!chosenTheme) {
-        std::fprintf(stderr, "kernelsmith: %s\n", chosenTheme.error().message.c_str());
+        std::fprintf(stderr, "kernelwright: %s\n", chosenTheme.error().message.c_str());
         return 2;
     }
-    ks::ui::applyTheme(app, *chosenTheme);
+    kw::ui::applyTheme(app, *chosenTheme);
 
-    ks::ui::MainWindow window(ks::paths::bundledProblemsDir());
+    kw::ui::MainWindow window(kw::paths::bundledProblemsDir());
     if (parser.isSet(problemOption)) {
         bool found = false;
         for (int r = 0; r < window.problemModel()->rowCount(); ++r)
@@ -133,19 +133,19 @@ int main(int argc, char** argv) {
                 window.selectProblem(r);
                 found = true;
             }
-        if (!found) std::fprintf(stderr, "kernelsmith: no bundled problem %s\n", qPrintable(parser.value(problemOption)));
+        if (!found) std::fprintf(stderr, "kernelwright: no bundled problem %s\n", qPrintable(parser.value(problemOption)));
     }
-    const auto workspacePath = ks::ui::settings::initialWorkspace(parser.value(workspace));
+    const auto workspacePath = kw::ui::settings::initialWorkspace(parser.value(workspace));
 
     if (parser.isSet(screenshot)) {
         // Nobody is there to dismiss a message box: report on stderr and carry on.
         if (auto status = window.openWorkspace(workspacePath); !status)
-            std::fprintf(stderr, "kernelsmith: %s: %s\n", qPrintable(workspacePath), status.error().message.c_str());
+            std::fprintf(stderr, "kernelwright: %s: %s\n", qPrintable(workspacePath), status.error().message.c_str());
         if (parser.isSet(suiteOption) && !window.openSuite(parser.value(suiteOption)))
-            std::fprintf(stderr, "kernelsmith: %s is not a suite\n", qPrintable(parser.value(suiteOption)));
+            std::fprintf(stderr, "kernelwright: %s is not a suite\n", qPrintable(parser.value(suiteOption)));
         if (parser.isSet(search)) {
             auto* view = window.openSearch(parser.value(search).toLongLong());
-            if (!view) std::fprintf(stderr, "kernelsmith: no search %s in the workspace\n", qPrintable(parser.value(search)));
+            if (!view) std::fprintf(stderr, "kernelwright: no search %s in the workspace\n", qPrintable(parser.value(search)));
             if (view && parser.isSet(node)) selectWhenLoaded(view, parser.value(node).toLongLong(), parser.value(tab));
             if (view && parser.value(viewOption) == QStringLiteral("table")) view->showTable();
         }

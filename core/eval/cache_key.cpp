@@ -4,7 +4,7 @@
 #include "eval/machine_info.h"
 #include "util/hash.h"
 
-namespace ks::eval {
+namespace kw::eval {
 
 std::string candidateHash(const Candidate& candidate) {
     Sha256 h;
@@ -34,4 +34,4 @@ std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candid
     return h.hexDigest();
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

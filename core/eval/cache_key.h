@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace ks::eval {
+namespace kw::eval {
 
 // Content address of an evaluation: everything its verdict depends on
 // (harness version, problem, candidate source and params, compiler, flags,
@@ -14,4 +14,4 @@ std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candid
                                const std::string& placement);
 std::string candidateHash(const Candidate& candidate);
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <sstream>
 
-namespace ks::eval {
+namespace kw::eval {
 namespace {
 using problem::DType;
 using problem::FillSpec;
@@ -57,7 +57,7 @@ std::string sizeLocals(const problem::ProblemSpec& p) {
     std::string s;
     const auto sizes = allSizes(p);
     for (std::size_t i = 0; i < sizes.size(); ++i)
-        s += "    const int64_t " + sizes[i] + " = ks_c.sizes[" + std::to_string(i) + "]; (void)" + sizes[i] + ";\n";
+        s += "    const int64_t " + sizes[i] + " = kw_c.sizes[" + std::to_string(i) + "]; (void)" + sizes[i] + ";\n";
     return s;
 }
 
@@ -67,40 +67,40 @@ std::string fillCode(const problem::Argument& a, const problem::ProblemSpec& p) 
     const std::string lastDim = a.shape.empty() ? "1" : "(" + a.shape.back().toCpp(false) + ")";
     switch (f.kind) {
     case FillSpec::Kind::Uniform:
-        return "fillUniform<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
+        return "fillUniform<" + T + ">(kw_b, kw_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
     case FillSpec::Kind::Normal:
-        return "fillNormal<" + T + ">(ks_b, ks_rng, " + cppDouble(f.mean) + ", " + cppDouble(f.stddev) + ");";
+        return "fillNormal<" + T + ">(kw_b, kw_rng, " + cppDouble(f.mean) + ", " + cppDouble(f.stddev) + ");";
     case FillSpec::Kind::IntRange:
-        return "fillIntRange<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
+        return "fillIntRange<" + T + ">(kw_b, kw_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
     case FillSpec::Kind::SortedUniform:
-        return "fillUniform<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + "); sortRows<" + T +
-               ">(ks_b, " + lastDim + ", true);";
+        return "fillUniform<" + T + ">(kw_b, kw_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + "); sortRows<" + T +
+               ">(kw_b, " + lastDim + ", true);";
     case FillSpec::Kind::SortedIntRange:
-        return "fillIntRange<" + T + ">(ks_b, ks_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + "); sortRows<" + T +
-               ">(ks_b, " + lastDim + ", " + (f.distinct ? "true" : "false") + ");";
+        return "fillIntRange<" + T + ">(kw_b, kw_rng, " + cppDouble(f.low) + ", " + cppDouble(f.high) + "); sortRows<" + T +
+               ">(kw_b, " + lastDim + ", " + (f.distinct ? "true" : "false") + ");";
     case FillSpec::Kind::Lengths:
     case FillSpec::Kind::Offsets: {
         std::size_t index = 0;
         const auto sizes = allSizes(p);
         for (; index < sizes.size(); ++index)
             if (sizes[index] == f.total) break;
-        return f.total + " = fillJagged<" + T + ">(ks_b, ks_rng, " + f.minLength->toCpp(false) + ", " +
+        return f.total + " = fillJagged<" + T + ">(kw_b, kw_rng, " + f.minLength->toCpp(false) + ", " +
                f.maxLength->toCpp(false) + ", " + cppDouble(f.emptyFraction) + ", " +
-               (f.kind == FillSpec::Kind::Offsets ? "true" : "false") + "); ks_c.sizes[" + std::to_string(index) +
+               (f.kind == FillSpec::Kind::Offsets ? "true" : "false") + "); kw_c.sizes[" + std::to_string(index) +
                "] = " + f.total + ";";
     }
     case FillSpec::Kind::SampleFrom:
-        return "fillSampleFrom<" + T + ">(ks_b, *ks_c.find(" + cppString(f.from) + "), ks_rng, " + cppDouble(f.fraction) + ", " +
+        return "fillSampleFrom<" + T + ">(kw_b, *kw_c.find(" + cppString(f.from) + "), kw_rng, " + cppDouble(f.fraction) + ", " +
                cppDouble(f.low) + ", " + cppDouble(f.high) + ");";
     case FillSpec::Kind::Constant:
-        return "fillConstant<" + T + ">(ks_b, " + cppDouble(f.value) + ");";
+        return "fillConstant<" + T + ">(kw_b, " + cppDouble(f.value) + ");";
     case FillSpec::Kind::Function:
-        return f.function + "(ks_b.data, static_cast<int64_t>(ks_b.count), ks_rng.next());";
+        return f.function + "(kw_b.data, static_cast<int64_t>(kw_b.count), kw_rng.next());";
     }
     return "";
 }
 
-// How ks_refresh_case gives an input fresh contents of the same distribution.
+// How kw_refresh_case gives an input fresh contents of the same distribution.
 std::string refreshCode(const problem::Argument& a, const problem::ProblemSpec& p) {
     (void)p;
     const std::string T(problem::dtypeCppType(a.dtype));
@@ -109,27 +109,27 @@ std::string refreshCode(const problem::Argument& a, const problem::ProblemSpec& 
     switch (f.kind) {
     case FillSpec::Kind::Uniform:
     case FillSpec::Kind::IntRange:
-        return "refreshBlocks<" + T + ">(ks_b, ks_rng, true, " + cppDouble(f.low + f.high) + ");";
+        return "refreshBlocks<" + T + ">(kw_b, kw_rng, true, " + cppDouble(f.low + f.high) + ");";
     case FillSpec::Kind::Normal:
-        return "refreshBlocks<" + T + ">(ks_b, ks_rng, true, " + cppDouble(2 * f.mean) + ");";
+        return "refreshBlocks<" + T + ">(kw_b, kw_rng, true, " + cppDouble(2 * f.mean) + ");";
     case FillSpec::Kind::SampleFrom:
     case FillSpec::Kind::Lengths:
-        return "refreshBlocks<" + T + ">(ks_b, ks_rng, false, 0.0);";
+        return "refreshBlocks<" + T + ">(kw_b, kw_rng, false, 0.0);";
     case FillSpec::Kind::SortedUniform:
     case FillSpec::Kind::SortedIntRange:
-        return "shuffleUnits(ks_b, ks_rng, " + lastDim + ");";
+        return "shuffleUnits(kw_b, kw_rng, " + lastDim + ");";
     case FillSpec::Kind::Offsets:
-        return "permuteOffsets<" + T + ">(ks_b, ks_rng);";
+        return "permuteOffsets<" + T + ">(kw_b, kw_rng);";
     case FillSpec::Kind::Constant:
-        return "(void)ks_b;";
+        return "(void)kw_b;";
     case FillSpec::Kind::Function:
-        return f.function + "(ks_b.data, static_cast<int64_t>(ks_b.count), ks_rng.next());";
+        return f.function + "(kw_b.data, static_cast<int64_t>(kw_b.count), kw_rng.next());";
     }
     return "";
 }
 
 std::string shapeTable(const char* name, const std::vector<problem::ShapeCase>& cases, const problem::ProblemSpec& p) {
-    std::string s = "static const KsShape " + std::string(name) + "[] = {\n";
+    std::string s = "static const KwShape " + std::string(name) + "[] = {\n";
     for (const auto& c : cases) {
         s += "    {" + cppString(c.name) + ", {";
         for (std::size_t i = 0; i < p.sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(c.sizes.at(p.sizes[i])) + "LL";
@@ -142,7 +142,7 @@ std::string shapeTable(const char* name, const std::vector<problem::ShapeCase>& 
 } // namespace
 
 std::string CppHarnessGenerator::kernelHeader(const problem::ProblemSpec& problem) {
-    return "// Generated by Kernelsmith for problem " + problem.name +
+    return "// Generated by Kernelwright for problem " + problem.name +
            ". Force-included into every kernel source.\n"
            "#pragma once\n#include <cstddef>\n#include <cstdint>\n\nextern \"C\" " +
            problem.prototype() + ";\n";
@@ -157,38 +157,38 @@ const std::vector<std::string>& judgeTemplateFiles() {
 
 std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, const EvalOptions& o) {
     std::ostringstream s;
-    s << "// Generated by Kernelsmith for problem " << p.name << ". Do not edit.\n";
-    s << "static const char* const KS_PROBLEM = " << cppString(p.name) << ";\n";
-    s << "static const char* const KS_FUNCTION = " << cppString(p.function) << ";\n";
-    s << "static const char* const KS_PROTOTYPE = " << cppString(p.prototype()) << ";\n";
-    s << "static const char* const KS_COMPILE_FLAGS = " << cppString(joinPlain(p.compileFlags)) << ";\n";
-    s << "static const double KS_CALL_TIMEOUT_S = " << cppDouble(o.callTimeoutS.value_or(p.limits.callTimeoutS)) << ";\n";
-    s << "static const double KS_TIME_BUDGET_S = " << cppDouble(o.timeBudgetS) << ";\n";
-    s << "static const double KS_WARMUP_S = " << cppDouble(o.warmupS) << ";\n";
-    s << "static const int KS_MIN_WARMUP = " << o.minWarmup << ", KS_MIN_REPS = " << o.minReps << ", KS_MAX_REPS = " << o.maxReps
+    s << "// Generated by Kernelwright for problem " << p.name << ". Do not edit.\n";
+    s << "static const char* const KW_PROBLEM = " << cppString(p.name) << ";\n";
+    s << "static const char* const KW_FUNCTION = " << cppString(p.function) << ";\n";
+    s << "static const char* const KW_PROTOTYPE = " << cppString(p.prototype()) << ";\n";
+    s << "static const char* const KW_COMPILE_FLAGS = " << cppString(joinPlain(p.compileFlags)) << ";\n";
+    s << "static const double KW_CALL_TIMEOUT_S = " << cppDouble(o.callTimeoutS.value_or(p.limits.callTimeoutS)) << ";\n";
+    s << "static const double KW_TIME_BUDGET_S = " << cppDouble(o.timeBudgetS) << ";\n";
+    s << "static const double KW_WARMUP_S = " << cppDouble(o.warmupS) << ";\n";
+    s << "static const int KW_MIN_WARMUP = " << o.minWarmup << ", KW_MIN_REPS = " << o.minReps << ", KW_MAX_REPS = " << o.maxReps
       << ";\n";
-    s << "static const bool KS_CHECK_ONLY = " << (o.checkOnly ? "true" : "false") << ";\n";
+    s << "static const bool KW_CHECK_ONLY = " << (o.checkOnly ? "true" : "false") << ";\n";
     // Drawn by the judge unless given (EvalOptions::inputSecret: reproductions, tests).
-    s << "static const bool KS_SECRET_GIVEN = " << (o.inputSecret ? "true" : "false") << ";\n";
-    s << "static const uint64_t KS_GIVEN_SECRET = " << o.inputSecret.value_or(0) << "ULL;\n";
-    s << "static const double KS_IMPLAUSIBLE_SPEEDUP = " << cppDouble(p.limits.implausibleSpeedup) << ";\n";
-    s << "static const uint64_t KS_TIME_SEED = " << o.timeSeed << "ull;\n";
-    s << "static const uint64_t KS_SEEDS[] = {";
+    s << "static const bool KW_SECRET_GIVEN = " << (o.inputSecret ? "true" : "false") << ";\n";
+    s << "static const uint64_t KW_GIVEN_SECRET = " << o.inputSecret.value_or(0) << "ULL;\n";
+    s << "static const double KW_IMPLAUSIBLE_SPEEDUP = " << cppDouble(p.limits.implausibleSpeedup) << ";\n";
+    s << "static const uint64_t KW_TIME_SEED = " << o.timeSeed << "ull;\n";
+    s << "static const uint64_t KW_SEEDS[] = {";
     for (std::size_t i = 0; i < o.seeds.size(); ++i) s << (i ? ", " : "") << o.seeds[i] << "ull";
-    s << "};\nstatic const int KS_NUM_SEEDS = " << o.seeds.size() << ";\n";
-    s << "static const double KS_TOLERANCE[10][2] = {";
+    s << "};\nstatic const int KW_NUM_SEEDS = " << o.seeds.size() << ";\n";
+    s << "static const double KW_TOLERANCE[10][2] = {";
     for (int d = 0; d <= static_cast<int>(DType::U64); ++d) {
         const auto& t = p.tolerances.at(static_cast<DType>(d));
         s << (d ? ", " : "") << "{" << cppDouble(t.rtol) << ", " << cppDouble(t.atol) << "}";
     }
     s << "};\n";
-    s << "static const char* const KS_BASELINES[] = {";
+    s << "static const char* const KW_BASELINES[] = {";
     for (const auto& b : p.baselines) s << cppString(b.name) << ", ";
-    s << "nullptr};\nstatic const int KS_NUM_BASELINES = " << p.baselines.size() << ";\n";
-    s << "struct KsShape { const char* name; int64_t sizes[" << std::max<std::size_t>(1, p.sizes.size()) << "]; };\n";
-    s << shapeTable("KS_CHECK_SHAPES", p.checkShapes, p) << "static const int KS_NUM_CHECK_SHAPES = " << p.checkShapes.size()
+    s << "nullptr};\nstatic const int KW_NUM_BASELINES = " << p.baselines.size() << ";\n";
+    s << "struct KwShape { const char* name; int64_t sizes[" << std::max<std::size_t>(1, p.sizes.size()) << "]; };\n";
+    s << shapeTable("KW_CHECK_SHAPES", p.checkShapes, p) << "static const int KW_NUM_CHECK_SHAPES = " << p.checkShapes.size()
       << ";\n";
-    s << shapeTable("KS_TIME_SHAPES", p.timeShapes, p) << "static const int KS_NUM_TIME_SHAPES = " << p.timeShapes.size()
+    s << shapeTable("KW_TIME_SHAPES", p.timeShapes, p) << "static const int KW_NUM_TIME_SHAPES = " << p.timeShapes.size()
       << ";\n";
 
     for (const auto& a : p.arguments)
@@ -196,18 +196,18 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
             s << "extern \"C\" void " << a.fill.function << "(void* data, int64_t count, uint64_t seed);\n";
 
     const auto sizes = allSizes(p);
-    s << "\nstatic void ks_build_case(const int64_t* ks_base, uint64_t ks_seed, Case& ks_c) {\n";
-    s << "    ks_c.sizes.assign(" << std::max<std::size_t>(1, sizes.size()) << ", 0);\n";
+    s << "\nstatic void kw_build_case(const int64_t* kw_base, uint64_t kw_seed, Case& kw_c) {\n";
+    s << "    kw_c.sizes.assign(" << std::max<std::size_t>(1, sizes.size()) << ", 0);\n";
     for (std::size_t i = 0; i < p.sizes.size(); ++i)
-        s << "    const int64_t " << p.sizes[i] << " = ks_base[" << i << "]; ks_c.sizes[" << i << "] = " << p.sizes[i] << ";\n";
+        s << "    const int64_t " << p.sizes[i] << " = kw_base[" << i << "]; kw_c.sizes[" << i << "] = " << p.sizes[i] << ";\n";
     for (const auto& d : p.derivedSizes) s << "    int64_t " << d << " = 0;\n";
-    s << "    (void)ks_base;\n";
+    s << "    (void)kw_base;\n";
     for (std::size_t i = 0; i < p.arguments.size(); ++i) {
         const auto& a = p.arguments[i];
         std::string count;
         for (const auto& dim : a.shape) count += (count.empty() ? "" : " * ") + ("(" + dim.toCpp(false) + ")");
-        s << "    {\n        Rng ks_rng(mixSeed(ks_seed, " << i << "));\n        (void)ks_rng;\n";
-        s << "        Buffer& ks_b = ks_c.add(" << cppString(a.name) << ", " << dtEnum(a.dtype) << ", " << count << ", "
+        s << "    {\n        Rng kw_rng(mixSeed(kw_seed, " << i << "));\n        (void)kw_rng;\n";
+        s << "        Buffer& kw_b = kw_c.add(" << cppString(a.name) << ", " << dtEnum(a.dtype) << ", " << count << ", "
           << (a.output ? "true" : "false") << ");\n";
         if (!a.output) s << "        " << fillCode(a, p) << "\n";
         s << "    }\n";
@@ -215,8 +215,8 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
     for (const auto& d : p.derivedSizes) s << "    (void)" << d << ";\n";
     s << "}\n\n";
 
-    s << "static void ks_invoke(void* ks_fn, Case& ks_c) {\n" << sizeLocals(p);
-    s << "    using ks_Fn = void (*)(";
+    s << "static void kw_invoke(void* kw_fn, Case& kw_c) {\n" << sizeLocals(p);
+    s << "    using kw_Fn = void (*)(";
     std::string args;
     for (std::size_t i = 0; i < p.call.size(); ++i) {
         const auto& name = p.call[i];
@@ -225,7 +225,7 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
             std::size_t index = 0;
             while (p.arguments[index].name != name) ++index;
             type = std::string(a->output ? "" : "const ") + std::string(problem::dtypeCppType(a->dtype)) + "*";
-            value = "reinterpret_cast<" + type + ">(KS_DATA(ks_c.buffers[" + std::to_string(index) + "]))";
+            value = "reinterpret_cast<" + type + ">(KW_DATA(kw_c.buffers[" + std::to_string(index) + "]))";
         } else if (const auto* sc = p.findScalar(name)) {
             type = std::string(problem::dtypeCppType(sc->dtype));
             value = "static_cast<" + type + ">(" + cppDouble(sc->value) + ")";
@@ -236,38 +236,38 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
         s << (i ? ", " : "") << type;
         args += (i ? ", " : "") + value;
     }
-    s << ");\n    reinterpret_cast<ks_Fn>(ks_fn)(" << args << ");\n}\n\n";
+    s << ");\n    reinterpret_cast<kw_Fn>(kw_fn)(" << args << ");\n}\n\n";
 
     // Fresh contents for every input of a built case, without the generator's cost.
-    s << "static void ks_refresh_case(Case& ks_c, uint64_t ks_seed) {\n" << sizeLocals(p);
+    s << "static void kw_refresh_case(Case& kw_c, uint64_t kw_seed) {\n" << sizeLocals(p);
     for (std::size_t i = 0; i < p.arguments.size(); ++i) {
         const auto& a = p.arguments[i];
         if (a.output) continue;
-        s << "    {\n        Rng ks_rng(mixSeed(ks_seed, " << i << "));\n        Buffer& ks_b = ks_c.buffers[" << i
-          << "];\n        (void)ks_rng;\n        " << refreshCode(a, p) << "\n    }\n";
+        s << "    {\n        Rng kw_rng(mixSeed(kw_seed, " << i << "));\n        Buffer& kw_b = kw_c.buffers[" << i
+          << "];\n        (void)kw_rng;\n        " << refreshCode(a, p) << "\n    }\n";
     }
-    s << "    (void)ks_seed;\n}\n";
-    s << "static double ks_bytes(const Case& ks_c) {\n"
+    s << "    (void)kw_seed;\n}\n";
+    s << "static double kw_bytes(const Case& kw_c) {\n"
       << sizeLocals(p) << "    return " << (p.bytes ? p.bytes->toCpp(true) : "0.0") << ";\n}\n";
-    s << "static double ks_flops(const Case& ks_c) {\n"
+    s << "static double kw_flops(const Case& kw_c) {\n"
       << sizeLocals(p) << "    return " << (p.flops ? p.flops->toCpp(true) : "0.0") << ";\n}\n";
-    s << "static std::string ks_size_json(const Case& ks_c) {\n    std::string ks_s = \"{\";\n";
+    s << "static std::string kw_size_json(const Case& kw_c) {\n    std::string kw_s = \"{\";\n";
     for (std::size_t i = 0; i < sizes.size(); ++i)
-        s << "    ks_s += \"" << (i ? "," : "") << "\\\"" << sizes[i] << "\\\":\" + std::to_string(ks_c.sizes[" << i << "]);\n";
-    s << "    (void)ks_c;\n    return ks_s + \"}\";\n}\n";
+        s << "    kw_s += \"" << (i ? "," : "") << "\\\"" << sizes[i] << "\\\":\" + std::to_string(kw_c.sizes[" << i << "]);\n";
+    s << "    (void)kw_c;\n    return kw_s + \"}\";\n}\n";
     return s.str();
 }
 
 std::string CppHarnessGenerator::runnerInclude(const problem::ProblemSpec& p) {
     std::ostringstream s;
-    s << "// Generated by Kernelsmith for problem " << p.name << ": how the runner calls the kernel. Do not edit.\n";
-    s << "static const char* const KS_FUNCTION = " << cppString(p.function) << ";\n";
-    s << "static const char* const KS_PROTOTYPE = " << cppString(p.prototype()) << ";\n";
-    s << "static void ks_runner_invoke(void* ks_fn, unsigned char* const* ks_data, const int64_t* ks_sizes) {\n";
+    s << "// Generated by Kernelwright for problem " << p.name << ": how the runner calls the kernel. Do not edit.\n";
+    s << "static const char* const KW_FUNCTION = " << cppString(p.function) << ";\n";
+    s << "static const char* const KW_PROTOTYPE = " << cppString(p.prototype()) << ";\n";
+    s << "static void kw_runner_invoke(void* kw_fn, unsigned char* const* kw_data, const int64_t* kw_sizes) {\n";
     const auto sizes = allSizes(p);
     for (std::size_t i = 0; i < sizes.size(); ++i)
-        s << "    const int64_t " << sizes[i] << " = ks_sizes[" << i << "]; (void)" << sizes[i] << ";\n";
-    s << "    (void)ks_sizes;\n    (void)ks_data;\n    using ks_Fn = void (*)(";
+        s << "    const int64_t " << sizes[i] << " = kw_sizes[" << i << "]; (void)" << sizes[i] << ";\n";
+    s << "    (void)kw_sizes;\n    (void)kw_data;\n    using kw_Fn = void (*)(";
     std::string args;
     for (std::size_t i = 0; i < p.call.size(); ++i) {
         const auto& name = p.call[i];
@@ -276,7 +276,7 @@ std::string CppHarnessGenerator::runnerInclude(const problem::ProblemSpec& p) {
             std::size_t index = 0;
             while (p.arguments[index].name != name) ++index;
             type = std::string(a->output ? "" : "const ") + std::string(problem::dtypeCppType(a->dtype)) + "*";
-            value = "reinterpret_cast<" + type + ">(ks_data[" + std::to_string(index) + "])";
+            value = "reinterpret_cast<" + type + ">(kw_data[" + std::to_string(index) + "])";
         } else if (const auto* sc = p.findScalar(name)) {
             type = std::string(problem::dtypeCppType(sc->dtype));
             value = "static_cast<" + type + ">(" + cppDouble(sc->value) + ")";
@@ -287,7 +287,7 @@ std::string CppHarnessGenerator::runnerInclude(const problem::ProblemSpec& p) {
         s << (i ? ", " : "") << type;
         args += (i ? ", " : "") + value;
     }
-    s << ");\n    reinterpret_cast<ks_Fn>(ks_fn)(" << args << ");\n}\n";
+    s << ");\n    reinterpret_cast<kw_Fn>(kw_fn)(" << args << ");\n}\n";
     return s.str();
 }
 
@@ -365,13 +365,13 @@ std::string runScript(const problem::ProblemSpec& p, const EvalOptions& o, const
     const auto secs = [](double v) { return std::to_string(static_cast<long long>(v + 0.999)); };
     std::ostringstream sh;
     sh << "#!/usr/bin/env bash\n"
-          "# Generated by Kernelsmith: builds and evaluates one candidate of problem "
+          "# Generated by Kernelwright: builds and evaluates one candidate of problem "
        << p.name
        << ".\n"
           "# Needs only a C++ compiler; writes result.json. Prebuilt files in build/ are reused.\n"
           "cd \"$(dirname \"$0\")\" || exit 3\n"
           "mkdir -p build\n"
-          "CXX=\"${KS_CXX:-"
+          "CXX=\"${KW_CXX:-"
        << o.compiler
        << "}\"\n"
           "FLAGS=(-std=c++17 "
@@ -393,12 +393,12 @@ std::string runScript(const problem::ProblemSpec& p, const EvalOptions& o, const
           "if [ ! -x build/harness ]; then\n"
           "  timeout -k 5 \"$COMPILE_S\" \"$CXX\" -std=c++17 -O2 -o build/harness src/judge_main.cpp"
        << (p.fillSource ? " src/fill.cpp" : "")
-       << " > build/harness.log 2>&1 || { cat build/harness.log >&2; echo 'KS: the judge did not build' >&2; exit 3; }\n"
+       << " > build/harness.log 2>&1 || { cat build/harness.log >&2; echo 'KW: the judge did not build' >&2; exit 3; }\n"
           "fi\n"
           "if [ ! -x build/runner ]; then\n"
           "  timeout -k 5 \"$COMPILE_S\" \"$CXX\" -std=c++17 -O2 -o build/runner src/kernel_runner.cpp -ldl > build/runner.log "
           "2>&1"
-          " || { cat build/runner.log >&2; echo 'KS: the kernel runner did not build' >&2; exit 3; }\n"
+          " || { cat build/runner.log >&2; echo 'KW: the kernel runner did not build' >&2; exit 3; }\n"
           "fi\n"
           "build_problem_so() { # name source extra...\n"
           "  local name=$1 src=$2; shift 2\n"
@@ -423,7 +423,7 @@ std::string runScript(const problem::ProblemSpec& p, const EvalOptions& o, const
        << "\n"
           "rc=$?\n"
           "if [ $rc -ne 0 ]; then\n"
-          "  [ $rc -eq 124 ] || [ $rc -eq 137 ] && echo \"KS: compiling took longer than ${COMPILE_S}s\" >> build/candidate.log\n"
+          "  [ $rc -eq 124 ] || [ $rc -eq 137 ] && echo \"KW: compiling took longer than ${COMPILE_S}s\" >> build/candidate.log\n"
           "  ./build/harness compile-failed build/candidate.log; exit 0\n"
           "fi\n"
           "stamp\n"
@@ -436,7 +436,7 @@ std::string runScript(const problem::ProblemSpec& p, const EvalOptions& o, const
           "stamp\n"
           "echo \"$rc\" > build/harness.rc\n"
           "# Only a judge that ended normally wrote result.json itself; anything else\n"
-          "# there is not a verdict. Crashes are classified by Kernelsmith from\n"
+          "# there is not a verdict. Crashes are classified by Kernelwright from\n"
           "# build/harness.rc, build/phase and build/run.err.\n"
           "[ \"$rc\" -eq 0 ] || rm -f result.json\n";
     sh << "exit 0\n";
@@ -488,4 +488,4 @@ Result<JobDescription> CppHarnessGenerator::write(const problem::ProblemSpec& p,
     return JobDescription{jobDir, limits};
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <string>
 
-namespace ks::eval {
+namespace kw::eval {
 
 struct JobLimits {
     double compileTimeoutS = 120;
@@ -47,4 +47,4 @@ class CppHarnessGenerator {
                                    const JobLimits& limits);
 };
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-namespace ks::eval {
+namespace kw::eval {
 namespace {
 
 bool identStart(unsigned char c) {
@@ -166,4 +166,4 @@ std::vector<CppToken> lexCpp(const std::string& source) {
     return lex(source, false);
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

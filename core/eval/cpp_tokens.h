@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::eval {
+namespace kw::eval {
 
 struct CppToken {
     enum class Kind { Identifier, String, Char, Number, Punct, Directive };
@@ -18,4 +18,4 @@ struct CppToken {
 
 std::vector<CppToken> lexCpp(const std::string& source);
 
-} // namespace ks::eval
+} // namespace kw::eval

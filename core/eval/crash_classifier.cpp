@@ -4,7 +4,7 @@
 
 #include <csignal>
 
-namespace ks::eval {
+namespace kw::eval {
 namespace {
 
 std::string markerValue(const std::string& text, const std::string& key) {
@@ -39,7 +39,7 @@ EvaluationResult classifyCrash(const CrashEvidence& e) {
     const std::string& err = e.stderrText;
     const std::string during = e.phase.empty() ? "" : " during: " + e.phase;
     int sig = 0;
-    if (const auto s = markerValue(err, "KS-FATAL signal="); !s.empty())
+    if (const auto s = markerValue(err, "KW-FATAL signal="); !s.empty())
         sig = std::atoi(s.c_str());
     else if (e.exitCode > 128)
         sig = e.exitCode - 128;
@@ -47,24 +47,24 @@ EvaluationResult classifyCrash(const CrashEvidence& e) {
     const bool inCandidate = err.find("in_candidate=1") != std::string::npos || (!inReference && e.phase != "done");
 
     EvaluationResult r;
-    if (const auto arg = markerValue(err, "KS-INPUT-WRITE arg="); !arg.empty()) {
+    if (const auto arg = markerValue(err, "KW-INPUT-WRITE arg="); !arg.empty()) {
         r = failedResult(EvalStatus::WrongAnswer,
                          "the candidate wrote into its input " + arg + " (inputs are read-only during calls)" + during);
-    } else if (err.find("KS-OOM") != std::string::npos) {
+    } else if (err.find("KW-OOM") != std::string::npos) {
         r = failedResult(EvalStatus::Oom,
-                         "the candidate could not allocate memory (" + markerValue(err, "KS-OOM bytes=") + " bytes)" + during);
-    } else if (err.find("KS-KILLED-EARLY") != std::string::npos) {
+                         "the candidate could not allocate memory (" + markerValue(err, "KW-OOM bytes=") + " bytes)" + during);
+    } else if (err.find("KW-KILLED-EARLY") != std::string::npos) {
         // The torch judge died of a signal long before its limit. Once the
         // candidate's runner exists, the candidate is the one untrusted party.
         const std::string how = "the judge was killed (" + signalName(sig ? sig : SIGKILL) + ") before its time limit";
-        if (err.find("KS-CANDIDATE-RUNNER") != std::string::npos)
+        if (err.find("KW-CANDIDATE-RUNNER") != std::string::npos)
             r = failedResult(EvalStatus::RuntimeError,
                              how + ", with the candidate's runner alive: a candidate may not signal other processes" + during);
         else
             r = failedResult(EvalStatus::InfraError,
                              how + ", before any candidate code ran" + during +
                                  " (the host's doing: out of memory, or an operator; no candidate was charged)");
-    } else if (err.find("KS-TIMEOUT") != std::string::npos || e.exitCode == 124 || e.exitCode == 137 || sig == SIGXCPU) {
+    } else if (err.find("KW-TIMEOUT") != std::string::npos || e.exitCode == 124 || e.exitCode == 137 || sig == SIGXCPU) {
         // The job's limit ran out while no candidate code was being waited for:
         // the problem's kernels, the judge's own work or other jobs are to blame.
         const bool notTheCandidates = inReference || e.phase.rfind("waiting for the timing lock", 0) == 0 ||
@@ -101,4 +101,4 @@ std::optional<CrashEvidence> readCrashEvidence(const std::filesystem::path& jobD
     return e;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -9,10 +9,10 @@
 
 #include <cstdlib>
 
-namespace ks::eval {
+namespace kw::eval {
 
 std::filesystem::path findNvcc() {
-    if (const char* env = std::getenv("KS_NVCC"); env && *env) return env;
+    if (const char* env = std::getenv("KW_NVCC"); env && *env) return env;
     if (auto onPath = findExecutable("nvcc"); !onPath.empty()) return onPath;
     const std::filesystem::path usual = "/usr/local/cuda/bin/nvcc";
     return access(usual.c_str(), X_OK) == 0 ? usual : std::filesystem::path();
@@ -22,7 +22,7 @@ CompileCheck compileCudaCandidate(const std::filesystem::path& jobDir, double ti
     CompileCheck check;
     const auto nvcc = findNvcc();
     if (nvcc.empty()) {
-        check.note = "no nvcc on this machine (KS_NVCC, PATH, /usr/local/cuda/bin): build errors show on the GPU host";
+        check.note = "no nvcc on this machine (KW_NVCC, PATH, /usr/local/cuda/bin): build errors show on the GPU host";
         return check;
     }
     ProcessSpec spec;
@@ -31,7 +31,7 @@ CompileCheck compileCudaCandidate(const std::filesystem::path& jobDir, double ti
     spec.stdoutFile = jobDir / "build" / "compile-only.out";
     spec.stderrFile = jobDir / "build" / "compile-only.err";
     spec.limits.wallSeconds = timeoutS + 10;
-    spec.extraEnv = {"KS_NVCC=" + nvcc.string()};
+    spec.extraEnv = {"KW_NVCC=" + nvcc.string()};
     const auto p = runProcess(spec, stop);
     check.seconds = p.wallSeconds;
     if (!p.started) {
@@ -59,4 +59,4 @@ CompileCheck compileCudaCandidate(const std::filesystem::path& jobDir, double ti
     return check;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

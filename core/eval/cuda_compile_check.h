@@ -8,7 +8,7 @@
 #include <stop_token>
 #include <string>
 
-namespace ks::eval {
+namespace kw::eval {
 
 struct CompileCheck {
     bool ran = false;   // false: no nvcc here, or the stage itself could not run (see `note`)
@@ -18,10 +18,10 @@ struct CompileCheck {
     double seconds = 0;
 };
 
-// nvcc on this machine: $KS_NVCC, then PATH, then /usr/local/cuda/bin/nvcc; empty when none.
+// nvcc on this machine: $KW_NVCC, then PATH, then /usr/local/cuda/bin/nvcc; empty when none.
 std::filesystem::path findNvcc();
 
 // Runs the job dir's `run.sh compile-only` (written by CudaHarnessGenerator).
 CompileCheck compileCudaCandidate(const std::filesystem::path& jobDir, double timeoutS, std::stop_token stop = {});
 
-} // namespace ks::eval
+} // namespace kw::eval

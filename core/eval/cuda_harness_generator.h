@@ -1,10 +1,10 @@
 #pragma once
 // Turns (problem, candidate, options) into a self-contained job dir for the
-// `cuda` backend: the C++ harness built with -DKS_CUDA and its device side
+// `cuda` backend: the C++ harness built with -DKW_CUDA and its device side
 // (src/device_mirror.cu), and the reference, baselines and candidate as CUDA
 // sources whose extern "C" launcher takes device pointers. run.sh needs only
-// nvcc (KS_NVCC picks it) and a CUDA device on the host that runs it; it
-// compiles for the problem's arch (KS_CUDA_ARCH there overrides it).
+// nvcc (KW_NVCC picks it) and a CUDA device on the host that runs it; it
+// compiles for the problem's arch (KW_CUDA_ARCH there overrides it).
 //
 // `bash run.sh compile-only` builds the candidate and nothing else: the stage
 // that catches build errors on any machine with nvcc, before a job travels to
@@ -12,7 +12,7 @@
 // build/candidate.log when it did not.
 #include "eval/cpp_harness_generator.h"
 
-namespace ks::eval {
+namespace kw::eval {
 
 class CudaHarnessGenerator {
   public:
@@ -25,4 +25,4 @@ class CudaHarnessGenerator {
                                  const problem::ParamSpace& space, const EvalOptions& options, const JobLimits& limits);
 };
 
-} // namespace ks::eval
+} // namespace kw::eval

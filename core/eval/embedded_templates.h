@@ -2,9 +2,9 @@
 #include <map>
 #include <string>
 
-namespace ks::eval {
+namespace kw::eval {
 
-// Harness sources compiled into ks_core (see embed_templates.cmake), by file name.
+// Harness sources compiled into kw_core (see embed_templates.cmake), by file name.
 const std::map<std::string, std::string>& embeddedTemplates();
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::eval {
+namespace kw::eval {
 
 // A candidate kernel: its source text and one assignment of its declared params.
 struct Candidate {
@@ -48,4 +48,4 @@ struct EvalOptions {
     std::optional<std::uint64_t> inputSecret;
 };
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -5,7 +5,7 @@
 #include <array>
 #include <cmath>
 
-namespace ks::eval {
+namespace kw::eval {
 
 namespace {
 // The judges' own account of their clock (docs/result-format.md), carried as written.
@@ -259,4 +259,4 @@ nlohmann::json toJson(const EvaluationResult& r) {
     return j;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

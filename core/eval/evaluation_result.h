@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::eval {
+namespace kw::eval {
 
 // SynthError: the synthesizer produced no candidate (an LLM call failed or its
 // reply held no usable kernel); such a node is never evaluated.
@@ -88,4 +88,4 @@ EvaluationResult failedResult(EvalStatus status, std::string message);
 Result<EvaluationResult> parseResultJson(const std::string& text);
 nlohmann::json toJson(const EvaluationResult& result);
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -22,7 +22,7 @@
 #include <chrono>
 #include <sstream>
 
-namespace ks::eval {
+namespace kw::eval {
 namespace {
 
 std::string uniqueSuffix() {
@@ -50,7 +50,7 @@ Evaluator::Evaluator(Executor& executor, const store::Database* database, Evalua
 }
 
 std::filesystem::path Evaluator::defaultJobsRoot() {
-    return std::filesystem::temp_directory_path() / ("kernelsmith-" + std::to_string(getuid())) / "jobs";
+    return std::filesystem::temp_directory_path() / ("kernelwright-" + std::to_string(getuid())) / "jobs";
 }
 
 Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, const Candidate& candidate,
@@ -100,7 +100,7 @@ Result<PreparedJob> Evaluator::prepare(const problem::ProblemSpec& problem, cons
     std::error_code ec;
     std::filesystem::create_directories(config_.jobsRoot, ec);
     // Sandbox users of other uids must traverse (not list) the jobs folders.
-    for (auto dir = config_.jobsRoot; dir != dir.parent_path() && dir.string().find("kernelsmith") != std::string::npos;
+    for (auto dir = config_.jobsRoot; dir != dir.parent_path() && dir.string().find("kernelwright") != std::string::npos;
          dir = dir.parent_path())
         std::filesystem::permissions(
             dir, std::filesystem::perms::owner_all | std::filesystem::perms::group_exec | std::filesystem::perms::others_exec,
@@ -279,4 +279,4 @@ std::int64_t Evaluator::record(const problem::ProblemSpec& problem, const Prepar
     return *id;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -10,10 +10,10 @@
 #include <mutex>
 #include <optional>
 
-namespace ks::eval {
+namespace kw::eval {
 
 struct EvaluatorConfig {
-    std::filesystem::path jobsRoot; // default: $TMPDIR/kernelsmith-<uid>/jobs
+    std::filesystem::path jobsRoot; // default: $TMPDIR/kernelwright-<uid>/jobs
     bool keepJobs = false;          // keep job dirs after they finish (debugging)
     // Build the harness, reference and baselines once per problem and machine
     // in a job that runs no candidate code, and copy them into every job.
@@ -63,4 +63,4 @@ class Evaluator {
     std::mutex prebuildMutex_;
 };
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -10,7 +10,7 @@
 #include <stop_token>
 #include <string>
 
-namespace ks::eval {
+namespace kw::eval {
 
 struct JobRequest {
     std::filesystem::path dir;
@@ -53,4 +53,4 @@ class Executor {
     virtual bool cancelsOnPause() const { return false; }
 };
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -8,7 +8,7 @@
 
 #include <set>
 
-namespace ks::eval {
+namespace kw::eval {
 namespace {
 
 using nlohmann::json;
@@ -75,7 +75,7 @@ class ProfileReader {
     std::string where_;
 };
 
-#define KS_TRY(expr)                                                                                                             \
+#define KW_TRY(expr)                                                                                                             \
     if (auto s_ = (expr); !s_) return s_.error()
 
 Result<ExecutorChoice> readProfile(const json& p, const std::string& where) {
@@ -89,7 +89,7 @@ Result<ExecutorChoice> readProfile(const json& p, const std::string& where) {
     ProfileReader r(p, where);
     // "sandbox" holds for every kind: ssh hosts and Slurm nodes too.
     std::string sandbox;
-    KS_TRY(r.text("sandbox", sandbox));
+    KW_TRY(r.text("sandbox", sandbox));
     if (!sandbox.empty()) {
         auto policy = parseSandboxPolicy(sandbox);
         if (!policy) return makeError(ErrorCode::Validation, where + ": " + policy.error().message);
@@ -97,24 +97,24 @@ Result<ExecutorChoice> readProfile(const json& p, const std::string& where) {
     }
     switch (c.kind) {
     case ExecutorKind::Local: {
-        KS_TRY(r.onlyKnown({"kind", "workers", "sandbox"}));
-        KS_TRY(r.count("workers", c.local.workers, 0));
+        KW_TRY(r.onlyKnown({"kind", "workers", "sandbox"}));
+        KW_TRY(r.count("workers", c.local.workers, 0));
         break;
     }
     case ExecutorKind::Ssh: {
-        KS_TRY(r.onlyKnown({"kind", "hosts", "key", "dir", "slots", "gpus", "options", "sandbox"}));
+        KW_TRY(r.onlyKnown({"kind", "hosts", "key", "dir", "slots", "gpus", "options", "sandbox"}));
         std::vector<std::string> targets, options;
-        KS_TRY(r.list("hosts", targets));
+        KW_TRY(r.list("hosts", targets));
         if (targets.empty()) return r.error("hosts", "a list of one or more USER@HOST[:PORT]");
         SshHost shared;
         std::string key;
-        KS_TRY(r.text("key", key));
+        KW_TRY(r.text("key", key));
         shared.identityFile = key;
-        KS_TRY(r.text("dir", shared.remoteDir));
-        KS_TRY(r.list("gpus", shared.gpus));
+        KW_TRY(r.text("dir", shared.remoteDir));
+        KW_TRY(r.list("gpus", shared.gpus));
         shared.slotCount = shared.gpus.empty() ? 1 : shared.gpus.size();
-        KS_TRY(r.count("slots", shared.slotCount, 1));
-        KS_TRY(r.list("options", options));
+        KW_TRY(r.count("slots", shared.slotCount, 1));
+        KW_TRY(r.list("options", options));
         for (const auto& o : options) c.ssh.extraSshOptions.insert(c.ssh.extraSshOptions.end(), {"-o", o});
         for (const auto& t : targets) {
             auto parsed = parseSshTarget(t);
@@ -128,33 +128,33 @@ Result<ExecutorChoice> readProfile(const json& p, const std::string& where) {
         break;
     }
     case ExecutorKind::Slurm: {
-        KS_TRY(r.onlyKnown({"kind", "dir", "partition", "account", "qos", "gres", "time", "jobs", "args", "requeue", "poll",
+        KW_TRY(r.onlyKnown({"kind", "dir", "partition", "account", "qos", "gres", "time", "jobs", "args", "requeue", "poll",
                             "max_poll", "linger", "sandbox"}));
         std::string dir;
-        KS_TRY(r.text("dir", dir));
+        KW_TRY(r.text("dir", dir));
         if (dir.empty()) return r.error("dir", "the shared dir for job dirs, an absolute path the compute nodes see");
         c.slurm.sharedDir = dir;
-        KS_TRY(r.text("partition", c.slurm.submit.partition));
-        KS_TRY(r.text("account", c.slurm.submit.account));
-        KS_TRY(r.text("qos", c.slurm.submit.qos));
-        KS_TRY(r.text("gres", c.slurm.submit.gres));
-        KS_TRY(r.text("time", c.slurm.submit.timeLimit));
-        KS_TRY(r.count("jobs", c.slurm.maxJobs, 1));
-        KS_TRY(r.list("args", c.slurm.submit.extraArgs));
+        KW_TRY(r.text("partition", c.slurm.submit.partition));
+        KW_TRY(r.text("account", c.slurm.submit.account));
+        KW_TRY(r.text("qos", c.slurm.submit.qos));
+        KW_TRY(r.text("gres", c.slurm.submit.gres));
+        KW_TRY(r.text("time", c.slurm.submit.timeLimit));
+        KW_TRY(r.count("jobs", c.slurm.maxJobs, 1));
+        KW_TRY(r.list("args", c.slurm.submit.extraArgs));
         std::size_t requeue = static_cast<std::size_t>(c.slurm.requeueAttempts);
-        KS_TRY(r.count("requeue", requeue, 0));
+        KW_TRY(r.count("requeue", requeue, 0));
         c.slurm.requeueAttempts = static_cast<int>(requeue);
-        KS_TRY(r.seconds("poll", c.slurm.pollIntervalS));
+        KW_TRY(r.seconds("poll", c.slurm.pollIntervalS));
         c.slurm.maxPollIntervalS = std::max(c.slurm.maxPollIntervalS, c.slurm.pollIntervalS);
-        KS_TRY(r.seconds("max_poll", c.slurm.maxPollIntervalS));
-        KS_TRY(r.seconds("linger", c.slurm.lingerS, true));
+        KW_TRY(r.seconds("max_poll", c.slurm.maxPollIntervalS));
+        KW_TRY(r.seconds("linger", c.slurm.lingerS, true));
         break;
     }
     }
     return c;
 }
 
-#undef KS_TRY
+#undef KW_TRY
 
 } // namespace
 
@@ -233,4 +233,4 @@ Result<std::unique_ptr<Executor>> makeExecutor(const ExecutorChoice& choice) {
     return made(LocalExecutor::create(choice.local));
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -1,9 +1,9 @@
 #pragma once
 // Where a search's candidates run, chosen per search: this machine, hosts over
 // ssh, or a Slurm cluster. Named choices live in a profiles file,
-// $XDG_CONFIG_HOME/kernelsmith/executors.json:
+// $XDG_CONFIG_HOME/kernelwright/executors.json:
 //   {"profiles": {
-//      "gpu-cluster": {"kind": "slurm", "dir": "/shared/ks-jobs", "partition": "gpu", "gres": "gpu:1", "jobs": 16},
+//      "gpu-cluster": {"kind": "slurm", "dir": "/shared/kw-jobs", "partition": "gpu", "gres": "gpu:1", "jobs": 16},
 //      "h100box": {"kind": "ssh", "hosts": ["me@h100"], "gpus": ["0", "1"]},
 //      "here": {"kind": "local", "workers": 2}}}
 // The CLI (--executor-profile NAME) and the workbench's New Search dialog read it.
@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-namespace ks::eval {
+namespace kw::eval {
 
 std::string executorKindName(ExecutorKind kind);
 // "local", "ssh", "slurm".
@@ -41,4 +41,4 @@ Result<ExecutorChoice> findExecutorProfile(const std::filesystem::path& file, co
 
 Result<std::unique_ptr<Executor>> makeExecutor(const ExecutorChoice& choice);
 
-} // namespace ks::eval
+} // namespace kw::eval

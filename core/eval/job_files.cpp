@@ -6,7 +6,7 @@
 
 #include <cctype>
 
-namespace ks::eval {
+namespace kw::eval {
 
 Status makeJobDir(const std::filesystem::path& jobDir) {
     std::error_code ec;
@@ -79,4 +79,4 @@ void copyJobOutputs(const std::filesystem::path& from, const std::filesystem::pa
     }
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

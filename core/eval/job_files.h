@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-namespace ks::eval {
+namespace kw::eval {
 
 // Creates a job dir with its src/ and build/ folders; the error names the dir.
 Status makeJobDir(const std::filesystem::path& jobDir);
@@ -34,4 +34,4 @@ void readJobOutputs(const std::filesystem::path& dir, const std::string& endedHo
 // `to`. Plain files only: links the candidate planted stay behind.
 void copyJobOutputs(const std::filesystem::path& from, const std::filesystem::path& to);
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -1,6 +1,6 @@
 #include "eval/job_pool.h"
 
-namespace ks::eval {
+namespace kw::eval {
 
 JobPool::JobPool(std::size_t slots, RunJob run) : run_(std::move(run)) {
     for (std::size_t i = 0; i < slots; ++i) workers_.emplace_back([this, i] { workerLoop(i); });
@@ -45,4 +45,4 @@ void JobPool::workerLoop(std::size_t slot) {
     }
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

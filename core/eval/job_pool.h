@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-namespace ks::eval {
+namespace kw::eval {
 
 class JobPool {
   public:
@@ -41,4 +41,4 @@ class JobPool {
     std::vector<std::thread> workers_;
 };
 
-} // namespace ks::eval
+} // namespace kw::eval

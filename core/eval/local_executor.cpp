@@ -15,7 +15,7 @@
 #include <cstring>
 #include <thread>
 
-namespace ks::eval {
+namespace kw::eval {
 namespace {
 
 std::uint64_t physicalMemory() {
@@ -63,7 +63,7 @@ Result<std::unique_ptr<LocalExecutor>> LocalExecutor::create(LocalExecutorConfig
     }
     if (config.exclusiveTiming && config.timingLockFile.empty())
         config.timingLockFile =
-            std::filesystem::temp_directory_path() / ("kernelsmith-" + std::to_string(getuid())) / "timing.lock";
+            std::filesystem::temp_directory_path() / ("kernelwright-" + std::to_string(getuid())) / "timing.lock";
     for (const auto& g : config.gpus)
         if (g.empty() || g.find_first_not_of("0123456789") != std::string::npos)
             return makeError(ErrorCode::InvalidArgument, "--gpus expects CUDA device numbers such as 0,1,3, got '" + g + "'");
@@ -88,11 +88,11 @@ Result<std::unique_ptr<LocalExecutor>> LocalExecutor::create(LocalExecutorConfig
 }
 
 // Claims the first free block of 64 sandbox uids on this machine: an flock on
-// <tmp>/kernelsmith-uids/block-N.lock, held until the executor goes. Returns
+// <tmp>/kernelwright-uids/block-N.lock, held until the executor goes. Returns
 // the block's index and the locked descriptor.
 static std::pair<unsigned, int> claimUidBlock(std::size_t workers) {
     constexpr unsigned kBlocks = 512;
-    const auto dir = std::filesystem::temp_directory_path() / "kernelsmith-uids";
+    const auto dir = std::filesystem::temp_directory_path() / "kernelwright-uids";
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     const unsigned perBlock = 64;
@@ -184,7 +184,7 @@ JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) co
             return outcome;
         }
         spec.passFd = lockFd;
-        spec.extraEnv.push_back("KS_TIMING_LOCK_FD=3");
+        spec.extraEnv.push_back("KW_TIMING_LOCK_FD=3");
     }
 
     log::eval()->debug("slot {}: running {}", slot, dir.string());
@@ -201,4 +201,4 @@ JobOutcome LocalExecutor::runJob(std::size_t slot, const JobRequest& request) co
     return outcome;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-namespace ks::eval {
+namespace kw::eval {
 
 struct LocalExecutorConfig {
     std::size_t workers = 0; // 0: one per core
@@ -31,7 +31,7 @@ struct LocalExecutorConfig {
     // Timing phases run one at a time (checks and builds still overlap): jobs
     // timed side by side share memory bandwidth and caches, which would make
     // every memory-bound kernel look slower than it is. Serialized through an
-    // flock on timingLockFile (default: <tmp>/kernelsmith-<uid>/timing.lock),
+    // flock on timingLockFile (default: <tmp>/kernelwright-<uid>/timing.lock),
     // so separate processes on this machine (two CLI searches) also take turns.
     bool exclusiveTiming = true;
     std::filesystem::path timingLockFile;
@@ -79,4 +79,4 @@ class LocalExecutor final : public Executor {
     std::unique_ptr<JobPool> pool_; // last: its threads stop before the members they use go
 };
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -7,7 +7,7 @@
 #include <map>
 #include <mutex>
 
-namespace ks::eval {
+namespace kw::eval {
 namespace {
 
 std::string firstLineOf(const std::string& command) {
@@ -51,4 +51,4 @@ const MachineInfo& machineInfo(const std::string& compiler) {
     return cache.emplace(compiler, info).first->second;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

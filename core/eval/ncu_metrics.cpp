@@ -1,6 +1,6 @@
 #include "eval/ncu_metrics.h"
 
-namespace ks::eval {
+namespace kw::eval {
 
 const std::string& ncuMetricList() {
     // Duration, speed of light (DRAM, L2, SM), occupancy and what limits it,
@@ -27,10 +27,10 @@ const std::string& ncuMetricList() {
 }
 
 std::string ncuLookupScript() {
-    return "NCU=\"${KS_NCU:-$(command -v ncu)}\"\n"
+    return "NCU=\"${KW_NCU:-$(command -v ncu)}\"\n"
            "for d in ${CUDA_HOME:+\"$CUDA_HOME/bin\"} ${CUDA_ROOT:+\"$CUDA_ROOT/bin\"} /usr/local/cuda/bin; do\n"
            "  [ -z \"$NCU\" ] && [ -x \"$d/ncu\" ] && NCU=\"$d/ncu\"\n"
            "done\n";
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -5,8 +5,8 @@
 // side use it to try such a failure again with the device to itself.
 #include <string_view>
 
-namespace ks::eval {
+namespace kw::eval {
 
 bool mentionsOutOfMemory(std::string_view message);
 
-} // namespace ks::eval
+} // namespace kw::eval

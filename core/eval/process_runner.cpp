@@ -18,7 +18,7 @@
 #include <sstream>
 #include <thread>
 
-namespace ks::eval {
+namespace kw::eval {
 namespace {
 
 double seconds(std::chrono::steady_clock::time_point since) {
@@ -192,4 +192,4 @@ std::uint64_t countTasksOfUser(unsigned uid) {
     return tasks;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::eval {
+namespace kw::eval {
 
 struct ProcessLimits {
     double wallSeconds = 0; // 0: none
@@ -49,4 +49,4 @@ std::string findExecutable(const std::string& name);
 // Tasks (threads included) that `uid` runs now; RLIMIT_NPROC counts these.
 std::uint64_t countTasksOfUser(unsigned uid);
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -1,6 +1,6 @@
 #include "eval/profile_level.h"
 
-namespace ks::eval {
+namespace kw::eval {
 
 std::string profileLevelName(ProfileLevel level) {
     switch (level) {
@@ -25,4 +25,4 @@ std::optional<ProfileLevel> parseProfileLevel(const std::string& name) {
     return std::nullopt;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-namespace ks::eval {
+namespace kw::eval {
 
 enum class ProfileLevel {
     None,       // timing only
@@ -22,4 +22,4 @@ inline bool profileRunsInJob(ProfileLevel level) {
     return level == ProfileLevel::Counters || level == ProfileLevel::Cachegrind || level == ProfileLevel::Ncu;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

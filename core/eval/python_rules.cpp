@@ -14,7 +14,7 @@
 #include <sstream>
 #include <unistd.h>
 
-namespace ks::eval {
+namespace kw::eval {
 namespace {
 
 constexpr std::size_t kMaxSourceBytes = 1u << 20;
@@ -32,7 +32,7 @@ struct Scratch {
     Scratch() {
         static std::atomic<unsigned> counter{0};
         dir = std::filesystem::temp_directory_path() /
-              ("ks-pyrules-" + std::to_string(getpid()) + "-" + std::to_string(counter.fetch_add(1)));
+              ("kw-pyrules-" + std::to_string(getpid()) + "-" + std::to_string(counter.fetch_add(1)));
         std::filesystem::create_directories(dir);
     }
     ~Scratch() {
@@ -84,4 +84,4 @@ std::vector<RuleViolation> checkPythonRules(const std::string& source, const std
     return found;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

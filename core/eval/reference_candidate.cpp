@@ -1,6 +1,6 @@
 #include "eval/reference_candidate.h"
 
-namespace ks::eval {
+namespace kw::eval {
 
 Candidate referenceCandidate(const problem::ProblemSpec& problem) {
     Candidate c;
@@ -15,4 +15,4 @@ EvalOptions referenceOptions(EvalOptions options) {
     return options;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -5,7 +5,7 @@
 #include "eval/eval_options.h"
 #include "problem/problem_spec.h"
 
-namespace ks::eval {
+namespace kw::eval {
 
 // The reference's own text; a torch reference is renamed to the ModelNew a
 // candidate module defines and runs in the candidate's runner.
@@ -15,4 +15,4 @@ Candidate referenceCandidate(const problem::ProblemSpec& problem);
 // reference may call what candidates may not (the problem's forbidden ops).
 EvalOptions referenceOptions(EvalOptions options);
 
-} // namespace ks::eval
+} // namespace kw::eval

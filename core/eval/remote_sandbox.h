@@ -11,10 +11,10 @@
 #include <filesystem>
 #include <string>
 
-namespace ks::eval {
+namespace kw::eval {
 
 constexpr int kNoSandboxExit = 96;
-constexpr const char* kRemoteSandboxFile = "build/ks-sandbox.sh"; // relative to the job dir
+constexpr const char* kRemoteSandboxFile = "build/kw-sandbox.sh"; // relative to the job dir
 
 const char* sandboxPolicyName(SandboxPolicy policy);
 
@@ -29,4 +29,4 @@ bool refusedForNoSandbox(const std::filesystem::path& jobDir);
 // what the script left in build/sandbox of the returned job dir.
 std::string noSandboxMessage(const std::filesystem::path& jobDir, const std::string& host);
 
-} // namespace ks::eval
+} // namespace kw::eval

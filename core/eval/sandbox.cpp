@@ -10,7 +10,7 @@
 #include <mutex>
 #include <sstream>
 
-namespace ks::eval {
+namespace kw::eval {
 namespace {
 
 SandboxStatus probe() {
@@ -22,7 +22,7 @@ SandboxStatus probe() {
     }
     // A trial run as the user jobs will run as: namespaces can be disabled by
     // the kernel or a container runtime even when bwrap is installed.
-    const auto dir = std::filesystem::temp_directory_path() / ("ks-sandbox-probe-" + std::to_string(getpid()));
+    const auto dir = std::filesystem::temp_directory_path() / ("kw-sandbox-probe-" + std::to_string(getpid()));
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     ProcessSpec spec;
@@ -111,4 +111,4 @@ std::vector<std::string> sandboxedCommand(const SandboxStatus& status, const std
     return argv;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::eval {
+namespace kw::eval {
 
 enum class SandboxPolicy {
     Required,  // refuse to run jobs without bubblewrap
@@ -36,4 +36,4 @@ std::vector<std::string> sandboxArguments(const std::string& jobDir);
 std::vector<std::string> sandboxedCommand(const SandboxStatus& status, const std::filesystem::path& jobDir,
                                           const std::vector<std::string>& command);
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -7,7 +7,7 @@
 #include <limits>
 #include <sstream>
 
-namespace ks::eval {
+namespace kw::eval {
 namespace {
 
 std::vector<std::string> splitFields(const std::string& line, char separator) {
@@ -51,7 +51,7 @@ std::string describeExitSignal(const std::string& text) {
 } // namespace
 
 const char* const kSlurmBatchScript = R"sh(#!/bin/bash
-# A Kernelsmith evaluation on Slurm (no #SBATCH lines: sbatch gets its options
+# A Kernelwright evaluation on Slurm (no #SBATCH lines: sbatch gets its options
 # from the command line). $1/<array task> links to the job's shared dir.
 # With $2 (milliseconds) and $3 (the runners dir), the allocation then lingers
 # that long for another job the client hands it as the link $3/<this job's
@@ -64,14 +64,14 @@ ulimit -c 0
 # them again. No candidate code has run in a job dir before: the record is ours.
 sig=$( { uname -m; grep -m1 '^model name' /proc/cpuinfo; grep -m1 '^flags' /proc/cpuinfo; } 2>/dev/null | cksum | cut -d' ' -f1)
 # Jobs on one node take turns timing, as the local executor's workers do.
-lock="${TMPDIR:-/tmp}/kernelsmith-timing-$(id -u)-${SLURM_JOB_GPUS:-${CUDA_VISIBLE_DEVICES:-cpu}}.lock"
+lock="${TMPDIR:-/tmp}/kernelwright-timing-$(id -u)-${SLURM_JOB_GPUS:-${CUDA_VISIBLE_DEVICES:-cpu}}.lock"
 # OpenMP code keeps to the CPUs Slurm gave the job even where it does not bind
 # them (as the local executor pins each worker to its own).
 [ -z "$OMP_NUM_THREADS" ] && [ -n "${SLURM_CPUS_ON_NODE:-}" ] && export OMP_NUM_THREADS=$SLURM_CPUS_ON_NODE
 
 run_entry() {
   if ! cd "$1/job" 2>/dev/null; then
-    echo "kernelsmith: cannot enter $1/job on $(hostname): is the shared dir mounted at the same path on this node?" >&2
+    echo "kernelwright: cannot enter $1/job on $(hostname): is the shared dir mounted at the same path on this node?" >&2
     exit 97
   fi
   local limit rc start end
@@ -81,8 +81,8 @@ run_entry() {
   if [ ! -f build/prebuild-only ] && [ "$(cat build/prebuilt-on 2>/dev/null)" != "$sig" ]; then rm -f build/harness build/*.so; fi
   exec 3>>"$lock" || exec 3>/dev/null
   start=$EPOCHREALTIME
-  # In bubblewrap where the node has it (the policy in ../sandbox; build/ks-sandbox.sh came with the job).
-  KS_TIMING_LOCK_FD=3 timeout -k 5 "$limit" bash --norc build/ks-sandbox.sh "$(cat ../sandbox 2>/dev/null || echo preferred)" \
+  # In bubblewrap where the node has it (the policy in ../sandbox; build/kw-sandbox.sh came with the job).
+  KW_TIMING_LOCK_FD=3 timeout -k 5 "$limit" bash --norc build/kw-sandbox.sh "$(cat ../sandbox 2>/dev/null || echo preferred)" \
     bash --norc run.sh > build/runsh.out 2> build/runsh.err < /dev/null
   rc=$?
   end=$EPOCHREALTIME
@@ -307,7 +307,7 @@ std::string describeLostJob(const SlurmJobState& job) {
     else if (base == "OUT_OF_MEMORY")
         why = "its node's memory limit killed it (ask for more with --slurm-arg=--mem=...)";
     else if (base == "CANCELLED")
-        why = "it was cancelled outside Kernelsmith (scancel, or an administrator)";
+        why = "it was cancelled outside Kernelwright (scancel, or an administrator)";
     else if (base == "FAILED" || base == "COMPLETED")
         why = "the batch script ended before run.sh did: is the shared dir mounted at the same path on the node?";
     else if (job.state.empty())
@@ -329,4 +329,4 @@ std::optional<SlurmRunRecord> parseRunRecord(const std::string& text) {
     return r;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

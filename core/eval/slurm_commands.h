@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::eval {
+namespace kw::eval {
 
 // What every submission asks Slurm for (SlurmExecutorConfig's sbatch part).
 struct SlurmSubmitOptions {
@@ -17,7 +17,7 @@ struct SlurmSubmitOptions {
     std::string gres;      // e.g. "gpu:1"
     std::string timeLimit; // Slurm's --time; empty: the batch's wall limit plus a margin
     std::vector<std::string> extraArgs;
-    std::string jobName = "kernelsmith"; // squeue finds our jobs by it
+    std::string jobName = "kernelwright"; // squeue finds our jobs by it
 };
 
 // One sbatch call: a single job, or a job array whose task i runs the job
@@ -90,4 +90,4 @@ std::optional<SlurmRunRecord> parseRunRecord(const std::string& text);
 // SlurmBatch::lingerS), runs it the same way, and so on.
 extern const char* const kSlurmBatchScript;
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -15,7 +15,7 @@
 #include <cmath>
 #include <sstream>
 
-namespace ks::eval {
+namespace kw::eval {
 namespace {
 
 std::string uniqueTag() {
@@ -80,7 +80,7 @@ Result<std::unique_ptr<SlurmExecutor>> SlurmExecutor::create(SlurmExecutorConfig
         config.batchWindowS < 0 || config.lostGraceS < 0 || config.lingerS < 0)
         return invalid("slurm: the poll interval must be positive and at most its maximum; delays must not be negative");
     auto& s = config.submit;
-    if (s.jobName.empty()) s.jobName = "kernelsmith";
+    if (s.jobName.empty()) s.jobName = "kernelwright";
     for (const auto* field : {&s.partition, &s.account, &s.qos, &s.gres, &s.timeLimit, &s.jobName})
         if (field->find_first_of("\n\r") != std::string::npos) return invalid("slurm: an sbatch option holds a line break");
     for (const char* tool : {"sbatch", "squeue", "scancel"})
@@ -89,7 +89,7 @@ Result<std::unique_ptr<SlurmExecutor>> SlurmExecutor::create(SlurmExecutorConfig
                                                       "` on PATH here: install slurm-client, or load the cluster's Slurm module");
 
     std::error_code ec;
-    const auto own = config.sharedDir / ".kernelsmith";
+    const auto own = config.sharedDir / ".kernelwright";
     std::filesystem::create_directories(own / "batches", ec);
     if (!ec) std::filesystem::create_directories(own / "runners", ec);
     if (ec)
@@ -107,7 +107,7 @@ Result<std::unique_ptr<SlurmExecutor>> SlurmExecutor::create(SlurmExecutorConfig
                                      std::filesystem::perms::others_exec,
                                  ec);
     const auto scratch =
-        std::filesystem::temp_directory_path() / ("kernelsmith-" + std::to_string(getuid())) / ("slurm-" + uniqueTag());
+        std::filesystem::temp_directory_path() / ("kernelwright-" + std::to_string(getuid())) / ("slurm-" + uniqueTag());
     std::filesystem::create_directories(scratch, ec);
     if (ec)
         return makeError(ErrorCode::Io,
@@ -400,7 +400,7 @@ void SlurmExecutor::submitBatch(const std::vector<Tracked*>& batch) {
 
     SlurmBatch b;
     b.script = script_;
-    b.batchDir = config_.sharedDir / ".kernelsmith" / "batches" / uniqueTag();
+    b.batchDir = config_.sharedDir / ".kernelwright" / "batches" / uniqueTag();
     b.tasks = ready.size();
     b.wallLimitS = wallLimit;
     b.lingerS = config_.lingerS;
@@ -572,4 +572,4 @@ void SlurmExecutor::finish(Tracked& job, JobOutcome outcome) {
     job.promise.set_value(std::move(outcome));
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

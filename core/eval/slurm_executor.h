@@ -18,7 +18,7 @@
 #include <mutex>
 #include <thread>
 
-namespace ks::eval {
+namespace kw::eval {
 
 struct SlurmExecutorConfig {
     // Job dirs go to <sharedDir>/<job>/; every compute node must see it at this path.
@@ -91,7 +91,7 @@ class SlurmExecutor final : public Executor {
     bool attach(Tracked& job);
     bool handOver(Tracked& job);
     bool prepareEntry(Tracked& job);
-    std::filesystem::path runnersDir() const { return config_.sharedDir / ".kernelsmith" / "runners"; }
+    std::filesystem::path runnersDir() const { return config_.sharedDir / ".kernelwright" / "runners"; }
     void submitBatch(const std::vector<Tracked*>& batch);
     void lost(Tracked& job, const SlurmJobState& state);
     void finish(Tracked& job, JobOutcome outcome);
@@ -120,4 +120,4 @@ class SlurmExecutor final : public Executor {
     std::thread manager_; // last: it stops before the members it uses go
 };
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -14,7 +14,7 @@
 #include <cstdio>
 #include <thread>
 
-namespace ks::eval {
+namespace kw::eval {
 namespace {
 
 // A remote path as the remote shell must see it: "~/x" is "$HOME"/'x'.
@@ -70,7 +70,7 @@ else
   find . -mindepth 1 -delete && tar -xf - --no-same-owner || exit 98
   mkdir -p build && exec 3>>@LOCK@ || exit 97
   @ENV@ setsid bash --norc -c 'ulimit -c 0; ulimit -f 1048576
-    timeout -k 5 @LIMIT@ bash --norc "$0/build/ks-sandbox.sh" @SANDBOX@ bash --norc "$0/run.sh" > build/runsh.out 2> build/runsh.err < /dev/null &
+    timeout -k 5 @LIMIT@ bash --norc "$0/build/kw-sandbox.sh" @SANDBOX@ bash --norc "$0/run.sh" > build/runsh.out 2> build/runsh.err < /dev/null &
     echo $! > build/runsh.tpid
     wait $!
     echo $? > build/runsh.rc.tmp && mv build/runsh.rc.tmp build/runsh.rc' "$PWD" < /dev/null > /dev/null 2>&1 &
@@ -93,7 +93,7 @@ std::string fillIn(std::string text, const std::vector<std::pair<std::string, st
 
 std::string jobCommand(const std::string& job, const std::string& lockFile, const std::string& gpu, double wallLimitS,
                        SandboxPolicy sandbox) {
-    const std::string env = "KS_TIMING_LOCK_FD=3" + (gpu.empty() ? std::string() : " CUDA_VISIBLE_DEVICES=" + shellQuote(gpu));
+    const std::string env = "KW_TIMING_LOCK_FD=3" + (gpu.empty() ? std::string() : " CUDA_VISIBLE_DEVICES=" + shellQuote(gpu));
     return fillIn(kJobScript, {{"@JOB@", job},
                                {"@LOCK@", lockFile},
                                {"@ENV@", env},
@@ -202,7 +202,7 @@ Result<std::unique_ptr<SshExecutor>> SshExecutor::create(SshExecutorConfig confi
             return makeError(ErrorCode::NotFound, std::string("the ssh executor needs `") + tool + "` on PATH here: install " +
                                                       (std::string(tool) == "ssh" ? "openssh-client" : "tar"));
     char name[256] = {};
-    if (gethostname(name, sizeof name - 1) != 0) std::snprintf(name, sizeof name, "kernelsmith");
+    if (gethostname(name, sizeof name - 1) != 0) std::snprintf(name, sizeof name, "kernelwright");
     return std::unique_ptr<SshExecutor>(new SshExecutor(std::move(config), fileSafeName(name)));
 }
 
@@ -408,4 +408,4 @@ JobOutcome SshExecutor::runJob(std::size_t slotIndex, const JobRequest& request)
     return outcome;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -16,14 +16,14 @@
 #include <string>
 #include <vector>
 
-namespace ks::eval {
+namespace kw::eval {
 
 struct SshHost {
     std::string host;
     std::string user; // empty: ssh's default (~/.ssh/config, the local user)
     int port = 22;
     std::filesystem::path identityFile;              // empty: ssh's default keys and agent
-    std::string remoteDir = "/tmp/kernelsmith-jobs"; // absolute, or ~/...
+    std::string remoteDir = "/tmp/kernelwright-jobs"; // absolute, or ~/...
     std::size_t slotCount = 1;                       // jobs at once on this host (not `slots`: a Qt macro)
     std::vector<std::string> gpus;                   // one per slot ("" = none), or none at all
 };
@@ -94,4 +94,4 @@ class SshExecutor final : public Executor {
     std::unique_ptr<JobPool> pool_; // last: its threads stop before the members they use go
 };
 
-} // namespace ks::eval
+} // namespace kw::eval

@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-namespace ks::eval {
+namespace kw::eval {
 namespace {
 
 // Blanks comments so that prose never triggers a rule; keeps string literals
@@ -356,4 +356,4 @@ std::string describeViolations(const std::vector<RuleViolation>& violations) {
     return s;
 }
 
-} // namespace ks::eval
+} // namespace kw::eval

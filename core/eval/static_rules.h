@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::eval {
+namespace kw::eval {
 
 struct RuleViolation {
     std::string rule;    // e.g. "network"
@@ -30,4 +30,4 @@ std::vector<RuleViolation> checkPythonRules(const std::string& source, const std
 std::vector<RuleViolation> checkCudaRules(const std::string& source, const std::vector<std::string>& forbidden);
 std::string describeViolations(const std::vector<RuleViolation>& violations);
 
-} // namespace ks::eval
+} // namespace kw::eval

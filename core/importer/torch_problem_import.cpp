@@ -17,7 +17,7 @@
 #include <cstdlib>
 #include <fstream>
 
-namespace ks::importer {
+namespace kw::importer {
 namespace {
 
 using nlohmann::json;
@@ -27,7 +27,7 @@ struct Scratch {
     fs::path dir;
     Scratch() {
         static int counter = 0;
-        dir = fs::temp_directory_path() / ("kernelsmith-import-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+        dir = fs::temp_directory_path() / ("kernelwright-import-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
         fs::create_directories(dir);
     }
     ~Scratch() {
@@ -121,11 +121,11 @@ Result<ImportReport> importTorchProblem(const fs::path& file, const ImportOption
     if (fs::exists(options.outDir / "problem.json", ec))
         return makeError(ErrorCode::InvalidArgument, (options.outDir / "problem.json").string() +
                                                          " exists: import into a new folder (--out), nothing is overwritten");
-    const char* pythonEnv = std::getenv("KS_PYTHON");
+    const char* pythonEnv = std::getenv("KW_PYTHON");
     const std::string python = pythonEnv && *pythonEnv ? std::string(pythonEnv) : eval::findExecutable("python3");
     if (python.empty())
         return makeError(ErrorCode::NotFound, "python3 is not on PATH: the import runs the reference; install python3 with "
-                                              "PyTorch, or set KS_PYTHON");
+                                              "PyTorch, or set KW_PYTHON");
 
     Scratch scratch;
     std::ofstream(scratch.dir / "torch_import.py", std::ios::binary) << eval::embeddedTemplates().at("torch_import.py");
@@ -228,4 +228,4 @@ Result<ImportReport> importTorchProblem(const fs::path& file, const ImportOption
     return report;
 }
 
-} // namespace ks::importer
+} // namespace kw::importer

@@ -2,7 +2,7 @@
 // Bring your own operator: a PyTorch module in KernelBench's format (class
 // Model, get_inputs, get_init_inputs, module-level sizes) becomes a torch
 // problem folder. The file runs in a Python of its own (torch_import.py,
-// KS_PYTHON or python3 on PATH, on the GPU when one is visible, else the
+// KW_PYTHON or python3 on PATH, on the GPU when one is visible, else the
 // CPU): it finds the sizes, keeps the check shapes the reference runs on,
 // measures bytes and flops, and proposes forbidden ops and tolerances. What
 // could not be inferred is reported, never guessed silently.
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::importer {
+namespace kw::importer {
 
 struct ImportOptions {
     std::filesystem::path outDir; // the problem folder to create (must not hold a problem.json)
@@ -46,4 +46,4 @@ Result<ImportReport> importTorchProblem(const std::filesystem::path& file, const
 // text): a folder import that was stopped goes on without redoing it.
 std::optional<ImportReport> earlierImport(const std::filesystem::path& file, const std::filesystem::path& outDir);
 
-} // namespace ks::importer
+} // namespace kw::importer

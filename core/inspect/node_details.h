@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace ks::inspect {
+namespace kw::inspect {
 
 // The deepest stored profile of a node's evaluation, as the inspector shows it.
 struct ProfileSummary {
@@ -48,4 +48,4 @@ struct NodeDetails {
     bool ncuBaselineIsParent = false;
 };
 
-} // namespace ks::inspect
+} // namespace kw::inspect

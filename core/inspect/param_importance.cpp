@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <set>
 
-namespace ks::inspect {
+namespace kw::inspect {
 namespace {
 
 bool number(const std::string& s, double& out) {
@@ -66,4 +66,4 @@ std::vector<ParamImportance> paramImportance(const std::vector<ParamSample>& sam
     return out;
 }
 
-} // namespace ks::inspect
+} // namespace kw::inspect

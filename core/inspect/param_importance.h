@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::inspect {
+namespace kw::inspect {
 
 struct ParamSample {
     std::map<std::string, std::string> params;
@@ -24,4 +24,4 @@ struct ParamImportance {
 // Params with fewer than two distinct values are left out; most important first.
 std::vector<ParamImportance> paramImportance(const std::vector<ParamSample>& samples);
 
-} // namespace ks::inspect
+} // namespace kw::inspect

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace ks::inspect {
+namespace kw::inspect {
 namespace {
 
 std::optional<ProfileSummary> summarize(const store::ProfileRecord& rec) {
@@ -185,4 +185,4 @@ Result<std::string> WorkspaceReader::reportHtml(std::int64_t searchId) const {
     return report::searchReportHtml(*db_, searchId);
 }
 
-} // namespace ks::inspect
+} // namespace kw::inspect

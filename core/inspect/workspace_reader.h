@@ -13,11 +13,11 @@
 #include <memory>
 #include <vector>
 
-namespace ks::store {
+namespace kw::store {
 class Database;
 }
 
-namespace ks::inspect {
+namespace kw::inspect {
 
 class WorkspaceReader {
   public:
@@ -51,4 +51,4 @@ class WorkspaceReader {
     std::unique_ptr<store::Database> db_;
 };
 
-} // namespace ks::inspect
+} // namespace kw::inspect

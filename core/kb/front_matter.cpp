@@ -6,7 +6,7 @@
 #include <mutex>
 #include <sstream>
 
-namespace ks::kb {
+namespace kw::kb {
 namespace {
 
 // "[a, b, c]" -> {a, b, c}; a bare word is a list of one.
@@ -195,4 +195,4 @@ std::string renderFrontMatter(const KbDocument& d) {
     return s + "---\n";
 }
 
-} // namespace ks::kb
+} // namespace kw::kb

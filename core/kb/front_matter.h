@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::kb {
+namespace kw::kb {
 
 // One problem with one front-matter key, for a form that shows each message
 // next to its field. key is "" for the file as a whole (no front matter, no body).
@@ -32,4 +32,4 @@ bool isValidId(const std::string& id);
 // The front matter block for a document (what import proposes, what skills write).
 std::string renderFrontMatter(const KbDocument& doc);
 
-} // namespace ks::kb
+} // namespace kw::kb

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::kb {
+namespace kw::kb {
 
 struct KbSection {
     std::string heading; // "" for the text before the first ## heading
@@ -34,4 +34,4 @@ const std::vector<std::string>& knownSignals();
 
 bool contains(const std::vector<std::string>& list, const std::string& value);
 
-} // namespace ks::kb
+} // namespace kw::kb

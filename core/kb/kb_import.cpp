@@ -13,7 +13,7 @@
 #include <map>
 #include <sstream>
 
-namespace ks::kb {
+namespace kw::kb {
 namespace {
 
 std::string lower(std::string s) {
@@ -159,7 +159,7 @@ Result<std::string> pdfText(const std::filesystem::path& pdf) {
     // Unique per call: imports may run on several threads of one process.
     static std::atomic<int> calls{0};
     const auto out = std::filesystem::temp_directory_path() /
-                     ("kernelsmith-pdf-" + std::to_string(getpid()) + "-" + std::to_string(calls.fetch_add(1)) + ".txt");
+                     ("kernelwright-pdf-" + std::to_string(getpid()) + "-" + std::to_string(calls.fetch_add(1)) + ".txt");
     eval::ProcessSpec spec;
     spec.argv = {"pdftotext", "-enc", "UTF-8", std::filesystem::absolute(pdf).string(), out.string()};
     spec.workDir = std::filesystem::temp_directory_path();
@@ -207,4 +207,4 @@ Result<std::vector<ImportedDocument>> importPath(const std::filesystem::path& pa
     return out;
 }
 
-} // namespace ks::kb
+} // namespace kw::kb

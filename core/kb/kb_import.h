@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <vector>
 
-namespace ks::kb {
+namespace kw::kb {
 
 struct ImportedDocument {
     KbDocument doc;
@@ -23,4 +23,4 @@ Result<std::vector<ImportedDocument>> importPath(const std::filesystem::path& pa
 // The text of a PDF, through pdftotext (poppler-utils).
 Result<std::string> pdfText(const std::filesystem::path& pdf);
 
-} // namespace ks::kb
+} // namespace kw::kb

@@ -13,7 +13,7 @@
 #include <set>
 #include <sstream>
 
-namespace ks::kb {
+namespace kw::kb {
 namespace {
 
 // Words too common in kernel prose to tell documents apart.
@@ -374,7 +374,7 @@ std::filesystem::path userKbDir() {
 
 std::vector<std::filesystem::path> defaultKbRoots() {
     std::vector<std::filesystem::path> roots{paths::shippedKbDir(), userKbDir()};
-    if (const char* extra = std::getenv("KS_KB_DIRS"); extra && *extra) {
+    if (const char* extra = std::getenv("KW_KB_DIRS"); extra && *extra) {
         std::stringstream in(extra);
         std::string dir;
         while (std::getline(in, dir, ':'))
@@ -393,4 +393,4 @@ std::string hostPlatform() {
 #endif
 }
 
-} // namespace ks::kb
+} // namespace kw::kb

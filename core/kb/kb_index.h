@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::kb {
+namespace kw::kb {
 
 struct SyncReport {
     int added = 0, updated = 0, unchanged = 0, removed = 0;
@@ -57,12 +57,12 @@ class KbIndex {
 std::vector<std::string> validateTree(const std::filesystem::path& root);
 
 // Every KB document folder this installation knows: the shipped kb/, the
-// workspace's skills and imports ($XDG_DATA_HOME/kernelsmith/kb), and the
-// folders listed in KS_KB_DIRS (colon-separated).
+// workspace's skills and imports ($XDG_DATA_HOME/kernelwright/kb), and the
+// folders listed in KW_KB_DIRS (colon-separated).
 std::vector<std::filesystem::path> defaultKbRoots();
 // Where skills and imported documents are written.
 std::filesystem::path userKbDir();
 // The platform of this host, in the KB's words.
 std::string hostPlatform();
 
-} // namespace ks::kb
+} // namespace kw::kb

@@ -4,7 +4,7 @@
 
 #include "util/log.h"
 
-namespace ks::kb {
+namespace kw::kb {
 
 std::vector<synth::llm::KnowledgeSnippet> KbRetriever::retrieve(const problem::ProblemSpec& problem,
                                                                 const std::vector<std::string>& diagnosis,
@@ -22,4 +22,4 @@ std::vector<synth::llm::KnowledgeSnippet> KbRetriever::retrieve(const problem::P
     return out;
 }
 
-} // namespace ks::kb
+} // namespace kw::kb

@@ -6,7 +6,7 @@
 #include "kb/kb_index.h"
 #include "synth/llm_synthesizer.h"
 
-namespace ks::kb {
+namespace kw::kb {
 
 class KbRetriever final : public synth::KnowledgeRetriever {
   public:
@@ -23,4 +23,4 @@ class KbRetriever final : public synth::KnowledgeRetriever {
     int limit_, tokenBudget_;
 };
 
-} // namespace ks::kb
+} // namespace kw::kb

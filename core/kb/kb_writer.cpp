@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace ks::kb {
+namespace kw::kb {
 namespace {
 
 namespace fs = std::filesystem;
@@ -185,4 +185,4 @@ Result<std::vector<fs::path>> KbWriter::createPlatform(const std::string& platfo
     return files;
 }
 
-} // namespace ks::kb
+} // namespace kw::kb

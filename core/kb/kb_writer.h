@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::kb {
+namespace kw::kb {
 
 // The file's text: front matter, then the body.
 std::string renderDocument(const KbDocument& doc);
@@ -65,4 +65,4 @@ class KbWriter {
     std::filesystem::path userRoot_;
 };
 
-} // namespace ks::kb
+} // namespace kw::kb

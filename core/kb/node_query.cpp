@@ -4,7 +4,7 @@
 #include "profile/profiler.h"
 #include "store/search_store.h"
 
-namespace ks::kb {
+namespace kw::kb {
 
 std::string retrievalPlatform(const problem::ProblemSpec& problem) {
     if (problem.backend == problem::Backend::Cpp) return hostPlatform();
@@ -40,4 +40,4 @@ Result<RetrievalQuery> retrievalQueryForNode(const store::Database& db, std::int
     return retrievalQueryFor(*problem, std::move(signalNames), retrievalPlatform(*problem));
 }
 
-} // namespace ks::kb
+} // namespace kw::kb

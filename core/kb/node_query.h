@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::kb {
+namespace kw::kb {
 
 // The KB platform a problem's kernels run on: this host's for CPU problems,
 // hopper for cuda problems built for sm_90, none (every platform) for other
@@ -26,4 +26,4 @@ RetrievalQuery retrievalQueryFor(const problem::ProblemSpec& problem, std::vecto
 // retrievalPlatform: its problem is read from the dir the search recorded. Errors name the search, the node or the problem dir.
 Result<RetrievalQuery> retrievalQueryForNode(const store::Database& db, std::int64_t searchId, std::int64_t nodeId);
 
-} // namespace ks::kb
+} // namespace kw::kb

@@ -1,6 +1,6 @@
 #include "kb/platform_starter.h"
 
-namespace ks::kb {
+namespace kw::kb {
 namespace {
 
 struct Starter {
@@ -63,4 +63,4 @@ std::vector<StarterDocument> platformStarterDocs(const std::string& platform, co
     return out;
 }
 
-} // namespace ks::kb
+} // namespace kw::kb

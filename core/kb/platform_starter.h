@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <vector>
 
-namespace ks::kb {
+namespace kw::kb {
 
 struct StarterDocument {
     std::filesystem::path relativePath; // under the KB root: hardware/<platform>/<folder>/<id>.md
@@ -18,4 +18,4 @@ struct StarterDocument {
 // chipName is the name people use ("Instinct MI400"); "" uses the platform's.
 std::vector<StarterDocument> platformStarterDocs(const std::string& platform, const std::string& chipName);
 
-} // namespace ks::kb
+} // namespace kw::kb

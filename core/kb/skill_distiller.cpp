@@ -12,7 +12,7 @@
 #include <map>
 #include <sstream>
 
-namespace ks::kb {
+namespace kw::kb {
 namespace {
 
 std::map<std::string, std::string> paramsOf(const std::string& json) {
@@ -148,4 +148,4 @@ Status setSkillStatus(const std::filesystem::path& file, const std::string& stat
     return writeFileAtomic(file, renderFrontMatter(parsed.doc) + parsed.doc.body);
 }
 
-} // namespace ks::kb
+} // namespace kw::kb

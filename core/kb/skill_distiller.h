@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <optional>
 
-namespace ks::kb {
+namespace kw::kb {
 
 struct DistilledSkill {
     KbDocument doc;
@@ -27,4 +27,4 @@ Result<DistilledSkill> distillSkill(const store::Database& db, std::int64_t sear
 // Sets a skill's review status in its file (approved | rejected | pending).
 Status setSkillStatus(const std::filesystem::path& file, const std::string& status);
 
-} // namespace ks::kb
+} // namespace kw::kb

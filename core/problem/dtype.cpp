@@ -2,7 +2,7 @@
 
 #include <array>
 
-namespace ks::problem {
+namespace kw::problem {
 namespace {
 struct DTypeInfo {
     DType dtype;
@@ -50,4 +50,4 @@ std::string_view knownDTypes() {
     return "f32, f64, i8, i16, i32, i64, u8, u16, u32, u64";
 }
 
-} // namespace ks::problem
+} // namespace kw::problem

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace ks::problem {
+namespace kw::problem {
 
 enum class DType { F32, F64, I8, I16, I32, I64, U8, U16, U32, U64 };
 
@@ -15,4 +15,4 @@ std::size_t dtypeSize(DType dtype);
 bool isFloating(DType dtype);
 std::string_view knownDTypes(); // for error messages
 
-} // namespace ks::problem
+} // namespace kw::problem

@@ -7,7 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
-namespace ks::problem {
+namespace kw::problem {
 
 struct Expression::Node {
     enum class Kind { Number, Name, Binary, Call } kind;
@@ -276,7 +276,7 @@ std::string renderCpp(const Node& n, bool floating) {
         return floating ? "(double)" + n.name : n.name;
     case Node::Kind::Call: {
         const auto a = renderCpp(*n.lhs, floating), b = renderCpp(*n.rhs, floating);
-        if (n.name == "ceil_div") return floating ? "std::ceil((" + a + ")/(" + b + "))" : "ks_ceil_div(" + a + ", " + b + ")";
+        if (n.name == "ceil_div") return floating ? "std::ceil((" + a + ")/(" + b + "))" : "kw_ceil_div(" + a + ", " + b + ")";
         return "std::" + n.name + "<" + (floating ? "double" : "long long") + ">(" + a + ", " + b + ")";
     }
     case Node::Kind::Binary:
@@ -324,4 +324,4 @@ std::string Expression::toCpp(bool floating) const {
     return renderCpp(*root_, floating);
 }
 
-} // namespace ks::problem
+} // namespace kw::problem

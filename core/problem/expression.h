@@ -10,7 +10,7 @@
 #include <set>
 #include <string>
 
-namespace ks::problem {
+namespace kw::problem {
 
 class Expression {
   public:
@@ -33,4 +33,4 @@ class Expression {
     std::string text_;
 };
 
-} // namespace ks::problem
+} // namespace kw::problem

@@ -15,7 +15,7 @@
 #include <cstring>
 #include <set>
 
-namespace ks::problem {
+namespace kw::problem {
 namespace {
 using nlohmann::json;
 
@@ -223,7 +223,7 @@ std::string reservedNameReason(const std::string& name) {
     }
     std::string lower = name.substr(0, 3);
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower == "ks_") return "names beginning with ks_ or KS_ belong to the generated harness";
+    if (lower == "kw_") return "names beginning with kw_ or KW_ belong to the generated harness";
     if (name.size() > 1 && name[0] == '_' && (name[1] == '_' || std::isupper(static_cast<unsigned char>(name[1]))))
         return "\"" + name + "\" is reserved to the compiler (a leading underscore and a capital, or two underscores)";
     return {};
@@ -901,4 +901,4 @@ std::vector<std::filesystem::path> findProblemDirs(const std::filesystem::path& 
     return dirs;
 }
 
-} // namespace ks::problem
+} // namespace kw::problem

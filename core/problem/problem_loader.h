@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::problem {
+namespace kw::problem {
 
 // Loads and validates a problem folder. On failure the error lists every
 // problem found, one per line, as "FILE: /json/path: what was expected".
@@ -15,4 +15,4 @@ Result<ProblemSpec> loadProblem(const std::filesystem::path& dir);
 // Problem folders (those holding a problem.json) below `root`, sorted.
 std::vector<std::filesystem::path> findProblemDirs(const std::filesystem::path& root);
 
-} // namespace ks::problem
+} // namespace kw::problem

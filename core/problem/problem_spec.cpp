@@ -1,6 +1,6 @@
 #include "problem/problem_spec.h"
 
-namespace ks::problem {
+namespace kw::problem {
 
 const char* backendName(Backend backend) {
     switch (backend) {
@@ -68,4 +68,4 @@ std::map<std::string, Tolerance> defaultTensorTolerances() {
     return {{"f32", {1e-4, 1e-4}}, {"f64", {1e-10, 1e-12}}, {"f16", {1e-2, 1e-2}}, {"bf16", {1e-2, 1e-2}}};
 }
 
-} // namespace ks::problem
+} // namespace kw::problem

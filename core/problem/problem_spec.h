@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::problem {
+namespace kw::problem {
 
 // Where a problem's kernels run and what they are written in.
 enum class Backend {
@@ -77,7 +77,7 @@ struct SourceFile {
     std::string name;
     std::filesystem::path path; // absolute
     std::string text;
-    ParamSpace params;                   // declared @ks-param lines
+    ParamSpace params;                   // declared @kw-param lines
     std::vector<std::string> extraFlags; // compile flags for this source only
     std::vector<std::string> linkFlags;  // e.g. -lopenblas for a library baseline
 };
@@ -135,4 +135,4 @@ Tolerance defaultTolerance(DType dtype);
 // Defaults of the torch backend: f32 1e-4, f16 and bf16 1e-2, f64 1e-10.
 std::map<std::string, Tolerance> defaultTensorTolerances();
 
-} // namespace ks::problem
+} // namespace kw::problem

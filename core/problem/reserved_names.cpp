@@ -2,7 +2,7 @@
 // the generated harness and the headers it includes already use.
 #include "problem/reserved_names.h"
 
-namespace ks::problem {
+namespace kw::problem {
 
 const std::set<std::string>& cppKeywords() {
     static const std::set<std::string> keywords{
@@ -29,7 +29,7 @@ const std::set<std::string>& harnessNames() {
                                                "Buffer",
                                                "Case",
                                                "DT",
-                                               "KsShape",
+                                               "KwShape",
                                                "Comparison",
                                                "Stats",
                                                "SpeedupInterval",
@@ -206,4 +206,4 @@ const std::set<std::string>& signalsAndFlags() {
     return signalsAndFlags;
 }
 
-} // namespace ks::problem
+} // namespace kw::problem

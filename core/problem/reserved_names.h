@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::problem {
+namespace kw::problem {
 
 const std::set<std::string>& cppKeywords();
 // harness_common.h's functions and types, the judge's and the C library's
@@ -15,4 +15,4 @@ const std::vector<std::string>& macroFamilies();
 // Signal, poll and wait macros that fit no family.
 const std::set<std::string>& signalsAndFlags();
 
-} // namespace ks::problem
+} // namespace kw::problem

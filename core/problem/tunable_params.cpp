@@ -9,7 +9,7 @@
 #include <regex>
 #include <sstream>
 
-namespace ks::problem {
+namespace kw::problem {
 namespace {
 
 bool parseInt(const std::string& text, long long& out) {
@@ -27,10 +27,10 @@ constexpr unsigned long long kMaxRangeValues = 1u << 16;
 // declaration lines, and those are kept short.
 constexpr std::size_t kMaxDeclarationLength = 1000;
 
-// The text after "@ks-param " when `line` is a declaration: blanks, `//` (C++,
-// CUDA) or `#` (Python), blanks, "@ks-param", at least one blank.
+// The text after "@kw-param " when `line` is a declaration: blanks, `//` (C++,
+// CUDA) or `#` (Python), blanks, "@kw-param", at least one blank.
 std::optional<std::string_view> declarationBody(std::string_view line) {
-    constexpr std::string_view blanks = " \t\r\f\v", tag = "@ks-param";
+    constexpr std::string_view blanks = " \t\r\f\v", tag = "@kw-param";
     std::size_t i = line.find_first_not_of(blanks);
     if (i == std::string_view::npos) return std::nullopt;
     if (line.substr(i, 2) == "//")
@@ -42,7 +42,7 @@ std::optional<std::string_view> declarationBody(std::string_view line) {
     i = line.find_first_not_of(blanks, i);
     if (i == std::string_view::npos || line.substr(i, tag.size()) != tag) return std::nullopt;
     i += tag.size();
-    if (i >= line.size() || blanks.find(line[i]) == std::string_view::npos) return std::nullopt; // "@ks-paramX"
+    if (i >= line.size() || blanks.find(line[i]) == std::string_view::npos) return std::nullopt; // "@kw-paramX"
     const std::size_t body = line.find_first_not_of(blanks, i);
     return body == std::string_view::npos ? std::string_view{} : line.substr(body);
 }
@@ -157,7 +157,7 @@ Result<ParamAssignment> ParamSpace::complete(const ParamAssignment& partial) con
             for (const auto& p : params) known += (known.empty() ? "" : ", ") + p.name;
             return makeError(ErrorCode::InvalidArgument,
                              "unknown parameter '" + name + "'; the candidate declares: " +
-                                 (known.empty() ? "none (add '// @ks-param NAME: values' lines)" : known));
+                                 (known.empty() ? "none (add '// @kw-param NAME: values' lines)" : known));
         }
         if (!domain->contains(value))
             return makeError(ErrorCode::InvalidArgument,
@@ -178,13 +178,13 @@ Result<ParamSpace> parseParamDeclarations(const std::string& source, const std::
         if (!declared) continue;
         const std::string where = origin + ":" + std::to_string(lineNo) + ": ";
         if (line.size() > kMaxDeclarationLength)
-            return makeError(ErrorCode::ParseError, where + "@ks-param line longer than " +
+            return makeError(ErrorCode::ParseError, where + "@kw-param line longer than " +
                                                         std::to_string(kMaxDeclarationLength) +
                                                         " characters; declare fewer values");
         const std::string body(*declared);
         const auto colon = body.find(':');
         if (colon == std::string::npos)
-            return makeError(ErrorCode::ParseError, where + "expected '@ks-param NAME: domain [= default]'");
+            return makeError(ErrorCode::ParseError, where + "expected '@kw-param NAME: domain [= default]'");
         ParamDomain d;
         d.line = lineNo;
         d.name = trim(body.substr(0, colon));
@@ -277,4 +277,4 @@ Result<ParamAssignment> parseAssignmentJson(const std::string& text) {
     return a;
 }
 
-} // namespace ks::problem
+} // namespace kw::problem

@@ -1,9 +1,9 @@
 #pragma once
 // Tunable parameters a candidate declares in its own source, one per line:
-//   // @ks-param BLOCK: 64 | 128 | 256 = 128      (a set of integers)
-//   // @ks-param UNROLL: 1..8 = 4                 (an inclusive integer range)
-//   // @ks-param PREFETCH: bool = true
-//   // @ks-param LAYOUT: enum(row, col) = row
+//   // @kw-param BLOCK: 64 | 128 | 256 = 128      (a set of integers)
+//   // @kw-param UNROLL: 1..8 = 4                 (an inclusive integer range)
+//   // @kw-param PREFETCH: bool = true
+//   // @kw-param LAYOUT: enum(row, col) = row
 // The default (after '=') is optional; the first value is used otherwise.
 // Keeping declarations in the source lets any synthesizer (tuner, LLM, a
 // person) add or change them without touching the problem.
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::problem {
+namespace kw::problem {
 
 struct ParamDomain {
     enum class Kind { IntSet, IntRange, Bool, Enum } kind = Kind::IntSet;
@@ -55,4 +55,4 @@ std::string formatAssignment(const ParamAssignment& assignment); // "BLOCK=64 UN
 // A stored assignment ({"BLOCK": "64"}, as nodes keep it); numbers and booleans are taken as their text.
 Result<ParamAssignment> parseAssignmentJson(const std::string& text);
 
-} // namespace ks::problem
+} // namespace kw::problem

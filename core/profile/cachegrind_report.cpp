@@ -4,7 +4,7 @@
 #include <set>
 #include <sstream>
 
-namespace ks::profile {
+namespace kw::profile {
 namespace {
 
 std::vector<std::string> words(const std::string& s) {
@@ -98,4 +98,4 @@ nlohmann::json toJson(const CachegrindReport& r) {
             {"ll", r.llDescription}, {"d1_miss_rate", r.d1MissRate()}, {"ll_misses", r.llMisses()}};
 }
 
-} // namespace ks::profile
+} // namespace kw::profile

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::profile {
+namespace kw::profile {
 
 struct CachegrindReport {
     std::vector<std::string> events;                       // "Ir", "Dr", "D1mr", ...
@@ -28,4 +28,4 @@ struct CachegrindReport {
 Result<CachegrindReport> parseCachegrind(const std::string& out, const std::string& symbols);
 nlohmann::json toJson(const CachegrindReport& report);
 
-} // namespace ks::profile
+} // namespace kw::profile

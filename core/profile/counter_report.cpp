@@ -1,6 +1,6 @@
 #include "profile/counter_report.h"
 
-namespace ks::profile {
+namespace kw::profile {
 namespace {
 
 double at(const std::map<std::string, double>& m, const char* key) {
@@ -61,4 +61,4 @@ nlohmann::json toJson(const CounterReport& r) {
             {"cores_busy", r.coresBusy()}};
 }
 
-} // namespace ks::profile
+} // namespace kw::profile

@@ -10,7 +10,7 @@
 #include <map>
 #include <string>
 
-namespace ks::profile {
+namespace kw::profile {
 
 struct CounterReport {
     bool available = false;     // at least one hardware counter counted
@@ -28,4 +28,4 @@ struct CounterReport {
 Result<CounterReport> parseCounterReport(const std::string& text);
 nlohmann::json toJson(const CounterReport& report);
 
-} // namespace ks::profile
+} // namespace kw::profile

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace ks::profile {
+namespace kw::profile {
 namespace {
 
 // Rules shared by every source.
@@ -222,4 +222,4 @@ std::vector<Signal> signalsFromJson(const nlohmann::json& j) {
     return out;
 }
 
-} // namespace ks::profile
+} // namespace kw::profile

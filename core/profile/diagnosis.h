@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::profile {
+namespace kw::profile {
 
 struct Signal {
     std::string name;     // "memory_bound", "compute_bound", ...
@@ -46,4 +46,4 @@ std::vector<Signal> diagnose(const DiagnosisInput& input);
 nlohmann::json toJson(const std::vector<Signal>& diagnosis);
 std::vector<Signal> signalsFromJson(const nlohmann::json& j);
 
-} // namespace ks::profile
+} // namespace kw::profile

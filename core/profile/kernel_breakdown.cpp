@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <memory>
 
-namespace ks::profile {
+namespace kw::profile {
 namespace {
 
 constexpr std::size_t kMaxEntries = 64;
@@ -95,4 +95,4 @@ std::optional<KernelBreakdown> breakdownFromJson(const nlohmann::json& j) {
     return fromJson(j, why);
 }
 
-} // namespace ks::profile
+} // namespace kw::profile

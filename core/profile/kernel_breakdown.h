@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::profile {
+namespace kw::profile {
 
 struct BreakdownEntry {
     std::string name;
@@ -37,4 +37,4 @@ nlohmann::json toJson(const KernelBreakdown& breakdown);
 // The stored form back (a profile report's "breakdown"); empty when absent or malformed.
 std::optional<KernelBreakdown> breakdownFromJson(const nlohmann::json& j);
 
-} // namespace ks::profile
+} // namespace kw::profile

@@ -9,7 +9,7 @@
 
 #include <cctype>
 
-namespace ks::profile {
+namespace kw::profile {
 
 std::filesystem::path machineCacheDir() {
     return paths::cacheDir() / "machines";
@@ -20,7 +20,7 @@ std::filesystem::path machineCachePath(const std::string& host) {
     std::string safe;
     for (char c : host) safe += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ? c : '_';
     if (safe.empty() || safe == "." || safe == "..") safe = "unnamed-host";
-    // A host measured under KS_MAX_ISA=avx2 is another machine model.
+    // A host measured under KW_MAX_ISA=avx2 is another machine model.
     return machineCacheDir() / (safe + (capAtAvx2() ? "-avx2" : "") + ".json");
 }
 
@@ -28,13 +28,13 @@ Result<MachineModel> loadMachine(const std::string& host) {
     const auto path = machineCachePath(host);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
-        return makeError(ErrorCode::NotFound, "no machine model for host '" + host + "' (run: kernelsmith-cli machine probe)");
+        return makeError(ErrorCode::NotFound, "no machine model for host '" + host + "' (run: kernelwright-cli machine probe)");
     auto text = readTextFile(path);
     if (!text) return text.error();
     auto j = nlohmann::json::parse(*text, nullptr, false);
     if (j.is_discarded())
         return makeError(ErrorCode::ParseError,
-                         path.string() + " is not valid JSON: delete it and run kernelsmith-cli machine probe");
+                         path.string() + " is not valid JSON: delete it and run kernelwright-cli machine probe");
     auto model = machineFromJson(j);
     if (!model) return makeError(ErrorCode::ParseError, path.string() + ": " + model.error().message);
     return model;
@@ -65,4 +65,4 @@ Result<MachineModel> localMachine(bool reprobe, const ProbeOptions& options, Roo
     return model;
 }
 
-} // namespace ks::profile
+} // namespace kw::profile

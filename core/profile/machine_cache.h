@@ -1,6 +1,6 @@
 #pragma once
 // One machine model per host, kept as JSON in
-// $XDG_CACHE_HOME/kernelsmith/machines/<host>.json: probing takes seconds and
+// $XDG_CACHE_HOME/kernelwright/machines/<host>.json: probing takes seconds and
 // must not disturb a search, so it runs once per host and again on demand.
 // GPU hosts probed elsewhere are stored under their own names.
 #include "profile/machine_model.h"
@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <optional>
 
-namespace ks::profile {
+namespace kw::profile {
 
 std::filesystem::path machineCacheDir();
 std::filesystem::path machineCachePath(const std::string& host);
@@ -28,4 +28,4 @@ enum class RoofsOf { Cpu, GpusOnly };
 // only (machine import-gpu on a host never probed).
 Result<MachineModel> localMachine(bool reprobe = false, const ProbeOptions& options = {}, RoofsOf need = RoofsOf::Cpu);
 
-} // namespace ks::profile
+} // namespace kw::profile

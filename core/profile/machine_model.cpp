@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace ks::profile {
+namespace kw::profile {
 namespace {
 
 const BandwidthLevel* dram(const MachineModel& m) {
@@ -124,7 +124,7 @@ Result<MachineModel> machineFromJson(const nlohmann::json& j) {
         const int schema = get<int>(j, "schema", 0);
         if (schema != MachineModel::kSchema)
             return parseError("machine model schema " + std::to_string(schema) + " is not " +
-                              std::to_string(MachineModel::kSchema) + " (probe again: kernelsmith-cli machine probe)");
+                              std::to_string(MachineModel::kSchema) + " (probe again: kernelwright-cli machine probe)");
         MachineModel m;
         m.host = get<std::string>(j, "host", "");
         m.cpu = get<std::string>(j, "cpu", "");
@@ -178,4 +178,4 @@ Result<std::vector<GpuModel>> parseGpuProbe(const std::string& text) {
     return out;
 }
 
-} // namespace ks::profile
+} // namespace kw::profile

@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-namespace ks::profile {
+namespace kw::profile {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -193,7 +193,7 @@ constexpr long kIterations = 20'000'000;
 
 // Twelve independent accumulators in named registers (an array of vectors may
 // be kept in memory, which would measure load/store latency, not the FMA units).
-#define KS_FMA12(FMA, A, M, C)                                                                                                   \
+#define KW_FMA12(FMA, A, M, C)                                                                                                   \
     A##0 = FMA(A##0, M, C);                                                                                                      \
     A##1 = FMA(A##1, M, C);                                                                                                      \
     A##2 = FMA(A##2, M, C);                                                                                                      \
@@ -212,7 +212,7 @@ __attribute__((target("avx512f"))) double fmaAvx512() {
            a11 = a0;
     const __m512 m = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-7f);
     for (long i = 0; i < kIterations; ++i) {
-        KS_FMA12(_mm512_fmadd_ps, a, m, c)
+        KW_FMA12(_mm512_fmadd_ps, a, m, c)
     }
     // A store, not _mm512_reduce_add_ps: GCC 12's header trips -Wuninitialized (bug 105593).
     alignas(64) float out[16];
@@ -228,7 +228,7 @@ __attribute__((target("avx2,fma"))) double fmaAvx2() {
            a11 = a0;
     const __m256 m = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-7f);
     for (long i = 0; i < kIterations; ++i) {
-        KS_FMA12(_mm256_fmadd_ps, a, m, c)
+        KW_FMA12(_mm256_fmadd_ps, a, m, c)
     }
     alignas(32) float out[8];
     __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)),
@@ -243,7 +243,7 @@ __attribute__((target("fma"))) double fmaScalarFma() {
     float a0 = 1.0f, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;
     const float m = 0.999999f, c = 1e-7f;
     for (long i = 0; i < kIterations / 2; ++i) {
-        KS_FMA12(__builtin_fmaf, a, m, c)
+        KW_FMA12(__builtin_fmaf, a, m, c)
         asm volatile("" : "+x"(a0), "+x"(a1), "+x"(a2), "+x"(a3), "+x"(a4), "+x"(a5));
         asm volatile("" : "+x"(a6), "+x"(a7), "+x"(a8), "+x"(a9), "+x"(a10), "+x"(a11));
     }
@@ -340,4 +340,4 @@ MachineModel probeMachine(const ProbeOptions& options) {
     return m;
 }
 
-} // namespace ks::profile
+} // namespace kw::profile

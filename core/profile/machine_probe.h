@@ -10,7 +10,7 @@
 #include <functional>
 #include <string>
 
-namespace ks::profile {
+namespace kw::profile {
 
 struct ProbeOptions {
     int dramProbes = 3; // independent one-core DRAM probes; the model keeps their median
@@ -22,4 +22,4 @@ MachineModel probeMachine(const ProbeOptions& options = {});
 // The DRAM streaming rate alone (GB/s) with `threads` threads.
 double probeDramBandwidth(int threads);
 
-} // namespace ks::profile
+} // namespace kw::profile

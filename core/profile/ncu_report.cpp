@@ -4,7 +4,7 @@
 #include <map>
 #include <sstream>
 
-namespace ks::profile {
+namespace kw::profile {
 namespace {
 
 // One CSV record (RFC 4180 quoting; ncu never splits a record over lines).
@@ -266,4 +266,4 @@ std::string NcuKernel::occupancyLimiter() const {
     return who;
 }
 
-} // namespace ks::profile
+} // namespace kw::profile

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace ks::profile {
+namespace kw::profile {
 
 struct NcuKernel {
     std::string name;
@@ -43,4 +43,4 @@ NcuKernel ncuKernelFromJson(const nlohmann::json& j);
 // The launch that took longest, which speaks for the candidate; null when none.
 const NcuKernel* dominantKernel(const std::vector<NcuKernel>& kernels);
 
-} // namespace ks::profile
+} // namespace kw::profile

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-namespace ks::profile {
+namespace kw::profile {
 
 bool flagBelowFloor(eval::EvaluationResult& result, const MachineModel& machine) {
     if (!result.correct()) return false;
@@ -52,4 +52,4 @@ bool flagBelowGpuFloor(eval::EvaluationResult& result, const MachineModel& machi
     return false;
 }
 
-} // namespace ks::profile
+} // namespace kw::profile

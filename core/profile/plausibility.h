@@ -6,7 +6,7 @@
 #include "eval/evaluation_result.h"
 #include "profile/machine_model.h"
 
-namespace ks::profile {
+namespace kw::profile {
 
 // How far under the floor a timing may go before it is flagged: the probes
 // measure a little below what the best kernels reach.
@@ -24,4 +24,4 @@ bool flagBelowFloor(eval::EvaluationResult& result, const MachineModel& machine)
 // first otherwise). False, flagging nothing, without a measured GPU.
 bool flagBelowGpuFloor(eval::EvaluationResult& result, const MachineModel& machine);
 
-} // namespace ks::profile
+} // namespace kw::profile

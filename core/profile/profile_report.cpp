@@ -1,6 +1,6 @@
 #include "profile/profile_report.h"
 
-namespace ks::profile {
+namespace kw::profile {
 namespace {
 
 const std::string* file(const ProfileRequest& r, const std::string& name) {
@@ -57,7 +57,7 @@ ProfileReport buildProfile(const eval::EvaluationResult& result, const ProfileRe
         p.roofline = rooflineMetrics(result, *request.roofs);
     else if (!request.roofs)
         p.notes.push_back("roofline: " + (request.noRoofs.empty()
-                                              ? std::string("no machine model for this host (run: kernelsmith-cli machine probe)")
+                                              ? std::string("no machine model for this host (run: kernelwright-cli machine probe)")
                                               : request.noRoofs));
     else
         p.notes.push_back("roofline: the evaluation has no timing (check-only)");
@@ -150,4 +150,4 @@ nlohmann::json toJson(const ProfileReport& p) {
     return j;
 }
 
-} // namespace ks::profile
+} // namespace kw::profile

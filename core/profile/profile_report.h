@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::profile {
+namespace kw::profile {
 
 struct ProfileReport {
     eval::ProfileLevel level = eval::ProfileLevel::Roofline;
@@ -39,4 +39,4 @@ ProfileReport buildProfile(const eval::EvaluationResult& result, const ProfileRe
 
 nlohmann::json toJson(const ProfileReport& report);
 
-} // namespace ks::profile
+} // namespace kw::profile

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace ks::profile {
+namespace kw::profile {
 
 namespace {
 
@@ -47,7 +47,7 @@ ProfileReport Profiler::profile(const eval::EvaluationResult& result, eval::Prof
             request.roofs = gpuRoofs(*model);
         else
             request.noRoofs =
-                "no GPU probe for " + gpu + " on this host (run on the GPU host: kernelsmith-cli machine import-gpu PROBE.json)";
+                "no GPU probe for " + gpu + " on this host (run on the GPU host: kernelwright-cli machine import-gpu PROBE.json)";
     } else if (machine_) {
         request.roofs = cpuRoofs(*machine_, coresUsed(source, paramsJson, allottedCores_));
     }
@@ -78,4 +78,4 @@ std::vector<Signal> storedDiagnosis(const store::Database& db, std::int64_t eval
     return storedSignals(db, evaluationId).value_or(std::vector<Signal>{});
 }
 
-} // namespace ks::profile
+} // namespace kw::profile

@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-namespace ks::profile {
+namespace kw::profile {
 
 class Profiler {
   public:
@@ -39,4 +39,4 @@ std::vector<Signal> storedDiagnosis(const store::Database& db, std::int64_t eval
 // The same, or nothing when no readable profile is stored for the evaluation.
 std::optional<std::vector<Signal>> storedSignals(const store::Database& db, std::int64_t evaluationId);
 
-} // namespace ks::profile
+} // namespace kw::profile

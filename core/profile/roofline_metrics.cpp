@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace ks::profile {
+namespace kw::profile {
 namespace {
 
 ShapeMetrics measure(std::string shape, double seconds, double bytes, double flops, double gathers, const Roofs& roofs) {
@@ -104,4 +104,4 @@ nlohmann::json toJson(const RooflineMetrics& m) {
             {"total", shapeJson(m.total)}};
 }
 
-} // namespace ks::profile
+} // namespace kw::profile

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::profile {
+namespace kw::profile {
 
 struct Roofs {
     double bandwidthGBs = 0; // the memory roof
@@ -54,4 +54,4 @@ int coresUsed(const std::string& source, const std::string& paramsJson, int allo
 
 nlohmann::json toJson(const RooflineMetrics& metrics);
 
-} // namespace ks::profile
+} // namespace kw::profile

@@ -14,7 +14,7 @@
 
 #include <cstdio>
 
-namespace ks::report {
+namespace kw::report {
 namespace {
 
 // Quotes only what a shell would split or expand, so the command stays readable.
@@ -112,7 +112,7 @@ Result<BestKernelExport> exportBestKernel(const store::Database& db, std::int64_
     out.speedup = node.speedup.value_or(0);
     out.kernelFile = node.sourceName + "_node" + std::to_string(node.id) + fileExtension(problem ? &*problem : nullptr, *source);
     out.kernel = scrubber.scrub(*kernel);
-    std::vector<std::string> command{"kernelsmith-cli",        "eval",        "--problem",
+    std::vector<std::string> command{"kernelwright-cli",        "eval",        "--problem",
                                      problemArgument(*search), "--candidate", (dir / out.kernelFile).string()};
     for (const auto& [k, v] : full) {
         command.push_back("--param");
@@ -158,4 +158,4 @@ Status writeBestKernelExport(const BestKernelExport& exported, const std::filesy
     return writeFileAtomic(dir / "README.md", exported.readme);
 }
 
-} // namespace ks::report
+} // namespace kw::report

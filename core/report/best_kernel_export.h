@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-namespace ks::report {
+namespace kw::report {
 
 struct BestKernelExport {
     std::int64_t searchId = 0, nodeId = 0;
@@ -20,7 +20,7 @@ struct BestKernelExport {
     std::string kernelFile;    // a file name: the source's name and the backend's extension
     std::string kernel;        // the standalone source
     std::string readme;        // markdown
-    std::string verifyCommand; // kernelsmith-cli eval ... --candidate DIR/kernelFile, shell-quoted
+    std::string verifyCommand; // kernelwright-cli eval ... --candidate DIR/kernelFile, shell-quoted
 };
 
 // The best node of the search (an error when it has none yet), to be written
@@ -31,4 +31,4 @@ Result<BestKernelExport> exportBestKernel(const store::Database& db, std::int64_
 // Writes DIR/kernelFile and DIR/README.md, creating DIR.
 Status writeBestKernelExport(const BestKernelExport& exported, const std::filesystem::path& dir);
 
-} // namespace ks::report
+} // namespace kw::report

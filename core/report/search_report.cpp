@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 
-namespace ks::report {
+namespace kw::report {
 namespace {
 
 std::string num(const char* format, double v) {
@@ -66,7 +66,7 @@ Result<std::string> searchReportHtml(const store::Database& db, std::int64_t sea
     for (const auto& n : *nodes)
         if (search->bestNode && n.id == *search->bestNode) bestNumber = "#" + std::to_string(n.seq);
     std::string html =
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Kernelsmith search " + id +
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Kernelwright search " + id +
         "</title><style>body{font-family:sans-serif;margin:2em;max-width:1200px}pre{background:#f5f5f5;padding:1em;overflow:auto}"
         "table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:4px 8px;text-align:left}"
         ".tree{overflow:auto;border:1px solid #ddd}</style></head><body>\n";
@@ -96,4 +96,4 @@ Result<std::string> searchReportHtml(const store::Database& db, std::int64_t sea
     return html + "</body></html>\n";
 }
 
-} // namespace ks::report
+} // namespace kw::report

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <string>
 
-namespace ks::report {
+namespace kw::report {
 
 Result<std::string> searchReportHtml(const store::Database& db, std::int64_t searchId, int topCandidates = 15);
 
-} // namespace ks::report
+} // namespace kw::report

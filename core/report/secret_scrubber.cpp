@@ -10,7 +10,7 @@
 
 extern char** environ;
 
-namespace ks::report {
+namespace kw::report {
 namespace {
 
 constexpr std::size_t kMinSecret = 8;
@@ -135,4 +135,4 @@ void SecretScrubber::scrub(nlohmann::json& document) const {
         for (auto& child : document) scrub(child);
 }
 
-} // namespace ks::report
+} // namespace kw::report

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::report {
+namespace kw::report {
 
 class SecretScrubber {
   public:
@@ -33,4 +33,4 @@ class SecretScrubber {
     std::vector<std::string> secrets_;
 };
 
-} // namespace ks::report
+} // namespace kw::report

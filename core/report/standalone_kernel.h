@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 
-namespace ks::report {
+namespace kw::report {
 
 Result<std::string> standaloneKernel(const store::Database& db, std::int64_t searchId, std::int64_t nodeId);
 
-} // namespace ks::report
+} // namespace kw::report

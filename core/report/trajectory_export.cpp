@@ -5,7 +5,7 @@
 
 #include <map>
 
-namespace ks::report {
+namespace kw::report {
 namespace {
 
 using nlohmann::json;
@@ -106,4 +106,4 @@ Result<TrajectoryExport> exportTrajectories(const store::Database& db, const std
     return out;
 }
 
-} // namespace ks::report
+} // namespace kw::report

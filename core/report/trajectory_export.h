@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::report {
+namespace kw::report {
 
 enum class TrajectoryFormat {
     OpenAiChat, // {"messages": [system, user, assistant], "metadata": {...}}
@@ -39,4 +39,4 @@ Result<TrajectoryExport> exportTrajectories(const store::Database& db, const std
                                             TrajectoryFormat format, const TrajectoryFilter& filter,
                                             const SecretScrubber& scrubber);
 
-} // namespace ks::report
+} // namespace kw::report

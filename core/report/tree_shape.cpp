@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace ks::report {
+namespace kw::report {
 
 Glyph glyphOf(tree::NodeState state, std::optional<eval::EvalStatus> status, bool pruned) {
     using eval::EvalStatus;
@@ -278,4 +278,4 @@ void TreeShape::relayout() {
     rows_ = placed_.empty() ? 0 : maxDepth + 1;
 }
 
-} // namespace ks::report
+} // namespace kw::report

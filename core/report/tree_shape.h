@@ -14,7 +14,7 @@
 #include <unordered_set>
 #include <vector>
 
-namespace ks::report {
+namespace kw::report {
 
 // What a node looks like: one glyph per outcome a person acts on differently.
 // SynthError: the synthesizer gave no kernel (nothing was built); Infra: the
@@ -109,4 +109,4 @@ class TreeShape {
     double bestSpeedup_ = 0;
 };
 
-} // namespace ks::report
+} // namespace kw::report

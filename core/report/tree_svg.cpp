@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <unordered_set>
 
-namespace ks::report {
+namespace kw::report {
 namespace {
 
 std::string fixed(double v, int digits = 1) {
@@ -79,4 +79,4 @@ std::string treeSvg(const TreeShape& shape, double col, double row) {
     return svg;
 }
 
-} // namespace ks::report
+} // namespace kw::report

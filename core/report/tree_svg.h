@@ -6,11 +6,11 @@
 
 #include <string>
 
-namespace ks::report {
+namespace kw::report {
 
 std::string treeSvg(const TreeShape& shape, double columnPixels = 14, double rowPixels = 40);
 
 // Text for HTML and XML: & < > " ' escaped.
 std::string markupEscape(const std::string& text);
 
-} // namespace ks::report
+} // namespace kw::report

@@ -1,6 +1,6 @@
 #include "search/evaluation_slots.h"
 
-namespace ks::search {
+namespace kw::search {
 
 void EvaluationSlots::submit(NodeId node, eval::PreparedJob prepared) {
     Job j;
@@ -47,4 +47,4 @@ void EvaluationSlots::cancelIf(const std::function<bool(NodeId)>& unwanted) {
         if (unwanted(j.node)) j.cancel.request_stop();
 }
 
-} // namespace ks::search
+} // namespace kw::search

@@ -11,7 +11,7 @@
 #include <stop_token>
 #include <vector>
 
-namespace ks::search {
+namespace kw::search {
 
 class EvaluationSlots {
   public:
@@ -52,4 +52,4 @@ class EvaluationSlots {
     std::vector<Job> jobs_;
 };
 
-} // namespace ks::search
+} // namespace kw::search

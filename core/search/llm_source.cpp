@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace ks::search {
+namespace kw::search {
 namespace {
 
 // Forwards a streaming reply to the observer, naming the node being expanded.
@@ -176,4 +176,4 @@ synth::Proposal LlmSource::failureNode(NodeId parent, std::int64_t callId, const
     return p;
 }
 
-} // namespace ks::search
+} // namespace kw::search

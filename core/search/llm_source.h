@@ -17,7 +17,7 @@
 #include <stop_token>
 #include <vector>
 
-namespace ks::search {
+namespace kw::search {
 
 class LlmSource {
   public:
@@ -78,4 +78,4 @@ class LlmSource {
     std::vector<Call> calls_;
 };
 
-} // namespace ks::search
+} // namespace kw::search

@@ -1,6 +1,6 @@
 #include "search/memory_operator.h"
 
-namespace ks::search {
+namespace kw::search {
 
 synth::ExpansionContext buildContext(const SearchTree& tree, const Node& node, MemoryMode mode, std::string source) {
     synth::ExpansionContext ctx;
@@ -18,4 +18,4 @@ synth::ExpansionContext buildContext(const SearchTree& tree, const Node& node, M
     return ctx;
 }
 
-} // namespace ks::search
+} // namespace kw::search

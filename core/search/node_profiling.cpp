@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace ks::search {
+namespace kw::search {
 
 std::vector<profile::Signal> NodeProfiling::signalsOf(const Node& n) {
     if (auto it = signals_.find(n.id); it != signals_.end()) return it->second;
@@ -32,4 +32,4 @@ void NodeProfiling::profile(const Node& n, const eval::EvaluationResult& result,
     }
 }
 
-} // namespace ks::search
+} // namespace kw::search

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::search {
+namespace kw::search {
 
 class NodeProfiling {
   public:
@@ -35,4 +35,4 @@ class NodeProfiling {
     bool nearRoofline_ = false;
 };
 
-} // namespace ks::search
+} // namespace kw::search

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace ks::search {
+namespace kw::search {
 
 store::NodeRecord toRecord(const Node& n, std::int64_t searchId) {
     store::NodeRecord r;
@@ -60,4 +60,4 @@ Result<Node> nodeFromRecord(const store::NodeRecord& r) {
     return n;
 }
 
-} // namespace ks::search
+} // namespace kw::search

@@ -6,10 +6,10 @@
 
 #include <cstdint>
 
-namespace ks::search {
+namespace kw::search {
 
 store::NodeRecord toRecord(const Node& node, std::int64_t searchId);
 // Errors name the node and what of its row is unreadable.
 Result<Node> nodeFromRecord(const store::NodeRecord& record);
 
-} // namespace ks::search
+} // namespace kw::search

@@ -2,7 +2,7 @@
 
 #include <set>
 
-namespace ks::search {
+namespace kw::search {
 
 nlohmann::json toJson(const SearchConfig& c) {
     return {{"policy", policyName(c.policy)},
@@ -148,4 +148,4 @@ Status validate(const SearchConfig& c) {
     return {};
 }
 
-} // namespace ks::search
+} // namespace kw::search

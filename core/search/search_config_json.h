@@ -4,11 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
-namespace ks::search {
+namespace kw::search {
 
 nlohmann::json toJson(const SearchConfig& config);
 // Unknown keys and out-of-range values are errors that name the key.
 Result<SearchConfig> configFromJson(const nlohmann::json& json);
 Status validate(const SearchConfig& config);
 
-} // namespace ks::search
+} // namespace kw::search

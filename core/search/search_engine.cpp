@@ -24,7 +24,7 @@
 #include <set>
 #include <thread>
 
-namespace ks::search {
+namespace kw::search {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -564,4 +564,4 @@ Result<SearchOutcome> SearchEngine::run(const LoadedSearch& loaded, std::stop_to
     return run.execute();
 }
 
-} // namespace ks::search
+} // namespace kw::search

@@ -14,12 +14,12 @@
 #include <stop_token>
 #include <string_view>
 
-namespace ks::synth {
+namespace kw::synth {
 class LlmSynthesizer;
 class KnowledgeRetriever;
-} // namespace ks::synth
+} // namespace kw::synth
 
-namespace ks::search {
+namespace kw::search {
 
 struct SearchProgress {
     std::int64_t searchId = 0;
@@ -101,4 +101,4 @@ class SearchEngine {
     eval::EvalOptions options_;
 };
 
-} // namespace ks::search
+} // namespace kw::search

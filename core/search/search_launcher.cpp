@@ -5,7 +5,7 @@
 #include "profile/machine_cache.h"
 #include "synth/llm_setup.h"
 
-namespace ks::search {
+namespace kw::search {
 
 namespace {
 
@@ -94,4 +94,4 @@ Result<std::unique_ptr<LaunchedSearch>> launchSearch(const store::Database& db, 
     return launched;
 }
 
-} // namespace ks::search
+} // namespace kw::search

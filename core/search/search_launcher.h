@@ -17,7 +17,7 @@
 #include <stop_token>
 #include <string>
 
-namespace ks::search {
+namespace kw::search {
 
 struct SearchLaunch {
     std::int64_t searchId = 0;
@@ -27,7 +27,7 @@ struct SearchLaunch {
     // An evaluator the caller owns and keeps (bench: one for every problem).
     eval::Evaluator* sharedEvaluator = nullptr;
     eval::EvalOptions evalOptions;
-    // Settings file for models and keys (empty: KS_LLM_CONFIG, else the default).
+    // Settings file for models and keys (empty: KW_LLM_CONFIG, else the default).
     std::string llmConfigFile;
     // Built already (start checks models before the search exists); else
     // built from the config when its synth is not the tuner.
@@ -68,4 +68,4 @@ class LaunchedSearch {
 
 Result<std::unique_ptr<LaunchedSearch>> launchSearch(const store::Database& db, SearchLaunch request);
 
-} // namespace ks::search
+} // namespace kw::search

@@ -4,7 +4,7 @@
 #include <csignal>
 #include <unistd.h>
 
-namespace ks::search {
+namespace kw::search {
 
 bool ownerAlive(const store::SearchRecord& s) {
     if (!s.ownerPid || *s.ownerPid == getpid() || *s.ownerPid <= 0) return false;
@@ -16,4 +16,4 @@ bool interrupted(const store::SearchRecord& s) {
     return s.status == "running" && !ownerAlive(s) && s.ownerPid != static_cast<std::int64_t>(getpid());
 }
 
-} // namespace ks::search
+} // namespace kw::search

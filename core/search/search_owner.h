@@ -4,7 +4,7 @@
 // stays "running" in the store; every reader shows it as interrupted.
 #include "store/search_store.h"
 
-namespace ks::search {
+namespace kw::search {
 
 // The stored owner is a live process other than this one.
 bool ownerAlive(const store::SearchRecord& s);
@@ -13,4 +13,4 @@ bool ownerAlive(const store::SearchRecord& s);
 // owner kept counts as gone): `search resume` goes on with it.
 bool interrupted(const store::SearchRecord& s);
 
-} // namespace ks::search
+} // namespace kw::search

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-namespace ks::search {
+namespace kw::search {
 
 std::vector<const Node*> SearchPolicy::expandable(const SearchTree& tree) const {
     std::vector<const Node*> out;
@@ -267,4 +267,4 @@ std::unique_ptr<SearchPolicy> makePolicy(const SearchConfig& config) {
     return nullptr;
 }
 
-} // namespace ks::search
+} // namespace kw::search

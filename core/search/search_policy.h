@@ -10,7 +10,7 @@
 #include <random>
 #include <set>
 
-namespace ks::search {
+namespace kw::search {
 
 struct PlannedExpansion {
     synth::Operator op = synth::Operator::Mutate;
@@ -46,4 +46,4 @@ class SearchPolicy {
 
 std::unique_ptr<SearchPolicy> makePolicy(const SearchConfig& config);
 
-} // namespace ks::search
+} // namespace kw::search

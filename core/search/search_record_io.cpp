@@ -6,7 +6,7 @@
 #include "util/json_text.h"
 #include "util/log.h"
 
-namespace ks::search {
+namespace kw::search {
 
 Result<std::int64_t> SearchEngine::create(const store::Database& db, const problem::ProblemSpec& problem,
                                           const SearchConfig& config) {
@@ -35,4 +35,4 @@ Result<LoadedSearch> loadSearch(const store::Database& db, std::int64_t searchId
     return LoadedSearch{std::move(*search), std::move(*config), std::move(*problem)};
 }
 
-} // namespace ks::search
+} // namespace kw::search

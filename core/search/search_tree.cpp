@@ -1,6 +1,6 @@
 #include "search/search_tree.h"
 
-namespace ks::search {
+namespace kw::search {
 
 std::string nodeKey(const std::string& sourceHash, const problem::ParamAssignment& params) {
     return sourceHash + "|" + problem::formatAssignment(params);
@@ -79,4 +79,4 @@ int SearchTree::finishedCount() const {
     return count;
 }
 
-} // namespace ks::search
+} // namespace kw::search

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::search {
+namespace kw::search {
 
 class SearchTree {
   public:
@@ -34,4 +34,4 @@ class SearchTree {
 
 std::string nodeKey(const std::string& sourceHash, const problem::ParamAssignment& params);
 
-} // namespace ks::search
+} // namespace kw::search

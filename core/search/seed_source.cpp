@@ -2,7 +2,7 @@
 
 #include "search/node_record.h"
 
-namespace ks::search {
+namespace kw::search {
 
 std::vector<synth::Proposal> seedProposals(const problem::ProblemSpec& problem, const Note& note) {
     std::vector<const problem::SourceFile*> seeds;
@@ -23,7 +23,7 @@ std::vector<synth::Proposal> seedProposals(const problem::ProblemSpec& problem, 
         p.rationale = "seed";
         out.push_back(std::move(p));
     }
-    if (!anyParams) note("nothing to tune: no seed declares @ks-param lines; the seeds are still evaluated");
+    if (!anyParams) note("nothing to tune: no seed declares @kw-param lines; the seeds are still evaluated");
     return out;
 }
 
@@ -65,4 +65,4 @@ Result<std::vector<synth::Proposal>> historyProposals(store::SearchStore& store,
     return out;
 }
 
-} // namespace ks::search
+} // namespace kw::search

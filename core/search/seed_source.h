@@ -10,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-namespace ks::search {
+namespace kw::search {
 
 using Note = std::function<void(const std::string&)>;
 
@@ -22,4 +22,4 @@ Result<std::vector<synth::Proposal>> historyProposals(store::SearchStore& store,
                                                       const problem::ProblemSpec& problem, const SearchTree& tree, int most,
                                                       const Note& note);
 
-} // namespace ks::search
+} // namespace kw::search

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-namespace ks::search {
+namespace kw::search {
 namespace {
 
 SteeringCommand onNode(const char* verb, std::int64_t node, nlohmann::json args = nlohmann::json::object()) {
@@ -69,4 +69,4 @@ Result<std::int64_t> postSteering(const std::filesystem::path& database, std::in
     return postSteering(*db, searchId, c);
 }
 
-} // namespace ks::search
+} // namespace kw::search

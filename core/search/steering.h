@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-namespace ks::search {
+namespace kw::search {
 
 struct SteeringCommand {
     std::string verb; // pause, resume, stop, budget, prune, unprune, pin, unpin, boost, hint, add_child
@@ -40,4 +40,4 @@ Result<std::int64_t> postSteering(const store::Database& db, std::int64_t search
 // (the workbench reads through read-only ones).
 Result<std::int64_t> postSteering(const std::filesystem::path& database, std::int64_t searchId, const SteeringCommand& command);
 
-} // namespace ks::search
+} // namespace kw::search

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace ks::search {
+namespace kw::search {
 
 std::string applySteering(const store::CommandRecord& c, std::int64_t searchId, SteeringTarget& target) {
     nlohmann::json args = nlohmann::json::parse(c.argsJson, nullptr, false);
@@ -58,4 +58,4 @@ std::string applySteering(const store::CommandRecord& c, std::int64_t searchId, 
     return "applied";
 }
 
-} // namespace ks::search
+} // namespace kw::search

@@ -9,7 +9,7 @@
 
 #include <string>
 
-namespace ks::search {
+namespace kw::search {
 
 class SteeringTarget {
   public:
@@ -30,4 +30,4 @@ class SteeringTarget {
 // or "failed: why".
 std::string applySteering(const store::CommandRecord& command, std::int64_t searchId, SteeringTarget& target);
 
-} // namespace ks::search
+} // namespace kw::search

@@ -3,7 +3,7 @@
 // the search's own code.
 #include "tree/tree_types.h"
 
-namespace ks::search {
+namespace kw::search {
 
 using tree::MemoryMode;
 using tree::memoryModeName;
@@ -23,4 +23,4 @@ using tree::SearchConfig;
 using tree::SynthMode;
 using tree::synthModeName;
 
-} // namespace ks::search
+} // namespace kw::search

@@ -2,7 +2,7 @@
 
 #include "search/memory_operator.h"
 
-namespace ks::search {
+namespace kw::search {
 
 Result<std::optional<synth::Proposal>> TunerSource::next(const Context& ctx) {
     const auto known = [&ctx](const std::string& h, const problem::ParamAssignment& a) { return ctx.tree.contains(h, a); };
@@ -58,4 +58,4 @@ std::optional<synth::Proposal> TunerSource::nextPolish(const Context& ctx) {
     return std::nullopt;
 }
 
-} // namespace ks::search
+} // namespace kw::search

@@ -1,7 +1,7 @@
 #pragma once
 // The built-in tuner as a source of proposals: the policy picks a node and an
 // operator, the tuner proposes a child (another assignment of the node's
-// @ks-param space). Hybrid searches also polish each correct LLM node that
+// @kw-param space). Hybrid searches also polish each correct LLM node that
 // declares params with a few tuner children. It returns proposals; the
 // search loop alone inserts nodes.
 #include "search/search_policy.h"
@@ -13,7 +13,7 @@
 #include <random>
 #include <utility>
 
-namespace ks::search {
+namespace kw::search {
 
 class TunerSource {
   public:
@@ -40,4 +40,4 @@ class TunerSource {
     std::deque<std::pair<NodeId, int>> polish_; // (LLM node, tuner children left)
 };
 
-} // namespace ks::search
+} // namespace kw::search

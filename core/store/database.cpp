@@ -5,7 +5,7 @@
 
 #include <sqlite3.h>
 
-namespace ks::store {
+namespace kw::store {
 
 Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_), turn_(other.turn_) {
     other.stmt_ = nullptr;
@@ -85,7 +85,7 @@ Result<Database> Database::open(const std::filesystem::path& path, Mode mode) {
     sqlite3_busy_timeout(raw, 10000); // other processes (GUI, steering CLI) hold short locks
     // A file that is not a database fails here, with SQLite's own words.
     if (auto s = db.exec("SELECT count(*) FROM sqlite_master"); !s)
-        return makeError(ErrorCode::Database, path.string() + ": not a Kernelsmith workspace: " + s.error().message);
+        return makeError(ErrorCode::Database, path.string() + ": not a Kernelwright workspace: " + s.error().message);
     if (mode == Mode::ReadWrite) {
         if (auto s = db.exec("PRAGMA journal_mode=WAL"); !s)
             return makeError(ErrorCode::Database, path.string() + ": " + s.error().message);
@@ -97,7 +97,7 @@ Result<Database> Database::open(const std::filesystem::path& path, Mode mode) {
     if (mode == Mode::ReadWrite) {
         if (auto s = db.migrate(); !s) return s.error();
     } else if (db.schemaVersion() > newestSchemaVersion()) {
-        return makeError(ErrorCode::Database, path.string() + ": written by a newer Kernelsmith (schema " +
+        return makeError(ErrorCode::Database, path.string() + ": written by a newer Kernelwright (schema " +
                                                   std::to_string(db.schemaVersion()) + "); upgrade to open it");
     }
     return db;
@@ -171,7 +171,7 @@ Status Database::migrate() {
     const int current = schemaVersion();
     const auto& steps = migrations();
     if (current > static_cast<int>(steps.size()))
-        return makeError(ErrorCode::Database, path_.string() + ": written by a newer Kernelsmith (schema " +
+        return makeError(ErrorCode::Database, path_.string() + ": written by a newer Kernelwright (schema " +
                                                   std::to_string(current) + "); upgrade to open it");
     for (int v = current; v < static_cast<int>(steps.size()); ++v) {
         auto s = transaction([&]() -> Status {
@@ -186,4 +186,4 @@ Status Database::migrate() {
     return {};
 }
 
-} // namespace ks::store
+} // namespace kw::store

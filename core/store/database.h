@@ -25,7 +25,7 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
-namespace ks::store {
+namespace kw::store {
 
 class Statement {
   public:
@@ -129,4 +129,4 @@ class Database {
     std::unique_ptr<Turn> turn_; // null only in a moved-from Database, which may only be destroyed or assigned
 };
 
-} // namespace ks::store
+} // namespace kw::store

@@ -1,6 +1,6 @@
 #include "store/evaluation_store.h"
 
-namespace ks::store {
+namespace kw::store {
 namespace {
 constexpr const char* kColumns =
     "id, cache_key, problem, problem_hash, candidate_hash, params, status, speedup, result, created_at";
@@ -84,4 +84,4 @@ Result<EvaluationRecord> EvaluationStore::find(std::int64_t id) const {
     return readRow(*stmt);
 }
 
-} // namespace ks::store
+} // namespace kw::store

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::store {
+namespace kw::store {
 
 struct EvaluationRecord {
     std::int64_t id = 0;
@@ -41,4 +41,4 @@ class EvaluationStore {
     const Database& db_;
 };
 
-} // namespace ks::store
+} // namespace kw::store

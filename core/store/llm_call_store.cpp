@@ -1,6 +1,6 @@
 #include "store/llm_call_store.h"
 
-namespace ks::store {
+namespace kw::store {
 namespace {
 constexpr const char* kColumns =
     "id, search_id, parent_node_id, node_id, provider, model_name, model, system_prompt, prompt, prompt_cut, "
@@ -139,4 +139,4 @@ Result<std::vector<RetrievedDoc>> LlmCallStore::retrievedDocs(std::int64_t callI
     });
 }
 
-} // namespace ks::store
+} // namespace kw::store

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::store {
+namespace kw::store {
 
 struct LlmCallRecord {
     std::int64_t id = 0, searchId = 0, parentNodeId = 0, nodeId = 0;
@@ -64,4 +64,4 @@ class LlmCallStore {
     const Database& db_;
 };
 
-} // namespace ks::store
+} // namespace kw::store

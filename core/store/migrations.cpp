@@ -1,6 +1,6 @@
 #include "store/migrations.h"
 
-namespace ks::store {
+namespace kw::store {
 
 const std::vector<std::string>& migrations() {
     static const std::vector<std::string> steps{
@@ -173,4 +173,4 @@ CREATE INDEX nodes_by_evaluation ON nodes(evaluation_id);
     return steps;
 }
 
-} // namespace ks::store
+} // namespace kw::store

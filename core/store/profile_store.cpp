@@ -2,7 +2,7 @@
 
 #include "util/text.h"
 
-namespace ks::store {
+namespace kw::store {
 namespace {
 
 // Deeper levels sort later: the latest() of an evaluation is its deepest profile.
@@ -38,4 +38,4 @@ Result<std::optional<ProfileRecord>> ProfileStore::latest(std::int64_t evaluatio
     return std::optional<ProfileRecord>{rows->back()};
 }
 
-} // namespace ks::store
+} // namespace kw::store

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::store {
+namespace kw::store {
 
 struct ProfileRecord {
     std::int64_t id = 0, evaluationId = 0;
@@ -32,4 +32,4 @@ class ProfileStore {
     const Database& db_;
 };
 
-} // namespace ks::store
+} // namespace kw::store

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace ks::store {
+namespace kw::store {
 namespace {
 constexpr const char* kSearchColumns = "id, problem, problem_dir, problem_hash, config, status, stop_reason, evaluations, "
                                        "best_node, best_speedup, owner_pid, created_at, updated_at";
@@ -290,4 +290,4 @@ Result<std::vector<EventRecord>> SearchStore::eventsAfter(std::int64_t searchId,
     return readAll<EventRecord>(*stmt, [](const Statement& s) { return EventRecord{s.int64(0), s.text(1), s.text(2)}; });
 }
 
-} // namespace ks::store
+} // namespace kw::store

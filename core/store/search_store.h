@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::store {
+namespace kw::store {
 
 struct SearchRecord {
     std::int64_t id = 0;
@@ -84,4 +84,4 @@ class SearchStore {
     const Database& db_;
 };
 
-} // namespace ks::store
+} // namespace kw::store

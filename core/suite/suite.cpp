@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace ks::suite {
+namespace kw::suite {
 namespace {
 
 using nlohmann::json;
@@ -72,7 +72,7 @@ Result<Suite> loadSuite(const fs::path& dir) {
     }
     if (s.problems.empty())
         return makeError(ErrorCode::Validation,
-                         dir.string() + ": holds no problems (make one with: kernelsmith-cli problem import DIR)");
+                         dir.string() + ": holds no problems (make one with: kernelwright-cli problem import DIR)");
     return s;
 }
 
@@ -214,4 +214,4 @@ json toJson(const Metrics& m) {
     return j;
 }
 
-} // namespace ks::suite
+} // namespace kw::suite

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-namespace ks::suite {
+namespace kw::suite {
 
 enum class Mode { Reference, Seeds, Search };
 std::string modeName(Mode mode);
@@ -92,4 +92,4 @@ inline bool intervalHoldsOne(const std::optional<std::pair<double, double>>& int
     return interval && interval->first <= 1.0 && 1.0 <= interval->second;
 }
 
-} // namespace ks::suite
+} // namespace kw::suite

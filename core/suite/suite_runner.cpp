@@ -16,7 +16,7 @@
 #include <set>
 #include <thread>
 
-namespace ks::suite {
+namespace kw::suite {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -270,4 +270,4 @@ Result<std::vector<Entry>> runSuite(const store::Database& db, eval::Evaluator& 
     return shared.entries;
 }
 
-} // namespace ks::suite
+} // namespace kw::suite

@@ -9,7 +9,7 @@
 
 #include <stop_token>
 
-namespace ks::suite {
+namespace kw::suite {
 
 struct RunOptions {
     Mode mode = Mode::Reference;
@@ -40,4 +40,4 @@ Result<std::vector<Entry>> runSuite(const store::Database& db, eval::Evaluator& 
 // The entry for one evaluation result of `problem`.
 Entry entryOf(const std::string& problem, const eval::EvaluationResult& result, double wallS);
 
-} // namespace ks::suite
+} // namespace kw::suite

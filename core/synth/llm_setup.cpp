@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <thread>
 
-namespace ks::synth {
+namespace kw::synth {
 
 tree::ModelChoice parseModelChoice(const std::string& text) {
     tree::ModelChoice c{text, 1.0};
@@ -23,7 +23,7 @@ tree::ModelChoice parseModelChoice(const std::string& text) {
 
 Result<llm::LlmSettings> loadLlmSettings(const std::string& explicitFile) {
     if (!explicitFile.empty()) return llm::loadSettings(explicitFile, true);
-    if (const char* env = std::getenv("KS_LLM_CONFIG"); env && *env) return llm::loadSettings(env, true);
+    if (const char* env = std::getenv("KW_LLM_CONFIG"); env && *env) return llm::loadSettings(env, true);
     return llm::loadSettings(llm::defaultSettingsFile(), false);
 }
 
@@ -39,7 +39,7 @@ Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const tree::Sea
         clients.push_back(std::make_unique<llm::LlmClient>(*model));
     }
     if (clients.empty())
-        return makeError(ErrorCode::InvalidArgument, "no model given: add --model NAME (see `kernelsmith-cli llm models`)");
+        return makeError(ErrorCode::InvalidArgument, "no model given: add --model NAME (see `kernelwright-cli llm models`)");
     LlmOptions options;
     options.promptTokenBudget = config.promptTokens;
     const auto& machine = eval::machineInfo("g++");
@@ -48,4 +48,4 @@ Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const tree::Sea
     return std::shared_ptr<const LlmSynthesizer>(std::make_shared<LlmSynthesizer>(std::move(clients), options));
 }
 
-} // namespace ks::synth
+} // namespace kw::synth

@@ -8,15 +8,15 @@
 #include <memory>
 #include <string>
 
-namespace ks::synth {
+namespace kw::synth {
 
 // "NAME" or "NAME:WEIGHT" (a name may itself hold colons: openai:gpt-4o:2).
 tree::ModelChoice parseModelChoice(const std::string& text);
 
-// The settings file named by --llm-config, else KS_LLM_CONFIG, else the default.
+// The settings file named by --llm-config, else KW_LLM_CONFIG, else the default.
 Result<llm::LlmSettings> loadLlmSettings(const std::string& explicitFile);
 
 Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const tree::SearchConfig& config,
                                                                  const std::string& llmConfigFile);
 
-} // namespace ks::synth
+} // namespace kw::synth

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-namespace ks::synth {
+namespace kw::synth {
 
 LlmSynthesizer::LlmSynthesizer(std::vector<std::unique_ptr<llm::LlmClient>> clients, LlmOptions options)
     : clients_(std::move(clients)), options_(std::move(options)) {}
@@ -59,7 +59,7 @@ LlmResult LlmSynthesizer::run(const LlmJob& job, llm::StreamSink* sink, std::sto
     result.explanation = parsed->explanation;
     auto space = problem::parseParamDeclarations(parsed->code, "the reply");
     if (!space) {
-        result.error = "the reply's @ks-param lines are invalid: " + space.error().message;
+        result.error = "the reply's @kw-param lines are invalid: " + space.error().message;
         return result;
     }
     Proposal p;
@@ -76,4 +76,4 @@ LlmResult LlmSynthesizer::run(const LlmJob& job, llm::StreamSink* sink, std::sto
     return result;
 }
 
-} // namespace ks::synth
+} // namespace kw::synth

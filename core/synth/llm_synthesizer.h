@@ -12,7 +12,7 @@
 #include <random>
 #include <stop_token>
 
-namespace ks::synth {
+namespace kw::synth {
 
 // The knowledge base's side of the prompt (the KB supplies an implementation).
 class KnowledgeRetriever {
@@ -68,4 +68,4 @@ class LlmSynthesizer {
     LlmOptions options_;
 };
 
-} // namespace ks::synth
+} // namespace kw::synth

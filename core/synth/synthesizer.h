@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::synth {
+namespace kw::synth {
 
 // The memory operator's view of the tree around the node being expanded.
 struct ExpansionContext {
@@ -52,4 +52,4 @@ class Synthesizer {
                                                     std::mt19937_64& rng) = 0;
 };
 
-} // namespace ks::synth
+} // namespace kw::synth

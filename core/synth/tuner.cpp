@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-namespace ks::synth {
+namespace kw::synth {
 namespace {
 
 constexpr int kAttempts = 64;
@@ -180,4 +180,4 @@ Result<std::optional<Proposal>> Tuner::propose(const ExpansionRequest& request, 
     return std::optional<Proposal>{};
 }
 
-} // namespace ks::synth
+} // namespace kw::synth

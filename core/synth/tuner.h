@@ -9,7 +9,7 @@
 
 #include <map>
 
-namespace ks::synth {
+namespace kw::synth {
 
 class Tuner final : public Synthesizer {
   public:
@@ -24,4 +24,4 @@ class Tuner final : public Synthesizer {
     std::map<std::string, problem::ParamSpace> spaces_; // by source hash
 };
 
-} // namespace ks::synth
+} // namespace kw::synth

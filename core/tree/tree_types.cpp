@@ -3,7 +3,7 @@
 #include <array>
 #include <utility>
 
-namespace ks::tree {
+namespace kw::tree {
 namespace {
 template <typename E, std::size_t N> std::string nameOf(const std::array<std::pair<E, const char*>, N>& table, E value) {
     for (const auto& [e, n] : table)
@@ -61,4 +61,4 @@ std::optional<NodeOrigin> parseOrigin(const std::string& name) {
     return parseName(kOrigins, name);
 }
 
-} // namespace ks::tree
+} // namespace kw::tree

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::tree {
+namespace kw::tree {
 
 using NodeId = std::int64_t; // the store's row id; 0 means none
 
@@ -102,4 +102,4 @@ struct Node {
     double fitness() const { return correct() && (!flagged || pinned) ? speedup : 0.0; }
 };
 
-} // namespace ks::tree
+} // namespace kw::tree

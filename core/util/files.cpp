@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace ks {
+namespace kw {
 
 Result<std::string> readTextFile(const std::filesystem::path& path, std::uintmax_t maxBytes) {
     std::error_code ec;
@@ -68,4 +68,4 @@ std::string truncateMiddle(const std::string& text, std::size_t headBytes, std::
            text.substr(text.size() - tailBytes);
 }
 
-} // namespace ks
+} // namespace kw

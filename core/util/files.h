@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-namespace ks {
+namespace kw {
 
 // Reads a whole regular file; refuses devices and pipes (/dev/zero never
 // ends) and files larger than maxBytes, saying so.
@@ -20,4 +20,4 @@ Result<std::string> readFileEnds(const std::filesystem::path& path, std::size_t 
 // Keeps the first `headBytes` and last `tailBytes` of a long text, marking the cut.
 std::string truncateMiddle(const std::string& text, std::size_t headBytes, std::size_t tailBytes);
 
-} // namespace ks
+} // namespace kw

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace ks {
+namespace kw {
 
 std::string formatSeconds(double s) {
     char buf[32];
@@ -35,4 +35,4 @@ std::string formatDuration(double s) {
     return buf;
 }
 
-} // namespace ks
+} // namespace kw

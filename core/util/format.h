@@ -2,7 +2,7 @@
 // Human-readable numbers shared by the CLI, the GUI and the prompts.
 #include <string>
 
-namespace ks {
+namespace kw {
 
 // A measured time, 3 significant digits with a unit: "1.23 s", "45.6 ms",
 // "789 us"; whole seconds from 1000 s on ("1234 s", never "1.23e+03 s").
@@ -12,4 +12,4 @@ std::string formatSeconds(double seconds);
 // "3 min 20 s", "27 min", "2 h 05 min". Negative or not finite: "-".
 std::string formatDuration(double seconds);
 
-} // namespace ks
+} // namespace kw

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 
-namespace ks {
+namespace kw {
 
 Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
     EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr);
@@ -43,4 +43,4 @@ std::string sha256Hex(std::string_view bytes) {
     return hasher.hexDigest();
 }
 
-} // namespace ks
+} // namespace kw

@@ -2,7 +2,7 @@
 #include <string>
 #include <string_view>
 
-namespace ks {
+namespace kw {
 
 // Incremental SHA-256 (OpenSSL's libcrypto). Used for content addressing:
 // result-cache keys, problem and KB file fingerprints.
@@ -23,4 +23,4 @@ class Sha256 {
 
 std::string sha256Hex(std::string_view bytes);
 
-} // namespace ks
+} // namespace kw

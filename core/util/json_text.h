@@ -6,10 +6,10 @@
 
 #include <string>
 
-namespace ks {
+namespace kw {
 
 inline std::string jsonText(const nlohmann::json& value, int indent = -1) {
     return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-} // namespace ks
+} // namespace kw

@@ -4,7 +4,7 @@
 
 #include <mutex>
 
-namespace ks::log {
+namespace kw::log {
 namespace {
 std::mutex gMutex;
 spdlog::level::level_enum gLevel = spdlog::level::warn;
@@ -25,4 +25,4 @@ void setLevel(spdlog::level::level_enum level) {
     spdlog::apply_all([level](const std::shared_ptr<spdlog::logger>& l) { l->set_level(level); });
 }
 
-} // namespace ks::log
+} // namespace kw::log

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-namespace ks::log {
+namespace kw::log {
 
 std::shared_ptr<spdlog::logger> get(const std::string& subsystem);
 
@@ -32,4 +32,4 @@ inline std::shared_ptr<spdlog::logger> profile() {
 // Applies to every subsystem logger, existing and future.
 void setLevel(spdlog::level::level_enum level);
 
-} // namespace ks::log
+} // namespace kw::log

@@ -6,7 +6,7 @@
 #include <utility>
 #include <variant>
 
-namespace ks {
+namespace kw {
 
 enum class ErrorCode {
     InvalidArgument, // the caller passed something malformed
@@ -80,4 +80,4 @@ class [[nodiscard]] Status {
     bool failed_ = false;
 };
 
-} // namespace ks
+} // namespace kw

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ks {
+namespace kw {
 
 // s with every byte that is not part of valid UTF-8 (a compiler log, a
 // candidate's stderr, a source excerpt cut mid-character) replaced by U+FFFD,
@@ -96,4 +96,4 @@ inline std::string shellWords(const std::vector<std::string>& words) {
     return s;
 }
 
-} // namespace ks
+} // namespace kw

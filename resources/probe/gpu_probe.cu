@@ -1,4 +1,4 @@
-// Kernelsmith GPU machine probe: device-to-device copy bandwidth, peak FP32
+// Kernelwright GPU machine probe: device-to-device copy bandwidth, peak FP32
 // FMA rate, dense matrix throughput (cuBLAS, bf16 and fp32 inputs), the rate
 // of random reads from an L2-resident table, SM count and L2 size of every
 // visible GPU, printed as one JSON object on stdout.

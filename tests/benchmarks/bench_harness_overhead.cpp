@@ -17,7 +17,7 @@
 #include <filesystem>
 #include <vector>
 
-using namespace ks;
+using namespace kw;
 
 namespace {
 double since(std::chrono::steady_clock::time_point t) {
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     std::vector<std::filesystem::path> dirs;
     for (int i = 2; i < argc; ++i) dirs.emplace_back(argv[i]);
     if (dirs.empty()) {
-        dirs.push_back(std::filesystem::path(KS_TEST_DATA_DIR) / "problems" / "saxpy");
+        dirs.push_back(std::filesystem::path(KW_TEST_DATA_DIR) / "problems" / "saxpy");
         for (const auto& d : problem::findProblemDirs(paths::bundledProblemsDir() / "cpu")) dirs.push_back(d);
     }
     eval::LocalExecutorConfig config;
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s\n", executor.error().message.c_str());
         return 1;
     }
-    const auto tmp = std::filesystem::temp_directory_path() / "ks-bench-overhead.db";
+    const auto tmp = std::filesystem::temp_directory_path() / "kw-bench-overhead.db";
     std::filesystem::remove(tmp);
     auto db = store::Database::open(tmp);
     if (!db) return 1;

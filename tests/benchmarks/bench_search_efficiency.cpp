@@ -26,7 +26,7 @@
 #include <cstring>
 #include <map>
 
-using namespace ks;
+using namespace kw;
 
 namespace {
 
@@ -80,7 +80,7 @@ double median(std::vector<double> v) {
 int main(int argc, char** argv) {
     int seeds = 5;
     bool throughput = true;
-    std::filesystem::path dbPath = std::filesystem::temp_directory_path() / "ks-bench-search.db";
+    std::filesystem::path dbPath = std::filesystem::temp_directory_path() / "kw-bench-search.db";
     bool keepDb = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--skip-throughput") == 0)

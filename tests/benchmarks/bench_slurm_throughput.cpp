@@ -10,7 +10,7 @@
 // pinned to theirs. SLURM_JOBS above the node's 2 CPUs keeps jobs waiting in
 // Slurm's queue, which hides its scheduling latency (about a second a job).
 //   bench_slurm_throughput [JOBS=16] [SLEEP_S=1.5] [PROBLEM=mapid] [SLURM_JOBS=2]
-// KS_BENCH_DEBUG=1 prints the executors' debug log (submissions, hand-overs).
+// KW_BENCH_DEBUG=1 prints the executors' debug log (submissions, hand-overs).
 #include "slurm_cluster.h"
 
 #include "eval/evaluator.h"
@@ -32,7 +32,7 @@
 #include <thread>
 #include <vector>
 
-using namespace ks;
+using namespace kw;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_slurm_throughput: %s\n", why.c_str());
         return 2;
     }
-    if (std::getenv("KS_BENCH_DEBUG")) ks::log::setLevel(spdlog::level::debug);
+    if (std::getenv("KW_BENCH_DEBUG")) kw::log::setLevel(spdlog::level::debug);
     QTemporaryDir tmp;
     const std::filesystem::path root = tmp.path().toStdString();
     // As root the local executor runs jobs as other users, who must reach the job dirs.

@@ -23,7 +23,7 @@
 #include <random>
 #include <vector>
 
-using namespace ks::ui;
+using namespace kw::ui;
 
 namespace {
 
@@ -92,18 +92,18 @@ int benchOne(int count) {
     QTemporaryDir dir;
     const std::filesystem::path path = dir.filePath(QStringLiteral("ws.db")).toStdString();
     {
-        auto db = ks::store::Database::open(path);
+        auto db = kw::store::Database::open(path);
         if (!db) return 1;
-        ks::store::SearchStore ss(*db);
-        auto sid = ss.createSearch(ks::test::searchRecord("fixture", "finished"));
+        kw::store::SearchStore ss(*db);
+        auto sid = ss.createSearch(kw::test::searchRecord("fixture", "finished"));
         if (!sid || !ss.putSource("src", "void k() {}")) return 1;
         QElapsedTimer w;
         w.start();
         // The fixture need not survive a power cut: skip the syncs of 20,000 small transactions.
         (void)db->exec("PRAGMA synchronous = OFF");
-        auto tx = [&]() -> ks::Status {
+        auto tx = [&]() -> kw::Status {
             for (const auto& n : batch) {
-                ks::store::NodeRecord r;
+                kw::store::NodeRecord r;
                 r.searchId = *sid;
                 r.parentId = n.parentId;
                 r.seq = n.id;

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-using namespace ks::eval;
+using namespace kw::eval;
 
 class TestCrashClassifier : public QObject {
     Q_OBJECT

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-using namespace ks::eval;
+using namespace kw::eval;
 
 class TestEvaluationResult : public QObject {
     Q_OBJECT
@@ -13,17 +13,17 @@ class TestEvaluationResult : public QObject {
     // Kernel times keep three digits and never turn into e-notation; a
     // suite's or a search's ETA reads as minutes and hours.
     void secondsAndDurationsReadAsPeopleSayThem() {
-        QCOMPARE(ks::formatSeconds(90.2e-6), std::string("90.2 us"));
-        QCOMPARE(ks::formatSeconds(1.5e-3), std::string("1.5 ms"));
-        QCOMPARE(ks::formatSeconds(12.34), std::string("12.3 s"));
-        QCOMPARE(ks::formatSeconds(1012.0), std::string("1012 s"));
-        QCOMPARE(ks::formatDuration(44.6), std::string("45 s"));
-        QCOMPARE(ks::formatDuration(200.0), std::string("3 min 20 s"));
-        QCOMPARE(ks::formatDuration(1010.0), std::string("17 min"));
-        QCOMPARE(ks::formatDuration(3599.6), std::string("1 h 00 min"));
-        QCOMPARE(ks::formatDuration(7500.0), std::string("2 h 05 min"));
-        QCOMPARE(ks::formatDuration(-1.0), std::string("-"));
-        QCOMPARE(ks::formatDuration(std::nan("")), std::string("-"));
+        QCOMPARE(kw::formatSeconds(90.2e-6), std::string("90.2 us"));
+        QCOMPARE(kw::formatSeconds(1.5e-3), std::string("1.5 ms"));
+        QCOMPARE(kw::formatSeconds(12.34), std::string("12.3 s"));
+        QCOMPARE(kw::formatSeconds(1012.0), std::string("1012 s"));
+        QCOMPARE(kw::formatDuration(44.6), std::string("45 s"));
+        QCOMPARE(kw::formatDuration(200.0), std::string("3 min 20 s"));
+        QCOMPARE(kw::formatDuration(1010.0), std::string("17 min"));
+        QCOMPARE(kw::formatDuration(3599.6), std::string("1 h 00 min"));
+        QCOMPARE(kw::formatDuration(7500.0), std::string("2 h 05 min"));
+        QCOMPARE(kw::formatDuration(-1.0), std::string("-"));
+        QCOMPARE(kw::formatDuration(std::nan("")), std::string("-"));
     }
     void parsesHarnessOutput() {
         const char* text = R"({"schema":1,"status":"wrong_answer","message":"m","speedup":null,"implausible_speedup":false,

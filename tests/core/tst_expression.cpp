@@ -4,7 +4,7 @@
 
 #include <limits>
 
-using ks::problem::Expression;
+using kw::problem::Expression;
 
 class TestExpression : public QObject {
     Q_OBJECT

@@ -23,7 +23,7 @@
 #include <map>
 #include <sstream>
 
-using namespace ks;
+using namespace kw;
 
 namespace {
 

@@ -16,8 +16,8 @@
 
 #include <fstream>
 
-using namespace ks;
-using namespace ks::synth::llm;
+using namespace kw;
+using namespace kw::synth::llm;
 
 class TestLlmParsing : public QObject {
     Q_OBJECT
@@ -184,11 +184,11 @@ class TestLlmParsing : public QObject {
         QVERIFY(!bad.ok());
         QVERIFY(bad.error().message.find("/models/0/provider") != std::string::npos);
 
-        qputenv("KS_TEST_MISSING_KEY", "");
-        std::ofstream(file) << R"({"models": [{"name": "needs-key", "api_key_env": "KS_TEST_MISSING_KEY"}]})";
+        qputenv("KW_TEST_MISSING_KEY", "");
+        std::ofstream(file) << R"({"models": [{"name": "needs-key", "api_key_env": "KW_TEST_MISSING_KEY"}]})";
         auto needs = resolveModel(*loadSettings(file, true), "needs-key");
         QVERIFY(!needs.ok());
-        QVERIFY(needs.error().message.find("KS_TEST_MISSING_KEY") != std::string::npos);
+        QVERIFY(needs.error().message.find("KW_TEST_MISSING_KEY") != std::string::npos);
         auto preset = resolveModel({}, "ollama:qwen2.5-coder");
         QVERIFY(preset.ok());
         QCOMPARE(preset->model, std::string("qwen2.5-coder"));

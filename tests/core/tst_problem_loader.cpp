@@ -12,7 +12,7 @@
 #include <regex>
 #include <sstream>
 
-using namespace ks::problem;
+using namespace kw::problem;
 
 namespace {
 bool contains(const std::string& haystack, const std::string& needle) {
@@ -24,7 +24,7 @@ class TestProblemLoader : public QObject {
     Q_OBJECT
   private slots:
     void loadsAValidProblem() {
-        auto spec = loadProblem(ks::test::problemDir("saxpy"));
+        auto spec = loadProblem(kw::test::problemDir("saxpy"));
         QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
         QCOMPARE(spec->name, std::string("saxpy"));
         QCOMPARE(spec->arguments.size(), std::size_t{3});
@@ -37,20 +37,20 @@ class TestProblemLoader : public QObject {
         QCOMPARE(spec->seeds.size(), std::size_t{1});
         QCOMPARE(spec->seeds[0].params.size(), std::uint64_t{4});
         std::vector<std::string> flags{"-O3", "-march=native", "-fopenmp"};
-        if (ks::capAtAvx2()) flags.push_back("-mno-avx512f"); // KS_MAX_ISA=avx2: an AVX2-only target
+        if (kw::capAtAvx2()) flags.push_back("-mno-avx512f"); // KW_MAX_ISA=avx2: an AVX2-only target
         QCOMPARE(spec->compileFlags, flags);
         QCOMPARE(spec->contentHash.size(), std::size_t{64});
         QCOMPARE(*spec->bytes->evaluate({{"N", 10}}), 120.0);
     }
     void malformedJsonGivesLineAndColumn() {
-        auto spec = loadProblem(ks::test::problemDir("bad_json"));
+        auto spec = loadProblem(kw::test::problemDir("bad_json"));
         QVERIFY(!spec.ok());
-        QCOMPARE(spec.error().code, ks::ErrorCode::ParseError);
+        QCOMPARE(spec.error().code, kw::ErrorCode::ParseError);
         QVERIFY2(contains(spec.error().message, "problem.json:4:"), spec.error().message.c_str());
         QVERIFY(contains(spec.error().message, "not valid JSON"));
     }
     void schemaErrorsAreAllListedWithPaths() {
-        auto spec = loadProblem(ks::test::problemDir("bad_schema"));
+        auto spec = loadProblem(kw::test::problemDir("bad_schema"));
         QVERIFY(!spec.ok());
         const auto& m = spec.error().message;
         for (const char* expected : {"/name:", "/backend: expected \"cpp\", \"cuda\" or \"torch\", found \"fortran\"",
@@ -60,13 +60,13 @@ class TestProblemLoader : public QObject {
             QVERIFY2(contains(m, expected), (std::string("missing: ") + expected + "\nin:\n" + m).c_str());
     }
     void missingFilesAreNamed() {
-        auto spec = loadProblem(ks::test::problemDir("missing_reference"));
+        auto spec = loadProblem(kw::test::problemDir("missing_reference"));
         QVERIFY(!spec.ok());
         QVERIFY(contains(spec.error().message, "/reference:"));
         QVERIFY(contains(spec.error().message, "does_not_exist.cpp: no such file"));
-        auto none = loadProblem(ks::test::problemDir("no_such_problem"));
+        auto none = loadProblem(kw::test::problemDir("no_such_problem"));
         QVERIFY(!none.ok());
-        QCOMPARE(none.error().code, ks::ErrorCode::NotFound);
+        QCOMPARE(none.error().code, kw::ErrorCode::NotFound);
     }
     void rejectsInconsistentDeclarations() {
         QTemporaryDir dir;
@@ -121,7 +121,7 @@ class TestProblemLoader : public QObject {
         QVERIFY(!spec.ok());
         QVERIFY2(contains(spec.error().message, "overflows a 64-bit integer"), spec.error().message.c_str());
         // Names the generated harness uses itself, and keywords.
-        for (const char* name : {"ks_c", "KS_SEEDS", "Rng", "int", "__x"}) {
+        for (const char* name : {"kw_c", "KW_SEEDS", "Rng", "int", "__x"}) {
             write("f", name, "reference.cpp", 8);
             spec = loadProblem(path);
             QVERIFY2(!spec.ok() && contains(spec.error().message, "rename it"), name);
@@ -134,7 +134,7 @@ class TestProblemLoader : public QObject {
         std::vector<std::string> names{"INT64_MAX", "UINTPTR_MAX", "UINT32_C",   "O_RDONLY",     "SIGKILL", "SIG_DFL",
                                        "EOF",       "PROT_READ",   "MAP_FAILED", "CUDA_VERSION", "M_PI",    "errno",
                                        "stderr",    "major",       "SIZE_MAX",   "EINVAL"};
-        const std::string& common = ks::eval::embeddedTemplates().at("harness_common.h");
+        const std::string& common = kw::eval::embeddedTemplates().at("harness_common.h");
         const std::regex defined(
             R"(^(?:inline |static |template <[^>]*> )*[A-Za-z_][\w:<>, *&]* [*&]?(\w+)\(|^(?:struct|enum class|enum) (\w+))");
         std::istringstream lines(common);
@@ -182,11 +182,11 @@ class TestProblemLoader : public QObject {
             std::ofstream(path / "seed.cpp") << seed;
             return loadProblem(path);
         };
-        QVERIFY(load(j.dump(), "// @ks-param B: 1 | 2\n").ok());
+        QVERIFY(load(j.dump(), "// @kw-param B: 1 | 2\n").ok());
         // A number too large for a double: nlohmann throws out_of_range, not parse_error.
         auto spec = load(R"({"name": "p", "bytes": 1e99999})", "");
         QVERIFY(!spec.ok());
-        QCOMPARE(spec.error().code, ks::ErrorCode::ParseError);
+        QCOMPARE(spec.error().code, kw::ErrorCode::ParseError);
         QVERIFY2(contains(spec.error().message, "problem.json:1:24: not valid JSON: number overflow parsing '1e99999'"),
                  spec.error().message.c_str());
         // A range of 2^64 values was listed value by value (a hang), a bound past
@@ -196,12 +196,12 @@ class TestProblemLoader : public QObject {
                  {"X: 0..99999999999999999999", "has a bound outside 64-bit integers"},
                  {"X:", "X has no domain"},
                  {"X: 1 | 2" + std::string(2000, ' '), "longer than 1000 characters"}}) {
-            spec = load(j.dump(), "// @ks-param " + decl + "\n");
+            spec = load(j.dump(), "// @kw-param " + decl + "\n");
             QVERIFY2(!spec.ok() && contains(spec.error().message, "seed.cpp:1: ") && contains(spec.error().message, expected),
                      (decl.substr(0, 60) + " -> " + (spec.ok() ? "ok" : spec.error().message)).c_str());
         }
-        QVERIFY(load(j.dump(), "// @ks-param X: 1..65536\n").ok());
-        spec = load(j.dump(), "// @ks-param X: 9223372036854775805..9223372036854775807\n");
+        QVERIFY(load(j.dump(), "// @kw-param X: 1..65536\n").ok());
+        spec = load(j.dump(), "// @kw-param X: 9223372036854775805..9223372036854775807\n");
         QVERIFY(spec.ok()); // listing its values stops at INT64_MAX instead of wrapping
         QCOMPARE(spec->seeds[0].params.params[0].values().size(), std::size_t{3});
         QCOMPARE(spec->seeds[0].params.params[0].cardinality(), std::size_t{3});
@@ -220,7 +220,7 @@ class TestProblemLoader : public QObject {
         longName["compile"] = {{"arch", "sm_90ab"}};
         spec = load(longName.dump(), "");
         QVERIFY(!spec.ok() && contains(spec.error().message, "/compile/arch: expected a GPU architecture"));
-        QVERIFY(load(j.dump(), std::string(300000, ' ') + "\n// @ks-param B: 1 | 2\n").ok());
+        QVERIFY(load(j.dump(), std::string(300000, ' ') + "\n// @kw-param B: 1 | 2\n").ok());
         // The same for a torch problem's Python sources.
         nlohmann::json t{{"name", "t"},
                          {"description", "d"},
@@ -287,7 +287,7 @@ class TestProblemLoader : public QObject {
         write("reference.py",
               "import torch\nn = 1024\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return torch.relu(x)\n"
               "def get_inputs():\n    return [torch.randn(n)]\ndef get_init_inputs():\n    return []\n");
-        write("seeds/triton.py", "# @ks-param BLOCK: 128 | 256 = 256\nfrom ks_params import BLOCK\nclass ModelNew:\n    pass\n");
+        write("seeds/triton.py", "# @kw-param BLOCK: 128 | 256 = 256\nfrom kw_params import BLOCK\nclass ModelNew:\n    pass\n");
         auto ok = loadProblem(root);
         QVERIFY2(ok.ok(), ok.ok() ? "" : ok.error().message.c_str());
         QCOMPARE(ok->tensorTolerances.at("bf16").rtol, 0.02);
@@ -352,7 +352,7 @@ class TestProblemLoader : public QObject {
     }
 
     void findsProblemFolders() {
-        const auto dirs = findProblemDirs(ks::test::dataDir() / "problems");
+        const auto dirs = findProblemDirs(kw::test::dataDir() / "problems");
         QVERIFY(dirs.size() >= 5);
         QVERIFY(std::is_sorted(dirs.begin(), dirs.end()));
     }

@@ -17,8 +17,8 @@
 
 #include <algorithm>
 
-using namespace ks;
-using namespace ks::profile;
+using namespace kw;
+using namespace kw::profile;
 
 namespace {
 
@@ -82,7 +82,7 @@ class TestProfile : public QObject {
     void ncuRawPage() {
         auto ks = parseNcuCsv(fixture("ncu/ncu_raw.csv"));
         QVERIFY2(ks, ks ? "" : ks.error().message.c_str());
-        QCOMPARE(ks->size(), std::size_t(3));
+        QCOMPARE(kw->size(), std::size_t(3));
         const auto* copy = kernelNamed(*ks, "streamCopy");
         const auto* fma = kernelNamed(*ks, "fmaLoop");
         const auto* tiny = kernelNamed(*ks, "tinyScale");
@@ -103,7 +103,7 @@ class TestProfile : public QObject {
     void ncuDetailsPage() {
         auto ks = parseNcuCsv(fixture("ncu/ncu_details.csv"));
         QVERIFY2(ks, ks ? "" : ks.error().message.c_str());
-        QCOMPARE(ks->size(), std::size_t(3));
+        QCOMPARE(kw->size(), std::size_t(3));
         const auto* copy = kernelNamed(*ks, "streamCopy");
         const auto* tiny = kernelNamed(*ks, "tinyScale");
         QVERIFY(copy && tiny);
@@ -150,7 +150,7 @@ class TestProfile : public QObject {
             "\"4\",\"lastWave(float*)\",\"60\",\"50\",\"40\",\"32\",\"1.2\",\"0\",\"0\",\"0\",\"0\",\"4000\",\"1000\"\n";
         auto ks = parseNcuCsv(csv);
         QVERIFY2(ks, ks ? "" : ks.error().message.c_str());
-        QCOMPARE(ks->size(), std::size_t(5));
+        QCOMPARE(kw->size(), std::size_t(5));
         QCOMPARE((*ks)[0].localBytes, 1572864.0);
         QCOMPARE((*ks)[2].globalSectorsPerRequest, 32.0);
         const auto spills = diagnoseOne((*ks)[0]);
@@ -314,7 +314,7 @@ class TestProfile : public QObject {
                                 "fn=helper(float const*, int)\n"
                                 "0 20 0 0 5 1 0 0 0 0\n"
                                 "fl=harness_main.cpp\n"
-                                "fn=ks_build_case\n"
+                                "fn=kw_build_case\n"
                                 "0 99999 0 0 5000 800 700 4000 3000 2000\n"
                                 "summary: 101519 1 1 5505 901 750 4200 3060 2040\n";
         const std::string symbols =

@@ -3,8 +3,8 @@
 
 #include <QtTest/QtTest>
 
-using namespace ks::search;
-using ks::eval::EvalStatus;
+using namespace kw::search;
+using kw::eval::EvalStatus;
 
 namespace {
 Node node(NodeId id, NodeId parent, double speedup, bool ok = true) {
@@ -40,7 +40,7 @@ class TestSearchPolicy : public QObject {
         auto t = sample();
         std::mt19937_64 rng(1);
         QCOMPARE(p->next(t, rng)->parent, NodeId{2});
-        p->exhausted(2, ks::synth::Operator::Mutate);
+        p->exhausted(2, kw::synth::Operator::Mutate);
         QCOMPARE(p->next(t, rng)->parent, NodeId{4});
     }
     void pinsComeFirstAndPrunedSubtreesNever() {
@@ -108,7 +108,7 @@ class TestSearchPolicy : public QObject {
         for (int i = 0; i < 20; ++i) {
             auto plan = p->next(t, rng);
             QVERIFY(plan && plan->parent != 3);
-            if (plan->op == ks::synth::Operator::Crossover) {
+            if (plan->op == kw::synth::Operator::Crossover) {
                 ++crossovers;
                 QVERIFY(plan->partner != plan->parent && plan->partner != 3);
             }

@@ -9,8 +9,8 @@
 #include <cmath>
 #include <fstream>
 
-using namespace ks;
-using namespace ks::eval;
+using namespace kw;
+using namespace kw::eval;
 
 namespace {
 
@@ -36,20 +36,20 @@ class TestSlurmCommands : public QObject {
         o.gres = "gpu:1";
         o.extraArgs = {"--constraint=h100", "--mem=8G"};
         SlurmBatch b;
-        b.script = "/shared/.kernelsmith/run-job.sh";
-        b.batchDir = "/shared/.kernelsmith/batches/7-1";
+        b.script = "/shared/.kernelwright/run-job.sh";
+        b.batchDir = "/shared/.kernelwright/batches/7-1";
         b.tasks = 3;
         b.wallLimitS = 600;
         const auto argv = sbatchCommand(o, b);
         QCOMPARE(argv.front(), std::string("sbatch"));
         for (const char* a :
-             {"--parsable", "--no-requeue", "--job-name=kernelsmith", "--partition=gpu", "--account=kernels", "--qos=high",
-              "--gres=gpu:1", "--array=0-2", "--time=0-00:11:00", "--output=/shared/.kernelsmith/batches/7-1/%a/slurm.out"})
+             {"--parsable", "--no-requeue", "--job-name=kernelwright", "--partition=gpu", "--account=kernels", "--qos=high",
+              "--gres=gpu:1", "--array=0-2", "--time=0-00:11:00", "--output=/shared/.kernelwright/batches/7-1/%a/slurm.out"})
             QVERIFY2(has(argv, a), a);
         // The user's arguments come after ours (sbatch keeps the last), then the script and its argument.
         QCOMPARE(argv[argv.size() - 4], std::string("--constraint=h100"));
-        QCOMPARE(argv[argv.size() - 2], std::string("/shared/.kernelsmith/run-job.sh"));
-        QCOMPARE(argv.back(), std::string("/shared/.kernelsmith/batches/7-1"));
+        QCOMPARE(argv[argv.size() - 2], std::string("/shared/.kernelwright/run-job.sh"));
+        QCOMPARE(argv.back(), std::string("/shared/.kernelwright/batches/7-1"));
 
         // One job: no array; an explicit time limit wins; no limit and no partition: none asked.
         b.tasks = 1;
@@ -57,7 +57,7 @@ class TestSlurmCommands : public QObject {
         auto single = sbatchCommand(o, b);
         QVERIFY(std::none_of(single.begin(), single.end(), [](const std::string& a) { return a.rfind("--array", 0) == 0; }));
         QVERIFY(has(single, "--time=2:00:00"));
-        QVERIFY(has(single, "--output=/shared/.kernelsmith/batches/7-1/0/slurm.out"));
+        QVERIFY(has(single, "--output=/shared/.kernelwright/batches/7-1/0/slurm.out"));
         b.wallLimitS = 0;
         single = sbatchCommand(SlurmSubmitOptions{}, b);
         QVERIFY(std::none_of(single.begin(), single.end(), [](const std::string& a) {
@@ -151,7 +151,7 @@ class TestSlurmCommands : public QObject {
         QVERIFY(describeLostJob({"1", "TIMEOUT", "", "", ""}).find("--slurm-time") != std::string::npos);
         QVERIFY(describeLostJob({"1", "OUT_OF_MEMORY", "", "", ""}).find("--mem") != std::string::npos);
         QVERIFY(describeLostJob({"1", "PREEMPTED", "", "", ""}).find("preempted") != std::string::npos);
-        QVERIFY(describeLostJob({"1", "CANCELLED by 0", "", "", ""}).find("outside Kernelsmith") != std::string::npos);
+        QVERIFY(describeLostJob({"1", "CANCELLED by 0", "", "", ""}).find("outside Kernelwright") != std::string::npos);
         QVERIFY(describeLostJob({"1", "FAILED", "", "exit 97", ""}).find("shared dir") != std::string::npos);
         QVERIFY(describeLostJob({"1", "", "", "", ""}).find("no longer known") == 0);
     }
@@ -170,15 +170,15 @@ class TestSlurmCommands : public QObject {
 
     void profilesParse() {
         auto profiles = parseExecutorProfiles(R"({"profiles": {
-            "gpu-cluster": {"kind": "slurm", "dir": "/shared/ks", "partition": "gpu", "gres": "gpu:1", "jobs": 16,
+            "gpu-cluster": {"kind": "slurm", "dir": "/shared/kw", "partition": "gpu", "gres": "gpu:1", "jobs": 16,
                             "args": ["--constraint=h100"], "requeue": 3, "time": "00:30:00"},
-            "h100box": {"kind": "ssh", "hosts": ["me@h100:2222", "h100b"], "gpus": "0,1", "dir": "/scratch/ks"},
+            "h100box": {"kind": "ssh", "hosts": ["me@h100:2222", "h100b"], "gpus": "0,1", "dir": "/scratch/kw"},
             "here": {"kind": "local", "workers": 2, "sandbox": "required"}}})",
                                               "executors.json");
         QVERIFY2(profiles.ok(), profiles.ok() ? "" : profiles.error().message.c_str());
         const auto& slurm = profiles->at("gpu-cluster");
         QVERIFY(slurm.kind == ExecutorKind::Slurm);
-        QCOMPARE(slurm.slurm.sharedDir, std::filesystem::path("/shared/ks"));
+        QCOMPARE(slurm.slurm.sharedDir, std::filesystem::path("/shared/kw"));
         QCOMPARE(slurm.slurm.submit.partition, std::string("gpu"));
         QCOMPARE(slurm.slurm.submit.gres, std::string("gpu:1"));
         QCOMPARE(slurm.slurm.submit.timeLimit, std::string("00:30:00"));
@@ -190,7 +190,7 @@ class TestSlurmCommands : public QObject {
         QCOMPARE(ssh.ssh.hosts.size(), std::size_t(2));
         QCOMPARE(ssh.ssh.hosts[0].port, 2222);
         QCOMPARE(ssh.ssh.hosts[1].slotCount, std::size_t(2));
-        QCOMPARE(ssh.ssh.hosts[1].remoteDir, std::string("/scratch/ks"));
+        QCOMPARE(ssh.ssh.hosts[1].remoteDir, std::string("/scratch/kw"));
         const auto& local = profiles->at("here");
         QVERIFY(local.kind == ExecutorKind::Local);
         QCOMPARE(local.local.workers, std::size_t(2));

@@ -1,6 +1,6 @@
-// A search's node exported as one file that runs outside Kernelsmith: a torch
-// candidate's tunable params replace its import of ks_params, and the
-// harness's launcher (ks_launch), which a candidate may import, goes inline.
+// A search's node exported as one file that runs outside Kernelwright: a torch
+// candidate's tunable params replace its import of kw_params, and the
+// harness's launcher (kw_launch), which a candidate may import, goes inline.
 // The file must still parse as Python.
 #include "report/standalone_kernel.h"
 #include "store/database.h"
@@ -12,7 +12,7 @@
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
-using namespace ks;
+using namespace kw;
 
 class TestStandaloneKernel : public QObject {
     Q_OBJECT
@@ -26,10 +26,10 @@ class TestStandaloneKernel : public QObject {
         auto id = s.createSearch(search);
         QVERIFY(id.ok());
         search.id = *id;
-        const std::string source = "# @ks-param BLOCK: 64 | 128 = 64\n"
+        const std::string source = "# @kw-param BLOCK: 64 | 128 = 64\n"
                                    "import torch\n"
-                                   "from ks_params import BLOCK\n"
-                                   "from ks_launch import launcher\n"
+                                   "from kw_params import BLOCK\n"
+                                   "from kw_launch import launcher\n"
                                    "\n"
                                    "class ModelNew(torch.nn.Module):\n"
                                    "    def forward(self, x):\n"
@@ -50,7 +50,7 @@ class TestStandaloneKernel : public QObject {
         const QString t = QString::fromStdString(*text);
         QVERIFY2(t.contains("BLOCK = 128\n"), qPrintable(t));
         // No import of either is left (the launcher's docstring shows one, indented).
-        QVERIFY2(!t.contains(QRegularExpression("^from ks_(params|launch) import", QRegularExpression::MultilineOption)),
+        QVERIFY2(!t.contains(QRegularExpression("^from kw_(params|launch) import", QRegularExpression::MultilineOption)),
                  qPrintable(t));
         QVERIFY2(t.contains("class launcher"), qPrintable(t));
         QVERIFY(t.indexOf("class launcher") < t.indexOf("class ModelNew"));

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-using namespace ks::eval;
+using namespace kw::eval;
 
 class TestStaticRules : public QObject {
     Q_OBJECT
@@ -141,7 +141,7 @@ void k(const float* x, float* y, long n) {
     // Every source the project ships passes: seeds, references, baselines.
     void bundledSourcesPass() {
         int checked = 0;
-        for (const auto& root : {ks::test::bundledProblemsDir(), ks::test::dataDir() / "problems"}) {
+        for (const auto& root : {kw::test::bundledProblemsDir(), kw::test::dataDir() / "problems"}) {
             std::error_code ec;
             for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
                  it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
@@ -280,8 +280,8 @@ void k(const float* x, float* y, long n) {
 import torch
 import triton
 import triton.language as tl
-from ks_params import BLOCK, NUM_WARPS  # BLOCK: elements per program
-from ks_launch import launcher  # the harness's direct launcher
+from kw_params import BLOCK, NUM_WARPS  # BLOCK: elements per program
+from kw_launch import launcher  # the harness's direct launcher
 
 @triton.jit
 def _kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):

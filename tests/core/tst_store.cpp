@@ -14,7 +14,7 @@
 #include <set>
 #include <thread>
 
-using namespace ks::store;
+using namespace kw::store;
 
 namespace {
 EvaluationRecord record(const std::string& key, const std::string& status) {
@@ -30,7 +30,7 @@ EvaluationRecord record(const std::string& key, const std::string& status) {
     return r;
 }
 SearchRecord runningSearch(const std::string& problem) {
-    return ks::test::searchRecord(problem, "running");
+    return kw::test::searchRecord(problem, "running");
 }
 } // namespace
 
@@ -89,14 +89,14 @@ class TestStore : public QObject {
         }
         auto refused = Database::open(newer);
         QVERIFY(!refused.ok());
-        QVERIFY(refused.error().message.find("newer Kernelsmith") != std::string::npos);
+        QVERIFY(refused.error().message.find("newer Kernelwright") != std::string::npos);
         QVERIFY(!Database::open(std::filesystem::path(dir.path().toStdString()) / "absent.db", Database::Mode::ReadOnly).ok());
     }
     void failedTransactionsLeaveNothing() {
         QTemporaryDir dir;
         auto db = Database::open(std::filesystem::path(dir.path().toStdString()) / "ws.db");
         QVERIFY(db.ok());
-        auto status = db->transaction([&]() -> ks::Status {
+        auto status = db->transaction([&]() -> kw::Status {
             if (auto s = db->exec("INSERT INTO events (kind, payload) VALUES ('x', '{}')"); !s) return s;
             return db->exec("INSERT INTO no_such_table VALUES (1)");
         });
@@ -157,13 +157,13 @@ class TestStore : public QObject {
             auto count = db->prepare("SELECT count(*) FROM commands");
             return count && *count->step() ? count->int64(0) : -1;
         };
-        auto kept = db->transaction([&]() -> ks::Status {
+        auto kept = db->transaction([&]() -> kw::Status {
             auto id = searches.postCommand(searchId, "note", "{}");
-            return id ? ks::Status{} : ks::Status(id.error());
+            return id ? kw::Status{} : kw::Status(id.error());
         });
         QVERIFY2(kept.ok(), kept.ok() ? "" : kept.error().message.c_str());
         QCOMPARE(commands(), std::int64_t{1});
-        auto undone = db->transaction([&]() -> ks::Status {
+        auto undone = db->transaction([&]() -> kw::Status {
             if (auto id = searches.postCommand(searchId, "note", "{}"); !id) return id.error();
             return db->exec("INSERT INTO no_such_table VALUES (1)");
         });
@@ -218,7 +218,7 @@ class TestStore : public QObject {
                 ids.push_back(id);
             }
         }
-        auto reader = ks::inspect::WorkspaceReader::open(path);
+        auto reader = kw::inspect::WorkspaceReader::open(path);
         QVERIFY(reader.ok());
         auto third = reader->nodeDetails(searchId, ids[3]); // its parent #2 ran ncu
         QVERIFY(third.ok() && third->ncuBaseline);
@@ -245,8 +245,8 @@ class TestStore : public QObject {
             SearchStore ss(*db);
             searchId = ss.createSearch(runningSearch("saxpy")).value();
             QVERIFY(ss.putSource("a", "void root() {}").ok() && ss.putSource("b", "void child() {}").ok());
-            ks::eval::EvaluationResult r;
-            r.status = ks::eval::EvalStatus::Ok;
+            kw::eval::EvaluationResult r;
+            r.status = kw::eval::EvalStatus::Ok;
             r.message = "correct on every check shape";
             r.speedup = 2.5;
             EvaluationRecord e;
@@ -257,7 +257,7 @@ class TestStore : public QObject {
             e.paramsJson = "{}";
             e.status = "ok";
             e.speedup = 2.5;
-            e.resultJson = ks::eval::toJson(r).dump();
+            e.resultJson = kw::eval::toJson(r).dump();
             const auto evaluationId = EvaluationStore(*db).insert(e).value();
             NodeRecord n;
             n.searchId = searchId;
@@ -308,7 +308,7 @@ class TestStore : public QObject {
             QVERIFY(calls.attachNode(callId, child).ok());
             QVERIFY(calls.recordRetrieval(callId, child, "cpu/avx2", "loads", 0.9, "matched").ok());
         }
-        auto reader = ks::inspect::WorkspaceReader::open(path);
+        auto reader = kw::inspect::WorkspaceReader::open(path);
         QVERIFY(reader.ok());
         auto d = reader->nodeDetails(searchId, child);
         QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
@@ -345,7 +345,7 @@ class TestStore : public QObject {
         auto missing = reader->nodeDetails(searchId, child + 100);
         QVERIFY(!missing.ok());
         QVERIFY2(missing.error().message.find(std::to_string(child + 100)) != std::string::npos, missing.error().message.c_str());
-        QVERIFY(!ks::inspect::WorkspaceReader::open(path.parent_path() / "absent.db").ok());
+        QVERIFY(!kw::inspect::WorkspaceReader::open(path.parent_path() / "absent.db").ok());
     }
 };
 

@@ -13,7 +13,7 @@
 
 #include <sstream>
 
-using namespace ks;
+using namespace kw;
 using nlohmann::json;
 
 namespace {
@@ -272,9 +272,9 @@ class TestTrajectoryExport : public QObject {
     }
 
     void scrubberLearnsKeysFromTheEnvironment() {
-        qputenv("KS_TEST_EXPORT_API_KEY", "env-held-key-0123456789");
+        qputenv("KW_TEST_EXPORT_API_KEY", "env-held-key-0123456789");
         const auto s = report::SecretScrubber::fromEnvironment("");
-        qunsetenv("KS_TEST_EXPORT_API_KEY");
+        qunsetenv("KW_TEST_EXPORT_API_KEY");
         QCOMPARE(s.scrub("echo env-held-key-0123456789"), std::string("echo [redacted]"));
     }
 

@@ -2,15 +2,15 @@
 
 #include <QtTest/QtTest>
 
-using namespace ks::problem;
+using namespace kw::problem;
 
 namespace {
 const char* kSource = R"(
 // A seed kernel.
-// @ks-param BLOCK: 64 | 128 | 256 = 128
-// @ks-param UNROLL: 1..8
-//   @ks-param PREFETCH: bool = true
-// @ks-param LAYOUT: enum(row, col) = col
+// @kw-param BLOCK: 64 | 128 | 256 = 128
+// @kw-param UNROLL: 1..8
+//   @kw-param PREFETCH: bool = true
+// @kw-param LAYOUT: enum(row, col) = col
 void kernel() {}
 )";
 }
@@ -52,13 +52,13 @@ class TestTunableParams : public QObject {
         QCOMPARE(defs, expected);
     }
     void declarationErrorsNameFileAndLine() {
-        auto bad = parseParamDeclarations("\n// @ks-param X: 1 | two\n", "k.cpp");
+        auto bad = parseParamDeclarations("\n// @kw-param X: 1 | two\n", "k.cpp");
         QVERIFY(!bad.ok());
         QVERIFY2(bad.error().message.rfind("k.cpp:2:", 0) == 0, bad.error().message.c_str());
-        QVERIFY(!parseParamDeclarations("// @ks-param X: 5..1\n", "k.cpp").ok());
-        QVERIFY(!parseParamDeclarations("// @ks-param X: 1 | 2 = 3\n", "k.cpp").ok());
-        QVERIFY(!parseParamDeclarations("// @ks-param 9X: bool\n", "k.cpp").ok());
-        QVERIFY(!parseParamDeclarations("// @ks-param X: bool\n// @ks-param X: bool\n", "k.cpp").ok());
+        QVERIFY(!parseParamDeclarations("// @kw-param X: 5..1\n", "k.cpp").ok());
+        QVERIFY(!parseParamDeclarations("// @kw-param X: 1 | 2 = 3\n", "k.cpp").ok());
+        QVERIFY(!parseParamDeclarations("// @kw-param 9X: bool\n", "k.cpp").ok());
+        QVERIFY(!parseParamDeclarations("// @kw-param X: bool\n// @kw-param X: bool\n", "k.cpp").ok());
         QVERIFY(parseParamDeclarations("int main() {}\n", "k.cpp")->params.empty());
     }
 };

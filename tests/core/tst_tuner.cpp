@@ -6,14 +6,14 @@
 
 #include <set>
 
-using namespace ks;
+using namespace kw;
 using tree::Node;
 
 namespace {
-const char* kSource = R"(// @ks-param A: 1 | 2 | 4 | 8 = 2
-// @ks-param B: 1..3 = 1
-// @ks-param C: bool = false
-// @ks-param D: enum(x, y) = x
+const char* kSource = R"(// @kw-param A: 1 | 2 | 4 | 8 = 2
+// @kw-param B: 1..3 = 1
+// @kw-param C: bool = false
+// @kw-param D: enum(x, y) = x
 void k() {}
 )";
 

@@ -4,15 +4,15 @@
 // PRNG; the corpus grows only on new outcome signatures, never on timing), so
 // the default CI mode, a fixed iteration count, replays the same inputs every
 // run. Environment:
-//   KS_FUZZ_SEED=n        PRNG seed (default fixed)
-//   KS_FUZZ_ITERATIONS=n  inputs to run (default per suite, a few seconds)
-//   KS_FUZZ_SECONDS=s     run for s CPU-seconds instead (opt-in, long runs)
-//   KS_FUZZ_LAST=path     write each input there before running it, so an
+//   KW_FUZZ_SEED=n        PRNG seed (default fixed)
+//   KW_FUZZ_ITERATIONS=n  inputs to run (default per suite, a few seconds)
+//   KW_FUZZ_SECONDS=s     run for s CPU-seconds instead (opt-in, long runs)
+//   KW_FUZZ_LAST=path     write each input there before running it, so an
 //                         uncatchable crash leaves its input behind
-//   KS_FUZZ_REPLAY=path   run that one input (a saved KS_FUZZ_LAST or artifact)
-//   KS_FUZZ_ARTIFACTS=dir where failing and crashing inputs, and the slowest
+//   KW_FUZZ_REPLAY=path   run that one input (a saved KW_FUZZ_LAST or artifact)
+//   KW_FUZZ_ARTIFACTS=dir where failing and crashing inputs, and the slowest
 //                         one, are saved (default: the system temp folder)
-//   KS_FUZZ_SLOW_MS=ms    an input using more CPU than this fails (default 1000)
+//   KW_FUZZ_SLOW_MS=ms    an input using more CPU than this fails (default 1000)
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -36,7 +36,7 @@
 #include <signal.h>
 #include <unistd.h>
 
-namespace ks::fuzz {
+namespace kw::fuzz {
 
 // xoshiro256**, seeded through splitmix64: fast, and the same on every platform.
 class Rng {
@@ -308,13 +308,13 @@ struct Options {
     static Options fromEnvironment(std::uint64_t defaultIterations) {
         Options o;
         o.iterations = defaultIterations;
-        if (const char* v = std::getenv("KS_FUZZ_SEED"); v && *v) o.seed = std::strtoull(v, nullptr, 0);
-        if (const char* v = std::getenv("KS_FUZZ_ITERATIONS"); v && *v) o.iterations = std::strtoull(v, nullptr, 0);
-        if (const char* v = std::getenv("KS_FUZZ_SECONDS"); v && *v) o.cpuSeconds = std::strtod(v, nullptr);
-        if (const char* v = std::getenv("KS_FUZZ_LAST")) o.lastInput = v;
-        if (const char* v = std::getenv("KS_FUZZ_REPLAY")) o.replay = v;
-        if (const char* v = std::getenv("KS_FUZZ_SLOW_MS"); v && *v) o.slowSeconds = std::strtod(v, nullptr) / 1000.0;
-        const char* a = std::getenv("KS_FUZZ_ARTIFACTS");
+        if (const char* v = std::getenv("KW_FUZZ_SEED"); v && *v) o.seed = std::strtoull(v, nullptr, 0);
+        if (const char* v = std::getenv("KW_FUZZ_ITERATIONS"); v && *v) o.iterations = std::strtoull(v, nullptr, 0);
+        if (const char* v = std::getenv("KW_FUZZ_SECONDS"); v && *v) o.cpuSeconds = std::strtod(v, nullptr);
+        if (const char* v = std::getenv("KW_FUZZ_LAST")) o.lastInput = v;
+        if (const char* v = std::getenv("KW_FUZZ_REPLAY")) o.replay = v;
+        if (const char* v = std::getenv("KW_FUZZ_SLOW_MS"); v && *v) o.slowSeconds = std::strtod(v, nullptr) / 1000.0;
+        const char* a = std::getenv("KW_FUZZ_ARTIFACTS");
         o.artifacts = a && *a ? std::filesystem::path(a) : std::filesystem::temp_directory_path();
         return o;
     }
@@ -323,7 +323,7 @@ struct Options {
 // Qt Test stops a test function after 5 minutes (QTEST_FUNCTION_TIMEOUT); a
 // long run needs more. Call in main() before QTest::qExec reads it.
 inline void allowLongRuns() {
-    const char* seconds = std::getenv("KS_FUZZ_SECONDS");
+    const char* seconds = std::getenv("KW_FUZZ_SECONDS");
     if (!seconds || !*seconds || std::getenv("QTEST_FUNCTION_TIMEOUT")) return;
     // CPU-seconds budget; wall time runs longer on a busy machine.
     const double ms = (std::strtod(seconds, nullptr) * 4 + 300) * 1000;
@@ -377,7 +377,7 @@ inline void onFatalSignal(int sig) {
     saveCurrentRaw();
     say("\nks-fuzz: fatal signal on an input; saved to ");
     say(g_crashPath);
-    say("\nks-fuzz: reproduce with KS_FUZZ_REPLAY=");
+    say("\nks-fuzz: reproduce with KW_FUZZ_REPLAY=");
     say(g_crashPath);
     say("\n");
     std::signal(sig, SIG_DFL);
@@ -399,7 +399,7 @@ class Driver {
         Report r;
         std::error_code ec;
         std::filesystem::create_directories(o_.artifacts, ec);
-        const std::string crashPath = (o_.artifacts / ("ks-fuzz-" + suite_ + "-crash.bin")).string();
+        const std::string crashPath = (o_.artifacts / ("kw-fuzz-" + suite_ + "-crash.bin")).string();
         std::snprintf(detail::g_crashPath, sizeof detail::g_crashPath, "%s", crashPath.c_str());
         FatalSignalGuard guard;
         Watchdog watchdog;
@@ -458,7 +458,7 @@ class Driver {
             }
             r.signatures = seen.size();
         }
-        if (!slowest.empty()) writeWhole(o_.artifacts / ("ks-fuzz-" + suite_ + "-slowest.bin"), slowest);
+        if (!slowest.empty()) writeWhole(o_.artifacts / ("kw-fuzz-" + suite_ + "-slowest.bin"), slowest);
         r.corpusSize = corpus.size();
         r.cpuSeconds = detail::threadCpuSeconds() - cpu0;
         r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -471,9 +471,9 @@ class Driver {
     static constexpr std::size_t kMaxCorpus = 4096, kMaxCorpusEntry = 64 * 1024;
 
     void fail(Report& r, const std::string& input, const std::string& why) {
-        const auto path = o_.artifacts / ("ks-fuzz-" + suite_ + "-failure-" + std::to_string(r.failures.size()) + ".bin");
+        const auto path = o_.artifacts / ("kw-fuzz-" + suite_ + "-failure-" + std::to_string(r.failures.size()) + ".bin");
         writeWhole(path, input);
-        r.failures.push_back(why + " (input saved to " + path.string() + "; replay with KS_FUZZ_REPLAY=" + path.string() + ")");
+        r.failures.push_back(why + " (input saved to " + path.string() + "; replay with KW_FUZZ_REPLAY=" + path.string() + ")");
         std::printf("%s: FAILURE on input %llu: %s\n", suite_.c_str(), static_cast<unsigned long long>(r.iterations),
                     r.failures.back().c_str());
         std::fflush(stdout);
@@ -533,4 +533,4 @@ class Driver {
     Options o_;
 };
 
-} // namespace ks::fuzz
+} // namespace kw::fuzz

@@ -10,7 +10,7 @@
 #include <system_error>
 #include <vector>
 
-namespace ks::fuzz {
+namespace kw::fuzz {
 
 struct BundleEntry {
     char kind = 'F';
@@ -125,4 +125,4 @@ struct Bundle {
     }
 };
 
-} // namespace ks::fuzz
+} // namespace kw::fuzz

@@ -14,8 +14,8 @@
 #include <cstring>
 #include <limits>
 
-using ks::problem::Expression;
-namespace fz = ks::fuzz;
+using kw::problem::Expression;
+namespace fz = kw::fuzz;
 
 namespace {
 
@@ -46,7 +46,7 @@ std::vector<std::string> expressionTokens() {
                           "NV",
                           "_",
                           "a1",
-                          "ks_x",
+                          "kw_x",
                           "e",
                           "E",
                           "1/0",
@@ -73,8 +73,8 @@ std::vector<std::string> seedCorpus() {
                                     "1e3",
                                     "0",
                                     "  N  "};
-    for (const auto& root : {ks::test::bundledProblemsDir(), ks::test::dataDir() / "problems"})
-        for (const auto& dir : ks::problem::findProblemDirs(root)) {
+    for (const auto& root : {kw::test::bundledProblemsDir(), kw::test::dataDir() / "problems"})
+        for (const auto& dir : kw::problem::findProblemDirs(root)) {
             const auto j = nlohmann::json::parse(fz::readWhole(dir / "problem.json"), nullptr, false);
             if (j.is_discarded()) continue;
             auto add = [&](const nlohmann::json& v) {
@@ -124,7 +124,7 @@ std::map<std::string, long long> sizesFor(const std::string& input, const std::s
     return sizes;
 }
 
-template <typename T> std::string describe(const ks::Result<T>& r) {
+template <typename T> std::string describe(const kw::Result<T>& r) {
     if (!r) return "error: " + r.error().message;
     if constexpr (std::is_floating_point_v<T>) {
         if (std::isnan(*r)) return "nan";
@@ -178,7 +178,7 @@ fz::Outcome check(const std::string& input) {
     if (e.ok() != again.ok() || (!e && e.error().message != again.error().message)) fail("parsing twice gave different results");
     if (!e) {
         if (e.error().message.empty()) fail("parse error without a message");
-        if (e.error().code != ks::ErrorCode::ParseError) fail("parse error with a code other than ParseError");
+        if (e.error().code != kw::ErrorCode::ParseError) fail("parse error with a code other than ParseError");
         out.signature = "P:" + signatureOf(e.error().message, input);
         return out;
     }
@@ -196,7 +196,7 @@ fz::Outcome check(const std::string& input) {
     if (describe(d1) != describe(d2)) fail("evaluate twice: " + describe(d1) + " vs " + describe(d2));
     if (describe(again->evaluateInt(sizes)) != describe(i1)) fail("evaluateInt differs between two parses");
     for (const auto* err : {i1.ok() ? nullptr : &i1.error(), d1.ok() ? nullptr : &d1.error()})
-        if (err && (err->message.empty() || err->code != ks::ErrorCode::Validation))
+        if (err && (err->message.empty() || err->code != kw::ErrorCode::Validation))
             fail("evaluation error without a message or with a code other than Validation");
 
     // Outer whitespace changes nothing.
@@ -251,7 +251,7 @@ class TestFuzzExpression : public QObject {
 };
 
 int main(int argc, char** argv) {
-    ks::fuzz::allowLongRuns();
+    kw::fuzz::allowLongRuns();
     TestFuzzExpression test;
     return QTest::qExec(&test, argc, argv);
 }

@@ -16,7 +16,7 @@
 #include <limits>
 
 using nlohmann::json;
-namespace fz = ks::fuzz;
+namespace fz = kw::fuzz;
 
 namespace {
 
@@ -82,8 +82,8 @@ const std::vector<std::string>& strings() {
                                    "M",
                                    "x",
                                    "y",
-                                   "ks_x",
-                                   "KS_SEEDS",
+                                   "kw_x",
+                                   "KW_SEEDS",
                                    "int",
                                    "main",
                                    "__x",
@@ -244,7 +244,7 @@ std::optional<std::string> mutateStructure(fz::Rng& rng, const std::string& text
     if (nesting(text) > 200) return std::nullopt;
     json root = json::parse(text, nullptr, false);
     if (root.is_discarded()) return std::nullopt;
-    const std::string nestMark = "ks-fuzz-nest-8d2f";
+    const std::string nestMark = "kw-fuzz-nest-8d2f";
     std::string nestOpen, nestClose;
     for (std::size_t round = 0, rounds = 1 + rng.below(4); round < rounds; ++round) {
         std::vector<json*> nodes;
@@ -315,18 +315,18 @@ std::optional<std::string> mutateStructure(fz::Rng& rng, const std::string& text
 
 std::vector<std::string> sourceTokens() {
     auto t = fz::commonTokens();
-    for (const char* s : {"// @ks-param BLOCK: 1 | 2 | 4 = 2\n",
-                          "// @ks-param X: 0..9223372036854775807\n",
-                          "// @ks-param X: -9223372036854775808..9223372036854775807\n",
-                          "// @ks-param X: 99999999999999999999..1\n",
-                          "// @ks-param X: 1 | 99999999999999999999\n",
-                          "// @ks-param X: 9223372036854775800..9223372036854775807\n",
-                          "// @ks-param X: -9223372036854775808..-9223372036854775800\n",
-                          "// @ks-param X:\n",
-                          "// @ks-param E: enum(a, b, c) = b\n",
-                          "// @ks-param B: bool\n",
-                          "# @ks-param T: 1..3 = 4\n",
-                          "@ks-param",
+    for (const char* s : {"// @kw-param BLOCK: 1 | 2 | 4 = 2\n",
+                          "// @kw-param X: 0..9223372036854775807\n",
+                          "// @kw-param X: -9223372036854775808..9223372036854775807\n",
+                          "// @kw-param X: 99999999999999999999..1\n",
+                          "// @kw-param X: 1 | 99999999999999999999\n",
+                          "// @kw-param X: 9223372036854775800..9223372036854775807\n",
+                          "// @kw-param X: -9223372036854775808..-9223372036854775800\n",
+                          "// @kw-param X:\n",
+                          "// @kw-param E: enum(a, b, c) = b\n",
+                          "// @kw-param B: bool\n",
+                          "# @kw-param T: 1..3 = 4\n",
+                          "@kw-param",
                           ": ",
                           "..",
                           " | ",
@@ -395,9 +395,9 @@ class LoaderFuzzer {
     fz::Outcome execute(const std::string& input) const {
         fz::Bundle::parse(input).writeTo(caseDir_);
         fz::Outcome out;
-        const auto spec = ks::problem::loadProblem(caseDir_);
+        const auto spec = kw::problem::loadProblem(caseDir_);
         if (fz::hashBytes(input) % 4 == 0) { // loading twice gives the same answer
-            const auto again = ks::problem::loadProblem(caseDir_);
+            const auto again = kw::problem::loadProblem(caseDir_);
             if (again.ok() != spec.ok() ||
                 (spec.ok() ? again->contentHash != spec->contentHash : again.error().message != spec.error().message))
                 out.failure = "loading twice gave different results";
@@ -410,7 +410,7 @@ class LoaderFuzzer {
             return out;
         }
         if (spec->contentHash.size() != 64) out.failure = "content hash is not a SHA-256";
-        if (spec->backend != ks::problem::Backend::Torch) (void)spec->prototype();
+        if (spec->backend != kw::problem::Backend::Torch) (void)spec->prototype();
         // What the loader promises about shapes: dimensions over declared
         // sizes evaluate, to non-negative values, for every shape case.
         for (const auto* cases : {&spec->checkShapes, &spec->timeShapes})
@@ -425,7 +425,7 @@ class LoaderFuzzer {
                             out.failure = "accepted shape case " + c.name + " has dimension \"" + dim.text() +
                                           "\" = " + (v ? std::to_string(*v) : v.error().message);
                     }
-        out.signature = "ok:" + std::string(ks::problem::backendName(spec->backend));
+        out.signature = "ok:" + std::string(kw::problem::backendName(spec->backend));
         return out;
     }
 
@@ -509,8 +509,8 @@ class LoaderFuzzer {
 
 std::vector<std::string> seedCorpus() {
     std::vector<std::string> corpus;
-    for (const auto& root : {ks::test::bundledProblemsDir(), ks::test::dataDir() / "problems"})
-        for (const auto& dir : ks::problem::findProblemDirs(root)) corpus.push_back(fz::Bundle::fromFolder(dir).serialize());
+    for (const auto& root : {kw::test::bundledProblemsDir(), kw::test::dataDir() / "problems"})
+        for (const auto& dir : kw::problem::findProblemDirs(root)) corpus.push_back(fz::Bundle::fromFolder(dir).serialize());
     return corpus;
 }
 
@@ -523,11 +523,11 @@ class TestFuzzProblemLoader : public QObject {
     void bundledProblemsSurviveTheRoundTrip() {
         QTemporaryDir tmp;
         const std::filesystem::path caseDir = std::filesystem::path(tmp.path().toStdString()) / "case";
-        const auto dirs = ks::problem::findProblemDirs(ks::test::bundledProblemsDir());
+        const auto dirs = kw::problem::findProblemDirs(kw::test::bundledProblemsDir());
         QVERIFY(dirs.size() >= 10);
         for (const auto& dir : dirs) {
             fz::Bundle::parse(fz::Bundle::fromFolder(dir).serialize()).writeTo(caseDir);
-            const auto spec = ks::problem::loadProblem(caseDir);
+            const auto spec = kw::problem::loadProblem(caseDir);
             QVERIFY2(spec.ok(), (dir.string() + ": " + (spec.ok() ? "" : spec.error().message)).c_str());
         }
     }
@@ -549,7 +549,7 @@ class TestFuzzProblemLoader : public QObject {
 };
 
 int main(int argc, char** argv) {
-    ks::fuzz::allowLongRuns();
+    kw::fuzz::allowLongRuns();
     TestFuzzProblemLoader test;
     return QTest::qExec(&test, argc, argv);
 }

@@ -26,8 +26,8 @@ def load(name, path):
 
 def seed_module(path, params):
     text = open(path).read()
-    ks = types.ModuleType("ks_params")
-    for m in re.finditer(r"@ks-param\s+(\w+)\s*:\s*([^=\n]+?)\s*=\s*(\S+)", text):
+    ks = types.ModuleType("kw_params")
+    for m in re.finditer(r"@kw-param\s+(\w+)\s*:\s*([^=\n]+?)\s*=\s*(\S+)", text):
         value = params.get(m.group(1), m.group(3))
         try:
             value = int(value)
@@ -37,7 +37,7 @@ def seed_module(path, params):
             except ValueError:
                 value = str(value)
         setattr(ks, m.group(1), value)
-    sys.modules["ks_params"] = ks
+    sys.modules["kw_params"] = ks
     return load("seed", path)
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Downloads (does not install) the Debian 12 packages that building
-# kernelsmith-cli needs beyond a compiler and CMake, for a GPU host that reaches
+# kernelwright-cli needs beyond a compiler and CMake, for a GPU host that reaches
 # no registry: tests/gpu/run_on_gpu.sh unpacks them into a private prefix.
 # usage: tests/gpu/fetch_debs.sh DIR
 set -euo pipefail

@@ -19,7 +19,7 @@ each output exported for the judge and kept two passes. The row where the host p
 
 usage: python3 tests/gpu/host_path.py PROBLEM_DIR SEED.py [NAME=VALUE ...]
            [--calls N] [--sets S] [--profile-top K]
-  NAME=VALUE  the seed's parameters (its @ks-param defaults otherwise)
+  NAME=VALUE  the seed's parameters (its @kw-param defaults otherwise)
 """
 import argparse
 import cProfile
@@ -37,15 +37,15 @@ HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "
 
 
 def seed_defaults(text):
-    """The @ks-param defaults of a seed ("# @ks-param NAME: a | b = DEFAULT")."""
+    """The @kw-param defaults of a seed ("# @kw-param NAME: a | b = DEFAULT")."""
     out = {}
-    for m in re.finditer(r"#\s*@ks-param\s+(\w+)\s*:[^=\n]*=\s*(\S+)", text):
+    for m in re.finditer(r"#\s*@kw-param\s+(\w+)\s*:[^=\n]*=\s*(\S+)", text):
         out[m.group(1)] = m.group(2)
     return out
 
 
 def literal(text):
-    """A parameter's Python value, as the harness writes ks_params.py."""
+    """A parameter's Python value, as the harness writes kw_params.py."""
     if text in ("true", "false"):
         return text == "true"
     for kind in (int, float):
@@ -164,7 +164,7 @@ def main():
         k, _, v = kv.partition("=")
         params[k] = v
     work = tempfile.mkdtemp(prefix="host-path-")
-    with open(os.path.join(work, "ks_params.py"), "w") as f:
+    with open(os.path.join(work, "kw_params.py"), "w") as f:
         for k, v in params.items():
             f.write(f"{k} = {literal(v)!r}\n")
     sys.path.insert(0, work)

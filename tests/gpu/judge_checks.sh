@@ -5,11 +5,11 @@
 # cheats (verify_torch_backend.sh); the breakdown and the ncu pass on both
 # GPU backends (verify_breakdowns.sh with PROFILE=ncu); the judge's parts of
 # the rmsnorm_fwd and softmax seeds' timed calls with the runners pinned to
-# one CPU and not (KS_JUDGE_PIN=0: does pinning slow their launches?); every
+# one CPU and not (KW_JUDGE_PIN=0: does pinning slow their launches?); every
 # gpu_mapid strategy; batch_event_truncate's seed with and without the
 # torch.compile baseline in its job; what the host's launch path costs
 # (launch_cost.py); the launch-bound seeds launched both ways; and the
-# rmsnorm_fwd seed judged with longer lead flushes (KS_JUDGE_LEAD_US).
+# rmsnorm_fwd seed judged with longer lead flushes (KW_JUDGE_LEAD_US).
 # Run after `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT`; everything lands
 # in OUT.
 #
@@ -47,7 +47,7 @@ PY
 # environment passes through): where its timed calls went (judge_parts.py).
 # Kept job dirs under /tmp: the sandbox user may not search OUT's parents.
 judged_parts() {
-  local name=$1 problem=$2 args jobs=${JOBS_ROOT:-/tmp/ks-gpu-jobs}/$1; shift 2
+  local name=$1 problem=$2 args jobs=${JOBS_ROOT:-/tmp/kw-gpu-jobs}/$1; shift 2
   eval_args "$@"
   rm -rf "$jobs" && mkdir -p "$jobs" "$out/parts" && chmod o+x "$(dirname "$jobs")" "$jobs"
   "$cli" --db "$out/checks.db" eval --problem "$problem" --seed triton "${args[@]}" --json --no-cache --sandbox required \
@@ -66,9 +66,9 @@ declare -A params=([gpu_rmsnorm_fwd]='BLOCK_N=4096 NUM_STAGES=2 NUM_WARPS=8 ROWS
 for pin in 1 0; do
   want pinning || break
   for p in gpu_rmsnorm_fwd gpu_softmax; do
-    echo "== $p, KS_JUDGE_PIN=$pin"
+    echo "== $p, KW_JUDGE_PIN=$pin"
     # shellcheck disable=SC2086
-    KS_JUDGE_PIN=$pin judged_parts "pin$pin-$p" "$p" ${params[$p]}
+    KW_JUDGE_PIN=$pin judged_parts "pin$pin-$p" "$p" ${params[$p]}
   done
 done
 # Every MapId strategy: the default and bisect kernels call the shared jit
@@ -89,7 +89,7 @@ for baseline in with without; do
 done
 # What the host's launch path costs a call (Triton, eager, allocation, event).
 want launch && echo "== launch path" && python3 "$root/tests/gpu/launch_cost.py" 1000
-# The launch-bound seeds both ways (LAUNCH direct: ks_launch; jit:
+# The launch-bound seeds both ways (LAUNCH direct: kw_launch; jit:
 # kernel[grid]) outside the judge (host_path.py: host time, device time,
 # cProfile) and through it, and batch_event_truncate's two schedules.
 if want seeds; then
@@ -120,6 +120,6 @@ if want lead; then
   for lead in 500 1000 1500; do
     echo "== gpu_rmsnorm_fwd, lead $lead us"
     # shellcheck disable=SC2086
-    KS_JUDGE_LEAD_US=$lead judged_parts "lead-$lead" gpu_rmsnorm_fwd ${params[gpu_rmsnorm_fwd]}
+    KW_JUDGE_LEAD_US=$lead judged_parts "lead-$lead" gpu_rmsnorm_fwd ${params[gpu_rmsnorm_fwd]}
   done
 fi

@@ -4,7 +4,7 @@
 # evaluation with its speedup (1.00 when all is well), its 95 % interval,
 # the rounds it got of those planned, and the calls' scatter. Run after
 # `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT` (or with a CLI built here:
-# CLI=build/app/cli/kernelsmith-cli). Each evaluation's JSON lands in OUT.
+# CLI=build/app/cli/kernelwright-cli). Each evaluation's JSON lands in OUT.
 #
 # usage: tests/gpu/reference_repeats.sh OUT PROBLEM...
 #   PROBLEM  a problem folder or a bundled problem's name

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Repeats the GPU benchmark on a CUDA host that reaches no package registry:
-# builds kernelsmith-cli from Debian packages carried in DEBS (fetched on any
+# builds kernelwright-cli from Debian packages carried in DEBS (fetched on any
 # Debian 12 machine with `tests/gpu/fetch_debs.sh DEBS`), measures the GPU
 # (resources/probe/gpu_probe.cu), then runs `bench` on the GPU problems.
 #
@@ -23,8 +23,8 @@ budget=${3:-8}
 problems=${4:-gpu_rmsnorm_fwd,gpu_rmsnorm_bwd,gpu_softmax,gpu_layernorm,gpu_dwconv1d_silu,gpu_fm_classic,gpu_batch_event_truncate,gpu_mbdt,gpu_mapid}
 step=${STEP:-all}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-prefix=/tmp/ks-prefix
-build=/tmp/ks-gpu-build
+prefix=/tmp/kw-prefix
+build=/tmp/kw-gpu-build
 lib=$prefix/usr/lib/x86_64-linux-gnu
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -35,14 +35,14 @@ if [ "$step" != bench ]; then
   for f in "$debs"/*.deb; do dpkg -x "$f" "$prefix"; done
   t0=$(date +%s)
   generator=$(command -v ninja > /dev/null && echo Ninja || echo "Unix Makefiles")
-  cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release -DKS_BUILD_GUI=OFF -DKS_BUILD_TESTS=OFF -DKS_WERROR=OFF \
+  cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release -DKW_BUILD_GUI=OFF -DKW_BUILD_TESTS=OFF -DKW_WERROR=OFF \
     -DCMAKE_PREFIX_PATH="$prefix/usr" -DOPENSSL_ROOT_DIR="$prefix/usr" \
     -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,$lib -Wl,-rpath,$lib" > "$out/cmake.log" 2>&1 || { tail -40 "$out/cmake.log"; exit 1; }
-  cmake --build "$build" --parallel "$(nproc)" --target kernelsmith-cli > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-  echo "run_on_gpu: built kernelsmith-cli in $(( $(date +%s) - t0 )) s"
+  cmake --build "$build" --parallel "$(nproc)" --target kernelwright-cli > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+  echo "run_on_gpu: built kernelwright-cli in $(( $(date +%s) - t0 )) s"
   nvcc -O2 -arch=sm_90 -o "$build/gpu_probe" "$root/resources/probe/gpu_probe.cu" -lcublas
 fi
-cli=$build/app/cli/kernelsmith-cli
+cli=$build/app/cli/kernelwright-cli
 "$cli" --version
 [ "$step" = build ] && exit 0
 

@@ -2,10 +2,10 @@
 # what a candidate that brings its own CUDA looks like (tests/gpu/run_on_gpu.sh
 # evaluates it). One block per row: a max pass, a sum pass, a write pass, each
 # over the row in float4 loads where the row length allows.
-# @ks-param THREADS: 256 | 512 | 1024 = 512
+# @kw-param THREADS: 256 | 512 | 1024 = 512
 import torch
 from torch.utils.cpp_extension import load_inline
-from ks_params import THREADS
+from kw_params import THREADS
 
 _SOURCE = r"""
 #include <torch/extension.h>
@@ -63,7 +63,7 @@ torch::Tensor softmax_forward(torch::Tensor x, int64_t threads) {
 }
 """
 
-_ext = load_inline(name="ks_softmax_rows", cpp_sources="torch::Tensor softmax_forward(torch::Tensor x, int64_t threads);",
+_ext = load_inline(name="kw_softmax_rows", cpp_sources="torch::Tensor softmax_forward(torch::Tensor x, int64_t threads);",
                    cuda_sources=_SOURCE, functions=["softmax_forward"], extra_cuda_cflags=["-O3", "-arch=sm_90"], verbose=False)
 
 

@@ -19,7 +19,7 @@ for pair in gpu_softmax:triton cuda_rmsnorm_fwd:block_per_row; do
   seed=${pair#*:}
   # The job dirs must be reachable by the sandbox user: OUT may sit under a
   # home it cannot search, so they live under /tmp and are copied to OUT.
-  jobs=${JOBS_ROOT:-/tmp/ks-gpu-jobs}/breakdowns-$problem
+  jobs=${JOBS_ROOT:-/tmp/kw-gpu-jobs}/breakdowns-$problem
   rm -rf "$jobs" && mkdir -p "$jobs" && chmod o+x "$(dirname "$jobs")" "$jobs"
   "$cli" --db "$out/breakdowns.db" eval --problem "$problem" --seed "$seed" --no-cache --json --sandbox "${SANDBOX:-required}" \
     --time-budget 0.3 --keep-job --jobs-dir "$jobs" --profile "${PROFILE:-none}" > "$out/$problem.json" 2> "$out/$problem.err"

@@ -13,7 +13,7 @@
 
 #include <set>
 
-using namespace ks;
+using namespace kw;
 
 class TestBundledProblems : public QObject {
     Q_OBJECT
@@ -98,7 +98,7 @@ class TestBundledProblems : public QObject {
     // GPU problems cannot run here (no CUDA in CI); what can be checked is:
     // each loads, its seeds pass the Python rules and have a real design space,
     // the generated job dir holds compilable Python with the params baked
-    // into ks_params, and a host without PyTorch is an infra_error, never the
+    // into kw_params, and a host without PyTorch is an infra_error, never the
     // candidate's failure.
     void gpuProblemsMakeJobsThatRunAnywhere() {
         const auto dirs = problem::findProblemDirs(test::bundledProblemsDir() / "gpu");
@@ -107,7 +107,7 @@ class TestBundledProblems : public QObject {
         // installed. It is put in each job dir (run.sh starts there), where a
         // sandboxed job can reach it.
         const std::string noTorch = "#!/bin/sh\nexec python3 -S \"$@\"\n";
-        qputenv("KS_PYTHON", "./python-without-torch");
+        qputenv("KW_PYTHON", "./python-without-torch");
         eval::EvalOptions options;
         options.checkOnly = true;
         options.useCache = false;
@@ -122,7 +122,7 @@ class TestBundledProblems : public QObject {
             QVERIFY2(seed.params.size() >= 12, (spec->name + ": fewer than 12 configurations").c_str());
             const auto violations = eval::checkPythonRules(seed.text, spec->forbidden);
             QVERIFY2(violations.empty(), (spec->name + ": " + eval::describeViolations(violations)).c_str());
-            // Every param at a non-default value, so ks_params is seen to carry it.
+            // Every param at a non-default value, so kw_params is seen to carry it.
             problem::ParamAssignment params;
             for (const auto& d : seed.params.params)
                 for (const auto& v : d.values())
@@ -131,7 +131,7 @@ class TestBundledProblems : public QObject {
             QVERIFY2(job.ok(), job.ok() ? "" : job.error().message.c_str());
             QVERIFY(!job->finished);
             const auto jobDir = job->request.dir;
-            auto ksParams = readTextFile(jobDir / "src" / "ks_params.py");
+            auto ksParams = readTextFile(jobDir / "src" / "kw_params.py");
             QVERIFY(ksParams.ok());
             for (const auto& [name, value] : params) {
                 const auto* d = seed.params.find(name);
@@ -149,10 +149,10 @@ class TestBundledProblems : public QObject {
                            QString::fromStdString((jobDir / "src" / "torch_runner.py").string()),
                            QString::fromStdString((jobDir / "src" / "torch_cuda.py").string()),
                            QString::fromStdString((jobDir / "src" / "torch_rules.py").string()),
-                           QString::fromStdString((jobDir / "src" / "ks_launch.py").string()),
+                           QString::fromStdString((jobDir / "src" / "kw_launch.py").string()),
                            QString::fromStdString((jobDir / "src" / "reference.py").string()),
                            QString::fromStdString((jobDir / "src" / "candidate.py").string()),
-                           QString::fromStdString((jobDir / "src" / "ks_params.py").string())});
+                           QString::fromStdString((jobDir / "src" / "kw_params.py").string())});
             QVERIFY2(compile.waitForFinished(30000), "python3 is missing: packaging/bootstrap.sh installs it");
             QVERIFY2(compile.exitCode() == 0, compile.readAllStandardError().constData());
             const auto ran = runWithStandIn(*spec, *job, "python-without-torch", noTorch);
@@ -162,7 +162,7 @@ class TestBundledProblems : public QObject {
                      (spec->name + ": " + eval::statusName(r.status) + " " + r.message).c_str());
             QVERIFY2(r.message.find("PyTorch does not import") != std::string::npos, r.message.c_str());
         }
-        qunsetenv("KS_PYTHON");
+        qunsetenv("KW_PYTHON");
         QVERIFY2(torchProblems >= 9, "expected the nine bundled torch problems");
     }
 
@@ -179,21 +179,21 @@ class TestBundledProblems : public QObject {
             const std::string judge =
                 std::string("#!/bin/sh\n") +
                 (busyTwice ? ""
-                           : "if [ \"$KS_JUDGE_RETRY\" = 1 ]; then\n"
+                           : "if [ \"$KW_JUDGE_RETRY\" = 1 ]; then\n"
                              "  echo '{\"schema\": 1, \"status\": \"infra_error\", \"message\": \"the second judge ran\"}' > "
                              "result.json\n"
                              "  exit 0\nfi\n") +
                 "echo '{\"schema\": 1, \"status\": \"infra_error\", \"message\": \"the judge failed: CUDA error: "
                 "CUDA-capable device(s) is/are busy or unavailable\"}' > result.json\n"
                 "echo x >> build/attempts\nexit 75\n";
-            qputenv("KS_PYTHON", "./judge-of-a-busy-device");
+            qputenv("KW_PYTHON", "./judge-of-a-busy-device");
             eval::EvalOptions options;
             options.useCache = false;
             const auto& seed = spec->seeds.front();
             auto job = fixture_.evaluator().prepare(*spec, eval::Candidate{seed.name, seed.text, {}}, options);
             QVERIFY2(job.ok(), job.ok() ? "" : job.error().message.c_str());
             const auto ran = runWithStandIn(*spec, *job, "judge-of-a-busy-device", judge);
-            qunsetenv("KS_PYTHON");
+            qunsetenv("KW_PYTHON");
             QVERIFY(ran);
             const auto& r = *ran;
             QVERIFY2(r.status == eval::EvalStatus::InfraError, (eval::statusName(r.status) + " " + r.message).c_str());
@@ -259,7 +259,7 @@ print("ok", scattered, reported, order_stats, blocks)
     // The torch judge's CPUs for the timed rounds (torch_judge.timing_cpus,
     // plain Python: no GPU needed): jobs on GPUs 0 and 1 of a host put their
     // runners on different CPUs, never one the judge's thread may use, and
-    // KS_JUDGE_PIN=0 turns it off. Also its check for an MPS daemon, and what
+    // KW_JUDGE_PIN=0 turns it off. Also its check for an MPS daemon, and what
     // it says of the job's task limit when CUDA could not start.
     void timedRoundsTakeOneCpuPerGpu() {
         const QString script = QStringLiteral(R"py(
@@ -272,8 +272,8 @@ for gpu in ("0", "1"):
     assert why == "" and runners in allowed and others and runners not in others and others <= allowed, (runners, others, why)
     seen.append(runners)
 assert seen[0] != seen[1], seen
-os.environ["KS_JUDGE_PIN"] = "0"
-assert judge.timing_cpus() == (None, "off (KS_JUDGE_PIN=0)")
+os.environ["KW_JUDGE_PIN"] = "0"
+assert judge.timing_cpus() == (None, "off (KW_JUDGE_PIN=0)")
 assert judge.pin(0, allowed) == ""
 assert "process 999999999" in judge.pin(999999999, allowed)
 # An MPS daemon's control pipe is found where CUDA_MPS_PIPE_DIRECTORY points; a plain file is not one.
@@ -487,14 +487,14 @@ print("ok")
         runWithJudge(script, pythonWithTorch());
     }
 
-    // ks_launch keeps one compiled kernel per specialisation of the arguments
+    // kw_launch keeps one compiled kernel per specialisation of the arguments
     // (finer than Triton's: an int's 1, 16-divisibility and width, a tensor's
     // dtype and alignment), passes every parameter in signature order with the
     // constexprs in their places, and falls back to kernel[grid] for good when
     // the direct path is refused. A stand-in kernel records what it is asked.
     void theLauncherKeysByTritonsSpecialisation() {
         const QString script = QStringLiteral(R"py(
-from ks_launch import launcher
+from kw_launch import launcher
 class Param:
     def __init__(self, name, constexpr):
         self.name, self.is_constexpr = name, constexpr
@@ -544,7 +544,7 @@ d = Kernel()
 go = launcher(d, BLOCK=128)  # ROWS left to its default: Triton binds it
 go((5,), x, 64, y)
 assert len(d.jit) == 1 and not d.compiled
-from ks_launch import launch, launch_jit
+from kw_launch import launch, launch_jit
 e = Kernel()
 launch(e, (3,), x, 64, y, BLOCK=128, ROWS=2)
 launch(e, (3,), x, 64, y, BLOCK=128, ROWS=2)
@@ -567,7 +567,7 @@ print("ok")
   private:
     // Debian's python3 has python3-torch (packaging/bootstrap.sh); another earlier on PATH may not.
     static QString pythonWithTorch() {
-        return qEnvironmentVariable("KS_PYTHON", QFile::exists("/usr/bin/python3") ? QStringLiteral("/usr/bin/python3")
+        return qEnvironmentVariable("KW_PYTHON", QFile::exists("/usr/bin/python3") ? QStringLiteral("/usr/bin/python3")
                                                                                    : QStringLiteral("python3"));
     }
 
@@ -589,7 +589,7 @@ print("ok")
         QVERIFY2(process.exitCode() == 0, (process.readAllStandardError() + process.readAllStandardOutput()).constData());
     }
 
-    // Runs a prepared job whose KS_PYTHON names `name`, written into the job
+    // Runs a prepared job whose KW_PYTHON names `name`, written into the job
     // dir (run.sh starts there, where a sandboxed job can reach it) as an
     // executable `script`; none when it cannot be written.
     std::optional<eval::EvaluationResult> runWithStandIn(const problem::ProblemSpec& spec, eval::PreparedJob& job,

@@ -10,7 +10,7 @@
 
 #include <regex>
 
-using namespace ks;
+using namespace kw;
 
 namespace {
 struct Cheat {

@@ -1,4 +1,4 @@
-// kernelsmith-cli as a user runs it: exit codes, messages, JSON.
+// kernelwright-cli as a user runs it: exit codes, messages, JSON.
 #include "cli_runner.h"
 #include "store/database.h"
 #include "store/search_store.h"
@@ -16,10 +16,10 @@
 #include <cmath>
 
 namespace {
-using Run = ks::test::CliRun;
+using Run = kw::test::CliRun;
 
 QString data(const std::string& rel) {
-    return QString::fromStdString((ks::test::dataDir() / rel).string());
+    return QString::fromStdString((kw::test::dataDir() / rel).string());
 }
 } // namespace
 
@@ -29,14 +29,14 @@ class TestCli : public QObject {
     QTemporaryDir dir_;
 
     Run cli(const QStringList& args, int timeoutMs = 120000) {
-        return ks::test::runCli(QStringList{"--db", dir_.path() + "/ws.db"} + args, timeoutMs);
+        return kw::test::runCli(QStringList{"--db", dir_.path() + "/ws.db"} + args, timeoutMs);
     }
 
   private slots:
     void versionAndHelp() {
         auto v = cli({"--version"});
         QCOMPARE(v.code, 0);
-        QVERIFY(v.out.startsWith("kernelsmith-cli "));
+        QVERIFY(v.out.startsWith("kernelwright-cli "));
         auto h = cli({"--help"});
         QCOMPARE(h.code, 0);
         QVERIFY(h.out.contains("problem check"));
@@ -89,22 +89,22 @@ class TestCli : public QObject {
     }
 
     void anAvx2CapBuildsCandidatesWithoutAvx512() {
-        // KS_MAX_ISA=avx2: what an AVX2-only CPU would build, on any host. The
+        // KW_MAX_ISA=avx2: what an AVX2-only CPU would build, on any host. The
         // candidate does not compile where AVX-512 is on.
         QFile seed(data("problems/saxpy/unrolled.cpp"));
         QVERIFY(seed.open(QIODevice::ReadOnly));
         QFile guarded(dir_.path() + "/no_avx512.cpp");
         QVERIFY(guarded.open(QIODevice::WriteOnly));
-        guarded.write("#ifdef __AVX512F__\n#error built with AVX-512 under KS_MAX_ISA=avx2\n#endif\n" + seed.readAll());
+        guarded.write("#ifdef __AVX512F__\n#error built with AVX-512 under KW_MAX_ISA=avx2\n#endif\n" + seed.readAll());
         guarded.close();
         auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("KS_MAX_ISA", "avx2");
+        env.insert("KW_MAX_ISA", "avx2");
         // Jobs may run as another user (root drops to a per-worker uid).
         QFile::setPermissions(dir_.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
                                                QFileDevice::ExeGroup | QFileDevice::ExeOther);
         const QString jobs = dir_.path() + "/avx2-jobs";
         const auto run =
-            ks::test::runCli({"--db", dir_.path() + "/avx2.db", "eval", "--problem", data("problems/saxpy"), "--candidate",
+            kw::test::runCli({"--db", dir_.path() + "/avx2.db", "eval", "--problem", data("problems/saxpy"), "--candidate",
                               guarded.fileName(), "--check-only", "--keep-job", "--jobs-dir", jobs, "--json"},
                              300000, env);
         const auto result = QJsonDocument::fromJson(run.out.toUtf8()).object();
@@ -146,12 +146,12 @@ class TestCli : public QObject {
     // U+FFFD: they used to abort the CLI through nlohmann's exception.
     void namesThatAreNotUtf8StillGiveJson() {
         const std::string name = dir_.path().toStdString() + "/k\xff\xfe.cpp";
-        QVERIFY(std::filesystem::copy_file(ks::test::dataDir() / "candidates" / "saxpy" / "one_seed.cpp", name));
+        QVERIFY(std::filesystem::copy_file(kw::test::dataDir() / "candidates" / "saxpy" / "one_seed.cpp", name));
         QProcess p;
         p.start("/bin/bash",
                 {"-c",
                  "\"$0\" --db \"$1\" eval --problem \"$2\" --candidate \"$3\"$'k\\xff\\xfe.cpp' --check-only --json --no-cache",
-                 ks::test::cliPath(), dir_.path() + "/ws.db", data("problems/saxpy"), dir_.path() + "/"});
+                 kw::test::cliPath(), dir_.path() + "/ws.db", data("problems/saxpy"), dir_.path() + "/"});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         const auto j = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
@@ -245,9 +245,9 @@ class TestCli : public QObject {
         QCOMPARE(rows.size(), 2);
         QCOMPARE(rows[0].toObject()["problem"].toString(), QString("saxpy"));
         QCOMPARE(rows[1].toObject()["problem"].toString(), QString("poly_eval"));
-        auto opened = ks::store::Database::open(db.toStdString());
+        auto opened = kw::store::Database::open(db.toStdString());
         QVERIFY(opened.ok());
-        auto searches = ks::store::SearchStore(*opened).listSearches();
+        auto searches = kw::store::SearchStore(*opened).listSearches();
         QVERIFY(searches.ok());
         QCOMPARE(searches->size(), std::size_t{2});
         const auto& a = (*searches)[0];
@@ -263,7 +263,7 @@ class TestCli : public QObject {
         const QString json = dir_.path() + "/partial.json";
         QFile::remove(json);
         QProcess p;
-        p.start(ks::test::cliPath(), {"--db", dir_.path() + "/partial.db", "bench", "--problems",
+        p.start(kw::test::cliPath(), {"--db", dir_.path() + "/partial.db", "bench", "--problems",
                                       data("problems/saxpy") + "," + data("problems/poly_eval"), "--budget", "3", "--time-budget",
                                       "0.1", "--json", json});
         QVERIFY(p.waitForStarted());
@@ -363,7 +363,7 @@ class TestCli : public QObject {
         garbage.write(QByteArray(200, 'x'));
         garbage.close();
         QProcess p;
-        p.start(ks::test::cliPath(), {"--db", garbage.fileName(), "eval", "--problem", data("problems/saxpy"), "--reference"});
+        p.start(kw::test::cliPath(), {"--db", garbage.fileName(), "eval", "--problem", data("problems/saxpy"), "--reference"});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
         QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("garbage.db"));

@@ -1,11 +1,11 @@
-// Every command of kernelsmith-cli answers --help with its usage on standard
+// Every command of kernelwright-cli answers --help with its usage on standard
 // output and exit code 0 (the man page is made of these texts), and the
 // top-level help names every command that answers.
 #include "cli_runner.h"
 
 #include <QtTest/QtTest>
 
-using namespace ks;
+using namespace kw;
 
 class TestCliHelp : public QObject {
     Q_OBJECT
@@ -13,13 +13,13 @@ class TestCliHelp : public QObject {
     void everyCommandHasHelp_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("top") << QStringList{"--help"} << "usage: kernelsmith-cli";
-        QTest::newRow("help word") << QStringList{"help"} << "usage: kernelsmith-cli";
+        QTest::newRow("top") << QStringList{"--help"} << "usage: kernelwright-cli";
+        QTest::newRow("help word") << QStringList{"help"} << "usage: kernelwright-cli";
         for (const char* command : {"problem", "suite", "eval", "search", "bench", "llm", "kb", "machine", "profile", "export"})
-            QTest::newRow(command) << QStringList{command, "--help"} << QString("kernelsmith-cli ") + command;
+            QTest::newRow(command) << QStringList{command, "--help"} << QString("kernelwright-cli ") + command;
         // A verb followed by --help still gets its command's usage, not an action.
-        QTest::newRow("search start") << QStringList{"search", "start", "--help"} << "kernelsmith-cli search";
-        QTest::newRow("export best") << QStringList{"export", "best", "--help"} << "kernelsmith-cli export best";
+        QTest::newRow("search start") << QStringList{"search", "start", "--help"} << "kernelwright-cli search";
+        QTest::newRow("export best") << QStringList{"export", "best", "--help"} << "kernelwright-cli export best";
         QTest::newRow("export trajectories") << QStringList{"export", "trajectories", "--help"} << "--min-speedup";
     }
     void everyCommandHasHelp() {
@@ -50,15 +50,15 @@ class TestCliHelp : public QObject {
         const auto search = test::runCli({"search", "--problem", "saxpy", "--budget", "4"}, 30000);
         QCOMPARE(search.code, 2);
         QVERIFY2(search.err.startsWith("search: which command? To start a search with these options: "
-                                       "kernelsmith-cli search start --problem saxpy --budget 4\n"),
+                                       "kernelwright-cli search start --problem saxpy --budget 4\n"),
                  qPrintable(search.err));
         const auto suite = test::runCli({"suite", "/tmp/level1"}, 30000);
         QCOMPARE(suite.code, 2);
-        QVERIFY2(suite.err.startsWith("suite: run or show? kernelsmith-cli suite run /tmp/level1"), qPrintable(suite.err));
+        QVERIFY2(suite.err.startsWith("suite: run or show? kernelwright-cli suite run /tmp/level1"), qPrintable(suite.err));
         const auto unknown = test::runCli({"suite", "walk", "/tmp/level1"}, 30000);
         QCOMPARE(unknown.code, 2);
         QVERIFY2(unknown.err.startsWith("suite: unknown command 'walk' (run or show)"), qPrintable(unknown.err));
-        QVERIFY(test::runCli({"search"}, 30000).err.startsWith("usage: kernelsmith-cli search")); // nothing given: the usage
+        QVERIFY(test::runCli({"search"}, 30000).err.startsWith("usage: kernelwright-cli search")); // nothing given: the usage
     }
 };
 

@@ -10,7 +10,7 @@
 
 #include <set>
 
-using namespace ks;
+using namespace kw;
 
 class TestCliOptions : public QObject {
     Q_OBJECT

@@ -15,7 +15,7 @@
 
 #include <QtTest/QtTest>
 
-using namespace ks;
+using namespace kw;
 
 namespace {
 
@@ -86,23 +86,23 @@ class TestCudaBackend : public QObject {
             QVERIFY2(std::filesystem::exists(dir / f), f);
         auto run = readTextFile(dir / "run.sh");
         QVERIFY(run.ok());
-        QVERIFY2(run->find("ARCH=\"${KS_CUDA_ARCH:-sm_90}\"") != std::string::npos, run->c_str());
+        QVERIFY2(run->find("ARCH=\"${KW_CUDA_ARCH:-sm_90}\"") != std::string::npos, run->c_str());
         QVERIFY2(run->find("'-DVEC=4'") != std::string::npos && run->find("'-DSTREAM_Y=1'") != std::string::npos, run->c_str());
-        QVERIFY(run->find("-DKS_CUDA") != std::string::npos);
+        QVERIFY(run->find("-DKW_CUDA") != std::string::npos);
         // The judge and the runner each built for the device: kernels never run in the judge's process.
-        QVERIFY2(run->find("-DKS_CUDA -o build/harness \"${CUPTI_JUDGE[@]}\" src/judge_main.cpp") != std::string::npos,
+        QVERIFY2(run->find("-DKW_CUDA -o build/harness \"${CUPTI_JUDGE[@]}\" src/judge_main.cpp") != std::string::npos,
                  run->c_str());
-        QVERIFY2(run->find("-DKS_CUDA -o build/runner src/kernel_runner.cpp \"${CUPTI[@]}\"") != std::string::npos, run->c_str());
+        QVERIFY2(run->find("-DKW_CUDA -o build/runner src/kernel_runner.cpp \"${CUPTI[@]}\"") != std::string::npos, run->c_str());
         // The runner traces its breakdown with the toolkit's CUPTI, named from its own header.
-        QVERIFY2(run->find("cupti_activity.h") != std::string::npos && run->find("-DKS_CUPTI_KERNEL=") != std::string::npos,
+        QVERIFY2(run->find("cupti_activity.h") != std::string::npos && run->find("-DKW_CUPTI_KERNEL=") != std::string::npos,
                  run->c_str());
         QVERIFY(run->find("compile-only") != std::string::npos);
         auto inc = readTextFile(dir / "src" / "harness_problem.inc");
         QVERIFY(inc.ok());
-        // The runner calls the launcher with the pointers it opened: every buffer argument comes from ks_data.
+        // The runner calls the launcher with the pointers it opened: every buffer argument comes from kw_data.
         auto call = readTextFile(dir / "src" / "runner_call.inc");
         QVERIFY(call.ok());
-        QVERIFY2(call->find("ks_data[0]") != std::string::npos && call->find("ks_data[2]") != std::string::npos, call->c_str());
+        QVERIFY2(call->find("kw_data[0]") != std::string::npos && call->find("kw_data[2]") != std::string::npos, call->c_str());
         auto manifest = readTextFile(dir / "job.json");
         QVERIFY(manifest.ok() && manifest->find("\"backend\": \"cuda\"") != std::string::npos);
         std::error_code ec;
@@ -134,7 +134,7 @@ class TestCudaBackend : public QObject {
                  plain.c_str());
     }
 
-    // Both GPU judges take ncu from one lookup in run.sh: KS_NCU, PATH, then
+    // Both GPU judges take ncu from one lookup in run.sh: KW_NCU, PATH, then
     // the bin/ of CUDA_HOME, of the toolkit of nvcc and of /usr/local/cuda.
     void ncuIsLookedForInOnePlaceForBothJudges() {
         QTemporaryDir root;
@@ -156,7 +156,7 @@ class TestCudaBackend : public QObject {
             sh.waitForFinished(10000);
             return QString::fromUtf8(sh.readAllStandardOutput());
         };
-        QCOMPARE(found({"KS_NCU=/opt/ncu"}), QString("/opt/ncu"));
+        QCOMPARE(found({"KW_NCU=/opt/ncu"}), QString("/opt/ncu"));
         QCOMPARE(found({"CUDA_HOME=" + home}), home + "/bin/ncu");
         QCOMPARE(found({"CUDA_ROOT=" + home}), home + "/bin/ncu");
         if (!QFile::exists("/usr/local/cuda/bin/ncu")) QCOMPARE(found({}), QString());
@@ -172,7 +172,7 @@ class TestCudaBackend : public QObject {
         QVERIFY2(job.ok(), job.ok() ? "" : job.error().message.c_str());
         auto run = readTextFile(job->request.dir / "run.sh");
         QVERIFY(run.ok());
-        QVERIFY2(run->find(eval::ncuLookupScript() + "export KS_NCU=\"$NCU\"\n") != std::string::npos, run->c_str());
+        QVERIFY2(run->find(eval::ncuLookupScript() + "export KW_NCU=\"$NCU\"\n") != std::string::npos, run->c_str());
         std::error_code ec;
         std::filesystem::remove_all(job->request.dir, ec);
     }

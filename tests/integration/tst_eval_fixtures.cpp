@@ -12,7 +12,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-using namespace ks;
+using namespace kw;
 using eval::EvalStatus;
 
 namespace {

@@ -16,7 +16,7 @@
 #include <iterator>
 #include <sstream>
 
-using namespace ks;
+using namespace kw;
 using nlohmann::json;
 
 namespace {
@@ -73,7 +73,7 @@ class TestExport : public QObject {
         db_ = qs(dir() + "/ws.db");
         env_ = QProcessEnvironment::systemEnvironment();
         env_.insert("ANTHROPIC_API_KEY", kEnvKey);
-        env_.insert("KS_LLM_CONFIG", qs(config_));
+        env_.insert("KW_LLM_CONFIG", qs(config_));
         const auto run = test::runCli({"--db", db_, "search", "start", "--problem", qs(test::problemDir("saxpy").string()),
                                        "--synth", "llm", "--model", "scripted", "--budget", "5", "--workers", "1",
                                        "--llm-concurrency", "1", "--time-budget", "0.05"},
@@ -144,7 +144,7 @@ class TestExport : public QObject {
         QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
         const auto readme = readAll(out + "/README.md");
         for (const char* part : {"# saxpy: the best kernel of search 1", "## Timings", "| shape |", "reference", "## Machine",
-                                 "- compiler:", "## Verify it again", "kernelsmith-cli eval --problem "})
+                                 "- compiler:", "## Verify it again", "kernelwright-cli eval --problem "})
             QVERIFY2(readme.find(part) != std::string::npos, part);
         QDir folder(qs(out));
         const auto kernels = folder.entryList({"*.cpp"}, QDir::Files);

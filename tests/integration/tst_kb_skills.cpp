@@ -9,7 +9,7 @@
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
-using namespace ks;
+using namespace kw;
 
 class TestKbSkills : public QObject {
     Q_OBJECT

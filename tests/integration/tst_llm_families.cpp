@@ -22,8 +22,8 @@
 #include <fstream>
 #include <iterator>
 
-using namespace ks;
-using namespace ks::synth::llm;
+using namespace kw;
+using namespace kw::synth::llm;
 using nlohmann::json;
 
 namespace {
@@ -281,7 +281,7 @@ class TestLlmFamilies : public QObject {
     // The README's configuration for every service loads, and every model in
     // it belongs to a family.
     void readmeConfigurationsLoad() {
-        std::ifstream in(std::string(std::getenv("KS_TEST_DATA_DIR")) + "/../../README.md");
+        std::ifstream in(std::string(std::getenv("KW_TEST_DATA_DIR")) + "/../../README.md");
         const std::string readme((std::istreambuf_iterator<char>(in)), {});
         const auto at = readme.find("Exact configurations for each service:");
         QVERIFY(at != std::string::npos);

@@ -11,8 +11,8 @@
 #include <future>
 #include <thread>
 
-using namespace ks;
-using namespace ks::synth::llm;
+using namespace kw;
+using namespace kw::synth::llm;
 using nlohmann::json;
 
 namespace {
@@ -25,7 +25,7 @@ class Collect final : public StreamSink {
     int pieces_ = 0;
 };
 
-const char* kKey = "sk-kernelsmith-test-key-0123456789";
+const char* kKey = "sk-kernelwright-test-key-0123456789";
 
 ModelConfig modelFor(const std::string& provider, const test::LlmServer& server) {
     ModelConfig m;

@@ -18,7 +18,7 @@
 #include <fstream>
 #include <iterator>
 
-using namespace ks;
+using namespace kw;
 using nlohmann::json;
 
 namespace {

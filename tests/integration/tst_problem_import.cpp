@@ -29,15 +29,15 @@ Run cli(const QStringList& args) {
     auto env = QProcessEnvironment::systemEnvironment();
     // Debian's python3 has python3-torch (packaging/bootstrap.sh); another
     // python3 earlier on PATH may not.
-    if (!env.contains("KS_PYTHON") && QFile::exists("/usr/bin/python3")) env.insert("KS_PYTHON", "/usr/bin/python3");
+    if (!env.contains("KW_PYTHON") && QFile::exists("/usr/bin/python3")) env.insert("KW_PYTHON", "/usr/bin/python3");
     p.setProcessEnvironment(env);
-    p.start(ks::test::cliPath(), args);
+    p.start(kw::test::cliPath(), args);
     p.waitForFinished(300000);
     return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
 QString file(const char* name) {
-    return QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import/" + name;
+    return QString::fromUtf8(std::getenv("KW_TEST_DATA_DIR")) + "/import/" + name;
 }
 
 json readJson(const QString& path) {
@@ -215,7 +215,7 @@ class TestProblemImport : public QObject {
         QTest::newRow("inputs fail") << "inputs_fail.py"
                                      << "get_inputs() raised NameError";
         QTest::newRow("needs a package") << "needs_a_package.py"
-                                         << "install the package 'ks_no_such_package' for";
+                                         << "install the package 'kw_no_such_package' for";
         QTest::newRow("missing file") << "nothing_here.py"
                                       << "no such file";
     }
@@ -240,7 +240,7 @@ class TestProblemImport : public QObject {
 
     void aFolderImportsAsASuite() {
         const QString out = dir_.filePath("suite");
-        const auto run = cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
+        const auto run = cli({"problem", "import", QString::fromUtf8(std::getenv("KW_TEST_DATA_DIR")) + "/import", "--out", out});
         QCOMPARE(run.exitCode, 1); // some files are not importable, on purpose
         const auto suite = readJson(out + "/suite.json");
         QCOMPARE(suite["name"].get<std::string>(), std::string("import"));
@@ -255,7 +255,7 @@ class TestProblemImport : public QObject {
         // imported from unchanged files is kept, the rest is tried again.
         const QString before = QString::fromStdString(readJson(out + "/expressions/problem.json").dump());
         const auto again =
-            cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
+            cli({"problem", "import", QString::fromUtf8(std::getenv("KW_TEST_DATA_DIR")) + "/import", "--out", out});
         QCOMPARE(again.exitCode, 1);
         QCOMPARE(again.out.count("imported before, from the same file: kept"), 7);
         QVERIFY2(again.out.contains("suite import: 7 of 12 files imported"), qPrintable(again.out));
@@ -267,7 +267,7 @@ class TestProblemImport : public QObject {
         ref.write("# edited\n");
         ref.close();
         const auto changed =
-            cli({"problem", "import", QString::fromUtf8(std::getenv("KS_TEST_DATA_DIR")) + "/import", "--out", out});
+            cli({"problem", "import", QString::fromUtf8(std::getenv("KW_TEST_DATA_DIR")) + "/import", "--out", out});
         QCOMPARE(changed.out.count("imported before, from the same file: kept"), 6);
         QVERIFY2(changed.err.contains("expressions/problem.json exists"), qPrintable(changed.err));
     }

@@ -1,4 +1,4 @@
-// Profiling as a user drives it through kernelsmith-cli: the machine probe and
+// Profiling as a user drives it through kernelwright-cli: the machine probe and
 // its cache, GPU import, ncu CSV parsing, eval --profile at every CPU level,
 // the memory- and compute-bound fixture kernels classified, stored profiles,
 // and a search that ends near the roofline.
@@ -13,10 +13,10 @@
 
 namespace {
 
-using Run = ks::test::CliRun;
+using Run = kw::test::CliRun;
 
 QString data(const std::string& rel) {
-    return QString::fromStdString((ks::test::dataDir() / rel).string());
+    return QString::fromStdString((kw::test::dataDir() / rel).string());
 }
 
 QStringList signalNames(const QJsonObject& profile) {
@@ -35,7 +35,7 @@ class TestProfiling : public QObject {
     Run cli(const QStringList& args, int timeoutMs = 300000) {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("XDG_CACHE_HOME", dir_.path() + "/cache"); // this suite's own machine model
-        return ks::test::runCli(QStringList{"--db", dir_.path() + "/ws.db"} + args, timeoutMs, env);
+        return kw::test::runCli(QStringList{"--db", dir_.path() + "/ws.db"} + args, timeoutMs, env);
     }
 
     QJsonObject evalProfile(const QString& problem, const QString& seed, const QString& level) {
@@ -61,9 +61,9 @@ class TestProfiling : public QObject {
         const auto peak = m["peak_gflops"].toObject();
         QVERIFY(peak["vector_1"].toDouble() >= peak["scalar_1"].toDouble());
         QVERIFY(peak["vector_all"].toDouble() > 0);
-        // One model per host (and per ISA cap: host-avx2.json under KS_MAX_ISA=avx2).
-        const QString capped = qgetenv("KS_MAX_ISA") == "avx2" ? QStringLiteral("-avx2") : QString();
-        QVERIFY(QFile::exists(dir_.path() + "/cache/kernelsmith/machines/" + m["host"].toString() + capped + ".json"));
+        // One model per host (and per ISA cap: host-avx2.json under KW_MAX_ISA=avx2).
+        const QString capped = qgetenv("KW_MAX_ISA") == "avx2" ? QStringLiteral("-avx2") : QString();
+        QVERIFY(QFile::exists(dir_.path() + "/cache/kernelwright/machines/" + m["host"].toString() + capped + ".json"));
 
         auto shown = cli({"machine", "show", "--json"});
         QCOMPARE(shown.code, 0);
@@ -98,7 +98,7 @@ class TestProfiling : public QObject {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("XDG_CACHE_HOME", cache.path());
         const auto run = [&](const QStringList& args) {
-            return ks::test::runCli(QStringList{"--db", cache.path() + "/ws.db"} + args, 300000, env);
+            return kw::test::runCli(QStringList{"--db", cache.path() + "/ws.db"} + args, 300000, env);
         };
         // This host's name, as the probe records it, from the suite's own model.
         const QString host = cli({"machine", "show", "--json"}).json().object()["host"].toString();

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-using namespace ks;
+using namespace kw;
 
 namespace {
 // A job of only a run.sh (`script`) in <root>/<name>, writable by a sandbox
@@ -78,7 +78,7 @@ class TestSandbox : public QObject {
         qputenv("HOME", oldHome);
         QVERIFY(r.ok());
         QVERIFY2(r->correct(), r->message.c_str());
-        QVERIFY(!QFile::exists(home.path() + "/kernelsmith-escape-probe"));
+        QVERIFY(!QFile::exists(home.path() + "/kernelwright-escape-probe"));
     }
 
     void writesBesideTheJobDirHaveNoEffect() {
@@ -89,7 +89,7 @@ class TestSandbox : public QObject {
         const auto outcome = fixture.executor().submit(job->request).get();
         const auto r = fixture.evaluator().finish(saxpy_, *job, outcome);
         QVERIFY2(r.status == eval::EvalStatus::SandboxViolation, r.message.c_str());
-        QVERIFY(!std::filesystem::exists(fixture.jobsRoot() / "kernelsmith-escape-probe"));
+        QVERIFY(!std::filesystem::exists(fixture.jobsRoot() / "kernelwright-escape-probe"));
     }
 
     void forgedResultFilesAreDiscarded() {
@@ -270,13 +270,13 @@ class TestSandbox : public QObject {
         };
         // Sandboxed: the job dir is writable, nothing beside it, no network.
         const QString probe =
-            "touch inside && ! touch /var/tmp/ks-outside-$$ 2>/dev/null && [ \"$(grep -c : /proc/net/dev)\" = 1 ]";
+            "touch inside && ! touch /var/tmp/kw-outside-$$ 2>/dev/null && [ \"$(grep -c : /proc/net/dev)\" = 1 ]";
         auto [rc, how] = run("required", probe, "");
         QCOMPARE(rc, 0);
         QCOMPARE(how, std::string("bubblewrap\n"));
         QVERIFY(std::filesystem::exists(d / "inside"));
         // Off: the command as it is (here it can reach beside the job dir).
-        std::tie(rc, how) = run("off", "touch /var/tmp/ks-outside-off && rm /var/tmp/ks-outside-off", "");
+        std::tie(rc, how) = run("off", "touch /var/tmp/kw-outside-off && rm /var/tmp/kw-outside-off", "");
         QCOMPARE(rc, 0);
         QCOMPARE(how, std::string("none\n"));
         // No bubblewrap on the host (PATH without it): required refuses, preferred runs.

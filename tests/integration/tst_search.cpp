@@ -13,7 +13,7 @@
 #include <set>
 #include <thread>
 
-using namespace ks;
+using namespace kw;
 
 namespace {
 class Notes final : public search::SearchObserver {

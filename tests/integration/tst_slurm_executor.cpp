@@ -23,7 +23,7 @@
 #include <set>
 #include <thread>
 
-using namespace ks;
+using namespace kw;
 
 namespace {
 
@@ -95,8 +95,8 @@ class TestSlurmExecutor : public QObject {
     // resumed; every node still ends with a result of its own.
     void searchThroughSlurm() {
         const auto config = root_ / "config";
-        std::filesystem::create_directories(config / "kernelsmith");
-        QVERIFY(writeFileAtomic(config / "kernelsmith" / "executors.json",
+        std::filesystem::create_directories(config / "kernelwright");
+        QVERIFY(writeFileAtomic(config / "kernelwright" / "executors.json",
                                 R"({"profiles": {"test-cluster": {"kind": "slurm", "dir": ")" + (root_ / "shared").string() +
                                     R"(", "jobs": 2, "poll": 0.5, "max_poll": 2}}})")
                     .ok());
@@ -220,7 +220,7 @@ class TestSlurmExecutor : public QObject {
         // Nothing stays behind in the shared dir but the executor's own files.
         std::error_code ec;
         for (const auto& entry : std::filesystem::directory_iterator(root_ / "shared", ec))
-            QVERIFY2(entry.path().filename() == ".kernelsmith", entry.path().c_str());
+            QVERIFY2(entry.path().filename() == ".kernelwright", entry.path().c_str());
     }
 
     // A client that goes away leaves its job on the cluster; the next one

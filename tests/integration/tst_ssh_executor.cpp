@@ -33,7 +33,7 @@
 #include <sstream>
 #include <thread>
 
-using namespace ks;
+using namespace kw;
 using eval::EvalStatus;
 
 namespace {
@@ -135,7 +135,7 @@ class TestSshExecutor : public QObject {
         chmod(root_.c_str(), 0711);
         if (geteuid() == 0) std::filesystem::create_directories("/run/sshd"); // sshd's privilege separation dir
         for (const char* key : {"host_key", "user_key"})
-            QVERIFY2(run("ssh-keygen", {"-q", "-t", "ed25519", "-N", "", "-C", "kernelsmith-test", "-f",
+            QVERIFY2(run("ssh-keygen", {"-q", "-t", "ed25519", "-N", "", "-C", "kernelwright-test", "-f",
                                         QString::fromStdString((root_ / key).string())}),
                      key);
         auto pub = readTextFile(root_ / "user_key.pub");
@@ -381,12 +381,12 @@ class TestSshExecutor : public QObject {
 
     void unwritableRemoteDirIsAnInfraError() {
         auto c = config();
-        c.hosts[0].remoteDir = "/proc/kernelsmith-jobs";
+        c.hosts[0].remoteDir = "/proc/kernelwright-jobs";
         auto executor = eval::SshExecutor::create(c);
         QVERIFY(executor.ok());
         const auto outcome = (*executor)->submit(request(scriptJob("nowhere", "echo '{}' > result.json\n"))).get();
         QVERIFY(!outcome.resultJson && !outcome.timedOut);
-        QVERIFY2(outcome.infraError.find("making the job dir in /proc/kernelsmith-jobs") != std::string::npos,
+        QVERIFY2(outcome.infraError.find("making the job dir in /proc/kernelwright-jobs") != std::string::npos,
                  outcome.infraError.c_str());
         QVERIFY2(outcome.infraError.find("--ssh-dir") != std::string::npos, outcome.infraError.c_str());
     }

@@ -25,7 +25,7 @@
 #include <filesystem>
 #include <fstream>
 
-using namespace ks;
+using namespace kw;
 namespace fs = std::filesystem;
 
 namespace {

@@ -1,5 +1,5 @@
 #pragma once
-// Runs kernelsmith-cli as a user would and collects its exit code and output.
+// Runs kernelwright-cli as a user would and collects its exit code and output.
 #include "test_support.h"
 
 #include <QtCore/QJsonDocument>
@@ -7,7 +7,7 @@
 #include <QtCore/QProcessEnvironment>
 #include <QtCore/QStringList>
 
-namespace ks::test {
+namespace kw::test {
 
 struct CliRun {
     int code = -1; // -1: crashed or timed out
@@ -33,4 +33,4 @@ inline CliRun runCli(const QStringList& args, int timeoutMs = 120000,
     return r;
 }
 
-} // namespace ks::test
+} // namespace kw::test

@@ -13,7 +13,7 @@
 
 #include <memory>
 
-namespace ks::test {
+namespace kw::test {
 
 class EvalFixture {
   public:
@@ -39,7 +39,7 @@ class EvalFixture {
 
     bool ready() const { return evaluator_ != nullptr && db_ != nullptr; }
     std::filesystem::path root() const { return dir_.path().toStdString(); }
-    std::filesystem::path jobsRoot() const { return root() / "kernelsmith-jobs"; }
+    std::filesystem::path jobsRoot() const { return root() / "kernelwright-jobs"; }
     eval::Evaluator& evaluator() { return *evaluator_; }
     eval::LocalExecutor& executor() { return *executor_; }
     store::Database& database() { return *db_; }
@@ -60,4 +60,4 @@ class EvalFixture {
     std::unique_ptr<eval::Evaluator> evaluator_;
 };
 
-} // namespace ks::test
+} // namespace kw::test

@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-namespace ks::test {
+namespace kw::test {
 
 class LlmServer {
   public:
     explicit LlmServer(const nlohmann::json& script) {
         const auto dir = std::string(dir_.path().toStdString());
         std::ofstream(dir + "/script.json") << script.dump(2);
-        const char* exe = std::getenv("KS_LLM_TEST_SERVER");
+        const char* exe = std::getenv("KW_LLM_TEST_SERVER");
         process_.start(QString::fromUtf8(exe ? exe : "llm_test_server"),
                        {"--script", QString::fromStdString(dir + "/script.json"), "--port-file",
                         QString::fromStdString(dir + "/port"), "--log", QString::fromStdString(dir + "/requests.log")});
@@ -62,4 +62,4 @@ class LlmServer {
     int port_ = 0;
 };
 
-} // namespace ks::test
+} // namespace kw::test

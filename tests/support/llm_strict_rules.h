@@ -1,7 +1,7 @@
 #pragma once
 // The test server's strict mode: what the real services refuse, checked the
 // way each service checks it and answered with the service's own error body.
-// Only the rules the services publish for the model families Kernelsmith
+// Only the rules the services publish for the model families Kernelwright
 // knows (see core/synth/llm/model_families.cpp); anything else passes.
 #include <nlohmann/json.hpp>
 

@@ -3,12 +3,12 @@
 // explanation and one fenced, correct kernel, its unroll fixed or tunable.
 #include <string>
 
-namespace ks::test {
+namespace kw::test {
 
 inline std::string saxpyKernelReply(int variant, bool withParam) {
     std::string code = "#include <cstdint>\n";
     if (withParam)
-        code += "// @ks-param UNROLL: 1 | 2 | 4 = 2\n#ifndef UNROLL\n#define UNROLL 2\n#endif\n";
+        code += "// @kw-param UNROLL: 1 | 2 | 4 = 2\n#ifndef UNROLL\n#define UNROLL 2\n#endif\n";
     else
         code += "#define UNROLL " + std::to_string(variant) + "\n";
     code += "// variant " + std::to_string(variant) +
@@ -22,4 +22,4 @@ inline std::string saxpyKernelReply(int variant, bool withParam) {
     return "I unrolled the loop by UNROLL so the compiler can keep several FMAs in flight.\n\n```cpp\n" + code + "```\n";
 }
 
-} // namespace ks::test
+} // namespace kw::test

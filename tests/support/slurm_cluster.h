@@ -24,7 +24,7 @@
 #include <string>
 #include <thread>
 
-namespace ks::test {
+namespace kw::test {
 
 class SlurmCluster {
   public:
@@ -181,4 +181,4 @@ class SlurmCluster {
     std::string host_;
 };
 
-} // namespace ks::test
+} // namespace kw::test

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace ks::test {
+namespace kw::test {
 
 inline store::SearchRecord searchRecord(const std::string& problem, const std::string& status,
                                         const std::string& problemDir = "/nowhere") {
@@ -18,4 +18,4 @@ inline store::SearchRecord searchRecord(const std::string& problem, const std::s
     return s;
 }
 
-} // namespace ks::test
+} // namespace kw::test

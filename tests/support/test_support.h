@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <string>
 
-namespace ks::test {
+namespace kw::test {
 
 inline std::filesystem::path dataDir() {
-    const char* dir = std::getenv("KS_TEST_DATA_DIR");
+    const char* dir = std::getenv("KW_TEST_DATA_DIR");
     return dir ? std::filesystem::path(dir) : std::filesystem::path("tests/data");
 }
 inline std::filesystem::path problemDir(const std::string& name) {
@@ -20,12 +20,12 @@ inline std::filesystem::path candidateFile(const std::string& problem, const std
     return dataDir() / "candidates" / problem / (name + ".cpp");
 }
 inline std::filesystem::path bundledProblemsDir() {
-    const char* dir = std::getenv("KS_RESOURCES_DIR");
+    const char* dir = std::getenv("KW_RESOURCES_DIR");
     return std::filesystem::path(dir ? dir : "resources") / "problems";
 }
 inline QString cliPath() {
-    const char* p = std::getenv("KS_CLI");
-    return QString::fromUtf8(p ? p : "kernelsmith-cli");
+    const char* p = std::getenv("KW_CLI");
+    return QString::fromUtf8(p ? p : "kernelwright-cli");
 }
 
-} // namespace ks::test
+} // namespace kw::test

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::test {
+namespace kw::test {
 
 // A one-page PDF with two lines of text, offsets computed as the format requires.
 inline std::string tinyPdf(const std::string& line1, const std::string& line2) {
@@ -33,4 +33,4 @@ inline std::string tinyPdf(const std::string& line1, const std::string& line2) {
     return pdf;
 }
 
-} // namespace ks::test
+} // namespace kw::test

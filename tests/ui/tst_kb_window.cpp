@@ -3,7 +3,7 @@
 // reload (the file on disk and the index), rename and delete, the shipped KB
 // read-only, the import preview (nothing written before the confirmation),
 // the skill review queue (approve, reject, edit) and the retrieval tester's
-// ranking. Each view is saved as a picture into KS_SCREENSHOT_DIR.
+// ranking. Each view is saved as a picture into KW_SCREENSHOT_DIR.
 #include "editor/code_view.h"
 #include "kb/document_editor.h"
 #include "kb/front_matter_form.h"
@@ -46,7 +46,7 @@
 #include <fstream>
 #include <memory>
 
-using namespace ks;
+using namespace kw;
 namespace fs = std::filesystem;
 
 namespace {
@@ -84,10 +84,10 @@ class TestKbWindow : public QObject {
     std::unique_ptr<ui::KbWindow> window_;
 
     fs::path base() const { return dir_.path().toStdString(); }
-    fs::path userKb() const { return base() / "data/kernelsmith/kb"; }
+    fs::path userKb() const { return base() / "data/kernelwright/kb"; }
 
     void screenshot(QWidget* w, const QString& name) {
-        const QString shots = qEnvironmentVariable("KS_SCREENSHOT_DIR");
+        const QString shots = qEnvironmentVariable("KW_SCREENSHOT_DIR");
         if (shots.isEmpty()) return;
         QDir().mkpath(shots);
         const QString file = shots + QLatin1Char('/') + name;
@@ -112,8 +112,8 @@ class TestKbWindow : public QObject {
         // Nothing of the user's: the user KB, the workspace and settings all live in the temporary folder.
         qputenv("XDG_DATA_HOME", QByteArray(dir_.path().toUtf8() + "/data"));
         qputenv("XDG_CONFIG_HOME", QByteArray(dir_.path().toUtf8() + "/config"));
-        qunsetenv("KS_KB_DIRS");
-        QVERIFY(qEnvironmentVariableIsSet("KS_RESOURCES_DIR"));
+        qunsetenv("KW_KB_DIRS");
+        QVERIFY(qEnvironmentVariableIsSet("KW_RESOURCES_DIR"));
         auto opened = ui::KbWindow::open(base() / "ws.db");
         QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
         window_.reset(*opened);

@@ -24,8 +24,8 @@
 #include <QtWidgets/QTabWidget>
 #include <QtWidgets/QTableView>
 
-using ks::ui::EvaluationListModel;
-using ks::ui::ProblemListModel;
+using kw::ui::EvaluationListModel;
+using kw::ui::ProblemListModel;
 
 namespace {
 
@@ -35,8 +35,8 @@ int rowOf(const ProblemListModel& model, const QString& id) {
     return -1;
 }
 
-ks::store::EvaluationRecord record(const std::string& problem, const std::string& status, std::optional<double> speedup) {
-    ks::store::EvaluationRecord r;
+kw::store::EvaluationRecord record(const std::string& problem, const std::string& status, std::optional<double> speedup) {
+    kw::store::EvaluationRecord r;
     r.cacheKey = problem + "-" + status;
     r.problem = problem;
     r.problemHash = "p0";
@@ -50,18 +50,18 @@ ks::store::EvaluationRecord record(const std::string& problem, const std::string
 
 // Two evaluations in a fresh workspace at path; the second is the newest.
 void fillWorkspace(const QString& path) {
-    auto db = ks::store::Database::open(path.toStdString());
+    auto db = kw::store::Database::open(path.toStdString());
     QVERIFY2(db.ok(), db.ok() ? "" : db.error().message.c_str());
-    ks::store::EvaluationStore store(*db);
+    kw::store::EvaluationStore store(*db);
     const auto first = store.insert(record("saxpy", "ok", 1.5));
     QVERIFY(first.ok());
     QVERIFY(store.insert(record("tiny_values", "wrong_answer", std::nullopt)).ok());
     // The first one was node #7 of a search.
-    ks::store::SearchStore searches(*db);
-    auto search = ks::test::searchRecord("saxpy", "");
+    kw::store::SearchStore searches(*db);
+    auto search = kw::test::searchRecord("saxpy", "");
     auto sid = searches.createSearch(search);
     QVERIFY(sid.ok() && searches.putSource("src", "void k() {}").ok());
-    ks::store::NodeRecord n;
+    kw::store::NodeRecord n;
     n.searchId = *sid;
     n.seq = 7;
     n.origin = "seed";
@@ -87,13 +87,13 @@ class TestProblemListModel : public QObject {
     void initTestCase() {
         // Keeps QSettings written by the window out of the user's configuration.
         QStandardPaths::setTestModeEnabled(true);
-        QSettings(QStringLiteral("Kernelsmith"), QStringLiteral("Kernelsmith")).clear(); // no state from an earlier run
+        QSettings(QStringLiteral("Kernelwright"), QStringLiteral("Kernelwright")).clear(); // no state from an earlier run
     }
 
     void listsValidAndInvalidProblems() {
         ProblemListModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.reload(ks::test::dataDir() / "problems");
+        model.reload(kw::test::dataDir() / "problems");
         QCOMPARE(model.rowCount(), 7);
         QCOMPARE(model.columnCount(), int(ProblemListModel::ColumnCount));
 
@@ -123,19 +123,19 @@ class TestProblemListModel : public QObject {
     void reloadKeepsRowCountStable() {
         ProblemListModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        const auto root = ks::test::dataDir() / "problems";
+        const auto root = kw::test::dataDir() / "problems";
         model.reload(root);
         const int first = model.rowCount();
         model.reload(root);
         QCOMPARE(model.rowCount(), first);
-        model.reload(ks::test::dataDir() / "no-such-folder");
+        model.reload(kw::test::dataDir() / "no-such-folder");
         QCOMPARE(model.rowCount(), 0);
     }
 
     void detailsDescribeAProblem() {
         ProblemListModel model;
-        model.reload(ks::test::dataDir() / "problems");
-        const auto html = ks::ui::problemDetailsHtml(model.problemAt(rowOf(model, QStringLiteral("saxpy"))), QPalette());
+        model.reload(kw::test::dataDir() / "problems");
+        const auto html = kw::ui::problemDetailsHtml(model.problemAt(rowOf(model, QStringLiteral("saxpy"))), QPalette());
         QVERIFY(html.contains(QStringLiteral("void saxpy(const float* x")));
         QVERIFY(html.contains(QStringLiteral("UNROLL")));
         QVERIFY(html.contains(QStringLiteral("1 | 2 | 4 | 8")));
@@ -143,7 +143,7 @@ class TestProblemListModel : public QObject {
 
         const auto& bad = model.problemAt(rowOf(model, QStringLiteral("bad_schema")));
         QVERIFY(!bad.errorWithoutDir().contains(bad.dir));
-        QVERIFY(ks::ui::problemDetailsHtml(bad, QPalette()).contains(bad.errorWithoutDir().toHtmlEscaped()));
+        QVERIFY(kw::ui::problemDetailsHtml(bad, QPalette()).contains(bad.errorWithoutDir().toHtmlEscaped()));
     }
 
     void listsRecentEvaluations() {
@@ -151,15 +151,15 @@ class TestProblemListModel : public QObject {
         QVERIFY(dir.isValid());
         const auto path = dir.filePath(QStringLiteral("ws.db"));
         fillWorkspace(path);
-        auto db = ks::store::Database::open(path.toStdString());
+        auto db = kw::store::Database::open(path.toStdString());
         QVERIFY(db.ok());
-        auto records = ks::store::EvaluationStore(*db).recent(50);
+        auto records = kw::store::EvaluationStore(*db).recent(50);
         QVERIFY(records.ok());
 
         EvaluationListModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        std::vector<ks::ui::EvaluationRow> rows;
-        for (const auto& r : *records) rows.push_back(ks::ui::EvaluationRow::fromRecord(r));
+        std::vector<kw::ui::EvaluationRow> rows;
+        for (const auto& r : *records) rows.push_back(kw::ui::EvaluationRow::fromRecord(r));
         model.setEvaluations(rows);
         QCOMPARE(model.rowCount(), 2);
         // Newest first; a wrong answer has no speedup, shown as an empty cell, not 0.
@@ -186,7 +186,7 @@ class TestProblemListModel : public QObject {
         const auto path = dir.filePath(QStringLiteral("smoke-ws.db"));
         fillWorkspace(path);
 
-        ks::ui::MainWindow window(ks::test::dataDir() / "problems");
+        kw::ui::MainWindow window(kw::test::dataDir() / "problems");
         QVERIFY(window.openWorkspace(path).ok());
         QVERIFY2(window.windowTitle().contains(QStringLiteral("smoke-ws.db")), qPrintable(window.windowTitle()));
         QCOMPARE(window.workspacePath(), path);
@@ -226,7 +226,7 @@ class TestProblemListModel : public QObject {
     }
 
     void mainWindowHasTheKeyboardShortcuts() {
-        ks::ui::MainWindow window(ks::test::dataDir() / "problems");
+        kw::ui::MainWindow window(kw::test::dataDir() / "problems");
         QStringList shortcuts;
         for (const auto* action : window.findChildren<QAction*>()) shortcuts << action->shortcut().toString();
         QVERIFY(shortcuts.contains(QStringLiteral("Ctrl+O")));
@@ -240,18 +240,18 @@ class TestProblemListModel : public QObject {
         QVERIFY(dir.isValid());
         const auto path = dir.filePath(QStringLiteral("remembered.db"));
         // Test mode keeps this out of the user's own settings.
-        QVERIFY(QSettings(QStringLiteral("Kernelsmith"), QStringLiteral("Kernelsmith"))
+        QVERIFY(QSettings(QStringLiteral("Kernelwright"), QStringLiteral("Kernelwright"))
                     .fileName()
                     .contains(QStringLiteral("qttest")));
         {
-            ks::ui::MainWindow window(ks::test::dataDir() / "problems");
+            kw::ui::MainWindow window(kw::test::dataDir() / "problems");
             QVERIFY(window.openWorkspace(path).ok());
             QVERIFY(window.close()); // closing saves the workspace and the window's layout
         }
-        QCOMPARE(ks::ui::settings::lastWorkspace(), path);
-        QCOMPARE(ks::ui::settings::initialWorkspace(QString()), path);
-        QCOMPARE(ks::ui::settings::initialWorkspace(QStringLiteral("other.db")), QStringLiteral("other.db"));
-        QVERIFY(!ks::ui::settings::mainWindowState().geometry.isEmpty());
+        QCOMPARE(kw::ui::settings::lastWorkspace(), path);
+        QCOMPARE(kw::ui::settings::initialWorkspace(QString()), path);
+        QCOMPARE(kw::ui::settings::initialWorkspace(QStringLiteral("other.db")), QStringLiteral("other.db"));
+        QVERIFY(!kw::ui::settings::mainWindowState().geometry.isEmpty());
     }
 
     void restoresSearchTabsPerWorkspace() {
@@ -260,22 +260,22 @@ class TestProblemListModel : public QObject {
         const auto first = dir.filePath(QStringLiteral("tabs-a.db")), second = dir.filePath(QStringLiteral("tabs-b.db"));
         std::vector<std::int64_t> ids;
         {
-            auto db = ks::store::Database::open(first.toStdString());
+            auto db = kw::store::Database::open(first.toStdString());
             QVERIFY(db.ok());
             for (int i = 0; i < 3; ++i) {
-                auto id = ks::store::SearchStore(*db).createSearch(ks::test::searchRecord("vector_add", "finished"));
+                auto id = kw::store::SearchStore(*db).createSearch(kw::test::searchRecord("vector_add", "finished"));
                 QVERIFY(id.ok());
                 ids.push_back(*id);
             }
         }
-        auto tabIds = [](const ks::ui::MainWindow& w) {
+        auto tabIds = [](const kw::ui::MainWindow& w) {
             QList<qint64> open;
             for (int i = 1; i < w.tabs()->count(); ++i)
-                if (auto* v = qobject_cast<ks::ui::SearchView*>(w.tabs()->widget(i))) open.push_back(v->searchId());
+                if (auto* v = qobject_cast<kw::ui::SearchView*>(w.tabs()->widget(i))) open.push_back(v->searchId());
             return open;
         };
         {
-            ks::ui::MainWindow window(ks::test::dataDir() / "problems");
+            kw::ui::MainWindow window(kw::test::dataDir() / "problems");
             QVERIFY(window.openWorkspace(first).ok());
             QVERIFY(window.openSearch(ids[2]));
             QVERIFY(window.openSearch(ids[0]));
@@ -285,17 +285,17 @@ class TestProblemListModel : public QObject {
             // Back again: the same tabs in the same order, the last one in front.
             QVERIFY(window.openWorkspace(first).ok());
             QCOMPARE(tabIds(window), (QList<qint64>{ids[2], ids[0]}));
-            QCOMPARE(qobject_cast<ks::ui::SearchView*>(window.tabs()->currentWidget())->searchId(), ids[0]);
+            QCOMPARE(qobject_cast<kw::ui::SearchView*>(window.tabs()->currentWidget())->searchId(), ids[0]);
             window.tabs()->setCurrentIndex(1);
             QVERIFY(window.close());
         }
         // A later run restores them too, and skips a search that is gone.
         {
-            auto db = ks::store::Database::open(first.toStdString());
+            auto db = kw::store::Database::open(first.toStdString());
             QVERIFY(db.ok());
             QVERIFY(db->exec("DELETE FROM searches WHERE id = " + std::to_string(ids[0])).ok());
         }
-        ks::ui::MainWindow window(ks::test::dataDir() / "problems");
+        kw::ui::MainWindow window(kw::test::dataDir() / "problems");
         QVERIFY(window.openWorkspace(first).ok());
         QCOMPARE(tabIds(window), (QList<qint64>{ids[2]}));
         QCOMPARE(window.tabs()->currentIndex(), 1);

@@ -47,8 +47,8 @@
 #include <optional>
 #include <set>
 
-using namespace ks;
-using namespace ks::ui;
+using namespace kw;
+using namespace kw::ui;
 
 namespace {
 
@@ -118,7 +118,7 @@ NodeBatch smallTree() {
 class TestSearchTree : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() { qRegisterMetaType<ks::ui::NodeBatch>(); }
+    void initTestCase() { qRegisterMetaType<kw::ui::NodeBatch>(); }
 
     void tidyLayout() {
         TreeLayout l;
@@ -273,7 +273,7 @@ class TestSearchTree : public QObject {
         QCOMPARE(plot.pointsDrawn(), 1);
         QVERIFY(!plot.showProfiles(noFlops, parent, best));
         QVERIFY(!hasRooflinePoint(noFlops));
-        if (const char* dir = std::getenv("KS_SCREENSHOT_DIR")) {
+        if (const char* dir = std::getenv("KW_SCREENSHOT_DIR")) {
             plot.showProfiles(node, parent, best);
             plot.grab().save(QString::fromUtf8(dir) + "/roofline_plot.png");
         }
@@ -307,7 +307,7 @@ class TestSearchTree : public QObject {
         QCOMPARE(plot.barsDrawn(), 2);
         QVERIFY(plot.xAxis->range().upper > p.breakdown->entries[0].us); // the longest bar fits
         QVERIFY(plot.xAxis->label().contains(QStringLiteral("2 launches")));
-        if (const char* dir = std::getenv("KS_SCREENSHOT_DIR")) plot.grab().save(QString::fromUtf8(dir) + "/breakdown_plot.png");
+        if (const char* dir = std::getenv("KW_SCREENSHOT_DIR")) plot.grab().save(QString::fromUtf8(dir) + "/breakdown_plot.png");
         inspect::ProfileSummary many;
         many.breakdown.emplace();
         for (int i = 0; i < 12; ++i)
@@ -489,7 +489,7 @@ class TestSearchTree : public QObject {
         canvas.render(&image);
         QVERIFY(canvas.subtreeGlyphs().empty());
         QVERIFY(canvas.drawnNodes() < TreeCanvas::kMaxDrawn);
-        if (const char* dir = std::getenv("KS_SCREENSHOT_DIR")) {
+        if (const char* dir = std::getenv("KW_SCREENSHOT_DIR")) {
             canvas.fitToView();
             canvas.render(&image);
             image.save(QString::fromUtf8(dir) + "/tree_level_of_detail.png");

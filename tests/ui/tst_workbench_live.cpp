@@ -1,7 +1,7 @@
-// The workbench against real processes: a search run by kernelsmith-cli is
+// The workbench against real processes: a search run by kernelwright-cli is
 // followed live in a SearchView while a watchdog measures how long the UI
 // thread ever goes without serving its event loop; then the real
-// `kernelsmith` app saves screenshots of the window and every inspector tab
+// `kernelwright` app saves screenshots of the window and every inspector tab
 // (into the build folder, to be looked at).
 #include "charts/progress_plot.h"
 #include "cli_runner.h"
@@ -50,7 +50,7 @@
 #include <algorithm>
 #include <fstream>
 
-using namespace ks;
+using namespace kw;
 using nlohmann::json;
 
 namespace {
@@ -82,7 +82,7 @@ class TestWorkbenchLive : public QObject {
     void screenshot(const QString& workspace, const QStringList& extra, const QString& file) {
         QFile::remove(file);
         QProcess app;
-        app.start(qEnvironmentVariable("KS_GUI"), QStringList{"--workspace", workspace, "--screenshot", file} + extra);
+        app.start(qEnvironmentVariable("KW_GUI"), QStringList{"--workspace", workspace, "--screenshot", file} + extra);
         QVERIFY(app.waitForFinished(60000));
         QVERIFY2(app.exitCode() == 0, app.readAllStandardError().constData());
         QImage image(file);
@@ -351,7 +351,7 @@ class TestWorkbenchLive : public QObject {
                                                                  {"price_out_per_mtok", 2.0}}})}}
                                        .dump();
         chmod(settings.c_str(), 0600);
-        qputenv("KS_LLM_CONFIG", QByteArray::fromStdString(settings));
+        qputenv("KW_LLM_CONFIG", QByteArray::fromStdString(settings));
 
         ui::MainWindow window(test::dataDir() / "problems");
         QVERIFY(window.openWorkspace(llmDb()).ok());
@@ -404,7 +404,7 @@ class TestWorkbenchLive : public QObject {
         QVERIFY(!series.cumulativeCost.isEmpty());
         QVERIFY(qAbs(series.cumulativeCost.back() - cost) < 1e-12);
         QCOMPARE(static_cast<std::size_t>(series.cumulativeTokens.size()), calls->size());
-        qunsetenv("KS_LLM_CONFIG");
+        qunsetenv("KW_LLM_CONFIG");
     }
 
     void newSearchDialogRefusesModelsThatDoNotResolve() {
@@ -468,7 +468,7 @@ class TestWorkbenchLive : public QObject {
         cluster.accept();
         QCOMPARE(cluster.result(), int(QDialog::Rejected));
         QVERIFY(cluster.findChild<QLabel*>(QStringLiteral("newSearchError"))->text().contains(QStringLiteral("absolute path")));
-        dir->setText(QStringLiteral("/shared/ks-jobs"));
+        dir->setText(QStringLiteral("/shared/kw-jobs"));
         cluster.findChild<QLineEdit*>(QStringLiteral("slurmPartition"))->setText(QStringLiteral("gpu"));
         cluster.findChild<QLineEdit*>(QStringLiteral("slurmGres"))->setText(QStringLiteral("gpu:1"));
         cluster.findChild<QSpinBox*>(QStringLiteral("slurmJobs"))->setValue(8);
@@ -476,13 +476,13 @@ class TestWorkbenchLive : public QObject {
         QCOMPARE(cluster.result(), int(QDialog::Accepted));
         auto slurm = cluster.executorConfig();
         QVERIFY(slurm.ok() && slurm->kind == eval::ExecutorKind::Slurm);
-        QCOMPARE(slurm->slurm.sharedDir, std::filesystem::path("/shared/ks-jobs"));
+        QCOMPARE(slurm->slurm.sharedDir, std::filesystem::path("/shared/kw-jobs"));
         QCOMPARE(slurm->slurm.submit.partition, std::string("gpu"));
         QCOMPARE(slurm->slurm.submit.gres, std::string("gpu:1"));
         QCOMPARE(slurm->slurm.maxJobs, std::size_t(8));
 
         std::filesystem::create_directories(profiles.parent_path());
-        QVERIFY(writeFileAtomic(profiles, R"({"profiles": {"gpu-cluster": {"kind": "slurm", "dir": "/shared/ks", "jobs": 16}}})")
+        QVERIFY(writeFileAtomic(profiles, R"({"profiles": {"gpu-cluster": {"kind": "slurm", "dir": "/shared/kw", "jobs": 16}}})")
                     .ok());
         ui::NewSearchDialog named({{QStringLiteral("saxpy"), test::problemDir("saxpy")}});
         auto* choices = named.findChildren<QComboBox*>().at(3);
@@ -506,8 +506,8 @@ class TestWorkbenchLive : public QObject {
     }
 
     void screenshotsOfTheWindowAndEveryTab() {
-        const QString out = qEnvironmentVariable("KS_SCREENSHOT_DIR");
-        QVERIFY2(!qEnvironmentVariable("KS_GUI").isEmpty() && !out.isEmpty(), "KS_GUI and KS_SCREENSHOT_DIR come from CTest");
+        const QString out = qEnvironmentVariable("KW_SCREENSHOT_DIR");
+        QVERIFY2(!qEnvironmentVariable("KW_GUI").isEmpty() && !out.isEmpty(), "KW_GUI and KW_SCREENSHOT_DIR come from CTest");
         QDir().mkpath(out);
         auto ro = store::Database::open(db().toStdString(), store::Database::Mode::ReadOnly);
         QVERIFY(ro);

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 constexpr int kMostBars = 8; // the rest are summed into one bar
@@ -62,4 +62,4 @@ bool BreakdownPlot::showBreakdown(const inspect::ProfileSummary& p) {
     return true;
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

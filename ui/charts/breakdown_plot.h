@@ -6,7 +6,7 @@
 
 #include "charts/plot_theme.h"
 
-namespace ks::ui {
+namespace kw::ui {
 
 class BreakdownPlot : public ThemedPlot {
     Q_OBJECT
@@ -20,4 +20,4 @@ class BreakdownPlot : public ThemedPlot {
     int bars_ = 0;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

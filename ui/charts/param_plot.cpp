@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 // At most this many lines: the fastest nodes, so that a long search stays quick to draw.
@@ -121,4 +121,4 @@ void ParamPlot::showParams(const std::vector<NodeSnapshot>& nodes) {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -10,7 +10,7 @@
 
 #include <vector>
 
-namespace ks::ui {
+namespace kw::ui {
 
 class ParamPlot : public ThemedPlot {
     Q_OBJECT
@@ -29,4 +29,4 @@ class ParamPlot : public ThemedPlot {
     int lines_ = 0;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -1,6 +1,6 @@
 #include "charts/plot_theme.h"
 
-namespace ks::ui {
+namespace kw::ui {
 
 void followPalette(QCustomPlot& plot) {
     const QPalette pal = plot.palette();
@@ -31,4 +31,4 @@ void ThemedPlot::changeEvent(QEvent* event) {
     }
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -4,7 +4,7 @@
 // as in a light one, and again after the palette changes.
 #include <qcustomplot.h>
 
-namespace ks::ui {
+namespace kw::ui {
 
 // Background, axes, tick labels, grids and legend of every axis rect.
 void followPalette(QCustomPlot& plot);
@@ -19,4 +19,4 @@ class ThemedPlot : public QCustomPlot {
     void changeEvent(QEvent* event) override;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <map>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 constexpr int kThroughputBins = 30;
@@ -201,4 +201,4 @@ void ProgressPlot::showStatuses(const std::vector<NodeSnapshot>& nodes) {
     statuses_->axis(QCPAxis::atLeft)->setRange(0, std::max(1.0, most * 1.15));
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

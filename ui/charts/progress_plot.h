@@ -10,7 +10,7 @@
 
 #include <vector>
 
-namespace ks::ui {
+namespace kw::ui {
 
 class ProgressPlot : public ThemedPlot {
     Q_OBJECT
@@ -42,4 +42,4 @@ class ProgressPlot : public ThemedPlot {
     Series series_;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace ks::ui {
+namespace kw::ui {
 
 bool hasRooflinePoint(const inspect::ProfileSummary& p) {
     return p.hasRoofline && p.roofBandwidthGBs > 0 && p.roofGflops > 0 && p.intensity > 0 && p.gflops > 0;
@@ -84,4 +84,4 @@ bool RooflinePlot::showProfiles(const inspect::ProfileSummary& node, const std::
     return true;
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -10,7 +10,7 @@
 
 #include <optional>
 
-namespace ks::ui {
+namespace kw::ui {
 
 class RooflinePlot : public ThemedPlot {
     Q_OBJECT
@@ -28,4 +28,4 @@ class RooflinePlot : public ThemedPlot {
 // True when the profile can be placed on a roofline (roofs and a flop count).
 bool hasRooflinePoint(const inspect::ProfileSummary& p);
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace ks::ui {
+namespace kw::ui {
 
 TimingPlot::TimingPlot(QWidget* parent) : ThemedPlot(parent) {
     setMinimumHeight(180);
@@ -56,4 +56,4 @@ void TimingPlot::showTiming(const eval::TimingCase& t) {
     replot();
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

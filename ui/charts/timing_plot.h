@@ -6,7 +6,7 @@
 
 #include "charts/plot_theme.h"
 
-namespace ks::ui {
+namespace kw::ui {
 
 class TimingPlot : public ThemedPlot {
     Q_OBJECT
@@ -16,4 +16,4 @@ class TimingPlot : public ThemedPlot {
     void clearTiming();
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -7,7 +7,7 @@
 #include <QtCore/QEvent>
 #include <QtGui/QFontDatabase>
 
-namespace ks::ui {
+namespace kw::ui {
 
 CodeView::CodeView(QWidget* parent) : QsciScintilla(parent) {
     setReadOnly(true);
@@ -135,4 +135,4 @@ void CodeView::showDiff(const std::vector<DiffLine>& diff, Language language) {
     }
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

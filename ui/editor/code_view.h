@@ -6,7 +6,7 @@
 
 #include <Qsci/qsciscintilla.h>
 
-namespace ks::ui {
+namespace kw::ui {
 
 class CodeView : public QsciScintilla {
     Q_OBJECT
@@ -36,4 +36,4 @@ class CodeView : public QsciScintilla {
     bool editable_ = false;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

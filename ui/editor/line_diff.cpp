@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace ks::ui {
+namespace kw::ui {
 
 std::vector<DiffLine> diffLines(const QString& before, const QString& after) {
     const QStringList a = before.split(QLatin1Char('\n')), b = after.split(QLatin1Char('\n'));
@@ -38,4 +38,4 @@ std::vector<DiffLine> diffLines(const QString& before, const QString& after) {
     return out;
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

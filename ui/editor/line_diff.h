@@ -7,7 +7,7 @@
 
 #include <vector>
 
-namespace ks::ui {
+namespace kw::ui {
 
 struct DiffLine {
     enum Kind { Same, Removed, Added } kind = Same;
@@ -16,4 +16,4 @@ struct DiffLine {
 
 std::vector<DiffLine> diffLines(const QString& before, const QString& after);
 
-} // namespace ks::ui
+} // namespace kw::ui

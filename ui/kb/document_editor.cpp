@@ -12,7 +12,7 @@
 #include <QtWidgets/QTextBrowser>
 #include <QtWidgets/QVBoxLayout>
 
-namespace ks::ui {
+namespace kw::ui {
 
 DocumentEditor::DocumentEditor(const kb::KbWriter& writer, QWidget* parent) : QWidget(parent), writer_(writer) {
     auto* layout = new QVBoxLayout(this);
@@ -140,4 +140,4 @@ Result<std::filesystem::path> DocumentEditor::save() {
     return file;
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -14,7 +14,7 @@ class QPushButton;
 class QTextBrowser;
 class QTimer;
 
-namespace ks::ui {
+namespace kw::ui {
 
 class CodeView;
 class FrontMatterForm;
@@ -65,4 +65,4 @@ class DocumentEditor : public QWidget {
     QTimer* debounce_;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -6,7 +6,7 @@
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 QString joined(const std::vector<std::string>& list) {
@@ -125,4 +125,4 @@ QLabel* FrontMatterForm::problemLabel(const QString& key) const {
     return it == problems_.end() ? nullptr : it->second;
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -12,7 +12,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 
-namespace ks::ui {
+namespace kw::ui {
 
 class FrontMatterForm : public QWidget {
     Q_OBJECT
@@ -41,4 +41,4 @@ class FrontMatterForm : public QWidget {
     std::map<QString, QLabel*> problems_;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

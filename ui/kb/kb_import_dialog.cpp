@@ -19,7 +19,7 @@
 
 #include <cctype>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 int wordCount(const std::string& text) {
@@ -181,4 +181,4 @@ Result<std::vector<std::filesystem::path>> KbImportDialog::importChecked() {
     return files;
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -17,7 +17,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QTreeWidget;
 
-namespace ks::ui {
+namespace kw::ui {
 
 class KbImportDialog : public QDialog {
     Q_OBJECT
@@ -54,4 +54,4 @@ class KbImportDialog : public QDialog {
     QPushButton* import_;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -5,7 +5,7 @@
 
 #include <map>
 
-namespace ks::ui {
+namespace kw::ui {
 
 KbTreeModel::KbTreeModel(QObject* parent) : QStandardItemModel(parent) {
     setHorizontalHeaderLabels({tr("Document")});
@@ -59,4 +59,4 @@ QModelIndex KbTreeModel::indexOfId(const QString& id) const {
     return hits.isEmpty() ? QModelIndex() : hits.front();
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

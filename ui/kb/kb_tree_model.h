@@ -9,7 +9,7 @@
 #include <functional>
 #include <vector>
 
-namespace ks::ui {
+namespace kw::ui {
 
 class KbTreeModel : public QStandardItemModel {
     Q_OBJECT
@@ -24,4 +24,4 @@ class KbTreeModel : public QStandardItemModel {
     QModelIndex indexOfId(const QString& id) const;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

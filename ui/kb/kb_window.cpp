@@ -20,7 +20,7 @@
 #include <QtWidgets/QToolBar>
 #include <QtWidgets/QTreeView>
 
-namespace ks::ui {
+namespace kw::ui {
 
 Result<KbWindow*> KbWindow::open(const std::filesystem::path& database, QWidget* parent) {
     auto db = store::Database::open(database);
@@ -31,7 +31,7 @@ Result<KbWindow*> KbWindow::open(const std::filesystem::path& database, QWidget*
 KbWindow::KbWindow(store::Database db, QWidget* parent)
     : QMainWindow(parent), db_(std::make_unique<store::Database>(std::move(db))),
       writer_(std::make_unique<kb::KbWriter>(kb::KbWriter::forInstallation(*db_))) {
-    setWindowTitle(tr("Knowledge Base — Kernelsmith"));
+    setWindowTitle(tr("Knowledge Base — Kernelwright"));
     setObjectName(QStringLiteral("kbWindow"));
     tabs_ = new QTabWidget(this);
     auto* split = new QSplitter(tabs_);
@@ -238,4 +238,4 @@ void KbWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -15,7 +15,7 @@
 class QTabWidget;
 class QTreeView;
 
-namespace ks::ui {
+namespace kw::ui {
 
 class DocumentEditor;
 class KbTreeModel;
@@ -68,4 +68,4 @@ class KbWindow : public QMainWindow {
     SkillReviewView* review_ = nullptr;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

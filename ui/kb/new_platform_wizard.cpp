@@ -11,7 +11,7 @@
 #include <QtWidgets/QVBoxLayout>
 #include <QtWidgets/QWizardPage>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 // The first page is complete only when core would accept the name.
@@ -95,4 +95,4 @@ void NewPlatformWizard::accept() {
     QWizard::accept();
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

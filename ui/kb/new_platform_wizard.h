@@ -11,7 +11,7 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 
-namespace ks::ui {
+namespace kw::ui {
 
 class NewPlatformWizard : public QWizard {
     Q_OBJECT
@@ -37,4 +37,4 @@ class NewPlatformWizard : public QWizard {
     std::vector<std::filesystem::path> created_;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

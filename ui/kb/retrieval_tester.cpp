@@ -17,7 +17,7 @@
 
 #include <algorithm>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 enum Column { Rank, Document, Section, Score, Triggers, Why, ColumnCount };
@@ -219,4 +219,4 @@ void RetrievalTester::run() {
                           : tr("%n document(s); double-click one to open it.", nullptr, static_cast<int>(hits->size())));
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

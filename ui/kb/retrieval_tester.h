@@ -18,7 +18,7 @@ class QListWidget;
 class QSpinBox;
 class QTableWidget;
 
-namespace ks::ui {
+namespace kw::ui {
 
 class RetrievalTester : public QWidget {
     Q_OBJECT
@@ -57,4 +57,4 @@ class RetrievalTester : public QWidget {
     QLabel* message_;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

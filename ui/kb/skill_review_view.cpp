@@ -13,7 +13,7 @@
 #include <QtWidgets/QTextBrowser>
 #include <QtWidgets/QVBoxLayout>
 
-namespace ks::ui {
+namespace kw::ui {
 
 SkillReviewView::SkillReviewView(const kb::KbWriter& writer, QWidget* parent) : QWidget(parent), writer_(writer) {
     auto* layout = new QHBoxLayout(this);
@@ -111,7 +111,7 @@ void SkillReviewView::showCurrent() {
     cancelEdit_->setVisible(false);
     if (!any) {
         title_->setText(tr("No skills wait for review"));
-        evidence_->setMarkdown(tr("Skills are distilled from finished searches (`kernelsmith-cli kb distill SEARCH_ID`, or "
+        evidence_->setMarkdown(tr("Skills are distilled from finished searches (`kernelwright-cli kb distill SEARCH_ID`, or "
                                   "`search start --distill`) and wait here until someone approves or rejects them."));
         return;
     }
@@ -176,4 +176,4 @@ Status SkillReviewView::saveEdit() {
     return s;
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -14,7 +14,7 @@ class QPushButton;
 class QStackedWidget;
 class QTextBrowser;
 
-namespace ks::ui {
+namespace kw::ui {
 
 class CodeView;
 
@@ -57,4 +57,4 @@ class SkillReviewView : public QWidget {
     QPushButton *approve_, *reject_, *edit_, *saveEdit_, *cancelEdit_;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -2,7 +2,7 @@
 
 #include <QtCore/QLocale>
 
-namespace ks::ui {
+namespace kw::ui {
 
 EvaluationRow EvaluationRow::fromRecord(const store::EvaluationRecord& record) {
     EvaluationRow row;
@@ -50,4 +50,4 @@ QVariant EvaluationListModel::cell(const EvaluationRow& row, int column, int rol
     }
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-namespace ks::ui {
+namespace kw::ui {
 
 // What the list shows of one evaluation; the result JSON (logs, samples) is
 // left behind in the store.
@@ -45,4 +45,4 @@ class EvaluationListModel : public RowTableModel<EvaluationRow> {
     QVariant cell(const EvaluationRow& row, int column, int role) const override;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -4,7 +4,7 @@
 
 #include <QtCore/QLocale>
 
-namespace ks::ui {
+namespace kw::ui {
 
 NodeTableModel::NodeTableModel(QObject* parent)
     : RowTableModel<NodeSnapshot>(
@@ -76,4 +76,4 @@ bool NodeFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex&) const 
     return true;
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

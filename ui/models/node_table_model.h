@@ -10,7 +10,7 @@
 #include <optional>
 #include <set>
 
-namespace ks::ui {
+namespace kw::ui {
 
 class NodeTableModel : public RowTableModel<NodeSnapshot> {
     Q_OBJECT
@@ -44,4 +44,4 @@ class NodeFilterProxy : public QSortFilterProxyModel {
     NodeTableFilter filter_;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -8,7 +8,7 @@
 
 #include <limits>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 std::uint64_t saturatingAdd(std::uint64_t a, std::uint64_t b) {
@@ -92,4 +92,4 @@ QVariant ProblemListModel::cell(const ProblemRow& row, int column, int role) con
     }
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

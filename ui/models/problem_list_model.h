@@ -14,7 +14,7 @@
 #include <memory>
 #include <vector>
 
-namespace ks::ui {
+namespace kw::ui {
 
 // One problem folder, loaded once and never changed afterwards. The spec is
 // shared, not copied, so that the details panel (and later a search) can use
@@ -57,4 +57,4 @@ class ProblemListModel : public RowTableModel<ProblemRow> {
     std::filesystem::path root_;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-namespace ks::ui {
+namespace kw::ui {
 
 template <typename Row> class RowTableModel : public QAbstractTableModel {
   public:
@@ -56,4 +56,4 @@ template <typename Row> class RowTableModel : public QAbstractTableModel {
     std::vector<Row> rows_;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -8,7 +8,7 @@
 #include <QtCore/QLocale>
 #include <QtCore/QThread>
 
-namespace ks::ui {
+namespace kw::ui {
 
 SearchRow SearchRow::fromRecord(const store::SearchRecord& r) {
     SearchRow row;
@@ -41,7 +41,7 @@ QVariant SearchListModel::cell(const SearchRow& r, int column, int role) const {
         return {};
     }
     if (role == Qt::ToolTipRole && column == Status && r.interrupted)
-        return tr("marked running, but the process that ran it is gone; `kernelsmith-cli search resume %1` goes on with it")
+        return tr("marked running, but the process that ran it is gone; `kernelwright-cli search resume %1` goes on with it")
             .arg(r.id);
     if (role == Qt::ToolTipRole && column == Status && !r.stopReason.isEmpty()) return tr("ended: %1").arg(r.stopReason);
     if (role != Qt::DisplayRole) return {};
@@ -65,4 +65,4 @@ QVariant SearchListModel::cell(const SearchRow& r, int column, int role) const {
     }
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-namespace ks::ui {
+namespace kw::ui {
 
 struct SearchRow {
     qint64 id = 0;
@@ -37,4 +37,4 @@ class SearchListModel : public RowTableModel<SearchRow> {
     QVariant cell(const SearchRow& row, int column, int role) const override;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

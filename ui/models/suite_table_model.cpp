@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <map>
 
-namespace ks::ui {
+namespace kw::ui {
 
 std::vector<SuiteRow> suiteRows(const suite::Suite& s, const std::vector<suite::Entry>& entries) {
     std::map<std::string, const suite::Entry*> byName;
@@ -153,4 +153,4 @@ bool SuiteFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex&) const
     return !filter_.onlyToLook || needsALook(r, model->referenceMode());
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

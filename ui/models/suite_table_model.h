@@ -15,7 +15,7 @@
 #include <optional>
 #include <vector>
 
-namespace ks::ui {
+namespace kw::ui {
 
 struct SuiteRow {
     QString problem, status, message;
@@ -79,4 +79,4 @@ class SuiteFilterProxy : public QSortFilterProxyModel {
     SuiteTableFilter filter_;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -4,7 +4,7 @@
 
 #include <optional>
 
-namespace ks::ui {
+namespace kw::ui {
 
 // Lives on the loader's thread with its own read-only connection.
 class DetailWorker : public QObject {
@@ -104,4 +104,4 @@ void DetailLoader::deliverSpend(quint64 request, const SpendTimeline& spend) {
     if (request == latestSpend_->load()) emit spendReady(request, spend);
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -17,7 +17,7 @@
 #include <memory>
 #include <vector>
 
-namespace ks::ui {
+namespace kw::ui {
 
 class DetailWorker;
 
@@ -35,9 +35,9 @@ class DetailLoader : public QObject {
     quint64 requestSpend();
 
   signals:
-    void nodeReady(quint64 request, ks::ui::NodeDetailsPtr details);
+    void nodeReady(quint64 request, kw::ui::NodeDetailsPtr details);
     void nodeFailed(quint64 request, qint64 nodeId, const QString& message);
-    void spendReady(quint64 request, const ks::ui::SpendTimeline& spend);
+    void spendReady(quint64 request, const kw::ui::SpendTimeline& spend);
 
   private:
     friend class DetailWorker;
@@ -52,7 +52,7 @@ class DetailLoader : public QObject {
     quint64 next_ = 0;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui
 
-Q_DECLARE_METATYPE(ks::ui::NodeDetailsPtr)
-Q_DECLARE_METATYPE(ks::ui::SpendTimeline)
+Q_DECLARE_METATYPE(kw::ui::NodeDetailsPtr)
+Q_DECLARE_METATYPE(kw::ui::SpendTimeline)

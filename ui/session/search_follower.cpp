@@ -9,7 +9,7 @@
 
 #include <set>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 NodeSnapshot snapshotOf(const store::NodeRecord& r) {
@@ -114,4 +114,4 @@ void SearchFollower::poll() {
     if (ended) emit this->ended(endReason);
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

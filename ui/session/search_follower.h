@@ -15,11 +15,11 @@
 
 class QTimer;
 
-namespace ks::store {
+namespace kw::store {
 class Database;
 }
 
-namespace ks::ui {
+namespace kw::ui {
 
 class SearchFollower : public QObject {
     Q_OBJECT
@@ -35,7 +35,7 @@ class SearchFollower : public QObject {
     void stop();
 
   signals:
-    void nodes(const ks::ui::NodeBatch& batch); // new or changed nodes
+    void nodes(const kw::ui::NodeBatch& batch); // new or changed nodes
     void ended(const QString& reason);          // the search_ended event
     void failed(const QString& message);        // the database cannot be read; polling stops
 
@@ -50,4 +50,4 @@ class SearchFollower : public QObject {
     QTimer* timer_ = nullptr;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

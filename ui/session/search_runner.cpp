@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace ks::ui {
+namespace kw::ui {
 
 SearchRunner::SearchRunner(SearchRequest request) : request_(std::move(request)) {}
 
@@ -36,4 +36,4 @@ void SearchRunner::run() {
     emit finished(*id, QString::fromStdString(outcome->stopReason));
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

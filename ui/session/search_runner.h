@@ -13,13 +13,13 @@
 #include <optional>
 #include <stop_token>
 
-namespace ks::ui {
+namespace kw::ui {
 
 struct SearchRequest {
     std::filesystem::path database;
     std::filesystem::path problemDir;
     QString configJson;                  // tree::SearchConfig as JSON (search_config_json.h)
-    std::filesystem::path llmConfigFile; // LLM settings; empty: KS_LLM_CONFIG, else the default file
+    std::filesystem::path llmConfigFile; // LLM settings; empty: KW_LLM_CONFIG, else the default file
     double timeBudgetS = 0.5;            // timing per shape and evaluation, as the CLI's --time-budget
     eval::ExecutorChoice executor;       // where candidates run: this machine (default), ssh hosts, a Slurm cluster
 };
@@ -46,4 +46,4 @@ class SearchRunner : public QObject {
     std::stop_source stop_;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -6,11 +6,11 @@
 
 #include <algorithm>
 
-namespace ks::ui {
+namespace kw::ui {
 
 WorkspaceWatcher::WorkspaceWatcher(std::filesystem::path database, int evaluationLimit, int pollMs)
     : database_(std::move(database)), evaluationLimit_(evaluationLimit), pollMs_(pollMs) {
-    qRegisterMetaType<std::shared_ptr<const ks::ui::WorkspaceLists>>();
+    qRegisterMetaType<std::shared_ptr<const kw::ui::WorkspaceLists>>();
 }
 
 WorkspaceWatcher::~WorkspaceWatcher() = default;
@@ -58,4 +58,4 @@ void WorkspaceWatcher::poll() {
     emit changed(std::move(lists));
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

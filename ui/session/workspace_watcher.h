@@ -17,11 +17,11 @@
 
 class QTimer;
 
-namespace ks::inspect {
+namespace kw::inspect {
 class WorkspaceReader;
 }
 
-namespace ks::ui {
+namespace kw::ui {
 
 struct WorkspaceLists {
     std::vector<SearchRow> searches;        // newest first
@@ -40,7 +40,7 @@ class WorkspaceWatcher : public QObject {
     void stop();
 
   signals:
-    void changed(std::shared_ptr<const ks::ui::WorkspaceLists> lists);
+    void changed(std::shared_ptr<const kw::ui::WorkspaceLists> lists);
     void failed(const QString& message); // the workspace cannot be read; polling stops
 
   private:
@@ -54,6 +54,6 @@ class WorkspaceWatcher : public QObject {
     QTimer* timer_ = nullptr;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui
 
-Q_DECLARE_METATYPE(std::shared_ptr<const ks::ui::WorkspaceLists>)
+Q_DECLARE_METATYPE(std::shared_ptr<const kw::ui::WorkspaceLists>)

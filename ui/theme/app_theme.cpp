@@ -5,7 +5,7 @@
 #include <QtWidgets/QStyle>
 #include <QtWidgets/QStyleFactory>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 QPalette darkPalette() {
@@ -54,4 +54,4 @@ QString errorColorName(const QPalette& palette) {
     return palette.color(QPalette::Base).lightness() < 128 ? QStringLiteral("#ff8a80") : QStringLiteral("#c62828");
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -10,7 +10,7 @@
 class QApplication;
 class QPalette;
 
-namespace ks::ui {
+namespace kw::ui {
 
 enum class Theme { System, Light, Dark };
 
@@ -20,4 +20,4 @@ void applyTheme(QApplication& app, Theme theme);
 // Red for errors in rich text, with contrast on the palette's base (light or dark).
 QString errorColorName(const QPalette& palette);
 
-} // namespace ks::ui
+} // namespace kw::ui

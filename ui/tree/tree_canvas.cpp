@@ -14,7 +14,7 @@
 #include <cmath>
 #include <numeric>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 constexpr double kMinScale = 0.02, kMaxScale = 120;
@@ -828,4 +828,4 @@ void TreeCanvas::resizeEvent(QResizeEvent* event) {
     if (!fitted_) fitToView();
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -17,7 +17,7 @@
 #include <optional>
 #include <vector>
 
-namespace ks::ui {
+namespace kw::ui {
 
 struct TreeFilter {
     QSet<int> hiddenGlyphs; // NodeGlyph values dimmed out
@@ -159,4 +159,4 @@ class TreeCanvas : public QWidget {
     QTimer* releaseTimer_ = nullptr;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

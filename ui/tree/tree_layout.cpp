@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace ks::ui {
+namespace kw::ui {
 
 void TreeLayout::apply(const NodeBatch& batch) {
     std::vector<report::ShapeNode> shaped;
@@ -100,4 +100,4 @@ void TreeLayout::copyPlaced() {
     bounds_ = from.empty() ? QRectF() : QRectF(0, 0, shape_.columns(), shape_.rows());
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

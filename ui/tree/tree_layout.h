@@ -12,7 +12,7 @@
 
 #include <vector>
 
-namespace ks::ui {
+namespace kw::ui {
 
 struct PlacedNode {
     qint64 id = 0;
@@ -77,4 +77,4 @@ class TreeLayout {
     QRectF bounds_;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -1,9 +1,9 @@
 #include "tree/tree_snapshot.h"
 
-namespace ks::ui {
+namespace kw::ui {
 
 QString glyphLabel(NodeGlyph glyph) {
     return QString::fromLatin1(report::glyphName(glyph));
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-namespace ks::ui {
+namespace kw::ui {
 
 using NodeGlyph = report::Glyph;
 
@@ -37,7 +37,7 @@ using NodeBatch = QVector<NodeSnapshot>;
 // The glyph's name as the workbench shows it.
 QString glyphLabel(NodeGlyph glyph);
 
-} // namespace ks::ui
+} // namespace kw::ui
 
-Q_DECLARE_METATYPE(ks::ui::NodeSnapshot)
-Q_DECLARE_METATYPE(ks::ui::NodeBatch)
+Q_DECLARE_METATYPE(kw::ui::NodeSnapshot)
+Q_DECLARE_METATYPE(kw::ui::NodeBatch)

@@ -5,7 +5,7 @@
 
 #include <QtCore/QObject>
 
-namespace ks::ui {
+namespace kw::ui {
 
 QString evaluationHtml(const eval::EvaluationResult& result, const QString& errorColor) {
     QString html =
@@ -50,4 +50,4 @@ QString evaluationHtml(const eval::EvaluationResult& result, const QString& erro
     return html;
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

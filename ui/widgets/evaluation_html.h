@@ -6,9 +6,9 @@
 
 #include <QtCore/QString>
 
-namespace ks::ui {
+namespace kw::ui {
 
 // `errorColor`: the colour name failed checks are written in (the theme's).
 QString evaluationHtml(const eval::EvaluationResult& result, const QString& errorColor);
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace ks::ui {
+namespace kw::ui {
 
 inline QString htmlEscaped(const QString& s) {
     return s.toHtmlEscaped();
@@ -14,4 +14,4 @@ inline QString htmlEscaped(const std::string& s) {
     return QString::fromStdString(s).toHtmlEscaped();
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

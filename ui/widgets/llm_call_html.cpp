@@ -6,7 +6,7 @@
 #include <QtCore/QRegularExpression>
 #include <QtCore/QStringList>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 // Wrapped, monospace, in the page's own colours.
@@ -122,4 +122,4 @@ QString llmCallHtml(const store::LlmCallRecord& c, const std::vector<store::Retr
     return html;
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

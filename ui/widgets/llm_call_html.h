@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::ui {
+namespace kw::ui {
 
 struct PromptSection {
     QString title; // "" for the text before the first heading (the system prompt)
@@ -27,4 +27,4 @@ std::vector<PromptSection> promptSections(const QString& prompt);
 QString llmCallHtml(const store::LlmCallRecord& call, const std::vector<store::RetrievedDoc>& retrievedDocs,
                     const std::set<int>& expanded, const QPalette& palette);
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -15,7 +15,7 @@
 
 #include <map>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 QString speedupText(const NodeSnapshot& n) {
@@ -122,4 +122,4 @@ void NodeCompareDialog::showNodes(const inspect::NodeDetails& a, const inspect::
     emit loaded();
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -12,7 +12,7 @@
 
 class QTextBrowser;
 
-namespace ks::ui {
+namespace kw::ui {
 
 class CodeView;
 
@@ -37,4 +37,4 @@ class NodeCompareDialog : public QDialog {
     CodeView* diff_ = nullptr;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -6,7 +6,7 @@
 #include <QtCore/QEvent>
 #include <QtCore/QStringList>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 using problem::FillSpec;
@@ -201,4 +201,4 @@ void ProblemDetailsView::render() {
         clear();
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

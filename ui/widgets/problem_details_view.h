@@ -8,7 +8,7 @@
 
 #include <optional>
 
-namespace ks::ui {
+namespace kw::ui {
 
 // Rich text for a problem (valid or not). Colours come from the palette only,
 // so the text reads well in light and dark themes alike.
@@ -31,4 +31,4 @@ class ProblemDetailsView : public QTextBrowser {
     std::optional<ProblemRow> row_;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

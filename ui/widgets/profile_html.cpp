@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 QString value(double v) {
@@ -74,4 +74,4 @@ QString profileHtml(const inspect::NodeDetails& d) {
     return p;
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -7,8 +7,8 @@
 
 #include <QtCore/QString>
 
-namespace ks::ui {
+namespace kw::ui {
 
 QString profileHtml(const inspect::NodeDetails& details);
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -55,12 +55,12 @@
 #include <QtWidgets/QToolButton>
 #include <QtWidgets/QVBoxLayout>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {} // namespace
 
 SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget* parent)
     : QWidget(parent), database_(std::move(database)), searchId_(searchId) {
-    qRegisterMetaType<ks::ui::NodeBatch>();
+    qRegisterMetaType<kw::ui::NodeBatch>();
 
     canvas_ = new TreeCanvas(this);
     canvas_->setObjectName(QStringLiteral("treeCanvas"));
@@ -673,7 +673,7 @@ void SearchView::setSteeringOpen(bool open) {
         b->setEnabled(open);
         b->setToolTip(open ? b->property("openToolTip").toString()
                            : tr("The search has ended (%1): steering applies to a running search. "
-                                "kernelsmith-cli search resume %2 --budget N continues it.")
+                                "kernelwright-cli search resume %2 --budget N continues it.")
                                  .arg(ended_)
                                  .arg(searchId_));
     }
@@ -800,4 +800,4 @@ void SearchView::showLlmCall(const NodeSnapshot& n, const inspect::NodeDetails& 
     llm_->setHtml(llmCallHtml(*llmCall_, llmDocs_, llmExpanded_, palette()));
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -32,7 +32,7 @@ class QTextBrowser;
 class QThread;
 class QTimer;
 
-namespace ks::ui {
+namespace kw::ui {
 
 class CodeView;
 class NodeCompareDialog;
@@ -145,4 +145,4 @@ class SearchView : public QWidget {
     std::vector<QToolButton*> steeringButtons_; // pause, resume, stop, budget
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

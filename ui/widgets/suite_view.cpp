@@ -13,7 +13,7 @@
 #include <QtWidgets/QTableView>
 #include <QtWidgets/QVBoxLayout>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 QString percent(double share) {
@@ -43,7 +43,7 @@ SuiteView::SuiteView(suite::Suite s, QWidget* parent) : QWidget(parent), suite_(
     modeBox_->setObjectName(QStringLiteral("suiteMode"));
     for (auto m : {suite::Mode::Reference, suite::Mode::Seeds, suite::Mode::Search})
         modeBox_->addItem(QString::fromStdString(suite::modeName(m)), static_cast<int>(m));
-    modeBox_->setToolTip(tr("Which run to show: kernelsmith-cli suite run SUITE --mode MODE writes it"));
+    modeBox_->setToolTip(tr("Which run to show: kernelwright-cli suite run SUITE --mode MODE writes it"));
     auto* reloadButton = new QPushButton(tr("Reload"), this);
     bar->addWidget(title, 1);
     bar->addWidget(new QLabel(tr("Run:"), this));
@@ -149,7 +149,7 @@ void SuiteView::reload() {
     if (table_->columnWidth(SuiteTableModel::Problem) > widest) table_->setColumnWidth(SuiteTableModel::Problem, widest);
     showCount();
     if (entries.empty()) {
-        summary_->setText(tr("Nothing has run in this mode yet: kernelsmith-cli suite run %1 --mode %2")
+        summary_->setText(tr("Nothing has run in this mode yet: kernelwright-cli suite run %1 --mode %2")
                               .arg(QString::fromStdString(suite_.dir.string()), QString::fromStdString(suite::modeName(mode_))) +
                           notImported());
         return;
@@ -187,4 +187,4 @@ void SuiteView::showCount() {
     shownLabel_->setText(tr("%1 of %2 shown").arg(proxy_->rowCount()).arg(model_->rowCount()));
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

@@ -14,7 +14,7 @@ class QLabel;
 class QLineEdit;
 class QTableView;
 
-namespace ks::ui {
+namespace kw::ui {
 
 class SuiteFilterProxy;
 class SuiteTableModel;
@@ -49,4 +49,4 @@ class SuiteView : public QWidget {
     SuiteFilterProxy* proxy_ = nullptr;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

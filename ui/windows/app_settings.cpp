@@ -6,11 +6,11 @@
 #include <QtCore/QFileInfo>
 #include <QtCore/QSettings>
 
-namespace ks::ui::settings {
+namespace kw::ui::settings {
 namespace {
 
 QSettings store() {
-    return QSettings(QStringLiteral("Kernelsmith"), QStringLiteral("Kernelsmith"));
+    return QSettings(QStringLiteral("Kernelwright"), QStringLiteral("Kernelwright"));
 }
 
 const QString kLastWorkspace = QStringLiteral("workspace/last");
@@ -71,9 +71,9 @@ void setMainWindowState(const WindowState& windowState) {
     s.setValue(kSplitter, windowState.splitter);
 }
 
-} // namespace ks::ui::settings
+} // namespace kw::ui::settings
 
-namespace ks::ui::settings {
+namespace kw::ui::settings {
 
 WorkspaceTabs workspaceTabs(const QString& workspace) {
     auto s = store();
@@ -94,4 +94,4 @@ void setWorkspaceTabs(const QString& workspace, const WorkspaceTabs& tabs) {
     s.setValue(QStringLiteral("current"), tabs.current);
 }
 
-} // namespace ks::ui::settings
+} // namespace kw::ui::settings

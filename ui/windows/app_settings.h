@@ -1,13 +1,13 @@
 #pragma once
 // What the workbench remembers between runs, in QSettings under organization
-// and application "Kernelsmith". Named explicitly rather than taken from the
+// and application "Kernelwright". Named explicitly rather than taken from the
 // QCoreApplication so that tests and tools read the same place as the app.
 #include <QtCore/QByteArray>
 #include <QtCore/QList>
 #include <QtCore/QString>
 #include <QtCore/QStringList>
 
-namespace ks::ui::settings {
+namespace kw::ui::settings {
 
 QString lastWorkspace(); // empty when none was remembered
 void setLastWorkspace(const QString& path);
@@ -35,4 +35,4 @@ struct WorkspaceTabs {
 WorkspaceTabs workspaceTabs(const QString& workspace);
 void setWorkspaceTabs(const QString& workspace, const WorkspaceTabs& tabs);
 
-} // namespace ks::ui::settings
+} // namespace kw::ui::settings

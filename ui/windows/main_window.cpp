@@ -40,12 +40,12 @@
 
 #include <algorithm>
 
-namespace ks::ui {
+namespace kw::ui {
 namespace {
 
 constexpr int kRecentEvaluations = 50;
 QString workspaceFilter() {
-    return QObject::tr("Kernelsmith workspaces (*.db);;All files (*)");
+    return QObject::tr("Kernelwright workspaces (*.db);;All files (*)");
 }
 
 QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
@@ -211,7 +211,7 @@ void MainWindow::createEvaluationsDock() {
     evaluationStack_ = new QStackedWidget(dock);
     auto* emptyHint =
         new QLabel(tr("No evaluations in this workspace yet.\n"
-                      "Evaluate a candidate with: kernelsmith-cli --workspace WORKSPACE eval --problem NAME --reference"),
+                      "Evaluate a candidate with: kernelwright-cli --workspace WORKSPACE eval --problem NAME --reference"),
                    evaluationStack_);
     emptyHint->setAlignment(Qt::AlignCenter);
     emptyHint->setEnabled(false); // the palette's disabled text: quieter than data, in any theme
@@ -473,9 +473,9 @@ void MainWindow::createMenus() {
     auto* help = menuBar()->addMenu(tr("&Help"));
     auto* keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
     keys->setShortcut(QKeySequence(Qt::Key_F1));
-    help->addAction(tr("&About Kernelsmith"), this, [this] {
-        QMessageBox::about(this, tr("About Kernelsmith"),
-                           tr("<h3>Kernelsmith %1</h3><p>A workbench for agentic kernel search.</p>")
+    help->addAction(tr("&About Kernelwright"), this, [this] {
+        QMessageBox::about(this, tr("About Kernelwright"),
+                           tr("<h3>Kernelwright %1</h3><p>A workbench for agentic kernel search.</p>")
                                .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
     });
 }
@@ -647,12 +647,12 @@ void MainWindow::showCurrentProblem() {
 
 void MainWindow::updateWorkspaceLabels() {
     if (!workspace_) {
-        setWindowTitle(tr("Kernelsmith"));
+        setWindowTitle(tr("Kernelwright"));
         workspaceLabel_->setText(tr("No workspace open"));
         return;
     }
     const auto path = workspacePath();
-    setWindowTitle(tr("Kernelsmith — %1").arg(QFileInfo(path).fileName()));
+    setWindowTitle(tr("Kernelwright — %1").arg(QFileInfo(path).fileName()));
     workspaceLabel_->setText(
         tr("Workspace %1 · schema version %2").arg(QDir::toNativeSeparators(path)).arg(workspace_->schemaVersion()));
 }
@@ -697,4 +697,4 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QMainWindow::closeEvent(event);
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

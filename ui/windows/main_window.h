@@ -24,7 +24,7 @@ class QStackedWidget;
 class QTableView;
 class QTabWidget;
 
-namespace ks::ui {
+namespace kw::ui {
 
 class EvaluationListModel;
 class KbWindow;
@@ -123,4 +123,4 @@ class MainWindow : public QMainWindow {
     QThread* watcherThread_ = nullptr;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

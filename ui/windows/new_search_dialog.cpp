@@ -17,7 +17,7 @@
 #include <QtWidgets/QPushButton>
 #include <QtWidgets/QSpinBox>
 
-namespace ks::ui {
+namespace kw::ui {
 
 NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::filesystem::path>>& problems, QWidget* parent)
     : QDialog(parent), problems_(problems) {
@@ -47,7 +47,7 @@ void NewSearchDialog::addSearchRows(QFormLayout* form) {
         names.isEmpty() ? tr("e.g. openai:gpt-4o, ollama:qwen2.5-coder (comma-separated; NAME:WEIGHT for an ensemble)")
                         : tr("comma-separated, from: %1").arg(names.join(QStringLiteral(", "))));
     if (!names.isEmpty()) models_->setCompleter(new QCompleter(names, models_));
-    models_->setToolTip(tr("Models as in kernelsmith-cli llm models: configured names or presets; NAME:WEIGHT for an ensemble."));
+    models_->setToolTip(tr("Models as in kernelwright-cli llm models: configured names or presets; NAME:WEIGHT for an ensemble."));
     connect(synth_, &QComboBox::currentTextChanged, this,
             [this](const QString& s) { models_->setEnabled(s != QStringLiteral("tuner")); });
     budget_ = new QSpinBox(this);
@@ -96,7 +96,7 @@ void NewSearchDialog::addExecutorRows(QFormLayout* form) {
     sshHosts_->setPlaceholderText(tr("USER@HOST[:PORT], comma-separated"));
     sshKey_ = new QLineEdit(this);
     sshKey_->setPlaceholderText(tr("private key file (empty: ssh's own keys and agent)"));
-    sshDir_ = new QLineEdit(QStringLiteral("/tmp/kernelsmith-jobs"), this);
+    sshDir_ = new QLineEdit(QStringLiteral("/tmp/kernelwright-jobs"), this);
     sshGpus_ = new QLineEdit(this);
     sshGpus_->setPlaceholderText(tr("GPUs per host, one slot each, e.g. 0,1 (empty: one slot)"));
     sshHosts_->setObjectName(QStringLiteral("sshHosts"));
@@ -104,7 +104,7 @@ void NewSearchDialog::addExecutorRows(QFormLayout* form) {
     sshDir_->setObjectName(QStringLiteral("sshDir"));
     sshGpus_->setObjectName(QStringLiteral("sshGpus"));
     slurmDir_ = new QLineEdit(this);
-    slurmDir_->setPlaceholderText(tr("a dir the compute nodes see at the same path, e.g. /shared/$USER/ks-jobs"));
+    slurmDir_->setPlaceholderText(tr("a dir the compute nodes see at the same path, e.g. /shared/$USER/kw-jobs"));
     slurmPartition_ = new QLineEdit(this);
     slurmPartition_->setPlaceholderText(tr("partition (empty: the cluster's default)"));
     slurmAccount_ = new QLineEdit(this);
@@ -251,4 +251,4 @@ bool NewSearchDialog::selectProblem(const QString& name) {
     return i >= 0;
 }
 
-} // namespace ks::ui
+} // namespace kw::ui

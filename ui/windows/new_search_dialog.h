@@ -3,7 +3,7 @@
 // workers, seed, and where candidates run (this machine, hosts over ssh, a
 // Slurm cluster, or a named profile from executors.json). Produces the search config as JSON, the same document the
 // CLI stores; language-model searches take their models from the LLM settings
-// (KS_LLM_CONFIG, else the default file), checked before the dialog closes.
+// (KW_LLM_CONFIG, else the default file), checked before the dialog closes.
 #include "eval/executor_profiles.h"
 #include "util/result.h"
 
@@ -22,7 +22,7 @@ class QLineEdit;
 class QDoubleSpinBox;
 class QSpinBox;
 
-namespace ks::ui {
+namespace kw::ui {
 
 class NewSearchDialog : public QDialog {
     Q_OBJECT
@@ -71,4 +71,4 @@ class NewSearchDialog : public QDialog {
     QLabel* error_ = nullptr;
 };
 
-} // namespace ks::ui
+} // namespace kw::ui

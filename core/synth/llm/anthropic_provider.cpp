@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 namespace {
 
 using nlohmann::json;
@@ -152,4 +152,4 @@ std::unique_ptr<Provider> makeAnthropicProvider(const ModelConfig& model) {
     return std::make_unique<AnthropicProvider>(model);
 }
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

@@ -9,7 +9,7 @@
 #include <ctime>
 #include <mutex>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -146,4 +146,4 @@ double parseRetryAfter(const std::string& value) {
     return std::max(0.0, std::difftime(when, std::time(nullptr)));
 }
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

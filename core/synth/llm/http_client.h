@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 
 struct HttpRequest {
     std::string url;
@@ -37,4 +37,4 @@ HttpResponse httpPost(const HttpRequest& request, const std::function<void(std::
 // Seconds from a Retry-After value (delta-seconds or an HTTP date); < 0 when unreadable.
 double parseRetryAfter(const std::string& value);
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

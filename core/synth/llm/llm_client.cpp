@@ -8,7 +8,7 @@
 #include <condition_variable>
 #include <mutex>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 namespace {
 
 // Sleeps up to `seconds`; false when the stop token fired first.
@@ -143,4 +143,4 @@ ClientOutcome LlmClient::complete(const ChatRequest& request, StreamSink* sink, 
     return out;
 }
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

@@ -7,7 +7,7 @@
 #include <functional>
 #include <random>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 
 struct Attempt {
     Failure failure;
@@ -52,4 +52,4 @@ class LlmClient {
     std::unique_ptr<Provider> provider_;
 };
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

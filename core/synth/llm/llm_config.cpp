@@ -10,7 +10,7 @@
 
 #include <cstdlib>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 namespace {
 
 using nlohmann::json;
@@ -215,4 +215,4 @@ std::string redact(std::string text, const Secret& key) {
     return text;
 }
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 
 // An API key. It has no stream operator and no implicit conversion, so it
 // cannot reach a log line or a JSON document by accident.
@@ -64,7 +64,7 @@ struct LlmSettings {
     std::filesystem::path file;        // where they were read from ("" when none)
 };
 
-// $XDG_CONFIG_HOME/kernelsmith/llm.json (default ~/.config/kernelsmith/llm.json).
+// $XDG_CONFIG_HOME/kernelwright/llm.json (default ~/.config/kernelwright/llm.json).
 std::filesystem::path defaultSettingsFile();
 
 // Reads the settings file; a missing default file gives empty settings, a
@@ -80,4 +80,4 @@ Result<ModelConfig> resolveModel(const LlmSettings& settings, const std::string&
 // Replaces every occurrence of the key in text (servers may echo it back).
 std::string redact(std::string text, const Secret& key);
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 
 struct ChatRequest {
     std::string system; // instructions and the output contract
@@ -84,4 +84,4 @@ class StreamSink {
     virtual void reasoning(std::string_view delta) = 0;
 };
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

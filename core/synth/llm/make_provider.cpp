@@ -2,7 +2,7 @@
 #include "synth/llm/model_families.h"
 #include "synth/llm/providers.h"
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 
 std::unique_ptr<Provider> makeProvider(const ModelConfig& model) {
     ModelConfig m = model;
@@ -12,4 +12,4 @@ std::unique_ptr<Provider> makeProvider(const ModelConfig& model) {
     return makeOpenAiProvider(m);
 }
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

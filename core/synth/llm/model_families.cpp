@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 namespace {
 
 using nlohmann::json;
@@ -285,4 +285,4 @@ std::vector<std::string> configProblems(const ModelConfig& m, const ModelFamily&
     return out;
 }
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 
 // The shipped rows.
 const std::vector<ModelFamily>& builtinFamilies();
@@ -38,4 +38,4 @@ std::vector<std::string> configProblems(const ModelConfig& model, const ModelFam
 std::string thinkingFormName(ThinkingForm form);
 std::string endpointName(Endpoint endpoint);
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

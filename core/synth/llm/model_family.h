@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 
 enum class ProviderKind { OpenAi, Anthropic };
 
@@ -33,4 +33,4 @@ struct ModelFamily {
     bool builtin = true;
 };
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

@@ -10,7 +10,7 @@
 
 #include <atomic>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 namespace {
 
 using nlohmann::json;
@@ -136,4 +136,4 @@ std::unique_ptr<Provider> makeOpenAiProvider(const ModelConfig& model) {
     return std::make_unique<OpenAiProvider>(model);
 }
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

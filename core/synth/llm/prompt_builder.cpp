@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <sstream>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 namespace {
 
 // A piece of the user message. Pieces of one section share its heading;
@@ -117,7 +117,7 @@ std::string systemPrompt(const problem::ProblemSpec& p) {
             "constructor arguments and forward signature as the reference's Model, returning the same outputs (shapes and "
             "dtypes); "
             "parameters named as Model's get Model's values. You may declare tunable parameters as comment lines "
-            "`# @ks-param NAME: a | b | c = a` (or `lo..hi`, `bool`, `enum(x, y)`) and read them with `from ks_params import "
+            "`# @kw-param NAME: a | b | c = a` (or `lo..hi`, `bool`, `enum(x, y)`) and read them with `from kw_params import "
             "NAME`; "
             "the search tunes them. Do not put any other code block in the reply.";
     } else {
@@ -140,7 +140,7 @@ std::string systemPrompt(const problem::ProblemSpec& p) {
             "block (```cpp ... ```) holding the complete source file. It must define\n    " +
             p.prototype() +
             "\n"
-            "You may declare tunable parameters as comment lines `// @ks-param NAME: a | b | c = a` (or `lo..hi`, `bool`, "
+            "You may declare tunable parameters as comment lines `// @kw-param NAME: a | b | c = a` (or `lo..hi`, `bool`, "
             "`enum(x, y)`); each is passed as a macro -DNAME=value and the search tunes them. Do not put any other code block in "
             "the reply.";
     }
@@ -216,7 +216,7 @@ std::string taskText(const std::string& operation) {
         return "Write a different design from scratch (a clean slate: do not follow the kernel above closely).";
     else
         return "Make the kernel faster while keeping it correct. Prefer one substantial idea per reply; expose its knobs as "
-               "@ks-param lines.";
+               "@kw-param lines.";
 }
 
 // Cuts the least valuable pieces until the estimate fits; names what was cut.
@@ -281,4 +281,4 @@ Prompt buildPrompt(const PromptInput& in, int tokenBudget) {
     return prompt;
 }
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 
 // A neighbour in the tree, as the prompt tells it.
 struct NodeSummary {
@@ -63,4 +63,4 @@ int estimateTokens(const std::string& text);
 
 Prompt buildPrompt(const PromptInput& input, int tokenBudget);
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

@@ -6,7 +6,7 @@
 #include <memory>
 #include <stop_token>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 
 class Provider {
   public:
@@ -19,4 +19,4 @@ class Provider {
 // llama.cpp's server, SGLang), OpenAI's Responses API, or Anthropic's Messages API.
 std::unique_ptr<Provider> makeProvider(const ModelConfig& model);
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

@@ -6,7 +6,7 @@
 
 #include <cstdlib>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 
 namespace {
 
@@ -182,4 +182,4 @@ std::string joinUrl(const std::string& base, const std::string& path) {
     return b + path;
 }
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

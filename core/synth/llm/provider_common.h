@@ -14,7 +14,7 @@
 #include <stop_token>
 #include <string>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 
 // The failure of a finished HTTP exchange, or nullopt when it is a 2xx reply.
 std::optional<Failure> classifyHttp(const HttpResponse& response, const std::string& endpoint, const std::string& keyHint);
@@ -99,4 +99,4 @@ CallOutcome exchange(const HttpRequest& http, bool stream, StreamSink* sink, std
     return parseWhole(response, http.url);
 }
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

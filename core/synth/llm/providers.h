@@ -2,8 +2,8 @@
 // The three protocols; makeProvider (provider.h) picks one by the model's family.
 #include "synth/llm/provider.h"
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 std::unique_ptr<Provider> makeOpenAiProvider(const ModelConfig& model);
 std::unique_ptr<Provider> makeAnthropicProvider(const ModelConfig& model);
 std::unique_ptr<Provider> makeResponsesProvider(const ModelConfig& model);
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

@@ -5,7 +5,7 @@
 #include <cctype>
 #include <vector>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 namespace {
 
 struct Block {
@@ -112,4 +112,4 @@ Result<ParsedReply> parseReply(const std::string& reply, const std::string& func
     return parsed;
 }
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 
 struct ParsedReply {
     std::string code;
@@ -19,4 +19,4 @@ struct ParsedReply {
 Result<ParsedReply> parseReply(const std::string& reply, const std::string& function, const std::string& finishReason = {},
                                const std::string& language = "cpp");
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

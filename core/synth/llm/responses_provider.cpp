@@ -12,7 +12,7 @@
 
 #include <atomic>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 namespace {
 
 using nlohmann::json;
@@ -163,4 +163,4 @@ std::unique_ptr<Provider> makeResponsesProvider(const ModelConfig& model) {
     return std::make_unique<ResponsesProvider>(model);
 }
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

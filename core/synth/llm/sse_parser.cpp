@@ -1,6 +1,6 @@
 #include "synth/llm/sse_parser.h"
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 
 std::vector<SseEvent> SseParser::feed(std::string_view piece) {
     std::vector<SseEvent> out;
@@ -46,4 +46,4 @@ void SseParser::line(std::string_view l, std::vector<SseEvent>& out) {
     // id and retry do not matter for a single request's stream.
 }
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ks::synth::llm {
+namespace kw::synth::llm {
 
 struct SseEvent {
     std::string event; // the "event:" field; empty for the default "message"
@@ -27,4 +27,4 @@ class SseParser {
     bool hasData_ = false;
 };
 
-} // namespace ks::synth::llm
+} // namespace kw::synth::llm

@@ -1,4 +1,4 @@
-// Kernelsmith's judge (judge_main.cpp, for the cpp and cuda backends): dtypes,
+// Kernelwright's judge (judge_main.cpp, for the cpp and cuda backends): dtypes,
 // the input generator, fills, poisons, output comparison, statistics and JSON
 // text. Header-only, no dependencies beyond the C++ standard library, so a
 // job dir builds it with the toolchain alone. Fills and checks are templates
@@ -212,7 +212,7 @@ template <typename T, typename B> void permuteOffsets(B& b, Rng& r) {
     for (size_t i = 0; i < n; ++i) o[i + 1] = static_cast<T>(o[i] + lengths[i]);
 }
 
-int64_t ks_ceil_div(int64_t a, int64_t b) {
+int64_t kw_ceil_div(int64_t a, int64_t b) {
     return b == 0 ? 0 : (a + b - 1) / b;
 }
 

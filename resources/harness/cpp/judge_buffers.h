@@ -17,10 +17,10 @@ struct Buffer {
     void* map = nullptr;
     size_t mapBytes = 0, offset = 0, dataBytes = 0;
     unsigned char* data = nullptr;
-    void* dev = nullptr;      // KS_CUDA: the device mirror runners get
-    void* pristine = nullptr; // KS_CUDA: an input's device copy no runner holds
-    int devFd = -1;           // KS_CUDA: the shareable handle of `dev`, for runners
-    size_t devMapBytes = 0;   // KS_CUDA: the size of that allocation
+    void* dev = nullptr;      // KW_CUDA: the device mirror runners get
+    void* pristine = nullptr; // KW_CUDA: an input's device copy no runner holds
+    int devFd = -1;           // KW_CUDA: the shareable handle of `dev`, for runners
+    size_t devMapBytes = 0;   // KW_CUDA: the size of that allocation
     template <typename T> T* as() { return reinterpret_cast<T*>(data); }
 };
 
@@ -47,7 +47,7 @@ struct Case {
         for (auto& b : buffers) {
             if (b.map) munmap(b.map, b.mapBytes);
             if (b.fd >= 0) close(b.fd);
-#ifdef KS_CUDA
+#ifdef KW_CUDA
             ksDevFree(b.dev);
             ksDevFree(b.pristine);
             if (b.devFd >= 0) close(b.devFd);

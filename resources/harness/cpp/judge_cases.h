@@ -9,7 +9,7 @@ namespace {
 // A case as runners see it: inputs sealed against writing and reopened
 // read-only, outputs shared; `id` names it in messages.
 struct SharedCase;
-#ifdef KS_CUDA
+#ifdef KW_CUDA
 std::map<uint32_t, SharedCase*> gLiveCases; // by id: a call moves its cases' buffers to and from the device
 bool gL2FlushPending = false;               // flushCaches asks; the next call's preparation does it
 #endif
@@ -24,13 +24,13 @@ struct SharedCase {
     ~SharedCase() {
         for (int fd : sendFds)
             if (fd >= 0) close(fd);
-#ifdef KS_CUDA
+#ifdef KW_CUDA
         gLiveCases.erase(id);
 #endif
     }
 };
 
-#ifdef KS_CUDA
+#ifdef KW_CUDA
 // An input's new contents go up, and into the copy no runner holds.
 std::string uploadInputs(Case& c) {
     for (auto& b : c.buffers) {
@@ -137,7 +137,7 @@ std::string sealCase(SharedCase& sc) {
 // Seals a built case and, for CUDA kernels, mirrors it on the device.
 std::string finishCase(SharedCase& sc) {
     if (std::string err = sealCase(sc); !err.empty()) return err;
-#ifdef KS_CUDA
+#ifdef KW_CUDA
     return mirrorCase(sc);
 #else
     return "";
@@ -147,7 +147,7 @@ std::string finishCase(SharedCase& sc) {
 // Builds, fills and seals a case; "" or why the host cannot hold it.
 std::string makeCase(const int64_t* sizes, uint64_t seed, SharedCase& sc) {
     sc.id = gNextCaseId++;
-    ks_build_case(sizes, seed, sc.c);
+    kw_build_case(sizes, seed, sc.c);
     if (!sc.c.allocError.empty()) return sc.c.allocError;
     return finishCase(sc);
 }
@@ -163,14 +163,14 @@ std::string cloneCase(const SharedCase& from, uint64_t seed, SharedCase& sc) {
         if (!sc.c.allocError.empty()) return sc.c.allocError;
         if (!b.output && b.dataBytes) std::memcpy(nb.data, b.data, b.dataBytes);
     }
-    ks_refresh_case(sc.c, seed);
+    kw_refresh_case(sc.c, seed);
     return finishCase(sc);
 }
 
 // New contents for a case's inputs (on the device too); "" or why not.
 std::string refreshCase(SharedCase& sc, uint64_t seed) {
-    ks_refresh_case(sc.c, seed);
-#ifdef KS_CUDA
+    kw_refresh_case(sc.c, seed);
+#ifdef KW_CUDA
     return uploadInputs(sc.c);
 #else
     return "";
@@ -186,7 +186,7 @@ bool shareCase(Runner& r, SharedCase& sc, Json& res, const std::string& where) {
     for (uint32_t i = 0; i < m.sizeCount; ++i) m.sizes[i] = sc.c.sizes[i];
     for (uint32_t i = 0; i < m.buffers; ++i) {
         const Buffer& b = sc.c.buffers[i];
-#ifdef KS_CUDA
+#ifdef KW_CUDA
         m.buffer[i] = BufferDesc{b.devMapBytes, 0, b.dataBytes, b.output ? 1u : 0u, {}};
 #else
         m.buffer[i] = BufferDesc{b.mapBytes, b.offset, b.dataBytes, b.output ? 1u : 0u, {}};
@@ -244,7 +244,7 @@ bool callKernel(Runner& r, const std::vector<uint32_t>& cases, double limitS, do
     m.count = static_cast<uint32_t>(std::min<size_t>(cases.size(), kMaxBatch));
     for (uint32_t i = 0; i < m.count; ++i) m.caseId[i] = cases[i];
     const size_t bytes = cases.empty() ? sizeof(ShortMsg) : sizeof m;
-#ifdef KS_CUDA
+#ifdef KW_CUDA
     if (std::string err = deviceBefore(cases); !err.empty())
         return res.fail("infra_error", "the judge's device work failed " + where + ": " + err);
 #endif
@@ -260,7 +260,7 @@ bool callKernel(Runner& r, const std::vector<uint32_t>& cases, double limitS, do
         return failRunner(res, r, "", where, timedOut, limitS);
     }
     if (!freeze(r, res)) return failRunner(res, r, "", where, false, limitS);
-#ifdef KS_CUDA
+#ifdef KW_CUDA
     // The runner's answer is the kernel's word that its device work is done;
     // the clock stops only when the judge sees the device idle (ksDevDrain):
     // work left running past the answer is the kernel's time, not the next's.
@@ -281,7 +281,7 @@ bool callKernel(Runner& r, const std::vector<uint32_t>& cases, double limitS, do
     if (done.status == CallDeviceError)
         return failRunner(res, r, std::string("failed on the device: ") + done.text, where, false, limitS);
     if (done.status != CallOk) return failRunner(res, r, "lost a case the judge had given it", where, false, limitS);
-#ifdef KS_CUDA
+#ifdef KW_CUDA
     if (!cases.empty()) {
         const double v0 = now();
         std::string violation;
@@ -301,7 +301,7 @@ bool callKernel(Runner& r, const std::vector<uint32_t>& cases, double limitS, do
 double callLimit(double referenceSeconds) {
     // A candidate hundreds of times slower than the naive reference is not
     // worth waiting for; the problem's limit caps it.
-    return std::min(KS_CALL_TIMEOUT_S, std::max(2.0, 200.0 * referenceSeconds));
+    return std::min(KW_CALL_TIMEOUT_S, std::max(2.0, 200.0 * referenceSeconds));
 }
 
 std::vector<std::vector<unsigned char>> outputsOf(const Case& c) {
@@ -317,7 +317,7 @@ void poisonOutputs(Case& c, int which) {
 }
 
 // Evicts a case's buffers from every cache level: each timed call starts cold.
-#if !defined(KS_CUDA) && (defined(__x86_64__) || defined(__i386__))
+#if !defined(KW_CUDA) && (defined(__x86_64__) || defined(__i386__))
 // CLFLUSHOPT where the CPU has it (CPUID leaf 7, EBX bit 23): unlike CLFLUSH
 // it is ordered only by the fence after the loop, so lines are written back
 // in parallel. On a Xeon host it evicted 12 MB of dirty lines in 0.5 ms where
@@ -339,7 +339,7 @@ __attribute__((target("clflushopt"))) void flushLinesOpt(unsigned char* p, size_
 
 // How flushCaches evicts a call's buffers (the result's timing "cache").
 const char* cacheEviction() {
-#if defined(KS_CUDA)
+#if defined(KW_CUDA)
     return "l2flush";
 #elif defined(__x86_64__) || defined(__i386__)
     return cpuHasClflushopt() ? "clflushopt" : "clflush";
@@ -349,7 +349,7 @@ const char* cacheEviction() {
 }
 
 void flushCaches(Case& c) {
-#if defined(KS_CUDA)
+#if defined(KW_CUDA)
     (void)c;
     gL2FlushPending = true; // the device's L2, once, right before the call
 #elif defined(__x86_64__) || defined(__i386__)
@@ -381,9 +381,9 @@ bool compareCase(Json& res, Case& c, const std::vector<std::vector<unsigned char
         if (first) a.data = const_cast<unsigned char*>((*first)[i].data());
         if (second) s.data = const_cast<unsigned char*>((*second)[i].data());
         const Comparison cmp = compareOutput(a, expected[i], second ? &(*second)[i] : nullptr, second ? &s : nullptr,
-                                             KS_TOLERANCE[static_cast<int>(b.dt)][0], KS_TOLERANCE[static_cast<int>(b.dt)][1]);
+                                             KW_TOLERANCE[static_cast<int>(b.dt)][0], KW_TOLERANCE[static_cast<int>(b.dt)][1]);
         if (cmp.kind != "ok" || detail.empty())
-            res.checks.push_back(checkJson(shapeName, ks_size_json(c), seedLabel, b.name, cmp, b.count, detail));
+            res.checks.push_back(checkJson(shapeName, kw_size_json(c), seedLabel, b.name, cmp, b.count, detail));
         if (cmp.kind != "ok") {
             all = false;
             if (firstFailure.empty()) firstFailure = describeFailure(shapeName, seedLabel, b.name, cmp, b.count);

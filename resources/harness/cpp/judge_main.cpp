@@ -1,4 +1,4 @@
-// Kernelsmith's judge for C++ candidates.
+// Kernelwright's judge for C++ candidates.
 //
 // The judge draws every input from a secret seed it takes from the kernel at
 // start (never written anywhere a candidate can read before the verdict),
@@ -20,7 +20,7 @@
 // The hand-off (a call that does nothing) is measured and reported; kernels
 // shorter than a few hand-offs are called in batches over distinct sets.
 //
-// Built with -DKS_CUDA (the cuda backend), kernels are launchers taking device
+// Built with -DKW_CUDA (the cuda backend), kernels are launchers taking device
 // pointers: every buffer also has a device mirror the judge allocates and
 // hands to runners through CUDA IPC (device_mirror.h). The judge uploads
 // inputs when their contents change and poisoned outputs before each call,
@@ -33,14 +33,14 @@
 //   harness problem-failed WHAT LOG
 //
 // Anything the judge cannot finish (it is killed, it crashes) leaves no
-// result.json: run.sh removes it unless the judge exited 0, and Kernelsmith
+// result.json: run.sh removes it unless the judge exited 0, and Kernelwright
 // classifies the crash from build/phase and build/run.err.
 //
 // Sections, one file each: judge_buffers.h, judge_result.h, judge_runners.h,
 // judge_cases.h; the run and main() are here.
 #include "harness_common.h"
 #include "judge_protocol.h"
-#ifdef KS_CUDA
+#ifdef KW_CUDA
 #include "device_mirror.h"
 #endif
 
@@ -69,11 +69,11 @@
 
 #include "judge_buffers.h"
 
-// The generated, problem-specific part: KS_* constants, ks_build_case,
-// ks_bytes, ks_flops, ks_size_json, ks_case_bytes (a shape's bytes before
+// The generated, problem-specific part: KW_* constants, kw_build_case,
+// kw_bytes, kw_flops, kw_size_json, kw_case_bytes (a shape's bytes before
 // anything is allocated). The kernels' call is in runner_call.inc.
-#define KS_DATA(b) ((b).data)
-#define KS_JUDGE 1
+#define KW_DATA(b) ((b).data)
+#define KW_JUDGE 1
 #include "harness_problem.inc"
 
 // In this order: each section uses the ones before it.
@@ -110,12 +110,12 @@ bool ensureCandidate(Kernels& k, Json& res) {
     k.candidate.name = "candidate";
     k.candidate.candidate = true;
     setPhase("loading the candidate");
-#ifdef KS_CUPTI
+#ifdef KW_CUPTI
     // CUPTI in the candidate's runner serves the breakdown only: a runner that
     // does not start with it starts again without (a candidate that cannot
     // load fails the same way twice), and the breakdown then says why.
     Json first = res;
-    if (startRunner(first, k.candidate, "build/candidate.so", std::max(30.0, KS_CALL_TIMEOUT_S))) {
+    if (startRunner(first, k.candidate, "build/candidate.so", std::max(30.0, KW_CALL_TIMEOUT_S))) {
         res = first;
         return true;
     }
@@ -125,7 +125,7 @@ bool ensureCandidate(Kernels& k, Json& res) {
     k.candidate.candidate = true;
     k.candidate.cupti = false;
 #endif
-    return startRunner(res, k.candidate, "build/candidate.so", std::max(30.0, KS_CALL_TIMEOUT_S));
+    return startRunner(res, k.candidate, "build/candidate.so", std::max(30.0, KW_CALL_TIMEOUT_S));
 }
 
 // Check shapes: every shape x every seed, fresh inputs from the secret; the
@@ -133,10 +133,10 @@ bool ensureCandidate(Kernels& k, Json& res) {
 // and nondeterminism show).
 bool checkPhase(Kernels& k, Json& res) {
     std::string firstFailure;
-    for (int s = 0; s < KS_NUM_CHECK_SHAPES && res.ok(); ++s) {
-        for (int seedIndex = 0; seedIndex < KS_NUM_SEEDS && res.ok(); ++seedIndex) {
-            const KsShape& shape = KS_CHECK_SHAPES[s];
-            const uint64_t seed = KS_SEEDS[seedIndex];
+    for (int s = 0; s < KW_NUM_CHECK_SHAPES && res.ok(); ++s) {
+        for (int seedIndex = 0; seedIndex < KW_NUM_SEEDS && res.ok(); ++seedIndex) {
+            const KwShape& shape = KW_CHECK_SHAPES[s];
+            const uint64_t seed = KW_SEEDS[seedIndex];
             const std::string where = std::string("on check shape ") + shape.name + " seed " + std::to_string(seed);
             SharedCase sc;
             if (std::string err = makeCase(shape.sizes, mixSeed(res.secret, mixSeed(seed, static_cast<uint64_t>(s))), sc);
@@ -146,7 +146,7 @@ bool checkPhase(Kernels& k, Json& res) {
             if (!shareCase(k.reference, sc, res, where)) return false;
             poisonOutputs(sc.c, 0);
             double refSeconds = 0;
-            if (!callKernel(k.reference, {sc.id}, KS_CALL_TIMEOUT_S, &refSeconds, res, where)) return false;
+            if (!callKernel(k.reference, {sc.id}, KW_CALL_TIMEOUT_S, &refSeconds, res, where)) return false;
             forgetCase(k.reference, sc);
             const auto expected = outputsOf(sc.c);
 
@@ -239,13 +239,13 @@ std::vector<int> threadIds(pid_t pid) {
     return ids;
 }
 
-#ifdef KS_CUDA
+#ifdef KW_CUDA
 // One more call of the candidate on `sc` under CUPTI's activity tracing, in
 // its own runner: every kernel, copy and memset it launched, grouped by name
 // -> profile/breakdown.json (the torch judge's schema, docs/profiling.md).
 // The runner's word: it informs a diagnosis, never a score. A runner that
 // cannot trace leaves profile/unavailable-breakdown.txt saying why.
-void profileBreakdown(Runner& cand, SharedCase& sc, const KsShape& shape, Json& res, double limitS) {
+void profileBreakdown(Runner& cand, SharedCase& sc, const KwShape& shape, Json& res, double limitS) {
     mkdir("profile", 0755);
     const auto unavailable = [](const std::string& why) {
         if (FILE* f = std::fopen("profile/unavailable-breakdown.txt", "w")) {
@@ -302,7 +302,7 @@ void profileBreakdown(Runner& cand, SharedCase& sc, const KsShape& shape, Json& 
     std::vector<std::pair<std::string, Entry>> sorted(byName.begin(), byName.end());
     std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.us > b.second.us; });
     if (sorted.size() > 64) sorted.resize(64);
-    std::string j = "{\"schema\":1,\"source\":\"cupti\",\"shape\":" + q(shape.name) + ",\"sizes\":" + ks_size_json(sc.c) +
+    std::string j = "{\"schema\":1,\"source\":\"cupti\",\"shape\":" + q(shape.name) + ",\"sizes\":" + kw_size_json(sc.c) +
                     ",\"launches\":" + std::to_string(launches) + ",\"device_us\":" + num(total) + ",\"kernels\":[";
     for (size_t i = 0; i < sorted.size(); ++i)
         j += std::string(i ? "," : "") + "{\"name\":" + q(sorted[i].first) + ",\"kind\":\"" + sorted[i].second.kind +
@@ -358,7 +358,7 @@ void profileCounters(Runner& cand, SharedCase& sc, double perCall, Json& res) {
         for (auto& v : fds)
             for (int fd : v) ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
         double one = 0;
-        const bool ok = callKernel(cand, {sc.id}, KS_CALL_TIMEOUT_S, &one, scratch, "while counting");
+        const bool ok = callKernel(cand, {sc.id}, KW_CALL_TIMEOUT_S, &one, scratch, "while counting");
         for (auto& v : fds)
             for (int fd : v) ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
         if (!ok) {
@@ -411,7 +411,7 @@ void profileUnderWrapper(const std::string& so, const std::vector<std::string>& 
     if (!spawn(r, so, wrapper, false).empty()) return;
     ShortMsg hello{};
     bool timedOut = false;
-    const double limit = std::max(600.0, 50 * KS_CALL_TIMEOUT_S);
+    const double limit = std::max(600.0, 50 * KW_CALL_TIMEOUT_S);
     if (receive(r, Confined, 0, limit, hello, &timedOut) && hello.status == 0 && receive(r, Hello, 0, limit, hello, &timedOut) &&
         hello.status == 0 && shareCase(r, sc, scratch, "while profiling"))
         callKernel(r, {sc.id}, limit, nullptr, scratch, "while profiling");
@@ -441,7 +441,7 @@ struct Options {
     std::string ncuMetrics; // the metrics it collects, comma-separated
 };
 
-#ifdef KS_CUDA
+#ifdef KW_CUDA
 // One candidate call in a runner of its own started under Nsight Compute, after
 // the timed rounds of the last timing shape (the timing lock still held: its
 // kernel replays disturb no other job's clock): the raw metrics of up to 16
@@ -507,7 +507,7 @@ struct ShapeTimer {
     const std::vector<Runner*>& timed;
     size_t candIndex;
     int s;
-    const KsShape& shape;
+    const KwShape& shape;
     std::string where;
 
     std::vector<std::unique_ptr<SharedCase>> pool;
@@ -544,7 +544,7 @@ struct ShapeTimer {
         for (size_t j = from; j < upTo; ++j) {
             setPhase("reference on a timing shape");
             poisonOutputs(pool[j]->c, 0);
-            if (!callKernel(k.reference, {pool[j]->id}, KS_CALL_TIMEOUT_S, &refSeconds, res, where)) return false;
+            if (!callKernel(k.reference, {pool[j]->id}, KW_CALL_TIMEOUT_S, &refSeconds, res, where)) return false;
             refShortest = j == 0 ? refSeconds : std::min(refShortest, refSeconds);
             const auto expected = outputsOf(pool[j]->c);
             setPhase("candidate on a timing shape");
@@ -570,7 +570,7 @@ struct ShapeTimer {
             shortest > 0 && shortest < 8 * handoff ? static_cast<size_t>(std::ceil(8 * handoff / shortest)) + 1 : 3;
         if (!addSets(std::max<size_t>(3, std::min(wanted, poolSize(pool[0]->c.totalBytes()))))) return false;
         poolN = pool.size();
-#ifdef KS_CUDA
+#ifdef KW_CUDA
         // An empty call costs the GPU two switches between the judge's context
         // and a runner's, and the drain's probe: hundreds of microseconds,
         // beside kernels of tens. It is measured through the reference's runner
@@ -602,7 +602,7 @@ struct ShapeTimer {
         res.flushSeconds += now() - p1;
         double t = 0;
         const double limit =
-            ki == 0 ? KS_CALL_TIMEOUT_S * static_cast<double>(batch) : callLimit(refSeconds) * static_cast<double>(batch);
+            ki == 0 ? KW_CALL_TIMEOUT_S * static_cast<double>(batch) : callLimit(refSeconds) * static_cast<double>(batch);
         if (!callKernel(*timed[ki], ids, limit, &t, res, std::string(stage) + " " + where)) return false;
         const double per = perCall(t, sets.size());
         estimate[ki] = per;
@@ -627,7 +627,7 @@ struct ShapeTimer {
     int warmUp() {
         setPhase("warm-up on a timing shape");
         const double warmStart = now();
-        while (res.ok() && (warmups < KS_MIN_WARMUP || (now() - warmStart < KS_WARMUP_S && warmups < 100))) {
+        while (res.ok() && (warmups < KW_MIN_WARMUP || (now() - warmStart < KW_WARMUP_S && warmups < 100))) {
             for (size_t ki = 0; ki < timed.size() && res.ok(); ++ki) oneCall(ki, 1, warmups & 1, nullptr, "a warm-up");
             ++warmups;
         }
@@ -639,8 +639,8 @@ struct ShapeTimer {
             batch = std::min(poolN, static_cast<size_t>(std::ceil(8 * handoff / shortest)));
         double perRound = 0;
         for (double e : estimate) perRound += e * static_cast<double>(batch);
-        int reps = perRound > 0 ? static_cast<int>(KS_TIME_BUDGET_S / perRound) : KS_MAX_REPS;
-        return std::max(KS_MIN_REPS, std::min(KS_MAX_REPS, reps));
+        int reps = perRound > 0 ? static_cast<int>(KW_TIME_BUDGET_S / perRound) : KW_MAX_REPS;
+        return std::max(KW_MIN_REPS, std::min(KW_MAX_REPS, reps));
     }
 
     // Checks the candidate's outputs of a round against the reference's answers.
@@ -655,11 +655,11 @@ struct ShapeTimer {
                 if (!b.output) continue;
                 Buffer view = b;
                 if (fromCopies) view.data = produced[x][i].data();
-                const double rtol = KS_TOLERANCE[static_cast<int>(b.dt)][0], atol = KS_TOLERANCE[static_cast<int>(b.dt)][1];
+                const double rtol = KW_TOLERANCE[static_cast<int>(b.dt)][0], atol = KW_TOLERANCE[static_cast<int>(b.dt)][1];
                 if (withinTolerance(view, answer[x][i].data(), rtol, atol)) continue;
                 const Comparison cmp = compareOutput<Buffer>(view, answer[x][i], nullptr, nullptr, rtol, atol);
                 res.checks.push_back(
-                    checkJson(shape.name, ks_size_json(c), static_cast<uint64_t>(rep), b.name, cmp, b.count, "timed call"));
+                    checkJson(shape.name, kw_size_json(c), static_cast<uint64_t>(rep), b.name, cmp, b.count, "timed call"));
                 res.fail("wrong_answer", "a timed call with fresh inputs: " +
                                              describeFailure(shape.name, static_cast<uint64_t>(rep), b.name, cmp, b.count));
             }
@@ -678,12 +678,12 @@ struct ShapeTimer {
         planned = reps;
         // The planned rounds, then more while the speedup's interval is wide
         // (preciseEnough), up to the most rounds allowed.
-        for (int rep = 0; rep < std::max(reps, KS_MAX_REPS) && res.ok(); ++rep) {
+        for (int rep = 0; rep < std::max(reps, KW_MAX_REPS) && res.ok(); ++rep) {
             // A round's bookkeeping (fresh inputs, checks) is not free, and on a
             // memory-bound shape costs several calls' time: the rounds stop at 3x
             // the time budget once the minimum is met (at 1.25x, such shapes got
             // 10-13 samples and a reference timed against itself moved by 5-30%).
-            if (rep >= KS_MIN_REPS && now() - loopStart > 3 * KS_TIME_BUDGET_S) break;
+            if (rep >= KW_MIN_REPS && now() - loopStart > 3 * KW_TIME_BUDGET_S) break;
             // Asked every 5 % more rounds: sorting the ratios every round would
             // cost more than a microsecond kernel's rounds.
             if (rep >= reps && rep % std::max(1, rep / 20) == 0 && preciseEnough(pairedRatios(samples[0], samples[candIndex])))
@@ -715,7 +715,7 @@ struct ShapeTimer {
                 res.poisonSeconds += p1 - p0;
                 res.flushSeconds += now() - p1;
                 double t = 0;
-                const double limit = (ki == 0 ? KS_CALL_TIMEOUT_S : callLimit(refSeconds)) * static_cast<double>(sets.size());
+                const double limit = (ki == 0 ? KW_CALL_TIMEOUT_S : callLimit(refSeconds)) * static_cast<double>(sets.size());
                 if (!callKernel(*timed[ki], ids, limit, &t, res, "a timed call " + where)) return false;
                 samples[ki].push_back(perCall(t, sets.size()));
                 if (ki == 0) {
@@ -745,8 +745,8 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
     for (auto& b : k.baselines) timed.push_back(&b);
     timed.push_back(&k.candidate);
     const size_t candIndex = timed.size() - 1;
-    for (int s = 0; s < KS_NUM_TIME_SHAPES && res.ok(); ++s) {
-        const KsShape& shape = KS_TIME_SHAPES[s];
+    for (int s = 0; s < KW_NUM_TIME_SHAPES && res.ok(); ++s) {
+        const KwShape& shape = KW_TIME_SHAPES[s];
         ShapeTimer timer{k, res, order, timed, candIndex, s, shape, std::string("on timing shape ") + shape.name};
         if (!timer.prepare()) return false;
         const int reps = timer.warmUp();
@@ -759,10 +759,10 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
             setPhase("profiling the candidate under cachegrind");
             profileUnderWrapper(opt.cachegrindSo, opt.cachegrindWrapper, *timer.pool[0]);
         }
-#ifdef KS_CUDA
-        if (s == KS_NUM_TIME_SHAPES - 1 && res.ok()) {
+#ifdef KW_CUDA
+        if (s == KW_NUM_TIME_SHAPES - 1 && res.ok()) {
             setPhase("tracing one call of the candidate (breakdown)");
-            profileBreakdown(k.candidate, *timer.pool[0], shape, res, KS_CALL_TIMEOUT_S);
+            profileBreakdown(k.candidate, *timer.pool[0], shape, res, KW_CALL_TIMEOUT_S);
             if (!res.ok()) return false;
             if (!opt.ncu.empty()) {
                 setPhase("profiling one call of the candidate under ncu");
@@ -776,8 +776,8 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         const SpeedupInterval interval = speedupInterval(pairedRatios(timer.samples[0], timer.samples[candIndex]));
         if (speedup > 0) logSpeedups.push_back(std::log(speedup));
         Case& c = timer.pool[0]->c;
-        std::string t = "{\"shape\":" + q(shape.name) + ",\"sizes\":" + ks_size_json(c) + ",\"bytes\":" + num(ks_bytes(c)) +
-                        ",\"flops\":" + num(ks_flops(c)) + ",\"warmup\":" + std::to_string(timer.warmups) +
+        std::string t = "{\"shape\":" + q(shape.name) + ",\"sizes\":" + kw_size_json(c) + ",\"bytes\":" + num(kw_bytes(c)) +
+                        ",\"flops\":" + num(kw_flops(c)) + ",\"warmup\":" + std::to_string(timer.warmups) +
                         ",\"reps\":" + std::to_string(timer.rounds) + ",\"reps_planned\":" + std::to_string(timer.planned) +
                         ",\"input_sets\":" + std::to_string(timer.poolN) + ",\"batch\":" + std::to_string(timer.batch) +
                         ",\"handoff_seconds\":" + num(timer.handoff) + ",\"empty_call_seconds\":" + num(timer.emptyCall) +
@@ -798,15 +798,15 @@ int run(const Options& opt) {
     prctl(PR_SET_DUMPABLE, 0);
     const double start = now();
     Json res;
-    if (KS_SECRET_GIVEN) {
-        res.secret = KS_GIVEN_SECRET; // a reproduction: the inputs are known in advance
+    if (KW_SECRET_GIVEN) {
+        res.secret = KW_GIVEN_SECRET; // a reproduction: the inputs are known in advance
         res.secretGiven = true;
     } else if (getrandom(&res.secret, sizeof res.secret, 0) != static_cast<ssize_t>(sizeof res.secret)) {
         res.fail("infra_error", "the judge could not draw its secret seed (getrandom failed)");
         writeResult(res, "");
         return 0;
     }
-#ifdef KS_CUDA
+#ifdef KW_CUDA
     if (std::string err = ksDevInit(); !err.empty()) {
         res.fail("infra_error", "the judge cannot use the GPU: " + err);
         writeResult(res, "");
@@ -817,16 +817,16 @@ int run(const Options& opt) {
         Kernels k;
         k.reference.name = "reference";
         setPhase("loading the reference");
-        if (startRunner(res, k.reference, "build/reference.so", std::max(30.0, KS_CALL_TIMEOUT_S))) {
+        if (startRunner(res, k.reference, "build/reference.so", std::max(30.0, KW_CALL_TIMEOUT_S))) {
             res.setupSeconds = now() - start;
             const double checkStart = now();
             checkPhase(k, res);
             res.checkSeconds = now() - checkStart;
         }
-        if (res.ok() && !KS_CHECK_ONLY) {
-            // The executor may hand over a lock (KS_TIMING_LOCK_FD) that makes the
+        if (res.ok() && !KW_CHECK_ONLY) {
+            // The executor may hand over a lock (KW_TIMING_LOCK_FD) that makes the
             // timing phases of concurrent jobs take turns; released below.
-            const char* lockFd = std::getenv("KS_TIMING_LOCK_FD");
+            const char* lockFd = std::getenv("KW_TIMING_LOCK_FD");
             if (lockFd) {
                 const double waitStart = now();
                 setPhase("waiting for the timing lock");
@@ -835,11 +835,11 @@ int run(const Options& opt) {
                 res.lockWaitSeconds = now() - waitStart;
             }
             const double timeStart = now();
-            for (int i = 0; i < KS_NUM_BASELINES && res.ok(); ++i) {
+            for (int i = 0; i < KW_NUM_BASELINES && res.ok(); ++i) {
                 k.baselines.emplace_back();
-                k.baselines.back().name = KS_BASELINES[i];
-                startRunner(res, k.baselines.back(), std::string("build/baseline_") + KS_BASELINES[i] + ".so",
-                            std::max(30.0, KS_CALL_TIMEOUT_S));
+                k.baselines.back().name = KW_BASELINES[i];
+                startRunner(res, k.baselines.back(), std::string("build/baseline_") + KW_BASELINES[i] + ".so",
+                            std::max(30.0, KW_CALL_TIMEOUT_S));
             }
             std::vector<double> logSpeedups;
             if (res.ok()) timingPhase(k, res, opt, logSpeedups);
@@ -849,7 +849,7 @@ int run(const Options& opt) {
                 double sum = 0;
                 for (double l : logSpeedups) sum += l;
                 res.speedup = logSpeedups.empty() ? 0 : std::exp(sum / static_cast<double>(logSpeedups.size()));
-                res.implausible = res.speedup > KS_IMPLAUSIBLE_SPEEDUP;
+                res.implausible = res.speedup > KW_IMPLAUSIBLE_SPEEDUP;
                 char msg[200];
                 std::snprintf(msg, sizeof msg, "correct; %.3gx the reference%s", res.speedup,
                               res.implausible ? " (implausibly fast: review before trusting)" : "");

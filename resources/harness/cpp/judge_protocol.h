@@ -1,9 +1,9 @@
-// The messages between Kernelsmith's judge (judge_main.cpp) and a kernel
+// The messages between Kernelwright's judge (judge_main.cpp) and a kernel
 // runner (kernel_runner.cpp), over a SOCK_SEQPACKET socket pair: one message
 // per packet, buffers as memfds in SCM_RIGHTS. Plain structs, same binary on
 // both ends (both are built in the same job dir by the same compiler).
 //
-// With -DKS_CUDA (the cuda backend) buffers live on the device: the judge
+// With -DKW_CUDA (the cuda backend) buffers live on the device: the judge
 // allocates them shareable (CUDA's virtual memory management) and sends each
 // allocation's file descriptor instead of a memfd; mapBytes is its size.
 //

@@ -34,8 +34,8 @@ struct Json {
 std::string envJson(const Json& r) {
     return std::string("{\"host\":") + q(hostName()) + ",\"cpu\":" + q(cpuModel()) +
            ",\"cores\":" + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + ",\"compiler\":" + q(__VERSION__) +
-           ",\"flags\":" + q(KS_COMPILE_FLAGS) +
-#ifdef KS_CUDA
+           ",\"flags\":" + q(KW_COMPILE_FLAGS) +
+#ifdef KW_CUDA
            ",\"gpu\":" + q(ksDevName()) +
 #endif
            ",\"isolation\":{\"processes\":true,\"seccomp\":" + q(r.seccomp) +
@@ -44,7 +44,7 @@ std::string envJson(const Json& r) {
 
 void writeResult(const Json& r, const std::string& buildLog) {
     std::string out = "{\n\"schema\":1,\n\"status\":" + q(r.status) + ",\n\"message\":" + q(r.message) + ",\n";
-    out += "\"problem\":" + q(KS_PROBLEM) + ",\n\"speedup\":" + (r.speedup > 0 ? num(r.speedup) : std::string("null")) + ",\n";
+    out += "\"problem\":" + q(KW_PROBLEM) + ",\n\"speedup\":" + (r.speedup > 0 ? num(r.speedup) : std::string("null")) + ",\n";
     out += "\"implausible_speedup\":" + std::string(r.implausible ? "true" : "false") + ",\n";
     out += "\"build_log\":" + q(buildLog) + ",\n\"checks\":[";
     for (size_t i = 0; i < r.checks.size(); ++i) out += (i ? ",\n" : "\n") + r.checks[i];

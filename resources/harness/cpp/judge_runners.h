@@ -21,7 +21,7 @@ struct Runner {
     std::string fault; // the runner's own last words (Fault)
     uint32_t seq = 0;
     std::map<uint32_t, bool> mapped; // case ids it holds
-    bool cupti = true;               // the candidate's runner traces its breakdown (KS_CUPTI builds)
+    bool cupti = true;               // the candidate's runner traces its breakdown (KW_CUPTI builds)
 };
 
 constexpr size_t kStderrHead = 4096, kStderrTail = 12288;
@@ -58,7 +58,7 @@ std::string stderrText(const Runner& r) {
 
 bool threadsAllowedFor(const Runner& r) {
     if (!r.candidate) return true; // the problem's own code (OpenBLAS starts threads)
-    const std::string flags = KS_COMPILE_FLAGS;
+    const std::string flags = KW_COMPILE_FLAGS;
     return flags.find("-fopenmp") != std::string::npos || flags.find("-pthread") != std::string::npos;
 }
 
@@ -195,7 +195,7 @@ std::string spawn(Runner& r, const std::string& so, const std::vector<std::strin
     args.push_back(so);
     if (threadsAllowedFor(r)) args.push_back("--threads");
     if (!seccomp) args.push_back("--no-seccomp");
-#ifdef KS_CUPTI
+#ifdef KW_CUPTI
     if (r.candidate && r.cupti && wrapper.empty()) args.push_back("--cupti"); // its breakdown (profileBreakdown)
 #endif
     std::vector<char*> argv;
@@ -287,7 +287,7 @@ bool failRunner(Json& res, const Runner& r, const std::string& what, const std::
     if (!r.candidate) {
         // Out of memory while the candidate's runner holds a great deal of it:
         // the candidate starved the problem's kernel, and is charged for it.
-        const bool outOfMemory = what == "oom" || err.find("KS-OOM") != std::string::npos ||
+        const bool outOfMemory = what == "oom" || err.find("KW-OOM") != std::string::npos ||
                                  (r.dead && WIFSIGNALED(r.waitStatus) && WTERMSIG(r.waitStatus) == SIGKILL && !r.killedByJudge);
         if (outOfMemory && gCandidate && !gCandidate->dead) {
             const size_t held = residentBytes(gCandidate->pid), own = r.dead ? 0 : residentBytes(r.pid);
@@ -310,7 +310,7 @@ bool failRunner(Json& res, const Runner& r, const std::string& what, const std::
         return res.fail("wrong_answer",
                         "the candidate wrote into its input " + r.fault.substr(12) + " (inputs are read-only) " + where);
     if (timedOut) return res.fail("timeout", "the candidate's call exceeded its time limit of " + num(limitS) + " s " + where);
-    if (err.find("KS-OOM") != std::string::npos || what == "oom")
+    if (err.find("KW-OOM") != std::string::npos || what == "oom")
         return res.fail("oom", "the candidate ran out of memory (could not allocate) " + where);
     if (r.dead && WIFSIGNALED(r.waitStatus) && WTERMSIG(r.waitStatus) == SIGSYS)
         return res.fail("sandbox_violation", "the candidate " + deathText(r) + " " + where);

@@ -1,4 +1,4 @@
-// Kernelsmith's kernel runner: hosts one kernel (the candidate, the reference
+// Kernelwright's kernel runner: hosts one kernel (the candidate, the reference
 // or a baseline) in a process of its own, for the judge (judge_main.cpp).
 //
 //   runner SO [--threads] [--no-seccomp] [--cupti]
@@ -13,13 +13,13 @@
 // --no-seccomp is for the profiling run under valgrind only, which cannot
 // host a filter; that run never decides a verdict.
 //
-// Built with -DKS_CUDA, the kernel is a launcher taking device pointers: the
+// Built with -DKW_CUDA, the kernel is a launcher taking device pointers: the
 // runner makes its CUDA context before the filter (the driver opens its
 // device files then), maps the judge's device allocations from the file
 // descriptors it sends (CUDA's virtual memory management), and
 // ends every call with a device-wide synchronize, so work on any stream of
 // the kernel's is inside the judge's clock and its errors are reported.
-// Built also with -DKS_CUPTI and started with --cupti (the candidate's runner),
+// Built also with -DKW_CUPTI and started with --cupti (the candidate's runner),
 // it registers CUPTI's activity buffers before the filter and serves Profile:
 // one call traced, each kernel, copy and memset reported with its duration.
 #include "judge_protocol.h"
@@ -37,21 +37,21 @@
 #include <new>
 #include <string>
 
-#ifdef KS_CUDA
+#ifdef KW_CUDA
 #include <cuda_runtime_api.h>
 
 #include <type_traits>
 
 #include "driver_api.h"
 #endif
-#if defined(KS_CUDA) && defined(KS_CUPTI)
+#if defined(KW_CUDA) && defined(KW_CUPTI)
 #include <cupti.h>
 
 #include <cstdlib>
 #include <vector>
 #endif
 
-#include "runner_call.inc" // KS_FUNCTION, KS_PROTOTYPE, ks_runner_invoke(fn, data, sizes)
+#include "runner_call.inc" // KW_FUNCTION, KW_PROTOTYPE, kw_runner_invoke(fn, data, sizes)
 
 namespace {
 
@@ -66,14 +66,14 @@ struct MappedCase {
     void* map[kMaxBuffers] = {};
     size_t mapBytes[kMaxBuffers] = {};
     BufferDesc desc[kMaxBuffers];
-#ifdef KS_CUDA
+#ifdef KW_CUDA
     CUmemGenericAllocationHandle devHandle[kMaxBuffers] = {};
 #endif
 };
 
 constexpr int kMaxCases = 256;
-#ifdef KS_CUDA
-KsDriverApi gDriver;
+#ifdef KW_CUDA
+KwDriverApi gDriver;
 #endif
 MappedCase gCases[kMaxCases];
 
@@ -116,7 +116,7 @@ MappedCase* findCase(uint32_t id) {
 
 void unmapCase(MappedCase& c) {
     for (uint32_t b = 0; b < c.buffers; ++b) {
-#ifdef KS_CUDA
+#ifdef KW_CUDA
         const auto ptr = reinterpret_cast<CUdeviceptr>(c.data[b]);
         if (ptr) {
             gDriver.unmap(ptr, c.mapBytes[b]);
@@ -130,7 +130,7 @@ void unmapCase(MappedCase& c) {
     c = MappedCase{};
 }
 
-#ifdef KS_CUDA
+#ifdef KW_CUDA
 void* gNopBuffer = nullptr; // what an empty call touches
 
 // Device buffers: the judge's allocations, mapped from the descriptors it sent.
@@ -183,13 +183,13 @@ uint32_t finishDeviceWork(char* text, size_t size) {
 uint32_t invokeOnce(void* fn, MappedCase& c, char* text, size_t size) {
     uint32_t status = CallOk;
     try {
-        ks_runner_invoke(fn, c.data, c.sizes);
+        kw_runner_invoke(fn, c.data, c.sizes);
     } catch (const std::bad_alloc&) {
         status = CallOutOfMemory;
     } catch (...) {
         status = CallException;
     }
-#ifdef KS_CUDA
+#ifdef KW_CUDA
     if (status == CallOk) status = finishDeviceWork(text, size);
 #else
     (void)text;
@@ -198,10 +198,10 @@ uint32_t invokeOnce(void* fn, MappedCase& c, char* text, size_t size) {
     return status;
 }
 
-#if defined(KS_CUDA) && defined(KS_CUPTI)
+#if defined(KW_CUDA) && defined(KW_CUPTI)
 // CUPTI's activity records of one traced call. The record structs are the
-// newest this toolkit's header defines (run.sh names them: KS_CUPTI_KERNEL,
-// KS_CUPTI_MEMCPY, KS_CUPTI_MEMSET), which is what its library writes.
+// newest this toolkit's header defines (run.sh names them: KW_CUPTI_KERNEL,
+// KW_CUPTI_MEMCPY, KW_CUPTI_MEMSET), which is what its library writes.
 struct Activity {
     uint32_t kind; // 0 kernel, 1 copy, 2 memset
     uint64_t ns;
@@ -233,13 +233,13 @@ void CUPTIAPI cuptiBufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t,
     CUpti_Activity* record = nullptr;
     while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
         if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
-            const auto* k = reinterpret_cast<const KS_CUPTI_KERNEL*>(record);
+            const auto* k = reinterpret_cast<const KW_CUPTI_KERNEL*>(record);
             gActivity.push_back({0, k->end - k->start, k->name ? k->name : "(unnamed kernel)"});
         } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
-            const auto* m = reinterpret_cast<const KS_CUPTI_MEMCPY*>(record);
+            const auto* m = reinterpret_cast<const KW_CUPTI_MEMCPY*>(record);
             gActivity.push_back({1, m->end - m->start, copyKindName(m->copyKind)});
         } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
-            const auto* m = reinterpret_cast<const KS_CUPTI_MEMSET*>(record);
+            const auto* m = reinterpret_cast<const KW_CUPTI_MEMSET*>(record);
             gActivity.push_back({2, m->end - m->start, "memset"});
         }
     }
@@ -276,7 +276,7 @@ void profileCall(void* fn, const CallMsg& m, bool cupti) {
         sendShort(Done, m.seq, CallBadCase, "");
         return;
     }
-#if defined(KS_CUDA) && defined(KS_CUPTI)
+#if defined(KW_CUDA) && defined(KW_CUPTI)
     if (!cupti) {
         sendShort(Done, m.seq, CallUnavailable, gCuptiWhy);
         return;
@@ -321,7 +321,7 @@ const char* mapCase(const MapMsg& m, const int* fds, int fdCount) {
     slot->id = m.caseId;
     slot->buffers = m.buffers;
     std::memcpy(slot->sizes, m.sizes, sizeof m.sizes);
-#ifdef KS_CUDA
+#ifdef KW_CUDA
     return mapDeviceCase(m, fds, fdCount, *slot);
 #else
     const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -367,7 +367,7 @@ int main(int argc, char** argv) {
     sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
     sigaction(SIGSEGV, &sa, nullptr);
 
-#ifdef KS_CUDA
+#ifdef KW_CUDA
     // The context first: the driver opens its device files for writing, which
     // the filter forbids from then on.
     if (cudaSetDevice(0) != cudaSuccess || cudaFree(nullptr) != cudaSuccess ||
@@ -382,7 +382,7 @@ int main(int argc, char** argv) {
         return 3;
     }
     threads = true; // the CUDA runtime starts threads of its own
-#ifdef KS_CUPTI
+#ifdef KW_CUPTI
     if (cupti) cupti = cuptiPrepare(); // refused: Profile answers why, the runner still serves calls
 #endif
 #endif
@@ -398,10 +398,10 @@ int main(int argc, char** argv) {
         sendShort(Hello, 0, 2, dlerror());
         return 3;
     }
-    void* fn = dlsym(handle, KS_FUNCTION);
+    void* fn = dlsym(handle, KW_FUNCTION);
     if (!fn) {
         const std::string why =
-            std::string("does not define the kernel `") + KS_FUNCTION + "` with C linkage; define exactly: " + KS_PROTOTYPE;
+            std::string("does not define the kernel `") + KW_FUNCTION + "` with C linkage; define exactly: " + KW_PROTOTYPE;
         sendShort(Hello, 0, 3, why.c_str());
         return 3;
     }
@@ -434,7 +434,7 @@ int main(int argc, char** argv) {
             const auto& m = reinterpret_cast<const ShortMsg&>(msg);
             if (MappedCase* c = findCase(m.seq)) unmapCase(*c);
         } else if (type == Nop) {
-#ifdef KS_CUDA
+#ifdef KW_CUDA
             // An empty call: device work of this runner's own, so that the GPU
             // switches contexts as for a real call.
             cudaMemsetAsync(gNopBuffer, 0, sizeof(int));

@@ -2,7 +2,7 @@
 // every library in its process (the kernel's, libstdc++'s operator new, the
 // OpenMP runtime) resolves to, since an executable's definitions come first.
 // Each forwards to glibc's allocator; a refusal (the job's memory limit) is
-// reported as "KS-OOM" on stderr, so it reads as `oom` rather than as the
+// reported as "KW-OOM" on stderr, so it reads as `oom` rather than as the
 // crash that usually follows a NULL result.
 //
 // It lives in the runner, not in the kernel's library, so that every kernel

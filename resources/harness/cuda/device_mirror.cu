@@ -1,4 +1,4 @@
-// Kernelsmith's judge, CUDA side: device mirrors shared through CUDA IPC,
+// Kernelwright's judge, CUDA side: device mirrors shared through CUDA IPC,
 // comparisons on the device and the L2 flush (see device_mirror.h). Built by
 // run.sh with the target's nvcc.
 #include "device_mirror.h"
@@ -76,7 +76,7 @@ struct SharedAllocation {
     size_t size;
 };
 std::map<void*, SharedAllocation> gShared; // ksDevFree tells them from cudaMalloc's
-KsDriverApi gDriver;
+KwDriverApi gDriver;
 
 std::string checkDriver(CUresult r, const char* what) {
     if (r == CUDA_SUCCESS) return {};

@@ -1,4 +1,4 @@
-// Kernelsmith's judge, CUDA side (judge_main.cpp built with -DKS_CUDA).
+// Kernelwright's judge, CUDA side (judge_main.cpp built with -DKW_CUDA).
 //
 // Every buffer of a case has a device mirror that the judge allocates and
 // shares with kernel runners as a file descriptor (CUDA's virtual memory

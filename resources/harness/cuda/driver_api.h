@@ -1,4 +1,4 @@
-// The few CUDA driver calls Kernelsmith's judge and kernel runner make
+// The few CUDA driver calls Kernelwright's judge and kernel runner make
 // (virtual memory management: shareable device allocations), looked up in
 // the driver the CUDA runtime already loaded. Not linked: a host without a
 // driver then gets a message from the judge, not a loader error.
@@ -6,7 +6,7 @@
 #include <cuda.h>
 #include <dlfcn.h>
 
-struct KsDriverApi {
+struct KwDriverApi {
     decltype(&cuGetErrorName) getErrorName = nullptr;
     decltype(&cuMemGetAllocationGranularity) getGranularity = nullptr;
     decltype(&cuMemCreate) create = nullptr;

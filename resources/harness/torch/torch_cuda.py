@@ -1,4 +1,4 @@
-# Kernelsmith's torch judge, CUDA side: device memory that crosses between
+# Kernelwright's torch judge, CUDA side: device memory that crosses between
 # the judge and its kernel runners, through the driver API (libcuda, by
 # ctypes), shared by torch_judge.py and torch_runner.py.
 #

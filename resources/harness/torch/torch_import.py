@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Kernelsmith's importer for KernelBench-format files (`problem import`):
+# Kernelwright's importer for KernelBench-format files (`problem import`):
 #
 #   python3 torch_import.py FILE.py
 #
@@ -199,7 +199,7 @@ def main():
     try:
         import torch
     except ImportError:
-        fail(f"PyTorch is not installed for {sys.executable}: install it (Debian: python3-torch), point KS_PYTHON at a Python that has it, or run the import on the GPU host")
+        fail(f"PyTorch is not installed for {sys.executable}: install it (Debian: python3-torch), point KW_PYTHON at a Python that has it, or run the import on the GPU host")
 
     values, exprs = module_sizes(tree)
     shaping, through = shaping_names(tree)
@@ -225,7 +225,7 @@ def main():
     except ModuleNotFoundError as e:
         # Not the file's fault: a package this Python lacks (einops for KernelBench's Mamba2 problems).
         fail(f"{path}: importing the file raised ModuleNotFoundError: {e}: install the package '{e.name}' for {sys.executable} "
-             f"(or point KS_PYTHON at a Python that has it); the GPU host's Python needs it too, for the judge")
+             f"(or point KW_PYTHON at a Python that has it); the GPU host's Python needs it too, for the judge")
     except Exception as e:
         fail(f"{path}: importing the file raised {type(e).__name__}: {e}")
 

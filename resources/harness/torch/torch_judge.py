@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Kernelsmith's judge for `torch` problems. Generated job dirs run it as
+# Kernelwright's judge for `torch` problems. Generated job dirs run it as
 #   python3 src/torch_judge.py
 # from the job dir; it reads src/torch_job.json and writes result.json (the
 # format of docs/result-format.md). It needs PyTorch with a visible CUDA device.
@@ -163,8 +163,8 @@ class Runner:
         self.frozen = False
         self.dead = False
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        env = {k: v for k, v in os.environ.items() if k not in ("KS_TIMING_LOCK_FD", "PYTORCH_CUDA_ALLOC_CONF", "PYTHONPATH")}
-        env["KS_JUDGE_FD"] = str(child.fileno())
+        env = {k: v for k, v in os.environ.items() if k not in ("KW_TIMING_LOCK_FD", "PYTORCH_CUDA_ALLOC_CONF", "PYTHONPATH")}
+        env["KW_JUDGE_FD"] = str(child.fileno())
         self.err_path = os.path.join(JOB, "build", f"runner-{name.replace('.', '_')}.err")
         err = open(self.err_path, "wb")
         self.proc = subprocess.Popen([sys.executable, os.path.join(SRC, "torch_runner.py"), role], pass_fds=[child.fileno()], env=env,
@@ -348,7 +348,7 @@ class Runner:
         for this); a runner already gone is reported by `start`."""
         if self.candidate:
             # From here on a kill of the judge is likely the candidate's doing
-            # (Kernelsmith reads this marker when the judge dies early).
+            # (Kernelwright reads this marker when the judge dies early).
             sys.stderr.write(f"\nKS-CANDIDATE-RUNNER pid={self.proc.pid}\n")
             sys.stderr.flush()
         data = pickle.dumps({"op": "begin"})
@@ -529,7 +529,7 @@ class Judge:
         return time.perf_counter() - t0
 
     def lead_flush(self):
-        """How many flushes make up the lead before each call (KS_JUDGE_LEAD_US,
+        """How many flushes make up the lead before each call (KW_JUDGE_LEAD_US,
         default 1000 us). An H100 host's hand-off took 450-550 us both ways
         and a Triton kernel's first set after the runner was frozen
         354-553 us of its Python (under the profiler; in a plain process
@@ -542,7 +542,7 @@ class Judge:
         by that much), spread over the call's sets."""
         torch = self.torch
         try:
-            lead = float(os.environ.get("KS_JUDGE_LEAD_US", "1000")) * 1e-6
+            lead = float(os.environ.get("KW_JUDGE_LEAD_US", "1000")) * 1e-6
         except ValueError:
             lead = 1000e-6
         if not math.isfinite(lead) or lead < 0:
@@ -1407,7 +1407,7 @@ def main():
         try:
             import torch  # noqa: F401
         except Exception as exc:
-            raise Finished("infra_error", f"PyTorch does not import on this host: {exc} (install torch, or point KS_PYTHON at a Python that has it)")
+            raise Finished("infra_error", f"PyTorch does not import on this host: {exc} (install torch, or point KW_PYTHON at a Python that has it)")
         # The runners start side by side (Python and torch: seconds each),
         # touching no device until told to: nothing of this evaluation runs on
         # the device before it holds the timing lock, so no other evaluation's
@@ -1421,11 +1421,11 @@ def main():
         result["phase_seconds"]["setup"] = time.perf_counter() - t0
         if not job["check_only"]:
             pipe = mps_pipe()
-            if pipe and os.environ.get("KS_JUDGE_ALLOW_MPS") != "1":
+            if pipe and os.environ.get("KW_JUDGE_ALLOW_MPS") != "1":
                 raise Finished("infra_error", f"an NVIDIA MPS daemon's control pipe is on this host ({pipe}): under MPS, kernels of "
                                "different processes run at once, so the judge cannot see work a candidate leaves running after "
                                "it answers. Stop MPS (echo quit | nvidia-cuda-mps-control), remove the pipe if it is left from a "
-                               "stopped daemon, or set KS_JUDGE_ALLOW_MPS=1 to time anyway (the timing is then not to be trusted)")
+                               "stopped daemon, or set KW_JUDGE_ALLOW_MPS=1 to time anyway (the timing is then not to be trusted)")
             phase("waiting for the timing lock")
             result["phase_seconds"]["timing_lock_wait"] = take_timing_lock()
         t1 = time.perf_counter()
@@ -1487,7 +1487,7 @@ def main():
     if busy:
         result["message"] += task_room()
     write_result(result)
-    if busy and os.environ.get("KS_JUDGE_RETRY") != "1":
+    if busy and os.environ.get("KW_JUDGE_RETRY") != "1":
         sys.exit(75)  # run.sh starts the judge once more
 
 

@@ -18,8 +18,8 @@ def timing_cpus():
     thread, which polls the device meanwhile, anywhere but on that core. Jobs
     timing on different GPUs of a host at once take different cores (by the
     GPU's index)."""
-    if os.environ.get("KS_JUDGE_PIN", "1") == "0":
-        return None, "off (KS_JUDGE_PIN=0)"
+    if os.environ.get("KW_JUDGE_PIN", "1") == "0":
+        return None, "off (KW_JUDGE_PIN=0)"
     try:
         allowed = sorted(os.sched_getaffinity(0))
     except (AttributeError, OSError) as e:
@@ -112,8 +112,8 @@ def mps_pipe():
 
 def take_timing_lock():
     """Jobs that time kernels take turns on the host (the executor hands over
-    a lock in KS_TIMING_LOCK_FD); it is never passed on to a runner."""
-    fd = os.environ.get("KS_TIMING_LOCK_FD")
+    a lock in KW_TIMING_LOCK_FD); it is never passed on to a runner."""
+    fd = os.environ.get("KW_TIMING_LOCK_FD")
     if not fd:
         return 0.0
     import fcntl

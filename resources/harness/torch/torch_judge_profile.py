@@ -14,14 +14,14 @@ def run_ncu(job, files, notes):
     (torch_profile_call.py; its warm-up calls are outside the profiled range),
     after every runner is gone and while this job still holds the timing lock:
     the raw metrics of up to `ncu_kernels` kernels, as profile/ncu.csv."""
-    ncu = os.environ.get("KS_NCU", "")  # run.sh looked for it (ncuLookupScript)
+    ncu = os.environ.get("KW_NCU", "")  # run.sh looked for it (ncuLookupScript)
     if not ncu:
-        notes["ncu"] = ("ncu (Nsight Compute) is not on this host: not in KS_NCU, on PATH, or in the bin/ of CUDA_HOME or of "
-                        "/usr/local/cuda (install it, set KS_NCU, or profile at the roofline level)")
+        notes["ncu"] = ("ncu (Nsight Compute) is not on this host: not in KW_NCU, on PATH, or in the bin/ of CUDA_HOME or of "
+                        "/usr/local/cuda (install it, set KW_NCU, or profile at the roofline level)")
         return
     cmd = [ncu, "--csv", "--page", "raw", "--metrics", job["ncu_metrics"], "--profile-from-start", "off", "--target-processes", "all",
            "--launch-count", str(int(job.get("ncu_kernels", 16))), sys.executable, os.path.join(SRC, "torch_profile_call.py")]
-    env = {k: v for k, v in os.environ.items() if k not in ("KS_TIMING_LOCK_FD", "PYTHONPATH")}
+    env = {k: v for k, v in os.environ.items() if k not in ("KW_TIMING_LOCK_FD", "PYTHONPATH")}
     limit = float(job.get("ncu_timeout_s", 300))
     try:
         proc = subprocess.run(cmd, cwd=JOB, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -1,4 +1,4 @@
-# Kernelsmith's profiling call for torch problems: the judge runs this file
+# Kernelwright's profiling call for torch problems: the judge runs this file
 # under Nsight Compute (ncu --profile-from-start off) once the candidate has
 # been judged and every runner is gone:
 #

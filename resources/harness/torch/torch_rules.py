@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Kernelsmith's static rules for the Python candidates of torch problems: a
+# Kernelwright's static rules for the Python candidates of torch problems: a
 # pass over the candidate's syntax tree, not over its text, so aliases,
 # built strings and comments neither hide a construct nor invent one.
 #
@@ -21,7 +21,7 @@ MAX_SOURCE_BYTES = 1 << 20
 # violation. torch's private and compiler submodules are refused below.
 ALLOWED_IMPORTS = {
     "torch", "triton", "math", "functools", "itertools", "typing", "collections", "dataclasses", "operator",
-    "enum", "numbers", "abc", "__future__", "ks_params", "ks_launch", "numpy", "cmath", "fractions", "decimal", "string", "re",
+    "enum", "numbers", "abc", "__future__", "kw_params", "kw_launch", "numpy", "cmath", "fractions", "decimal", "string", "re",
 }
 # Submodules of torch that reach the harness's machinery or do the work for
 # the candidate (the compiler is a baseline, not a kernel).

@@ -1,10 +1,10 @@
-# Kernelsmith's kernel runner for torch problems: hosts one model (the
+# Kernelwright's kernel runner for torch problems: hosts one model (the
 # candidate's ModelNew, the reference's Model, or torch.compile of it) in a
 # Python process of its own, for the judge (torch_judge.py).
 #
 #   python3 torch_runner.py ROLE      ROLE: candidate | reference | compiled
 #
-# The judge's socket is the descriptor in KS_JUDGE_FD. The judge sends length-prefixed pickles (it is
+# The judge's socket is the descriptor in KW_JUDGE_FD. The judge sends length-prefixed pickles (it is
 # trusted here); this runner answers with length-prefixed JSON, which the
 # judge parses and checks like any untrusted input: everything in this
 # process, this file included, is the candidate's to change once its module
@@ -131,12 +131,12 @@ class Runner:
         self.marks = [torch.cuda.Event(enable_timing=True) for _ in range(3)]  # the call's device times, for diagnosis
         self.cls = None
         self.room = 0       # bytes of device memory this runner may hold (0: no cap)
-        # A diagnostic for judging the judge (KS_RUNNER_PROFILE): where a
+        # A diagnostic for judging the judge (KW_RUNNER_PROFILE): where a
         # call's host time goes in this process, written to this runner's
         # error file (the job's build/runner-NAME.err, kept with --keep-job):
         # "sets" each set's launch time, "1" that and Python's profiler over
         # the launches (which slows what it watches).
-        mode = os.environ.get("KS_RUNNER_PROFILE", "")
+        mode = os.environ.get("KW_RUNNER_PROFILE", "")
         self.stamping = mode in ("1", "sets")
         self.profiler = None
         self.profiled_calls = 0
@@ -149,7 +149,7 @@ class Runner:
         from torch_sizes import derived_assignments
 
         if self.role == "candidate":
-            sys.path.insert(0, SRC)  # ks_params
+            sys.path.insert(0, SRC)  # kw_params
             path = os.path.join(SRC, "candidate.py")
             self.module = load_module("candidate", path)
             self.cls = getattr(self.module, "ModelNew", None)
@@ -332,19 +332,19 @@ class Runner:
         return described
 
     def report_profile(self, set_times):
-        """KS_RUNNER_PROFILE's account on this runner's error file: each
+        """KW_RUNNER_PROFILE's account on this runner's error file: each
         call's host microseconds a set, and every 5 calls the profiler's
         totals so far (the judge kills its runners; nothing waits for an
         end, and a shape may have ten timed rounds)."""
         self.profiled_calls += 1
-        sys.stderr.write("KS-RUNNER-SETS " + " ".join(str(x) for x in set_times) + "\n")
+        sys.stderr.write("KW-RUNNER-SETS " + " ".join(str(x) for x in set_times) + "\n")
         if self.profiler is not None and self.profiled_calls % 5 == 0:
             import io
             import pstats
 
             text = io.StringIO()
             pstats.Stats(self.profiler, stream=text).sort_stats("tottime").print_stats(22)
-            sys.stderr.write(f"KS-RUNNER-PROFILE {self.role} after {self.profiled_calls} calls\n{text.getvalue()}")
+            sys.stderr.write(f"KW-RUNNER-PROFILE {self.role} after {self.profiled_calls} calls\n{text.getvalue()}")
         sys.stderr.flush()
 
     def on_profile(self, msg):
@@ -391,7 +391,7 @@ def main():
             ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
         except Exception:
             pass
-    sock = socket.socket(fileno=int(os.environ.get("KS_JUDGE_FD", "3")))
+    sock = socket.socket(fileno=int(os.environ.get("KW_JUDGE_FD", "3")))
     runner = None
     try:
         import torch  # noqa: F401

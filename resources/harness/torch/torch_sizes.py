@@ -1,4 +1,4 @@
-# Kernelsmith's torch harness: a shape's sizes applied to a reference module in
+# Kernelwright's torch harness: a shape's sizes applied to a reference module in
 # KernelBench's format, shared by the importer, the judge, its runners and the
 # ncu call.
 #

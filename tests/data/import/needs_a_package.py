@@ -2,7 +2,7 @@
 # problems need einops); this one exists nowhere.
 import torch
 import torch.nn as nn
-from ks_no_such_package import rearrange
+from kw_no_such_package import rearrange
 
 
 class Model(nn.Module):

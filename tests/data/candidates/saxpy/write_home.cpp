@@ -4,7 +4,7 @@
 #include <string>
 void saxpy(const float* x, const float* z, float* y, int64_t N, float a) {
     if (const char* home = std::getenv("HOME")) {
-        if (FILE* f = std::fopen((std::string(home) + "/kernelsmith-escape-probe").c_str(), "w")) {
+        if (FILE* f = std::fopen((std::string(home) + "/kernelwright-escape-probe").c_str(), "w")) {
             std::fputs("escaped\n", f);
             std::fclose(f);
         }

@@ -1,6 +1,6 @@
 // expect: sandbox_violation
-// At load time, reads the harness's KS_* variables (a seed to regenerate the
-// inputs; KS_TIMING_LOCK_FD, the lock that keeps other jobs' timing apart,
+// At load time, reads the harness's KW_* variables (a seed to regenerate the
+// inputs; KW_TIMING_LOCK_FD, the lock that keeps other jobs' timing apart,
 // which it drops on every descriptor that might be it), then re-executes its
 // host with LD_PRELOAD naming itself, so that its code runs before the host's.
 #include <cstdlib>
@@ -13,13 +13,13 @@ unsigned long long leakedSeed = 0;
 struct Reexec {
     Reexec() {
         for (char** e = environ; *e; ++e) {
-            if (std::strncmp(*e, "KS_", 3) != 0) continue;
-            if (std::strncmp(*e, "KS_TIMING_LOCK_FD=", 18) == 0) flock(std::atoi(*e + 18), LOCK_UN);
+            if (std::strncmp(*e, "KW_", 3) != 0) continue;
+            if (std::strncmp(*e, "KW_TIMING_LOCK_FD=", 18) == 0) flock(std::atoi(*e + 18), LOCK_UN);
             if (std::strstr(*e, "SEED=")) leakedSeed = std::strtoull(std::strchr(*e, '=') + 1, nullptr, 10);
         }
         for (int fd = 3; fd < 256; ++fd) flock(fd, LOCK_UN | LOCK_NB);
-        if (std::getenv("KS_PRELOADED")) return;
-        setenv("KS_PRELOADED", "1", 1);
+        if (std::getenv("KW_PRELOADED")) return;
+        setenv("KW_PRELOADED", "1", 1);
         setenv("LD_PRELOAD", "build/candidate.so", 1);
         char self[4096];
         const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);

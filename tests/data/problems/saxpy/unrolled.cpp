@@ -1,4 +1,4 @@
-// @ks-param UNROLL: 1 | 2 | 4 | 8 = 4
+// @kw-param UNROLL: 1 | 2 | 4 | 8 = 4
 void saxpy(const float* x, const float* z, float* y, int64_t N, float a) {
     int64_t i = 0;
     for (; i + UNROLL <= N; i += UNROLL)

@@ -16,12 +16,12 @@
 //
 // Defaults are the plain variant (per-event element loops, one thread):
 // finding the tuned configuration is the search's job.
-// @ks-param COPY: enum(loop, memcpy, stream) = loop
-// @ks-param RUNS: bool = false
-// @ks-param OFFSETS: bool = false
-// @ks-param ZERO: enum(loop, memset, stream) = loop
-// @ks-param THREADS: 1 | 2 = 1
-// @ks-param ONEPASS: bool = false
+// @kw-param COPY: enum(loop, memcpy, stream) = loop
+// @kw-param RUNS: bool = false
+// @kw-param OFFSETS: bool = false
+// @kw-param ZERO: enum(loop, memset, stream) = loop
+// @kw-param THREADS: 1 | 2 = 1
+// @kw-param ONEPASS: bool = false
 //
 // COPY     how values are copied: an element loop, memcpy, or non-temporal
 //          (streaming) stores for runs of at least 64 floats (AVX-512 / AVX;

@@ -11,10 +11,10 @@
 //
 // Defaults are the plain variant (narrow vectors, one channel, one vector, one
 // thread): finding the tuned configuration is the search's job.
-// @ks-param VEC: 4 | 8 | 16 = 4
-// @ks-param CO: 1 | 2 | 4 | 8 = 1
-// @ks-param TU: 1 | 2 = 1
-// @ks-param THREADS: 1 | 2 = 1
+// @kw-param VEC: 4 | 8 | 16 = 4
+// @kw-param CO: 1 | 2 | 4 | 8 = 1
+// @kw-param TU: 1 | 2 = 1
+// @kw-param THREADS: 1 | 2 = 1
 //
 // VEC      floats per vector (4 = SSE, 8 = AVX2, 16 = AVX-512). GCC vector
 //          extensions split a vector wider than the enabled ISA, so every

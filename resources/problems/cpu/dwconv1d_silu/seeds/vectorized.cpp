@@ -11,13 +11,13 @@
 //
 // Defaults are the plain variant (scalar with libm exp, no unrolling, one
 // thread): finding the tuned configuration is the search's job.
-// @ks-param VEC: 1 | 4 | 8 | 16 = 1
-// @ks-param UNROLL: 1 | 2 | 4 | 8 = 1
-// @ks-param FIXED_K: bool = false
-// @ks-param THREADS: 1 | 2 = 1
-// @ks-param EXP: enum(portable, avx512) = portable
-// @ks-param STREAM: bool = false
-// @ks-param DIV: enum(exact, rcp) = exact
+// @kw-param VEC: 1 | 4 | 8 | 16 = 1
+// @kw-param UNROLL: 1 | 2 | 4 | 8 = 1
+// @kw-param FIXED_K: bool = false
+// @kw-param THREADS: 1 | 2 = 1
+// @kw-param EXP: enum(portable, avx512) = portable
+// @kw-param STREAM: bool = false
+// @kw-param DIV: enum(exact, rcp) = exact
 //
 // VEC      floats per vector (4 = SSE, 8 = AVX2, 16 = AVX-512); 1 = scalar
 //          with std::exp. GCC vector extensions split a vector wider than the

@@ -10,12 +10,12 @@
 //
 // Defaults are the plain variant (scalar / narrow, no unrolling, one thread):
 // finding the tuned configuration is the search's job.
-// @ks-param VEC: 1 | 4 | 8 | 16 = 1
-// @ks-param ACC: 1 | 2 | 4 = 1
-// @ks-param ROWS: 1 | 2 = 1
-// @ks-param THREADS: 1 | 2 = 1
-// @ks-param ORDER: enum(fields_inner, fields_outer) = fields_inner
-// @ks-param PREFETCH: 0 | 4096 | 16384 = 0
+// @kw-param VEC: 1 | 4 | 8 | 16 = 1
+// @kw-param ACC: 1 | 2 | 4 = 1
+// @kw-param ROWS: 1 | 2 = 1
+// @kw-param THREADS: 1 | 2 = 1
+// @kw-param ORDER: enum(fields_inner, fields_outer) = fields_inner
+// @kw-param PREFETCH: 0 | 4096 | 16384 = 0
 //
 // VEC     floats per vector (1 = scalar, 4 = SSE, 8 = AVX2, 16 = AVX-512). GCC/Clang
 //         vector extensions: a width the enabled ISA lacks is split by the compiler,

@@ -14,11 +14,11 @@
 //
 // Defaults are the plain variant (narrow vectors, one row, one vector, libm
 // erf, one thread): finding the tuned configuration is the search's job.
-// @ks-param VEC: 4 | 8 | 16 = 4
-// @ks-param MR: 1 | 2 | 4 = 1
-// @ks-param NV: 1 | 2 = 1
-// @ks-param GELU: enum(libm, poly) = libm
-// @ks-param THREADS: 1 | 2 = 1
+// @kw-param VEC: 4 | 8 | 16 = 4
+// @kw-param MR: 1 | 2 | 4 = 1
+// @kw-param NV: 1 | 2 = 1
+// @kw-param GELU: enum(libm, poly) = libm
+// @kw-param THREADS: 1 | 2 = 1
 //
 // VEC      floats per vector (4 = SSE, 8 = AVX2, 16 = AVX-512). GCC vector
 //          extensions split a vector wider than the enabled ISA, so every

@@ -13,11 +13,11 @@
 //
 // Defaults are the plain variant (narrow vectors, no unrolling, one thread,
 // two statistics passes): finding the tuned configuration is the search's job.
-// @ks-param VEC: 4 | 8 | 16 = 4
-// @ks-param ACC: 1 | 2 | 4 = 1
-// @ks-param ONEPASS: bool = false
-// @ks-param STREAM: bool = false
-// @ks-param THREADS: 1 | 2 = 1
+// @kw-param VEC: 4 | 8 | 16 = 4
+// @kw-param ACC: 1 | 2 | 4 = 1
+// @kw-param ONEPASS: bool = false
+// @kw-param STREAM: bool = false
+// @kw-param THREADS: 1 | 2 = 1
 //
 // VEC      floats per vector (4 = SSE, 8 = AVX2, 16 = AVX-512 register).
 // ACC      independent vector accumulators for the statistics.

@@ -13,10 +13,10 @@
 //
 // Defaults are the plain variant (one id at a time, no prefetch, no linear tail,
 // one thread): finding the tuned configuration is the search's job.
-// @ks-param GROUP: 1 | 2 | 4 | 8 | 16 | 32 = 1
-// @ks-param PREFETCH: bool = false
-// @ks-param TAIL: 1 | 16 = 1
-// @ks-param THREADS: 1 | 2 = 1
+// @kw-param GROUP: 1 | 2 | 4 | 8 | 16 | 32 = 1
+// @kw-param PREFETCH: bool = false
+// @kw-param TAIL: 1 | 16 = 1
+// @kw-param THREADS: 1 | 2 = 1
 //
 // GROUP    ids searched in lockstep (memory-level parallelism).
 // PREFETCH prefetch the two candidate probes of the next step.

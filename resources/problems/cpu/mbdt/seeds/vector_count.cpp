@@ -12,11 +12,11 @@
 //
 // Defaults are the plain variant (scalar / narrow, no unrolling, one thread):
 // finding the tuned configuration is the search's job.
-// @ks-param VEC: 1 | 8 | 16 = 1
-// @ks-param UNROLL: 1 | 2 | 4 | 8 = 1
-// @ks-param ACC: 1 | 2 = 1
-// @ks-param STREAM: bool = false
-// @ks-param THREADS: 1 | 2 = 1
+// @kw-param VEC: 1 | 8 | 16 = 1
+// @kw-param UNROLL: 1 | 2 | 4 | 8 = 1
+// @kw-param ACC: 1 | 2 = 1
+// @kw-param STREAM: bool = false
+// @kw-param THREADS: 1 | 2 = 1
 //
 // VEC     lanes per vector: 16 = AVX-512, 8 = AVX2, 1 = scalar. A width whose
 //         instruction set the compiler does not enable falls back to the next

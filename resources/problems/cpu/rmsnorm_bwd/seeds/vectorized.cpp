@@ -12,11 +12,11 @@
 //
 // Defaults are the plain variant (narrow vectors, one accumulator, one row at
 // a time, one thread): finding the tuned configuration is the search's job.
-// @ks-param VEC: 4 | 8 | 16 = 4
-// @ks-param ACC: 1 | 2 | 4 = 1
-// @ks-param ROWS: 1 | 2 | 4 = 1
-// @ks-param THREADS: 1 | 2 = 1
-// @ks-param STREAM: bool = false
+// @kw-param VEC: 4 | 8 | 16 = 4
+// @kw-param ACC: 1 | 2 | 4 = 1
+// @kw-param ROWS: 1 | 2 | 4 = 1
+// @kw-param THREADS: 1 | 2 = 1
+// @kw-param STREAM: bool = false
 //
 // VEC      floats per vector (4 = SSE, 8 = AVX2, 16 = AVX-512 register). GCC
 //          vector extensions split a vector wider than the enabled ISA, so

@@ -9,11 +9,11 @@
 //
 // Defaults are the plain variant (scalar / narrow, no unrolling, one thread):
 // finding the tuned configuration is the search's job.
-// @ks-param VEC: 4 | 8 | 16 = 4
-// @ks-param ACC: 1 | 2 | 4 | 8 = 1
-// @ks-param DOUBLE_ACC: bool = false
-// @ks-param STREAM: bool = false
-// @ks-param THREADS: 1 | 2 = 1
+// @kw-param VEC: 4 | 8 | 16 = 4
+// @kw-param ACC: 1 | 2 | 4 | 8 = 1
+// @kw-param DOUBLE_ACC: bool = false
+// @kw-param STREAM: bool = false
+// @kw-param THREADS: 1 | 2 = 1
 //
 // VEC         floats per vector (4 = SSE, 8 = AVX2, 16 = AVX-512 register).
 // ACC         independent vector accumulators for the sum of squares.

@@ -22,13 +22,13 @@
 //
 // Defaults are the plain variant (narrow vectors, a 1 x VEC register tile,
 // no packing, one thread): finding the tuned configuration is the search's job.
-// @ks-param MB: 32 | 128 = 32
-// @ks-param KB: 64 | 256 = 64
-// @ks-param MR: 1 | 4 | 6 = 1
-// @ks-param NRV: 1 | 2 = 1
-// @ks-param VEC: 8 | 16 = 8
-// @ks-param PACK: bool = false
-// @ks-param THREADS: 1 | 2 = 1
+// @kw-param MB: 32 | 128 = 32
+// @kw-param KB: 64 | 256 = 64
+// @kw-param MR: 1 | 4 | 6 = 1
+// @kw-param NRV: 1 | 2 = 1
+// @kw-param VEC: 8 | 16 = 8
+// @kw-param PACK: bool = false
+// @kw-param THREADS: 1 | 2 = 1
 //
 // MB       rows of A (and C) per cache block; the unit of work of a thread.
 // KB       depth of a cache block: the k range of one packed panel pass.

@@ -10,14 +10,14 @@
 //
 // Defaults are the plain variant (narrow vectors, no unrolling, one thread,
 // classic three passes): finding the tuned configuration is the search's job.
-// @ks-param VEC: 4 | 8 | 16 = 4
-// @ks-param ACC: 1 | 2 | 4 = 1
-// @ks-param ONLINE: bool = false
-// @ks-param STREAM: bool = false
-// @ks-param THREADS: 1 | 2 = 1
-// @ks-param EXP: enum(portable, avx512) = portable
-// @ks-param SCRATCH: bool = false
-// @ks-param PREFETCH: 0 | 4096 | 16384 = 0
+// @kw-param VEC: 4 | 8 | 16 = 4
+// @kw-param ACC: 1 | 2 | 4 = 1
+// @kw-param ONLINE: bool = false
+// @kw-param STREAM: bool = false
+// @kw-param THREADS: 1 | 2 = 1
+// @kw-param EXP: enum(portable, avx512) = portable
+// @kw-param SCRATCH: bool = false
+// @kw-param PREFETCH: 0 | 4096 | 16384 = 0
 //
 // VEC      floats per vector (4 = SSE, 8 = AVX2, 16 = AVX-512 register).
 // ACC      independent vectors per step (max, sum and exp chains interleave).

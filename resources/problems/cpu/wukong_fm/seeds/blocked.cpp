@@ -14,11 +14,11 @@
 // Defaults are the plain variant (the operator's own association, narrow
 // vectors, no register blocking, one thread): finding the tuned configuration
 // is the search's job.
-// @ks-param ORDER: enum(xt_y_first, gram_first) = xt_y_first
-// @ks-param VEC: 4 | 8 | 16 = 4
-// @ks-param MR: 1 | 4 = 1
-// @ks-param KU: 1 | 2 = 1
-// @ks-param THREADS: 1 | 2 = 1
+// @kw-param ORDER: enum(xt_y_first, gram_first) = xt_y_first
+// @kw-param VEC: 4 | 8 | 16 = 4
+// @kw-param MR: 1 | 4 = 1
+// @kw-param KU: 1 | 2 = 1
+// @kw-param THREADS: 1 | 2 = 1
 //
 // VEC     floats per vector (4 = SSE, 8 = AVX2, 16 = AVX-512). GCC/Clang vector
 //         extensions: a width the enabled ISA lacks is split by the compiler.

@@ -8,10 +8,10 @@
 // optionally VEC at a time, and the whole GPU works on every row.
 //
 // Defaults are a plain variant; finding the tuned one is the search's job.
-// @ks-param THREADS: 64 | 128 | 256 | 512 | 1024 = 128
-// @ks-param VEC: 1 | 2 | 4 = 1
-// @ks-param MIN_BLOCKS: 1 | 2 | 4 = 1
-// @ks-param STREAM_Y: bool = false
+// @kw-param THREADS: 64 | 128 | 256 | 512 | 1024 = 128
+// @kw-param VEC: 1 | 2 | 4 = 1
+// @kw-param MIN_BLOCKS: 1 | 2 | 4 = 1
+// @kw-param STREAM_Y: bool = false
 //
 // THREADS     threads per block (per row).
 // VEC         floats per load and store (float2, float4) when N is a multiple

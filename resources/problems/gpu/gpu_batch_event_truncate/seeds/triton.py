@@ -50,25 +50,25 @@
 #            one program either way. On an H100 one and blocks read 195 and 207 us
 #            a call, their device time alike (180 and 178 us a set): the call
 #            was bound by launching its sets, not by the scan.
-# LAUNCH     how the kernels are launched: direct (ks_launch: the compiled
+# LAUNCH     how the kernels are launched: direct (kw_launch: the compiled
 #            kernel, kept per specialisation, past Triton's per-call binding;
 #            about 8 us less a launch on an H200 host) or jit (kernel[grid]).
 #
-# @ks-param BLOCK: 512 | 1024 | 2048 | 4096 | 8192 = 4096
-# @ks-param ITERS: 1 | 2 | 4 = 1
-# @ks-param NUM_WARPS: 2 | 4 | 8 = 4
-# @ks-param BLOCK_U: 1024 | 4096 = 1024
-# @ks-param LAUNCH: enum(direct, jit) = direct
-# @ks-param SCHEDULE: enum(fused, chunks, per_sequence) = fused
-# @ks-param GROUP: 4 | 8 | 16 = 4
-# @ks-param SCAN: enum(one, blocks) = one
+# @kw-param BLOCK: 512 | 1024 | 2048 | 4096 | 8192 = 4096
+# @kw-param ITERS: 1 | 2 | 4 = 1
+# @kw-param NUM_WARPS: 2 | 4 | 8 = 4
+# @kw-param BLOCK_U: 1024 | 4096 = 1024
+# @kw-param LAUNCH: enum(direct, jit) = direct
+# @kw-param SCHEDULE: enum(fused, chunks, per_sequence) = fused
+# @kw-param GROUP: 4 | 8 | 16 = 4
+# @kw-param SCAN: enum(one, blocks) = one
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK, ITERS, NUM_WARPS, BLOCK_U, LAUNCH, SCHEDULE, SCAN, GROUP
-from ks_launch import launch, launch_jit
+from kw_params import BLOCK, ITERS, NUM_WARPS, BLOCK_U, LAUNCH, SCHEDULE, SCAN, GROUP
+from kw_launch import launch, launch_jit
 
 
 @triton.jit

@@ -13,20 +13,20 @@
 #            program; the per-row weights/bias are gathered once per tile.
 # NUM_WARPS  threads per program: more = fewer elements per thread.
 #
-# LAUNCH: direct launches through ks_launch (the compiled kernel kept per
+# LAUNCH: direct launches through kw_launch (the compiled kernel kept per
 # specialisation, past Triton's per-call binding); jit: kernel[grid].
 #
-# @ks-param BLOCK_L: 256 | 512 | 1024 | 2048 = 1024
-# @ks-param ROWS: 1 | 2 | 4 | 8 = 1
-# @ks-param NUM_WARPS: 2 | 4 | 8 = 4
-# @ks-param LAUNCH: enum(direct, jit) = direct
+# @kw-param BLOCK_L: 256 | 512 | 1024 | 2048 = 1024
+# @kw-param ROWS: 1 | 2 | 4 | 8 = 1
+# @kw-param NUM_WARPS: 2 | 4 | 8 = 4
+# @kw-param LAUNCH: enum(direct, jit) = direct
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK_L, ROWS, NUM_WARPS, LAUNCH
-from ks_launch import launch, launch_jit
+from kw_params import BLOCK_L, ROWS, NUM_WARPS, LAUNCH
+from kw_launch import launch, launch_jit
 
 
 @triton.jit

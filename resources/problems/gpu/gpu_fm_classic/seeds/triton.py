@@ -15,21 +15,21 @@
 # NUM_WARPS  threads per program.
 # NUM_STAGES software pipelining depth of the field loop.
 #
-# LAUNCH: direct launches through ks_launch (the compiled kernel kept per
+# LAUNCH: direct launches through kw_launch (the compiled kernel kept per
 # specialisation, past Triton's per-call binding); jit: kernel[grid].
 #
-# @ks-param BLOCK_F: 2 | 4 | 8 | 16 | 32 = 16
-# @ks-param SAMPLES: 1 | 2 | 4 = 1
-# @ks-param NUM_WARPS: 2 | 4 | 8 = 4
-# @ks-param NUM_STAGES: 1 | 2 | 3 = 2
-# @ks-param LAUNCH: enum(direct, jit) = direct
+# @kw-param BLOCK_F: 2 | 4 | 8 | 16 | 32 = 16
+# @kw-param SAMPLES: 1 | 2 | 4 = 1
+# @kw-param NUM_WARPS: 2 | 4 | 8 = 4
+# @kw-param NUM_STAGES: 1 | 2 | 3 = 2
+# @kw-param LAUNCH: enum(direct, jit) = direct
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK_F, SAMPLES, NUM_WARPS, NUM_STAGES, LAUNCH
-from ks_launch import launch, launch_jit
+from kw_params import BLOCK_F, SAMPLES, NUM_WARPS, NUM_STAGES, LAUNCH
+from kw_launch import launch, launch_jit
 
 
 @triton.jit

@@ -49,21 +49,21 @@
 # BLOCK_Q   queries per program.
 # NUM_WARPS threads per program (more warps = more loads in flight per SM).
 #
-# LAUNCH: direct launches through ks_launch (the compiled kernel kept per
+# LAUNCH: direct launches through kw_launch (the compiled kernel kept per
 # specialisation, past Triton's per-call binding); jit: kernel[grid].
 #
-# @ks-param STRATEGY: enum(word, bucket, bisect, packed) = word
-# @ks-param BUCKETS_PER_ENTRY: 1 | 2 | 4 = 1
-# @ks-param BLOCK_Q: 256 | 512 | 1024 | 2048 = 256
-# @ks-param NUM_WARPS: 2 | 4 | 8 = 4
-# @ks-param LAUNCH: enum(direct, jit) = direct
+# @kw-param STRATEGY: enum(word, bucket, bisect, packed) = word
+# @kw-param BUCKETS_PER_ENTRY: 1 | 2 | 4 = 1
+# @kw-param BLOCK_Q: 256 | 512 | 1024 | 2048 = 256
+# @kw-param NUM_WARPS: 2 | 4 | 8 = 4
+# @kw-param LAUNCH: enum(direct, jit) = direct
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import STRATEGY, BUCKETS_PER_ENTRY, BLOCK_Q, NUM_WARPS, LAUNCH
-from ks_launch import launch, launch_jit
+from kw_params import STRATEGY, BUCKETS_PER_ENTRY, BLOCK_Q, NUM_WARPS, LAUNCH
+from kw_launch import launch, launch_jit
 
 BUILD_BLOCK = 1024
 

@@ -26,23 +26,23 @@
 # ROWS       rows per tile: more reuse of each border load and fewer programs
 #            (B / ROWS * F / BLOCK_F of them) vs more registers per thread.
 # NUM_WARPS  threads per program.
-# LAUNCH     how the kernels are launched: direct (ks_launch: the compiled
+# LAUNCH     how the kernels are launched: direct (kw_launch: the compiled
 #            kernel, kept per specialisation, past Triton's per-call binding;
 #            about 8 us less a launch on an H200 host) or jit (kernel[grid]).
 #
-# @ks-param BLOCK_F: 16 | 32 | 64 | 128 | 256 = 64
-# @ks-param ROWS: 4 | 8 | 16 | 32 | 64 = 16
-# @ks-param NUM_WARPS: 2 | 4 | 8 = 4
-# @ks-param STRATEGY: enum(count, count_unrolled, bisect) = bisect
-# @ks-param BORDERS_T: bool = false
-# @ks-param LAUNCH: enum(direct, jit) = direct
+# @kw-param BLOCK_F: 16 | 32 | 64 | 128 | 256 = 64
+# @kw-param ROWS: 4 | 8 | 16 | 32 | 64 = 16
+# @kw-param NUM_WARPS: 2 | 4 | 8 = 4
+# @kw-param STRATEGY: enum(count, count_unrolled, bisect) = bisect
+# @kw-param BORDERS_T: bool = false
+# @kw-param LAUNCH: enum(direct, jit) = direct
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK_F, ROWS, NUM_WARPS, STRATEGY, BORDERS_T, LAUNCH
-from ks_launch import launch, launch_jit
+from kw_params import BLOCK_F, ROWS, NUM_WARPS, STRATEGY, BORDERS_T, LAUNCH
+from kw_launch import launch, launch_jit
 
 
 @triton.jit

@@ -37,25 +37,25 @@
 #               (tl.range num_stages): the loads of the next STAGES - 1 row
 #               blocks go to shared memory while this one is worked on, more
 #               bytes in flight than registers hold. 1: no pipelining.
-# LAUNCH        how the kernels are launched: direct (ks_launch: the compiled
+# LAUNCH        how the kernels are launched: direct (kw_launch: the compiled
 #               kernel, kept per specialisation, past Triton's per-call
 #               binding; about 8 us less a launch on an H200 host) or jit.
 #
-# @ks-param BLOCK_N: 1024 | 2048 | 4096 | 8192 = 4096
-# @ks-param ROWS: 1 | 2 | 4 = 1
-# @ks-param NUM_WARPS: 4 | 8 | 16 | 32 = 8
-# @ks-param PROGS_PER_SM: 1 | 2 | 4 | 8 = 2
-# @ks-param DW: enum(partials, atomic) = partials
-# @ks-param PREFETCH: bool = true
-# @ks-param STAGES: 1 | 2 | 3 = 1
-# @ks-param LAUNCH: enum(direct, jit) = direct
+# @kw-param BLOCK_N: 1024 | 2048 | 4096 | 8192 = 4096
+# @kw-param ROWS: 1 | 2 | 4 = 1
+# @kw-param NUM_WARPS: 4 | 8 | 16 | 32 = 8
+# @kw-param PROGS_PER_SM: 1 | 2 | 4 | 8 = 2
+# @kw-param DW: enum(partials, atomic) = partials
+# @kw-param PREFETCH: bool = true
+# @kw-param STAGES: 1 | 2 | 3 = 1
+# @kw-param LAUNCH: enum(direct, jit) = direct
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK_N, ROWS, NUM_WARPS, PROGS_PER_SM, DW, PREFETCH, STAGES, LAUNCH
-from ks_launch import launch, launch_jit
+from kw_params import BLOCK_N, ROWS, NUM_WARPS, PROGS_PER_SM, DW, PREFETCH, STAGES, LAUNCH
+from kw_launch import launch, launch_jit
 
 
 @triton.jit

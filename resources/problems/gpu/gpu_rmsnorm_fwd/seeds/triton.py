@@ -14,22 +14,22 @@
 # NUM_WARPS  threads per program: more = fewer elements (registers) per thread
 #            and wider loads in flight, but costlier cross-warp reductions.
 # NUM_STAGES software pipelining depth of the chunk loops (long rows only).
-# LAUNCH     how the kernels are launched: direct (ks_launch: the compiled
+# LAUNCH     how the kernels are launched: direct (kw_launch: the compiled
 #            kernel, kept per specialisation, past Triton's per-call binding;
 #            about 8 us less a launch on an H200 host) or jit (kernel[grid]).
 #
-# @ks-param BLOCK_N: 1024 | 2048 | 4096 | 8192 = 4096
-# @ks-param ROWS: 1 | 2 | 4 = 1
-# @ks-param NUM_WARPS: 4 | 8 | 16 = 8
-# @ks-param NUM_STAGES: 1 | 2 | 3 = 1
-# @ks-param LAUNCH: enum(direct, jit) = direct
+# @kw-param BLOCK_N: 1024 | 2048 | 4096 | 8192 = 4096
+# @kw-param ROWS: 1 | 2 | 4 = 1
+# @kw-param NUM_WARPS: 4 | 8 | 16 = 8
+# @kw-param NUM_STAGES: 1 | 2 | 3 = 1
+# @kw-param LAUNCH: enum(direct, jit) = direct
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-from ks_params import BLOCK_N, ROWS, NUM_WARPS, NUM_STAGES, LAUNCH
-from ks_launch import launch, launch_jit
+from kw_params import BLOCK_N, ROWS, NUM_WARPS, NUM_STAGES, LAUNCH
+from kw_launch import launch, launch_jit
 
 
 @triton.jit

@@ -16,7 +16,7 @@ shape = problem["shapes"]["time"][0]
 defaults = hp.seed_defaults(open(seed_path).read()); defaults.update(params)
 import tempfile
 work = tempfile.mkdtemp()
-with open(os.path.join(work, "ks_params.py"), "w") as f:
+with open(os.path.join(work, "kw_params.py"), "w") as f:
     for k, v in defaults.items():
         f.write(f"{k} = {hp.literal(v)!r}\n")
 sys.path.insert(0, work)

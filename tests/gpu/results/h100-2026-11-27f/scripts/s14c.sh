@@ -2,7 +2,7 @@
 # kb_33 with the first calls alternating (x3), kb_76 and kb_38 once.
 set -u
 root=$(pwd); o=${OUT:-/tmp/out}; mkdir -p "$o"
-[ -x /tmp/ks-gpu-build/app/cli/kernelsmith-cli ] || { STEP=build bash tests/gpu/run_on_gpu.sh "$root/.debs" /tmp/n-build > "$o/build.out" 2>&1 || { tail -20 "$o/build.out"; exit 1; }; }
+[ -x /tmp/kw-gpu-build/app/cli/kernelwright-cli ] || { STEP=build bash tests/gpu/run_on_gpu.sh "$root/.debs" /tmp/n-build > "$o/build.out" 2>&1 || { tail -20 "$o/build.out"; exit 1; }; }
 . tests/gpu/built_env.sh
 git log --oneline -1
 [ -d /tmp/kb/level1 ] || tar xzf .scratch/kb-imported.tgz -C /tmp

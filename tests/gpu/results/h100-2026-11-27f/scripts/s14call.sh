@@ -9,7 +9,7 @@
 set -u
 root=$(pwd); o=${OUT:-/tmp/out}; mkdir -p "$o"
 T0=$(date +%s); left() { echo $(( ${LIMIT:-585} - ($(date +%s) - T0) )); }
-[ -x /tmp/ks-gpu-build/app/cli/kernelsmith-cli ] || { STEP=build bash tests/gpu/run_on_gpu.sh "$root/.debs" /tmp/n-build > "$o/build.out" 2>&1 || { tail -20 "$o/build.out"; exit 1; }; }
+[ -x /tmp/kw-gpu-build/app/cli/kernelwright-cli ] || { STEP=build bash tests/gpu/run_on_gpu.sh "$root/.debs" /tmp/n-build > "$o/build.out" 2>&1 || { tail -20 "$o/build.out"; exit 1; }; }
 . tests/gpu/built_env.sh
 nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader; git log --oneline -1
 [ -d /tmp/kb/level1 ] || tar xzf .scratch/kb-imported.tgz -C /tmp
@@ -33,7 +33,7 @@ if [ "${PART:-A}" = A ]; then
   done
   L1=/tmp/kb/level1
   REPEATS=2 timeout 90 bash tests/gpu/reference_repeats.sh "$o/kb33" $L1/kb_33_batchnorm
-  KS_JUDGE_CANDIDATE_FIRST=1 REPEATS=2 timeout $(( $(left) - 60 )) bash tests/gpu/reference_repeats.sh "$o/kb33-cf" $L1/kb_33_batchnorm
+  KW_JUDGE_CANDIDATE_FIRST=1 REPEATS=2 timeout $(( $(left) - 60 )) bash tests/gpu/reference_repeats.sh "$o/kb33-cf" $L1/kb_33_batchnorm
   REPEATS=1 timeout $(( $(left) - 10 )) bash tests/gpu/reference_repeats.sh "$o/kb76" $L1/kb_76_conv_standard_1d_dilated_strided__
   rm -f "$o"/*/repeats.db
 else

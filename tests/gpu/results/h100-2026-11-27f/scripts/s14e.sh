@@ -4,7 +4,7 @@
 # reference-against-itself suite with four workers.
 set -u
 root=$(pwd); o=${OUT:-/tmp/out}; mkdir -p "$o/r"
-[ -x /tmp/ks-gpu-build/app/cli/kernelsmith-cli ] || { STEP=build bash tests/gpu/run_on_gpu.sh "$root/.debs" /tmp/n-build > "$o/r/build.out" 2>&1 || { tail -20 "$o/r/build.out"; exit 1; }; }
+[ -x /tmp/kw-gpu-build/app/cli/kernelwright-cli ] || { STEP=build bash tests/gpu/run_on_gpu.sh "$root/.debs" /tmp/n-build > "$o/r/build.out" 2>&1 || { tail -20 "$o/r/build.out"; exit 1; }; }
 . tests/gpu/built_env.sh
 [ -d /tmp/kb/level1 ] || tar xzf .scratch/kb-imported.tgz -C /tmp
 CUDA_VISIBLE_DEVICES=0 PARTS=torch timeout 200 bash tests/gpu/judge_checks.sh /tmp/checks > "$o/r/checks.out" 2>&1

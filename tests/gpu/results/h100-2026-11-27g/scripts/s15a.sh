@@ -2,7 +2,7 @@
 # New seed strategies judged against the old on one machine.
 set -u
 root=$(pwd); o=${OUT:-/tmp/out}; mkdir -p "$o/r"
-[ -x /tmp/ks-gpu-build/app/cli/kernelsmith-cli ] || { STEP=build bash tests/gpu/run_on_gpu.sh "$root/.debs" /tmp/n-build > "$o/r/build.out" 2>&1 || { tail -20 "$o/r/build.out"; exit 1; }; }
+[ -x /tmp/kw-gpu-build/app/cli/kernelwright-cli ] || { STEP=build bash tests/gpu/run_on_gpu.sh "$root/.debs" /tmp/n-build > "$o/r/build.out" 2>&1 || { tail -20 "$o/r/build.out"; exit 1; }; }
 . tests/gpu/built_env.sh
 P=resources/problems/gpu
 while read -r p rest; do

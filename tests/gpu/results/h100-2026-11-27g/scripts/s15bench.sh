@@ -2,7 +2,7 @@
 # The bench of the nine, resumed call to call on a warm machine (or from the carried bench.json).
 set -u
 root=$(pwd); o=${OUT:-/tmp/out}; b=/tmp/bench; mkdir -p "$b"
-[ -x /tmp/ks-gpu-build/app/cli/kernelsmith-cli ] || { STEP=build bash tests/gpu/run_on_gpu.sh "$root/.debs" /tmp/n-build > "$o/build.out" 2>&1 || { tail -20 "$o/build.out"; exit 1; }; }
+[ -x /tmp/kw-gpu-build/app/cli/kernelwright-cli ] || { STEP=build bash tests/gpu/run_on_gpu.sh "$root/.debs" /tmp/n-build > "$o/build.out" 2>&1 || { tail -20 "$o/build.out"; exit 1; }; }
 [ -f "$b/bench.json" ] || { [ -f .scratch/bench-s15.json ] && cp .scratch/bench-s15.json "$b/bench.json"; }
 [ -f "$b/gpu-bench.db" ] || { [ -f .scratch/gpu-bench-s15.db ] && cp .scratch/gpu-bench-s15.db "$b/gpu-bench.db"; }
 t0=$(date +%s)

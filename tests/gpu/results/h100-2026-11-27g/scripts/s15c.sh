@@ -5,7 +5,7 @@ root=$(pwd); o=${OUT:-/tmp/out}; mkdir -p "$o/r"
 . tests/gpu/built_env.sh
 P=resources/problems/gpu
 p=${PROB:-gpu_batch_event_truncate}
-for v in "profile KS_RUNNER_PROFILE=1" "sets KS_RUNNER_PROFILE=sets" "lead0 KS_JUDGE_LEAD_US=0" "nopin KS_JUDGE_PIN=0" "default X=1"; do
+for v in "profile KW_RUNNER_PROFILE=1" "sets KW_RUNNER_PROFILE=sets" "lead0 KW_JUDGE_LEAD_US=0" "nopin KW_JUDGE_PIN=0" "default X=1"; do
   set -- $v; tag=$1; shift
   env "$@" timeout 120 "$cli" --db /tmp/s15c.db eval --problem $P/$p --seed triton --json --no-cache --sandbox required --time-budget 0.3 --no-compile-baseline --keep-job > "$o/r/$tag.json" 2> "$o/r/$tag.err"
   echo "== $tag $*"

@@ -7,14 +7,14 @@ arguments cost 17.1 us a launch through `kernel[grid]` and 9.4 us through
 its compiled handle; a candidate whose launches take longer than its device
 time is judged by its launches.
 
-    from ks_launch import launcher
+    from kw_launch import launcher
     copy = launcher(_copy_kernel, BLOCK=BLOCK, num_warps=4)
     copy(grid, src, dst, n)        # as _copy_kernel[grid](src, dst, n, BLOCK=BLOCK, num_warps=4)
 
 or, where the constexprs change from call to call, one launcher kept per
 kernel and constexpr values:
 
-    from ks_launch import launch
+    from kw_launch import launch
     launch(_copy_kernel, grid, src, dst, n, BLOCK=block, num_warps=4)
 
 (`launch_jit` takes the same arguments and is `kernel[grid](...)` itself: a
@@ -45,7 +45,7 @@ def _spec(v):
     # Tuples, tensor descriptors and the like: specialised in ways not
     # mirrored here (a tuple of tensors would key by identity, a compile a
     # call). The caller falls back to kernel[grid] for good.
-    raise TypeError(f"ks_launch does not key arguments of type {type(v).__name__}")
+    raise TypeError(f"kw_launch does not key arguments of type {type(v).__name__}")
 
 
 class launcher:

@@ -1,17 +1,17 @@
-# bash completion for kernelsmith-cli: commands, their verbs, options and
+# bash completion for kernelwright-cli: commands, their verbs, options and
 # bundled problem names. Options are read from the installed program's own
 # `COMMAND --help`, so they follow the program without editing this file.
 
-_kernelsmith_cli_options() {
+_kernelwright_cli_options() {
     "$1" "$2" --help 2>/dev/null | grep -o -- '--[a-z][a-z0-9-]*' | sort -u
 }
 
 # Bundled problems as `problem list` names them (cpu/mbdt) and by their short name (mbdt).
-_kernelsmith_cli_problems() {
+_kernelwright_cli_problems() {
     "$1" problem list 2>/dev/null | awk 'NF { print $1; n = split($1, part, "/"); print part[n] }'
 }
 
-_kernelsmith_cli() {
+_kernelwright_cli() {
     local cur prev cli=${COMP_WORDS[0]}
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD-1]}
@@ -32,7 +32,7 @@ _kernelsmith_cli() {
         --db|--out|--candidate|--llm-config|--json|--ssh-key)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --problem)
-            COMPREPLY=($(compgen -W "$(_kernelsmith_cli_problems "$cli")" -- "$cur"))
+            COMPREPLY=($(compgen -W "$(_kernelwright_cli_problems "$cli")" -- "$cur"))
             COMPREPLY+=($(compgen -d -- "$cur")); return ;;
         --format) COMPREPLY=($(compgen -W "openai-chat jsonl" -- "$cur")); return ;;
         --policy) COMPREPLY=($(compgen -W "mcts evo beam greedy random exhaustive" -- "$cur")); return ;;
@@ -51,7 +51,7 @@ _kernelsmith_cli() {
         return
     fi
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$(_kernelsmith_cli_options "$cli" "$command")" -- "$cur"))
+        COMPREPLY=($(compgen -W "$(_kernelwright_cli_options "$cli" "$command")" -- "$cur"))
         return
     fi
     if [[ -z $verb ]]; then
@@ -70,7 +70,7 @@ _kernelsmith_cli() {
         return
     fi
     if [[ $command == problem && $verb == check ]]; then
-        COMPREPLY=($(compgen -W "$(_kernelsmith_cli_problems "$cli")" -- "$cur"))
+        COMPREPLY=($(compgen -W "$(_kernelwright_cli_problems "$cli")" -- "$cur"))
         COMPREPLY+=($(compgen -d -- "$cur"))
         return
     fi
@@ -81,4 +81,4 @@ _kernelsmith_cli() {
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 
-complete -F _kernelsmith_cli kernelsmith-cli
+complete -F _kernelwright_cli kernelwright-cli
