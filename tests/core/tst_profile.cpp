@@ -82,7 +82,7 @@ class TestProfile : public QObject {
     void ncuRawPage() {
         auto ks = parseNcuCsv(fixture("ncu/ncu_raw.csv"));
         QVERIFY2(ks, ks ? "" : ks.error().message.c_str());
-        QCOMPARE(kw->size(), std::size_t(3));
+        QCOMPARE(ks->size(), std::size_t(3));
         const auto* copy = kernelNamed(*ks, "streamCopy");
         const auto* fma = kernelNamed(*ks, "fmaLoop");
         const auto* tiny = kernelNamed(*ks, "tinyScale");
@@ -103,7 +103,7 @@ class TestProfile : public QObject {
     void ncuDetailsPage() {
         auto ks = parseNcuCsv(fixture("ncu/ncu_details.csv"));
         QVERIFY2(ks, ks ? "" : ks.error().message.c_str());
-        QCOMPARE(kw->size(), std::size_t(3));
+        QCOMPARE(ks->size(), std::size_t(3));
         const auto* copy = kernelNamed(*ks, "streamCopy");
         const auto* tiny = kernelNamed(*ks, "tinyScale");
         QVERIFY(copy && tiny);
@@ -150,7 +150,7 @@ class TestProfile : public QObject {
             "\"4\",\"lastWave(float*)\",\"60\",\"50\",\"40\",\"32\",\"1.2\",\"0\",\"0\",\"0\",\"0\",\"4000\",\"1000\"\n";
         auto ks = parseNcuCsv(csv);
         QVERIFY2(ks, ks ? "" : ks.error().message.c_str());
-        QCOMPARE(kw->size(), std::size_t(5));
+        QCOMPARE(ks->size(), std::size_t(5));
         QCOMPARE((*ks)[0].localBytes, 1572864.0);
         QCOMPARE((*ks)[2].globalSectorsPerRequest, 32.0);
         const auto spills = diagnoseOne((*ks)[0]);
