@@ -172,8 +172,8 @@ int distill(const Args& args, const GlobalOptions& global) {
     auto skill = kb::distillSkill(*db, id, kb::userKbDir() / "skills", client.get());
     if (!skill) return fail("distill", skill.error().message);
     if (auto r = kb::KbIndex(*db).sync(kb::defaultKbRoots()); !r) return fail("distill", r.error().message);
-    std::printf("%s: %s (%s); pending review: kernelwright-cli kb skills approve %s\n", skill->doc.id.c_str(), skill->file.c_str(),
-                skill->byModel ? "written by the model" : "structured summary", skill->doc.id.c_str());
+    std::printf("%s: %s (%s); pending review: kernelwright-cli kb skills approve %s\n", skill->doc.id.c_str(),
+                skill->file.c_str(), skill->byModel ? "written by the model" : "structured summary", skill->doc.id.c_str());
     return kExitOk;
 }
 

@@ -22,10 +22,10 @@ struct SshHost {
     std::string host;
     std::string user; // empty: ssh's default (~/.ssh/config, the local user)
     int port = 22;
-    std::filesystem::path identityFile;              // empty: ssh's default keys and agent
+    std::filesystem::path identityFile;               // empty: ssh's default keys and agent
     std::string remoteDir = "/tmp/kernelwright-jobs"; // absolute, or ~/...
-    std::size_t slotCount = 1;                       // jobs at once on this host (not `slots`: a Qt macro)
-    std::vector<std::string> gpus;                   // one per slot ("" = none), or none at all
+    std::size_t slotCount = 1;                        // jobs at once on this host (not `slots`: a Qt macro)
+    std::vector<std::string> gpus;                    // one per slot ("" = none), or none at all
 };
 
 struct SshExecutorConfig {

@@ -56,9 +56,10 @@ ProfileReport buildProfile(const eval::EvaluationResult& result, const ProfileRe
     if (request.roofs && !result.timing.empty())
         p.roofline = rooflineMetrics(result, *request.roofs);
     else if (!request.roofs)
-        p.notes.push_back("roofline: " + (request.noRoofs.empty()
-                                              ? std::string("no machine model for this host (run: kernelwright-cli machine probe)")
-                                              : request.noRoofs));
+        p.notes.push_back("roofline: " +
+                          (request.noRoofs.empty()
+                               ? std::string("no machine model for this host (run: kernelwright-cli machine probe)")
+                               : request.noRoofs));
     else
         p.notes.push_back("roofline: the evaluation has no timing (check-only)");
 

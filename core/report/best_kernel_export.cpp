@@ -112,7 +112,7 @@ Result<BestKernelExport> exportBestKernel(const store::Database& db, std::int64_
     out.speedup = node.speedup.value_or(0);
     out.kernelFile = node.sourceName + "_node" + std::to_string(node.id) + fileExtension(problem ? &*problem : nullptr, *source);
     out.kernel = scrubber.scrub(*kernel);
-    std::vector<std::string> command{"kernelwright-cli",        "eval",        "--problem",
+    std::vector<std::string> command{"kernelwright-cli",       "eval",        "--problem",
                                      problemArgument(*search), "--candidate", (dir / out.kernelFile).string()};
     for (const auto& [k, v] : full) {
         command.push_back("--param");

@@ -47,7 +47,8 @@ void NewSearchDialog::addSearchRows(QFormLayout* form) {
         names.isEmpty() ? tr("e.g. openai:gpt-4o, ollama:qwen2.5-coder (comma-separated; NAME:WEIGHT for an ensemble)")
                         : tr("comma-separated, from: %1").arg(names.join(QStringLiteral(", "))));
     if (!names.isEmpty()) models_->setCompleter(new QCompleter(names, models_));
-    models_->setToolTip(tr("Models as in kernelwright-cli llm models: configured names or presets; NAME:WEIGHT for an ensemble."));
+    models_->setToolTip(
+        tr("Models as in kernelwright-cli llm models: configured names or presets; NAME:WEIGHT for an ensemble."));
     connect(synth_, &QComboBox::currentTextChanged, this,
             [this](const QString& s) { models_->setEnabled(s != QStringLiteral("tuner")); });
     budget_ = new QSpinBox(this);
