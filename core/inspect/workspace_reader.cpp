@@ -89,6 +89,10 @@ const std::filesystem::path& WorkspaceReader::path() const {
     return db_->path();
 }
 
+bool WorkspaceReader::walReplaced() const {
+    return db_->walReplaced();
+}
+
 int WorkspaceReader::schemaVersion() const {
     return db_->schemaVersion();
 }

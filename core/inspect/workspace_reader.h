@@ -40,6 +40,10 @@ class WorkspaceReader {
     // another machine on a shared file) commits to the workspace: SQLite's
     // data_version, one cheap read for "is there anything new?".
     Result<std::int64_t> changeCounter() const;
+    // Another process removed or replaced the workspace's write-ahead log
+    // under this connection (store::Database::walReplaced): what it reads is
+    // stale until every connection of this process to the file has closed.
+    bool walReplaced() const;
     Result<std::vector<store::LlmSpendPoint>> spendTimeline(std::int64_t searchId) const;
     // The node's kernel as one file, params baked in (report::standaloneKernel).
     Result<std::string> standaloneKernel(std::int64_t searchId, std::int64_t nodeId) const;

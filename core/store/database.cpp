@@ -4,8 +4,17 @@
 #include "util/log.h"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 namespace kw::store {
+namespace {
+
+Error closedError() {
+    return Error{ErrorCode::Database, "database: the workspace's connection is closed (it could not be reopened); "
+                                      "open the workspace again"};
+}
+
+} // namespace
 
 Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_), turn_(other.turn_) {
     other.stmt_ = nullptr;
@@ -81,7 +90,15 @@ Result<Database> Database::open(const std::filesystem::path& path, Mode mode) {
         sqlite3_close(raw);
         return makeError(ErrorCode::Database, path.string() + ": cannot open database: " + msg);
     }
+    // The last connection to close would otherwise remove the write-ahead log
+    // and its shared-memory index. It decides it is the last by taking a lock,
+    // and a process's POSIX locks are dropped when any descriptor of the file
+    // closes in it (a file dialog sniffing its type): another process still
+    // reading through them would then read a stale index.
+    int persist = 1;
+    sqlite3_file_control(raw, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
     Database db(raw, path);
+    db.mode_ = mode;
     sqlite3_busy_timeout(raw, 10000); // other processes (GUI, steering CLI) hold short locks
     // A file that is not a database fails here, with SQLite's own words.
     if (auto s = db.exec("SELECT count(*) FROM sqlite_master"); !s)
@@ -94,6 +111,7 @@ Result<Database> Database::open(const std::filesystem::path& path, Mode mode) {
     }
     if (auto s = db.exec("PRAGMA foreign_keys=ON"); !s)
         return makeError(ErrorCode::Database, path.string() + ": " + s.error().message);
+    db.noteWalFiles();
     if (mode == Mode::ReadWrite) {
         if (auto s = db.migrate(); !s) return s.error();
     } else if (db.schemaVersion() > newestSchemaVersion()) {
@@ -103,7 +121,9 @@ Result<Database> Database::open(const std::filesystem::path& path, Mode mode) {
     return db;
 }
 
-Database::Database(Database&& other) noexcept : db_(other.db_), path_(std::move(other.path_)), turn_(std::move(other.turn_)) {
+Database::Database(Database&& other) noexcept
+    : db_(other.db_), path_(std::move(other.path_)), mode_(other.mode_), wal_(other.wal_), shm_(other.shm_),
+      turn_(std::move(other.turn_)) {
     other.db_ = nullptr;
 }
 
@@ -112,6 +132,9 @@ Database& Database::operator=(Database&& other) noexcept {
         if (db_) sqlite3_close(db_);
         db_ = other.db_;
         path_ = std::move(other.path_);
+        mode_ = other.mode_;
+        wal_ = other.wal_;
+        shm_ = other.shm_;
         turn_ = std::move(other.turn_);
         other.db_ = nullptr;
     }
@@ -123,6 +146,7 @@ Database::~Database() {
 }
 
 Result<Statement> Database::prepare(const std::string& sql) const {
+    if (!db_) return closedError();
     sqlite3_stmt* stmt = nullptr;
     if (sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK)
         return makeError(ErrorCode::Database, std::string("database: ") + sqlite3_errmsg(db_) + " in: " + sql);
@@ -132,6 +156,7 @@ Result<Statement> Database::prepare(const std::string& sql) const {
 Status Database::exec(const std::string& sql) const {
     // A statement run while another thread's transaction is open would join it.
     std::lock_guard turn(turn_->mutex);
+    if (!db_) return closedError();
     char* err = nullptr;
     if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
         std::string msg = err ? err : sqlite3_errmsg(db_);
@@ -161,6 +186,47 @@ int Database::schemaVersion() const {
     if (!stmt) return -1;
     auto row = stmt->step();
     return row && *row ? static_cast<int>(stmt->int64(0)) : -1;
+}
+
+static std::pair<std::uint64_t, std::uint64_t> identityOf(const std::filesystem::path& file) {
+    struct stat st {};
+    if (::stat(file.c_str(), &st) != 0) return {0, 0};
+    return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+}
+
+void Database::noteWalFiles() {
+    // After the first read: a WAL connection has both files open by now.
+    const auto [walDev, walIno] = identityOf(path_.string() + "-wal");
+    const auto [shmDev, shmIno] = identityOf(path_.string() + "-shm");
+    wal_ = {walDev, walIno};
+    shm_ = {shmDev, shmIno};
+}
+
+bool Database::walReplaced() const {
+    const auto changed = [](const FileId& opened, const std::string& file) {
+        if (opened == FileId{}) return false; // not a WAL connection, or nothing to compare with
+        const auto [dev, ino] = identityOf(file);
+        return FileId{dev, ino} != opened;
+    };
+    return changed(wal_, path_.string() + "-wal") || changed(shm_, path_.string() + "-shm");
+}
+
+Result<bool> Database::reopenIfReplaced() {
+    if (!walReplaced()) return false;
+    // The stale connection closes first: connections of one process to one
+    // file share a single shared-memory mapping, which a fresh connection
+    // would otherwise join.
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+    auto fresh = open(path_, mode_);
+    if (!fresh) return fresh.error();
+    log::store()->warn("{}: another process removed its write-ahead log; reopened the workspace", path_.string());
+    db_ = fresh->db_;
+    fresh->db_ = nullptr;
+    wal_ = fresh->wal_;
+    shm_ = fresh->shm_;
+    return true;
 }
 
 int Database::newestSchemaVersion() {

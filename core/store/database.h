@@ -84,6 +84,19 @@ class Database {
     int schemaVersion() const;
     const std::filesystem::path& path() const { return path_; }
 
+    // True when the write-ahead log or its shared-memory index on disk is no
+    // longer the file this connection opened (removed or replaced by another
+    // process). Every connection here keeps them on close
+    // (SQLITE_FCNTL_PERSIST_WAL), so only a process outside Kernelwright, or
+    // one whose locks were dropped under it, gets here; this connection would
+    // then read a stale picture ("malformed", an empty list) and its writes
+    // would go to a file nobody reads.
+    bool walReplaced() const;
+    // Opens a fresh connection in this one's place when walReplaced(), closing
+    // the stale one without a checkpoint; true when it did. Statements still
+    // held finish on the stale connection. Call between transactions.
+    Result<bool> reopenIfReplaced();
+
     // Runs fn inside BEGIN IMMEDIATE ... COMMIT; rolls back when fn fails.
     // Transactions on one Database take turns across threads. Nested on one
     // thread (fn calling a store method that opens its own), the inner one
@@ -116,6 +129,13 @@ class Database {
   private:
     Database(sqlite3* db, std::filesystem::path path) : db_(db), path_(std::move(path)), turn_(std::make_unique<Turn>()) {}
     Status migrate();
+    void noteWalFiles();
+
+    // A file's identity on disk (device, inode); 0/0 when it does not exist.
+    struct FileId {
+        std::uint64_t dev = 0, ino = 0;
+        bool operator==(const FileId&) const = default;
+    };
 
     // Held for a transaction, exec() and Statement::run(); depth counts the
     // transactions open on the holding thread. On the heap: a Database moves,
@@ -126,6 +146,8 @@ class Database {
     };
     sqlite3* db_ = nullptr;
     std::filesystem::path path_;
+    Mode mode_ = Mode::ReadWrite;
+    FileId wal_, shm_;           // as this connection opened them
     std::unique_ptr<Turn> turn_; // null only in a moved-from Database, which may only be destroyed or assigned
 };
 

@@ -52,6 +52,47 @@ class TestStore : public QObject {
         QVERIFY(again.ok());
         QCOMPARE(again->schemaVersion(), Database::newestSchemaVersion());
     }
+    // The last connection to close keeps the write-ahead log and its index
+    // (another process may read through them without a lock it could see),
+    // and a connection whose files were removed under it notices and reopens.
+    void keepsTheLogAndNoticesWhenItIsRemoved() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "ws.db";
+        const auto wal = path.string() + "-wal", shm = path.string() + "-shm";
+        {
+            auto db = Database::open(path);
+            QVERIFY(db.ok());
+            QVERIFY(EvaluationStore(*db).insert(record("k1", "ok")).ok());
+        }
+        QVERIFY(std::filesystem::exists(wal) && std::filesystem::exists(shm));
+
+        auto reader = Database::open(path, Database::Mode::ReadOnly);
+        QVERIFY(reader.ok());
+        QVERIFY(!reader->walReplaced());
+        QCOMPARE(*reader->reopenIfReplaced(), false);
+        // What a process outside the workspace's locking does: checkpoint, then remove both.
+        {
+            auto writer = Database::open(path);
+            QVERIFY(writer.ok());
+            QVERIFY(writer->exec("PRAGMA wal_checkpoint(TRUNCATE)").ok());
+        }
+        std::filesystem::remove(wal);
+        std::filesystem::remove(shm);
+        QVERIFY(reader->walReplaced());
+        {
+            auto writer = Database::open(path); // a new log and index
+            QVERIFY(writer.ok());
+            QVERIFY(EvaluationStore(*writer).insert(record("k2", "ok")).ok());
+        }
+        QVERIFY(reader->walReplaced());
+        auto reopened = reader->reopenIfReplaced();
+        QVERIFY2(reopened.ok(), reopened.ok() ? "" : reopened.error().message.c_str());
+        QVERIFY(*reopened);
+        QVERIFY(!reader->walReplaced());
+        auto count = reader->prepare("SELECT count(*) FROM evaluations");
+        QVERIFY(count.ok() && *count->step());
+        QCOMPARE(count->int64(0), std::int64_t(2)); // both rows, the second written through the new log
+    }
     void cachesResultsButNotInfraErrors() {
         QTemporaryDir dir;
         auto db = Database::open(std::filesystem::path(dir.path().toStdString()) / "ws.db");
