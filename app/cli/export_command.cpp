@@ -10,10 +10,13 @@
 #include "report/search_report.h"
 #include "report/secret_scrubber.h"
 #include "report/trajectory_export.h"
+#include "store/database.h"
+#include "store/workspace_files.h"
 #include "util/files.h"
 #include "util/paths.h"
 
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -63,9 +66,20 @@ bool parseId(const std::string& text, std::int64_t& id) {
     }
 }
 
+std::filesystem::path workspaceOf(const GlobalOptions& global) {
+    return global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database);
+}
+
+// An export never writes over the workspace it reads (a rename over the
+// database would replace it, results and all).
+bool writesOverWorkspace(const std::optional<std::string>& out, const GlobalOptions& global, const char* verb) {
+    if (!out || !store::isWorkspaceFile(*out, workspaceOf(global))) return false;
+    std::fprintf(stderr, "%s: --out %s is the workspace's own database file; choose another file\n", verb, out->c_str());
+    return true;
+}
+
 Result<store::Database> openForExport(const GlobalOptions& global) {
-    const std::filesystem::path path =
-        global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database);
+    const std::filesystem::path path = workspaceOf(global);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
         return makeError(ErrorCode::NotFound, "no workspace at " + path.string() + " (give one with --db PATH)");
@@ -96,6 +110,7 @@ int trajectories(const Args& args, const GlobalOptions& global) {
             return usage("--min-speedup expects a number, e.g. 1.5");
         }
     }
+    if (writesOverWorkspace(args.value("out"), global, "export trajectories")) return kExitUsage;
     auto db = openForExport(global);
     if (!db) {
         std::fprintf(stderr, "export trajectories: %s\n", db.error().message.c_str());
@@ -154,6 +169,7 @@ int reportHtml(const Args& args, const GlobalOptions& global) {
     if (pos.size() != 2 || !parseId(pos[1], id)) return usage("export report needs one search id");
     const auto out = args.value("out");
     if (!out) return usage("export report needs --out FILE.html");
+    if (writesOverWorkspace(out, global, "export report")) return kExitUsage;
     auto db = openForExport(global);
     if (!db) {
         std::fprintf(stderr, "export report: %s\n", db.error().message.c_str());

@@ -1,12 +1,13 @@
 #include "kb/kb_import_dialog.h"
 
+#include "widgets/file_dialogs.h"
+
 #include <QtCore/QPointer>
 #include <QtCore/QThread>
 #include <QtGui/QFontDatabase>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QDialogButtonBox>
-#include <QtWidgets/QFileDialog>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
@@ -85,12 +86,12 @@ KbImportDialog::KbImportDialog(const kb::KbWriter& writer, QWidget* parent) : QD
     connect(addFiles, &QPushButton::clicked, this, [this] {
         std::vector<std::filesystem::path> paths;
         for (const auto& f :
-             QFileDialog::getOpenFileNames(this, tr("Import Files"), QString(), tr("Documents (*.md *.markdown *.txt *.pdf)")))
+             file_dialogs::openFileNames(this, tr("Import Files"), QString(), tr("Documents (*.md *.markdown *.txt *.pdf)")))
             paths.emplace_back(f.toStdString());
         addSources(paths);
     });
     connect(addFolder, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Import a Folder"));
+        const QString dir = file_dialogs::existingDirectory(this, tr("Import a Folder"));
         if (!dir.isEmpty()) addSources({dir.toStdString()});
     });
     connect(list_, &QListWidget::currentRowChanged, this, &KbImportDialog::showProposal);

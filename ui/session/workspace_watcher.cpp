@@ -35,6 +35,11 @@ void WorkspaceWatcher::stop() {
 
 void WorkspaceWatcher::poll() {
     if (!reader_) return;
+    if (reader_->walReplaced()) {
+        stop();
+        emit filesReplaced();
+        return;
+    }
     auto counter = reader_->changeCounter();
     if (!counter) {
         stop();

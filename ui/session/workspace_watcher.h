@@ -42,6 +42,10 @@ class WorkspaceWatcher : public QObject {
   signals:
     void changed(std::shared_ptr<const kw::ui::WorkspaceLists> lists);
     void failed(const QString& message); // the workspace cannot be read; polling stops
+    // Another process removed the workspace's write-ahead log under this
+    // process's connections; polling stops. Only closing them all and
+    // opening the workspace again reads it as it is.
+    void filesReplaced();
 
   private:
     void poll();

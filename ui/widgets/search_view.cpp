@@ -18,6 +18,7 @@
 #include "theme/app_theme.h"
 #include "tree/tree_canvas.h"
 #include "widgets/evaluation_html.h"
+#include "widgets/file_dialogs.h"
 #include "widgets/llm_call_html.h"
 #include "widgets/node_compare_dialog.h"
 #include "widgets/profile_html.h"
@@ -38,7 +39,6 @@
 #include <QtWidgets/QDialog>
 #include <QtWidgets/QDialogButtonBox>
 #include <QtWidgets/QDoubleSpinBox>
-#include <QtWidgets/QFileDialog>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QInputDialog>
@@ -149,13 +149,13 @@ QToolButton* SearchView::exportMenuButton() {
     exportMenu->addAction(tr("Kernel of the selected node…"), this, [this] { exportKernel(canvas_->selectedId()); });
     exportMenu->addAction(tr("Best kernel…"), this, [this] { exportKernel(canvas_->layout().bestId()); });
     exportMenu->addAction(tr("Tree as PNG…"), this, [this] {
-        const QString file = QFileDialog::getSaveFileName(this, tr("Tree as PNG"), QStringLiteral("search-%1.png").arg(searchId_),
-                                                          tr("PNG (*.png)"));
+        const QString file = file_dialogs::saveFileName(this, tr("Tree as PNG"), QStringLiteral("search-%1.png").arg(searchId_),
+                                                        tr("PNG (*.png)"), {}, database_);
         if (!file.isEmpty() && !canvas_->grab().save(file, "PNG")) summary_->setText(tr("Cannot write %1").arg(file));
     });
     exportMenu->addAction(tr("Tree as SVG…"), this, [this] {
-        const QString file = QFileDialog::getSaveFileName(this, tr("Tree as SVG"), QStringLiteral("search-%1.svg").arg(searchId_),
-                                                          tr("SVG (*.svg)"));
+        const QString file = file_dialogs::saveFileName(this, tr("Tree as SVG"), QStringLiteral("search-%1.svg").arg(searchId_),
+                                                        tr("SVG (*.svg)"), {}, database_);
         if (file.isEmpty()) return;
         QFile f(file);
         const std::string svg = report::treeSvg(canvas_->layout().shape());
@@ -163,8 +163,8 @@ QToolButton* SearchView::exportMenuButton() {
             summary_->setText(tr("Cannot write %1").arg(file));
     });
     exportMenu->addAction(tr("HTML report…"), this, [this] {
-        const QString file = QFileDialog::getSaveFileName(this, tr("Search report"),
-                                                          QStringLiteral("search-%1.html").arg(searchId_), tr("HTML (*.html)"));
+        const QString file = file_dialogs::saveFileName(
+            this, tr("Search report"), QStringLiteral("search-%1.html").arg(searchId_), tr("HTML (*.html)"), {}, database_);
         if (file.isEmpty()) return;
         auto reader = inspect::WorkspaceReader::open(database_);
         auto html = reader ? reader->reportHtml(searchId_) : Result<std::string>(reader.error());
@@ -476,13 +476,13 @@ void SearchView::exportKernel(qint64 nodeId) {
         summary_->setText(QString::fromStdString(text.error().message).toHtmlEscaped());
         return;
     }
-    const QString file = QFileDialog::getSaveFileName(
+    const QString file = file_dialogs::saveFileName(
         this, tr("Export kernel"),
         QStringLiteral("node-%1.%2")
             .arg(nodeId)
             .arg(QString::fromStdString(*text).contains(QStringLiteral("class ModelNew")) ? QStringLiteral("py")
                                                                                           : QStringLiteral("cpp")),
-        tr("Sources (*.cpp *.cu *.py);;All files (*)"));
+        tr("Sources (*.cpp *.cu *.py);;All files (*)"), {}, database_);
     if (file.isEmpty()) return;
     QFile f(file);
     if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(*text)) < 0)
@@ -740,8 +740,8 @@ void SearchView::nodeMenu(qint64 id, QPoint globalPos) {
     }));
     steering.push_back(menu.addAction(tr("Hint…"), this, [this, id] { askHint(id); }));
     steering.push_back(menu.addAction(tr("Add a manual child from a file…"), this, [this, id] {
-        const QString file =
-            QFileDialog::getOpenFileName(this, tr("Kernel source"), {}, tr("Sources (*.cpp *.cc *.cu *.py);;All files (*)"));
+        const QString file = file_dialogs::openFileName(this, tr("Kernel source"), {},
+                                                        tr("Sources (*.cpp *.cc *.cu *.py);;All files (*)"), database_);
         if (file.isEmpty()) return;
         QFile f(file);
         if (!f.open(QIODevice::ReadOnly)) {

@@ -7,6 +7,7 @@
 #include "session/search_runner.h"
 #include "session/workspace_watcher.h"
 #include "util/paths.h"
+#include "widgets/file_dialogs.h"
 #include "widgets/problem_details_view.h"
 #include "widgets/search_view.h"
 #include "widgets/suite_view.h"
@@ -23,7 +24,6 @@
 #include <QtGui/QKeySequence>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QDockWidget>
-#include <QtWidgets/QFileDialog>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QListWidget>
@@ -122,8 +122,40 @@ void MainWindow::watchWorkspace(const std::filesystem::path& database) {
             statusBar()->showMessage(tr("The workspace is no longer followed (%1); View > Reload reads it again").arg(message));
         },
         Qt::QueuedConnection);
+    connect(watcher, &WorkspaceWatcher::filesReplaced, this, &MainWindow::reopenWorkspace, Qt::QueuedConnection);
     watcherThread_->start();
     QMetaObject::invokeMethod(watcher, &WorkspaceWatcher::start, Qt::QueuedConnection);
+}
+
+void MainWindow::reopenWorkspace() {
+    if (!workspace_) return;
+    const QString path = workspacePath();
+    if (!runners_.empty()) {
+        // The engine's connection cannot be closed under a running search.
+        statusBar()->showMessage(tr("Another process removed the write-ahead log of %1: what this window shows may be stale. "
+                                    "Restart the workbench when the search started here ends.")
+                                     .arg(QDir::toNativeSeparators(path)));
+        return;
+    }
+    // Connections of one process to one file share SQLite's shared-memory
+    // mapping: all of them close before the first one opens again.
+    stopWatching();
+    saveWorkspaceTabs();
+    while (tabs_->count() > 1) {
+        QWidget* w = tabs_->widget(1);
+        tabs_->removeTab(1);
+        delete w;
+    }
+    workspace_.reset();
+    if (auto status = openWorkspace(path); !status) {
+        statusBar()->showMessage(tr("Another process removed the write-ahead log of %1, and it could not be opened again: %2")
+                                     .arg(QDir::toNativeSeparators(path), QString::fromStdString(status.error().message)));
+        return;
+    }
+    statusBar()->showMessage(
+        tr("Another process removed the write-ahead log of %1; the workbench closed and reopened the workspace.")
+            .arg(QDir::toNativeSeparators(path)),
+        15000);
 }
 
 void MainWindow::stopWatching() {
@@ -313,7 +345,7 @@ SuiteView* MainWindow::openSuite(const QString& dir) {
 }
 
 void MainWindow::chooseSuiteToOpen() {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Suite"), QDir::currentPath());
+    const QString dir = file_dialogs::existingDirectory(this, tr("Open Suite"), QDir::currentPath());
     if (!dir.isEmpty()) openSuite(dir);
 }
 
@@ -563,7 +595,7 @@ QString MainWindow::workspacePath() const {
 
 void MainWindow::chooseWorkspaceToOpen() {
     const auto start = workspacePath().isEmpty() ? QString() : QFileInfo(workspacePath()).absolutePath();
-    const auto path = QFileDialog::getOpenFileName(this, tr("Open Workspace"), start, workspaceFilter());
+    const auto path = file_dialogs::openFileName(this, tr("Open Workspace"), start, workspaceFilter());
     if (!path.isEmpty()) openWorkspaceOrWarn(path);
 }
 
@@ -571,8 +603,8 @@ void MainWindow::chooseNewWorkspace() {
     const auto start = workspacePath().isEmpty() ? QString() : QFileInfo(workspacePath()).absolutePath();
     // No overwrite prompt: an existing database is never replaced (it holds
     // results), so the dialog must not suggest that it could be.
-    auto path = QFileDialog::getSaveFileName(this, tr("New Workspace"), start, workspaceFilter(), nullptr,
-                                             QFileDialog::DontConfirmOverwrite);
+    auto path =
+        file_dialogs::saveFileName(this, tr("New Workspace"), start, workspaceFilter(), QFileDialog::DontConfirmOverwrite);
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".db");
     if (QFileInfo::exists(path)) {

@@ -99,6 +99,9 @@ class MainWindow : public QMainWindow {
     // The docks follow the workspace: a watcher thread per open workspace.
     void watchWorkspace(const std::filesystem::path& database);
     void stopWatching();
+    // Closes every connection this window holds to the workspace, then opens
+    // it again: after another process replaced its write-ahead log.
+    void reopenWorkspace();
     void applyLists(const std::shared_ptr<const WorkspaceLists>& lists);
 
     std::filesystem::path problemsRoot_;
