@@ -22,7 +22,25 @@ MAX_SOURCE_BYTES = 1 << 20
 ALLOWED_IMPORTS = {
     "torch", "triton", "math", "functools", "itertools", "typing", "collections", "dataclasses", "operator",
     "enum", "numbers", "abc", "__future__", "kw_params", "kw_launch", "numpy", "cmath", "fractions", "decimal", "string", "re",
+    # Build plumbing of kernels as models write them: os for the environment
+    # (TORCH_CUDA_ARCH_LIST) and a build folder's path (its other functions
+    # are refused below), time, warnings.
+    "os", "time", "warnings",
 }
+# What a kernel may use of os: its environment and path arithmetic. The rest
+# reaches processes, signals, descriptors and files.
+OS_ALLOWED = {"environ", "path", "getenv", "getcwd", "cpu_count", "sep", "pathsep", "linesep", "name", "fspath", "makedirs",
+              "getpid", "devnull", "curdir", "pardir", "extsep"}
+# Private helpers of torch.nn.init that initialise weights as nn.Conv and
+# nn.Linear do (a candidate keeps the reference's initialisation).
+ALLOWED_TORCH_PRIVATE = {("nn", "init", "_calculate_fan_in_and_fan_out"), ("nn", "init", "_calculate_correct_fan"),
+                         ("nn", "init", "_no_grad_uniform_"), ("nn", "init", "_no_grad_normal_")}
+# Settings a kernel may change in its own process: they change how its own
+# library calls run (cuDNN's autotuner, TF32), which the checks and the
+# timing see like any other choice.
+ALLOWED_STORES = {("torch", "backends", "cudnn", "benchmark"), ("torch", "backends", "cudnn", "deterministic"),
+                  ("torch", "backends", "cudnn", "allow_tf32"), ("torch", "backends", "cuda", "matmul", "allow_tf32"),
+                  ("os", "environ")}
 # Submodules of torch that reach the harness's machinery or do the work for
 # the candidate (the compiler is a baseline, not a kernel).
 REFUSED_TORCH = {"_dynamo", "_inductor", "compiler", "compile", "_C", "_ops", "ops", "multiprocessing", "distributed",
@@ -85,6 +103,12 @@ class Checker(ast.NodeVisitor):
         self.aliases = {}  # local name -> dotted module or object path ("F" -> "torch.nn.functional")
         self.triton_depth = 0
         self.forbidden = [f for f in (self.normalize(x) for x in forbidden) if f]
+        # What names refer to, so that a rule reads what a call reaches and
+        # not how a name is spelt: self.<attr> -> the torch class it was
+        # built from (self.conv = nn.Conv2d(...)); names bound to an
+        # extension the candidate built (load_inline, load).
+        self.module_attrs = {}
+        self.extensions = set()
 
     @staticmethod
     def normalize(entry):
@@ -138,9 +162,14 @@ class Checker(ast.NodeVisitor):
             if hidden:
                 self.flag(node, "imports", path[0] + "." + hidden[0] + " is the " + hidden[0] + " module, which a kernel does not import")
                 return
-            if path[0] == "torch" and any(p.startswith("_") and not p.startswith("__") for p in path[1:]):
+            if path[0] == "torch" and any(p.startswith("_") and not p.startswith("__") for p in path[1:]) \
+                    and tuple(path[1:4]) not in ALLOWED_TORCH_PRIVATE:
                 self.flag(node, "imports", "torch's private names (a leading underscore) reach its internals; use the public API")
                 return
+        if path[0] == "os" and len(path) > 1 and path[1] not in OS_ALLOWED:
+            self.flag(node, "imports", "os." + path[1] + " reaches processes, signals or files; a kernel uses os only for "
+                      "its environment (os.environ) and a build folder's path (os.path, os.makedirs)")
+            return
         if path[0] == "torch" and path[-1] in DEVICE_MEMORY_CONTROLS:
             self.flag(node, "device-memory")
             return
@@ -149,29 +178,101 @@ class Checker(ast.NodeVisitor):
                       None if path[1] in ("compile", "compiler", "_dynamo", "_inductor") else
                       "torch." + path[1] + " reaches torch's internals or does the work for the candidate")
             return
+
+    # ---- the problem's forbidden operations -----------------------------
+    @staticmethod
+    def same_op(name, want):
+        # One operation, its in-place form (relu_) and nothing else: an own
+        # function that merely starts like it (sigmoid_cuda, max_dim) and a
+        # different operation (maximum for max) are not it.
+        return name == want or name == want + "_" or name.rstrip("_") == want.rstrip("_")
+
+    @staticmethod
+    def op_of_class(name):
+        # nn.ConvTranspose2d -> conv_transpose2d; nn.BatchNorm2d -> batch_norm2d (and batch_norm).
+        snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+        return {snake, re.sub(r"\d+d$", "", snake), snake.replace("_", "")}
+
+    def forbidden_match(self, path, method=False):
+        """The forbidden entry that path names (None if none). method: path
+        is a method called on a tensor (x.softmax(...)), which is the
+        operation of that name whatever module it lives in."""
         if self.triton_depth:
-            return  # Triton code calls only Triton's language
+            return None  # Triton code calls only Triton's language
         for f in self.forbidden:
             want = f["parts"]
-            last = want[-1]
-            if not path[-1].startswith(last):
-                continue
             prefix = want[:-1]
+            last = want[-1]
+            names = self.op_of_class(last) | {last} if last[:1].isupper() else {last}
+            if method:
+                if prefix and prefix[0] == "torch" and any(self.same_op(path[-1], n) for n in names):
+                    return f
+                continue
+            if path[-1][:1].isupper():
+                # A module class: the entry names the class, or the functional op it runs.
+                candidates = self.op_of_class(path[-1]) | {path[-1]}
+            else:
+                candidates = {path[-1]}
+            if not any(self.same_op(c, n) for c in candidates for n in names):
+                continue
             # torch names one operation in several places (torch.softmax,
             # torch.nn.functional.softmax, torch.special.softmax): any of them.
             if not prefix or path[-1 - len(prefix):-1] == prefix or (prefix[0] == "torch" and path[0] == "torch"):
-                self.flag(node, "reference-op", "the problem forbids \"" + f["entry"] + "\": a candidate computes the operator itself")
-                return
-            # A tensor method is the same operation under another name (x.softmax(...)).
-            if prefix[0] == "torch" and path[0] == "?" and len(path) >= 2:
-                self.flag(node, "reference-op", "the problem forbids \"" + f["entry"] + "\" (here as a method): a candidate computes the operator itself")
-                return
+                return f
+        return None
+
+    def flag_op(self, node, f, how=""):
+        self.flag(node, "reference-op", "the problem forbids \"" + f["entry"] + "\"" + how +
+                  ": a candidate computes the operator itself (its own kernel, or library calls the problem allows)")
+
+    def check_call_target(self, node):
+        """A call: what it reaches, resolved through what the names refer to."""
+        f = node.func
+        if isinstance(f, ast.Call):
+            # nn.Softmax(dim=1)(x): the module built and run at once.
+            inner = self.dotted(f.func)
+            if inner[0] == "torch" and inner[-1][:1].isupper():
+                hit = self.forbidden_match(inner)
+                if hit:
+                    self.flag_op(node, hit, " (" + ".".join(inner) + ", run)")
+            return
+        if not isinstance(f, ast.Attribute):
+            return
+        receiver = f.value
+        if isinstance(receiver, ast.Name) and receiver.id == "self":
+            cls = self.module_attrs.get(f.attr)
+            if cls:
+                hit = self.forbidden_match(cls)
+                if hit:
+                    self.flag_op(node, hit, " (self." + f.attr + " is " + ".".join(cls) + ")")
+            return  # the candidate's own methods and attributes otherwise
+        root = receiver
+        while isinstance(root, (ast.Attribute, ast.Call, ast.Subscript)):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        if isinstance(root, ast.Name) and root.id in self.extensions:
+            return  # a function of an extension the candidate built
+        if isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name) and receiver.value.id == "self" \
+                and receiver.attr in self.extensions:
+            return  # the same, kept on the module (self.ext.softmax(x))
+        path = self.dotted(f)
+        if path[0] == "?":
+            hit = self.forbidden_match(path, method=True)
+            if hit:
+                self.flag_op(node, hit, " (here as a method)")
 
     def visit_Attribute(self, node):
         if node.attr.startswith("__") and node.attr.endswith("__") and node.attr not in ALLOWED_DUNDER_ATTRIBUTES:
             self.flag(node, "dunder")
         if not isinstance(getattr(node, "_parent_attr", None), ast.Attribute):
-            self.check_path(node, self.dotted(node))
+            path = self.dotted(node)
+            self.check_path(node, path)
+            # A torch function named where it is read (called, or passed on
+            # as a value); a store is not a call, and a module class built
+            # for its parameters runs nothing until it is called.
+            if isinstance(node.ctx, ast.Load) and path[0] == "torch" and not path[-1][:1].isupper():
+                hit = self.forbidden_match(path)
+                if hit:
+                    self.flag_op(node, hit)
         for child in ast.iter_child_nodes(node):
             child._parent_attr = node
         self.generic_visit(node)
@@ -180,7 +281,12 @@ class Checker(ast.NodeVisitor):
         if node.id.startswith("__") and node.id.endswith("__") and node.id not in ALLOWED_DUNDER_NAMES:
             self.flag(node, "dunder")
         if node.id in self.aliases and not isinstance(getattr(node, "_parent_attr", None), ast.Attribute):
-            self.check_path(node, self.dotted(node))
+            path = self.dotted(node)
+            self.check_path(node, path)
+            if isinstance(node.ctx, ast.Load) and path[0] == "torch" and not path[-1][:1].isupper():
+                hit = self.forbidden_match(path)
+                if hit:
+                    self.flag_op(node, hit)
 
     def visit_Constant(self, node):
         # A short identifier-like string that starts or ends with a double
@@ -224,6 +330,10 @@ class Checker(ast.NodeVisitor):
                 continue
             self.aliases[a.asname or a.name] = full
             self.check_path(node, full.split("."))
+            if full.startswith("torch.") and not a.name[:1].isupper():
+                hit = self.forbidden_match(full.split("."))
+                if hit:
+                    self.flag_op(node, hit)
 
     # ---- calls, stores, functions ---------------------------------------
     def visit_Call(self, node):
@@ -240,9 +350,14 @@ class Checker(ast.NodeVisitor):
                 elif f.id in ("setattr", "delattr") and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "self"):
                     self.flag(node, "monkey-patching", "setattr and delattr change other objects; a kernel sets attributes of its own module (self)")
                 elif literal:
-                    self.check_path(node, self.dotted(node.args[0]) + name.value.split("."))
+                    path = self.dotted(node.args[0]) + name.value.split(".")
+                    self.check_path(node, path)
+                    hit = self.forbidden_match(path) if path[0] == "torch" else None
+                    if hit:
+                        self.flag_op(node, hit)
                     if name.value.startswith("__") and name.value.endswith("__") and name.value not in ALLOWED_DUNDER_ATTRIBUTES:
                         self.flag(node, "dunder")
+        self.check_call_target(node)
         self.generic_visit(node)
 
     def check_store(self, target):
@@ -262,12 +377,35 @@ class Checker(ast.NodeVisitor):
         while isinstance(root, (ast.Attribute, ast.Subscript)):
             root = root.value
         if isinstance(root, ast.Name) and (root.id in self.aliases or root.id in ("torch", "triton")):
+            path = tuple(self.dotted(node))
+            if any(path[:len(a)] == a for a in ALLOWED_STORES):
+                return
             self.flag(target, "monkey-patching")
 
     def visit_Assign(self, node):
         for t in node.targets:
             self.check_store(t)
+            self.note_binding(t, node.value)
         self.generic_visit(node)
+
+    def note_binding(self, target, value):
+        """Remembers what self.<attr> and names are bound to: a torch module
+        class (its calls are that module's operation) or an extension the
+        candidate built (its functions are the candidate's own)."""
+        if not isinstance(value, ast.Call):
+            return
+        built = self.dotted(value.func)
+        is_extension = built[-1] in ("load_inline", "load") and (built[0] == "torch" or built[0] == "?" or
+                                                                  "cpp_extension" in built)
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+            if is_extension:
+                self.extensions.add(target.attr)
+            elif built[0] == "torch" and built[-1][:1].isupper():
+                self.module_attrs[target.attr] = built
+            else:
+                self.module_attrs.pop(target.attr, None)
+        elif isinstance(target, ast.Name) and is_extension:
+            self.extensions.add(target.id)
 
     def visit_AugAssign(self, node):
         self.check_store(node.target)
