@@ -31,6 +31,15 @@ PLUMBING = {"size", "dim", "numel", "shape", "view", "reshape", "contiguous", "t
             # arithmetic and comparisons: every kernel does them; forbidding one would forbid its prefix (add -> addmm)
             "add", "sub", "rsub", "mul", "div", "true_divide", "floor_divide", "neg", "gt", "lt", "ge", "le", "eq", "ne",
             "logical_and", "logical_or", "logical_not", "bitwise_and", "bitwise_or", "bitwise_not", "bitwise_xor"}
+# Helpers a kernel of the operator needs around its own work: index
+# arithmetic, gathering and joining pieces, clamping, prefix sums (jagged
+# offsets). The operator is what the reference computes, not these; a list
+# that named them would refuse honest kernels (a jagged op's kernel computes
+# its offsets with cumsum and arange).
+HELPERS = {"arange", "linspace", "tensor", "as_tensor", "new_tensor", "empty_strided", "eye", "repeat_interleave", "repeat",
+           "tile", "cumsum", "clamp", "clamp_", "clamp_min", "clamp_max", "clip", "cat", "concat", "concatenate", "stack",
+           "index_select", "gather", "take", "where", "masked_fill", "masked_fill_", "fill_", "zero_", "copy_", "roll",
+           "flip", "nonzero", "searchsorted", "bucketize", "maximum", "minimum", "abs", "sign", "index", "index_put_"}
 # Random draws in a forward are part of what the operator means (KernelBench's
 # LSTM draws its initial state): a candidate must draw the same numbers, so
 # none of these is forbidden. The judge starts every compared call of the
@@ -370,7 +379,7 @@ def main():
             ops = run(check[0]["sizes"], record=True, full=True)[3]
         except Exception:
             ops = []
-    forbidden = [f"torch.{n}" for n in ops if n not in PLUMBING and n not in RANDOM and not n.startswith("_")]
+    forbidden = [f"torch.{n}" for n in ops if n not in PLUMBING and n not in HELPERS and n not in RANDOM and not n.startswith("_")]
     drawn = [f"torch.{n}" for n in ops if n in RANDOM]
     if drawn:
         notes.append("the reference draws random numbers in its forward (" + ", ".join(drawn) + "): not forbidden, "
