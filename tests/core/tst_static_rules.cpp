@@ -268,6 +268,18 @@ void k(const float* x, float* y, long n) {
             << "reference-op";
         QTest::newRow("module built and run") << "y = torch.nn.Softmax(dim=1)(x)"
                                               << "reference-op";
+        // A CPU fallback is dead code on the GPU only when it is guarded by
+        // where the inputs are: a tensor the candidate made, or an input it
+        // moved, could be anywhere.
+        QTest::newRow("guard on a made tensor")
+            << "def forward(x):\n    if not torch.zeros(1).is_cuda:\n        return torch.softmax(x, -1)\n    return x"
+            << "reference-op";
+        QTest::newRow("guard on a moved input")
+            << "def forward(x):\n    x = x.cpu()\n    if not x.is_cuda:\n        return torch.softmax(x, -1)\n    return x"
+            << "reference-op";
+        QTest::newRow("the op on the GPU branch")
+            << "def forward(x):\n    if x.is_cuda:\n        return torch.softmax(x, -1)\n    return x"
+            << "reference-op";
         QTest::newRow("as a method") << "y = x.float().softmax(-1)"
                                      << "reference-op";
         QTest::newRow("functional alias") << "import torch.nn.functional as G\ny = G.softmax(x, -1)"
@@ -368,6 +380,13 @@ if __name__ == "__main__":
             << "import torch.nn.functional as F\nclass ModelNew(torch.nn.Module):\n    def forward(self, x, w):\n"
                "        return fused_bias_relu(F.conv2d(x, w))"
             << QStringList{"torch.relu", "F.relu"};
+        QTest::newRow("CPU fallbacks") << "class ModelNew(torch.nn.Module):\n    def forward(self, x):\n"
+                                          "        if not x.is_cuda:\n            return torch.softmax(x, -1)\n"
+                                          "        if x.device.type == 'cpu' or not torch.cuda.is_available():\n"
+                                          "            return torch.softmax(x, -1)\n"
+                                          "        if x.device.type == 'cuda':\n            return own(x)\n"
+                                          "        else:\n            return torch.softmax(x, -1)"
+                                       << QStringList{"torch.softmax"};
         QTest::newRow("build plumbing")
             << "import os, time, warnings\nos.environ['TORCH_CUDA_ARCH_LIST'] = '9.0'\n"
                "os.environ.setdefault('MAX_JOBS', '4')\nbuild = os.path.join(os.path.dirname(os.path.abspath('k.cu')), 'build')\n"

@@ -109,6 +109,10 @@ class Checker(ast.NodeVisitor):
         # extension the candidate built (load_inline, load).
         self.module_attrs = {}
         self.extensions = set()
+        # Inside a branch that runs only where the inputs are not on the GPU
+        # (a CPU fallback); the judge's inputs of a torch problem are on it.
+        self.off_device_depth = 0
+        self.inputs = [set()]  # per function: arguments never rebound in it
 
     @staticmethod
     def normalize(entry):
@@ -199,6 +203,8 @@ class Checker(ast.NodeVisitor):
         operation of that name whatever module it lives in."""
         if self.triton_depth:
             return None  # Triton code calls only Triton's language
+        if self.off_device_depth:
+            return None  # dead code on the device the judge runs the problem on
         for f in self.forbidden:
             want = f["parts"]
             prefix = want[:-1]
@@ -423,6 +429,55 @@ class Checker(ast.NodeVisitor):
     def visit_Global(self, node):
         self.flag(node, "introspection", "a kernel keeps no global state between calls (a call must not depend on the one before)")
 
+    # ---- CPU fallbacks ----------------------------------------------------
+    def on_device(self, test):
+        """True when test holds where the judge runs (an input of the function
+        is on the GPU, or CUDA is available), False when it holds only off
+        it, None when it says neither. Only the function's own arguments,
+        never rebound in it, speak for the inputs: a tensor the candidate made
+        could be anywhere."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            inner = self.on_device(test.operand)
+            return None if inner is None else not inner
+        if isinstance(test, ast.BoolOp):
+            # Off the device: every alternative of an `or` holds only there, or
+            # one condition of an `and` does.
+            parts = [self.on_device(v) for v in test.values]
+            if isinstance(test.op, ast.Or) and all(p is False for p in parts):
+                return False
+            if isinstance(test.op, ast.And) and any(p is False for p in parts):
+                return False
+            return None
+        if isinstance(test, ast.Call) and not test.args and self.dotted(test.func) == ["torch", "cuda", "is_available"]:
+            return True
+        if isinstance(test, ast.Attribute) and test.attr == "is_cuda":
+            return True if self.is_input(test.value) else None
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
+            left, right = test.left, test.comparators[0]
+            if isinstance(left, ast.Constant):
+                left, right = right, left
+            if isinstance(left, ast.Attribute) and left.attr == "type" and isinstance(left.value, ast.Attribute) \
+                    and left.value.attr == "device" and self.is_input(left.value.value) \
+                    and isinstance(right, ast.Constant) and right.value in ("cuda", "cpu"):
+                cuda = right.value == "cuda"
+                return cuda if isinstance(test.ops[0], ast.Eq) else not cuda
+        return None
+
+    def is_input(self, node):
+        return isinstance(node, ast.Name) and node.id in self.inputs[-1]
+
+    def visit_If(self, node):
+        self.visit(node.test)
+        where = self.on_device(node.test)
+        self.off_device_depth += where is False
+        for stmt in node.body:
+            self.visit(stmt)
+        self.off_device_depth -= where is False
+        self.off_device_depth += where is True
+        for stmt in node.orelse:
+            self.visit(stmt)
+        self.off_device_depth -= where is True
+
     def is_triton(self, deco):
         path = self.dotted(deco.func if isinstance(deco, ast.Call) else deco)
         return path[0] == "triton" or path[0] == "?" and path[-1] in ("jit", "autotune", "heuristics")
@@ -432,8 +487,13 @@ class Checker(ast.NodeVisitor):
         for d in node.decorator_list:
             self.visit(d)
         self.triton_depth += triton
+        args = node.args
+        names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+        rebound = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+        self.inputs.append(names - rebound)
         for stmt in node.body:
             self.visit(stmt)
+        self.inputs.pop()
         for a in node.args.defaults + node.args.kw_defaults:
             if a is not None:
                 self.visit(a)
