@@ -105,10 +105,15 @@ std::string systemPrompt(const problem::ProblemSpec& p) {
             "events against eager PyTorch on the production shapes, L2 flushed before each call. Fitness is reference time / "
             "your "
             "time when correct, 0 otherwise.\n\n"
-            "Rules: compute the operator yourself with Triton kernels or CUDA through torch.utils.cpp_extension.load_inline; "
-            "do not call the reference's own op" +
-            (forbidden.empty() ? std::string() : " (" + forbidden + " are refused)") +
-            ", torch.compile, side streams, threads, files, the network or other processes; do not patch torch or the standard "
+            "Rules: compute the operator yourself with Triton kernels or CUDA through torch.utils.cpp_extension.load_inline. " +
+            (forbidden.empty()
+                 ? std::string("Other torch ops may run beside your kernels, but they are timed as part of your call: delegating "
+                               "the work earns nothing. ")
+                 : "The problem refuses " + forbidden +
+                       " wherever your GPU path runs it, under any name (an nn module built in __init__ only for its "
+                       "parameters is fine; calling it runs the op); a CPU fallback under `if not x.is_cuda:` is fine. ") +
+            "Your own function names, os for the environment and a build folder's path, time and warnings are fine. "
+            "Do not use torch.compile, threads, files, the network or other processes; do not patch torch or the standard "
             "library; be correct for every size, not only the timing shapes.\n\n"
             "Output contract: reply with a short explanation of what you changed and why (a few sentences), then exactly one "
             "fenced "
