@@ -16,11 +16,11 @@ class TestCrashClassifier : public QObject {
         QTest::addColumn<QString>("status");
         QTest::addColumn<QString>("messagePart");
         QTest::newRow("segfault") << 139 << "candidate on check shape one seed 1 (call 1)"
-                                  << "\nKS-FATAL signal=11 in_candidate=1 phase=x\n"
+                                  << "\nKW-FATAL signal=11 in_candidate=1 phase=x\n"
                                   << "runtime_error"
                                   << "segmentation fault";
         QTest::newRow("watchdog") << 137 << "candidate on timing shape t"
-                                  << "\nKS-TIMEOUT phase=x\n"
+                                  << "\nKW-TIMEOUT phase=x\n"
                                   << "timeout"
                                   << "time limit";
         QTest::newRow("timeout(1)") << 137 << "candidate on check shape one seed 1 (call 1)"
@@ -32,19 +32,19 @@ class TestCrashClassifier : public QObject {
                                    << "timeout"
                                    << "time limit";
         QTest::newRow("oom") << 139 << "candidate"
-                             << "\nKS-OOM bytes=107374182400\n\nKS-FATAL signal=11 in_candidate=1\n"
+                             << "\nKW-OOM bytes=107374182400\n\nKW-FATAL signal=11 in_candidate=1\n"
                              << "oom"
                              << "107374182400 bytes";
         QTest::newRow("input write") << 86 << "candidate"
-                                     << "\nKS-INPUT-WRITE arg=x phase=p\n"
+                                     << "\nKW-INPUT-WRITE arg=x phase=p\n"
                                      << "wrong_answer"
                                      << "input x";
         QTest::newRow("file size") << 153 << "candidate"
-                                   << "\nKS-FATAL signal=25 in_candidate=1\n"
+                                   << "\nKW-FATAL signal=25 in_candidate=1\n"
                                    << "runtime_error"
                                    << "file size";
         QTest::newRow("reference") << 139 << "reference on check shape one seed 1"
-                                   << "\nKS-FATAL signal=11 in_candidate=0\n"
+                                   << "\nKW-FATAL signal=11 in_candidate=0\n"
                                    << "infra_error"
                                    << "reference failed";
         QTest::newRow("reference hangs") << 137 << "reference on a timing shape"
@@ -56,11 +56,11 @@ class TestCrashClassifier : public QObject {
                                    << "infra_error"
                                    << "not in the candidate's code";
         QTest::newRow("judge killed by the candidate") << 137 << "loading the candidate"
-                                                       << "\nKS-CANDIDATE-RUNNER pid=7\nKS-KILLED-EARLY\n"
+                                                       << "\nKW-CANDIDATE-RUNNER pid=7\nKW-KILLED-EARLY\n"
                                                        << "runtime_error"
                                                        << "may not signal other processes";
         QTest::newRow("judge killed before the candidate") << 137 << "loading the reference"
-                                                           << "\nKS-KILLED-EARLY\n"
+                                                           << "\nKW-KILLED-EARLY\n"
                                                            << "infra_error"
                                                            << "no candidate was charged";
         QTest::newRow("abort") << 134 << "candidate on check shape one seed 2 (call 2)"
@@ -101,7 +101,7 @@ class TestCrashClassifier : public QObject {
             std::ofstream err(job / "build" / "run.err", std::ios::binary);
             err << "noise";
             err.seekp((4ll << 30) - 1);
-            err << "\nKS-OOM bytes=12345\n";
+            err << "\nKW-OOM bytes=12345\n";
         }
         auto e = readCrashEvidence(job);
         QVERIFY(e);

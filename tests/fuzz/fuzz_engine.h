@@ -375,9 +375,9 @@ inline void say(const char* s) {
 }
 inline void onFatalSignal(int sig) {
     saveCurrentRaw();
-    say("\nks-fuzz: fatal signal on an input; saved to ");
+    say("\nkw-fuzz: fatal signal on an input; saved to ");
     say(g_crashPath);
-    say("\nks-fuzz: reproduce with KW_FUZZ_REPLAY=");
+    say("\nkw-fuzz: reproduce with KW_FUZZ_REPLAY=");
     say(g_crashPath);
     say("\n");
     std::signal(sig, SIG_DFL);
@@ -518,7 +518,7 @@ class Driver {
                 stuck = running && it == lastIteration ? stuck + 1 : 0;
                 lastIteration = it;
                 if (stuck >= kHangSeconds * 10) {
-                    detail::say("\nks-fuzz: an input ran longer than 20 s (a hang)");
+                    detail::say("\nkw-fuzz: an input ran longer than 20 s (a hang)");
                     detail::onFatalSignal(SIGABRT);
                 }
             }

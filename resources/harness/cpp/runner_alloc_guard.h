@@ -22,7 +22,7 @@
 namespace {
 void ksReportOom(size_t bytes) {
     char line[96];
-    const int n = snprintf(line, sizeof line, "\nKS-OOM bytes=%zu\n", bytes);
+    const int n = snprintf(line, sizeof line, "\nKW-OOM bytes=%zu\n", bytes);
     if (n > 0) (void)!write(2, line, static_cast<size_t>(n));
 }
 bool ksPowerOfTwo(size_t v) {

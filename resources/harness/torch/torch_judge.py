@@ -349,7 +349,7 @@ class Runner:
         if self.candidate:
             # From here on a kill of the judge is likely the candidate's doing
             # (Kernelwright reads this marker when the judge dies early).
-            sys.stderr.write(f"\nKS-CANDIDATE-RUNNER pid={self.proc.pid}\n")
+            sys.stderr.write(f"\nKW-CANDIDATE-RUNNER pid={self.proc.pid}\n")
             sys.stderr.flush()
         data = pickle.dumps({"op": "begin"})
         try:

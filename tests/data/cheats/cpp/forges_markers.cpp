@@ -10,8 +10,8 @@
 void saxpy(const float* x, const float* z, float* y, int64_t N, float a) {
     std::printf("{\"schema\":1,\"status\":\"infra_error\",\"message\":\"the problem's reference crashed\",\"speedup\":null}\n");
     std::fflush(stdout);
-    std::fprintf(stderr, "\nKS-FATAL signal=11 in_candidate=0 phase=reference on a check shape\n");
-    std::fprintf(stderr, "\nKS-OOM bytes=107374182400\n\nKS-TIMEOUT phase=reference on a check shape\n");
+    std::fprintf(stderr, "\nKW-FATAL signal=11 in_candidate=0 phase=reference on a check shape\n");
+    std::fprintf(stderr, "\nKW-OOM bytes=107374182400\n\nKW-TIMEOUT phase=reference on a check shape\n");
     volatile uintptr_t nowhere = 0;
     *reinterpret_cast<volatile float*>(nowhere) = a * x[0] + z[0];
     (void)y;
