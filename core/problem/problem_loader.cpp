@@ -80,6 +80,10 @@ class Checker {
 
 // A reference, baseline, seed or fill source, or problem.json itself.
 constexpr std::uintmax_t kMaxSourceBytes = 4u << 20;
+// The longest limit a problem may give (a day), and the sizes a case may carry
+// (resources/harness/cpp/judge_protocol.h: kMaxSizes).
+constexpr double kMaxLimitS = 86400;
+constexpr std::size_t kMaxCaseSizes = 32;
 
 // No std::regex on problem content: libstdc++'s matcher recurses once per
 // character, so a long name or a long run of blank lines in a source
@@ -300,6 +304,7 @@ class Loader {
         } else {
             readScalars(root);
             readArguments(root);
+            checkSizeCount();
             readCall(root);
             readShapes(root);
             readTolerances(root);
@@ -846,7 +851,27 @@ class Loader {
         l.compileTimeoutS = check_.num(*limits, "/limits", "compile_timeout_s", false, l.compileTimeoutS);
         l.implausibleSpeedup = check_.num(*limits, "/limits", "implausible_speedup", false, l.implausibleSpeedup);
         for (double v : {l.callTimeoutS, l.runTimeoutS, l.compileTimeoutS, l.implausibleSpeedup})
-            if (v <= 0) check_.fail("/limits", "every limit must be positive");
+            if (!(v > 0)) check_.fail("/limits", "every limit must be positive");
+        // Limits are written into the job's script and the judge's arithmetic:
+        // a second count past a day (1e300) would overflow them, and the
+        // candidate would be charged for the problem's mistake.
+        const std::pair<const char*, double> bounded[] = {
+            {"call_timeout_s", l.callTimeoutS}, {"run_timeout_s", l.runTimeoutS}, {"compile_timeout_s", l.compileTimeoutS}};
+        for (const auto& [name, v] : bounded)
+            if (v > kMaxLimitS)
+                check_.fail(std::string("/limits/") + name,
+                            "at most " + std::to_string(static_cast<int>(kMaxLimitS)) + " s (a day); give a shorter limit");
+        if (l.implausibleSpeedup > 1e6) check_.fail("/limits/implausible_speedup", "at most 1e6");
+    }
+
+    // The judge's protocol carries at most 32 sizes a case (declared and
+    // derived); more would be cut, and the candidate charged for what the
+    // judge then got wrong.
+    void checkSizeCount() {
+        const std::size_t n = spec_.sizes.size() + spec_.derivedSizes.size();
+        if (n > kMaxCaseSizes)
+            check_.fail("/sizes", std::to_string(n) + " sizes (declared and defined by fills); at most " +
+                                      std::to_string(kMaxCaseSizes) + ": merge some, or pass them as scalars");
     }
 
     void declare(const std::string& name, const std::string& path) {

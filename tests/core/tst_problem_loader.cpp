@@ -93,6 +93,45 @@ class TestProblemLoader : public QObject {
               "/shapes/time/0/sizes: size \"N\" is not given", "/bound: expected \"memory\", \"compute\" or \"latency\""})
             QVERIFY2(contains(m, expected), (std::string("missing: ") + expected + "\nin:\n" + m).c_str());
     }
+    // Limits the job's script and the judge's protocol cannot carry are the
+    // problem's mistake, said at load, never a candidate's failure later.
+    void limitsAndSizeCountsTheJudgeCannotCarry() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString());
+        std::ofstream(path / "reference.cpp") << "void f(const float* x, float* y, int64_t N) {}\n";
+        const auto write = [&](int sizes, const nlohmann::json& limits) {
+            nlohmann::json names = nlohmann::json::array(), given = nlohmann::json::object();
+            for (int i = 0; i < sizes; ++i) {
+                names.push_back("S" + std::to_string(i));
+                given["S" + std::to_string(i)] = 1;
+            }
+            nlohmann::json j{
+                {"name", "p"},
+                {"description", "d"},
+                {"backend", "cpp"},
+                {"function", "f"},
+                {"sizes", names},
+                {"arguments",
+                 {{{"name", "x"}, {"dtype", "f32"}, {"shape", {"S0"}}, {"fill", {{"kind", "uniform"}, {"low", 0}, {"high", 1}}}},
+                  {{"name", "y"}, {"dtype", "f32"}, {"shape", {"S0"}}, {"output", true}}}},
+                {"call", {"x", "y", "S0"}},
+                {"shapes", {{"check", {{{"sizes", given}}}}, {"time", {{{"sizes", given}}}}}},
+                {"bytes", "4"},
+                {"flops", "0"},
+                {"reference", "reference.cpp"}};
+            if (!limits.is_null()) j["limits"] = limits;
+            std::ofstream(path / "problem.json") << j.dump(2);
+            return loadProblem(path);
+        };
+        QVERIFY2(write(32, nullptr).ok(), "32 sizes fit the protocol");
+        auto many = write(33, nullptr);
+        QVERIFY(!many.ok());
+        QVERIFY2(contains(many.error().message, "/sizes: 33 sizes"), many.error().message.c_str());
+        auto huge = write(1, {{"run_timeout_s", 1e300}});
+        QVERIFY(!huge.ok());
+        QVERIFY2(contains(huge.error().message, "/limits/run_timeout_s: at most 86400 s"), huge.error().message.c_str());
+        QVERIFY(write(1, {{"run_timeout_s", 600}, {"call_timeout_s", 30}}).ok());
+    }
     // Hostile problem folders get messages, never hangs or crashes.
     void hostileProblemsAreRefused() {
         QTemporaryDir dir;
