@@ -214,7 +214,8 @@ struct Checker {
     bool allowAsm;
     bool cuda;
     std::vector<RuleViolation> found;
-    std::vector<std::string> lines; // the source's lines, for excerpts
+    std::set<std::pair<std::string_view, int>> reported; // (rule, line): linear in the source, not quadratic
+    std::vector<std::string> lines;                      // the source's lines, for excerpts
 
     explicit Checker(const std::string& src, bool asmAllowed, bool isCuda) : source(src), allowAsm(asmAllowed), cuda(isCuda) {
         std::string line;
@@ -222,8 +223,7 @@ struct Checker {
         while (std::getline(in, line)) lines.push_back(line);
     }
     void flag(const TokenRule& rule, int line, const std::string& what = {}) {
-        for (const auto& f : found)
-            if (f.rule == rule.name && f.line == line) return; // one report per rule and line
+        if (!reported.emplace(rule.name, line).second) return; // one report per rule and line
         const std::string excerpt =
             line >= 1 && static_cast<std::size_t>(line) <= lines.size() ? trim(lines[line - 1]).substr(0, 160) : what;
         found.push_back({rule.name, line, excerpt, rule.why});
@@ -336,6 +336,14 @@ std::vector<RuleViolation> tokenRules(const std::string& source, bool allowAsm, 
     }
     std::stable_sort(c.found.begin(), c.found.end(),
                      [](const RuleViolation& a, const RuleViolation& b) { return a.line < b.line; });
+    // A source full of violations gets a message a person reads, not megabytes.
+    constexpr std::size_t kMaxReported = 50;
+    if (c.found.size() > kMaxReported) {
+        const std::size_t more = c.found.size() - kMaxReported;
+        c.found.resize(kMaxReported);
+        c.found.push_back(
+            {"more", c.found.back().line, "", std::to_string(more) + " more violations past these; mend these first"});
+    }
     return c.found;
 }
 

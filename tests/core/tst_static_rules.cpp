@@ -164,6 +164,20 @@ void k(const float* x, float* y, long n) {
         QVERIFY(text.find("a kernel does not start processes") != std::string::npos);
     }
 
+    // A source made of violations is checked in linear time and answered
+    // with a bounded message: the first 50, then how many more.
+    void manyViolationsGetABoundedReport() {
+        std::string cpp, py = "import torch\n";
+        for (int i = 0; i < 20000; ++i) cpp += "void f" + std::to_string(i) + "() { asm(\"nop\"); system(\"x\"); }\n";
+        for (int i = 0; i < 20000; ++i) py += "exec('x')\n";
+        for (const auto& v : {checkStaticRules(cpp), checkPythonRules(py, {})}) {
+            QCOMPARE(v.size(), std::size_t(51));
+            QCOMPARE(v.back().rule, std::string("more"));
+            QVERIFY2(v.back().why.find("more violations") != std::string::npos, v.back().why.c_str());
+            QVERIFY(describeViolations(v).size() < 20000);
+        }
+    }
+
     // Python candidates: a pass over the syntax tree, so aliases, computed
     // names and comments neither hide a construct nor invent one.
     void flagsEachPythonRule_data() {

@@ -16,6 +16,7 @@ import re
 import sys
 
 MAX_SOURCE_BYTES = 1 << 20
+MAX_REPORTED = 50
 
 # Modules a kernel may import (and their submodules); everything else is a
 # violation. torch's private and compiler submodules are refused below.
@@ -519,6 +520,11 @@ def check(source, forbidden):
     except RecursionError:
         return [{"rule": "syntax", "line": 1, "excerpt": "", "why": "the source nests too deeply to check"}]
     c.found.sort(key=lambda v: v["line"])
+    # A source full of violations gets a message a person reads, not megabytes.
+    if len(c.found) > MAX_REPORTED:
+        more = len(c.found) - MAX_REPORTED
+        c.found = c.found[:MAX_REPORTED] + [{"rule": "more", "line": c.found[MAX_REPORTED - 1]["line"], "excerpt": "",
+                                             "why": "%d more violations past these; mend these first" % more}]
     return c.found
 
 
