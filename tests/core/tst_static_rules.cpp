@@ -249,6 +249,17 @@ void k(const float* x, float* y, long n) {
                                      << "monkey-patching";
         QTest::newRow("patch event") << "torch.cuda.Event.elapsed_time = fake"
                                      << "monkey-patching";
+        // A module under a local name is the module; attributes reached by a string are refused.
+        QTest::newRow("patch a local alias") << "t = torch.cuda\nt.synchronize = lambda: None"
+                                             << "monkey-patching";
+        QTest::newRow("reach through a local alias") << "t = torch\nm = t.sys.modules"
+                                                     << "imports";
+        QTest::newRow("os under a local name") << "import os\no = os\no.kill(1, 9)"
+                                               << "imports";
+        QTest::newRow("attrgetter") << "import operator\nf = operator.attrgetter('cuda.synchronize')(torch)"
+                                    << "dynamic-attribute";
+        QTest::newRow("reduce over getattr") << "import functools\nf = functools.reduce(getattr, ['cuda', 'synchronize'], torch)"
+                                             << "dynamic-attribute";
         QTest::newRow("del") << "del torch.allclose"
                              << "monkey-patching";
         QTest::newRow("open") << "open('result.json', 'w').write('{}')"

@@ -28,6 +28,9 @@ ALLOWED_IMPORTS = {
     # are refused below), time, warnings.
     "os", "time", "warnings",
 }
+# Roots of the modules a candidate may import: a local name bound to one of
+# them (t = torch.cuda, o = os) is followed like an import alias.
+MODULE_ROOTS = {"os", "time", "warnings", "math", "functools", "itertools", "operator", "numpy", "triton", "torch"}
 # What a kernel may use of os: its environment and path arithmetic. The rest
 # reaches processes, signals, descriptors and files.
 OS_ALLOWED = {"environ", "path", "getenv", "getcwd", "cpu_count", "sep", "pathsep", "linesep", "name", "fspath", "makedirs",
@@ -78,6 +81,7 @@ WHY = {
 DEVICE_MEMORY_CONTROLS = {"set_per_process_memory_fraction", "change_current_allocator", "CUDAPluggableAllocator",
                           "caching_allocator_alloc", "caching_allocator_delete", "MemPool", "use_mem_pool"}
 ALLOWED_DUNDER_ATTRIBUTES = {"__init__"}
+ATTRIBUTE_BUILTINS = {"getattr", "setattr", "delattr"}
 STDLIB_REACH = {"sys", "os", "gc", "inspect", "ctypes", "subprocess", "importlib", "builtins", "threading", "multiprocessing",
                 "io", "pathlib", "shutil", "socket", "signal", "pickle", "marshal", "tempfile", "atexit", "traceback", "weakref",
                 "statistics", "time", "json", "glob", "platform", "sysconfig", "site", "types", "warnings", "logging"}
@@ -287,6 +291,11 @@ class Checker(ast.NodeVisitor):
     def visit_Name(self, node):
         if node.id.startswith("__") and node.id.endswith("__") and node.id not in ALLOWED_DUNDER_NAMES:
             self.flag(node, "dunder")
+        if node.id in ATTRIBUTE_BUILTINS and node.id not in self.aliases and isinstance(node.ctx, ast.Load) \
+                and not getattr(node, "_called", False):
+            # getattr passed on as a value (functools.reduce(getattr, ...),
+            # map(getattr, ...)) reaches attributes no rule reads.
+            self.flag(node, "dynamic-attribute", node.id + " passed as a value reaches any attribute; write the attribute out")
         if node.id in self.aliases and not isinstance(getattr(node, "_parent_attr", None), ast.Attribute):
             path = self.dotted(node)
             self.check_path(node, path)
@@ -345,6 +354,10 @@ class Checker(ast.NodeVisitor):
     # ---- calls, stores, functions ---------------------------------------
     def visit_Call(self, node):
         f = node.func
+        f._called = True
+        path = self.dotted(f)
+        if path[0] == "operator" and path[-1] in ("attrgetter", "methodcaller"):
+            self.flag(node, "dynamic-attribute", "operator." + path[-1] + " reaches attributes by a string; write the attribute out")
         if isinstance(f, ast.Name):
             if f.id in CALLS and f.id not in self.aliases:
                 rule, why = CALLS[f.id]
@@ -399,6 +412,15 @@ class Checker(ast.NodeVisitor):
         """Remembers what self.<attr> and names are bound to: a torch module
         class (its calls are that module's operation) or an extension the
         candidate built (its functions are the candidate's own)."""
+        if isinstance(target, ast.Name) and isinstance(value, (ast.Name, ast.Attribute)):
+            # t = torch.cuda: a module under a local name is the module, for
+            # every rule (stores into it, what it reaches).
+            path = self.dotted(value)
+            if path[0] != "?" and (path[0] in ("torch", "triton") or path[0] in MODULE_ROOTS):
+                self.aliases[target.id] = ".".join(path)
+            elif target.id in self.aliases and target.id not in ("torch", "triton"):
+                del self.aliases[target.id]
+            return
         if not isinstance(value, ast.Call):
             return
         built = self.dotted(value.func)
