@@ -146,6 +146,7 @@ class TestBundledProblems : public QObject {
                            QString::fromStdString((jobDir / "src" / "torch_judge_host.py").string()),
                            QString::fromStdString((jobDir / "src" / "torch_judge_precision.py").string()),
                            QString::fromStdString((jobDir / "src" / "torch_judge_profile.py").string()),
+                           QString::fromStdString((jobDir / "src" / "torch_judge_protocol.py").string()),
                            QString::fromStdString((jobDir / "src" / "torch_runner.py").string()),
                            QString::fromStdString((jobDir / "src" / "torch_cuda.py").string()),
                            QString::fromStdString((jobDir / "src" / "torch_rules.py").string()),

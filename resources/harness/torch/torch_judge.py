@@ -43,6 +43,7 @@ import sys
 import time
 import traceback
 
+import torch_judge_protocol
 from torch_judge_host import mps_pipe, pin, take_timing_lock, task_room, timing_cpus
 from torch_judge_precision import paired_ratios, precise_enough, speedup_interval
 from torch_judge_profile import run_ncu, write_profile
@@ -742,9 +743,11 @@ class Judge:
         quick = self.quick()
         t_end = t_idle + sum(p for p in watch[1:] + drained if p > quick)
         self.seconds["freeze"] += t2 - t1
-        told = reply.get("self_timed")
-        told = [float(x) for x in told[:7]] if isinstance(told, list) and all(isinstance(x, (int, float)) for x in told[:7]) and len(told) >= 6 else [0.0] * 7
-        told += [0.0] * (7 - len(told))  # a runner that does not say how long describing took
+        sent = reply.get("self_timed")
+        told = torch_judge_protocol.reported_seconds(sent)
+        if told is None:
+            self.fail_runner(RunnerFailure(r, "runtime_error", "reported a call's parts as " + torch_judge_protocol.describe(sent) +
+                                           f", not durations in seconds, {where}"))
         self.last_parts = (t1 - t0, t_end - t1, watch[0], max(watch[1:], default=0.0), probes, told)
         if reply.get("type") != "done":
             self.fail_runner(RunnerFailure(r, "runtime_error", f"answered a call with something else than its outputs {where}"))
