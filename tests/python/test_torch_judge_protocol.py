@@ -2,6 +2,7 @@
 (torch_judge_protocol): a runner hosts the candidate, so each value is
 validated, and what is not a duration is refused rather than raising
 inside the judge."""
+import signal
 import unittest
 
 import torch_judge_protocol as protocol
@@ -29,6 +30,19 @@ class ReportedSeconds(unittest.TestCase):
     def test_a_message_about_it_is_bounded(self):
         self.assertLessEqual(len(protocol.describe([10**400] * 50)), 120)
         self.assertEqual(protocol.describe([1, 2]), "[1, 2]")
+
+
+class OutsideSignal(unittest.TestCase):
+    def test_a_kill_from_another_process_is_named(self):
+        self.assertEqual(protocol.outside_signal(-signal.SIGKILL, killed_by_judge=False), "SIGKILL")
+        self.assertEqual(protocol.outside_signal(-signal.SIGTERM, killed_by_judge=False), "SIGTERM")
+
+    def test_the_judges_kill_a_crash_and_an_exit_are_not(self):
+        self.assertIsNone(protocol.outside_signal(-signal.SIGKILL, killed_by_judge=True))
+        for own in (signal.SIGSEGV, signal.SIGABRT, signal.SIGSYS):
+            self.assertIsNone(protocol.outside_signal(-own, killed_by_judge=False))
+        self.assertIsNone(protocol.outside_signal(1, killed_by_judge=False))
+        self.assertIsNone(protocol.outside_signal(None, killed_by_judge=False))
 
 
 if __name__ == "__main__":

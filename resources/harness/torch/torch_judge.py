@@ -163,6 +163,7 @@ class Runner:
         self.seq = 0
         self.frozen = False
         self.dead = False
+        self.killed_by_judge = False
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         env = {k: v for k, v in os.environ.items() if k not in ("KW_TIMING_LOCK_FD", "PYTORCH_CUDA_ALLOC_CONF", "PYTHONPATH")}
         env["KW_JUDGE_FD"] = str(child.fileno())
@@ -232,6 +233,7 @@ class Runner:
         if self.dead and self.sock is None:
             return
         self.dead = True
+        self.killed_by_judge = True
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -1354,6 +1356,15 @@ class Judge:
             "kernels": rows[:64]}, allow_nan=False)
 
     def drop_compiled(self, failure):
+        r = self.runners.get("torch.compile")
+        outside = torch_judge_protocol.outside_signal(r.proc.poll(), r.killed_by_judge) if r is not None else None
+        if outside:
+            # A baseline that fails by its own error is left out, with why; one
+            # ended from outside (another process signalled it) would leave a
+            # speedup read without the fastest baseline: the run is void.
+            raise Finished("infra_error", f"the torch.compile baseline's runner was ended by {outside} from another process "
+                           "while it was timed: its time is unknown, so no speedup can be given (no candidate was charged); "
+                           "run the evaluation again")
         self.compile_failed = True  # not started again for later shapes
         self.env.setdefault("baseline_errors", []).append(f"torch.compile: {failure.message[:300]}")
         r = self.runners.pop("torch.compile", None)

@@ -5,6 +5,7 @@
 # runtime_error, never an exception inside the judge (infra_error). Plain
 # Python (no torch): tests import it.
 import math
+import signal
 from typing import List, Optional, Sequence
 
 # A runner's own account of a call (torch_runner.Runner.self_timed): set-up,
@@ -42,3 +43,23 @@ def describe(told: Sequence[object]) -> str:
     """A short, bounded rendering of what a runner sent, for a message."""
     text = repr(told)
     return text if len(text) <= 120 else text[:117] + "..."
+
+
+# Signals a process raises on itself when its own code fails (a crash, an
+# abort, a forbidden system call): anything else that ended a runner the
+# judge did not kill came from another process.
+CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGFPE, signal.SIGILL, signal.SIGSYS, signal.SIGTRAP}
+
+
+def outside_signal(returncode: Optional[int], killed_by_judge: bool) -> Optional[str]:
+    """The signal's name when a runner's process (subprocess returncode: a
+    negative number is the signal) was ended by another process, not by the
+    judge and not by a crash of its own; None otherwise."""
+    if killed_by_judge or returncode is None or returncode >= 0:
+        return None
+    if -returncode in CRASH_SIGNALS:
+        return None
+    try:
+        return signal.Signals(-returncode).name
+    except ValueError:
+        return f"signal {-returncode}"
