@@ -72,9 +72,12 @@ Result<SearchConfig> configFromJson(const nlohmann::json& j) {
     try {
         if (j.contains("policy")) {
             auto p = parsePolicy(j["policy"].get<std::string>());
-            if (!p)
+            if (!p) {
+                std::string names;
+                for (const auto& name : policyNames()) names += (names.empty() ? "" : ", ") + name;
                 return makeError(ErrorCode::Validation, "search config: unknown policy \"" + j["policy"].get<std::string>() +
-                                                            "\" (expected greedy, beam, mcts, evo, random or exhaustive)");
+                                                            "\" (expected " + names + ")");
+            }
             c.policy = *p;
         }
         if (j.contains("memory")) {

@@ -19,6 +19,7 @@ using tree::parsePolicy;
 using tree::parseSynthMode;
 using tree::Policy;
 using tree::policyName;
+using tree::policyNames;
 using tree::SearchConfig;
 using tree::SynthMode;
 using tree::synthModeName;

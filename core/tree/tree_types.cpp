@@ -48,6 +48,11 @@ std::string policyName(Policy p) {
 std::optional<Policy> parsePolicy(const std::string& name) {
     return parseName(kPolicies, name);
 }
+std::vector<std::string> policyNames() {
+    std::vector<std::string> names;
+    for (const auto& [p, n] : kPolicies) names.emplace_back(n);
+    return names;
+}
 std::string memoryModeName(MemoryMode m) {
     return nameOf(kModes, m);
 }

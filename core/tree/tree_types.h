@@ -17,6 +17,9 @@ using NodeId = std::int64_t; // the store's row id; 0 means none
 enum class Policy { Greedy, Beam, Mcts, Evolutionary, Random, Exhaustive };
 std::string policyName(Policy policy);
 std::optional<Policy> parsePolicy(const std::string& name);
+// Every policy's name, in the table's order: what front ends offer and
+// error messages list, so none types its own.
+std::vector<std::string> policyNames();
 
 // How an expansion draws context from the tree (ARCHITECTURE.md, "Search").
 enum class MemoryMode { None, Ancestors, Siblings, Both };

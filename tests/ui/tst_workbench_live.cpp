@@ -13,6 +13,7 @@
 #include "models/search_list_model.h"
 #include "models/suite_table_model.h"
 #include "saxpy_replies.h"
+#include "search/search_config_json.h"
 #include "store/database.h"
 #include "store/llm_call_store.h"
 #include "store/search_store.h"
@@ -405,6 +406,21 @@ class TestWorkbenchLive : public QObject {
         QVERIFY(qAbs(series.cumulativeCost.back() - cost) < 1e-12);
         QCOMPARE(static_cast<std::size_t>(series.cumulativeTokens.size()), calls->size());
         qunsetenv("KW_LLM_CONFIG");
+    }
+
+    // The dialog offers the engine's policies, each of which the engine takes.
+    void newSearchDialogOffersThePoliciesTheEngineRuns() {
+        ui::NewSearchDialog dialog({{QStringLiteral("saxpy"), test::problemDir("saxpy")}});
+        auto* policy = dialog.findChildren<QComboBox*>().at(1);
+        QCOMPARE(static_cast<std::size_t>(policy->count()), tree::policyNames().size());
+        QCOMPARE(policy->currentText(), QStringLiteral("mcts"));
+        for (int i = 0; i < policy->count(); ++i) {
+            policy->setCurrentIndex(i);
+            const auto config = search::configFromJson(json::parse(dialog.configJson().toStdString()));
+            QVERIFY2(config, config ? "" : config.error().message.c_str());
+            QCOMPARE(QString::fromStdString(tree::policyName(config->policy)), policy->itemText(i));
+        }
+        QVERIFY(!search::configFromJson(json{{"policy", "evolutionary"}}));
     }
 
     void newSearchDialogRefusesModelsThatDoNotResolve() {

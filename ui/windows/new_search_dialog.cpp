@@ -33,7 +33,9 @@ void NewSearchDialog::addSearchRows(QFormLayout* form) {
     problem_ = new QComboBox(this);
     for (const auto& [name, dir] : problems_) problem_->addItem(name);
     policy_ = new QComboBox(this);
-    policy_->addItems({QStringLiteral("mcts"), QStringLiteral("evolutionary"), QStringLiteral("beam"), QStringLiteral("greedy")});
+    // The engine's own names (it refused "evolutionary" that a list typed here offered).
+    for (const auto& name : tree::policyNames()) policy_->addItem(QString::fromStdString(name));
+    policy_->setCurrentText(QString::fromStdString(tree::policyName(tree::SearchConfig{}.policy)));
     synth_ = new QComboBox(this);
     synth_->addItems({QStringLiteral("tuner"), QStringLiteral("llm"), QStringLiteral("hybrid")});
     models_ = new QLineEdit(this);
