@@ -36,6 +36,7 @@
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QInputDialog>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QListWidget>
@@ -177,6 +178,24 @@ class TestWorkbenchLive : public QObject {
         auto* view = window.openSearch(window.searchModel()->searchAt(0).id);
         QVERIFY(view);
         QTRY_VERIFY_WITH_TIMEOUT(view->canvas()->layout().size() >= 2, 5000);
+        // The header says how far the search got against its budget, and Budget… starts from that budget.
+        QCOMPARE(view->budget(), qint64(4));
+        auto* summary = view->findChild<QLabel*>(QStringLiteral("searchSummary"));
+        QVERIFY(summary);
+        QVERIFY2(summary->text().contains(QStringLiteral(" of 4 evaluations")), qPrintable(summary->text()));
+        int offered = -1;
+        QTimer::singleShot(0, [&] {
+            if (auto* input = qobject_cast<QInputDialog*>(QApplication::activeModalWidget())) {
+                offered = input->intValue();
+                input->reject();
+            }
+        });
+        for (auto* b : view->findChildren<QToolButton*>())
+            if (b->text() == QStringLiteral("Budget…")) {
+                b->setEnabled(true); // the search has ended: the button is open only for this check
+                b->click();
+            }
+        QCOMPARE(offered, 4);
         const qint64 child = view->canvas()->layout().placed().back().id;
         QVERIFY(view->canvas()->selectNode(child));
         auto* code = view->findChild<ui::CodeView*>(QStringLiteral("codeView"));

@@ -55,6 +55,8 @@
 #include <QtWidgets/QToolButton>
 #include <QtWidgets/QVBoxLayout>
 
+#include <algorithm>
+
 namespace kw::ui {
 namespace {} // namespace
 
@@ -127,10 +129,13 @@ QHBoxLayout* SearchView::buildToolbar() {
                         button(tr("Resume"), tr("Resume a paused search"), [this] { steer(search::SteeringCommand::resume()); }),
                         button(tr("Stop"), tr("Stop the search"), [this] { steer(search::SteeringCommand::stop()); }),
                         button(tr("Budget…"), tr("Change the number of evaluations"), [this] {
+                            // Starts from the search's own budget; unchanged, nothing is sent.
                             bool ok = false;
-                            const int n =
-                                QInputDialog::getInt(this, tr("Budget"), tr("Evaluations in all:"), 64, 1, 1000000, 1, &ok);
-                            if (ok) steer(search::SteeringCommand::budget(n));
+                            const int current = static_cast<int>(std::clamp<qint64>(budget_, 1, 1000000));
+                            const int n = QInputDialog::getInt(
+                                this, tr("Budget"), tr("Evaluations in all (%1 done, budget %2):").arg(evaluations_).arg(budget_),
+                                current, static_cast<int>(std::clamp<qint64>(evaluations_, 1, 1000000)), 1000000, 1, &ok);
+                            if (ok && n != budget_) steer(search::SteeringCommand::budget(n));
                         })};
     for (auto* b : steeringButtons_) b->setProperty("openToolTip", b->toolTip());
     bar->addWidget(exportMenuButton());
@@ -297,10 +302,18 @@ SearchView::~SearchView() {
     thread_->wait();
 }
 
+void SearchView::setProgress(qint64 evaluations, qint64 budget) {
+    if (evaluations == evaluations_ && budget == budget_) return;
+    evaluations_ = evaluations;
+    budget_ = budget;
+    onBatch({});
+}
+
 void SearchView::onBatch(const NodeBatch& batch) {
     canvas_->applyBatch(batch);
     const auto& layout = canvas_->layout();
     QString text = tr("%1 nodes").arg(layout.size());
+    if (budget_ > 0) text += tr(" · %1 of %2 evaluations").arg(evaluations_).arg(budget_);
     if (layout.bestId())
         text += tr(" · best %1× at node %2").arg(layout.bestSpeedup(), 0, 'g', 3).arg(nodeLabel(layout.bestId()));
     if (!ended_.isEmpty()) text += tr(" · ended (%1)").arg(ended_);

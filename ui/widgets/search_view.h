@@ -53,6 +53,11 @@ class SearchView : public QWidget {
     ~SearchView() override;
 
     qint64 searchId() const { return searchId_; }
+    // The search's evaluations so far and its budget, as the workspace has
+    // them (the main window passes each new reading): shown in the header,
+    // and what Budget… starts from.
+    void setProgress(qint64 evaluations, qint64 budget);
+    qint64 budget() const { return budget_; }
     TreeCanvas* canvas() const { return canvas_; }
     QTabWidget* inspector() const { return inspector_; }
 
@@ -128,6 +133,7 @@ class SearchView : public QWidget {
     QTextBrowser* llm_ = nullptr;
     DetailLoader* loader_ = nullptr;
     QString ended_;
+    qint64 evaluations_ = 0, budget_ = 0;
     QCheckBox* showTemplate_ = nullptr;
     QString templateSource_, asRunSource_, codeName_; // the selected node's code
     std::optional<store::LlmCallRecord> llmCall_;     // the selected node's call, for folding its prompt

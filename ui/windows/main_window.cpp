@@ -183,6 +183,10 @@ void MainWindow::applyLists(const std::shared_ptr<const WorkspaceLists>& lists) 
     keep(
         searchTable_, [this](int row) { return searches_->searchAt(row).id; }, [this](qint64 id) { return searches_->rowOf(id); },
         [&] { searches_->setSearches(lists->searches); });
+    for (int i = 1; i < tabs_->count(); ++i)
+        if (auto* v = qobject_cast<SearchView*>(tabs_->widget(i)))
+            if (const int row = searches_->rowOf(v->searchId()); row >= 0)
+                v->setProgress(searches_->searchAt(row).evaluations, searches_->searchAt(row).budget);
     keep(
         evaluationTable_, [this](int row) { return evaluations_->evaluationAt(row).id; },
         [this](qint64 id) { return evaluations_->rowOf(id); }, [&] { evaluations_->setEvaluations(lists->evaluations); });
@@ -385,6 +389,8 @@ SearchView* MainWindow::openSearch(qint64 searchId) {
     connect(view, &SearchView::retrievalRequested, this, [this](qint64 search, qint64 node) {
         if (auto* kb = showKnowledgeBase()) kb->showRetrievalForNode(search, node);
     });
+    const auto row = SearchRow::fromRecord(*record);
+    view->setProgress(row.evaluations, row.budget);
     const int index = tabs_->addTab(view, tr("Search %1 · %2").arg(searchId).arg(QString::fromStdString(record->problem)));
     tabs_->setCurrentIndex(index);
     return view;
