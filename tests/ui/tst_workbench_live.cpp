@@ -178,24 +178,28 @@ class TestWorkbenchLive : public QObject {
         auto* view = window.openSearch(window.searchModel()->searchAt(0).id);
         QVERIFY(view);
         QTRY_VERIFY_WITH_TIMEOUT(view->canvas()->layout().size() >= 2, 5000);
-        // The header says how far the search got against its budget, and Budget… starts from that budget.
+        // The header says how far the search got against its budget; on the
+        // ended search, Budget… offers to go on past it.
         QCOMPARE(view->budget(), qint64(4));
         auto* summary = view->findChild<QLabel*>(QStringLiteral("searchSummary"));
         QVERIFY(summary);
         QVERIFY2(summary->text().contains(QStringLiteral(" of 4 evaluations")), qPrintable(summary->text()));
         int offered = -1;
+        QString asked;
         QTimer::singleShot(0, [&] {
             if (auto* input = qobject_cast<QInputDialog*>(QApplication::activeModalWidget())) {
                 offered = input->intValue();
+                asked = input->labelText();
                 input->reject();
             }
         });
         for (auto* b : view->findChildren<QToolButton*>())
             if (b->text() == QStringLiteral("Budget…")) {
-                b->setEnabled(true); // the search has ended: the button is open only for this check
+                QVERIFY(b->isEnabled()); // open on an ended search: it is how the search goes on
                 b->click();
             }
-        QCOMPARE(offered, 4);
+        QCOMPARE(offered, 4 + 16);
+        QVERIFY2(asked.contains(QStringLiteral("has ended")), qPrintable(asked));
         const qint64 child = view->canvas()->layout().placed().back().id;
         QVERIFY(view->canvas()->selectNode(child));
         auto* code = view->findChild<ui::CodeView*>(QStringLiteral("codeView"));

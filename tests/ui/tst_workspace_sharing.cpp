@@ -26,7 +26,10 @@
 #include <QtTest/QtTest>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QFileDialog>
+#include <QtWidgets/QInputDialog>
+#include <QtWidgets/QLabel>
 #include <QtWidgets/QStatusBar>
+#include <QtWidgets/QToolButton>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -179,6 +182,29 @@ class TestWorkspaceSharing : public QObject {
                  qPrintable(message));
         verifyFilesKept(wal, shm, "the search ended");
         QVERIFY(locksHeld(db()) > 0);
+
+        // The ended search goes on from the workbench: Budget… gives it two more
+        // evaluations, run in this process, followed in the same tab.
+        auto* summary = view->findChild<QLabel*>(QStringLiteral("searchSummary"));
+        QTRY_VERIFY_WITH_TIMEOUT(summary->text().contains(QStringLiteral("ended")), 10000);
+        const qint64 done = window.searchModel()->searchAt(0).evaluations;
+        QTimer::singleShot(0, [&] {
+            if (auto* input = qobject_cast<QInputDialog*>(QApplication::activeModalWidget())) {
+                input->setIntValue(static_cast<int>(done + 2));
+                input->accept();
+            }
+        });
+        bool clicked = false;
+        for (auto* b : view->findChildren<QToolButton*>())
+            if (b->text() == QStringLiteral("Budget…") && b->isEnabled()) {
+                b->click();
+                clicked = true;
+            }
+        QVERIFY2(clicked, "Budget… is closed on an ended search");
+        QTRY_VERIFY_WITH_TIMEOUT(window.searchModel()->searchAt(0).evaluations == done + 2 &&
+                                     window.searchModel()->searchAt(0).status == QStringLiteral("finished"),
+                                 180000);
+        QTRY_VERIFY_WITH_TIMEOUT(summary->text().contains(QStringLiteral("of %1 evaluations").arg(done + 2)), 10000);
     }
 
     // Defence in depth: a process outside Kernelwright that checkpoints the

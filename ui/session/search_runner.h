@@ -4,6 +4,7 @@
 // else. The UI follows the search like any other (SearchFollower reads what
 // the engine writes) and stops it through the stop token.
 #include "eval/executor_profiles.h"
+#include "util/result.h"
 
 #include <QtCore/QObject>
 #include <QtCore/QString>
@@ -12,6 +13,10 @@
 #include <filesystem>
 #include <optional>
 #include <stop_token>
+
+namespace kw::store {
+class Database;
+}
 
 namespace kw::ui {
 
@@ -22,6 +27,10 @@ struct SearchRequest {
     std::filesystem::path llmConfigFile; // LLM settings; empty: KW_LLM_CONFIG, else the default file
     double timeBudgetS = 0.5;            // timing per shape and evaluation, as the CLI's --time-budget
     eval::ExecutorChoice executor;       // where candidates run: this machine (default), ssh hosts, a Slurm cluster
+    // Resumes this search (problemDir and configJson unused) with this many
+    // evaluations in all, as `search resume ID --budget N` does; 0: a new search.
+    qint64 resumeSearchId = 0;
+    qint64 resumeBudget = 0;
 };
 
 class SearchRunner : public QObject {
@@ -42,6 +51,9 @@ class SearchRunner : public QObject {
     void warning(const QString& message); // the search goes on
 
   private:
+    // A resumed search's new budget, in its stored config (what the engine reads).
+    Status raiseBudget(const store::Database& db) const;
+
     SearchRequest request_;
     std::stop_source stop_;
 };

@@ -129,6 +129,7 @@ QHBoxLayout* SearchView::buildToolbar() {
                         button(tr("Resume"), tr("Resume a paused search"), [this] { steer(search::SteeringCommand::resume()); }),
                         button(tr("Stop"), tr("Stop the search"), [this] { steer(search::SteeringCommand::stop()); }),
                         button(tr("Budget…"), tr("Change the number of evaluations"), [this] {
+                            if (!ended_.isEmpty()) return askResume();
                             // Starts from the search's own budget; unchanged, nothing is sent.
                             bool ok = false;
                             const int current = static_cast<int>(std::clamp<qint64>(budget_, 1, 1000000));
@@ -681,8 +682,37 @@ void SearchView::showProgress(const SpendTimeline& spend) {
     progressText_->setText(text);
 }
 
+void SearchView::askResume() {
+    bool ok = false;
+    const qint64 done = std::max(evaluations_, budget_);
+    const int n = QInputDialog::getInt(this, tr("Go on"),
+                                       tr("The search has ended (%1) after %2 evaluations. Evaluations in all, "
+                                          "to go on in this window:")
+                                           .arg(ended_)
+                                           .arg(evaluations_),
+                                       static_cast<int>(std::clamp<qint64>(done + 16, 2, 1000000)),
+                                       static_cast<int>(std::clamp<qint64>(evaluations_ + 1, 1, 1000000)), 1000000, 1, &ok);
+    if (ok) emit resumeRequested(searchId_, n);
+}
+
+void SearchView::resumed() {
+    if (ended_.isEmpty()) return;
+    ended_.clear();
+    setSteeringOpen(true);
+    onBatch({});
+}
+
 void SearchView::setSteeringOpen(bool open) {
     for (auto* b : steeringButtons_) {
+        // Budget… stays open on an ended search: it is how the search goes on.
+        if (!open && b == steeringButtons_.back()) {
+            b->setEnabled(true);
+            b->setToolTip(tr("The search has ended (%1): give it more evaluations and it goes on in this window "
+                             "(as kernelwright-cli search resume %2 --budget N)")
+                              .arg(ended_)
+                              .arg(searchId_));
+            continue;
+        }
         b->setEnabled(open);
         b->setToolTip(open ? b->property("openToolTip").toString()
                            : tr("The search has ended (%1): steering applies to a running search. "
@@ -694,7 +724,7 @@ void SearchView::setSteeringOpen(bool open) {
 
 bool SearchView::steer(const search::SteeringCommand& command) {
     if (!ended_.isEmpty()) {
-        lastRefusal_ = tr("the search has ended (%1); resume it to steer it").arg(ended_);
+        lastRefusal_ = tr("the search has ended (%1); Budget… gives it more evaluations and it goes on").arg(ended_);
         summary_->setText(
             tr("<span style='color:%3'>%1 refused: %2</span>")
                 .arg(QString::fromStdString(command.verb), lastRefusal_.toHtmlEscaped(), errorColorName(palette())));

@@ -58,6 +58,8 @@ class SearchView : public QWidget {
     // and what Budget… starts from.
     void setProgress(qint64 evaluations, qint64 budget);
     qint64 budget() const { return budget_; }
+    // The search runs again (resumed): steering opens, the header drops "ended".
+    void resumed();
     TreeCanvas* canvas() const { return canvas_; }
     QTabWidget* inspector() const { return inspector_; }
 
@@ -74,6 +76,8 @@ class SearchView : public QWidget {
 
   signals:
     void nodesArrived(int total); // after each batch: the tree's size
+    // Budget… on an ended search: go on with this many evaluations in all.
+    void resumeRequested(qint64 searchId, qint64 budget);
     // The node menu's "Test Knowledge Retrieval": what this node's next prompt would retrieve.
     void retrievalRequested(qint64 searchId, qint64 nodeId);
 
@@ -103,6 +107,7 @@ class SearchView : public QWidget {
     // Steering applies to a search that has not ended: buttons and node
     // actions are disabled after its end, with why.
     void setSteeringOpen(bool open);
+    void askResume();
 
     void addShortcuts();
     void updateProgress();

@@ -386,6 +386,7 @@ SearchView* MainWindow::openSearch(qint64 searchId) {
     }
     auto* view = new SearchView(workspace_->path(), searchId, tabs_);
     view->setObjectName(QStringLiteral("searchView%1").arg(searchId));
+    connect(view, &SearchView::resumeRequested, this, &MainWindow::resumeSearch);
     connect(view, &SearchView::retrievalRequested, this, [this](qint64 search, qint64 node) {
         if (auto* kb = showKnowledgeBase()) kb->showRetrievalForNode(search, node);
     });
@@ -439,13 +440,26 @@ void MainWindow::chooseNewSearch(const QString& problem) {
 void MainWindow::startSearch(const std::filesystem::path& problemDir, const QString& configJson, double timeBudgetS,
                              eval::ExecutorChoice executor) {
     if (!workspace_) return;
+    runSearch({workspace_->path(), problemDir, configJson, {}, timeBudgetS, std::move(executor)});
+}
+
+void MainWindow::resumeSearch(qint64 searchId, qint64 budget) {
+    if (!workspace_) return;
+    SearchRequest request;
+    request.database = workspace_->path();
+    request.resumeSearchId = searchId;
+    request.resumeBudget = budget;
+    runSearch(std::move(request));
+}
+
+void MainWindow::runSearch(SearchRequest request) {
     auto* thread = new QThread(this);
-    auto* runner = new SearchRunner({workspace_->path(), problemDir, configJson, {}, timeBudgetS, std::move(executor)});
+    auto* runner = new SearchRunner(std::move(request));
     runner->moveToThread(thread);
     connect(thread, &QThread::started, runner, &SearchRunner::run);
     connect(runner, &SearchRunner::started, this, [this](qint64 id) {
         refreshSearches();
-        openSearch(id);
+        if (auto* view = openSearch(id)) view->resumed();
     });
     auto done = [thread] { thread->quit(); };
     connect(runner, &SearchRunner::finished, this, [this, done](qint64 id, const QString& reason) {

@@ -63,6 +63,9 @@ class MainWindow : public QMainWindow {
     // executor: where the candidates run (default: this machine).
     void startSearch(const std::filesystem::path& problemDir, const QString& configJson, double timeBudgetS = 0.5,
                      eval::ExecutorChoice executor = {});
+    // Goes on with an ended search in this window, with this many evaluations
+    // in all (as `kernelwright-cli search resume ID --budget N`).
+    void resumeSearch(qint64 searchId, qint64 budget);
     void selectProblem(int row);
 
     ProblemListModel* problemModel() const { return problems_; }
@@ -102,6 +105,7 @@ class MainWindow : public QMainWindow {
     // Closes every connection this window holds to the workspace, then opens
     // it again: after another process replaced its write-ahead log.
     void reopenWorkspace();
+    void runSearch(SearchRequest request);
     void applyLists(const std::shared_ptr<const WorkspaceLists>& lists);
 
     std::filesystem::path problemsRoot_;
