@@ -68,7 +68,12 @@ std::string treeSvg(const TreeShape& shape, double col, double row) {
         if (!n) continue;
         const Rgb c = n->glyph == Glyph::Correct ? speedupColor(n->speedup, shape.bestSpeedup()) : glyphColor(n->glyph);
         char speed[32] = "";
-        if (n->glyph == Glyph::Correct) std::snprintf(speed, sizeof speed, ", %.3gx", n->speedup);
+        if (n->glyph == Glyph::Correct) {
+            if (n->speedup > 0)
+                std::snprintf(speed, sizeof speed, ", %.3gx", n->speedup);
+            else
+                std::snprintf(speed, sizeof speed, ", checked, not timed");
+        }
         const std::string title = (n->number ? "node #" + std::to_string(n->number) : "node " + std::to_string(n->id)) + ": " +
                                   glyphName(n->glyph) + speed;
         svg += "<circle cx=\"" + x(pn) + "\" cy=\"" + y(pn) + "\" r=\"" + fixed(r) + "\" fill=\"" +

@@ -1,6 +1,7 @@
 // The workbench's models over fixture problems and a scratch workspace, and a
 // smoke test of the main window. Headless (QT_QPA_PLATFORM=offscreen).
 #include "models/evaluation_list_model.h"
+#include "models/node_table_model.h"
 #include "models/problem_list_model.h"
 #include "store/database.h"
 #include "store/evaluation_store.h"
@@ -144,6 +145,21 @@ class TestProblemListModel : public QObject {
         const auto& bad = model.problemAt(rowOf(model, QStringLiteral("bad_schema")));
         QVERIFY(!bad.errorWithoutDir().contains(bad.dir));
         QVERIFY(kw::ui::problemDetailsHtml(bad, QPalette()).contains(bad.errorWithoutDir().toHtmlEscaped()));
+    }
+
+    // A correct node a check-only search never timed reads "checked", not "0x".
+    void nodeTableSaysCheckedForUntimedNodes() {
+        kw::ui::NodeTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        kw::ui::NodeSnapshot timed, untimed, failed;
+        timed.id = 1, timed.seq = 1, timed.glyph = kw::ui::NodeGlyph::Correct, timed.speedup = 2.5;
+        untimed.id = 2, untimed.seq = 2, untimed.glyph = kw::ui::NodeGlyph::Correct, untimed.speedup = 0;
+        failed.id = 3, failed.seq = 3, failed.glyph = kw::ui::NodeGlyph::Wrong;
+        model.setRows({timed, untimed, failed});
+        const auto speedup = [&](int row) { return model.index(row, kw::ui::NodeTableModel::Speedup).data().toString(); };
+        QVERIFY2(speedup(0).startsWith(QStringLiteral("2")), qPrintable(speedup(0)));
+        QCOMPARE(speedup(1), QStringLiteral("checked"));
+        QCOMPARE(speedup(2), QString());
     }
 
     void listsRecentEvaluations() {

@@ -42,7 +42,9 @@ QVariant NodeTableModel::cell(const NodeSnapshot& n, int column, int role) const
         return n.status ? QStringLiteral("%1 (%2)").arg(glyphLabel(n.glyph), QString::fromStdString(eval::statusName(*n.status)))
                         : glyphLabel(n.glyph);
     case Speedup:
-        return n.glyph == NodeGlyph::Correct ? QStringLiteral("%1×").arg(QLocale().toString(n.speedup, 'f', 3)) : QString();
+        if (n.glyph != NodeGlyph::Correct) return QString();
+        // Correct but never timed (a check-only search): no speedup to show.
+        return n.speedup > 0 ? QStringLiteral("%1×").arg(QLocale().toString(n.speedup, 'f', 3)) : tr("checked");
     case Origin:
         return n.origin;
     case Kernel:

@@ -406,8 +406,10 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
             p.drawText(QRectF(c.x() - 40, c.y() + radius, 80, 14), Qt::AlignHCenter | Qt::AlignTop,
                        QStringLiteral("+%1").arg(pn.hiddenDescendants));
         }
+        // A correct node a check-only search never timed has no speedup: "checked", not "0x".
         if (radius >= 9 && n->glyph == NodeGlyph::Correct && !dim)
-            labels.push_back({pn.id, c, radius, n->speedup, QString::number(n->speedup, 'g', 3) + QLatin1Char('x')});
+            labels.push_back({pn.id, c, radius, n->speedup,
+                              n->speedup > 0 ? QString::number(n->speedup, 'g', 3) + QLatin1Char('x') : tr("checked")});
         if (pn.id == selected_) {
             p.setBrush(Qt::NoBrush);
             p.setPen(QPen(palette().color(QPalette::Highlight), 2.5));
@@ -758,7 +760,8 @@ bool TreeCanvas::event(QEvent* event) {
         return true;
     }
     QString text = tr("node #%1 · %2").arg(n->seq).arg(glyphLabel(n->glyph));
-    if (n->glyph == NodeGlyph::Correct) text += tr(" · %1×").arg(n->speedup, 0, 'g', 4);
+    if (n->glyph == NodeGlyph::Correct)
+        text += n->speedup > 0 ? tr(" · %1×").arg(n->speedup, 0, 'g', 4) : tr(" · checked, not timed");
     if (n->pinned) text += n->pinOnce ? tr(" · pinned once") : tr(" · pinned");
     if (n->boost != 0) text += tr(" · boost %1").arg(n->boost, 0, 'g', 3);
     QToolTip::showText(help->globalPos(), text, this);
