@@ -72,7 +72,7 @@ Result<DistilledSkill> distillSkill(const store::Database& db, std::int64_t sear
     for (std::size_t i = 0; i < path.size(); ++i) {
         const auto& n = path[i];
         const auto params = paramsOf(n.paramsJson);
-        body << "- step " << i << " (" << n.origin << ", node " << n.id << "): ";
+        body << "- step " << i << " (" << n.origin << ", node #" << n.seq << "): "; // the number every view shows
         if (i == 0) body << "start from " << n.sourceName;
         const auto diff = paramsDiff(lastParams, params);
         if (i > 0 && !diff.empty()) body << "params " << diff;

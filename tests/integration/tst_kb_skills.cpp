@@ -41,6 +41,8 @@ class TestKbSkills : public QObject {
         QVERIFY(run.out.contains("approved skill"));
         const auto shown = cli({"kb", "show", "skill-saxpy-s1"});
         QVERIFY(shown.out.contains("## Winning path"));
+        // Steps name nodes by their number in the search (#N), as every view does.
+        QVERIFY2(shown.out.contains("(seed, node #1)"), qPrintable(shown.out));
         QVERIFY(shown.out.contains("status: approved"));
         QCOMPARE(cli({"kb", "skills", "approve", "no-such-skill"}).code, 2);
     }

@@ -492,8 +492,10 @@ void SearchView::exportKernel(qint64 nodeId) {
     }
     const QString file = file_dialogs::saveFileName(
         this, tr("Export kernel"),
-        QStringLiteral("node-%1.%2")
-            .arg(nodeId)
+        // Named by the node's number in its search, as every view shows it (not its row id).
+        QStringLiteral("search-%1-node-%2.%3")
+            .arg(searchId_)
+            .arg(nodeLabel(nodeId).mid(1))
             .arg(QString::fromStdString(*text).contains(QStringLiteral("class ModelNew")) ? QStringLiteral("py")
                                                                                           : QStringLiteral("cpp")),
         tr("Sources (*.cpp *.cu *.py);;All files (*)"), {}, database_);
