@@ -431,6 +431,7 @@ class Run final : public SteeringTarget {
         search_.configJson = jsonText(toJson(config_));
     }
     Node* findNode(NodeId id) override { return tree_.find(id); }
+    bool readsHints() const override { return config_.synth != SynthMode::Tuner; }
     Status flagsChanged(Node& n) override {
         if (n.pruned) cancelPrunedPending();
         return store_.updateNodeFlags(toRecord(n, search_.id));

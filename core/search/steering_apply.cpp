@@ -23,6 +23,10 @@ std::string applySteering(const store::CommandRecord& c, std::int64_t searchId, 
             args["max_evaluations"].get<int>() < 1)
             return "rejected: budget needs max_evaluations >= 1";
         target.setBudget(args["max_evaluations"].get<int>());
+    } else if (c.verb == "hint" && !target.readsHints()) {
+        // Accepted, it would be kept and never read: say so instead.
+        return "rejected: this search's synthesizer is the tuner, which does not read hints (an llm or hybrid search "
+               "puts them in the model's prompt); pin or boost the node, or add a manual child";
     } else if (c.verb == "prune" || c.verb == "unprune" || c.verb == "pin" || c.verb == "unpin" || c.verb == "boost" ||
                c.verb == "hint") {
         Node* n = nodeArg();

@@ -24,6 +24,9 @@ class SteeringTarget {
     virtual bool inTree(const synth::Proposal& p) const = 0;
     // A person's child goes next, ahead of the policy's proposals.
     virtual Result<NodeId> addManualChild(const synth::Proposal& p, const std::string& hint) = 0;
+    // Whether anything of this search reads a node's hint (a language model's
+    // prompt does; the tuner does not).
+    virtual bool readsHints() const = 0;
 };
 
 // What happened, as stored with the command: "applied...", "rejected: why"

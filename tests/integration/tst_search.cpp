@@ -127,7 +127,7 @@ class TestSearch : public QObject {
         for (const auto& n : *nodes) {
             if (n.id == 1) {
                 QVERIFY(n.pinned);
-                QCOMPARE(n.hint, std::string("try wider vectors"));
+                QVERIFY(n.hint.empty()); // the tuner reads no hints: refused, not kept unread
             }
             if (n.id == 2) QVERIFY(n.pruned);
             if (n.origin == "manual") {
@@ -142,6 +142,9 @@ class TestSearch : public QObject {
         QVERIFY(manualFound);
         QCOMPARE(scalar(*other, "SELECT count(*) FROM commands WHERE applied_at IS NULL"), 0LL);
         QCOMPARE(scalar(*other, "SELECT count(*) FROM commands WHERE outcome LIKE 'rejected: no such node%'"), 1LL);
+        QCOMPARE(scalar(*other, "SELECT count(*) FROM commands WHERE verb = 'hint' AND outcome LIKE "
+                                "'rejected: this search''s synthesizer is the tuner%'"),
+                 1LL);
     }
 
     // A pin (by default) makes the search expand that node next, once, and
