@@ -275,15 +275,7 @@ class Checker(ast.NodeVisitor):
         if node.attr.startswith("__") and node.attr.endswith("__") and node.attr not in ALLOWED_DUNDER_ATTRIBUTES:
             self.flag(node, "dunder")
         if not isinstance(getattr(node, "_parent_attr", None), ast.Attribute):
-            path = self.dotted(node)
-            self.check_path(node, path)
-            # A torch function named where it is read (called, or passed on
-            # as a value); a store is not a call, and a module class built
-            # for its parameters runs nothing until it is called.
-            if isinstance(node.ctx, ast.Load) and path[0] == "torch" and not path[-1][:1].isupper():
-                hit = self.forbidden_match(path)
-                if hit:
-                    self.flag_op(node, hit)
+            self.check_reference(node)
         for child in ast.iter_child_nodes(node):
             child._parent_attr = node
         self.generic_visit(node)
@@ -297,12 +289,19 @@ class Checker(ast.NodeVisitor):
             # map(getattr, ...)) reaches attributes no rule reads.
             self.flag(node, "dynamic-attribute", node.id + " passed as a value reaches any attribute; write the attribute out")
         if node.id in self.aliases and not isinstance(getattr(node, "_parent_attr", None), ast.Attribute):
-            path = self.dotted(node)
-            self.check_path(node, path)
-            if isinstance(node.ctx, ast.Load) and path[0] == "torch" and not path[-1][:1].isupper():
-                hit = self.forbidden_match(path)
-                if hit:
-                    self.flag_op(node, hit)
+            self.check_reference(node)
+
+    def check_reference(self, node):
+        """A whole name or attribute chain: what it reaches, and a torch
+        function named where it is read (called, or passed on as a value); a
+        store is not a call, and a module class built for its parameters runs
+        nothing until it is called."""
+        path = self.dotted(node)
+        self.check_path(node, path)
+        if isinstance(node.ctx, ast.Load) and path[0] == "torch" and not path[-1][:1].isupper():
+            hit = self.forbidden_match(path)
+            if hit:
+                self.flag_op(node, hit)
 
     def visit_Constant(self, node):
         # A short identifier-like string that starts or ends with a double
