@@ -161,8 +161,10 @@ inline const char* install(bool allowThreads, uint32_t selfPid) {
     f.push_back(BPF_STMT(BPF_RET | BPF_K, kill));
 
     for (uint32_t nr : killedSyscalls()) jumpIfEqual(f, nr, kill);
-    static const uint32_t refused[] = {SYS_sched_setaffinity, SYS_sched_setscheduler, SYS_sched_setparam, SYS_setpriority,
-                                       SYS_ioprio_set,        SYS_migrate_pages,      SYS_move_pages};
+    // sched_setattr sets what sched_setscheduler and setpriority do, for any
+    // process of the job (SCHED_IDLE on the reference's runner or the judge).
+    static const uint32_t refused[] = {SYS_sched_setaffinity, SYS_sched_setscheduler, SYS_sched_setparam, SYS_sched_setattr,
+                                       SYS_setpriority,       SYS_ioprio_set,         SYS_migrate_pages,  SYS_move_pages};
     for (uint32_t nr : refused) jumpIfEqual(f, nr, eperm);
     // openat2 hides its flags in a struct: let the C library fall back to openat.
     jumpIfEqual(f, 437 /* openat2 */, SECCOMP_RET_ERRNO | ENOSYS);
