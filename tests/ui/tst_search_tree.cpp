@@ -4,6 +4,7 @@
 #include "charts/breakdown_plot.h"
 #include "charts/param_plot.h"
 #include "charts/roofline_plot.h"
+#include "charts/timing_plot.h"
 #include "inspect/param_importance.h"
 #include "models/search_list_model.h"
 #include "profile/kernel_breakdown.h"
@@ -14,6 +15,7 @@
 #include "session/detail_loader.h"
 #include "session/search_follower.h"
 #include "store/database.h"
+#include "store/evaluation_store.h"
 #include "store/search_store.h"
 #include "store_records.h"
 #include "test_support.h"
@@ -36,6 +38,7 @@
 #include <QtTest/QSignalSpy>
 #include <QtTest/QtTest>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QComboBox>
 #include <QtWidgets/QInputDialog>
 #include <QtWidgets/QTabWidget>
 #include <QtWidgets/QToolButton>
@@ -737,6 +740,73 @@ class TestSearchTree : public QObject {
 
     // The workbench steers through the CLI's API: checked against the stored
     // search, posted to the commands table, refused with a reason otherwise.
+    // Every timing shape of a node can be seen: a selector names each shape
+    // (and its speedup), the plot says which one it shows.
+    void evaluationTabShowsEveryTimingShape() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.filePath(QStringLiteral("ws.db")).toStdString());
+        Workspace ws(path);
+        QVERIFY(ws.db && ws.searchId);
+        eval::EvaluationResult r;
+        r.status = eval::EvalStatus::Ok;
+        r.message = "correct";
+        for (const auto& [shape, speedup] : {std::pair<const char*, double>{"small", 1.5}, {"large", 2.25}}) {
+            eval::TimingCase t;
+            t.shape = shape;
+            t.speedup = speedup;
+            t.candidate.name = "";
+            t.candidate.median = 1e-5;
+            t.candidate.samples = {1e-5, 1.1e-5};
+            eval::TimingStats reference;
+            reference.name = "reference";
+            reference.median = speedup * 1e-5;
+            reference.samples = {speedup * 1e-5};
+            t.baselines.push_back(reference);
+            r.timing.push_back(t);
+        }
+        store::EvaluationRecord rec;
+        rec.cacheKey = "k";
+        rec.problem = "saxpy";
+        rec.problemHash = "p";
+        rec.candidateHash = "c";
+        rec.paramsJson = "{}";
+        rec.status = "ok";
+        rec.speedup = 2.25;
+        rec.resultJson = eval::toJson(r).dump();
+        auto evaluation = store::EvaluationStore(*ws.db).insert(rec);
+        QVERIFY(evaluation);
+        store::NodeRecord n;
+        n.searchId = ws.searchId;
+        n.seq = 1;
+        n.origin = "seed";
+        n.sourceName = "k";
+        n.sourceHash = "src";
+        n.paramsJson = "{}";
+        n.state = "done";
+        n.status = "ok";
+        n.speedup = 2.25;
+        auto node = store::SearchStore(*ws.db).insertNode(n);
+        QVERIFY(node);
+        n.id = *node;
+        n.evaluationId = *evaluation;
+        auto search = store::SearchStore(*ws.db).loadSearch(ws.searchId);
+        QVERIFY(search && store::SearchStore(*ws.db).finishNode(n, *search).ok());
+
+        SearchView view(path, ws.searchId);
+        QTRY_VERIFY_WITH_TIMEOUT(view.canvas()->layout().size() == 1, 5000);
+        QVERIFY(view.canvas()->selectNode(*node));
+        auto* shapes = view.findChild<QComboBox*>(QStringLiteral("timingShape"));
+        QVERIFY(shapes);
+        QTRY_COMPARE_WITH_TIMEOUT(shapes->count(), 2, 5000);
+        QCOMPARE(shapes->itemText(0), QStringLiteral("shape small · 1.5×"));
+        QCOMPARE(shapes->itemText(1), QStringLiteral("shape large · 2.25×"));
+        auto* plot = view.findChild<TimingPlot*>();
+        QVERIFY(plot);
+        QCOMPARE(plot->xAxis->label(), QStringLiteral("shape small"));
+        shapes->setCurrentIndex(1);
+        QCOMPARE(plot->xAxis->label(), QStringLiteral("shape large"));
+    }
+
     void steeringFromTheView() {
         QTemporaryDir dir;
         const auto path = std::filesystem::path(dir.filePath(QStringLiteral("ws.db")).toStdString());

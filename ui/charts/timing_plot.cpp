@@ -51,6 +51,7 @@ void TimingPlot::showTiming(const eval::TimingCase& t) {
         median->setPen(QPen(c.darker(140), 2.5));
         ticker->addTick(static_cast<double>(k), QString::fromStdString(s.name.empty() ? "candidate" : s.name));
     }
+    xAxis->setLabel(tr("shape %1").arg(QString::fromStdString(t.shape))); // which of the node's timing shapes this is
     xAxis->setRange(-0.6, static_cast<double>(series.size()) - 0.4);
     if (hi > 0) yAxis->setRange(0, hi * 1.1);
     replot();

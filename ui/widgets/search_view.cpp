@@ -211,9 +211,20 @@ void SearchView::buildInspector() {
     diff_->setObjectName(QStringLiteral("diffView"));
     auto* evalPage = new QSplitter(Qt::Vertical, inspector_);
     evaluation_ = new QTextBrowser(evalPage);
-    timing_ = new TimingPlot(evalPage);
+    // One timing shape at a time, chosen by name: every shape a node was timed on can be seen.
+    timingBox_ = new QWidget(evalPage);
+    auto* timingLayout = new QVBoxLayout(timingBox_);
+    timingLayout->setContentsMargins(0, 0, 0, 0);
+    timingShape_ = new QComboBox(timingBox_);
+    timingShape_->setObjectName(QStringLiteral("timingShape"));
+    timing_ = new TimingPlot(timingBox_);
+    timingLayout->addWidget(timingShape_);
+    timingLayout->addWidget(timing_, 1);
+    connect(timingShape_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0 && static_cast<std::size_t>(i) < timings_.size()) timing_->showTiming(timings_[static_cast<std::size_t>(i)]);
+    });
     evalPage->addWidget(evaluation_);
-    evalPage->addWidget(timing_);
+    evalPage->addWidget(timingBox_);
     // The Profile tab: the node on its machine's roofline, its kernels' device time (GPU), the numbers and the diagnosis.
     auto* profilePage = new QSplitter(Qt::Vertical, inspector_);
     roofline_ = new RooflinePlot(profilePage);
@@ -813,7 +824,8 @@ void SearchView::nodeMenu(qint64 id, QPoint globalPos) {
 
 void SearchView::showEvaluation(const NodeSnapshot& n, const inspect::NodeDetails& d) {
     timing_->clearTiming();
-    timing_->hide(); // shown only with timings to draw: a failed node has none
+    timingBox_->hide(); // shown only with timings to draw: a failed node has none
+    timings_.clear();
     if (!n.evaluationId) {
         evaluation_->setHtml(tr("<p><i>Not evaluated (yet).</i></p>"));
         return;
@@ -828,8 +840,17 @@ void SearchView::showEvaluation(const NodeSnapshot& n, const inspect::NodeDetail
     const QString html = evaluationHtml(*result, errorColorName(palette()));
     evaluation_->setHtml(html);
     if (!result->timing.empty()) {
-        timing_->showTiming(result->timing.front());
-        timing_->show();
+        timings_ = result->timing;
+        const QSignalBlocker quiet(timingShape_);
+        timingShape_->clear();
+        for (const auto& t : timings_)
+            timingShape_->addItem(t.speedup > 0
+                                      ? tr("shape %1 · %2×").arg(QString::fromStdString(t.shape)).arg(t.speedup, 0, 'g', 3)
+                                      : tr("shape %1").arg(QString::fromStdString(t.shape)));
+        timingShape_->setCurrentIndex(0);
+        timingShape_->setVisible(timings_.size() > 1);
+        timing_->showTiming(timings_.front());
+        timingBox_->show();
     }
 }
 

@@ -129,6 +129,9 @@ class SearchView : public QWidget {
     CodeView* diff_ = nullptr;
     QTextBrowser* evaluation_ = nullptr;
     TimingPlot* timing_ = nullptr;
+    QWidget* timingBox_ = nullptr;          // the plot and its shape selector
+    QComboBox* timingShape_ = nullptr;      // which timing shape the plot shows
+    std::vector<eval::TimingCase> timings_; // the shown node's, one per timing shape
     ProgressPlot* progress_ = nullptr;
     QLabel* progressText_ = nullptr;
     QTimer* progressTimer_ = nullptr;
