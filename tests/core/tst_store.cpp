@@ -290,16 +290,7 @@ class TestStore : public QObject {
             r.status = kw::eval::EvalStatus::Ok;
             r.message = "correct on every check shape";
             r.speedup = 2.5;
-            EvaluationRecord e;
-            e.cacheKey = "k";
-            e.problem = "saxpy";
-            e.problemHash = "h";
-            e.candidateHash = "b";
-            e.paramsJson = "{}";
-            e.status = "ok";
-            e.speedup = 2.5;
-            e.resultJson = kw::eval::toJson(r).dump();
-            const auto evaluationId = EvaluationStore(*db).insert(e).value();
+            const auto evaluationId = EvaluationStore(*db).insert(kw::test::evaluationRecord("k", r, "b")).value();
             NodeRecord n;
             n.searchId = searchId;
             n.origin = "seed";

@@ -62,15 +62,7 @@ void fillWorkspace(const QString& path) {
     auto search = kw::test::searchRecord("saxpy", "");
     auto sid = searches.createSearch(search);
     QVERIFY(sid.ok() && searches.putSource("src", "void k() {}").ok());
-    kw::store::NodeRecord n;
-    n.searchId = *sid;
-    n.seq = 7;
-    n.origin = "seed";
-    n.sourceName = "k";
-    n.sourceHash = "src";
-    n.paramsJson = "{}";
-    n.state = "done";
-    n.status = "ok";
+    auto n = kw::test::doneNode(*sid, 7);
     auto nodeId = searches.insertNode(n);
     QVERIFY(nodeId.ok());
     n.id = *nodeId;
