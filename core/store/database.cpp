@@ -7,14 +7,6 @@
 #include <sys/stat.h>
 
 namespace kw::store {
-namespace {
-
-Error closedError() {
-    return Error{ErrorCode::Database, "database: the workspace's connection is closed (it could not be reopened); "
-                                      "open the workspace again"};
-}
-
-} // namespace
 
 Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_), turn_(other.turn_) {
     other.stmt_ = nullptr;
@@ -146,7 +138,6 @@ Database::~Database() {
 }
 
 Result<Statement> Database::prepare(const std::string& sql) const {
-    if (!db_) return closedError();
     sqlite3_stmt* stmt = nullptr;
     if (sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK)
         return makeError(ErrorCode::Database, std::string("database: ") + sqlite3_errmsg(db_) + " in: " + sql);
@@ -156,7 +147,6 @@ Result<Statement> Database::prepare(const std::string& sql) const {
 Status Database::exec(const std::string& sql) const {
     // A statement run while another thread's transaction is open would join it.
     std::lock_guard turn(turn_->mutex);
-    if (!db_) return closedError();
     char* err = nullptr;
     if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
         std::string msg = err ? err : sqlite3_errmsg(db_);
@@ -209,24 +199,6 @@ bool Database::walReplaced() const {
         return FileId{dev, ino} != opened;
     };
     return changed(wal_, path_.string() + "-wal") || changed(shm_, path_.string() + "-shm");
-}
-
-Result<bool> Database::reopenIfReplaced() {
-    if (!walReplaced()) return false;
-    // The stale connection closes first: connections of one process to one
-    // file share a single shared-memory mapping, which a fresh connection
-    // would otherwise join.
-    sqlite3_db_config(db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
-    sqlite3_close_v2(db_);
-    db_ = nullptr;
-    auto fresh = open(path_, mode_);
-    if (!fresh) return fresh.error();
-    log::store()->warn("{}: another process removed its write-ahead log; reopened the workspace", path_.string());
-    db_ = fresh->db_;
-    fresh->db_ = nullptr;
-    wal_ = fresh->wal_;
-    shm_ = fresh->shm_;
-    return true;
 }
 
 int Database::newestSchemaVersion() {

@@ -90,12 +90,10 @@ class Database {
     // (SQLITE_FCNTL_PERSIST_WAL), so only a process outside Kernelwright, or
     // one whose locks were dropped under it, gets here; this connection would
     // then read a stale picture ("malformed", an empty list) and its writes
-    // would go to a file nobody reads.
+    // would go to a file nobody reads. Connections of one process share one
+    // mapping of the index, so only closing all of them and opening again
+    // reads the workspace as it is (the workbench's main window does).
     bool walReplaced() const;
-    // Opens a fresh connection in this one's place when walReplaced(), closing
-    // the stale one without a checkpoint; true when it did. Statements still
-    // held finish on the stale connection. Call between transactions.
-    Result<bool> reopenIfReplaced();
 
     // Runs fn inside BEGIN IMMEDIATE ... COMMIT; rolls back when fn fails.
     // Transactions on one Database take turns across threads. Nested on one
