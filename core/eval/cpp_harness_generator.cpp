@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 namespace kw::eval {
@@ -128,6 +129,34 @@ std::string refreshCode(const problem::Argument& a, const problem::ProblemSpec& 
     return "";
 }
 
+// kw_widen_case: the check on wide inputs (judge_main.cpp's widePhase). The
+// float inputs whose fill declares a "domain" are drawn uniformly from it,
+// beyond the fill's range. Only a declared domain is used: scaling every input
+// by a fixed factor moved honest kernels out of their tolerance (atol does not
+// scale with the answers) and out of the regime the problem describes (an
+// epsilon that no longer matters). Returns whether any input changed.
+std::string wideCaseCode(const problem::ProblemSpec& p) {
+    std::set<std::string> sampled;
+    for (const auto& a : p.arguments)
+        if (!a.output && a.fill.kind == FillSpec::Kind::SampleFrom) sampled.insert(a.fill.from);
+    std::string s = "static bool kw_widen_case(Case& kw_c, uint64_t kw_seed) {\n" + sizeLocals(p) + "    bool kw_any = false;\n";
+    for (std::size_t i = 0; i < p.arguments.size(); ++i) {
+        const auto& a = p.arguments[i];
+        const auto kind = a.fill.kind;
+        const bool drawn =
+            kind == FillSpec::Kind::Uniform || kind == FillSpec::Kind::Normal || kind == FillSpec::Kind::SortedUniform;
+        if (a.output || !drawn || !a.fill.domain || sampled.count(a.name)) continue;
+        const std::string T(problem::dtypeCppType(a.dtype));
+        const std::string lastDim = a.shape.empty() ? "1" : "(" + a.shape.back().toCpp(false) + ")";
+        s += "    {\n        Rng kw_rng(mixSeed(kw_seed, " + std::to_string(i) + "));\n        Buffer& kw_b = kw_c.buffers[" +
+             std::to_string(i) + "];\n        fillUniform<" + T + ">(kw_b, kw_rng, " + cppDouble(a.fill.domain->first) + ", " +
+             cppDouble(a.fill.domain->second) + ");";
+        if (kind == FillSpec::Kind::SortedUniform) s += " sortRows<" + T + ">(kw_b, " + lastDim + ", true);";
+        s += "\n        kw_any = true;\n    }\n";
+    }
+    return s + "    (void)kw_seed;\n    return kw_any;\n}\n";
+}
+
 std::string shapeTable(const char* name, const std::vector<problem::ShapeCase>& cases, const problem::ProblemSpec& p) {
     std::string s = "static const KwShape " + std::string(name) + "[] = {\n";
     for (const auto& c : cases) {
@@ -167,6 +196,7 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
     s << "static const double KW_WARMUP_S = " << cppDouble(o.warmupS) << ";\n";
     s << "static const int KW_MIN_WARMUP = " << o.minWarmup << ", KW_MIN_REPS = " << o.minReps << ", KW_MAX_REPS = " << o.maxReps
       << ";\n";
+    s << "static const bool KW_OWN_CODE = " << (p.policy == problem::CodePolicy::OwnCode ? "true" : "false") << ";\n";
     s << "static const bool KW_CHECK_ONLY = " << (o.checkOnly ? "true" : "false") << ";\n";
     // Drawn by the judge unless given (EvalOptions::inputSecret: reproductions, tests).
     s << "static const bool KW_SECRET_GIVEN = " << (o.inputSecret ? "true" : "false") << ";\n";
@@ -247,6 +277,7 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
           << "];\n        (void)kw_rng;\n        " << refreshCode(a, p) << "\n    }\n";
     }
     s << "    (void)kw_seed;\n}\n";
+    s << wideCaseCode(p);
     s << "static double kw_bytes(const Case& kw_c) {\n"
       << sizeLocals(p) << "    return " << (p.bytes ? p.bytes->toCpp(true) : "0.0") << ";\n}\n";
     s << "static double kw_flops(const Case& kw_c) {\n"

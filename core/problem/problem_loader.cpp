@@ -313,6 +313,7 @@ class Loader {
             if (spec_.backend == Backend::Cuda) readForbidden(root);
         }
         readLimits(root);
+        readPolicy(root);
         if (!check_.ok()) return makeError(ErrorCode::Validation, check_.joined());
         spec_.contentHash = hashContent();
         return spec_;
@@ -476,6 +477,13 @@ class Loader {
         fill.fraction = check_.num(f, path, "fraction", false, 0.5);
         fill.emptyFraction = check_.num(f, path, "empty_fraction", false, 0);
         if (const json* d = check_.field(f, path, "distinct", json::value_t::boolean, false)) fill.distinct = d->get<bool>();
+        if (const json* d = check_.field(f, path, "domain", json::value_t::array, false)) {
+            if (d->size() != 2 || !(*d)[0].is_number() || !(*d)[1].is_number() || (*d)[0].get<double>() > (*d)[1].get<double>())
+                check_.fail(path + "/domain", "expected [low, high] with low <= high: the range the operator is defined on, "
+                                              "which the check on wide inputs draws from");
+            else
+                fill.domain = std::make_pair((*d)[0].get<double>(), (*d)[1].get<double>());
+        }
         const bool floating = isFloating(arg.dtype);
         using K = FillSpec::Kind;
         switch (fill.kind) {
@@ -685,6 +693,20 @@ class Loader {
             if (t.rtol < 0 || t.atol < 0) check_.fail(p, "tolerances must be non-negative");
             spec_.tensorTolerances[it.key()] = t;
         }
+    }
+
+    void readPolicy(const json& root) {
+        const bool linksALibrary =
+            std::any_of(spec_.baselines.begin(), spec_.baselines.end(), [](const SourceFile& b) { return !b.linkFlags.empty(); });
+        spec_.policy = spec_.backend == Backend::Torch || linksALibrary ? CodePolicy::Library : CodePolicy::OwnCode;
+        const std::string text = check_.str(root, "", "policy", false);
+        if (text.empty()) return;
+        if (const auto parsed = parseCodePolicy(text))
+            spec_.policy = *parsed;
+        else
+            check_.fail("/policy", "expected \"library\" (a candidate may call libraries; time the ones it would call as "
+                                   "baselines) or \"own_code\" (its own code only), found \"" +
+                                       text + "\"");
     }
 
     void readForbidden(const json& root) {

@@ -20,6 +20,16 @@ std::optional<Backend> parseBackend(const std::string& name) {
     return std::nullopt;
 }
 
+const char* codePolicyName(CodePolicy policy) {
+    return policy == CodePolicy::OwnCode ? "own_code" : "library";
+}
+
+std::optional<CodePolicy> parseCodePolicy(const std::string& name) {
+    for (CodePolicy p : {CodePolicy::Library, CodePolicy::OwnCode})
+        if (name == codePolicyName(p)) return p;
+    return std::nullopt;
+}
+
 const Argument* ProblemSpec::findArgument(const std::string& argName) const {
     for (const auto& a : arguments)
         if (a.name == argName) return &a;

@@ -21,6 +21,14 @@ enum class Backend {
 };
 const char* backendName(Backend backend); // "cpp", "cuda", "torch": as problem.json writes it
 std::optional<Backend> parseBackend(const std::string& name);
+
+// What a candidate may run besides its own code (problem.json's "policy").
+enum class CodePolicy {
+    Library, // any library call; the libraries it would call are timed as baselines, so calling one earns about 1x
+    OwnCode, // its own code only: on the CPU its process maps no executable code but its build and the C/C++ runtime
+};
+const char* codePolicyName(CodePolicy policy); // "library", "own_code"
+std::optional<CodePolicy> parseCodePolicy(const std::string& name);
 inline bool runsOnGpu(Backend backend) {
     return backend != Backend::Cpp;
 }
@@ -46,6 +54,10 @@ struct FillSpec {
     std::string total;    // derived size defined by Lengths/Offsets
     std::string from;     // SampleFrom source argument
     std::string function; // Function
+    // Where the operator is defined, wider than the fill's typical values
+    // (Uniform, Normal, SortedUniform fills): the check on wide inputs draws
+    // uniformly from it, so a kernel fitted to the fill's range fails.
+    std::optional<std::pair<double, double>> domain;
 };
 
 struct Argument {
@@ -122,6 +134,10 @@ struct ProblemSpec {
     // dtype name (f32, f64, f16, bf16; integer outputs compare exactly).
     std::vector<std::string> forbidden;
     std::map<std::string, Tolerance> tensorTolerances;
+    // Unset in problem.json: Library where a baseline links a library (its
+    // calls are timed) or on the torch backend (KernelBench's rules: graded
+    // against eager and torch.compile), OwnCode otherwise.
+    CodePolicy policy = CodePolicy::Library;
     std::string contentHash; // over problem.json and every source it names
 
     const Argument* findArgument(const std::string& argName) const;

@@ -132,6 +132,50 @@ class TestProblemLoader : public QObject {
         QVERIFY2(contains(huge.error().message, "/limits/run_timeout_s: at most 86400 s"), huge.error().message.c_str());
         QVERIFY(write(1, {{"run_timeout_s", 600}, {"call_timeout_s", 30}}).ok());
     }
+    // What a candidate may call: stated in problem.json, or inferred (a
+    // library baseline makes it "library"); a fill's domain is a range.
+    void codePolicyAndDomains() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString());
+        std::ofstream(path / "reference.cpp") << "void f(const float* x, float* y, int64_t N) {}\n";
+        const auto write = [&](const nlohmann::json& policy, const nlohmann::json& domain) {
+            nlohmann::json fill{{"kind", "uniform"}, {"low", 0}, {"high", 1}};
+            if (!domain.is_null()) fill["domain"] = domain;
+            nlohmann::json j{{"name", "p"},
+                             {"description", "d"},
+                             {"backend", "cpp"},
+                             {"function", "f"},
+                             {"sizes", {"N"}},
+                             {"arguments",
+                              {{{"name", "x"}, {"dtype", "f32"}, {"shape", {"N"}}, {"fill", fill}},
+                               {{"name", "y"}, {"dtype", "f32"}, {"shape", {"N"}}, {"output", true}}}},
+                             {"call", {"x", "y", "N"}},
+                             {"shapes", {{"check", {{{"sizes", {{"N", 1}}}}}}, {"time", {{{"sizes", {{"N", 1}}}}}}}},
+                             {"bytes", "4"},
+                             {"flops", "0"},
+                             {"reference", "reference.cpp"}};
+            if (!policy.is_null()) j["policy"] = policy;
+            std::ofstream(path / "problem.json") << j.dump(2);
+            return loadProblem(path);
+        };
+        auto plain = write(nullptr, nullptr);
+        QVERIFY2(plain.ok(), plain.ok() ? "" : plain.error().message.c_str());
+        QCOMPARE(plain->policy, CodePolicy::OwnCode); // no library baseline: nothing else is timed
+        QVERIFY(!plain->arguments[0].fill.domain);
+        auto library = write("library", nlohmann::json::array({-100, 100}));
+        QVERIFY2(library.ok(), library.ok() ? "" : library.error().message.c_str());
+        QCOMPARE(library->policy, CodePolicy::Library);
+        QCOMPARE(library->arguments[0].fill.domain->second, 100.0);
+        auto typo = write("own-code", nullptr);
+        QVERIFY(!typo.ok());
+        QVERIFY2(contains(typo.error().message, "/policy: expected \"library\""), typo.error().message.c_str());
+        auto reversed = write(nullptr, nlohmann::json::array({5, -5}));
+        QVERIFY(!reversed.ok());
+        QVERIFY2(contains(reversed.error().message, "/domain: expected [low, high]"), reversed.error().message.c_str());
+        auto sgemm = loadProblem(kw::test::bundledProblemsDir() / "cpu" / "sgemm");
+        QVERIFY(sgemm.ok());
+        QCOMPARE(sgemm->policy, CodePolicy::Library); // its OpenBLAS baseline times what a candidate would call
+    }
     // Hostile problem folders get messages, never hangs or crashes.
     void hostileProblemsAreRefused() {
         QTemporaryDir dir;

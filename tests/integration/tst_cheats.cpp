@@ -54,6 +54,37 @@ class TestCheats : public QObject {
     void theJudgeAloneRejectsEveryCheat() { runAll(false); }
     void theStaticRulesRejectWhatTheyCan() { runAll(true); }
 
+    // A kernel fitted to the fill's range: right on every value the fill
+    // draws, wrong on the operator's declared domain. The bundled softmax's
+    // seed, which subtracts each row's maximum, stays correct there.
+    void aKernelFittedToTheFillFailsOnItsDomain() {
+        auto softmax = problem::loadProblem(test::bundledProblemsDir() / "cpu" / "softmax");
+        QVERIFY2(softmax.ok(), softmax.ok() ? "" : softmax.error().message.c_str());
+        const std::string fitted = R"(#include <cmath>
+#include <cstdint>
+extern "C" void softmax(const float* x, float* y, int64_t M, int64_t N) {
+    for (int64_t m = 0; m < M; ++m) {
+        double sum = 0;
+        for (int64_t n = 0; n < N; ++n) sum += y[m * N + n] = std::exp(x[m * N + n] - 95.0f); // the fill's bound, not the row's max
+        for (int64_t n = 0; n < N; ++n) y[m * N + n] = static_cast<float>(y[m * N + n] / sum);
+    }
+}
+)";
+        eval::EvalOptions options = options_;
+        options.checkOnly = true;
+        const auto judge = [&](const eval::Candidate& c) {
+            auto job = fixture_.evaluator().prepare(*softmax, c, options);
+            eval::JobOutcome outcome;
+            if (job.ok() && !job->finished) outcome = fixture_.executor().submit(job->request).get();
+            return job.ok() ? fixture_.evaluator().finish(*softmax, *job, outcome) : eval::EvaluationResult{};
+        };
+        const auto cheat = judge(eval::Candidate{"fitted", fitted, {}});
+        QCOMPARE(eval::statusName(cheat.status), std::string("wrong_answer"));
+        QVERIFY2(cheat.message.find("beyond the fill's range") != std::string::npos, cheat.message.c_str());
+        const auto seed = judge(eval::Candidate{"vectorized", softmax->seeds.at(0).text, {}});
+        QVERIFY2(seed.correct(), seed.message.c_str());
+    }
+
   private:
     void runAll(bool rules) {
         eval::EvalOptions options = options_;

@@ -152,6 +152,39 @@ std::string makeCase(const int64_t* sizes, uint64_t seed, SharedCase& sc) {
     return finishCase(sc);
 }
 
+// A case for the check on wide inputs: built like a check case, then its
+// float inputs moved beyond the fill (kw_widen_case). `widened` is false
+// when the problem has no such input (the case is then not needed).
+std::string makeWideCase(const int64_t* sizes, uint64_t seed, SharedCase& sc, bool& widened) {
+    sc.id = gNextCaseId++;
+    kw_build_case(sizes, seed, sc.c);
+    if (!sc.c.allocError.empty()) return sc.c.allocError;
+    widened = kw_widen_case(sc.c, mixSeed(seed, 0x57494445ull));
+    return finishCase(sc);
+}
+
+// Whether an output of the reference holds an infinity or a NaN.
+bool anyNonFinite(const Case& c, const std::vector<std::vector<unsigned char>>& outputs) {
+    for (size_t i = 0; i < c.buffers.size(); ++i) {
+        const Buffer& b = c.buffers[i];
+        if (!b.output || outputs[i].size() < b.count * dtSize(b.dt)) continue;
+        for (size_t e = 0; e < b.count; ++e) {
+            double v = 0;
+            if (b.dt == DT::F32) {
+                float f;
+                std::memcpy(&f, outputs[i].data() + e * 4, 4);
+                v = f;
+            } else if (b.dt == DT::F64) {
+                std::memcpy(&v, outputs[i].data() + e * 8, 8);
+            } else {
+                break;
+            }
+            if (!std::isfinite(v)) return true;
+        }
+    }
+    return false;
+}
+
 // Another input set like `from`: its inputs copied, then refreshed (a fresh
 // draw's distribution at the price of a copy and one pass, where the
 // generator itself costs tens of nanoseconds an element).

@@ -168,6 +168,58 @@ bool checkPhase(Kernels& k, Json& res) {
     return res.ok();
 }
 
+// The check on wide inputs: every check shape once more, the float inputs
+// whose fill declares a domain drawn from all of it, beyond the fill's range.
+// A kernel fitted to the fill's range (a softmax that subtracts the fill's
+// upper bound instead of each row's maximum, an exp that is right only on
+// the fill's arguments) fails here. Where the reference itself answers
+// infinities or NaNs, the inputs left the operator's domain: that shape's
+// wide case decides nothing (counted in the result).
+bool widePhase(Kernels& k, Json& res) {
+    std::string firstFailure;
+    for (int s = 0; s < KW_NUM_CHECK_SHAPES && res.ok(); ++s) {
+        const KwShape& shape = KW_CHECK_SHAPES[s];
+        const std::string where = std::string("on check shape ") + shape.name + " with wide inputs";
+        SharedCase sc;
+        bool widened = false;
+        if (std::string err =
+                makeWideCase(shape.sizes, mixSeed(res.secret, mixSeed(0x57494445ull, static_cast<uint64_t>(s))), sc, widened);
+            !err.empty())
+            return res.fail("infra_error", "check shape " + std::string(shape.name) + " does not fit on this host: " + err);
+        if (!widened) return true;
+        setPhase("reference on wide inputs");
+        if (!shareCase(k.reference, sc, res, where)) return false;
+        poisonOutputs(sc.c, 0);
+        double refSeconds = 0;
+        if (!callKernel(k.reference, {sc.id}, KW_CALL_TIMEOUT_S, &refSeconds, res, where)) return false;
+        forgetCase(k.reference, sc);
+        const auto expected = outputsOf(sc.c);
+        if (anyNonFinite(sc.c, expected)) {
+            ++res.wideOutsideDomain;
+            continue;
+        }
+        ++res.wideChecked;
+        setPhase("candidate on wide inputs");
+        if (!ensureCandidate(k, res) || !shareCase(k.candidate, sc, res, where)) return false;
+        std::vector<std::vector<std::vector<unsigned char>>> runs(2);
+        for (int call = 0; call < 2; ++call) {
+            poisonOutputs(sc.c, call);
+            if (!callKernel(k.candidate, {sc.id}, callLimit(refSeconds), nullptr, res,
+                            where + " (call " + std::to_string(call + 1) + ")"))
+                return false;
+            runs[call] = outputsOf(sc.c);
+        }
+        forgetCase(k.candidate, sc);
+        compareCase(res, sc.c, expected, &runs[0], &runs[1], shape.name, 0, "wide inputs", firstFailure);
+    }
+    if (res.ok() && !firstFailure.empty())
+        return res.fail("wrong_answer",
+                        "with inputs beyond the fill's range (drawn from the domain problem.json declares): " + firstFailure +
+                            "; a kernel must hold on the operator's whole domain, not only on the "
+                            "values the fill draws");
+    return res.ok();
+}
+
 // The hand-off's cost: the median of empty round trips to the candidate.
 double measureHandoff(Runner& r, Json& res) {
     std::vector<double> t;
@@ -820,7 +872,7 @@ int run(const Options& opt) {
         if (startRunner(res, k.reference, "build/reference.so", std::max(30.0, KW_CALL_TIMEOUT_S))) {
             res.setupSeconds = now() - start;
             const double checkStart = now();
-            checkPhase(k, res);
+            if (checkPhase(k, res)) widePhase(k, res);
             res.checkSeconds = now() - checkStart;
         }
         if (res.ok() && !KW_CHECK_ONLY) {

@@ -18,6 +18,8 @@ struct Json {
     double lockWaitSeconds = 0, refreshSeconds = 0;
     double roundsSeconds = 0; // the timed rounds alone, every shape (the rest of "time" is warm-up and set-up)
     double handoffSeconds = 0;
+    int wideChecked = 0,
+        wideOutsideDomain = 0; // check shapes on wide inputs: compared, and skipped (the reference left the finite numbers)
     std::string seccomp = "on";
     uint64_t secret = 0;
     bool secretGiven = false;
@@ -39,7 +41,8 @@ std::string envJson(const Json& r) {
            ",\"gpu\":" + q(ksDevName()) +
 #endif
            ",\"isolation\":{\"processes\":true,\"seccomp\":" + q(r.seccomp) +
-           ",\"input_seed\":" + q(r.secretGiven ? "given" : "secret") + "}}";
+           ",\"input_seed\":" + q(r.secretGiven ? "given" : "secret") +
+           ",\"code_policy\":" + q(KW_OWN_CODE ? "own_code" : "library") + "}}";
 }
 
 void writeResult(const Json& r, const std::string& buildLog) {
@@ -56,6 +59,8 @@ void writeResult(const Json& r, const std::string& buildLog) {
            ",\"refresh\":" + num(r.refreshSeconds) + ",\"time_rounds\":" + num(r.roundsSeconds) +
            ",\"timing_lock_wait\":" + num(r.lockWaitSeconds) + "},\n";
     out += "\"handoff_seconds\":" + num(r.handoffSeconds) + ",\n";
+    out += "\"wide_inputs\":{\"checked\":" + std::to_string(r.wideChecked) +
+           ",\"outside_domain\":" + std::to_string(r.wideOutsideDomain) + "},\n";
     // Told only now that every candidate process is gone: it reproduces the inputs.
     out += "\"input_secret\":\"" + std::to_string(r.secret) + "\",\n";
     out += "\"env\":" + envJson(r) + "\n}\n";

@@ -185,6 +185,76 @@ const char* runnerPath() {
     return "build/runner";
 }
 
+// Whether this judge holds the candidate to its own code (problem.json's
+// "policy": "own_code"). CPU kernels only: a CUDA runner maps the driver's
+// and the runtime's code, which this check does not know.
+bool ownCodeEnforced() {
+#ifdef KW_CUDA
+    return false;
+#else
+    return KW_OWN_CODE;
+#endif
+}
+
+// A file of the C and C++ runtime a kernel's library is linked against (and
+// OpenMP's), from the system's library folders.
+bool isRuntimeLibrary(const std::string& file) {
+    static const char* const dirs[] = {"/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/"};
+    static const char* const names[] = {
+        "libc.so",  "libm.so",       "libmvec.so", "libstdc++.so", "libgcc_s.so", "ld-linux-x86-64.so",
+        "libdl.so", "libpthread.so", "librt.so",   "libgomp.so",   "libatomic.so"};
+    if (std::none_of(std::begin(dirs), std::end(dirs), [&](const char* d) { return file.rfind(d, 0) == 0; })) return false;
+    const std::string base = file.substr(file.rfind('/') + 1);
+    return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return base.rfind(n, 0) == 0; });
+}
+
+std::string realPath(const std::string& path) {
+    char* p = ::realpath(path.c_str(), nullptr);
+    std::string out = p ? p : path;
+    std::free(p);
+    return out;
+}
+
+// What the candidate's process maps executable besides its own library, the
+// runner and the runtime: "" when nothing, else the first such mapping. Read
+// by the judge from /proc, which the candidate cannot rewrite.
+std::string foreignCode(pid_t pid, const std::string& so) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/maps", static_cast<int>(pid));
+    FILE* f = std::fopen(path, "r");
+    if (!f) return std::string("(its memory map cannot be read: ") + std::strerror(errno) + ")";
+    const std::string own = realPath(so), runner = realPath(runnerPath());
+    std::string found;
+    char line[4096];
+    while (found.empty() && std::fgets(line, sizeof line, f)) {
+        char perms[8] = "";
+        unsigned long long inode = 0;
+        int at = 0;
+        if (std::sscanf(line, "%*llx-%*llx %7s %*llx %*x:%*x %llu %n", perms, &inode, &at) < 2 || perms[2] != 'x') continue;
+        std::string file = at > 0 ? std::string(line + at) : std::string();
+        while (!file.empty() && (file.back() == '\n' || file.back() == ' ')) file.pop_back();
+        if (file == "[vdso]" || file == "[vsyscall]" || file == own || file == runner || isRuntimeLibrary(file)) continue;
+        found = file.empty() ? "anonymous executable memory (code written at run time)" : file;
+    }
+    std::fclose(f);
+    return found;
+}
+
+// How many seccomp filters a process has ("Seccomp_filters:", Linux 5.9 and
+// later); -1 where the kernel does not say.
+int seccompFilters(pid_t pid) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/status", static_cast<int>(pid));
+    FILE* f = std::fopen(path, "r");
+    if (!f) return -1;
+    char line[256];
+    int n = -1;
+    while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "Seccomp_filters: %d", &n) == 1) break;
+    std::fclose(f);
+    return n;
+}
+
 // Starts a runner for `so`; "" or why it could not even start.
 std::string spawn(Runner& r, const std::string& so, const std::vector<std::string>& wrapper = {}, bool seccomp = true) {
     int sv[2], ep[2];
@@ -195,6 +265,7 @@ std::string spawn(Runner& r, const std::string& so, const std::vector<std::strin
     args.push_back(so);
     if (threadsAllowedFor(r)) args.push_back("--threads");
     if (!seccomp) args.push_back("--no-seccomp");
+    if (ownCodeEnforced() && r.candidate && seccomp && wrapper.empty()) args.push_back("--own-code");
 #ifdef KW_CUPTI
     if (r.candidate && r.cupti && wrapper.empty()) args.push_back("--cupti"); // its breakdown (profileBreakdown)
 #endif
@@ -335,17 +406,39 @@ bool startRunner(Json& res, Runner& r, const std::string& so, double limitS) {
         return failRunner(res, r, "", "while loading (library constructors run then)", timedOut, limitS);
     }
     hello.text[sizeof hello.text - 1] = 0;
-    if (hello.status != 0 && hello.status != 2 && hello.status != 3) {
+    if (hello.status != 0 && hello.status != 2 && hello.status != 3 && hello.status != 4) {
         // Not a status the runner sends once it is confined: the library's own words.
         if (r.candidate) killRunner(r);
         return failRunner(res, r, "spoke for its kernel runner while loading (sent a message only the runner may send)",
                           "while loading", false, limitS);
     }
+    if (hello.status == 4)
+        return res.fail("infra_error",
+                        std::string("the kernel runner cannot hold the candidate to its own code on this host: ") + hello.text);
     if (hello.status != 0) {
         if (r.candidate) return res.fail("compile_error", "cannot load the candidate: " + std::string(hello.text));
         return res.fail("infra_error", "the problem's " + r.name + " failed to load: " + std::string(hello.text));
     }
-    return freeze(r, res) || failRunner(res, r, "", "right after loading", false, limitS);
+    if (!freeze(r, res)) return failRunner(res, r, "", "right after loading", false, limitS);
+    if (r.candidate && ownCodeEnforced()) {
+        // Loading ran the library's constructors under the first filter only:
+        // what they mapped is read here. From now on nothing new can be mapped
+        // executable, which the filter count (read by the kernel) confirms.
+        if (const std::string foreign = foreignCode(r.pid, so); !foreign.empty()) {
+            killRunner(r);
+            return res.fail("sandbox_violation",
+                            "the candidate's process mapped code that is not its own while loading: " + foreign +
+                                ". This problem takes the candidate's own code only (problem.json \"policy\": \"own_code\"): "
+                                "compute the operator in the candidate's source; no other library, no baseline's or "
+                                "reference's object, no code generated at run time");
+        }
+        if (const int filters = seccompFilters(r.pid); filters >= 0 && filters < 2) {
+            killRunner(r);
+            return res.fail("sandbox_violation", "the candidate's runner lost its own-code filter while loading (the library "
+                                                 "changed the runner's code)");
+        }
+    }
+    return true;
 }
 
 } // namespace

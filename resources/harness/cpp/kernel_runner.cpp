@@ -1,7 +1,7 @@
 // Kernelwright's kernel runner: hosts one kernel (the candidate, the reference
 // or a baseline) in a process of its own, for the judge (judge_main.cpp).
 //
-//   runner SO [--threads] [--no-seccomp] [--cupti]
+//   runner SO [--threads] [--no-seccomp] [--cupti] [--own-code]
 //
 // Fd 3 is the judge's socket (judge_protocol.h). Before the kernel's library
 // is loaded, the runner installs its seccomp filter (runner_seccomp.h), so
@@ -22,6 +22,9 @@
 // Built also with -DKW_CUPTI and started with --cupti (the candidate's runner),
 // it registers CUPTI's activity buffers before the filter and serves Profile:
 // one call traced, each kernel, copy and memset reported with its duration.
+// --own-code (a problem that takes the candidate's own code only): once the
+// library is loaded, a second filter forbids executable memory
+// (ksseccomp::forbidNewCode); the judge checks what the loading mapped.
 #include "judge_protocol.h"
 #include "runner_alloc_guard.h"
 #include "runner_seccomp.h"
@@ -351,11 +354,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: runner SO [--threads] [--no-seccomp]\n");
         return 2;
     }
-    bool threads = false, seccomp = true, cupti = false;
+    bool threads = false, seccomp = true, cupti = false, ownCode = false;
     for (int i = 2; i < argc; ++i) {
         if (std::strcmp(argv[i], "--threads") == 0) threads = true;
         if (std::strcmp(argv[i], "--no-seccomp") == 0) seccomp = false;
         if (std::strcmp(argv[i], "--cupti") == 0) cupti = true;
+        if (std::strcmp(argv[i], "--own-code") == 0) ownCode = true;
     }
     static char altStack[1 << 16];
     stack_t ss{};
@@ -404,6 +408,12 @@ int main(int argc, char** argv) {
             std::string("does not define the kernel `") + KW_FUNCTION + "` with C linkage; define exactly: " + KW_PROTOTYPE;
         sendShort(Hello, 0, 3, why.c_str());
         return 3;
+    }
+    if (seccomp && ownCode) {
+        if (const char* why = ksseccomp::forbidNewCode(); *why) {
+            sendShort(Hello, 0, 4, why);
+            return 3;
+        }
     }
     sendShort(Hello, 0, 0, "");
 

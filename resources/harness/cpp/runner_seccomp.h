@@ -199,9 +199,38 @@ inline const char* install(bool allowThreads, uint32_t selfPid) {
     if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) return "prctl(PR_SET_SECCOMP) failed";
     return "";
 }
+// A second filter, for a problem that takes the candidate's own code only,
+// installed once its library is loaded (the judge then checks from outside
+// what the loading mapped): no executable memory from here on, so no library
+// can be loaded by any route (dlopen under another name, the baseline's or
+// the reference's object, a copy in a memfd) and no code written at run time
+// can run. Such calls fail with EPERM.
+inline const char* forbidNewCode() {
+    std::vector<sock_filter> f;
+    f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)));
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0));
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+    for (uint32_t nr : {uint32_t(SYS_mmap), uint32_t(SYS_mprotect), uint32_t(SYS_pkey_mprotect)}) {
+        loadNr(f);
+        f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 3));
+        loadArgLow(f, 2);
+        f.push_back(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x4 /* PROT_EXEC */, 0, 1));
+        f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
+    }
+    // System V shared memory can be attached executable (SHM_EXEC); a kernel has no use for it.
+    loadNr(f);
+    jumpIfEqual(f, SYS_shmat, SECCOMP_RET_ERRNO | EPERM);
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    sock_fprog prog{static_cast<unsigned short>(f.size()), f.data()};
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) return "prctl(PR_SET_SECCOMP) failed for the own-code filter";
+    return "";
+}
 #else
 constexpr bool kSupported = false;
 inline const char* install(bool, uint32_t) {
+    return "seccomp filters are written for x86-64 only";
+}
+inline const char* forbidNewCode() {
     return "seccomp filters are written for x86-64 only";
 }
 #endif
