@@ -8,7 +8,7 @@ namespace kw::cli {
 
 const std::vector<Verb>& verbTable() {
     static const std::vector<Verb> table{
-        {"problem", runProblemCommand, {"out", "name", "jobs", "gpus"}, {"help"}},
+        {"problem", runProblemCommand, {"out", "name", "jobs", "gpus"}, {"help", "forbid-reference-ops", "allow-random"}},
         {"eval",
          runEvalCommand,
          withExecutorOptions({"problem", "candidate", "seed", "param", "seeds", "input-secret", "time-budget", "reps",

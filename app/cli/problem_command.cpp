@@ -34,6 +34,7 @@ namespace {
 const char* kProblemHelp = R"(usage: kernelwright-cli problem check DIR|NAME
        kernelwright-cli problem list
        kernelwright-cli problem import FILE.py|DIR [--out DIR] [--name NAME] [--jobs N] [--gpus 0,1,...]
+                                       [--forbid-reference-ops] [--allow-random]
 
   check   validate a problem folder; prints the kernel's prototype, sizes,
           shapes, and each seed's tunable parameters. For a cuda problem on a
@@ -45,8 +46,15 @@ const char* kProblemHelp = R"(usage: kernelwright-cli problem check DIR|NAME
           problem folder (default ./NAME): finds the sizes, keeps the check
           shapes the reference runs on (1, 17, 33, ... for every size that
           sizes an input tensor), measures bytes (and flops with PyTorch 2.1+)
-          at the file's own sizes, proposes forbidden ops and tolerances, and
-          reports what it could not infer. Runs the reference with KW_PYTHON
+          at the file's own sizes, sets tolerances from the reference's own
+          rounding (its answer in float64 against its own dtype, and two runs
+          on the device), and reports what it could not infer. The policy is
+          KernelBench's: a candidate may call library ops (graded against eager
+          and torch.compile, so delegating earns about 1x);
+          --forbid-reference-ops forbids the reference's compute ops instead
+          (never allocation, indexing or helpers such as arange and cumsum). A
+          forward that draws random numbers is refused (draw them in __init__
+          or get_inputs) unless --allow-random. Runs the reference with KW_PYTHON
           or python3 (GPU when visible, else CPU). A DIR imports every .py in
           it as a suite (DIR-suite/, with suite.json), --jobs N files at once
           (default 1; each runs its reference in a Python of its own, spread
@@ -182,7 +190,10 @@ int runProblemCommand(const std::vector<std::string>& argv, const GlobalOptions&
     if (pos[0] == "import" && pos.size() == 2) {
         const int jobs = std::stoi(args->value("jobs").value_or("1")); // checked by the parser (option_types.cpp)
         const auto gpus = splitComma(args->value("gpus").value_or(""));
-        return importProblems(pos[1], args->value("out").value_or(""), args->value("name").value_or(""), jobs, gpus);
+        importer::ImportOptions defaults;
+        defaults.forbidReferenceOps = args->has("forbid-reference-ops");
+        defaults.allowRandom = args->has("allow-random");
+        return importProblems(pos[1], args->value("out").value_or(""), args->value("name").value_or(""), jobs, gpus, defaults);
     }
     std::fputs(kProblemHelp, stderr);
     return kExitUsage;

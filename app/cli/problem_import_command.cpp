@@ -34,14 +34,20 @@ void printReport(const importer::ImportReport& r) {
     for (const auto& x : r.rejected) std::printf("    not kept     %s\n", x.c_str());
     std::printf("  bytes          %s at the time shape\n", r.bytes.c_str());
     std::printf("  flops          %s\n", r.flops.c_str());
-    std::printf("  forbidden      %s\n", list(r.forbidden).c_str());
+    if (r.forbidden.empty())
+        std::printf("  policy         library: a candidate may call library ops beside its own kernels, graded against eager "
+                    "and torch.compile (--forbid-reference-ops forbids the reference's ops: %s)\n",
+                    list(r.referenceOps).c_str());
+    else
+        std::printf("  forbidden      %s\n", list(r.forbidden).c_str());
+    if (!r.tolerance.empty()) std::printf("  tolerance      %s\n", r.tolerance.c_str());
     for (const auto& n : r.notes) std::printf("  note           %s\n", n.c_str());
 }
 
 } // namespace
 
 int importProblems(const fs::path& from, const std::string& outArg, const std::string& name, int jobs,
-                   const std::vector<std::string>& gpus) {
+                   const std::vector<std::string>& gpus, const importer::ImportOptions& defaults) {
     std::error_code ec;
     if (fs::is_directory(from, ec)) {
         // A folder of files: a suite, one problem folder each, and suite.json listing them.
@@ -64,7 +70,7 @@ int importProblems(const fs::path& from, const std::string& outArg, const std::s
         std::mutex printMutex;
         const auto importOne = [&](std::size_t i, const std::string& gpu) {
             const auto problemName = importer::problemNameFor(files[i]);
-            importer::ImportOptions options;
+            importer::ImportOptions options = defaults;
             options.outDir = out / problemName;
             options.name = problemName;
             options.gpu = gpu;
@@ -123,7 +129,7 @@ int importProblems(const fs::path& from, const std::string& outArg, const std::s
     }
     const auto problemName = name.empty() ? importer::problemNameFor(from) : name;
     const fs::path out = outArg.empty() ? fs::path(problemName) : fs::path(outArg);
-    importer::ImportOptions options;
+    importer::ImportOptions options = defaults;
     options.outDir = out;
     options.name = problemName;
     auto r = importer::importTorchProblem(from, options);

@@ -106,6 +106,8 @@ std::optional<ImportReport> earlierImport(const fs::path& file, const fs::path& 
     if (p.contains("shapes") && p["shapes"].is_object() && p["shapes"].contains("check") && p["shapes"]["check"].is_array())
         r.checkShapes = static_cast<int>(p["shapes"]["check"].size());
     r.forbidden = strings(p.value("forbidden", json::array()));
+    r.referenceOps = strings(imported.value("reference_ops", json::array()));
+    r.tolerance = imported.value("tolerance_basis", std::string());
     r.bytes = p.contains("bytes") && p["bytes"].is_string() ? p["bytes"].get<std::string>() : "";
     r.flops = p.contains("flops") && p["flops"].is_string() ? p["flops"].get<std::string>() : "";
     r.notes = strings(imported.value("notes", json::array()));
@@ -161,6 +163,17 @@ Result<ImportReport> importTorchProblem(const fs::path& file, const ImportOption
                                             (o.signal ? ", signal " + std::to_string(o.signal) : std::string()) +
                                             "): " + firstLine(err.substr(err.size() > 600 ? err.size() - 600 : 0)));
     if (!r.value("ok", false)) return makeError(ErrorCode::Validation, r.value("error", std::string("not importable")));
+    const auto drawn = r.value("random_ops", std::vector<std::string>{});
+    if (!drawn.empty() && !options.allowRandom) {
+        std::string ops;
+        for (const auto& d : drawn) ops += (ops.empty() ? "" : ", ") + d;
+        return makeError(ErrorCode::Validation,
+                         file.string() + ": Model.forward draws random numbers (" + ops +
+                             "), so two runs of the reference disagree and no kernel's answer can be checked against it. "
+                             "Draw them in __init__ (a fixed state, like nn.Linear's weights) or in get_inputs (an input), "
+                             "or import with --allow-random: every compared call then starts from one generator state, and a "
+                             "candidate must draw the same numbers in the same order");
+    }
 
     ImportReport report;
     report.name = options.name.empty() ? problemNameFor(file) : options.name;
@@ -176,8 +189,10 @@ Result<ImportReport> importTorchProblem(const fs::path& file, const ImportOption
     if (r.contains("rejected") && r.at("rejected").is_array())
         for (const auto& x : r.at("rejected"))
             report.rejected.push_back(x.value("name", std::string()) + ": " + x.value("why", std::string()));
-    report.forbidden = r.value("forbidden", std::vector<std::string>{});
+    report.referenceOps = r.value("forbidden", std::vector<std::string>{});
+    if (options.forbidReferenceOps) report.forbidden = report.referenceOps;
     report.notes = r.value("notes", std::vector<std::string>{});
+    report.tolerance = r.value("tolerance_basis", std::string());
     report.bytes = std::to_string(r.value("bytes", std::int64_t{0}));
     report.flops =
         std::to_string(r.contains("flops") && r.at("flops").is_number_integer() ? r.at("flops").get<long long>() : 0LL);
@@ -208,6 +223,8 @@ Result<ImportReport> importTorchProblem(const fs::path& file, const ImportOption
     imported["varied"] = report.varied;
     imported["fixed"] = report.fixed;
     imported["notes"] = report.notes;
+    imported["reference_ops"] = report.referenceOps;
+    imported["tolerance_basis"] = report.tolerance;
     imported["ran_on"] = report.device;
     imported["torch"] = r.value("torch", std::string());
     problem["imported"] = imported;

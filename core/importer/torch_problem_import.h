@@ -20,6 +20,13 @@ struct ImportOptions {
     std::string name;             // the problem's name ("" : from the file name)
     double timeoutS = 900;        // the reference runs at every tried shape
     std::string gpu;              // CUDA_VISIBLE_DEVICES for the importer ("" : inherited)
+    // KernelBench's rules by default: a candidate may call library ops (it is
+    // graded against eager and torch.compile). Set, the reference's compute
+    // ops are written as "forbidden" (never allocation, indexing or helpers).
+    bool forbidReferenceOps = false;
+    // A forward that draws random numbers is refused unless set: its answer
+    // is then checked by giving every compared call one generator state.
+    bool allowRandom = false;
 };
 
 struct ImportReport {
@@ -28,11 +35,13 @@ struct ImportReport {
     std::vector<std::string> varied; // sizes the check shapes vary
     std::vector<std::string> fixed;  // sizes held at the file's values
     int checkShapes = 0;
-    std::vector<std::string> rejected; // tried shapes the reference did not run on, with why
-    std::vector<std::string> forbidden;
-    std::string bytes, flops;       // as written to problem.json
-    std::vector<std::string> notes; // what was not inferred, and what to do about it
-    std::string device;             // where the reference ran (cpu | cuda)
+    std::vector<std::string> rejected;     // tried shapes the reference did not run on, with why
+    std::vector<std::string> forbidden;    // written to problem.json (forbidReferenceOps)
+    std::vector<std::string> referenceOps; // the compute ops the reference calls, forbidden or not
+    std::string tolerance;                 // how the tolerances were set, for the report
+    std::string bytes, flops;              // as written to problem.json
+    std::vector<std::string> notes;        // what was not inferred, and what to do about it
+    std::string device;                    // where the reference ran (cpu | cuda)
 };
 
 // A problem name from a file name: lower case, [a-z0-9_], not starting with a digit.

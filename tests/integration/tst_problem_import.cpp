@@ -101,7 +101,10 @@ class TestProblemImport : public QObject {
             QCOMPARE(c["sizes"]["seq"].get<int>(), c["sizes"]["batch_size"].get<int>() / 4); // derived sizes follow
             QCOMPARE(c["sizes"]["width"].get<int>(), 96);                                    // fixed ones stay
         }
-        QVERIFY(has(p["forbidden"], "torch.linear") && has(p["forbidden"], "torch.gelu"));
+        // KernelBench's rules: nothing forbidden unless asked; the reference's ops are recorded.
+        QVERIFY(!p.contains("forbidden"));
+        QVERIFY(has(p["imported"]["reference_ops"], "torch.linear") && has(p["imported"]["reference_ops"], "torch.gelu"));
+        QVERIFY2(run.out.contains("policy         library"), qPrintable(run.out));
         QVERIFY(p["tolerance"].contains("f32"));
         QVERIFY(p["description"].get<std::string>().find("GELU") != std::string::npos); // the Model's docstring
         QVERIFY2(run.out.contains("sizes varied   batch_size, in_features"), qPrintable(run.out));
@@ -111,7 +114,7 @@ class TestProblemImport : public QObject {
 
     void tupleOutputsAndMixedInputs() {
         const QString out = dir_.filePath("mixed");
-        const auto [run, p] = importFixture("mixed_inputs.py", out, {"--name", "mixed"});
+        const auto [run, p] = importFixture("mixed_inputs.py", out, {"--name", "mixed", "--forbid-reference-ops"});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QCOMPARE(p["name"].get<std::string>(), std::string("mixed"));
         QCOMPARE(p["imported"]["varied"], json({"cols", "picks", "rows"})); // randint's size, not its range
@@ -193,15 +196,38 @@ class TestProblemImport : public QObject {
         QCOMPARE(problem["bytes"].get<std::string>(), std::to_string(2 * 4 * 8 * 12 * 12 * 4 + 4 * 8 * 4 + 8));
     }
 
-    // Random draws in a forward are the operator's meaning, not a fallback:
-    // not forbidden, and the report says a candidate must draw them the same way.
-    void randomDrawsInTheForwardAreNotForbidden() {
+    // A forward that draws random numbers cannot be checked against itself:
+    // refused, saying where to draw them instead; --allow-random imports it
+    // (each compared call then starts from one generator state), and the
+    // draws are never forbidden.
+    void randomDrawsInTheForwardAreRefusedUnlessAllowed() {
+        const auto refused = cli({"problem", "import", file("random_in_forward.py"), "--out", dir_.filePath("random-refused")});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("Model.forward draws random numbers (torch.randn)") &&
+                     refused.err.contains("--allow-random"),
+                 qPrintable(refused.err));
+        QVERIFY(!QFile::exists(dir_.filePath("random-refused") + "/problem.json"));
         const QString out = dir_.filePath("random");
-        const auto [run, problem] = importFixture("random_in_forward.py", out);
+        const auto [run, problem] = importFixture("random_in_forward.py", out, {"--allow-random", "--forbid-reference-ops"});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QVERIFY(!has(problem["forbidden"], "torch.randn"));
         QVERIFY(has(problem["forbidden"], "torch.tanh"));
         QVERIFY2(run.out.contains("draws random numbers in its forward (torch.randn)"), qPrintable(run.out));
+    }
+
+    // A sum whose order is not fixed (index_add_): the tolerance covers the
+    // reference's own deviation (float64, two runs) at the time shape, far
+    // below the answers' size, and says how it was set.
+    void toleranceFromTheReferencesOwnSpread() {
+        const QString out = dir_.filePath("scatter");
+        const auto [run, p] = importFixture("scatter_sum.py", out);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        const double atol = p["tolerance"]["f32"]["atol"].get<double>();
+        QVERIFY2(atol > 1e-5 && atol < 1e-2,
+                 qPrintable(QString::number(atol))); // wider than f32's default, far below sums of ~26
+        QVERIFY2(run.out.contains("tolerance      f32 atol") && run.out.contains("the reference's own deviation"),
+                 qPrintable(run.out));
+        QVERIFY(p["imported"]["tolerance_basis"].get<std::string>().find("at shape file") != std::string::npos);
     }
 
     void filesThatAreNotImportable_data() {
@@ -245,11 +271,11 @@ class TestProblemImport : public QObject {
         QCOMPARE(run.exitCode, 1); // some files are not importable, on purpose
         const auto suite = readJson(out + "/suite.json");
         QCOMPARE(suite["name"].get<std::string>(), std::string("import"));
-        QCOMPARE(suite["problems"], json({"bound_sizes", "expressions", "fixed_image", "mixed_inputs", "random_in_forward",
-                                          "reassigned_sizes", "shape_tuples"}));
-        QCOMPARE(suite["not_imported"].size(), std::size_t{5});
+        QCOMPARE(suite["problems"], json({"bound_sizes", "expressions", "fixed_image", "mixed_inputs", "reassigned_sizes",
+                                          "scatter_sum", "shape_tuples"}));
+        QCOMPARE(suite["not_imported"].size(), std::size_t{6}); // random_in_forward among them: no --allow-random
         for (const auto& f : suite["not_imported"]) QVERIFY(!f["error"].get<std::string>().empty());
-        QVERIFY2(run.out.contains("suite import: 7 of 12 files imported"), qPrintable(run.out));
+        QVERIFY2(run.out.contains("suite import: 7 of 13 files imported"), qPrintable(run.out));
         QCOMPARE(cli({"problem", "check", out + "/mixed_inputs"}).exitCode, 0);
 
         // Again into the same folder (as after a stopped import): what was
@@ -259,7 +285,7 @@ class TestProblemImport : public QObject {
             cli({"problem", "import", QString::fromUtf8(std::getenv("KW_TEST_DATA_DIR")) + "/import", "--out", out});
         QCOMPARE(again.exitCode, 1);
         QCOMPARE(again.out.count("imported before, from the same file: kept"), 7);
-        QVERIFY2(again.out.contains("suite import: 7 of 12 files imported"), qPrintable(again.out));
+        QVERIFY2(again.out.contains("suite import: 7 of 13 files imported"), qPrintable(again.out));
         QCOMPARE(readJson(out + "/suite.json"), suite);
         QCOMPARE(QString::fromStdString(readJson(out + "/expressions/problem.json").dump()), before);
         // A problem whose file changed since is not the file's import any more.

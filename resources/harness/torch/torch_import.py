@@ -16,6 +16,7 @@ import ast
 import importlib.util
 import json
 import sys
+import time
 import traceback
 
 CREATORS = {"randn", "rand", "randint", "zeros", "ones", "empty", "full", "randperm", "arange", "normal", "bernoulli",
@@ -171,6 +172,65 @@ def shaping_names(tree):
     return out, through
 
 
+SPREAD_MARGIN = 4  # the tolerance's atol: this many times the reference's own worst deviation
+SPREAD_SECONDS = 60  # the time shape is measured when its three runs (one in float64) should take about this long at most
+
+
+def pick_spread_shape(check, time_sizes, time_seconds):
+    """Where the reference's own spread is measured: the time shape (the timed
+    rounds' outputs are checked there, and a longer sum rounds more) when its
+    first run here says three more fit in SPREAD_SECONDS, else the largest
+    check shape."""
+    if time_seconds * 5 <= SPREAD_SECONDS:
+        return {"name": "file", "sizes": time_sizes}
+    sized = [c for c in check if c.get("sizes")]
+    return max(sized, key=lambda c: sum(c["sizes"].values())) if sized else None
+
+
+def deviation(torch, a, e, rtol):
+    """The atol `a` needs against `e`: max(|a - e| - rtol * |e|), over finite elements."""
+    a64, e64 = a.detach().double().reshape(-1), e.detach().double().reshape(-1)
+    finite = torch.isfinite(a64) & torch.isfinite(e64)
+    if not bool(finite.any()):
+        return 0.0
+    need = (a64[finite] - e64[finite]).abs() - rtol * e64[finite].abs()
+    return max(0.0, float(need.max()))
+
+
+def spread_tolerance(torch, run_spread, sizes, shape_name, base, notes):
+    """Tolerances by output dtype: the dtype's default, widened to cover the
+    reference's own deviation (its answer against float64, and two runs on the
+    device) with a margin. A sum whose order is not fixed (index_add_,
+    atomics) then passes against itself; the margin stays far below what a
+    skipped or zeroed region would need (capped at 1e-2 of the answers' size)."""
+    tolerance = {key: {"rtol": rtol, "atol": atol} for key, rtol, atol in base.values()}
+    if sizes is None or not base:
+        return tolerance, "the dtype's defaults"
+    try:
+        first, second, exact = run_spread(sizes)
+    except Exception as e:
+        notes.append(f"the reference's own spread was not measured ({type(e).__name__}: {str(e)[:120]}): the dtype's default tolerances")
+        return tolerance, "the dtype's defaults"
+    said = []
+    for i, a in enumerate(first):
+        if not isinstance(a, torch.Tensor) or not a.is_floating_point():
+            continue
+        d = str(a.dtype).replace("torch.", "")
+        if d not in base:
+            continue
+        key, rtol, atol = base[d]
+        need = deviation(torch, a, second[i], rtol) if i < len(second) and isinstance(second[i], torch.Tensor) else 0.0
+        if exact is not None and i < len(exact) and isinstance(exact[i], torch.Tensor):
+            need = max(need, deviation(torch, a, exact[i], rtol))
+        scale = float(a.detach().double().abs().max()) if a.numel() else 0.0
+        wanted = min(SPREAD_MARGIN * need, 1e-2 * scale) if scale > 0 else 0.0
+        if wanted > tolerance[key]["atol"]:
+            tolerance[key]["atol"] = float(f"{wanted:.2g}")
+            said.append(f"{key} atol {tolerance[key]['atol']:.2g} ({SPREAD_MARGIN}x the reference's own deviation "
+                        f"at shape {shape_name}; rtol {rtol:g})")
+    return tolerance, ("; ".join(said) if said else f"the dtype's defaults cover the reference's own deviation at shape {shape_name}")
+
+
 class Recorder:
     """The torch functions a forward calls (a TorchFunctionMode)."""
 
@@ -282,14 +342,39 @@ def main():
         outs = list(out) if isinstance(out, (list, tuple)) else [out]
         return inputs, model, outs, (rec.seen if rec else [])
 
+    def run_spread(sizes):
+        """The reference's answer at `sizes` twice on the device and once in
+        float64 (the model and its float inputs converted): what its own
+        rounding and run-to-run order spread are."""
+        apply_sizes(module, sizes, derivations)
+        torch.manual_seed(1)
+        with torch.no_grad():
+            inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in module.get_inputs()]
+            model = module.Model(*module.get_init_inputs()).to(device).eval()
+            torch.manual_seed(2)
+            first = model(*inputs)
+            torch.manual_seed(2)
+            second = model(*inputs)
+            exact = None
+            try:
+                wide = [x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
+                torch.manual_seed(2)
+                exact = model.double()(*wide)
+            except Exception as e:
+                notes.append(f"the reference does not run in float64 ({type(e).__name__}): tolerances from two runs only")
+        as_list = lambda o: list(o) if isinstance(o, (list, tuple)) else [o]
+        return as_list(first), as_list(second), (as_list(exact) if exact is not None else None)
+
     # The time shape: the file's own values. It must run for the file to be a problem.
     time_sizes = sized({})
+    started = time.perf_counter()
     try:
         inputs, model, outs, _ = run(time_sizes, full=True)
     except Stage as e:
         fail(f"{path}: at the file's own sizes, {e}")
     except Exception as e:
         fail(f"{path}: at the file's own sizes, {type(e).__name__}: {str(e)[:300]}")
+    time_seconds = time.perf_counter() - started
     if not outs or not all(isinstance(o, torch.Tensor) for o in outs):
         fail(f"{path}: Model.forward returns {type(outs[0]).__name__ if outs else 'nothing'}; it must return a tensor or a tuple of tensors")
     nbytes = lambda t: t.numel() * t.element_size()
@@ -382,20 +467,23 @@ def main():
     forbidden = [f"torch.{n}" for n in ops if n not in PLUMBING and n not in HELPERS and n not in RANDOM and not n.startswith("_")]
     drawn = [f"torch.{n}" for n in ops if n in RANDOM]
     if drawn:
-        notes.append("the reference draws random numbers in its forward (" + ", ".join(drawn) + "): not forbidden, "
-                     "a candidate must draw them the same way (each compared call of every runner starts from one generator state)")
-    tolerance = {}
+        notes.append("the reference draws random numbers in its forward (" + ", ".join(drawn) + "): a candidate must draw "
+                     "them the same way (each compared call of every runner starts from one generator state)")
     # cuDNN runs float32 convolutions in TF32 by default (torch.backends.cudnn.allow_tf32),
     # and two processes may pick different algorithms: on an H100 a transposed
     # convolution's reference differed from itself by 1e-3 relative.
     tf32 = device == "cuda" and any("conv" in n for n in ops)
+    base = {}
     for d in dtypes:
         if d in TOLERANCE:
             key, rtol, atol = TOLERANCE[d]
             if tf32 and d == "float32":
                 rtol, atol = 1e-3, 1e-3
                 notes.append("float32 tolerance 1e-3: the reference's convolutions run in TF32 on the GPU")
-            tolerance[key] = {"rtol": rtol, "atol": atol}
+            base[d] = (key, rtol, atol)
+    spread_shape = pick_spread_shape(check, time_sizes, time_seconds)
+    tolerance, basis = spread_tolerance(torch, run_spread, sized(spread_shape["sizes"]) if spread_shape else None,
+                                        spread_shape["name"] if spread_shape else "", base, notes)
     fixed = sorted(set(values) - set(varied) - derived)
     if fixed:
         notes.append("held at the file's values (they configure the operator, not a tensor's size): " + ", ".join(fixed))
@@ -403,6 +491,7 @@ def main():
                       "varied": varied, "derived": sorted(derived), "check": check, "rejected": rejected,
                       "time": {"name": "file", "sizes": {n: time_sizes[n] for n in sorted(values)}},
                       "bytes": time_bytes, "flops": flops, "forbidden": forbidden, "tolerance": tolerance,
+                      "tolerance_basis": basis, "random_ops": drawn,
                       "output_dtypes": dtypes, "notes": notes}))
 
 
