@@ -197,6 +197,18 @@ void k(const float* x, float* y, long n) {
                                  << "imports";
         QTest::newRow("os.open") << "import os\nfd = os.open('result.json', 1)"
                                  << "imports";
+        // sys, tempfile and logging: streams, a temporary folder, a logger;
+        // not the interpreter's modules, frames and hooks, nor log files.
+        QTest::newRow("sys.modules") << "import sys\njudge = sys.modules['torch_judge']"
+                                     << "imports";
+        QTest::newRow("sys._getframe by alias") << "import sys as s\nf = s._getframe(2)"
+                                                << "imports";
+        QTest::newRow("from sys import settrace") << "from sys import settrace"
+                                                  << "imports";
+        QTest::newRow("logging to a file") << "import logging\nlogging.basicConfig(filename='result.json')"
+                                           << "files";
+        QTest::newRow("logging.FileHandler") << "import logging\nh = logging.FileHandler('result.json')"
+                                             << "imports";
         QTest::newRow("from os") << "from os import system"
                                  << "imports";
         QTest::newRow("ctypes") << "import ctypes"
@@ -205,8 +217,6 @@ void k(const float* x, float* y, long n) {
                             << "imports";
         QTest::newRow("inspect") << "import inspect"
                                  << "imports";
-        QTest::newRow("sys") << "import sys"
-                             << "imports";
         QTest::newRow("threading") << "import threading"
                                    << "imports";
         QTest::newRow("multiprocessing") << "import multiprocessing"
@@ -412,6 +422,12 @@ if __name__ == "__main__":
                                           "        if x.device.type == 'cuda':\n            return own(x)\n"
                                           "        else:\n            return torch.softmax(x, -1)"
                                        << QStringList{"torch.softmax"};
+        QTest::newRow("sys, a temporary build folder, a logger, the module's own path")
+            << "import sys, tempfile, logging, os\nlogger = logging.getLogger(__name__)\n"
+               "logging.basicConfig(level=logging.INFO)\nbuild = tempfile.mkdtemp()\n"
+               "here = os.path.dirname(os.path.abspath(__file__))\nif sys.version_info < (3, 8):\n"
+               "    print('old Python', file=sys.stderr)\nsys.path.insert(0, build)\nlogger.info('built in %s', build)"
+            << QStringList{"torch.softmax"};
         QTest::newRow("build plumbing")
             << "import os, time, warnings\nos.environ['TORCH_CUDA_ARCH_LIST'] = '9.0'\n"
                "os.environ.setdefault('MAX_JOBS', '4')\nbuild = os.path.join(os.path.dirname(os.path.abspath('k.cu')), 'build')\n"

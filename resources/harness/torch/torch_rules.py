@@ -27,14 +27,29 @@ ALLOWED_IMPORTS = {
     # (TORCH_CUDA_ARCH_LIST) and a build folder's path (its other functions
     # are refused below), time, warnings.
     "os", "time", "warnings",
+    # ... and what models write around them: sys for its streams and version,
+    # a temporary build folder, a logger. Their attributes are checked below.
+    "sys", "tempfile", "logging",
 }
 # Roots of the modules a candidate may import: a local name bound to one of
 # them (t = torch.cuda, o = os) is followed like an import alias.
-MODULE_ROOTS = {"os", "time", "warnings", "math", "functools", "itertools", "operator", "numpy", "triton", "torch"}
+MODULE_ROOTS = {"os", "time", "warnings", "math", "functools", "itertools", "operator", "numpy", "triton", "torch", "sys",
+                "tempfile", "logging"}
 # What a kernel may use of os: its environment and path arithmetic. The rest
 # reaches processes, signals, descriptors and files.
 OS_ALLOWED = {"environ", "path", "getenv", "getcwd", "cpu_count", "sep", "pathsep", "linesep", "name", "fspath", "makedirs",
               "getpid", "devnull", "curdir", "pardir", "extsep"}
+# What a kernel may use of sys, tempfile and logging: streams, versions and
+# limits; a folder of its own under the sandbox's private /tmp; a logger that
+# writes to a stream. The rest reaches frames, modules, hooks or files.
+SYS_ALLOWED = {"stderr", "stdout", "version", "version_info", "hexversion", "platform", "maxsize", "float_info", "byteorder",
+               "path", "executable", "getsizeof", "getrecursionlimit", "setrecursionlimit", "implementation", "flags"}
+TEMPFILE_ALLOWED = {"mkdtemp", "gettempdir", "TemporaryDirectory", "NamedTemporaryFile", "mkstemp", "gettempprefix"}
+LOGGING_ALLOWED = {"getLogger", "basicConfig", "debug", "info", "warning", "warn", "error", "exception", "critical", "log",
+                   "DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "NOTSET", "Logger", "LoggerAdapter",
+                   "NullHandler", "StreamHandler", "Formatter", "disable", "captureWarnings"}
+MODULE_ATTRIBUTES = {"sys": (SYS_ALLOWED, "its streams and version"), "tempfile": (TEMPFILE_ALLOWED, "a temporary build folder"),
+                     "logging": (LOGGING_ALLOWED, "a logger that writes to a stream")}
 # Private helpers of torch.nn.init that initialise weights as nn.Conv and
 # nn.Linear do (a candidate keeps the reference's initialisation).
 ALLOWED_TORCH_PRIVATE = {("nn", "init", "_calculate_fan_in_and_fan_out"), ("nn", "init", "_calculate_correct_fan"),
@@ -85,7 +100,7 @@ ATTRIBUTE_BUILTINS = {"getattr", "setattr", "delattr"}
 STDLIB_REACH = {"sys", "os", "gc", "inspect", "ctypes", "subprocess", "importlib", "builtins", "threading", "multiprocessing",
                 "io", "pathlib", "shutil", "socket", "signal", "pickle", "marshal", "tempfile", "atexit", "traceback", "weakref",
                 "statistics", "time", "json", "glob", "platform", "sysconfig", "site", "types", "warnings", "logging"}
-ALLOWED_DUNDER_NAMES = {"__name__"}
+ALLOWED_DUNDER_NAMES = {"__name__", "__file__"}  # a module's own path: where a kernel keeps its build
 IDENTIFIER_LIKE = re.compile(r"^[A-Za-z0-9_.]+$")
 
 
@@ -178,6 +193,10 @@ class Checker(ast.NodeVisitor):
         if path[0] == "os" and len(path) > 1 and path[1] not in OS_ALLOWED:
             self.flag(node, "imports", "os." + path[1] + " reaches processes, signals or files; a kernel uses os only for "
                       "its environment (os.environ) and a build folder's path (os.path, os.makedirs)")
+            return
+        if path[0] in MODULE_ATTRIBUTES and len(path) > 1 and path[1] not in MODULE_ATTRIBUTES[path[0]][0]:
+            self.flag(node, "imports", path[0] + "." + path[1] + " reaches frames, modules, hooks or files; a kernel uses " +
+                      path[0] + " only for " + MODULE_ATTRIBUTES[path[0]][1])
             return
         if path[0] == "torch" and path[-1] in DEVICE_MEMORY_CONTROLS:
             self.flag(node, "device-memory")
@@ -355,6 +374,8 @@ class Checker(ast.NodeVisitor):
         f = node.func
         f._called = True
         path = self.dotted(f)
+        if path[:2] == ["logging", "basicConfig"] and any(k.arg in ("filename", "handlers") for k in node.keywords):
+            self.flag(node, "files", "logging.basicConfig with a file or handlers writes files; log to a stream")
         if path[0] == "operator" and path[-1] in ("attrgetter", "methodcaller"):
             self.flag(node, "dynamic-attribute", "operator." + path[-1] + " reaches attributes by a string; write the attribute out")
         if isinstance(f, ast.Name):
