@@ -85,6 +85,61 @@ extern "C" void softmax(const float* x, float* y, int64_t M, int64_t N) {
         QVERIFY2(seed.correct(), seed.message.c_str());
     }
 
+    // No two input sets share values: a kernel that keeps an index or a
+    // value -> answer memo from one call has nothing to replay in another.
+    // This candidate is right, and answers wrong on purpose the moment a row
+    // of borders (sorted: rows used to change places only) or of x (sampled
+    // from the borders: its multiset used to stay) comes back in a set of
+    // its own (another address), so it is correct only if every set is new.
+    void everyInputSetHasValuesOfItsOwn() {
+        auto mbdt = problem::loadProblem(test::bundledProblemsDir() / "cpu" / "mbdt");
+        QVERIFY2(mbdt.ok(), mbdt.ok() ? "" : mbdt.error().message.c_str());
+        const std::string detector = R"(#include <cstdint>
+#include <cstring>
+#include <unordered_map>
+namespace {
+std::unordered_map<uint64_t, const void*> seen; // a row's contents -> the set it was seen in
+bool repeats(const float* row, int64_t n, const void* set) {
+    uint64_t h = 1469598103934665603ull;
+    for (int64_t i = 0; i < n; ++i) {
+        uint32_t bits;
+        std::memcpy(&bits, row + i, 4);
+        h = (h ^ bits) * 1099511628211ull;
+    }
+    auto [it, fresh] = seen.emplace(h, set);
+    return !fresh && it->second != set;
+}
+}
+extern "C" void mbdt(const float* x, const float* borders, int64_t* out, int64_t F, int64_t B, int64_t NB) {
+    bool again = false;
+    for (int64_t f = 0; f < F; ++f) {
+        if (NB > 2) again |= repeats(borders + f * NB, NB, borders);
+        if (B > 2) again |= repeats(x + f * B, B, x);
+    }
+    for (int64_t f = 0; f < F; ++f)
+        for (int64_t b = 0; b < B; ++b) {
+            const float v = x[f * B + b];
+            int64_t lo = 0, hi = NB;
+            while (lo < hi) {
+                const int64_t mid = (lo + hi) / 2;
+                if (borders[f * NB + mid] < v) lo = mid + 1; else hi = mid;
+            }
+            out[f * B + b] = f * (NB + 1) + lo;
+        }
+    if (again) out[0] = -1;
+}
+)";
+        eval::EvalOptions options = options_;
+        options.timeBudgetS = 0.3;
+        auto job = fixture_.evaluator().prepare(*mbdt, eval::Candidate{"detector", detector, {}}, options);
+        QVERIFY(job.ok());
+        eval::JobOutcome outcome;
+        if (!job->finished) outcome = fixture_.executor().submit(job->request).get();
+        const auto r = fixture_.evaluator().finish(*mbdt, *job, outcome);
+        QVERIFY2(r.correct(), r.message.c_str());
+        QVERIFY2(r.speedup.has_value(), "timed, so sets were drawn for the rounds");
+    }
+
   private:
     void runAll(bool rules) {
         eval::EvalOptions options = options_;

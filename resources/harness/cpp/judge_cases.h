@@ -185,9 +185,8 @@ bool anyNonFinite(const Case& c, const std::vector<std::vector<unsigned char>>& 
     return false;
 }
 
-// Another input set like `from`: its inputs copied, then refreshed (a fresh
-// draw's distribution at the price of a copy and one pass, where the
-// generator itself costs tens of nanoseconds an element).
+// Another input set like `from`: its sizes and jagged structure copied, then
+// every input drawn again (kw_refresh_case), so no two sets share values.
 std::string cloneCase(const SharedCase& from, uint64_t seed, SharedCase& sc) {
     sc.id = gNextCaseId++;
     sc.c.sizes = from.c.sizes;
