@@ -43,7 +43,10 @@ EvaluationResult classifyCrash(const CrashEvidence& e) {
         sig = std::atoi(s.c_str());
     else if (e.exitCode > 128)
         sig = e.exitCode - 128;
-    const bool inReference = e.phase.rfind("reference", 0) == 0 || e.phase.rfind("loading", 0) == 0;
+    // "building ...": the judge is drawing inputs, with the problem's own fill
+    // functions (a fill that crashes is the problem's fault, not the candidate's).
+    const bool inFill = e.phase.rfind("building", 0) == 0;
+    const bool inReference = e.phase.rfind("reference", 0) == 0 || e.phase.rfind("loading", 0) == 0 || inFill;
     const bool inCandidate = err.find("in_candidate=1") != std::string::npos || (!inReference && e.phase != "done");
 
     EvaluationResult r;
@@ -77,9 +80,9 @@ EvaluationResult classifyCrash(const CrashEvidence& e) {
     } else if (sig == SIGXFSZ) {
         r = failedResult(EvalStatus::RuntimeError, "the candidate exceeded the file size limit" + during);
     } else if (inReference && !inCandidate) {
-        r = failedResult(EvalStatus::InfraError, "the problem's reference failed (" +
-                                                     (sig ? signalName(sig) : "exit " + std::to_string(e.exitCode)) + ")" +
-                                                     during);
+        r = failedResult(EvalStatus::InfraError,
+                         std::string(inFill ? "the problem's fill failed (" : "the problem's reference failed (") +
+                             (sig ? signalName(sig) : "exit " + std::to_string(e.exitCode)) + ")" + during);
     } else {
         r = failedResult(EvalStatus::RuntimeError, "the candidate crashed (" +
                                                        (sig ? signalName(sig) : "exit " + std::to_string(e.exitCode)) + ")" +

@@ -47,6 +47,10 @@ class TestCrashClassifier : public QObject {
                                    << "\nKW-FATAL signal=11 in_candidate=0\n"
                                    << "infra_error"
                                    << "reference failed";
+        QTest::newRow("the problem's fill crashes") << 139 << "building a timing shape's inputs"
+                                                    << "\nKW-FATAL signal=11 in_candidate=0\n"
+                                                    << "infra_error"
+                                                    << "the problem's fill failed";
         QTest::newRow("reference hangs") << 137 << "reference on a timing shape"
                                          << ""
                                          << "infra_error"

@@ -109,6 +109,32 @@ class TestEvalFixtures : public QObject {
         QVERIFY(fixture_.evaluator().evaluate(*spec, ref, options_)->correct());
     }
 
+    // A problem whose reference cannot be trusted is the problem's fault:
+    // its answer is taken twice (over two poisons) before it judges anyone.
+    void aReferenceThatDisagreesWithItselfIsTheProblems() {
+        const auto original = problem::loadProblem(test::problemDir("saxpy"));
+        QVERIFY(original.ok());
+        const std::string honest = "void saxpy(const float* x, const float* z, float* y, int64_t N, float a) {\n"
+                                   "    for (int64_t i = 0; i < N; ++i) y[i] = a * x[i] + z[i];\n}\n";
+        const std::vector<std::pair<std::string, std::string>> references{
+            {"keeps state", "void saxpy(const float* x, const float* z, float* y, int64_t N, float a) {\n"
+                            "    static int calls = 0;\n    ++calls;\n"
+                            "    for (int64_t i = 0; i < N; ++i) y[i] = a * x[i] + z[i] + (calls % 2);\n}\n"},
+            {"skips the last element", "void saxpy(const float* x, const float* z, float* y, int64_t N, float a) {\n"
+                                       "    for (int64_t i = 0; i + 1 < N; ++i) y[i] = a * x[i] + z[i];\n}\n"},
+        };
+        for (const auto& [what, source] : references) {
+            problem::ProblemSpec spec = *original;
+            spec.reference.text = source;
+            spec.name = "saxpy_hostile";
+            auto r = fixture_.evaluator().evaluate(spec, eval::Candidate{"honest", honest, {}}, options_);
+            QVERIFY(r.ok());
+            QVERIFY2(eval::statusName(r->status) == "infra_error", (what + ": " + r->message).c_str());
+            QVERIFY2(r->message.find("the problem's reference gave two different answers") != std::string::npos,
+                     (what + ": " + r->message).c_str());
+        }
+    }
+
     // The reference runs out of memory on its second check case, while the
     // candidate's runner (frozen) holds what it took on its first: a candidate
     // holding half a gigabyte is charged (oom), a lean one is not (infra_error).

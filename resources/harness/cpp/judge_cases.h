@@ -163,6 +163,31 @@ std::string makeWideCase(const int64_t* sizes, uint64_t seed, SharedCase& sc, bo
     return finishCase(sc);
 }
 
+// Whether the reference's two answers on one case disagree beyond the
+// tolerance (its first call's outputs poisoned one way, its second's the
+// other): "" when they agree, else what differs. A reference that leaves
+// elements unwritten, reads its own output buffer or keeps state between
+// calls fails here, before its answer is used to judge anyone.
+std::string referenceDisagrees(Case& c, const std::vector<std::vector<unsigned char>>& first,
+                               const std::vector<std::vector<unsigned char>>& second) {
+    for (size_t i = 0; i < c.buffers.size(); ++i) {
+        const Buffer& b = c.buffers[i];
+        if (!b.output || first[i] == second[i]) continue;
+        Buffer once = b, again = b;
+        once.data = const_cast<unsigned char*>(first[i].data());
+        again.data = const_cast<unsigned char*>(second[i].data());
+        for (size_t e = 0; e < b.count; ++e)
+            if (isPoison(once, e, 0) && isPoison(again, e, 1))
+                return b.name + ": element " + std::to_string(e) + " is never written";
+        const Comparison cmp = compareOutput(again, first[i], nullptr, static_cast<const Buffer*>(nullptr),
+                                             KW_TOLERANCE[static_cast<int>(b.dt)][0], KW_TOLERANCE[static_cast<int>(b.dt)][1]);
+        if (cmp.kind != "ok")
+            return b.name + ": " + std::to_string(cmp.mismatches + cmp.unwritten) + " of " + std::to_string(b.count) +
+                   " elements differ (first at index " + std::to_string(cmp.firstIndex) + ")";
+    }
+    return "";
+}
+
 // Whether an output of the reference holds an infinity or a NaN.
 bool anyNonFinite(const Case& c, const std::vector<std::vector<unsigned char>>& outputs) {
     for (size_t i = 0; i < c.buffers.size(); ++i) {

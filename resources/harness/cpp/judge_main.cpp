@@ -147,8 +147,18 @@ bool checkPhase(Kernels& k, Json& res) {
             poisonOutputs(sc.c, 0);
             double refSeconds = 0;
             if (!callKernel(k.reference, {sc.id}, KW_CALL_TIMEOUT_S, &refSeconds, res, where)) return false;
-            forgetCase(k.reference, sc);
             const auto expected = outputsOf(sc.c);
+            // The reference's answer is checked before it judges anyone: the
+            // same answer again, over the other poison.
+            poisonOutputs(sc.c, 1);
+            if (!callKernel(k.reference, {sc.id}, KW_CALL_TIMEOUT_S, nullptr, res, where + " (again)")) return false;
+            forgetCase(k.reference, sc);
+            if (const std::string differs = referenceDisagrees(sc.c, expected, outputsOf(sc.c)); !differs.empty())
+                return res.fail("infra_error",
+                                "the problem's reference gave two different answers for the same inputs " + where + " (" +
+                                    differs +
+                                    "): it leaves elements unwritten, reads its output buffer or keeps state between calls; "
+                                    "fix the reference (no candidate was charged)");
 
             setPhase("candidate on a check shape");
             if (!ensureCandidate(k, res) || !shareCase(k.candidate, sc, res, where)) return false;
@@ -743,9 +753,13 @@ struct ShapeTimer {
             const auto sets = pickSets(order, poolN, batch, lastSet);
             lastSet = sets.back();
             const double r0 = now();
+            // The problem's fill functions run here, in the judge: a crash in
+            // them is the problem's (the phase tells Kernelwright's classifier).
+            setPhase("building a timing shape's inputs");
             for (size_t j : sets)
                 if (std::string err = refreshCase(*pool[j], order()); !err.empty())
                     return res.fail("infra_error", "the judge could not refresh an input set " + where + ": " + err);
+            setPhase("timing");
             res.refreshSeconds += now() - r0;
             // The reference's answers, and the candidate's outputs when it ran first.
             std::vector<std::vector<std::vector<unsigned char>>> answer(sets.size()), produced(sets.size());
