@@ -3,7 +3,8 @@
 // kernel never needs and what evaluation exploits use: new processes, program
 // execution, sockets, tracing and reading other processes, writing files
 // (result.json, the job's scripts), signals to other processes, CPU affinity
-// and scheduling changes, namespaces and mounts. Threads are allowed only
+// and scheduling changes, namespaces and mounts, and madvise calls that
+// evict or punch holes in memory the runners share. Threads are allowed only
 // where the problem builds with OpenMP (and always for the problem's own code).
 //
 // Forbidden process-level actions kill the runner with SIGSYS, which the judge
@@ -176,6 +177,18 @@ inline const char* install(bool allowThreads, uint32_t selfPid) {
     onlySelf(f, SYS_rt_sigqueueinfo, 0, selfPid, false);
     onlySelf(f, SYS_rt_tgsigqueueinfo, 0, selfPid, false);
     onlySelf(f, SYS_prlimit64, 0, selfPid, true);
+
+    // madvise on memory other runners share (every runner maps the same
+    // output memfds): MADV_REMOVE punches holes the next runner faults on,
+    // MADV_COLD and MADV_PAGEOUT push its pages out. A kernel's own memory
+    // needs none of them.
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_madvise, 0, 6));
+    loadArgLow(f, 2);
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 9 /* MADV_REMOVE */, 3, 0));
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 20 /* MADV_COLD */, 2, 0));
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 21 /* MADV_PAGEOUT */, 1, 0));
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, eperm));
 
     // open(path, flags) and openat(dir, path, flags): reading only.
     const uint32_t writing = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND;
