@@ -412,9 +412,14 @@ bool startRunner(Json& res, Runner& r, const std::string& so, double limitS) {
         return failRunner(res, r, "spoke for its kernel runner while loading (sent a message only the runner may send)",
                           "while loading", false, limitS);
     }
-    if (hello.status == 4)
-        return res.fail("infra_error",
-                        std::string("the kernel runner cannot hold the candidate to its own code on this host: ") + hello.text);
+    // Sent after the library's constructors ran (so they could forge it), and
+    // the same kind of filter was installed just before them: the candidate's.
+    if (hello.status == 4) {
+        killRunner(r);
+        return res.fail("sandbox_violation", std::string("the candidate's runner could not install its own-code filter after "
+                                                         "loading the candidate (its constructors interfered): ") +
+                                                 hello.text);
+    }
     if (hello.status != 0) {
         if (r.candidate) return res.fail("compile_error", "cannot load the candidate: " + std::string(hello.text));
         return res.fail("infra_error", "the problem's " + r.name + " failed to load: " + std::string(hello.text));
