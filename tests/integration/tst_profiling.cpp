@@ -186,6 +186,19 @@ class TestProfiling : public QObject {
         QVERIFY(cg["program"].toObject()["Ir"].toDouble() > 2 * cg["candidate"].toObject()["Ir"].toDouble());
     }
 
+    // Under valgrind no filter stops a candidate from starting a process: one
+    // that left its runner's group (setsid) and waited to rewrite result.json
+    // is killed with everything else before the judge writes it.
+    void aProcessLeftUnderValgrindCannotForgeTheResult() {
+        auto r = cli({"eval", "--problem", data("problems/saxpy"), "--candidate", data("candidates/saxpy/outlives_the_judge.cpp"),
+                      "--profile", "cachegrind", "--json", "--time-budget", "0.3", "--no-static-rules", "--no-cache"});
+        const auto result = r.json().object();
+        QVERIFY2(!QString::fromUtf8(QJsonDocument(result).toJson()).contains("FORGED"), qPrintable(r.out + r.err));
+        QCOMPARE(result["status"].toString(), QString("ok"));
+        QVERIFY2(result["speedup"].toDouble() < 10, qPrintable(r.out));
+        QVERIFY2(r.out.contains("\"strays_killed\": 1") || r.out.contains("\"strays_killed\":1"), qPrintable(r.out));
+    }
+
     void countersLevelReportsWhatTheMachineAllows() {
         const auto r = evalProfile(data("problems/saxpy"), "unrolled", "counters");
         const auto profile = r["profile"].toObject();

@@ -862,6 +862,10 @@ int run(const Options& opt) {
     signal(SIGXFSZ, SIG_IGN); // a buffer past the file-size limit is an allocation error, not a crash
     // Not dumpable: no runner can open the judge's /proc memory, environment or descriptors.
     prctl(PR_SET_DUMPABLE, 0);
+    // Orphans of the runners' processes (a child that called setsid, where no
+    // filter stops it: under valgrind) become the judge's, which kills them all
+    // before the result exists (killDescendants).
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     const double start = now();
     Json res;
     if (KW_SECRET_GIVEN) {
@@ -926,6 +930,11 @@ int run(const Options& opt) {
         }
         // Every runner is killed and reaped here, before the result exists.
     }
+    // ... and everything they started: nothing of a candidate's runs after
+    // the verdict, or is there to rewrite it.
+    // Counted, not charged: only an unfiltered runner (valgrind's, ncu's) can
+    // leave any, and a profiler's own helpers would count too.
+    res.straysKilled = killDescendants();
     setPhase("done");
     writeResult(res, "");
     return 0;

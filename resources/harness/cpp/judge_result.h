@@ -18,6 +18,7 @@ struct Json {
     double lockWaitSeconds = 0, refreshSeconds = 0;
     double roundsSeconds = 0; // the timed rounds alone, every shape (the rest of "time" is warm-up and set-up)
     double handoffSeconds = 0;
+    int straysKilled = 0; // processes the runners left behind, killed before this result was written
     int wideChecked = 0,
         wideOutsideDomain = 0; // check shapes on wide inputs: compared, and skipped (the reference left the finite numbers)
     std::string seccomp = "on";
@@ -42,7 +43,8 @@ std::string envJson(const Json& r) {
 #endif
            ",\"isolation\":{\"processes\":true,\"seccomp\":" + q(r.seccomp) +
            ",\"input_seed\":" + q(r.secretGiven ? "given" : "secret") +
-           ",\"code_policy\":" + q(KW_OWN_CODE ? "own_code" : "library") + "}}";
+           ",\"code_policy\":" + q(KW_OWN_CODE ? "own_code" : "library") +
+           ",\"strays_killed\":" + std::to_string(r.straysKilled) + "}}";
 }
 
 void writeResult(const Json& r, const std::string& buildLog) {

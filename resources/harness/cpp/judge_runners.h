@@ -302,6 +302,56 @@ std::string spawn(Runner& r, const std::string& so, const std::vector<std::strin
     return "";
 }
 
+// The judge's children now, read from /proc (a process whose parent is the
+// judge: a runner, or an orphan of one handed to the judge as its subreaper).
+std::vector<pid_t> childrenOfJudge() {
+    std::vector<pid_t> out;
+    const pid_t self = getpid();
+    DIR* proc = opendir("/proc");
+    if (!proc) return out;
+    while (const dirent* e = readdir(proc)) {
+        char* end = nullptr;
+        const long pid = std::strtol(e->d_name, &end, 10);
+        if (*end || pid <= 0 || pid == self) continue;
+        char path[64], buf[512];
+        std::snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        FILE* f = std::fopen(path, "r");
+        if (!f) continue;
+        const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+        std::fclose(f);
+        buf[n] = 0;
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+        const char* close = std::strrchr(buf, ')');
+        char state = 0;
+        long ppid = 0;
+        if (close && std::sscanf(close + 1, " %c %ld", &state, &ppid) == 2 && ppid == self)
+            out.push_back(static_cast<pid_t>(pid));
+    }
+    closedir(proc);
+    return out;
+}
+
+// Every process the runners started, at any depth, killed and reaped before
+// the result is written. The judge is their subreaper (run() sets it), so a
+// child that left its runner's process group with setsid, or outlived its
+// parent, comes back to the judge as an orphan; killing the children in
+// passes reaches the grandchildren. Returns how many were not the judge's
+// own runners (those are reaped already).
+int killDescendants() {
+    int strays = 0;
+    for (int pass = 0; pass < 64; ++pass) {
+        const auto children = childrenOfJudge();
+        if (children.empty()) break;
+        for (pid_t c : children) kill(c, SIGKILL);
+        for (pid_t c : children) {
+            while (waitpid(c, nullptr, 0) < 0 && errno == EINTR) {
+            }
+            ++strays;
+        }
+    }
+    return strays;
+}
+
 // How a runner's death reads, for a message: "crashed (segmentation fault)".
 std::string deathText(const Runner& r) {
     if (!r.dead) return "stopped answering the judge";
