@@ -44,7 +44,7 @@ import time
 import traceback
 
 import torch_judge_protocol
-from torch_judge_host import mps_pipe, pin, take_timing_lock, task_room, timing_cpus
+from torch_judge_host import become_subreaper, kill_descendants, mps_pipe, pin, take_timing_lock, task_room, timing_cpus
 from torch_judge_precision import paired_ratios, precise_enough, speedup_interval
 from torch_judge_profile import run_ncu, write_profile
 
@@ -1402,6 +1402,7 @@ def main():
         ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
     except Exception:
         pass
+    subreaper = become_subreaper()
     sys.path.insert(0, SRC)
     with open(os.path.join(SRC, "torch_job.json")) as f:
         job = json.load(f)
@@ -1493,7 +1494,11 @@ def main():
                 write_profile(judge.profile_files, judge.profile_notes)
             except OSError as e:
                 result["message"] += f" (the profile was not written: {e})"
-    result["env"]["isolation"] = {"processes": True, "seccomp": "off", "input_seed": "given" if secret_given else "secret"}
+    # Everything the runners started, at any depth, is gone before the result
+    # exists: nothing of a candidate's runs after the verdict or rewrites it.
+    left = kill_descendants()
+    result["env"]["isolation"] = {"processes": True, "seccomp": "off", "input_seed": "given" if secret_given else "secret",
+                                  "subreaper": subreaper, "left_running": left}
     # Told only now that every runner is gone: it reproduces the inputs.
     result["input_secret"] = str(secret)
     phase("done")
