@@ -140,6 +140,53 @@ extern "C" void mbdt(const float* x, const float* borders, int64_t* out, int64_t
         QVERIFY2(r.speedup.has_value(), "timed, so sets were drawn for the rounds");
     }
 
+    // The job's tasks are one budget: a candidate that parks threads until
+    // none can be made leaves the baseline's runner unable to start. That
+    // is the candidate's doing (runtime_error), not the host's.
+    void aCandidateThatHoardsTheJobsTasksIsCharged() {
+        auto sgemm = problem::loadProblem(test::bundledProblemsDir() / "cpu" / "sgemm");
+        QVERIFY2(sgemm.ok(), sgemm.ok() ? "" : sgemm.error().message.c_str());
+        const std::string hoarder = R"(#include <cstdint>
+#include <pthread.h>
+#include <unistd.h>
+namespace {
+void* park(void*) {
+    for (;;) pause();
+}
+struct Hoard {
+    Hoard() {
+        pthread_attr_t a;
+        pthread_attr_init(&a);
+        pthread_attr_setstacksize(&a, 64 << 10);
+        for (int i = 0; i < 100000; ++i) {
+            pthread_t t;
+            if (pthread_create(&t, &a, park, nullptr) != 0) break;
+        }
+    }
+} hoard;
+}
+extern "C" void sgemm(const float* A, const float* B, float* C, int64_t M, int64_t N, int64_t K) {
+    for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j) {
+            float s = 0;
+            for (int64_t k = 0; k < K; ++k) s += A[i * K + k] * B[k * N + j];
+            C[i * N + j] = s;
+        }
+}
+)";
+        eval::EvalOptions options = options_;
+        options.timeBudgetS = 0.2;
+        options.staticRules = false; // they refuse pthread_create by name: the judge alone must charge it
+        auto job = fixture_.evaluator().prepare(*sgemm, eval::Candidate{"hoarder", hoarder, {}}, options);
+        QVERIFY(job.ok());
+        eval::JobOutcome outcome;
+        if (!job->finished) outcome = fixture_.executor().submit(job->request).get();
+        const auto r = fixture_.evaluator().finish(*sgemm, *job, outcome);
+        QVERIFY2(eval::statusName(r.status) != "infra_error" && !r.correct(),
+                 (eval::statusName(r.status) + ": " + r.message).c_str());
+        QVERIFY2(r.message.find("the candidate held") != std::string::npos, r.message.c_str());
+    }
+
   private:
     void runAll(bool rules) {
         eval::EvalOptions options = options_;

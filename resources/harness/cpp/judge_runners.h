@@ -403,9 +403,38 @@ size_t residentBytes(pid_t pid) {
     return kb * 1024;
 }
 
+// Threads of a live process (0 when unknown).
+long threadsOf(pid_t pid) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/status", static_cast<int>(pid));
+    FILE* f = std::fopen(path, "r");
+    if (!f) return 0;
+    char line[256];
+    long n = 0;
+    while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "Threads: %ld", &n) == 1) break;
+    std::fclose(f);
+    return n;
+}
+
+// The job's tasks are one budget (RLIMIT_NPROC); a candidate holding far more
+// threads than a kernel uses (one a core, and the runtime's few) when a
+// problem's runner fails is the one that starved it: "" or the charge.
+std::string candidateHoardsTasks(const std::string& whose, const std::string& where) {
+    if (!gCandidate || gCandidate->dead || gCandidate->pid <= 0) return "";
+    const long held = threadsOf(gCandidate->pid), fair = 2 * sysconf(_SC_NPROCESSORS_ONLN) + 16;
+    if (held <= fair) return "";
+    return "the candidate held " + std::to_string(held) +
+           " threads (a kernel needs about one a core; the job's task limit is "
+           "shared) when the problem's " +
+           whose + " failed " + where;
+}
+
 bool failRunner(Json& res, const Runner& r, const std::string& what, const std::string& where, bool timedOut, double limitS) {
     const std::string err = stderrText(r);
     if (!r.candidate) {
+        if (const std::string hoard = candidateHoardsTasks(r.name, where); !hoard.empty())
+            return res.fail("runtime_error", hoard);
         // Out of memory while the candidate's runner holds a great deal of it:
         // the candidate starved the problem's kernel, and is charged for it.
         const bool outOfMemory = what == "oom" || err.find("KW-OOM") != std::string::npos ||
@@ -439,7 +468,12 @@ bool failRunner(Json& res, const Runner& r, const std::string& what, const std::
 }
 
 bool startRunner(Json& res, Runner& r, const std::string& so, double limitS) {
-    if (std::string why = spawn(r, so); !why.empty()) return res.fail("infra_error", "cannot start a kernel runner: " + why);
+    if (std::string why = spawn(r, so); !why.empty()) {
+        if (const std::string hoard = r.candidate ? "" : candidateHoardsTasks(r.name + "'s runner", "to start (" + why + ")");
+            !hoard.empty())
+            return res.fail("runtime_error", hoard);
+        return res.fail("infra_error", "cannot start a kernel runner: " + why);
+    }
     ShortMsg hello{};
     bool timedOut = false;
     // The runner's own word, before any of the library's code has run: only
