@@ -55,6 +55,10 @@ class TestCrashClassifier : public QObject {
                                          << ""
                                          << "infra_error"
                                          << "no candidate was charged";
+        QTest::newRow("stalled while taking its buffers") << 137 << "candidate taking its buffers"
+                                                          << ""
+                                                          << "timeout"
+                                                          << "time limit exceeded";
         QTest::newRow("lock wait") << 137 << "waiting for the timing lock"
                                    << ""
                                    << "infra_error"

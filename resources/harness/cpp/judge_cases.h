@@ -264,6 +264,7 @@ bool shareCase(Runner& r, SharedCase& sc, Json& res, const std::string& where) {
         c->cmsg_len = CMSG_LEN(sizeof(int) * m.buffers);
         std::memcpy(CMSG_DATA(c), sc.sendFds.data(), sizeof(int) * m.buffers);
     }
+    const CandidateWait waiting(r.candidate);
     thaw(r);
     ShortMsg reply{};
     bool timedOut = false;

@@ -76,11 +76,31 @@ void writeResult(const Json& r, const std::string& buildLog) {
     std::rename("result.json.tmp", "result.json");
 }
 
+std::string gPhase; // the last one set
+
 void setPhase(const char* phase) {
+    gPhase = phase;
     if (FILE* f = std::fopen("build/phase", "w")) {
         std::fputs(phase, f);
         std::fclose(f);
     }
 }
+
+// While the judge waits on the candidate's runner outside a call (as it maps
+// a case's buffers), the phase names the candidate, then goes back: a
+// candidate whose signal handlers stall such waits until the job's limit
+// runs out is charged with that timeout, whatever phase the judge was in.
+struct CandidateWait {
+    std::string before;
+    bool active;
+    explicit CandidateWait(bool candidate) : before(gPhase), active(candidate) {
+        if (active) setPhase("candidate taking its buffers");
+    }
+    ~CandidateWait() {
+        if (active) setPhase(before.c_str());
+    }
+    CandidateWait(const CandidateWait&) = delete;
+    CandidateWait& operator=(const CandidateWait&) = delete;
+};
 
 } // namespace
