@@ -44,6 +44,11 @@ std::string envJson(const Json& r) {
            ",\"isolation\":{\"processes\":true,\"seccomp\":" + q(r.seccomp) +
            ",\"input_seed\":" + q(r.secretGiven ? "given" : "secret") +
            ",\"code_policy\":" + q(KW_OWN_CODE ? "own_code" : "library") +
+#ifdef KW_CUDA
+           ",\"own_code_enforced\":false" + // a CUDA runner maps the driver's code: judge_runners.h's ownCodeEnforced
+#else
+           ",\"own_code_enforced\":" + std::string(KW_OWN_CODE ? "true" : "false") +
+#endif
            ",\"strays_killed\":" + std::to_string(r.straysKilled) + "}}";
 }
 
