@@ -128,6 +128,24 @@ bool ensureCandidate(Kernels& k, Json& res) {
     return startRunner(res, k.candidate, "build/candidate.so", std::max(30.0, KW_CALL_TIMEOUT_S));
 }
 
+// The candidate on a case the reference answered: two calls, each over its
+// own poison (unwritten elements and nondeterminism show), their outputs in
+// `runs`.
+bool candidateTwice(Kernels& k, SharedCase& sc, Json& res, const std::string& where, double refSeconds,
+                    std::vector<std::vector<std::vector<unsigned char>>>& runs) {
+    if (!ensureCandidate(k, res) || !shareCase(k.candidate, sc, res, where)) return false;
+    runs.assign(2, {});
+    for (int call = 0; call < 2; ++call) {
+        poisonOutputs(sc.c, call);
+        if (!callKernel(k.candidate, {sc.id}, callLimit(refSeconds), nullptr, res,
+                        where + " (call " + std::to_string(call + 1) + ")"))
+            return false;
+        runs[call] = outputsOf(sc.c);
+    }
+    forgetCase(k.candidate, sc);
+    return true;
+}
+
 // Check shapes: every shape x every seed, fresh inputs from the secret; the
 // reference first, then the candidate twice (two poisons: unwritten elements
 // and nondeterminism show).
@@ -161,16 +179,8 @@ bool checkPhase(Kernels& k, Json& res) {
                                     "fix the reference (no candidate was charged)");
 
             setPhase("candidate on a check shape");
-            if (!ensureCandidate(k, res) || !shareCase(k.candidate, sc, res, where)) return false;
-            std::vector<std::vector<std::vector<unsigned char>>> runs(2);
-            for (int call = 0; call < 2; ++call) {
-                poisonOutputs(sc.c, call);
-                if (!callKernel(k.candidate, {sc.id}, callLimit(refSeconds), nullptr, res,
-                                where + " (call " + std::to_string(call + 1) + ")"))
-                    return false;
-                runs[call] = outputsOf(sc.c);
-            }
-            forgetCase(k.candidate, sc);
+            std::vector<std::vector<std::vector<unsigned char>>> runs;
+            if (!candidateTwice(k, sc, res, where, refSeconds, runs)) return false;
             compareCase(res, sc.c, expected, &runs[0], &runs[1], shape.name, seed, "", firstFailure);
         }
     }
@@ -210,16 +220,8 @@ bool widePhase(Kernels& k, Json& res) {
         }
         ++res.wideChecked;
         setPhase("candidate on wide inputs");
-        if (!ensureCandidate(k, res) || !shareCase(k.candidate, sc, res, where)) return false;
-        std::vector<std::vector<std::vector<unsigned char>>> runs(2);
-        for (int call = 0; call < 2; ++call) {
-            poisonOutputs(sc.c, call);
-            if (!callKernel(k.candidate, {sc.id}, callLimit(refSeconds), nullptr, res,
-                            where + " (call " + std::to_string(call + 1) + ")"))
-                return false;
-            runs[call] = outputsOf(sc.c);
-        }
-        forgetCase(k.candidate, sc);
+        std::vector<std::vector<std::vector<unsigned char>>> runs;
+        if (!candidateTwice(k, sc, res, where, refSeconds, runs)) return false;
         compareCase(res, sc.c, expected, &runs[0], &runs[1], shape.name, 0, "wide inputs", firstFailure);
     }
     if (res.ok() && !firstFailure.empty())

@@ -240,19 +240,29 @@ std::string foreignCode(pid_t pid, const std::string& so) {
     return found;
 }
 
-// How many seccomp filters a process has ("Seccomp_filters:", Linux 5.9 and
-// later); -1 where the kernel does not say.
-int seccompFilters(pid_t pid) {
+// A number from a process's /proc/PID/status ("Threads", "VmRSS" in kB,
+// "Seccomp_filters"); -1 where the process or the field is not there.
+long statusField(pid_t pid, const char* field) {
     char path[64];
     std::snprintf(path, sizeof path, "/proc/%d/status", static_cast<int>(pid));
     FILE* f = std::fopen(path, "r");
     if (!f) return -1;
     char line[256];
-    int n = -1;
+    const size_t len = std::strlen(field);
+    long n = -1;
     while (std::fgets(line, sizeof line, f))
-        if (std::sscanf(line, "Seccomp_filters: %d", &n) == 1) break;
+        if (std::strncmp(line, field, len) == 0 && line[len] == ':') {
+            n = std::strtol(line + len + 1, nullptr, 10);
+            break;
+        }
     std::fclose(f);
     return n;
+}
+
+// How many seccomp filters a process has (Linux 5.9 and later); -1 where the
+// kernel does not say.
+int seccompFilters(pid_t pid) {
+    return static_cast<int>(statusField(pid, "Seccomp_filters"));
 }
 
 // Starts a runner for `so`; "" or why it could not even start.
@@ -389,32 +399,12 @@ const Runner* gCandidate = nullptr;
 
 // Resident and swapped bytes of a live process (0 when unknown).
 size_t residentBytes(pid_t pid) {
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/status", static_cast<int>(pid));
-    FILE* f = std::fopen(path, "r");
-    if (!f) return 0;
-    char line[256];
-    size_t kb = 0;
-    while (std::fgets(line, sizeof line, f)) {
-        unsigned long v = 0;
-        if (std::sscanf(line, "VmRSS: %lu kB", &v) == 1 || std::sscanf(line, "VmSwap: %lu kB", &v) == 1) kb += v;
-    }
-    std::fclose(f);
-    return kb * 1024;
+    return static_cast<size_t>(std::max(0L, statusField(pid, "VmRSS")) + std::max(0L, statusField(pid, "VmSwap"))) * 1024;
 }
 
 // Threads of a live process (0 when unknown).
 long threadsOf(pid_t pid) {
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/status", static_cast<int>(pid));
-    FILE* f = std::fopen(path, "r");
-    if (!f) return 0;
-    char line[256];
-    long n = 0;
-    while (std::fgets(line, sizeof line, f))
-        if (std::sscanf(line, "Threads: %ld", &n) == 1) break;
-    std::fclose(f);
-    return n;
+    return std::max(0L, statusField(pid, "Threads"));
 }
 
 // The job's tasks are one budget (RLIMIT_NPROC); a candidate holding far more
