@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <sstream>
@@ -115,7 +116,7 @@ std::string refreshCode(const problem::Argument& a, const problem::ProblemSpec& 
     case FillSpec::Kind::Normal:
         return "fillNormalFast<" + T + ">(kw_b, kw_rng, " + cppDouble(a.fill.mean) + ", " + cppDouble(a.fill.stddev) + ");";
     case FillSpec::Kind::Lengths:
-        return "refreshBlocks<" + T + ">(kw_b, kw_rng, false, 0.0);";
+        return "refreshBlocks<" + T + ">(kw_b, kw_rng);";
     case FillSpec::Kind::Offsets:
         return "permuteOffsets<" + T + ">(kw_b, kw_rng);";
     case FillSpec::Kind::Constant:
@@ -151,6 +152,16 @@ std::string wideCaseCode(const problem::ProblemSpec& p) {
         s += "\n        kw_any = true;\n    }\n";
     }
     return s + "    (void)kw_seed;\n    return kw_any;\n}\n";
+}
+
+bool hasWideInputs(const problem::ProblemSpec& p) {
+    return std::any_of(p.arguments.begin(), p.arguments.end(),
+                       [](const problem::Argument& a) { return !a.output && a.fill.domain; });
+}
+
+bool hasFillFunction(const problem::ProblemSpec& p) {
+    return std::any_of(p.arguments.begin(), p.arguments.end(),
+                       [](const problem::Argument& a) { return !a.output && a.fill.kind == FillSpec::Kind::Function; });
 }
 
 std::string shapeTable(const char* name, const std::vector<problem::ShapeCase>& cases, const problem::ProblemSpec& p) {
@@ -192,6 +203,8 @@ std::string CppHarnessGenerator::problemInclude(const problem::ProblemSpec& p, c
     s << "static const double KW_WARMUP_S = " << cppDouble(o.warmupS) << ";\n";
     s << "static const int KW_MIN_WARMUP = " << o.minWarmup << ", KW_MIN_REPS = " << o.minReps << ", KW_MAX_REPS = " << o.maxReps
       << ";\n";
+    s << "static const bool KW_HAS_WIDE_INPUTS = " << (hasWideInputs(p) ? "true" : "false") << ";\n";
+    s << "static const bool KW_HAS_FILL_FUNCTION = " << (hasFillFunction(p) ? "true" : "false") << ";\n";
     s << "static const bool KW_OWN_CODE = " << (p.policy == problem::CodePolicy::OwnCode ? "true" : "false") << ";\n";
     s << "static const bool KW_CHECK_ONLY = " << (o.checkOnly ? "true" : "false") << ";\n";
     // Drawn by the judge unless given (EvalOptions::inputSecret: reproductions, tests).

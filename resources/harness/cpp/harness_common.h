@@ -174,13 +174,12 @@ template <typename T, typename B> void fillSampleFrom(B& b, const B& from, Rng& 
 // block of 64 is rotated by a random amount and swapped with a random nearby
 // block half of the time; their sum (a size other buffers follow) stays.
 // (Every other input is drawn again from its fill: kw_refresh_case.)
-template <typename T, typename B> void refreshBlocks(B& b, Rng& r, bool reflect, double centre) {
+template <typename T, typename B> void refreshBlocks(B& b, Rng& r) {
     constexpr size_t block = 64, window = 32; // swaps stay within 32 blocks: cache-friendly
     const size_t n = b.count;
     if (n < 2) return;
     T* x = b.template as<T>();
     const size_t blocks = n / block;
-    const T c = static_cast<T>(centre);
     T tmp[block];
     for (size_t k = 0; k * block < n; ++k) {
         const uint64_t bits = r.next();
@@ -192,8 +191,6 @@ template <typename T, typename B> void refreshBlocks(B& b, Rng& r, bool reflect,
             std::memcpy(p, tmp + shift, (len - shift) * sizeof(T));
             std::memcpy(p + (len - shift), tmp, shift * sizeof(T));
         }
-        if (reflect && (bits >> 32 & 1))
-            for (size_t i = 0; i < len; ++i) p[i] = static_cast<T>(c - p[i]);
         if ((bits >> 33 & 1) && len == block && blocks > 1) {
             const size_t lo = k > window ? k - window : 0, hi = std::min(blocks, k + window + 1);
             const size_t other = lo + static_cast<size_t>((bits >> 34) % (hi - lo));

@@ -757,11 +757,11 @@ struct ShapeTimer {
             const double r0 = now();
             // The problem's fill functions run here, in the judge: a crash in
             // them is the problem's (the phase tells Kernelwright's classifier).
-            setPhase("building a timing shape's inputs");
+            if (KW_HAS_FILL_FUNCTION) setPhase("building a timing shape's inputs");
             for (size_t j : sets)
                 if (std::string err = refreshCase(*pool[j], order()); !err.empty())
                     return res.fail("infra_error", "the judge could not refresh an input set " + where + ": " + err);
-            setPhase("timing");
+            if (KW_HAS_FILL_FUNCTION) setPhase("timing");
             res.refreshSeconds += now() - r0;
             // The reference's answers, and the candidate's outputs when it ran first.
             std::vector<std::vector<std::vector<unsigned char>>> answer(sets.size()), produced(sets.size());
@@ -892,7 +892,7 @@ int run(const Options& opt) {
         if (startRunner(res, k.reference, "build/reference.so", std::max(30.0, KW_CALL_TIMEOUT_S))) {
             res.setupSeconds = now() - start;
             const double checkStart = now();
-            if (checkPhase(k, res)) widePhase(k, res);
+            if (checkPhase(k, res) && KW_HAS_WIDE_INPUTS) widePhase(k, res);
             res.checkSeconds = now() - checkStart;
         }
         if (res.ok() && !KW_CHECK_ONLY) {
