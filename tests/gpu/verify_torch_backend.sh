@@ -7,7 +7,7 @@
 # status differs. Run after `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT`.
 #
 # usage: tests/gpu/verify_torch_backend.sh OUT [NAME...]
-#   NAME  only these (reference, random_forward, seed, or candidates of tests/gpu/torch/)
+#   NAME  only these (reference, random_forward, seed, inline_cuda, or candidates of tests/gpu/torch/)
 set -uo pipefail
 out=${1:?usage: verify_torch_backend.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,6 +41,10 @@ if expected == "ok-but-slow":
     good = status == "ok" and speedup < 0.8
 elif expected == "matches-compile":
     good = status == "ok" and vs_compile is not None and vs_compile < 1.15
+elif expected == "no-gain":
+    # A cheat whose work is honest (a library call, about 1x): it gains
+    # nothing, or it is charged for what it tried (never infra_error).
+    good = (status == "ok" and speedup <= 1.05) or status in ("wrong_answer", "runtime_error", "timeout", "sandbox_violation")
 elif expected == "ref-within-2pct":
     good = status == "ok" and abs(speedup - 1) <= 0.02
 else:
@@ -74,6 +78,13 @@ fi
 if want seed; then
   "$cli" --db "$db" eval --problem "$problem" --seed triton --no-cache --json --sandbox "$sandbox" > "$out/torch-seed.json" 2> "$out/torch-seed.err"
   summary "seed (with torch.compile)" ok "$out/torch-seed.json" || failures=$((failures + 1))
+fi
+if want inline_cuda; then
+  # An honest control in CUDA C++ built by load_inline (ninja, nvcc) inside
+  # the candidate's runner, under its seccomp filter.
+  "$cli" --db "$db" eval --problem "$problem" --candidate "$root/tests/gpu/softmax_inline_cuda.py" --no-cache --json --compile-timeout 300 \
+    --sandbox "$sandbox" --no-compile-baseline > "$out/torch-inline-cuda.json" 2> "$out/torch-inline-cuda.err"
+  summary "inline CUDA (load_inline)" ok "$out/torch-inline-cuda.json" || failures=$((failures + 1))
 fi
 for f in "$root"/tests/gpu/torch/*.py; do
   name=$(basename "$f" .py)

@@ -44,7 +44,9 @@ import time
 import traceback
 
 import torch_judge_protocol
-from torch_judge_host import become_subreaper, kill_descendants, mps_pipe, pin, take_timing_lock, task_room, timing_cpus
+from torch_judge_host import (become_subreaper, children_now, group_of, kill_descendants, mps_pipe, pin, signal_all, take_timing_lock,
+                              task_room, timing_cpus, tree_of)
+from torch_seccomp import filters_of
 from torch_judge_precision import paired_ratios, precise_enough, speedup_interval
 from torch_judge_profile import run_ncu, write_profile
 
@@ -167,6 +169,13 @@ class Runner:
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         env = {k: v for k, v in os.environ.items() if k not in ("KW_TIMING_LOCK_FD", "PYTORCH_CUDA_ALLOC_CONF", "PYTHONPATH")}
         env["KW_JUDGE_FD"] = str(child.fileno())
+        if self.candidate:
+            # Under the runner's seccomp filter (no setsid) inductor's pool of
+            # compile workers is not needed: a candidate that calls
+            # torch.compile compiles in its own process.
+            env["TORCHINDUCTOR_COMPILE_THREADS"] = "1"
+        self.apart = []  # processes of this runner's tree outside its group, stopped with it
+        self.seccomp = None  # the candidate's runner: "on", or why not (confinement)
         self.err_path = os.path.join(JOB, "build", f"runner-{name.replace('.', '_')}.err")
         err = open(self.err_path, "wb")
         self.proc = subprocess.Popen([sys.executable, os.path.join(SRC, "torch_runner.py"), role], pass_fds=[child.fileno()], env=env,
@@ -219,6 +228,17 @@ class Runner:
                 between()
             else:
                 time.sleep(0.0001)
+        # A process of the runner's that made a group of its own (setpgid:
+        # ninja does it for every compiler it starts) is not reached by the
+        # group's signal: stopped one by one, until the tree holds no
+        # running process outside the group.
+        for _ in range(8):
+            more = [p for p in tree_of(self.proc.pid) if p not in self.apart and group_of(p) not in (None, self.proc.pid)]
+            if not more:
+                break
+            self.apart += signal_all(more, signal.SIGSTOP)
+        if self.judge is not None:
+            self.judge.kill_strays()
         self.frozen = True
 
     def thaw(self):
@@ -227,6 +247,8 @@ class Runner:
                 os.killpg(self.proc.pid, signal.SIGCONT)
             except ProcessLookupError:
                 pass
+            signal_all(self.apart, signal.SIGCONT)
+        self.apart = []
         self.frozen = False
 
     def kill(self):
@@ -234,10 +256,13 @@ class Runner:
             return
         self.dead = True
         self.killed_by_judge = True
+        tree = tree_of(self.proc.pid)
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+        signal_all(tree, signal.SIGKILL)  # the tree's members in groups of their own
+        self.apart = []
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -251,6 +276,22 @@ class Runner:
                 cuda.close_all(self.name)  # no mapping holds a dead runner's memory
             except Exception:
                 pass  # the judge's own device state is reported where it is used
+
+    def confinement(self, why_not):
+        """Records the candidate runner's seccomp filter, confirmed from /proc
+        (the runner's word, sent before any of the candidate's code ran, says
+        why it is missing): more filters than the judge's own."""
+        mine, theirs = filters_of(os.getpid()), filters_of(self.proc.pid)
+        if why_not == "":
+            if mine is None or theirs is None or theirs <= mine:
+                raise RunnerFailure(self, "infra", f"the kernel runner reported its seccomp filter installed, but /proc shows "
+                                                   f"{theirs} filter(s) against the judge's {mine}")
+            state = "on"
+        else:
+            state = f"off: {why_not}"
+        if self.judge is not None:
+            self.judge.env["seccomp"] = state
+        self.seccomp = state
 
     def pending(self):
         """True when the runner wrote something nobody asked for."""
@@ -371,6 +412,8 @@ class Runner:
             raise RunnerFailure(self, "runtime_error", "spoke for its kernel runner while starting")
         if not hello.get("ok"):
             raise RunnerFailure(self, "infra", str(hello.get("message", "the kernel runner cannot start"))[:2000])
+        if self.candidate:
+            self.confinement(str(hello.get("seccomp", "not reported"))[:300])
         loaded = self.receive(0, limit, "while importing its module")
         if loaded.get("type") != "loaded":
             raise RunnerFailure(self, "runtime_error", "sent something else than its module's import status")
@@ -808,6 +851,23 @@ class Judge:
         # The mappings stay open while the runner reuses its memory (see
         # torch_cuda.Driver.next_call).
         return out
+
+    def kill_strays(self):
+        """Kills the judge's children that are no runner: processes a runner
+        started whose parent died (a double fork), which came back to the
+        judge as their subreaper; nothing of a candidate's runs outside a
+        runner's tree, where a freeze reaches it."""
+        known = {r.proc.pid for r in list(self.runners.values()) + list(self.prestarted.values())}
+        strays = [p for p in children_now(os.getpid()) if p not in known]
+        if not strays:
+            return
+        signal_all(strays, signal.SIGKILL)
+        for p in strays:  # reaped when already gone; kill_descendants reaps the rest at the end
+            try:
+                os.waitpid(p, os.WNOHANG)
+            except ChildProcessError:
+                pass
+        self.env["strays_killed"] = self.env.get("strays_killed", 0) + len(strays)
 
     def stop_runners(self):
         for r in self.runners.values():
@@ -1497,8 +1557,10 @@ def main():
     # Everything the runners started, at any depth, is gone before the result
     # exists: nothing of a candidate's runs after the verdict or rewrites it.
     left = kill_descendants()
-    result["env"]["isolation"] = {"processes": True, "seccomp": "off", "input_seed": "given" if secret_given else "secret",
-                                  "subreaper": subreaper, "left_running": left}
+    seccomp = result["env"].pop("seccomp", None) or next((getattr(r, "seccomp", None) for r in prestarted.values() if r.candidate), None)
+    result["env"]["isolation"] = {"processes": True, "seccomp": seccomp or "off", "input_seed": "given" if secret_given else "secret",
+                                  "subreaper": subreaper, "left_running": left,
+                                  "strays_killed": result["env"].pop("strays_killed", 0)}
     # Told only now that every runner is gone: it reproduces the inputs.
     result["input_secret"] = str(secret)
     phase("done")

@@ -161,6 +161,67 @@ def children_of(pid):
     return out
 
 
+def tree_of(pid):
+    """Every process below `pid`, at any depth, from the children lists of
+    each of its threads (/proc/PID/task/TID/children): a few small reads for
+    a runner that started nothing, not a scan of /proc."""
+    out, todo, seen = [], [pid], {pid}
+    while todo:
+        p = todo.pop()
+        try:
+            tids = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{p}/task/{tid}/children") as f:
+                    kids = [int(x) for x in f.read().split()]
+            except (OSError, ValueError):
+                continue
+            for k in kids:
+                if k not in seen:
+                    seen.add(k)
+                    out.append(k)
+                    todo.append(k)
+    return out
+
+
+def children_now(pid):
+    """The processes whose parent is `pid` (any of its threads), from /proc."""
+    out = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out += [int(x) for x in f.read().split()]
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def group_of(pid):
+    """The process group of `pid`, or None when it is gone."""
+    try:
+        return os.getpgid(pid)
+    except OSError:
+        return None
+
+
+def signal_all(pids, sig):
+    """Sends `sig` to each of `pids`; the ones it reached."""
+    reached = []
+    for p in pids:
+        try:
+            os.kill(p, sig)
+            reached.append(p)
+        except OSError:
+            pass
+    return reached
+
+
 def kill_descendants(passes=64):
     """Kills and reaps every process the judge's runners started, at any
     depth (orphans come back to the judge as their subreaper, so killing the

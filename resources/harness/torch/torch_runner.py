@@ -404,9 +404,18 @@ def main():
     except Exception as exc:
         send(sock, {"type": "ready", "seq": 0, "ok": False, "message": f"the kernel runner cannot start: {type(exc).__name__}: {exc}"})
         return
+    # The candidate's runner runs its code under the seccomp filter
+    # (torch_seccomp): nothing it starts leaves the runner's session, signals
+    # another process, moves a process between CPUs or traces one. Installed
+    # once torch and the device are up, on every thread they started.
+    seccomp = "not asked for"
+    if role == "candidate":
+        import torch_seccomp
+
+        seccomp = "off (KW_RUNNER_SECCOMP=0)" if os.environ.get("KW_RUNNER_SECCOMP") == "0" else torch_seccomp.install()
     # Said before any of the candidate's code runs: only this message can
-    # report that the runner itself could not start.
-    send(sock, {"type": "ready", "seq": 0, "ok": True})
+    # report that the runner itself could not start, and how it is confined.
+    send(sock, {"type": "ready", "seq": 0, "ok": True, "seccomp": seccomp})
     try:
         runner.import_model()
     except BaseException as exc:
