@@ -1,11 +1,15 @@
-// expect: ok-but-slow
+// expect: sandbox_violation
 // Leaves a 20 ms kernel spinning after every call in a second CUDA context
 // of its own, made through the driver's entry point (reached by name, as a
-// string, so no identifier of the driver API appears): a drain that waits
+// string, so no identifier of the driver API appears): a drain that waited
 // for the runner's primary context only would stop the clock early and time
-// the next kernel (the reference) beside the spinning one. The judge's
-// drain probes the device from its own context, so the spin is the
-// candidate's time. The work itself is honest.
+// the next kernel (the reference) beside the spinning one. Making a context
+// needs system calls the runner's seccomp filter refuses once the kernel is
+// loaded, so the runner is stopped (on an H200, CUDA 13.0, driver 580: the
+// 13.0 ABI of cuCtxCreate makes a context outside the judge, the 12.0 ABI
+// answers CUDA_ERROR_INVALID_DEVICE there). Were it made, the judge's drain,
+// which probes the device from its own context, would charge the spin to the
+// candidate. The work itself is honest.
 #include <cstdint>
 #include <cuda.h>
 __device__ float blockSum(float v) {
@@ -43,14 +47,15 @@ __global__ void spin(long long ns) {
 }
 
 namespace {
-using CtxCreate = CUresult (*)(CUcontext*, unsigned int, CUdevice);
+using CtxCreate = CUresult (*)(CUcontext*, unsigned int, CUdevice);     // the 12.0 ABI
+using CtxCreate4 = CUresult (*)(CUcontext*, void*, unsigned int, CUdevice); // the 13.0 ABI (CUctxCreateParams*)
 using CtxPush = CUresult (*)(CUcontext);
 using CtxPop = CUresult (*)(CUcontext*);
 
-template <typename F> F entry(const char* name) {
+template <typename F> F entry(const char* name, unsigned version = 12000) {
     void* f = nullptr;
     cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion(name, &f, 12000, cudaEnableDefault, &found) != cudaSuccess) return nullptr;
+    if (cudaGetDriverEntryPointByVersion(name, &f, version, cudaEnableDefault, &found) != cudaSuccess) return nullptr;
     return reinterpret_cast<F>(f);
 }
 } // namespace
@@ -60,7 +65,9 @@ void rmsnorm_fwd(const float* x, const float* w, float* y, int64_t M, int64_t N,
     static CtxPush push = entry<CtxPush>("cuCtxPushCurrent");
     static CtxPop pop = entry<CtxPop>("cuCtxPopCurrent");
     if (!second) {
-        if (auto create = entry<CtxCreate>("cuCtxCreate")) create(&second, 0, 0);
+        if (auto create = entry<CtxCreate4>("cuCtxCreate", 13000)) create(&second, nullptr, 0, 0);
+        if (!second)
+            if (auto create = entry<CtxCreate>("cuCtxCreate")) create(&second, 0, 0);
         if (second && pop) pop(nullptr); // cuCtxCreate makes it current: the primary one again for the honest work
     }
     honest(x, w, y, M, N, eps);

@@ -1,6 +1,9 @@
-# expect: runtime_error
+# expect: runtime_error|wrong_answer
 # Kills its parent (the judge) after writing a result.json that says ok: the
-# judge never wrote it, so it is not a verdict.
+# judge never wrote it, so it is not a verdict. Under the runner's seccomp
+# filter the kill fails (EPERM) and the answer stays unwritten
+# (wrong_answer); where the filter is off the judge dies and the CLI charges
+# the candidate (runtime_error).
 import json
 import os
 import signal
