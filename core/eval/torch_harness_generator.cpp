@@ -108,6 +108,7 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
         {"src/torch_judge_protocol.py", embeddedTemplates().at("torch_judge_protocol.py")},
         {"src/torch_runner.py", embeddedTemplates().at("torch_runner.py")},
         {"src/torch_seccomp.py", embeddedTemplates().at("torch_seccomp.py")},
+        {"src/torch_landlock.py", embeddedTemplates().at("torch_landlock.py")},
         {"src/torch_profile_call.py", embeddedTemplates().at("torch_profile_call.py")},
         {"src/torch_cuda.py", embeddedTemplates().at("torch_cuda.py")},
         {"src/torch_rules.py", embeddedTemplates().at("torch_rules.py")},

@@ -272,14 +272,15 @@ void k(const float* x, float* y, long n) {
                                              << "dynamic-attribute";
         QTest::newRow("del") << "del torch.allclose"
                              << "monkey-patching";
-        QTest::newRow("open") << "open('result.json', 'w').write('{}')"
-                              << "files";
+        QTest::newRow("input") << "n = int(input())"
+                               << "files";
+        QTest::newRow("a main block run by rebinding __name__")
+            << "__name__ = '__main__'\nif __name__ == '__main__':\n    import subprocess"
+            << "imports";
         QTest::newRow("exit") << "exit(0)"
                               << "exit";
         QTest::newRow("globals") << "g = globals()"
                                  << "introspection";
-        QTest::newRow("global") << "global cache"
-                                << "introspection";
         QTest::newRow("torch.compile") << "f = torch.compile(m)"
                                        << "compiler";
         QTest::newRow("compile alias") << "from torch import compile as c"
@@ -434,6 +435,22 @@ if __name__ == "__main__":
                "os.makedirs(build, exist_ok=True)\nstarted = time.perf_counter()\nwarnings.filterwarnings('ignore')\n"
                "torch.backends.cudnn.benchmark = True\ntorch.backends.cuda.matmul.allow_tf32 = False\n"
                "fan_in, _ = torch.nn.init._calculate_fan_in_and_fan_out(w)"
+            << QStringList{"torch.softmax"};
+        // The judge keeps what a kernel writes in the kernel's own folder
+        // (torch_landlock); a host that cannot is tested in tests/python.
+        QTest::newRow("a lazily built extension in a global, its .cu written next to the module")
+            << "import os, pathlib\nfrom torch.utils.cpp_extension import load\n_ext = None\n"
+               "def ext():\n    global _ext\n    if _ext is None:\n"
+               "        build = pathlib.Path(__file__).resolve().parent / 'build'\n        build.mkdir(exist_ok=True)\n"
+               "        src = os.path.join(str(build), 'softmax.cu')\n        with open(src, 'w') as f:\n            "
+               "f.write(CUDA)\n"
+               "        _ext = load(name='softmax_ext', sources=[src], build_directory=str(build))\n    return _ext\n"
+               "class ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return ext().softmax(x)"
+            << QStringList{"torch.softmax"};
+        QTest::newRow("a model's own test block")
+            << "class ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return own(x)\n"
+               "if __name__ == '__main__':\n    import time\n    x = torch.randn(8, 8, device='cuda')\n"
+               "    torch.testing.assert_close(ModelNew()(x), torch.softmax(x, -1))\n    print('ok')"
             << QStringList{"torch.softmax"};
     }
     void honestModelStylesPass() {

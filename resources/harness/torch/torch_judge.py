@@ -169,17 +169,28 @@ class Runner:
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         env = {k: v for k, v in os.environ.items() if k not in ("KW_TIMING_LOCK_FD", "PYTORCH_CUDA_ALLOC_CONF", "PYTHONPATH")}
         env["KW_JUDGE_FD"] = str(child.fileno())
+        cwd = JOB
         if self.candidate:
             # Under the runner's seccomp filter (no setsid) inductor's pool of
             # compile workers is not needed: a candidate that calls
             # torch.compile compiles in its own process.
             env["TORCHINDUCTOR_COMPILE_THREADS"] = "1"
+            # Its own folder for everything it writes (torch_landlock keeps it
+            # there): its module (so a .cu written next to __file__ lands
+            # there), temporary files, HOME and every compiler's cache, apart
+            # from the problem's runners' caches.
+            cwd = candidate_folder()
+            env.update(KW_CANDIDATE_DIR=cwd, TMPDIR=os.path.join(cwd, "tmp"), HOME=os.path.join(cwd, "home"),
+                       XDG_CACHE_HOME=os.path.join(cwd, "cache"), TRITON_CACHE_DIR=os.path.join(cwd, "cache", "triton"),
+                       TORCHINDUCTOR_CACHE_DIR=os.path.join(cwd, "cache", "inductor"),
+                       TORCH_EXTENSIONS_DIR=os.path.join(cwd, "cache", "extensions"))
         self.apart = []  # processes of this runner's tree outside its group, stopped with it
         self.seccomp = None  # the candidate's runner: "on", or why not (confinement)
+        self.files = None  # the candidate's runner: where it may write
         self.err_path = os.path.join(JOB, "build", f"runner-{name.replace('.', '_')}.err")
         err = open(self.err_path, "wb")
         self.proc = subprocess.Popen([sys.executable, os.path.join(SRC, "torch_runner.py"), role], pass_fds=[child.fileno()], env=env,
-                                     stdin=subprocess.DEVNULL, stdout=err, stderr=err, start_new_session=True, cwd=JOB)
+                                     stdin=subprocess.DEVNULL, stdout=err, stderr=err, start_new_session=True, cwd=cwd)
         err.close()
         child.close()
         self.sock = parent
@@ -414,6 +425,10 @@ class Runner:
             raise RunnerFailure(self, "infra", str(hello.get("message", "the kernel runner cannot start"))[:2000])
         if self.candidate:
             self.confinement(str(hello.get("seccomp", "not reported"))[:300])
+            files = str(hello.get("files", "not reported"))[:300]
+            self.files = "own folder" if files == "" else f"anywhere its user may: {files}"
+            if self.judge is not None:
+                self.judge.env["files"] = self.files
         loaded = self.receive(0, limit, "while importing its module")
         if loaded.get("type") != "loaded":
             raise RunnerFailure(self, "runtime_error", "sent something else than its module's import status")
@@ -1439,13 +1454,36 @@ def out_of_memory(exc):
     return "out of memory" in text.lower() or "CUDA_ERROR_OUT_OF_MEMORY" in text or type(exc).__name__ == "OutOfMemoryError"
 
 
+def files_confined():
+    """Whether the candidate's runner will write only in its own folder
+    (torch_landlock; KW_RUNNER_LANDLOCK=0 turns it off)."""
+    import torch_landlock
+
+    return os.environ.get("KW_RUNNER_LANDLOCK") != "0" and torch_landlock.abi() > 0
+
+
+def candidate_folder():
+    """The candidate's own folder (build/candidate): its module, its working
+    folder, its temporary files and caches, and the only place its runner
+    may write where the host confines files. A fresh copy of its module:
+    nothing of an earlier runner's stays."""
+    home = os.path.join(JOB, "build", "candidate")
+    for sub in ("tmp", "home", "cache"):
+        os.makedirs(os.path.join(home, sub), exist_ok=True)
+    with open(os.path.join(SRC, "candidate.py"), "rb") as f:
+        source = f.read()
+    with open(os.path.join(home, "candidate.py"), "wb") as f:
+        f.write(source)
+    return home
+
+
 def rule_violations(job):
     """The static rules where the candidate runs (defence in depth)."""
     import torch_rules
 
     with open(os.path.join(SRC, "candidate.py"), "rb") as f:
         source = f.read(torch_rules.MAX_SOURCE_BYTES + 1).decode("utf-8", "replace")
-    found = torch_rules.check(source, job.get("forbidden", []))
+    found = torch_rules.check(source, job.get("forbidden", []), files_confined=files_confined())
     if not found:
         return ""
     text = "the candidate uses constructs a kernel may not use:"
@@ -1558,7 +1596,9 @@ def main():
     # exists: nothing of a candidate's runs after the verdict or rewrites it.
     left = kill_descendants()
     seccomp = result["env"].pop("seccomp", None) or next((getattr(r, "seccomp", None) for r in prestarted.values() if r.candidate), None)
-    result["env"]["isolation"] = {"processes": True, "seccomp": seccomp or "off", "input_seed": "given" if secret_given else "secret",
+    files = result["env"].pop("files", None) or next((getattr(r, "files", None) for r in prestarted.values() if r.candidate), None)
+    result["env"]["isolation"] = {"processes": True, "seccomp": seccomp or "off", "files": files or "not confined",
+                                  "input_seed": "given" if secret_given else "secret",
                                   "subreaper": subreaper, "left_running": left,
                                   "strays_killed": result["env"].pop("strays_killed", 0)}
     # Told only now that every runner is gone: it reproduces the inputs.

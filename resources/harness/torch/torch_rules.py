@@ -3,13 +3,16 @@
 # pass over the candidate's syntax tree, not over its text, so aliases,
 # built strings and comments neither hide a construct nor invent one.
 #
-#   python3 -I torch_rules.py FORBIDDEN_JSON < candidate.py
+#   python3 -I torch_rules.py FORBIDDEN_JSON [unconfined] < candidate.py
 #
 # prints a JSON list of {"rule", "line", "excerpt", "why"} (empty: nothing
 # found) and exits 0; a source that does not parse is one violation
 # ("syntax"). The judge runs it again where the candidate runs, before the
 # candidate's runner starts. Defence in depth only: the candidate's own
 # process is the barrier (it never shares an interpreter with the judge).
+# Files a kernel writes are confined by the judge where the host can
+# (torch_landlock: the runner writes only in its own folder); "unconfined"
+# (the judge on a host without Landlock) refuses open() instead.
 import ast
 import json
 import re
@@ -30,11 +33,13 @@ ALLOWED_IMPORTS = {
     # ... and what models write around them: sys for its streams and version,
     # a temporary build folder, a logger. Their attributes are checked below.
     "sys", "tempfile", "logging",
+    # A build folder's path as models write it (pathlib.Path(__file__).parent).
+    "pathlib",
 }
 # Roots of the modules a candidate may import: a local name bound to one of
 # them (t = torch.cuda, o = os) is followed like an import alias.
 MODULE_ROOTS = {"os", "time", "warnings", "math", "functools", "itertools", "operator", "numpy", "triton", "torch", "sys",
-                "tempfile", "logging"}
+                "tempfile", "logging", "pathlib"}
 # What a kernel may use of os: its environment and path arithmetic. The rest
 # reaches processes, signals, descriptors and files.
 OS_ALLOWED = {"environ", "path", "getenv", "getcwd", "cpu_count", "sep", "pathsep", "linesep", "name", "fspath", "makedirs",
@@ -75,8 +80,7 @@ CALLS = {
     "locals": ("introspection", "reaching into frames and namespaces is not a kernel's business"),
     "vars": ("introspection", "reaching into frames and namespaces is not a kernel's business"),
     "breakpoint": ("introspection", "a kernel does not stop for a debugger"),
-    "open": ("files", "a kernel reads and writes tensors, not files (result.json is the judge's)"),
-    "input": ("files", "a kernel reads and writes tensors, not files (result.json is the judge's)"),
+    "input": ("files", "a kernel reads its inputs from its arguments, not from a terminal"),
     "exit": ("exit", "leaving the process hides failures"),
     "quit": ("exit", "leaving the process hides failures"),
     "memoryview": ("introspection", "raw memory is not a kernel's business"),
@@ -116,8 +120,15 @@ def module_allowed(name):
     return True
 
 
+# open() where the judge cannot confine what a kernel writes.
+UNCONFINED_OPEN = ("files", "this host cannot keep a kernel's file writes in its own folder (no Landlock in its Linux kernel), "
+                            "so a kernel may not open files here; keep the kernel's source in a string (load_inline)")
+
+
 class Checker(ast.NodeVisitor):
-    def __init__(self, source, forbidden):
+    def __init__(self, source, forbidden, files_confined=True):
+        self.files_confined = files_confined
+        self.name_rebound = False  # set by check(): a module that binds __name__ has no dead "main" block
         self.lines = source.splitlines()
         self.found = []
         self.aliases = {}  # local name -> dotted module or object path ("F" -> "torch.nn.functional")
@@ -129,6 +140,7 @@ class Checker(ast.NodeVisitor):
         # extension the candidate built (load_inline, load).
         self.module_attrs = {}
         self.extensions = set()
+        self.extension_makers = set()  # the candidate's functions that return an extension it built (def ext(): ... return _ext)
         # Inside a branch that runs only where the inputs are not on the GPU
         # (a CPU fallback); the judge's inputs of a torch problem are on it.
         self.off_device_depth = 0
@@ -279,8 +291,8 @@ class Checker(ast.NodeVisitor):
         root = receiver
         while isinstance(root, (ast.Attribute, ast.Call, ast.Subscript)):
             root = root.func if isinstance(root, ast.Call) else root.value
-        if isinstance(root, ast.Name) and root.id in self.extensions:
-            return  # a function of an extension the candidate built
+        if isinstance(root, ast.Name) and (root.id in self.extensions or root.id in self.extension_makers):
+            return  # a function of an extension the candidate built (or of one its own function returns)
         if isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name) and receiver.value.id == "self" \
                 and receiver.attr in self.extensions:
             return  # the same, kept on the module (self.ext.softmax(x))
@@ -382,6 +394,8 @@ class Checker(ast.NodeVisitor):
             if f.id in CALLS and f.id not in self.aliases:
                 rule, why = CALLS[f.id]
                 self.flag(node, rule, why)
+            elif f.id == "open" and not self.files_confined and f.id not in self.aliases:
+                self.flag(node, *UNCONFINED_OPEN)
             elif f.id in ("getattr", "setattr", "delattr", "hasattr"):
                 name = node.args[1] if len(node.args) >= 2 else None
                 literal = isinstance(name, ast.Constant) and isinstance(name.value, str)
@@ -469,9 +483,6 @@ class Checker(ast.NodeVisitor):
             self.check_store(t)
         self.generic_visit(node)
 
-    def visit_Global(self, node):
-        self.flag(node, "introspection", "a kernel keeps no global state between calls (a call must not depend on the one before)")
-
     # ---- CPU fallbacks ----------------------------------------------------
     def on_device(self, test):
         """True when test holds where the judge runs (an input of the function
@@ -506,10 +517,32 @@ class Checker(ast.NodeVisitor):
                 return cuda if isinstance(test.ops[0], ast.Eq) else not cuda
         return None
 
+    def builds_extension(self, value):
+        """A returned value that is an extension the candidate built: a name
+        bound to one, or the build call itself."""
+        if isinstance(value, ast.Name):
+            return value.id in self.extensions
+        if isinstance(value, ast.Call):
+            built = self.dotted(value.func)
+            return built[-1] in ("load_inline", "load") and (built[0] in ("torch", "?") or "cpp_extension" in built)
+        return False
+
+    def main_guard(self, test):
+        return not self.name_rebound and isinstance(test, ast.Compare) and len(test.ops) == 1 \
+            and isinstance(test.ops[0], ast.Eq) and {type(test.left), type(test.comparators[0])} == {ast.Name, ast.Constant} \
+            and {getattr(test.left, "id", None), getattr(test.comparators[0], "id", None)} >= {"__name__"} \
+            and "__main__" in (getattr(test.left, "value", None), getattr(test.comparators[0], "value", None))
+
     def is_input(self, node):
         return isinstance(node, ast.Name) and node.id in self.inputs[-1]
 
     def visit_If(self, node):
+        if self.main_guard(node.test):
+            # `if __name__ == "__main__":` never runs in a runner (the module
+            # is imported as "candidate"): a model's own test code, not the kernel.
+            for stmt in node.orelse:
+                self.visit(stmt)
+            return
         self.visit(node.test)
         where = self.on_device(node.test)
         self.off_device_depth += where is False
@@ -537,6 +570,8 @@ class Checker(ast.NodeVisitor):
         for stmt in node.body:
             self.visit(stmt)
         self.inputs.pop()
+        if any(isinstance(n, ast.Return) and n.value is not None and self.builds_extension(n.value) for n in ast.walk(node)):
+            self.extension_makers.add(node.name)
         for a in node.args.defaults + node.args.kw_defaults:
             if a is not None:
                 self.visit(a)
@@ -545,7 +580,7 @@ class Checker(ast.NodeVisitor):
     visit_AsyncFunctionDef = visit_FunctionDef
 
 
-def check(source, forbidden):
+def check(source, forbidden, files_confined=True):
     if len(source.encode("utf-8", "surrogateescape")) > MAX_SOURCE_BYTES:
         return [{"rule": "size", "line": 1, "excerpt": "(%d bytes)" % len(source),
                  "why": "a candidate source is at most 1 MiB; shorten it"}]
@@ -556,7 +591,9 @@ def check(source, forbidden):
                  "why": "the source does not parse as Python: " + str(e.msg)}]
     except (ValueError, RecursionError, MemoryError) as e:
         return [{"rule": "syntax", "line": 1, "excerpt": "", "why": "the source cannot be parsed: " + type(e).__name__}]
-    c = Checker(source, forbidden)
+    c = Checker(source, forbidden, files_confined)
+    # A module that binds __name__ itself could make its "main" block run.
+    c.name_rebound = any(isinstance(n, ast.Name) and n.id == "__name__" and not isinstance(n.ctx, ast.Load) for n in ast.walk(tree))
     try:
         c.visit(tree)
     except RecursionError:
@@ -572,11 +609,12 @@ def check(source, forbidden):
 
 def main():
     forbidden = json.loads(sys.argv[1]) if len(sys.argv) > 1 else []
+    confined = not (len(sys.argv) > 2 and sys.argv[2] == "unconfined")
     source = sys.stdin.buffer.read(MAX_SOURCE_BYTES + 1).decode("utf-8", "replace")
     if len(source) > MAX_SOURCE_BYTES:
         out = [{"rule": "size", "line": 1, "excerpt": "", "why": "a candidate source is at most 1 MiB; shorten it"}]
     else:
-        out = check(source, forbidden)
+        out = check(source, forbidden, confined)
     sys.stdout.write(json.dumps(out))
 
 

@@ -149,8 +149,10 @@ class Runner:
         from torch_sizes import derived_assignments
 
         if self.role == "candidate":
-            sys.path.insert(0, SRC)  # kw_params
-            path = os.path.join(SRC, "candidate.py")
+            sys.path.insert(0, SRC)  # kw_params, kw_launch
+            # Its copy in its own folder (the judge's candidate_folder), where
+            # what it writes next to __file__ may land.
+            path = os.path.join(os.environ.get("KW_CANDIDATE_DIR") or SRC, "candidate.py")
             self.module = load_module("candidate", path)
             self.cls = getattr(self.module, "ModelNew", None)
             if self.cls is None:
@@ -408,14 +410,20 @@ def main():
     # (torch_seccomp): nothing it starts leaves the runner's session, signals
     # another process, moves a process between CPUs or traces one. Installed
     # once torch and the device are up, on every thread they started.
-    seccomp = "not asked for"
+    seccomp = files = "not asked for"
     if role == "candidate":
         import torch_seccomp
 
         seccomp = "off (KW_RUNNER_SECCOMP=0)" if os.environ.get("KW_RUNNER_SECCOMP") == "0" else torch_seccomp.install()
+        # ... and writes only in its own folder (and to the devices).
+        import torch_landlock
+
+        own = os.environ.get("KW_CANDIDATE_DIR", "")
+        files = ("off (KW_RUNNER_LANDLOCK=0)" if os.environ.get("KW_RUNNER_LANDLOCK") == "0" else
+                 "no folder of its own was given" if not own else torch_landlock.restrict_writes([own, "/dev"]))
     # Said before any of the candidate's code runs: only this message can
     # report that the runner itself could not start, and how it is confined.
-    send(sock, {"type": "ready", "seq": 0, "ok": True, "seccomp": seccomp})
+    send(sock, {"type": "ready", "seq": 0, "ok": True, "seccomp": seccomp, "files": files})
     try:
         runner.import_model()
     except BaseException as exc:
