@@ -112,9 +112,10 @@ std::string systemPrompt(const problem::ProblemSpec& p) {
                  : "The problem refuses " + forbidden +
                        " wherever your GPU path runs it, under any name (an nn module built in __init__ only for its "
                        "parameters is fine; calling it runs the op); a CPU fallback under `if not x.is_cuda:` is fine. ") +
-            "Your own function names, os for the environment and a build folder's path, sys for its streams, tempfile.mkdtemp() "
-            "for a build folder, logging to a stream, time and warnings are fine. "
-            "Do not use torch.compile, threads, files, the network or other processes; do not patch torch or the standard "
+            "Your own function names, os and pathlib for the environment and a build folder's path, sys for its streams, "
+            "tempfile.mkdtemp() for a build folder, files written in your module's own folder (next to __file__), a module-level "
+            "cache of the extension you built, logging to a stream, time and warnings are fine. "
+            "Do not use torch.compile, threads, the network or other processes; do not patch torch or the standard "
             "library; be correct for every size, not only the timing shapes.\n\n"
             "Output contract: reply with a short explanation of what you changed and why (a few sentences), then exactly one "
             "fenced "
