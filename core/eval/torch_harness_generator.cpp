@@ -106,6 +106,7 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
         {"src/torch_judge_precision.py", embeddedTemplates().at("torch_judge_precision.py")},
         {"src/torch_judge_profile.py", embeddedTemplates().at("torch_judge_profile.py")},
         {"src/torch_judge_protocol.py", embeddedTemplates().at("torch_judge_protocol.py")},
+        {"src/torch_judge_scale.py", embeddedTemplates().at("torch_judge_scale.py")},
         {"src/torch_runner.py", embeddedTemplates().at("torch_runner.py")},
         {"src/torch_seccomp.py", embeddedTemplates().at("torch_seccomp.py")},
         {"src/torch_landlock.py", embeddedTemplates().at("torch_landlock.py")},

@@ -49,6 +49,7 @@ from torch_judge_host import (become_subreaper, children_now, group_of, kill_des
 from torch_seccomp import filters_of
 from torch_judge_precision import paired_ratios, precise_enough, speedup_interval
 from torch_judge_profile import run_ncu, write_profile
+from torch_judge_scale import WholeOutput
 
 SRC = os.path.dirname(os.path.abspath(__file__))
 JOB = os.path.dirname(SRC)
@@ -953,15 +954,23 @@ class Judge:
                 return case
             if e.is_floating_point():
                 wide = torch.float64 if e.dtype == torch.float64 else torch.float32
-                if all(bool(torch.isclose(ac.to(wide), ec.to(wide), rtol=tol["rtol"], atol=tol["atol"], equal_nan=True).all())
-                       for _, ec, ac in slices):
+                whole = WholeOutput(torch, tol["atol"])
+                close = True
+                for _, ec, ac in slices:
+                    close = close and bool(torch.isclose(ac.to(wide), ec.to(wide), rtol=tol["rtol"], atol=tol["atol"], equal_nan=True).all())
+                    if not close:
+                        break
+                    whole.add(ec, ac)
+                if close and whole.failure() is None:
                     case["passed"] = True
                     return case
             # A failure: measured in full below, for its message.
         mismatches = unwritten = 0
         first, a_nan_any, a_any, e_any = None, False, False, False
+        whole = WholeOutput(torch, tol["atol"]) if e.is_floating_point() else None
         for s, ec, ac in slices:
             if e.is_floating_point():
+                whole.add(ec, ac)
                 e64, a64 = ec.double(), ac.double()
                 diff = (a64 - e64).abs()
                 a_nan, e_nan = torch.isnan(a64), torch.isnan(e64)
@@ -984,7 +993,13 @@ class Judge:
             e_any = e_any or bool(ec.any())
             del bad
         case["mismatches"], case["unwritten"] = mismatches, unwritten
+        if whole is not None:
+            case["whole_relative_error"] = whole.relative_error()
         if mismatches == 0:
+            failure = whole.failure() if whole is not None else None
+            if failure:
+                case.update(kind="zero_region", detail=failure)
+                return case
             case["passed"] = True
             return case
         case["first_mismatch"] = {"index": first, "expected": float(ef[first]), "actual": float(af[first])}
