@@ -170,6 +170,21 @@ class TestProblemImport : public QObject {
         QCOMPARE(cli({"problem", "check", out}).exitCode, 0);
     }
 
+    // Inputs built by a helper function get_inputs calls with the module's
+    // sizes vary like direct ones; a size that only bounds random lengths
+    // (max_len: randint's high) stays at the file's value.
+    void sizesThroughAHelperFunctionVary() {
+        const QString out = dir_.filePath("helper");
+        const auto [run, p] = importFixture("jagged_helper.py", out);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QVERIFY2(has(p["imported"]["varied"], "batch_size") && has(p["imported"]["varied"], "dim"),
+                 qPrintable(QString::fromStdString(p["imported"].dump())));
+        QVERIFY(has(p["imported"]["fixed"], "max_len"));
+        QVERIFY2(p["shapes"]["check"].size() > 1, qPrintable(QString::fromStdString(p["shapes"].dump())));
+        QVERIFY(anyCheckShape(p, [](const json& s) { return s["batch_size"] != 1024; }));
+        QCOMPARE(cli({"problem", "check", out}).exitCode, 0);
+    }
+
     // A model that runs only on its file's image size and channels: nothing
     // smaller runs with every size changed, so each size alone is tried from
     // the file's own values, and a batch of 1 runs.
@@ -271,11 +286,11 @@ class TestProblemImport : public QObject {
         QCOMPARE(run.exitCode, 1); // some files are not importable, on purpose
         const auto suite = readJson(out + "/suite.json");
         QCOMPARE(suite["name"].get<std::string>(), std::string("import"));
-        QCOMPARE(suite["problems"], json({"bound_sizes", "expressions", "fixed_image", "mixed_inputs", "reassigned_sizes",
-                                          "scatter_sum", "shape_tuples"}));
+        QCOMPARE(suite["problems"], json({"bound_sizes", "expressions", "fixed_image", "jagged_helper", "mixed_inputs",
+                                          "reassigned_sizes", "scatter_sum", "shape_tuples"}));
         QCOMPARE(suite["not_imported"].size(), std::size_t{6}); // random_in_forward among them: no --allow-random
         for (const auto& f : suite["not_imported"]) QVERIFY(!f["error"].get<std::string>().empty());
-        QVERIFY2(run.out.contains("suite import: 7 of 13 files imported"), qPrintable(run.out));
+        QVERIFY2(run.out.contains("suite import: 8 of 14 files imported"), qPrintable(run.out));
         QCOMPARE(cli({"problem", "check", out + "/mixed_inputs"}).exitCode, 0);
 
         // Again into the same folder (as after a stopped import): what was
@@ -284,8 +299,8 @@ class TestProblemImport : public QObject {
         const auto again =
             cli({"problem", "import", QString::fromUtf8(std::getenv("KW_TEST_DATA_DIR")) + "/import", "--out", out});
         QCOMPARE(again.exitCode, 1);
-        QCOMPARE(again.out.count("imported before, from the same file: kept"), 7);
-        QVERIFY2(again.out.contains("suite import: 7 of 13 files imported"), qPrintable(again.out));
+        QCOMPARE(again.out.count("imported before, from the same file: kept"), 8);
+        QVERIFY2(again.out.contains("suite import: 8 of 14 files imported"), qPrintable(again.out));
         QCOMPARE(readJson(out + "/suite.json"), suite);
         QCOMPARE(QString::fromStdString(readJson(out + "/expressions/problem.json").dump()), before);
         // A problem whose file changed since is not the file's import any more.
@@ -295,7 +310,7 @@ class TestProblemImport : public QObject {
         ref.close();
         const auto changed =
             cli({"problem", "import", QString::fromUtf8(std::getenv("KW_TEST_DATA_DIR")) + "/import", "--out", out});
-        QCOMPARE(changed.out.count("imported before, from the same file: kept"), 6);
+        QCOMPARE(changed.out.count("imported before, from the same file: kept"), 7);
         QVERIFY2(changed.err.contains("expressions/problem.json exists"), qPrintable(changed.err));
     }
 

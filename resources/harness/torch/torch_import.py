@@ -138,34 +138,71 @@ def names_in(node):
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
+def creator_size_names(call):
+    """The names in the size arguments of a tensor creator's call
+    (torch.randn(batch, dim), randint(low, high, size)), or None when the
+    call creates no tensor."""
+    f = call.func
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    if name not in CREATORS:
+        return None
+    args = call.args
+    if name == "randint":  # randint(low, high, size) or randint(high, size)
+        args = args[2:] if len(args) >= 3 else args[1:]
+    out = set()
+    for a in args:
+        out |= names_in(a)
+    for kw in call.keywords:
+        if kw.arg == "size":
+            out |= names_in(kw.value)
+    return out
+
+
 def shaping_names(tree):
     """Names that size a tensor made in get_inputs (torch.randn(batch, dim), ...),
-    and the module-level shape tuples it uses (input_shape = (batch_size, 3, 224, 224))."""
+    also through the file's own helper functions it calls (make_jagged(batch,
+    dim) whose randn(b, dim) is sized by its parameters), and the module-level
+    shape tuples it uses (input_shape = (batch_size, 3, 224, 224))."""
     tuples = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and isinstance(node.value, (ast.Tuple, ast.List)):
             for t in node.targets:
                 if isinstance(t, ast.Name):
                     tuples[t.id] = node.value
-    out = set()
-    for fn in tree.body:
-        if not (isinstance(fn, ast.FunctionDef) and fn.name == "get_inputs"):
-            continue
-        for call in ast.walk(fn):
+    funcs = {fn.name: fn for fn in tree.body if isinstance(fn, ast.FunctionDef)}
+    memo = {}
+
+    def sizing(name, stack):
+        # The names (its parameters, or module-level names it reads) that size
+        # a tensor made in function `name`, following calls of the file's
+        # other functions with the arguments they are given.
+        if name in memo:
+            return memo[name]
+        if name in stack:
+            return set()
+        out = set()
+        for call in ast.walk(funcs[name]):
             if not isinstance(call, ast.Call):
                 continue
-            f = call.func
-            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-            if name not in CREATORS:
+            made = creator_size_names(call)
+            if made is not None:
+                out |= made
                 continue
-            args = call.args
-            if name == "randint":  # randint(low, high, size) or randint(high, size)
-                args = args[2:] if len(args) >= 3 else args[1:]
-            for a in args:
-                out |= names_in(a)
-            for kw in call.keywords:
-                if kw.arg == "size":
-                    out |= names_in(kw.value)
+            f = call.func
+            if isinstance(f, ast.Name) and f.id in funcs:
+                inner = sizing(f.id, stack | {name})
+                params = [a.arg for a in funcs[f.id].args.posonlyargs + funcs[f.id].args.args]
+                for i, a in enumerate(call.args):
+                    if i < len(params) and params[i] in inner:
+                        out |= names_in(a)
+                for kw in call.keywords:
+                    if kw.arg in inner:
+                        out |= names_in(kw.value)
+                out |= inner - set(params) - {k.arg for k in funcs[f.id].args.kwonlyargs}
+        memo[name] = out
+        return out
+
+    out = sizing("get_inputs", frozenset()) if "get_inputs" in funcs else set()
     # Sizes inside a module-level tuple are read through it: they vary when the
     # tuple is computed again from them (torch_sizes.apply_sizes).
     through = {name: sorted(names_in(tuples[name])) for name in out if name in tuples}
