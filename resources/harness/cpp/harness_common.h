@@ -504,24 +504,28 @@ std::string checkJson(const char* shapeName, const std::string& sizesJson, uint6
     return s + "}";
 }
 
-std::string describeFailure(const char* shapeName, uint64_t seed, const std::string& output, const Comparison& c, size_t count) {
-    char buf[512];
-    if (c.kind == "unwritten")
-        std::snprintf(buf, sizeof buf,
-                      "shape %s seed %" PRIu64 ": %zu of %zu elements of %s were never written (first at index %lld)", shapeName,
-                      seed, c.unwritten, count, output.c_str(), c.firstIndex);
-    else if (c.kind == "all_zero")
-        std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %s is all zeros but the reference is not", shapeName, seed,
-                      output.c_str());
-    else if (c.kind == "nondeterministic")
-        std::snprintf(buf, sizeof buf, "shape %s seed %" PRIu64 ": %s differs between two calls on the same input (%zu elements)",
-                      shapeName, seed, output.c_str(), c.nondeterministic);
+// `draw` names an input set that no seed describes (the wide inputs); when
+// null the set is the shape's seed.
+std::string describeFailure(const char* shapeName, uint64_t seed, const std::string& output, const Comparison& c, size_t count,
+                            const char* draw = nullptr) {
+    char where[256];
+    if (draw)
+        std::snprintf(where, sizeof where, "shape %s (%s)", shapeName, draw);
     else
-        std::snprintf(buf, sizeof buf,
-                      "shape %s seed %" PRIu64
-                      ": %s has %zu of %zu elements wrong%s; first at index %lld: expected %.9g, got %.9g",
-                      shapeName, seed, output.c_str(), c.mismatches, count, c.kind == "nan" ? " (NaN)" : "", c.firstIndex,
-                      c.firstExpected, c.firstActual);
+        std::snprintf(where, sizeof where, "shape %s seed %" PRIu64, shapeName, seed);
+    char buf[768];
+    if (c.kind == "unwritten")
+        std::snprintf(buf, sizeof buf, "%s: %zu of %zu elements of %s were never written (first at index %lld)", where,
+                      c.unwritten, count, output.c_str(), c.firstIndex);
+    else if (c.kind == "all_zero")
+        std::snprintf(buf, sizeof buf, "%s: %s is all zeros but the reference is not", where, output.c_str());
+    else if (c.kind == "nondeterministic")
+        std::snprintf(buf, sizeof buf, "%s: %s differs between two calls on the same input (%zu elements)", where, output.c_str(),
+                      c.nondeterministic);
+    else
+        std::snprintf(buf, sizeof buf, "%s: %s has %zu of %zu elements wrong%s; first at index %lld: expected %.9g, got %.9g",
+                      where, output.c_str(), c.mismatches, count, c.kind == "nan" ? " (NaN)" : "", c.firstIndex, c.firstExpected,
+                      c.firstActual);
     return buf;
 }
 

@@ -427,10 +427,12 @@ void flushCaches(Case& c) {
 }
 
 // Compares every output of `c` (now holding the first of two calls' results)
-// with `expected`; `second` holds the other call's, or null.
+// with `expected`; `second` holds the other call's, or null. `draw` names an
+// input set no seed describes, for the failure's message.
 bool compareCase(Json& res, Case& c, const std::vector<std::vector<unsigned char>>& expected,
                  const std::vector<std::vector<unsigned char>>* first, const std::vector<std::vector<unsigned char>>* second,
-                 const char* shapeName, uint64_t seedLabel, const std::string& detail, std::string& firstFailure) {
+                 const char* shapeName, uint64_t seedLabel, const std::string& detail, std::string& firstFailure,
+                 const char* draw = nullptr) {
     bool all = true;
     for (size_t i = 0; i < c.buffers.size(); ++i) {
         Buffer& b = c.buffers[i];
@@ -444,7 +446,7 @@ bool compareCase(Json& res, Case& c, const std::vector<std::vector<unsigned char
             res.checks.push_back(checkJson(shapeName, kw_size_json(c), seedLabel, b.name, cmp, b.count, detail));
         if (cmp.kind != "ok") {
             all = false;
-            if (firstFailure.empty()) firstFailure = describeFailure(shapeName, seedLabel, b.name, cmp, b.count);
+            if (firstFailure.empty()) firstFailure = describeFailure(shapeName, seedLabel, b.name, cmp, b.count, draw);
         }
     }
     return all;

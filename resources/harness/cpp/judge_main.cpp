@@ -222,7 +222,7 @@ bool widePhase(Kernels& k, Json& res) {
         setPhase("candidate on wide inputs");
         std::vector<std::vector<std::vector<unsigned char>>> runs;
         if (!candidateTwice(k, sc, res, where, refSeconds, runs)) return false;
-        compareCase(res, sc.c, expected, &runs[0], &runs[1], shape.name, 0, "wide inputs", firstFailure);
+        compareCase(res, sc.c, expected, &runs[0], &runs[1], shape.name, 0, "wide inputs", firstFailure, "wide inputs");
     }
     if (res.ok() && !firstFailure.empty())
         return res.fail("wrong_answer",
