@@ -14,6 +14,7 @@ from typing import Optional
 # The share of the expected energy answered with exact zeros from which an
 # output that passed element by element fails.
 ZERO_SHARE = 1e-3
+CHUNK = 1 << 22  # elements measured at once (float64 temporaries of 32 MiB)
 
 
 class WholeOutput:
@@ -25,6 +26,13 @@ class WholeOutput:
         self.energy = self.error = self.zero_energy = 0.0
 
     def add(self, e, a):
+        # In pieces: float64 temporaries of a whole slice of a large output
+        # would crowd the device the judge shares with its runners.
+        e, a = e.reshape(-1), a.reshape(-1)
+        for s in range(0, e.numel(), CHUNK):
+            self._add(e[s:s + CHUNK], a[s:s + CHUNK])
+
+    def _add(self, e, a):
         torch = self.torch
         e64, a64 = e.double(), a.double()
         finite = torch.isfinite(e64) & torch.isfinite(a64)  # NaN and inf are the element test's to judge
