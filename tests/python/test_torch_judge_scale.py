@@ -70,6 +70,20 @@ class WholeOutputs(unittest.TestCase):
         damaged[0, 0] = 0
         self.assertIsNone(judged(big, damaged, self.atol, self.rtol)[0])
 
+    def test_measured_in_pieces_alike(self):
+        import torch_judge_scale
+
+        skipped = self.expected.clone()
+        skipped[:, :1000] = 0
+        whole = judged(self.expected, skipped, self.atol, self.rtol)
+        saved, torch_judge_scale.CHUNK = torch_judge_scale.CHUNK, 1000
+        try:
+            pieces = judged(self.expected, skipped, self.atol, self.rtol)
+        finally:
+            torch_judge_scale.CHUNK = saved
+        self.assertEqual(whole[0], pieces[0])
+        self.assertAlmostEqual(whole[1], pieces[1], places=9)
+
     def test_an_all_zero_expected_output_is_not_judged_as_a_whole(self):
         zeros = torch.zeros(100)
         self.assertIsNone(judged(zeros, zeros + 1e-9, 1e-4, 1e-4)[0])
