@@ -42,6 +42,7 @@ void printProfile(std::FILE* out, const profile::ProfileReport& p) {
             std::fprintf(out, "    %5.1f%%  %8.1f us  %3dx %-6s %s\n", 100 * b.share(e), e.us, e.calls, e.kind.c_str(),
                          e.name.substr(0, 90).c_str());
     }
+    if (p.provenance) std::fprintf(out, "  provenance: %s\n", p.provenance->summary().c_str());
     for (const auto& k : p.ncu) {
         std::string extra;
         if (const auto limiter = k.occupancyLimiter(); !limiter.empty()) extra += " (limit: " + limiter + ")";

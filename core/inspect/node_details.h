@@ -3,6 +3,7 @@
 // in one go as a value (the reading thread builds it; the UI only displays).
 #include "eval/evaluation_result.h"
 #include "profile/kernel_breakdown.h"
+#include "profile/provenance.h"
 #include "store/llm_call_store.h"
 
 #include <cstdint>
@@ -26,6 +27,7 @@ struct ProfileSummary {
     std::vector<std::pair<std::string, double>> ncuMetrics;
     // GPU candidates: what one call put on the device.
     std::optional<profile::KernelBreakdown> breakdown;
+    std::optional<profile::Provenance> provenance; // whose kernels that call ran (own or library)
 };
 
 struct NodeDetails {

@@ -58,6 +58,7 @@ std::optional<ProfileSummary> summarize(const store::ProfileRecord& rec) {
         }
     }
     if (j.contains("breakdown")) p.breakdown = profile::breakdownFromJson(j["breakdown"]);
+    if (j.contains("provenance")) p.provenance = profile::provenanceFromJson(j["provenance"]);
     if (j.contains("signals") && j["signals"].is_array())
         for (const auto& s : j["signals"])
             if (s.is_object()) p.findings.emplace_back(s.value("signal", std::string()), s.value("evidence", std::string()));

@@ -112,9 +112,10 @@ ProfileReport buildProfile(const eval::EvaluationResult& result, const ProfileRe
 
     // GPU judges write a breakdown of one call at every level (it costs one profiled call).
     if (const auto* t = file(request, "breakdown.json")) {
-        if (auto b = parseBreakdown(*t))
+        if (auto b = parseBreakdown(*t)) {
             p.breakdown = *b;
-        else
+            if (!request.candidateSource.empty()) p.provenance = provenanceOf(*b, request.candidateSource);
+        } else
             p.notes.push_back("breakdown: " + b.error().message);
     }
 
@@ -144,6 +145,7 @@ nlohmann::json toJson(const ProfileReport& p) {
     if (p.counters) j["counters"] = toJson(*p.counters);
     if (p.cachegrind) j["cachegrind"] = toJson(*p.cachegrind);
     if (p.breakdown) j["breakdown"] = toJson(*p.breakdown);
+    if (p.provenance) j["provenance"] = toJson(*p.provenance);
     if (!p.ncu.empty()) {
         j["ncu"] = nlohmann::json::array();
         for (const auto& k : p.ncu) j["ncu"].push_back(toJson(k));

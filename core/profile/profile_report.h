@@ -6,6 +6,7 @@
 #include "eval/evaluation_result.h"
 #include "eval/profile_level.h"
 #include "profile/diagnosis.h"
+#include "profile/provenance.h"
 
 #include <map>
 #include <optional>
@@ -21,6 +22,7 @@ struct ProfileReport {
     std::optional<CachegrindReport> cachegrind;
     std::vector<NcuKernel> ncu;
     std::optional<KernelBreakdown> breakdown; // GPU candidates: one call's kernels, copies and memsets
+    std::optional<Provenance> provenance;     // ... and whose they are (own or library), by device time
     std::vector<std::string> notes;           // "cachegrind: not available: ..."
     std::vector<Signal> diagnosis;
 
@@ -32,6 +34,7 @@ struct ProfileRequest {
     std::optional<Roofs> roofs;                  // none: no roofline metrics (no machine model)
     std::string noRoofs;                         // why there are none, when not the missing machine model
     std::map<std::string, std::string> jobFiles; // profile/<name> -> text, from the job
+    std::string candidateSource;                 // the kernel's source: which breakdown kernels are its own
     double nearRoofline = 0.85;
 };
 

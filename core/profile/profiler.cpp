@@ -31,6 +31,7 @@ ProfileReport Profiler::profile(const eval::EvaluationResult& result, eval::Prof
     ProfileRequest request;
     request.level = level;
     request.jobFiles = result.profileFiles;
+    request.candidateSource = source;
     request.nearRoofline = nearRoofline_;
     // A GPU job (its judge names the device it ran on) is measured against that
     // GPU's roofs, from the probe imported for this host; never the CPU's.

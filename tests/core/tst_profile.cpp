@@ -261,6 +261,53 @@ class TestProfile : public QObject {
         QVERIFY(has(rep.diagnosis, "launch_overhead"));
         const auto back = breakdownFromJson(toJson(rep)["breakdown"]);
         QVERIFY(back && back->launches == 2 && back->entries.size() == 2);
+        QVERIFY(!rep.provenance); // no source given: nothing to attribute
+    }
+
+    // Whose kernels a call ran: the candidate's own (defined in its source)
+    // against library kernels, by device time.
+    void provenanceByDeviceTime() {
+        QCOMPARE(kernelBaseName("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(int, float)"),
+                 std::string("vectorized_elementwise_kernel"));
+        QCOMPARE(kernelBaseName("rmsnorm_rows(float const*, float const*, float*, long, float)"), std::string("rmsnorm_rows"));
+        QCOMPARE(kernelBaseName("_row_softmax_fwd_kernel"), std::string("_row_softmax_fwd_kernel"));
+        QCOMPARE(kernelBaseName("void fused<256>(float*)"), std::string("fused"));
+        // The Triton seed of rmsnorm_bwd (H100): both kernels its own.
+        const auto seed = *parseBreakdown(fixture("ncu/h100-judge/gpu_rmsnorm_bwd_breakdown.json"));
+        const std::string tritonSource =
+            "@triton.jit\ndef _rms_bwd_dx_kernel(X, W):\n    pass\n@triton.jit\ndef _dw_reduce_kernel(P):\n    pass\n";
+        const auto own = provenanceOf(seed, tritonSource);
+        QCOMPARE(own.ownShare(), 1.0);
+        QCOMPARE(own.own.size(), std::size_t(2));
+        // A library conv with the candidate's fused epilogue: cuDNN and ATen
+        // kernels are the library's even when the source names an op alike.
+        KernelBreakdown mixed;
+        mixed.entries = {
+            {"sm90_xmma_fprop_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nchw", "kernel", 1, 300.0},
+            {"fused_bias_relu(float const*, float*, long)", "kernel", 1, 100.0},
+            {"void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(int, float)", "kernel", 1, 10.0},
+            {"Memcpy DtoD (Device -> Device)", "copy", 1, 5.0}};
+        const std::string cudaSource =
+            "__global__ void fused_bias_relu(const float* x, float* y, long n) {}\n// calls F.conv2d, then "
+            "vectorized_elementwise_kernel style\n";
+        const auto p = provenanceOf(mixed, cudaSource);
+        QCOMPARE(p.ownUs, 100.0);
+        QCOMPARE(p.libraryUs, 310.0);
+        QCOMPARE(p.transferUs, 5.0);
+        QVERIFY(std::abs(p.ownShare() - 100.0 / 410.0) < 1e-12);
+        QVERIFY2(p.summary().find("own kernels 24.4 %") != std::string::npos &&
+                     p.summary().find("fused_bias_relu") != std::string::npos,
+                 p.summary().c_str());
+        // Stored and read back; buildProfile attributes when it has the source.
+        const auto back = provenanceFromJson(toJson(p));
+        QVERIFY(back && back->ownUs == 100.0 && back->own == p.own && back->libraries == p.libraries);
+        QVERIFY(!provenanceFromJson(nlohmann::json::parse("{\"own_us\": \"x\"}")));
+        ProfileRequest req;
+        req.jobFiles["breakdown.json"] = fixture("ncu/h100-judge/gpu_rmsnorm_bwd_breakdown.json");
+        req.candidateSource = tritonSource;
+        const auto rep = buildProfile(timed(200e-6, 1e6, 1e6), req);
+        QVERIFY(rep.provenance && rep.provenance->ownShare() == 1.0);
+        QCOMPARE(toJson(rep)["provenance"]["own_share"].get<double>(), 1.0);
     }
 
     // The candidate's runner's own account of a timed call: on an H200 the

@@ -352,6 +352,19 @@ class TestSearchTree : public QObject {
                  qPrintable(fromAncestor));
         d.ncuBaseline.reset(); // none ran it: the column says so with dashes
         QVERIFY(!profileHtml(d).contains(QStringLiteral(">61<")));
+        // A GPU node: whose kernels its call ran, and the call's kernels.
+        profile::KernelBreakdown b;
+        b.shape = "prod";
+        b.launches = 2;
+        b.deviceUs = 400;
+        b.entries = {{"sm90_xmma_fprop_implicit_gemm", "kernel", 1, 300.0},
+                     {"fused_bias_relu(float const*)", "kernel", 1, 100.0}};
+        d.profile->breakdown = b;
+        d.profile->provenance = profile::provenanceOf(b, "__global__ void fused_bias_relu(const float* x) {}");
+        const QString gpu = profileHtml(d);
+        QVERIFY2(gpu.contains(QStringLiteral("own kernels 25.0 %")) && gpu.contains(QStringLiteral("library 75.0 %")),
+                 qPrintable(gpu));
+        QVERIFY2(gpu.contains(QStringLiteral("2 launches")) && gpu.contains(QStringLiteral("75.0%")), qPrintable(gpu));
         d.profile.reset();
         QVERIFY(profileHtml(d).contains(QStringLiteral("No profile")));
     }

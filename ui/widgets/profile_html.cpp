@@ -67,6 +67,29 @@ QString profileHtml(const inspect::NodeDetails& d) {
         }
         p += QStringLiteral("</table>");
     }
+    if (pr.provenance) p += QObject::tr("<p><b>Provenance</b>: %1</p>").arg(htmlEscaped(pr.provenance->summary()));
+    if (pr.breakdown && !pr.breakdown->entries.empty()) {
+        // One call's device work, longest first (the first rows: a call of
+        // hundreds of launches reads best from its heaviest kernels).
+        const auto& b = *pr.breakdown;
+        p += QObject::tr("<h4>One call at shape %1: %2 launches, %3 us on the device</h4>")
+                 .arg(htmlEscaped(b.shape))
+                 .arg(b.launches)
+                 .arg(b.deviceUs, 0, 'f', 1);
+        p += QObject::tr("<table cellpadding='2'><tr><th align='right'>share</th><th align='right'>us</th>"
+                         "<th align='right'>calls</th><th align='left'>kernel</th></tr>");
+        int rows = 0;
+        for (const auto& e : b.entries) {
+            if (++rows > 12) break;
+            p +=
+                QStringLiteral("<tr><td align='right'>%1%</td><td align='right'>%2</td><td align='right'>%3</td><td>%4</td></tr>")
+                    .arg(100 * b.share(e), 0, 'f', 1)
+                    .arg(e.us, 0, 'f', 1)
+                    .arg(e.calls)
+                    .arg(htmlEscaped(e.kind == "kernel" ? e.name.substr(0, 100) : e.kind + ": " + e.name.substr(0, 90)));
+        }
+        p += QStringLiteral("</table>");
+    }
     p += QStringLiteral("<ul>");
     for (const auto& [signal, evidence] : pr.findings)
         p += QStringLiteral("<li><b>%1</b>: %2</li>").arg(htmlEscaped(signal), htmlEscaped(evidence));
