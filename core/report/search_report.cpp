@@ -1,9 +1,13 @@
 #include "report/search_report.h"
 
+#include "profile/provenance.h"
 #include "report/standalone_kernel.h"
 #include "report/tree_shape.h"
 #include "report/tree_svg.h"
+#include "store/profile_store.h"
 #include "store/search_store.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -45,6 +49,18 @@ std::string curveSvg(const std::vector<store::NodeRecord>& nodes, const TreeShap
            "</text><text x=\"2\" y=\"" + M + "\">" + num("%.3g", top) + "x</text></svg>";
 }
 
+// Whose kernels a node's profiled call ran ("own 92 %"), from its stored
+// profile; "-" for CPU nodes and nodes never profiled on a GPU.
+std::string provenanceCell(const store::Database& db, std::int64_t evaluationId) {
+    if (evaluationId <= 0) return "-";
+    auto rec = store::ProfileStore(db).latest(evaluationId);
+    if (!rec || !*rec) return "-";
+    const auto j = nlohmann::json::parse((*rec)->reportJson, nullptr, false);
+    if (!j.is_object() || !j.contains("provenance")) return "-";
+    const auto p = profile::provenanceFromJson(j["provenance"]);
+    return p ? "own " + num("%.0f", 100 * p->ownShare()) + " %" : "-";
+}
+
 } // namespace
 
 Result<std::string> searchReportHtml(const store::Database& db, std::int64_t searchId, int topCandidates) {
@@ -82,11 +98,15 @@ Result<std::string> searchReportHtml(const store::Database& db, std::int64_t sea
         if (const ShapeNode* placed = shape.node(n.id); placed && placed->glyph == Glyph::Correct) correct.push_back(&n);
     std::stable_sort(correct.begin(), correct.end(),
                      [](auto* a, auto* b) { return a->speedup.value_or(0) > b->speedup.value_or(0); });
-    html += "<h2>Top candidates</h2>\n<table><tr><th>node</th><th>speedup</th><th>origin</th><th>params</th></tr>\n";
+    // Provenance: the share of the profiled call's kernel time in the
+    // candidate's own kernels (delegating to a library earns about 1x).
+    html += "<h2>Top candidates</h2>\n<table><tr><th>node</th><th>speedup</th><th>origin</th><th>provenance</th>"
+            "<th>params</th></tr>\n";
     for (std::size_t i = 0; i < correct.size() && i < static_cast<std::size_t>(std::max(0, topCandidates)); ++i)
         html += "<tr><td>#" + std::to_string(correct[i]->seq) + "</td><td>" + num("%.4g", correct[i]->speedup.value_or(0)) +
-                "x</td><td>" + markupEscape(correct[i]->origin) + "</td><td><code>" + markupEscape(correct[i]->paramsJson) +
-                "</code></td></tr>\n";
+                "x</td><td>" + markupEscape(correct[i]->origin) + "</td><td>" +
+                markupEscape(provenanceCell(db, correct[i]->evaluationId)) + "</td><td><code>" +
+                markupEscape(correct[i]->paramsJson) + "</code></td></tr>\n";
     html += "</table>\n";
     if (search->bestNode) {
         auto kernel = standaloneKernel(db, searchId, *search->bestNode);

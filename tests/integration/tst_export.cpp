@@ -173,6 +173,8 @@ class TestExport : public QObject {
         QVERIFY(html.find("<h1>Search 1: saxpy</h1>") != std::string::npos);
         QVERIFY(html.find("<svg") != std::string::npos && html.find("<circle") != std::string::npos);
         QVERIFY(html.find("Top candidates") != std::string::npos);
+        // Provenance is a GPU profile's: a CPU search's nodes read "-".
+        QVERIFY(html.find("<th>provenance</th>") != std::string::npos && html.find("<td>-</td>") != std::string::npos);
         QVERIFY(html.find("Best kernel (node ") != std::string::npos);
         QVERIFY2(html.find("src=\"http") == std::string::npos && html.find("<script") == std::string::npos,
                  "the report is self-contained");
