@@ -128,6 +128,7 @@ class RunnerFilter(unittest.TestCase):
             go.set()
             t.join()
             got["filters"] = torch_seccomp.filters_of(os.getpid())
+            got["confirmed"] = torch_seccomp.confirmed(os.getpid(), os.getppid())
             os.write(w, repr(got).encode())
             os._exit(0)
         os.close(w)
@@ -138,6 +139,8 @@ class RunnerFilter(unittest.TestCase):
         self.assertEqual(got["install"], "")
         self.assertEqual(got["early"], "EPERM")
         self.assertGreater(got["filters"], torch_seccomp.filters_of(os.getpid()))
+        self.assertTrue(got["confirmed"])
+        self.assertFalse(torch_seccomp.confirmed(os.getpid(), os.getpid()))  # this process installed none of its own
 
 
 class RunnerTree(unittest.TestCase):

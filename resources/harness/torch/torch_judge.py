@@ -46,7 +46,7 @@ import traceback
 import torch_judge_protocol
 from torch_judge_host import (become_subreaper, children_now, group_of, kill_descendants, mps_pipe, pin, signal_all, take_timing_lock,
                               task_room, timing_cpus, tree_of)
-from torch_seccomp import filters_of
+from torch_seccomp import confirmed as seccomp_confirmed, filters_of
 from torch_judge_precision import paired_ratios, precise_enough, speedup_interval
 from torch_judge_profile import run_ncu, write_profile
 from torch_judge_scale import WholeOutput
@@ -293,11 +293,10 @@ class Runner:
         """Records the candidate runner's seccomp filter, confirmed from /proc
         (the runner's word, sent before any of the candidate's code ran, says
         why it is missing): more filters than the judge's own."""
-        mine, theirs = filters_of(os.getpid()), filters_of(self.proc.pid)
         if why_not == "":
-            if mine is None or theirs is None or theirs <= mine:
+            if not seccomp_confirmed(self.proc.pid, os.getpid()):
                 raise RunnerFailure(self, "infra", f"the kernel runner reported its seccomp filter installed, but /proc shows "
-                                                   f"{theirs} filter(s) against the judge's {mine}")
+                                                   f"{filters_of(self.proc.pid)} filter(s) against the judge's {filters_of(os.getpid())}")
             state = "on"
         else:
             state = f"off: {why_not}"

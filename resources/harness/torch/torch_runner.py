@@ -412,15 +412,21 @@ def main():
     # once torch and the device are up, on every thread they started.
     seccomp = files = "not asked for"
     if role == "candidate":
-        import torch_seccomp
+        try:
+            import torch_seccomp
 
-        seccomp = "off (KW_RUNNER_SECCOMP=0)" if os.environ.get("KW_RUNNER_SECCOMP") == "0" else torch_seccomp.install()
+            seccomp = "off (KW_RUNNER_SECCOMP=0)" if os.environ.get("KW_RUNNER_SECCOMP") == "0" else torch_seccomp.install()
+        except Exception as exc:  # reported, never fatal: the judge records why
+            seccomp = f"failed: {type(exc).__name__}: {exc}"
         # ... and writes only in its own folder (and to the devices).
-        import torch_landlock
+        try:
+            import torch_landlock
 
-        own = os.environ.get("KW_CANDIDATE_DIR", "")
-        files = ("off (KW_RUNNER_LANDLOCK=0)" if os.environ.get("KW_RUNNER_LANDLOCK") == "0" else
-                 "no folder of its own was given" if not own else torch_landlock.restrict_writes([own, "/dev"]))
+            own = os.environ.get("KW_CANDIDATE_DIR", "")
+            files = ("off (KW_RUNNER_LANDLOCK=0)" if os.environ.get("KW_RUNNER_LANDLOCK") == "0" else
+                     "no folder of its own was given" if not own else torch_landlock.restrict_writes([own, "/dev"]))
+        except Exception as exc:
+            files = f"failed: {type(exc).__name__}: {exc}"
     # Said before any of the candidate's code runs: only this message can
     # report that the runner itself could not start, and how it is confined.
     send(sock, {"type": "ready", "seq": 0, "ok": True, "seccomp": seccomp, "files": files})

@@ -120,14 +120,35 @@ def install():
     return ""
 
 
-def filters_of(pid):
-    """How many seccomp filters the process `pid` runs under, read from
-    /proc (what the process itself cannot rewrite); None when unknown."""
+def seccomp_of(pid):
+    """(mode, filters) of the process `pid`, read from /proc (what the
+    process itself cannot rewrite): mode 2 is "under filters"; filters is
+    their number, None where the kernel does not say (before Linux 5.9).
+    (None, None) when the process cannot be read."""
+    mode = filters = None
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
-                if line.startswith("Seccomp_filters:"):
-                    return int(line.split()[1])
+                if line.startswith("Seccomp:"):
+                    mode = int(line.split()[1])
+                elif line.startswith("Seccomp_filters:"):
+                    filters = int(line.split()[1])
     except (OSError, ValueError, IndexError):
-        return None
-    return None
+        return None, None
+    return mode, filters
+
+
+def filters_of(pid):
+    """How many seccomp filters the process `pid` runs under; None when unknown."""
+    return seccomp_of(pid)[1]
+
+
+def confirmed(runner_pid, judge_pid):
+    """Whether /proc shows the runner under a filter of its own: more
+    filters than the judge, or, where the kernel does not count them,
+    filtering at all (it says so after installing one)."""
+    mode, filters = seccomp_of(runner_pid)
+    _, mine = seccomp_of(judge_pid)
+    if mode != 2:
+        return False
+    return filters is None or mine is None or filters > mine
