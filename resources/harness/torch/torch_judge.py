@@ -429,6 +429,12 @@ class Runner:
             self.files = "own folder" if files == "" else f"anywhere its user may: {files}"
             if self.judge is not None:
                 self.judge.env["files"] = self.files
+                if files != "" and files_confined():
+                    # The rules allowed files on the word that they would be
+                    # confined, and they are not: judged as on a host without.
+                    why = rule_violations(self.judge.job, confined=False)
+                    if why:
+                        raise Finished("sandbox_violation", why + f"\n  (this runner could not confine its writes: {files})")
         loaded = self.receive(0, limit, "while importing its module")
         if loaded.get("type") != "loaded":
             raise RunnerFailure(self, "runtime_error", "sent something else than its module's import status")
@@ -1491,13 +1497,15 @@ def candidate_folder():
     return home
 
 
-def rule_violations(job):
-    """The static rules where the candidate runs (defence in depth)."""
+def rule_violations(job, confined=None):
+    """The static rules where the candidate runs (defence in depth);
+    `confined`: whether its writes will be kept in its folder (None: as this
+    host can)."""
     import torch_rules
 
     with open(os.path.join(SRC, "candidate.py"), "rb") as f:
         source = f.read(torch_rules.MAX_SOURCE_BYTES + 1).decode("utf-8", "replace")
-    found = torch_rules.check(source, job.get("forbidden", []), files_confined=files_confined())
+    found = torch_rules.check(source, job.get("forbidden", []), files_confined=files_confined() if confined is None else confined)
     if not found:
         return ""
     text = "the candidate uses constructs a kernel may not use:"
