@@ -22,6 +22,7 @@ packages=(
   dpkg-dev file  # tst_package: cpack's Debian dependencies come from dpkg-shlibdeps
   clang-format  # tst_format: the code's layout is clang-format's
   python3-torch  # tst_problem_import: problem import runs the reference (on the CPU here) to find its shapes
+  python3-pyflakes  # py_lint: the judges' Python, most of which only a GPU host runs, checked for undefined names and the like
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -30,6 +30,7 @@
 # is checked against the reference's output for the same inputs, and every
 # input is compared with a copy no runner holds after every call.
 import collections
+import importlib
 import json
 import math
 import os
@@ -1540,7 +1541,7 @@ def main():
             if why:
                 raise Finished("sandbox_violation", why)
         try:
-            import torch  # noqa: F401
+            importlib.import_module("torch")  # here, with a message, rather than in a runner
         except Exception as exc:
             raise Finished("infra_error", f"PyTorch does not import on this host: {exc} (install torch, or point KW_PYTHON at a Python that has it)")
         # The runners start side by side (Python and torch: seconds each),

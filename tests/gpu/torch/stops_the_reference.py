@@ -6,7 +6,6 @@
 # process group, or let it signal other processes, would time the
 # reference stalled and read a large speedup. The work is torch's own
 # softmax: about 1x the reference when nothing else helps.
-import os
 import subprocess
 import sys
 
