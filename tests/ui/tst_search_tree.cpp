@@ -41,6 +41,7 @@
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QInputDialog>
 #include <QtWidgets/QTabWidget>
+#include <QtWidgets/QTextBrowser>
 #include <QtWidgets/QToolButton>
 
 #include <nlohmann/json.hpp>
@@ -365,6 +366,12 @@ class TestSearchTree : public QObject {
         QVERIFY2(gpu.contains(QStringLiteral("own kernels 25.0 %")) && gpu.contains(QStringLiteral("library 75.0 %")),
                  qPrintable(gpu));
         QVERIFY2(gpu.contains(QStringLiteral("2 launches")) && gpu.contains(QStringLiteral("75.0%")), qPrintable(gpu));
+        if (const char* dir = std::getenv("KW_SCREENSHOT_DIR")) {
+            QTextBrowser page;
+            page.resize(720, 520);
+            page.setHtml(gpu);
+            page.grab().save(QString::fromUtf8(dir) + "/profile_page_gpu.png");
+        }
         d.profile.reset();
         QVERIFY(profileHtml(d).contains(QStringLiteral("No profile")));
     }
