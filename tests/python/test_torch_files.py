@@ -69,6 +69,27 @@ class OwnFolderOnly(unittest.TestCase):
             self.assertEqual(f.read(), "REFERENCE = 1\n")
 
 
+class WriteHints(unittest.TestCase):
+    def test_a_refused_write_outside_its_folder_says_where_it_may_write(self):
+        import torch_runner
+
+        saved = os.environ.get("KW_CANDIDATE_DIR")
+        os.environ["KW_CANDIDATE_DIR"] = "/job/build/candidate"
+        try:
+            outside = PermissionError(13, "Permission denied", "/tmp/my_ext")
+            hint = torch_runner.write_hint(outside, str(outside))
+            self.assertIn("/job/build/candidate", hint)
+            self.assertIn("/tmp/my_ext is outside it", hint)
+            inside = PermissionError(13, "Permission denied", "/job/build/candidate/ext/lock")
+            self.assertEqual(torch_runner.write_hint(inside, str(inside)), "")
+            self.assertEqual(torch_runner.write_hint(ValueError("x"), "x"), "")
+        finally:
+            if saved is None:
+                del os.environ["KW_CANDIDATE_DIR"]
+            else:
+                os.environ["KW_CANDIDATE_DIR"] = saved
+
+
 class RulesWithoutConfinement(unittest.TestCase):
     SOURCE = ("import torch\nwith open('kernel.cu', 'w') as f:\n    f.write('x')\n"
               "class ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return x\n")

@@ -70,8 +70,23 @@ def _exactly(sock, n):
     return bytes(out)
 
 
+def write_hint(exc, text):
+    """Why a write failed, where the runner confines writes (torch_landlock):
+    a path outside the candidate's own folder is refused."""
+    own = os.environ.get("KW_CANDIDATE_DIR", "")
+    path = getattr(exc, "filename", None)
+    if not own or not (isinstance(exc, PermissionError) or "Permission denied" in text):
+        return ""
+    if isinstance(path, str) and os.path.abspath(path).startswith(own + os.sep):
+        return ""
+    where = f" ({path} is outside it)" if isinstance(path, str) else ""
+    return (f" [a kernel writes only in its own folder, {own}: next to its module (__file__), in TMPDIR, or in "
+            f"tempfile's folders{where}]")
+
+
 def error_kind(torch, exc):
     text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    text += write_hint(exc, text)
     name = type(exc).__module__ + "." + type(exc).__name__
     if isinstance(exc, torch.cuda.OutOfMemoryError):
         return "oom", text
