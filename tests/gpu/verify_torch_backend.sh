@@ -7,7 +7,7 @@
 # status differs. Run after `STEP=build tests/gpu/run_on_gpu.sh DEBS OUT`.
 #
 # usage: tests/gpu/verify_torch_backend.sh OUT [NAME...]
-#   NAME  only these (reference, random_forward, seed, inline_cuda, or candidates of tests/gpu/torch/)
+#   NAME  only these (reference, random_forward, seed, inline_cuda, written_cuda, or candidates of tests/gpu/torch/)
 set -uo pipefail
 out=${1:?usage: verify_torch_backend.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -85,6 +85,13 @@ if want inline_cuda; then
   "$cli" --db "$db" eval --problem "$problem" --candidate "$root/tests/gpu/softmax_inline_cuda.py" --no-cache --json --compile-timeout 300 \
     --sandbox "$sandbox" --no-compile-baseline > "$out/torch-inline-cuda.json" 2> "$out/torch-inline-cuda.err"
   summary "inline CUDA (load_inline)" ok "$out/torch-inline-cuda.json" || failures=$((failures + 1))
+fi
+if want written_cuda; then
+  # The same kind of kernel written to a .cu next to its module and built by
+  # load() into a folder there: the runner may write in its own folder.
+  "$cli" --db "$db" eval --problem "$problem" --candidate "$root/tests/gpu/softmax_written_cuda.py" --no-cache --json --compile-timeout 300 \
+    --sandbox "$sandbox" --no-compile-baseline > "$out/torch-written-cuda.json" 2> "$out/torch-written-cuda.err"
+  summary "CUDA written to its folder (load)" ok "$out/torch-written-cuda.json" || failures=$((failures + 1))
 fi
 for f in "$root"/tests/gpu/torch/*.py; do
   name=$(basename "$f" .py)
