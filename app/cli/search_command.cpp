@@ -554,6 +554,7 @@ int steer(const std::string& verb, const Args& args, const GlobalOptions& global
         }
         command = search::SteeringCommand::addChild(number, std::filesystem::path(pos[3]).stem().string(), *text, params);
     }
+    command.origin = "cli";
     auto id = search::postSteering(*db, search->id, command);
     if (!id) {
         std::fprintf(stderr, "search %s: %s\n", verb.c_str(), id.error().message.c_str());

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+
 namespace kw::inspect {
 namespace {
 
@@ -180,6 +182,25 @@ Result<std::int64_t> WorkspaceReader::changeCounter() const {
 
 Result<std::vector<store::LlmSpendPoint>> WorkspaceReader::spendTimeline(std::int64_t searchId) const {
     return store::LlmCallStore(*db_).spendTimeline(searchId);
+}
+
+Result<std::vector<SteeringEntry>> WorkspaceReader::steeringTimeline(std::int64_t searchId) const {
+    store::SearchStore store(*db_);
+    auto commands = store.commandsOf(searchId);
+    if (!commands) return commands.error();
+    std::vector<std::int64_t> ids;
+    for (const auto& c : *commands) {
+        const auto args = nlohmann::json::parse(c.argsJson, nullptr, false);
+        if (args.is_object() && args.contains("node") && args["node"].is_number_integer())
+            ids.push_back(args["node"].get<std::int64_t>());
+    }
+    std::map<std::int64_t, std::int64_t> seq;
+    if (!ids.empty()) {
+        auto nodes = store.loadNodesById(searchId, ids);
+        if (!nodes) return nodes.error();
+        for (const auto& n : *nodes) seq[n.id] = n.seq;
+    }
+    return inspect::steeringTimeline(*commands, seq);
 }
 
 Result<std::string> WorkspaceReader::standaloneKernel(std::int64_t searchId, std::int64_t nodeId) const {

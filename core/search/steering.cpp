@@ -10,13 +10,13 @@ namespace {
 
 SteeringCommand onNode(const char* verb, std::int64_t node, nlohmann::json args = nlohmann::json::object()) {
     args["node"] = node;
-    return {verb, std::move(args), node};
+    return {verb, std::move(args), node, {}};
 }
 
 } // namespace
 
 SteeringCommand SteeringCommand::budget(std::int64_t maxEvaluations) {
-    return {"budget", {{"max_evaluations", maxEvaluations}}, 0};
+    return {"budget", {{"max_evaluations", maxEvaluations}}, 0, {}};
 }
 SteeringCommand SteeringCommand::prune(std::int64_t node, bool on) {
     return onNode(on ? "prune" : "unprune", node);
@@ -60,7 +60,7 @@ Result<std::int64_t> postSteering(const store::Database& db, std::int64_t search
             return makeError(ErrorCode::NotFound,
                              "search " + id + " has no node " + std::to_string(c.node) + "; nothing changed");
     }
-    return store.postCommand(searchId, c.verb, jsonText(c.args));
+    return store.postCommand(searchId, c.verb, jsonText(c.args), c.origin);
 }
 
 Result<std::int64_t> postSteering(const std::filesystem::path& database, std::int64_t searchId, const SteeringCommand& c) {

@@ -17,10 +17,11 @@ struct SteeringCommand {
     std::string verb; // pause, resume, stop, budget, prune, unprune, pin, unpin, boost, hint, add_child
     nlohmann::json args = nlohmann::json::object();
     std::int64_t node = 0; // the node it applies to, 0 for search-wide verbs
+    std::string origin;    // who posts it ("cli", "workbench"): the search's steering timeline shows it
 
-    static SteeringCommand pause() { return {"pause", nlohmann::json::object(), 0}; }
-    static SteeringCommand resume() { return {"resume", nlohmann::json::object(), 0}; }
-    static SteeringCommand stop() { return {"stop", nlohmann::json::object(), 0}; }
+    static SteeringCommand pause() { return {"pause", nlohmann::json::object(), 0, {}}; }
+    static SteeringCommand resume() { return {"resume", nlohmann::json::object(), 0, {}}; }
+    static SteeringCommand stop() { return {"stop", nlohmann::json::object(), 0, {}}; }
     static SteeringCommand budget(std::int64_t maxEvaluations);
     static SteeringCommand prune(std::int64_t node, bool on = true);
     // `once`: expand the node next, then release the pin (the default);

@@ -169,6 +169,11 @@ ALTER TABLE nodes ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;
         R"sql(
 CREATE INDEX nodes_by_evaluation ON nodes(evaluation_id);
 )sql",
+        // 8: who posted a steering command (the CLI or the workbench), for
+        // the search's steering timeline.
+        R"sql(
+ALTER TABLE commands ADD COLUMN origin TEXT;
+)sql",
     };
     return steps;
 }

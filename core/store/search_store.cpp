@@ -246,11 +246,26 @@ Result<std::int64_t> SearchStore::nodeIdOfNumber(std::int64_t searchId, std::int
     return stmt->int64(0);
 }
 
-Result<std::int64_t> SearchStore::postCommand(std::int64_t searchId, const std::string& verb, const std::string& argsJson) const {
-    auto stmt = db_.prepare("INSERT INTO commands (search_id, verb, args) VALUES (?, ?, ?)");
+Result<std::int64_t> SearchStore::postCommand(std::int64_t searchId, const std::string& verb, const std::string& argsJson,
+                                              const std::string& origin) const {
+    auto stmt = db_.prepare("INSERT INTO commands (search_id, verb, args, origin) VALUES (?, ?, ?, ?)");
     if (!stmt) return stmt.error();
     stmt->bind(1, searchId).bind(2, verb).bind(3, argsJson);
+    if (origin.empty())
+        stmt->bindNull(4);
+    else
+        stmt->bind(4, origin);
     return db_.insert(*stmt);
+}
+
+Result<std::vector<CommandRecord>> SearchStore::commandsOf(std::int64_t searchId) const {
+    auto stmt = db_.prepare("SELECT id, search_id, verb, args, created_at, COALESCE(origin, ''), COALESCE(applied_at, ''), "
+                            "COALESCE(outcome, '') FROM commands WHERE search_id = ? ORDER BY id");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, searchId);
+    return readAll<CommandRecord>(*stmt, [](const Statement& s) {
+        return CommandRecord{s.int64(0), s.int64(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6), s.text(7)};
+    });
 }
 
 Result<std::vector<CommandRecord>> SearchStore::pendingCommands(std::int64_t searchId) const {
@@ -259,7 +274,7 @@ Result<std::vector<CommandRecord>> SearchStore::pendingCommands(std::int64_t sea
     if (!stmt) return stmt.error();
     stmt->bind(1, searchId);
     return readAll<CommandRecord>(*stmt, [](const Statement& s) {
-        return CommandRecord{s.int64(0), s.int64(1), s.text(2), s.text(3), s.text(4)};
+        return CommandRecord{s.int64(0), s.int64(1), s.text(2), s.text(3), s.text(4), {}, {}, {}};
     });
 }
 

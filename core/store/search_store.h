@@ -40,6 +40,9 @@ struct NodeRecord {
 struct CommandRecord {
     std::int64_t id = 0, searchId = 0;
     std::string verb, argsJson, createdAt;
+    std::string origin;    // "cli", "workbench", or "" (posted before origins were kept)
+    std::string appliedAt; // "" while pending
+    std::string outcome;   // what applying it did, or why it was refused
 };
 
 struct EventRecord {
@@ -71,8 +74,11 @@ class SearchStore {
     // The node numbered `seq` in the search (the number people see: #seq); NotFound when none.
     Result<std::int64_t> nodeIdOfNumber(std::int64_t searchId, std::int64_t seq) const;
 
-    Result<std::int64_t> postCommand(std::int64_t searchId, const std::string& verb, const std::string& argsJson) const;
+    Result<std::int64_t> postCommand(std::int64_t searchId, const std::string& verb, const std::string& argsJson,
+                                     const std::string& origin = "") const;
     Result<std::vector<CommandRecord>> pendingCommands(std::int64_t searchId) const;
+    // Every command posted to the search, applied or not, oldest first: its steering timeline.
+    Result<std::vector<CommandRecord>> commandsOf(std::int64_t searchId) const;
     Status markCommand(std::int64_t commandId, const std::string& outcome) const;
 
     Status appendEvent(std::int64_t searchId, const std::string& kind, const std::string& payload) const;

@@ -213,6 +213,51 @@ class TestStore : public QObject {
         QVERIFY(searches.postCommand(searchId, "note", "{}").ok()); // and the connection is usable after
         QCOMPARE(commands(), std::int64_t{2});
     }
+    // The steering timeline: every command, who posted it, when it was
+    // applied and how; nodes by their number in the search (#N).
+    void steeringTimelineKeepsWhoWhatAndWhen() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "ws.db";
+        std::int64_t searchId = 0;
+        {
+            auto db = Database::open(path);
+            QVERIFY(db.ok());
+            SearchStore ss(*db);
+            searchId = ss.createSearch(runningSearch("saxpy")).value();
+            QVERIFY(ss.putSource("a", "void k() {}").ok());
+            NodeRecord n;
+            n.searchId = searchId;
+            n.origin = "seed";
+            n.sourceName = "k";
+            n.sourceHash = "a";
+            n.paramsJson = "{}";
+            n.state = "done";
+            n.seq = 7;
+            const auto node = ss.insertNode(n).value();
+            const auto pause = ss.postCommand(searchId, "pause", "{}", "cli").value();
+            QVERIFY(ss.postCommand(searchId, "budget", R"({"max_evaluations": 64})", "workbench").ok());
+            QVERIFY(ss.postCommand(searchId, "prune", R"({"node": )" + std::to_string(node) + "}", "workbench").ok());
+            QVERIFY(ss.postCommand(searchId, "hint", R"({"node": )" + std::to_string(node) + R"(, "text": "try VEC=8"})").ok());
+            QVERIFY(ss.markCommand(pause, "paused").ok());
+        }
+        auto reader = kw::inspect::WorkspaceReader::open(path);
+        QVERIFY(reader.ok());
+        const auto timeline = reader->steeringTimeline(searchId);
+        QVERIFY2(timeline.ok(), timeline.ok() ? "" : timeline.error().message.c_str());
+        QCOMPARE(timeline->size(), std::size_t{4});
+        const auto& t = *timeline;
+        QCOMPARE(t[0].verb, std::string("pause"));
+        QCOMPARE(t[0].origin, std::string("cli"));
+        QCOMPARE(t[0].outcome, std::string("paused"));
+        QVERIFY(!t[0].appliedAt.empty() && !t[0].postedAt.empty());
+        QCOMPARE(t[1].origin, std::string("workbench"));
+        QCOMPARE(t[1].detail, std::string("to 64 evaluations"));
+        QVERIFY(t[1].appliedAt.empty());      // pending
+        QCOMPARE(t[2].node, std::int64_t{7}); // the node's number, not its workspace id
+        QCOMPARE(t[3].origin, std::string()); // not recorded
+        QCOMPARE(t[3].detail, std::string("\"try VEC=8\""));
+    }
+
     // Nsight Compute's baseline for a node is the nearest ancestor that ran
     // ncu: searches profile with ncu every few nodes, so the parent often has
     // no metrics to compare with.

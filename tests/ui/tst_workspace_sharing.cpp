@@ -29,6 +29,8 @@
 #include <QtWidgets/QInputDialog>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QStatusBar>
+#include <QtWidgets/QTabWidget>
+#include <QtWidgets/QTextBrowser>
 #include <QtWidgets/QToolButton>
 
 #include <sys/stat.h>
@@ -182,6 +184,22 @@ class TestWorkspaceSharing : public QObject {
                  qPrintable(message));
         verifyFilesKept(wal, shm, "the search ended");
         QVERIFY(locksHeld(db()) > 0);
+
+        // The Steering tab: the CLI's pause and the workbench's stop, who posted each and what it did.
+        auto* steering = view->findChild<QTextBrowser*>(QStringLiteral("steeringTimeline"));
+        QVERIFY(steering);
+        QTRY_VERIFY_WITH_TIMEOUT(steering->toPlainText().contains(QStringLiteral("stop")), 20000);
+        const QString timeline = steering->toPlainText();
+        QVERIFY2(timeline.contains(QStringLiteral("pause")) && timeline.contains(QStringLiteral("cli")) &&
+                     timeline.contains(QStringLiteral("workbench")),
+                 qPrintable(timeline));
+        if (const char* dir = std::getenv("KW_SCREENSHOT_DIR")) {
+            for (auto* tabs : view->findChildren<QTabWidget*>())
+                if (const int i = tabs->indexOf(steering); i >= 0) tabs->setCurrentIndex(i);
+            view->resize(1280, 800);
+            QApplication::processEvents();
+            view->grab().save(QString::fromUtf8(dir) + "/steering_timeline.png");
+        }
 
         // The ended search goes on from the workbench: Budget… gives it two more
         // evaluations, run in this process, followed in the same tab.

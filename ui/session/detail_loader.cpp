@@ -38,6 +38,17 @@ class DetailWorker : public QObject {
             loader_, [l = loader_, request, spend = std::move(spend)] { l->deliverSpend(request, spend); }, Qt::QueuedConnection);
     }
 
+    void loadSteering(quint64 request, const std::shared_ptr<std::atomic<quint64>>& latest) {
+        if (request != latest->load()) return;
+        const auto* reader = open();
+        SteeringTimeline steering;
+        if (reader)
+            if (auto timeline = reader->steeringTimeline(searchId_)) steering = std::move(*timeline);
+        QMetaObject::invokeMethod(
+            loader_, [l = loader_, request, steering = std::move(steering)] { l->deliverSteering(request, steering); },
+            Qt::QueuedConnection);
+    }
+
   private:
     const inspect::WorkspaceReader* open() {
         if (!reader_) {
@@ -61,9 +72,10 @@ class DetailWorker : public QObject {
 
 DetailLoader::DetailLoader(std::filesystem::path database, qint64 searchId, QObject* parent)
     : QObject(parent), latestNode_(std::make_shared<std::atomic<quint64>>(0)),
-      latestSpend_(std::make_shared<std::atomic<quint64>>(0)) {
+      latestSpend_(std::make_shared<std::atomic<quint64>>(0)), latestSteering_(std::make_shared<std::atomic<quint64>>(0)) {
     qRegisterMetaType<NodeDetailsPtr>();
     qRegisterMetaType<SpendTimeline>();
+    qRegisterMetaType<SteeringTimeline>();
     worker_ = new DetailWorker(std::move(database), searchId, this);
     worker_->moveToThread(&thread_);
     thread_.setObjectName(QStringLiteral("detail-loader"));
@@ -92,6 +104,14 @@ quint64 DetailLoader::requestSpend() {
     return id;
 }
 
+quint64 DetailLoader::requestSteering() {
+    const quint64 id = ++next_;
+    latestSteering_->store(id);
+    QMetaObject::invokeMethod(
+        worker_, [w = worker_, id, latest = latestSteering_] { w->loadSteering(id, latest); }, Qt::QueuedConnection);
+    return id;
+}
+
 void DetailLoader::deliverNode(quint64 request, NodeDetailsPtr details) {
     if (request == latestNode_->load()) emit nodeReady(request, std::move(details));
 }
@@ -102,6 +122,10 @@ void DetailLoader::deliverNodeFailure(quint64 request, qint64 nodeId, const QStr
 
 void DetailLoader::deliverSpend(quint64 request, const SpendTimeline& spend) {
     if (request == latestSpend_->load()) emit spendReady(request, spend);
+}
+
+void DetailLoader::deliverSteering(quint64 request, const SteeringTimeline& steering) {
+    if (request == latestSteering_->load()) emit steeringReady(request, steering);
 }
 
 } // namespace kw::ui

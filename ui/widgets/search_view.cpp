@@ -265,6 +265,10 @@ void SearchView::buildInspector() {
     params_ = new ParamPlot(inspector_);
     params_->setObjectName(QStringLiteral("paramPlot"));
     inspector_->addTab(params_, tr("Params"));
+    steering_ = new QTextBrowser(inspector_);
+    steering_->setObjectName(QStringLiteral("steeringTimeline"));
+    steering_->setHtml(tr("<p><i>Nobody has steered this search.</i></p>"));
+    inspector_->addTab(steering_, tr("Steering"));
     connect(inspector_, &QTabWidget::currentChanged, this, [this] { refreshShownViews(); });
     progressTimer_ = new QTimer(this);
     progressTimer_->setSingleShot(true);
@@ -285,6 +289,8 @@ void SearchView::watchSelection() {
         profile_->setHtml(text);
     });
     connect(loader_, &DetailLoader::spendReady, this, [this](quint64, const SpendTimeline& spend) { showProgress(spend); });
+    connect(loader_, &DetailLoader::steeringReady, this,
+            [this](quint64, const SteeringTimeline& steering) { showSteering(steering); });
     connect(canvas_, &TreeCanvas::nodeSelected, this, &SearchView::showNode);
     connect(canvas_, &TreeCanvas::nodeContextMenu, this, &SearchView::nodeMenu);
     connect(canvas_, &TreeCanvas::nodeActivated, this,
@@ -545,6 +551,7 @@ void SearchView::addShortcuts() {
 
 void SearchView::updateProgress() {
     loader_->requestSpend(); // the plots redraw when the spend arrives
+    loader_->requestSteering();
     refreshShownViews();
 }
 
@@ -669,6 +676,33 @@ void SearchView::refreshNodeTable() {
                                                  QItemSelectionModel::Select | QItemSelectionModel::Rows);
 }
 
+// The search's steering timeline: one row a command, oldest first, with who
+// posted it (CLI or workbench), when, and what applying it did.
+void SearchView::showSteering(const SteeringTimeline& steering) {
+    if (steering.empty()) {
+        steering_->setHtml(tr("<p><i>Nobody has steered this search.</i></p>"));
+        return;
+    }
+    const auto clock = [](const std::string& iso) {
+        // 2026-11-29T03:12:45.123Z -> 03:12:45
+        const auto t = iso.find('T');
+        return QString::fromStdString(t == std::string::npos ? iso : iso.substr(t + 1, 8));
+    };
+    QString html = tr("<table cellpadding='3'><tr><th align='left'>posted (UTC)</th><th align='left'>by</th>"
+                      "<th align='left'>command</th><th align='left'>applied</th><th align='left'>outcome</th></tr>");
+    for (const auto& e : steering) {
+        QString what = QString::fromStdString(e.verb);
+        if (e.node > 0) what += QStringLiteral(" #%1").arg(e.node);
+        if (!e.detail.empty()) what += QLatin1Char(' ') + QString::fromStdString(e.detail);
+        const QString by = e.origin.empty() ? tr("(not recorded)") : QString::fromStdString(e.origin);
+        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
+                    .arg(clock(e.postedAt), by.toHtmlEscaped(), what.toHtmlEscaped(),
+                         e.appliedAt.empty() ? tr("<i>pending</i>") : clock(e.appliedAt),
+                         QString::fromStdString(e.outcome).toHtmlEscaped());
+    }
+    steering_->setHtml(html + QStringLiteral("</table>"));
+}
+
 void SearchView::showProgress(const SpendTimeline& spend) {
     const auto& layout = canvas_->layout();
     std::vector<NodeSnapshot> nodes;
@@ -744,7 +778,9 @@ bool SearchView::steer(const search::SteeringCommand& command) {
         return false;
     }
     // A writing connection for the moment of posting: the view reads through read-only ones.
-    auto id = search::postSteering(database_, searchId_, command);
+    auto posted = command;
+    posted.origin = "workbench";
+    auto id = search::postSteering(database_, searchId_, posted);
     if (!id) {
         lastRefusal_ = QString::fromStdString(id.error().message);
         // In the summary line, not a modal box: steering is often done in a hurry, mid-search.

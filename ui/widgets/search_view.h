@@ -103,6 +103,7 @@ class SearchView : public QWidget {
     void showLlmCall(const NodeSnapshot& n, const inspect::NodeDetails& details);
     void showProfile(const inspect::NodeDetails& details);
     void showProgress(const SpendTimeline& spend);
+    void showSteering(const SteeringTimeline& steering);
     void nodeMenu(qint64 id, QPoint globalPos);
     // Steering applies to a search that has not ended: buttons and node
     // actions are disabled after its end, with why.
@@ -139,6 +140,7 @@ class SearchView : public QWidget {
     RooflinePlot* roofline_ = nullptr;
     BreakdownPlot* breakdown_ = nullptr;
     QTextBrowser* llm_ = nullptr;
+    QTextBrowser* steering_ = nullptr; // who steered the search, how and when
     DetailLoader* loader_ = nullptr;
     QString ended_;
     qint64 evaluations_ = 0, budget_ = 0;
