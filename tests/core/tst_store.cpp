@@ -225,14 +225,8 @@ class TestStore : public QObject {
             SearchStore ss(*db);
             searchId = ss.createSearch(runningSearch("saxpy")).value();
             QVERIFY(ss.putSource("a", "void k() {}").ok());
-            NodeRecord n;
-            n.searchId = searchId;
-            n.origin = "seed";
-            n.sourceName = "k";
+            auto n = kw::test::doneNode(searchId, 7);
             n.sourceHash = "a";
-            n.paramsJson = "{}";
-            n.state = "done";
-            n.seq = 7;
             const auto node = ss.insertNode(n).value();
             const auto pause = ss.postCommand(searchId, "pause", "{}", "cli").value();
             QVERIFY(ss.postCommand(searchId, "budget", R"({"max_evaluations": 64})", "workbench").ok());

@@ -8,16 +8,8 @@ import unittest
 
 import torch_landlock
 import torch_rules
-
-
-def outcome(f):
-    try:
-        f()
-        return "allowed"
-    except PermissionError:
-        return "refused"
-    except OSError as e:
-        return f"errno {e.errno}"
+import forked
+from forked import outcome
 
 
 @unittest.skipUnless(torch_landlock.abi() > 0, "this kernel has no Landlock")
@@ -30,10 +22,8 @@ class OwnFolderOnly(unittest.TestCase):
         reference = os.path.join(src, "reference.py")
         with open(reference, "w") as f:
             f.write("REFERENCE = 1\n")
-        r, w = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(r)
+
+        def body():
             got = {"restrict": torch_landlock.restrict_writes([own, "/dev"])}
             cu = os.path.join(own, "kernel.cu")
             got["its .cu"] = outcome(lambda: open(cu, "w").write("__global__ void k() {}"))
@@ -49,15 +39,9 @@ class OwnFolderOnly(unittest.TestCase):
             got["through a link in its folder"] = outcome(
                 lambda: (os.symlink(reference, os.path.join(own, "link")), open(os.path.join(own, "link"), "w")))
             got["a process it starts"] = str(subprocess.run(["sh", "-c", f"echo x > {reference}"], capture_output=True).returncode)
-            os.write(w, repr(got).encode())
-            os._exit(0)
-        os.close(w)
-        data = b""
-        while chunk := os.read(r, 65536):
-            data += chunk
-        os.close(r)
-        os.waitpid(pid, 0)
-        got = eval(data.decode())  # our own child's repr of a dict of strings
+            return got
+
+        got = forked.in_child(body)
         self.assertEqual(got.pop("restrict"), "")
         for what in ("its .cu", "a build folder", "a temporary file", "/dev/null", "read the reference"):
             self.assertEqual(got[what], "allowed", what)

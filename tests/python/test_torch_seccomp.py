@@ -12,6 +12,7 @@ import threading
 import time
 import unittest
 
+import forked
 import torch_judge_host as host
 import torch_seccomp
 
@@ -19,38 +20,20 @@ HERE = os.path.dirname(os.path.abspath(torch_seccomp.__file__))
 
 
 def in_child(body):
-    """Runs body() in a forked child that installs the filter first; its
-    return value (a dict of outcome strings) comes back through a pipe."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        out = {}
-        try:
-            out = {"install": torch_seccomp.install()}
-            if out["install"] == "":
-                out.update(body())
-        except BaseException as e:  # reported, never raised in the child
-            out["crash"] = repr(e)
-        os.write(w, repr(out).encode())
-        os._exit(0)
-    os.close(w)
-    data = b""
-    while chunk := os.read(r, 65536):
-        data += chunk
-    os.close(r)
-    os.waitpid(pid, 0)
-    return eval(data.decode())  # our own child's repr of a dict of strings
+    """body() in a forked child that installs the filter first."""
+
+    def installed():
+        out = {"install": torch_seccomp.install()}
+        if out["install"] == "":
+            out.update(body())
+        return out
+
+    return forked.in_child(installed)
 
 
 def outcome(f):
-    try:
-        f()
-        return "allowed"
-    except PermissionError:
-        return "EPERM"
-    except OSError as e:
-        return f"errno {e.errno}"
+    got = forked.outcome(f)
+    return "EPERM" if got == "refused" else got
 
 
 @unittest.skipUnless(platform.system() == "Linux" and platform.machine() == "x86_64", "the filter is for x86-64 Linux")
