@@ -243,6 +243,8 @@ void k(const float* x, float* y, long n) {
                                          << "dynamic-code";
         QTest::newRow("__import__") << "m = __import__('os')"
                                     << "dunder";
+        QTest::newRow("the subclasses of object") << "s = ().__class__.__bases__[0].__subclasses__()"
+                                                  << "dunder";
         QTest::newRow("dunder attribute") << "g = ModelNew.forward.__globals__"
                                           << "dunder";
         QTest::newRow("dunder via getattr") << "g = getattr(f, '__globals__')"
@@ -446,6 +448,13 @@ if __name__ == "__main__":
                "f.write(CUDA)\n"
                "        _ext = load(name='softmax_ext', sources=[src], build_directory=str(build))\n    return _ext\n"
                "class ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return ext().softmax(x)"
+            << QStringList{"torch.softmax"};
+        QTest::newRow("module metadata, versions and plain helpers")
+            << "import contextlib, textwrap, hashlib, copy\n__all__ = ['ModelNew']\n"
+               "SRC = textwrap.dedent('    __global__ void k() {}')\n"
+               "NAME = 'ext_' + hashlib.sha1(SRC.encode()).hexdigest()[:8]\n"
+               "if torch.__version__ < '2.0':\n    raise RuntimeError(type(SRC).__name__ + ' needs torch 2')\n"
+               "with contextlib.nullcontext():\n    pass"
             << QStringList{"torch.softmax"};
         QTest::newRow("a model's own test block")
             << "class ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return own(x)\n"

@@ -35,6 +35,10 @@ ALLOWED_IMPORTS = {
     "sys", "tempfile", "logging",
     # A build folder's path as models write it (pathlib.Path(__file__).parent).
     "pathlib",
+    # Plain helpers models use around a kernel: a CUDA source's indentation
+    # (textwrap.dedent), an extension named by its source's hash, a null
+    # context, copies of their own objects, seeded draws for their own weights.
+    "contextlib", "textwrap", "hashlib", "copy", "random", "bisect", "heapq",
 }
 # Roots of the modules a candidate may import: a local name bound to one of
 # them (t = torch.cuda, o = os) is followed like an import alias.
@@ -99,12 +103,15 @@ WHY = {
 # can get); a kernel that widened its own could crowd the others out.
 DEVICE_MEMORY_CONTROLS = {"set_per_process_memory_fraction", "change_current_allocator", "CUDAPluggableAllocator",
                           "caching_allocator_alloc", "caching_allocator_delete", "MemPool", "use_mem_pool"}
-ALLOWED_DUNDER_ATTRIBUTES = {"__init__"}
+# Names and versions, read for messages and version checks (torch.__version__,
+# type(x).__name__): they reach no object's machinery, unlike __class__ or
+# __globals__.
+ALLOWED_DUNDER_ATTRIBUTES = {"__init__", "__name__", "__qualname__", "__doc__", "__version__"}
 ATTRIBUTE_BUILTINS = {"getattr", "setattr", "delattr"}
 STDLIB_REACH = {"sys", "os", "gc", "inspect", "ctypes", "subprocess", "importlib", "builtins", "threading", "multiprocessing",
                 "io", "pathlib", "shutil", "socket", "signal", "pickle", "marshal", "tempfile", "atexit", "traceback", "weakref",
                 "statistics", "time", "json", "glob", "platform", "sysconfig", "site", "types", "warnings", "logging"}
-ALLOWED_DUNDER_NAMES = {"__name__", "__file__"}  # a module's own path: where a kernel keeps its build
+ALLOWED_DUNDER_NAMES = {"__name__", "__file__", "__all__", "__doc__"}  # a module's own path: where a kernel keeps its build
 IDENTIFIER_LIKE = re.compile(r"^[A-Za-z0-9_.]+$")
 
 
