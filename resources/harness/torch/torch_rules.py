@@ -465,8 +465,7 @@ class Checker(ast.NodeVisitor):
         if not isinstance(value, ast.Call):
             return
         built = self.dotted(value.func)
-        is_extension = built[-1] in ("load_inline", "load") and (built[0] == "torch" or built[0] == "?" or
-                                                                  "cpp_extension" in built)
+        is_extension = self.extension_build(built)
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
             if is_extension:
                 self.extensions.add(target.attr)
@@ -529,10 +528,12 @@ class Checker(ast.NodeVisitor):
         bound to one, or the build call itself."""
         if isinstance(value, ast.Name):
             return value.id in self.extensions
-        if isinstance(value, ast.Call):
-            built = self.dotted(value.func)
-            return built[-1] in ("load_inline", "load") and (built[0] in ("torch", "?") or "cpp_extension" in built)
-        return False
+        return isinstance(value, ast.Call) and self.extension_build(self.dotted(value.func))
+
+    @staticmethod
+    def extension_build(path):
+        """Whether a call of `path` builds an extension (cpp_extension's load_inline or load)."""
+        return path[-1] in ("load_inline", "load") and (path[0] in ("torch", "?") or "cpp_extension" in path)
 
     def main_guard(self, test):
         return not self.name_rebound and isinstance(test, ast.Compare) and len(test.ops) == 1 \
