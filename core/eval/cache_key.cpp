@@ -31,6 +31,7 @@ std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candid
     // A result judged without the static rules (the reference against itself)
     // never answers for the same text judged with them, nor the other way.
     if (!options.staticRules) h.addField("static rules off");
+    if (!options.forbiddenOpsRecorded) h.addField("forbidden ops not recorded");
     return h.hexDigest();
 }
 

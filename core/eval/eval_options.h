@@ -33,7 +33,11 @@ struct EvalOptions {
     std::optional<double> runTimeoutS;
     std::optional<double> compileTimeoutS;
     bool staticRules = true; // reject forbidden constructs before building
-    bool useCache = true;    // serve identical evaluations from the store
+    // torch: the judge records one check call and refuses a candidate that
+    // ran an op the problem forbids (by behaviour, whatever the names). Off
+    // only for the reference judged against itself.
+    bool forbiddenOpsRecorded = true;
+    bool useCache = true; // serve identical evaluations from the store
     std::string compiler = "g++";
     bool torchCompileBaseline = true; // torch backend: time torch.compile of the reference too
     std::string cudaArch;             // cuda backend: nvcc -arch for the target (empty: the problem's)

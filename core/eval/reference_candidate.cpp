@@ -12,6 +12,7 @@ Candidate referenceCandidate(const problem::ProblemSpec& problem) {
 
 EvalOptions referenceOptions(EvalOptions options) {
     options.staticRules = false;
+    options.forbiddenOpsRecorded = false;
     return options;
 }
 

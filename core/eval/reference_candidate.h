@@ -11,8 +11,9 @@ namespace kw::eval {
 // candidate module defines and runs in the candidate's runner.
 Candidate referenceCandidate(const problem::ProblemSpec& problem);
 
-// `options` for judging the reference: the static rules are off, since the
-// reference may call what candidates may not (the problem's forbidden ops).
+// `options` for judging the reference: the static rules and the record of
+// the ops it runs are off, since the reference may call what candidates may
+// not (the problem's forbidden ops).
 EvalOptions referenceOptions(EvalOptions options);
 
 } // namespace kw::eval

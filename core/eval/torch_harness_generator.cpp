@@ -71,6 +71,7 @@ Result<std::string> TorchHarnessGenerator::jobConfig(const problem::ProblemSpec&
         {"input_secret", o.inputSecret ? nlohmann::json(std::to_string(*o.inputSecret)) : nlohmann::json(nullptr)},
         {"static_rules", o.staticRules},
         {"forbidden", p.forbidden},
+        {"record_ops", o.forbiddenOpsRecorded},
         {"call_timeout_s", o.callTimeoutS.value_or(p.limits.callTimeoutS)},
         // A kernel's first call on a shape may compile it (Triton, inline CUDA, Inductor).
         {"compile_allowance_s", o.compileTimeoutS.value_or(p.limits.compileTimeoutS)},
@@ -103,6 +104,7 @@ Result<JobDescription> TorchHarnessGenerator::write(const problem::ProblemSpec& 
     const std::pair<std::string, std::string> files[] = {
         {"src/torch_judge.py", embeddedTemplates().at("torch_judge.py")},
         {"src/torch_judge_host.py", embeddedTemplates().at("torch_judge_host.py")},
+        {"src/torch_judge_ops.py", embeddedTemplates().at("torch_judge_ops.py")},
         {"src/torch_judge_precision.py", embeddedTemplates().at("torch_judge_precision.py")},
         {"src/torch_judge_profile.py", embeddedTemplates().at("torch_judge_profile.py")},
         {"src/torch_judge_protocol.py", embeddedTemplates().at("torch_judge_protocol.py")},

@@ -93,17 +93,26 @@ if want written_cuda; then
     --sandbox "$sandbox" --no-compile-baseline > "$out/torch-written-cuda.json" 2> "$out/torch-written-cuda.err"
   summary "CUDA written to its folder (load)" ok "$out/torch-written-cuda.json" || failures=$((failures + 1))
 fi
+# gpu_softmax forbids softmax (its policy: the candidate writes it). A cheat
+# whose work is torch's own softmax, to show what its trick gains over an
+# honest 1x, says "# problem: library" on its second line and runs on the
+# same reference imported with the default policy (library ops allowed).
+library=$out/library_softmax
+"$cli" problem import "$root/resources/problems/gpu/$problem/reference.py" --out "$library" > "$out/library-import.log" 2>&1 \
+  || { echo "verify_torch_backend: the library softmax problem did not import:"; cat "$out/library-import.log"; }
 for f in "$root"/tests/gpu/torch/*.py; do
   name=$(basename "$f" .py)
   want "$name" || continue
   expected=$(sed -n '1s|^# expect: \([a-z_|-]*\)$|\1|p' "$f")
   [ -n "$expected" ] || continue
+  on=$problem
+  [ "$(sed -n 2p "$f")" = "# problem: library" ] && on=$library
   compile=(--no-compile-baseline)
   [ "$expected" = matches-compile ] && compile=()
   for rules in "" --no-static-rules; do
     label=$name${rules:+ (no rules)}
     file=$out/torch-$name${rules:+-norules}
-    "$cli" --db "$db" eval --problem "$problem" --candidate "$f" --no-cache --json --call-timeout 5 --compile-timeout 45 --sandbox "$sandbox" "${compile[@]}" $rules \
+    "$cli" --db "$db" eval --problem "$on" --candidate "$f" --no-cache --json --call-timeout 5 --compile-timeout 45 --sandbox "$sandbox" "${compile[@]}" $rules \
       > "$file.json" 2> "$file.err"
     summary "$label" "$expected" "$file.json" "${rules:-rules}" || failures=$((failures + 1))
   done

@@ -5,6 +5,7 @@
 // every param at its last value).
 #include "eval_fixture.h"
 
+#include "eval/reference_candidate.h"
 #include "eval/static_rules.h"
 #include "util/files.h"
 
@@ -202,6 +203,33 @@ class TestBundledProblems : public QObject {
             const std::string expected = busyTwice ? "busy or unavailable" : "the second judge ran";
             QVERIFY2(r.message.find(expected) != std::string::npos, r.message.c_str());
         }
+    }
+
+    // A torch problem's forbidden ops reach its judge, which records one
+    // check call and refuses a candidate that ran one (torch_judge_ops, unit
+    // tests in tests/python); the reference against itself is not recorded,
+    // and its result is never served for a candidate's.
+    void forbiddenOpsAreRecordedForCandidatesNotTheReference() {
+        const auto spec = problem::loadProblem(test::bundledProblemsDir() / "gpu" / "gpu_softmax");
+        QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
+        QVERIFY(!spec->forbidden.empty());
+        eval::EvalOptions options;
+        options.useCache = false;
+        options.staticRules = false; // the reference's options differ from these by the record alone
+        const auto& seed = spec->seeds.front();
+        std::string keys[2];
+        for (const bool reference : {false, true}) {
+            const auto o = reference ? eval::referenceOptions(options) : options;
+            auto job = fixture_.evaluator().prepare(*spec, eval::Candidate{seed.name, seed.text, {}}, o);
+            QVERIFY2(job.ok(), job.ok() ? "" : job.error().message.c_str());
+            const auto text = readTextFile(job->request.dir / "src" / "torch_job.json");
+            QVERIFY(text);
+            const auto config = nlohmann::json::parse(*text);
+            QCOMPARE(config.at("record_ops").get<bool>(), !reference);
+            QCOMPARE(config.at("forbidden").size(), spec->forbidden.size());
+            keys[reference] = job->cacheKey;
+        }
+        QVERIFY(keys[0] != keys[1]);
     }
 
     // When the torch judge stops timing (torch_judge_precision, plain Python):

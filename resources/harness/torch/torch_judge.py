@@ -44,6 +44,7 @@ import sys
 import time
 import traceback
 
+import torch_judge_ops
 import torch_judge_protocol
 from torch_judge_host import (become_subreaper, children_now, group_of, kill_descendants, mps_pipe, pin, signal_all, take_timing_lock,
                               task_room, timing_cpus, tree_of)
@@ -1083,6 +1084,8 @@ class Judge:
                         self.seconds["check_first_calls"] += time.perf_counter() - t_call
                     got = self.outputs(cand, outs[0], where)
                     self.check_outputs(shape, label, expected, got, checks, f"{where} (call {call + 1})", record=call == 0)
+                if si == 0 and "ops_recorded" not in self.env:
+                    self.record_ops(cand, s_in, f"{where} (call 3)")
                 self.forget([ref, cand], s_in)
                 self.forget([ref, cand], s_state)
 
@@ -1412,6 +1415,35 @@ class Judge:
         for r in kernels:
             if not r.dead:
                 pin(r.proc.pid, before)
+
+    def record_ops(self, r, s, where):
+        """The problem's forbidden operations, judged by what the candidate
+        ran: one more call on a check set under PyTorch's profiler (after two
+        correct ones, so its compiles are done), every ATen op and device
+        kernel it ran, against the forbidden list (torch_judge_ops). A
+        problem that forbids nothing skips it."""
+        words = torch_judge_ops.op_words(self.job.get("forbidden", [])) if self.job.get("record_ops", True) else []
+        self.env["ops_recorded"] = {"forbidden": words}
+        if not words:
+            return
+        t0 = time.perf_counter()
+        phase("candidate's ops recorded")
+        try:
+            reply = r.request({"op": "record", "ids": [s.id]}, self.job["call_timeout_s"] + 30.0, where)
+        except RunnerFailure as f:
+            self.fail_runner(f, where)
+        finally:
+            self.seconds["record_ops"] = time.perf_counter() - t0
+        if reply.get("type") != "recorded":
+            raise Finished("runtime_error", f"the candidate's runner answered something else than the record of its ops {where}")
+        try:
+            ops, kernels, note = torch_judge_ops.validated(reply)
+        except torch_judge_ops.BadRecord as e:
+            raise Finished("runtime_error", f"the candidate's runner sent {e} {where}")
+        self.env["ops_recorded"].update({"ops": len(ops), "kernels": len(kernels), **({"note": note} if note else {})})
+        hits = torch_judge_ops.forbidden_ran(ops, kernels, words)
+        if hits:
+            raise Finished("sandbox_violation", torch_judge_ops.violation_text(hits, where))
 
     def profile_breakdown(self, r, s, shape):
         """One call of the candidate on input set `s` under PyTorch's profiler,

@@ -379,6 +379,19 @@ class Runner:
         return device_events(torch, prof)
 
 
+    def on_record(self, msg):
+        """One call on set `ids[0]` under PyTorch's profiler: every ATen op
+        it dispatched (with the candidate's line that reached it) and every
+        device kernel, for the judge to look for the problem's forbidden
+        operations (torch_judge_ops)."""
+        from torch_judge_ops import record_call
+
+        args = self.args(msg["ids"][0])
+        module_file = os.path.basename(getattr(self.module, "__file__", "") or "candidate.py")
+        with self.torch.no_grad():
+            return record_call(self.torch, lambda: self.model(*args), module_file)
+
+
 MAX_PROFILE_EVENTS = 4096
 
 
@@ -483,6 +496,8 @@ def main():
                 send(sock, {"type": "done", "seq": seq, "outputs": outputs, "self_timed": runner.self_timed})
             elif op == "profile":
                 send(sock, {"type": "profiled", "seq": seq, "events": runner.on_profile(msg)})
+            elif op == "record":
+                send(sock, dict(runner.on_record(msg), type="recorded", seq=seq))
         except BaseException as exc:
             kind, text = error_kind(runner.torch, exc)
             if kind == "oom" and runner.room:

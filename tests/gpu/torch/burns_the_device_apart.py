@@ -1,4 +1,5 @@
 # expect: no-gain
+# problem: library
 # Starts a helper in a process group of its own with a CUDA context of its
 # own that keeps the device busy with matrix products, so that whatever is
 # timed beside it runs slower: a judge that froze only the candidate's

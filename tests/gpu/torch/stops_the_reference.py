@@ -1,4 +1,5 @@
 # expect: no-gain
+# problem: library
 # Starts a helper in a process group of its own (setpgid, which ninja uses
 # and the runner's filter allows; setsid, refused, is tried first) that
 # stops and continues the problem's runners, found in /proc by their

@@ -1,0 +1,222 @@
+"""The problem's forbidden operations judged by what a candidate ran
+(torch_judge_ops): honest kernels in the styles models write pass, a
+forbidden op reached under another name is found with its call site.
+Records are made by PyTorch's real profiler on the CPU build; skipped where
+torch does not import."""
+import importlib.util
+import json
+import os
+import tempfile
+import textwrap
+import unittest
+
+try:
+    import torch
+except ImportError:  # the judge's hosts have it; a bare Python need not
+    torch = None
+
+import torch_judge_ops as ops
+
+PROBLEMS = os.path.join(os.path.dirname(__file__), "..", "..", "resources", "problems", "gpu")
+
+
+def forbidden_of(problem):
+    with open(os.path.join(PROBLEMS, problem, "problem.json")) as f:
+        return json.load(f)["forbidden"]
+
+
+def recorded(source, make_input, problem):
+    """What the candidate's forward runs under the profiler, judged against
+    `problem`'s forbidden list: the hits."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "candidate.py")
+        with open(path, "w") as f:
+            f.write(textwrap.dedent(source))
+        spec = importlib.util.spec_from_file_location("candidate_under_test", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        model = module.ModelNew()
+        x = make_input()
+        with torch.no_grad():
+            record = ops.record_call(torch, lambda: model(x), "candidate.py")
+    got_ops, kernels, _ = ops.validated(json.loads(json.dumps(record)))  # as it crosses the socket
+    return ops.forbidden_ran(got_ops, kernels, ops.op_words(forbidden_of(problem)))
+
+
+def rows():
+    return torch.randn(4, 64)
+
+
+class Words(unittest.TestCase):
+    def test_each_bundled_problem_names_its_operations(self):
+        expected = {
+            "gpu_softmax": ["softmax", "log_softmax"],
+            "gpu_layernorm": ["layer_norm", "group_norm", "instance_norm", "batch_norm"],
+            "gpu_dwconv1d_silu": ["conv", "convolution", "conv_depthwise", "silu"],
+            "gpu_fm_classic": ["sum", "einsum", "bmm", "matmul"],
+            "gpu_rmsnorm_fwd": ["rms_norm"],
+            "gpu_rmsnorm_bwd": ["rms_norm"],
+            "gpu_mapid": ["bucketize", "searchsorted"],
+            "gpu_batch_event_truncate": ["repeat_interleave", "masked_select"],
+        }
+        for problem, words in expected.items():
+            with self.subTest(problem=problem):
+                self.assertEqual(ops.op_words(forbidden_of(problem)), words)
+
+    def test_entries_that_name_no_op_give_none(self):
+        self.assertEqual(ops.op_words(["torch.compile", "torch._inductor", "torch.ops", "torch.autograd", ".backward(",
+                                       "torch.func", "functorch", 3, None, "", "x-y"]), [])
+
+
+class Matching(unittest.TestCase):
+    def test_an_op_its_variants_and_its_library_form(self):
+        hits = [("aten::softmax", "softmax"), ("aten::_softmax", "softmax"), ("aten::_softmax.out", "softmax"),
+                ("aten::log_softmax", "softmax"), ("aten::silu_", "silu"), ("aten::conv1d", "conv"),
+                ("aten::conv_depthwise2d", "conv_depthwise"), ("aten::native_layer_norm", "layer_norm"),
+                ("aten::cudnn_convolution", "convolution"), ("aten::sum.dim_IntList", "sum")]
+        for name, word in hits:
+            with self.subTest(name=name, word=word):
+                self.assertTrue(ops.op_hits(name, word))
+
+    def test_ops_that_only_share_letters_are_not_it(self):
+        misses = [("aten::cumsum", "sum"), ("aten::nansum", "sum"), ("aten::convolution", "conv"), ("aten::baddbmm", "bmm"),
+                  ("aten::empty_like", "softmax"), ("aten::addmm", "matmul"), ("aten::sigmoid", "silu")]
+        for name, word in misses:
+            with self.subTest(name=name, word=word):
+                self.assertFalse(ops.op_hits(name, word))
+
+    def test_a_library_kernel_is_found_by_name_an_own_kernel_never(self):
+        self.assertTrue(ops.kernel_hits(
+            "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float>(float*, float const*, int)",
+            "softmax"))
+        self.assertTrue(ops.kernel_hits("void at::native::vectorized_layer_norm_kernel<float, float>(int, float, ...)",
+                                        "layer_norm"))
+        for own in ("softmax_kernel", "void softmax_kernel<float>(float const*, float*, int)", "_layer_norm_fwd_fused",
+                    "triton_per_fused__softmax_0"):
+            with self.subTest(own=own):
+                self.assertFalse(ops.kernel_hits(own, "softmax") or ops.kernel_hits(own, "layer_norm"))
+
+
+class Records(unittest.TestCase):
+    def test_a_record_the_runner_did_not_make_is_refused(self):
+        bad = [None, [], {"ops": []}, {"ops": {}, "kernels": []}, {"ops": [["aten::x", True, ""]], "kernels": []},
+               {"ops": [["aten::x", 0, ""]], "kernels": []}, {"ops": [["aten::x", 1]], "kernels": []},
+               {"ops": [], "kernels": [["k", 1.5]]}, {"ops": [], "kernels": [], "note": 7},
+               {"ops": [["aten::x", 1, ""]] * (ops.MAX_RECORDED + 1), "kernels": []}]
+        for reply in bad:
+            with self.subTest(reply=str(reply)[:60]):
+                with self.assertRaises(ops.BadRecord):
+                    ops.validated(reply)
+
+    def test_long_names_are_cut(self):
+        got, kernels, _ = ops.validated({"ops": [["aten::" + "x" * 1000, 2, "y" * 1000]], "kernels": [["k" * 1000, 1]]})
+        self.assertEqual(len(got[0][0]), ops.MAX_NAME)
+        self.assertEqual(len(got[0][2]), ops.MAX_NAME)
+        self.assertEqual(len(kernels[0][0]), ops.MAX_NAME)
+
+    def test_the_refusal_names_what_ran_where_and_what_to_do(self):
+        text = ops.violation_text([{"word": "softmax", "what": "op", "name": "aten::softmax", "calls": 1,
+                                    "site": "forward (candidate.py:12)"}], "shape one seed 1 (call 3)")
+        for part in ("aten::softmax", "forward (candidate.py:12)", "forbids softmax", "own kernel", "shape one seed 1"):
+            self.assertIn(part, text)
+
+
+@unittest.skipIf(torch is None, "torch does not import here")
+class WhatRan(unittest.TestCase):
+    def test_honest_styles_run_nothing_forbidden(self):
+        # Names that start like the op, a store of an nn module never called,
+        # a fallback branch that does not run, the op's pieces by hand.
+        source = """
+            import torch
+            import torch.nn as nn
+            import torch.nn.functional as F
+
+            def softmax_rows(x):
+                m = x.max(dim=-1, keepdim=True).values
+                e = torch.exp(x - m)
+                return e / e.sum(dim=-1, keepdim=True)
+
+            class ModelNew(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.softmax = nn.Softmax(dim=-1)  # kept from the reference, never called
+                    self.softmax_impl = softmax_rows
+
+                def forward(self, x):
+                    if x.dim() != 2:  # a fallback that does not run here
+                        return F.softmax(x, dim=-1)
+                    return self.softmax_impl(x)
+        """
+        self.assertEqual(recorded(source, rows, "gpu_softmax"), [])
+
+    def test_the_op_under_another_name_is_found_with_its_site(self):
+        source = """
+            import torch.nn as nn
+
+            class ModelNew(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.act = nn.Softmax(dim=-1)
+
+                def forward(self, x):
+                    return self.act(x)
+        """
+        hits = recorded(source, rows, "gpu_softmax")
+        self.assertEqual([h["word"] for h in hits], ["softmax"])
+        self.assertIn("softmax", hits[0]["name"])
+        self.assertIn("candidate.py:", hits[0]["site"])
+
+    def test_the_op_reached_by_a_string_is_found(self):
+        source = """
+            import torch
+            import torch.nn as nn
+
+            class ModelNew(nn.Module):
+                def forward(self, x):
+                    return getattr(torch, "soft" + "max")(x, -1)
+        """
+        self.assertEqual([h["word"] for h in recorded(source, rows, "gpu_softmax")], ["softmax"])
+
+    def test_a_norm_module_under_another_name_is_found(self):
+        source = """
+            import torch.nn as nn
+
+            class ModelNew(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.bn = nn.LayerNorm(64)
+
+                def forward(self, x):
+                    return self.bn(x)
+        """
+        self.assertEqual([h["word"] for h in recorded(source, rows, "gpu_layernorm")], ["layer_norm"])
+
+    def test_a_conv_through_functional_is_found_and_a_helper_op_is_not_the_sum(self):
+        conv = """
+            import torch
+            import torch.nn as nn
+            import torch.nn.functional as F
+
+            class ModelNew(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.w = torch.randn(8, 1, 3)
+
+                def forward(self, x):
+                    return F.silu(F.conv1d(x, self.w, padding=1, groups=8))
+        """
+        hits = recorded(conv, lambda: torch.randn(2, 8, 32), "gpu_dwconv1d_silu")
+        self.assertEqual(sorted(h["word"] for h in hits), ["conv", "convolution", "silu"])
+        cumsum = """
+            import torch
+            import torch.nn as nn
+
+            class ModelNew(nn.Module):
+                def forward(self, x):
+                    return torch.cumsum(x, 1)[:, -1:] * 0.5
+        """
+        self.assertEqual(recorded(cumsum, rows, "gpu_fm_classic"), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
