@@ -185,9 +185,10 @@ std::string CppHarnessGenerator::kernelHeader(const problem::ProblemSpec& proble
 }
 
 const std::vector<std::string>& judgeTemplateFiles() {
-    static const std::vector<std::string> files{
-        "judge_main.cpp",   "judge_buffers.h",  "judge_result.h",   "judge_runners.h",   "judge_cases.h",
-        "judge_protocol.h", "harness_common.h", "runner_seccomp.h", "kernel_runner.cpp", "runner_alloc_guard.h"};
+    static const std::vector<std::string> files{"judge_main.cpp",    "judge_buffers.h",     "judge_result.h",
+                                                "judge_runners.h",   "judge_cases.h",       "judge_protocol.h",
+                                                "harness_common.h",  "runner_seccomp.h",    "runner_landlock.h",
+                                                "kernel_runner.cpp", "runner_alloc_guard.h"};
     return files;
 }
 
@@ -365,7 +366,9 @@ static std::string profilePreparation(ProfileLevel level, const std::string& com
          "    LL=(); l3=$(getconf LEVEL3_CACHE_SIZE 2> /dev/null); [ \"${l3:-0}\" -gt 268435456 ] 2> /dev/null && "
          "LL=(--LL=33554432,16,64)\n"
          "    nm -C --defined-only \"$SO_CG\" > profile/candidate-symbols.txt 2> /dev/null\n"
-         "    JUDGE_PROFILE=(--cachegrind \"$SO_CG\" valgrind --tool=cachegrind --cache-sim=yes \"${LL[@]}\" "
+         "    # Its temporary files go where the judge lets it write (Landlock: profile/ and this folder).\n"
+         "    JUDGE_PROFILE=(--cachegrind \"$SO_CG\" /usr/bin/env \"TMPDIR=$PWD/build/cachegrind-tmp\" valgrind --vgdb=no "
+         "--tool=cachegrind --cache-sim=yes \"${LL[@]}\" "
          "--cachegrind-out-file=profile/cachegrind.out)\n"
          "  fi\n"
          "fi\n";

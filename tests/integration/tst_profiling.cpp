@@ -8,6 +8,7 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
+#include <QtCore/QScopeGuard>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -197,6 +198,34 @@ class TestProfiling : public QObject {
         QCOMPARE(result["status"].toString(), QString("ok"));
         QVERIFY2(result["speedup"].toDouble() < 10, qPrintable(r.out));
         QVERIFY2(r.out.contains("\"strays_killed\": 1") || r.out.contains("\"strays_killed\":1"), qPrintable(r.out));
+    }
+
+    // Nor can the profiling runner rewrite the job: its writes are kept in
+    // profile/ and a temporary folder (Landlock), so the reference's library
+    // stays as built and the judge's phase file is never a FIFO that would
+    // block the judge (which makes its files afresh anyway).
+    void theProfilingRunnerWritesOnlyItsOwnFolder() {
+        auto r = cli({"eval", "--problem", data("problems/saxpy"), "--candidate",
+                      data("candidates/saxpy/rewrites_the_job_under_valgrind.cpp"), "--profile", "cachegrind", "--json",
+                      "--time-budget", "0.3", "--no-static-rules", "--no-cache", "--keep-job"});
+        const auto result = r.json().object();
+        QVERIFY2(result["status"].toString() == "ok", qPrintable(r.out + r.err));
+        const auto isolation = result["env"].toObject()["isolation"].toObject();
+        const QString files = isolation["profiler_files"].toString();
+        QVERIFY2(!files.isEmpty(), qPrintable(r.out));
+        const qsizetype at = r.err.indexOf("job dir kept: ");
+        QVERIFY2(at >= 0, qPrintable(r.err));
+        const QString dir = r.err.mid(at + 14).section('\n', 0, 0).trimmed();
+        const auto cleanup = qScopeGuard([&] { QDir(dir).removeRecursively(); });
+        // Whatever the host allows, the judge was never held by a FIFO.
+        QVERIFY2(QFileInfo(dir + "/build/phase").isFile() || !QFileInfo::exists(dir + "/build/phase"), qPrintable(dir));
+        if (files.startsWith("not confined"))
+            QSKIP(qPrintable("this host cannot confine the profiling runner's writes: " + files));
+        QCOMPARE(files, QString("own folder"));
+        QFile so(dir + "/build/reference.so");
+        QVERIFY(so.open(QIODevice::ReadOnly));
+        QVERIFY2(!so.readAll().endsWith("REWRITTEN"), "the profiling runner rewrote the reference's library");
+        QVERIFY(QFileInfo(dir + "/build/phase").isFile());
     }
 
     void countersLevelReportsWhatTheMachineAllows() {

@@ -68,6 +68,7 @@
 #include <random>
 
 #include "judge_buffers.h"
+#include "runner_landlock.h"
 
 // The generated, problem-specific part: KW_* constants, kw_build_case,
 // kw_bytes, kw_flops, kw_size_json, kw_case_bytes (a shape's bytes before
@@ -312,7 +313,7 @@ std::vector<int> threadIds(pid_t pid) {
 void profileBreakdown(Runner& cand, SharedCase& sc, const KwShape& shape, Json& res, double limitS) {
     mkdir("profile", 0755);
     const auto unavailable = [](const std::string& why) {
-        if (FILE* f = std::fopen("profile/unavailable-breakdown.txt", "w")) {
+        if (FILE* f = freshFile("profile/unavailable-breakdown.txt")) {
             std::fprintf(f, "%s\n", why.c_str());
             std::fclose(f);
         }
@@ -371,7 +372,7 @@ void profileBreakdown(Runner& cand, SharedCase& sc, const KwShape& shape, Json& 
     for (size_t i = 0; i < sorted.size(); ++i)
         j += std::string(i ? "," : "") + "{\"name\":" + q(sorted[i].first) + ",\"kind\":\"" + sorted[i].second.kind +
              "\",\"calls\":" + std::to_string(sorted[i].second.calls) + ",\"us\":" + num(sorted[i].second.us) + "}";
-    if (FILE* f = std::fopen("profile/breakdown.json", "w")) {
+    if (FILE* f = freshFile("profile/breakdown.json")) {
         std::fprintf(f, "%s]}\n", j.c_str());
         std::fclose(f);
     }
@@ -428,7 +429,7 @@ void profileCounters(Runner& cand, SharedCase& sc, double perCall, Json& res) {
         if (!ok) {
             for (auto& v : fds)
                 for (int fd : v) close(fd);
-            if (FILE* f = std::fopen("profile/unavailable-counters.txt", "w")) {
+            if (FILE* f = freshFile("profile/unavailable-counters.txt")) {
                 std::fprintf(f, "the counting run failed: %s\n", scratch.message.c_str());
                 std::fclose(f);
             }
@@ -452,7 +453,7 @@ void profileCounters(Runner& cand, SharedCase& sc, double perCall, Json& res) {
         reason =
             "perf_event_open refused every hardware event (" + hwReason + "; kernel.perf_event_paranoid=" + perfParanoid() +
             "): virtual machines without a virtual PMU and containers that filter the call have none; cachegrind works anywhere";
-    if (FILE* f = std::fopen("profile/counters.json", "w")) {
+    if (FILE* f = freshFile("profile/counters.json")) {
         const std::string out = "{\"available\":" + std::string(anyHardware ? "true" : "false") + ",\"reason\":" + q(reason) +
                                 ",\"calls\":" + std::to_string(calls) + ",\"threads\":" + std::to_string(tids.size()) +
                                 ",\"seconds_per_call\":" + num(wall / calls) + ",\"per_call\":{" + perCallJson +
@@ -465,14 +466,19 @@ void profileCounters(Runner& cand, SharedCase& sc, double perCall, Json& res) {
 
 // One candidate call under a wrapper (valgrind's cachegrind) in a runner of
 // its own. The wrapper cannot host a seccomp filter, so this runs only after
-// the verdict is decided, and the judge writes result.json after it is gone.
-void profileUnderWrapper(const std::string& so, const std::vector<std::string>& wrapper, SharedCase& sc,
-                         const std::string& tool = "cachegrind") {
+// the shape's verdict is decided; `writable` (cachegrind: profile/ and a
+// temporary folder) keeps its writes and its children's there (Landlock),
+// and whatever it left running is killed before any other runner is timed
+// again (`others`: the runners that stay). The judge writes result.json
+// after it is gone.
+void profileUnderWrapper(const std::string& so, const std::vector<std::string>& wrapper, SharedCase& sc, Json& res,
+                         const std::vector<const Runner*>& others, const std::string& tool = "cachegrind",
+                         const std::vector<std::string>* writable = nullptr) {
     Runner r;
     r.name = "candidate (profiled)";
     r.candidate = true;
     Json scratch;
-    if (!spawn(r, so, wrapper, false).empty()) return;
+    if (!spawn(r, so, wrapper, false, writable).empty()) return;
     ShortMsg hello{};
     bool timedOut = false;
     const double limit = std::max(600.0, 50 * KW_CALL_TIMEOUT_S);
@@ -489,12 +495,21 @@ void profileUnderWrapper(const std::string& so, const std::vector<std::string>& 
         if (!r.dead) usleep(10000);
     }
     if (!scratch.ok())
-        if (FILE* f = std::fopen(("profile/unavailable-" + tool + ".txt").c_str(), "w")) {
+        if (FILE* f = freshFile(("profile/unavailable-" + tool + ".txt").c_str())) {
             std::fprintf(f, "the profiled call failed: %s\n%s\n", scratch.message.c_str(), stderrText(r).substr(0, 300).c_str());
             std::fclose(f);
         }
     kill(-r.pid, SIGKILL); // its process group: whatever it started
     killRunner(r);
+    if (writable) {
+        const std::string err = stderrText(r);
+        const size_t at = err.find(kUnconfinedWrites);
+        res.profilerFiles = at == std::string::npos
+                                ? "own folder"
+                                : "not confined: " + err.substr(at + std::strlen(kUnconfinedWrites),
+                                                                err.find('\n', at) - at - std::strlen(kUnconfinedWrites));
+    }
+    res.straysKilled += killStrays(others);
 }
 
 struct Options {
@@ -513,7 +528,7 @@ struct Options {
 // a seccomp filter, as under cachegrind; the verdict is decided by then. A
 // host that keeps the counters from this user, or an ncu that profiled
 // nothing, leaves profile/unavailable-ncu.txt saying why.
-void profileUnderNcu(const Options& opt, SharedCase& sc) {
+void profileUnderNcu(const Options& opt, SharedCase& sc, Json& res, const std::vector<const Runner*>& others) {
     mkdir("profile", 0755); // run.sh cleared it: a note found afterwards is the profiled call's
     const std::string log = "build/ncu.log";
     // ncu keeps its settings under HOME; a runner's environment has none.
@@ -523,14 +538,14 @@ void profileUnderNcu(const Options& opt, SharedCase& sc) {
     profileUnderWrapper("build/candidate.so",
                         {"/usr/bin/env", "HOME=" + home, opt.ncu, "--csv", "--page", "raw", "--metrics", opt.ncuMetrics,
                          "--target-processes", "all", "--launch-count", "16", "--log-file", log},
-                        sc, "ncu");
+                        sc, res, others, "ncu");
     const std::string out = readFileTail(log.c_str(), 8 << 20);
     std::string tail = out.size() > 1500 ? out.substr(out.size() - 1500) : out;
     for (char& c : tail)
         if (c == '\n') c = ' ';
     // Appended: the profiled call's own failure, when there was one, comes first.
     const auto note = [](const std::string& why) {
-        if (FILE* f = std::fopen("profile/unavailable-ncu.txt", "a")) {
+        if (FILE* f = freshFile("profile/unavailable-ncu.txt", true)) {
             std::fprintf(f, "%s\n", why.c_str());
             std::fclose(f);
         }
@@ -542,7 +557,7 @@ void profileUnderNcu(const Options& opt, SharedCase& sc) {
     if (header == std::string::npos)
         return note("ncu profiled no kernel of the candidate's call: " + (tail.empty() ? std::string("it wrote nothing") : tail));
     if (access("profile/unavailable-ncu.txt", F_OK) == 0) return note("ncu's log: " + tail);
-    if (FILE* f = std::fopen("profile/ncu.csv", "w")) {
+    if (FILE* f = freshFile("profile/ncu.csv")) {
         std::fputs(out.substr(header).c_str(), f);
         std::fclose(f);
     }
@@ -825,7 +840,10 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
         }
         if (s == 0 && !opt.cachegrindSo.empty()) {
             setPhase("profiling the candidate under cachegrind");
-            profileUnderWrapper(opt.cachegrindSo, opt.cachegrindWrapper, *timer.pool[0]);
+            mkdir("build/cachegrind-tmp", 0700);
+            const std::vector<std::string> writable{"profile", "build/cachegrind-tmp", "/dev"};
+            profileUnderWrapper(opt.cachegrindSo, opt.cachegrindWrapper, *timer.pool[0], res,
+                                std::vector<const Runner*>(timed.begin(), timed.end()), "cachegrind", &writable);
         }
 #ifdef KW_CUDA
         if (s == KW_NUM_TIME_SHAPES - 1 && res.ok()) {
@@ -834,7 +852,7 @@ bool timingPhase(Kernels& k, Json& res, const Options& opt, std::vector<double>&
             if (!res.ok()) return false;
             if (!opt.ncu.empty()) {
                 setPhase("profiling one call of the candidate under ncu");
-                profileUnderNcu(opt, *timer.pool[0]);
+                profileUnderNcu(opt, *timer.pool[0], res, std::vector<const Runner*>(timed.begin(), timed.end()));
             }
         }
 #endif
@@ -936,7 +954,7 @@ int run(const Options& opt) {
     // the verdict, or is there to rewrite it.
     // Counted, not charged: only an unfiltered runner (valgrind's, ncu's) can
     // leave any, and a profiler's own helpers would count too.
-    res.straysKilled = killDescendants();
+    res.straysKilled += killDescendants();
     setPhase("done");
     writeResult(res, "");
     return 0;

@@ -22,6 +22,7 @@ struct Json {
     int wideChecked = 0,
         wideOutsideDomain = 0; // check shapes on wide inputs: compared, and skipped (the reference left the finite numbers)
     std::string seccomp = "on";
+    std::string profilerFiles; // the unfiltered profiling runner's writes: "own folder", or why not ("": none ran)
     uint64_t secret = 0;
     bool secretGiven = false;
     bool fail(const std::string& status, const std::string& message) {
@@ -33,6 +34,28 @@ struct Json {
     }
     bool ok() const { return status == "ok"; }
 };
+
+// A file the judge writes in the job dir, opened so that nothing found at
+// the path can hold the judge: a process of the candidate's that ran with no
+// filter (under a profiler) may have left a FIFO there (opening one to write
+// blocks until the job is killed) or a link. Anything not a regular file is
+// removed and the file made afresh, exclusively, never followed. nullptr
+// when that fails.
+FILE* freshFile(const char* path, bool append = false) {
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        const int flags =
+            O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (append ? O_APPEND : O_TRUNC) | (attempt ? O_EXCL : 0);
+        const int fd = open(path, flags, 0644);
+        struct stat st {};
+        if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+            if (FILE* f = fdopen(fd, append ? "a" : "w")) return f;
+        }
+        if (fd >= 0) close(fd);
+        unlink(path);
+    }
+    return nullptr;
+}
 
 std::string envJson(const Json& r) {
     return std::string("{\"host\":") + q(hostName()) + ",\"cpu\":" + q(cpuModel()) +
@@ -49,7 +72,8 @@ std::string envJson(const Json& r) {
 #else
            ",\"own_code_enforced\":" + std::string(KW_OWN_CODE ? "true" : "false") +
 #endif
-           ",\"strays_killed\":" + std::to_string(r.straysKilled) + "}}";
+           ",\"strays_killed\":" + std::to_string(r.straysKilled) +
+           (r.profilerFiles.empty() ? std::string() : ",\"profiler_files\":" + q(r.profilerFiles)) + "}}";
 }
 
 void writeResult(const Json& r, const std::string& buildLog) {
@@ -71,7 +95,7 @@ void writeResult(const Json& r, const std::string& buildLog) {
     // Told only now that every candidate process is gone: it reproduces the inputs.
     out += "\"input_secret\":\"" + std::to_string(r.secret) + "\",\n";
     out += "\"env\":" + envJson(r) + "\n}\n";
-    FILE* f = std::fopen("result.json.tmp", "w");
+    FILE* f = freshFile("result.json.tmp");
     if (!f) {
         std::perror("result.json");
         std::exit(3);
@@ -85,7 +109,7 @@ std::string gPhase; // the last one set
 
 void setPhase(const char* phase) {
     gPhase = phase;
-    if (FILE* f = std::fopen("build/phase", "w")) {
+    if (FILE* f = freshFile("build/phase")) {
         std::fputs(phase, f);
         std::fclose(f);
     }

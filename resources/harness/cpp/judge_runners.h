@@ -265,8 +265,14 @@ int seccompFilters(pid_t pid) {
     return static_cast<int>(statusField(pid, "Seccomp_filters"));
 }
 
-// Starts a runner for `so`; "" or why it could not even start.
-std::string spawn(Runner& r, const std::string& so, const std::vector<std::string>& wrapper = {}, bool seccomp = true) {
+// Starts a runner for `so`; "" or why it could not even start. `writable`,
+// for a runner without a seccomp filter (under a wrapper): the only folders
+// it and what it starts may write in (Landlock); where that fails, the
+// runner's stderr starts with kUnconfinedWrites and why.
+constexpr const char* kUnconfinedWrites = "KW-UNCONFINED-WRITES ";
+
+std::string spawn(Runner& r, const std::string& so, const std::vector<std::string>& wrapper = {}, bool seccomp = true,
+                  const std::vector<std::string>* writable = nullptr) {
     int sv[2], ep[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) return std::string("socketpair: ") + std::strerror(errno);
     if (pipe2(ep, O_CLOEXEC) != 0) return std::string("pipe: ") + std::strerror(errno);
@@ -299,6 +305,9 @@ std::string spawn(Runner& r, const std::string& so, const std::vector<std::strin
         // Nothing else of the judge's reaches the runner: the timing lock, the
         // other runners' sockets, the case memfds.
         syscall(SYS_close_range, kSocketFd + 1, ~0u, 0);
+        if (writable)
+            if (const std::string why = runner_landlock::restrictWrites(*writable); !why.empty())
+                dprintf(2, "%s%s\n", kUnconfinedWrites, why.c_str());
         execvpe(argv[0], argv.data(), envp.data());
         _exit(127);
     }
@@ -347,13 +356,24 @@ std::vector<pid_t> childrenOfJudge() {
 // parent, comes back to the judge as an orphan; killing the children in
 // passes reaches the grandchildren. Returns how many were not the judge's
 // own runners (those are reaped already).
+int killStrays(const std::vector<const Runner*>& runners);
 int killDescendants() {
+    return killStrays({});
+}
+
+// Every child of the judge that is none of `runners` (what an unfiltered
+// runner left behind: under a profiler), killed and reaped while those
+// runners stay; returns how many.
+int killStrays(const std::vector<const Runner*>& runners) {
     int strays = 0;
     for (int pass = 0; pass < 64; ++pass) {
-        const auto children = childrenOfJudge();
-        if (children.empty()) break;
-        for (pid_t c : children) kill(c, SIGKILL);
-        for (pid_t c : children) {
+        std::vector<pid_t> found;
+        for (pid_t c : childrenOfJudge())
+            if (std::none_of(runners.begin(), runners.end(), [c](const Runner* r) { return r && r->pid == c; }))
+                found.push_back(c);
+        if (found.empty()) break;
+        for (pid_t c : found) kill(c, SIGKILL);
+        for (pid_t c : found) {
             while (waitpid(c, nullptr, 0) < 0 && errno == EINTR) {
             }
             ++strays;
