@@ -190,6 +190,17 @@ inline const char* install(bool allowThreads, uint32_t selfPid) {
     f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
     f.push_back(BPF_STMT(BPF_RET | BPF_K, eperm));
 
+    // fcntl(F_ADD_SEALS): a case's memfds are shared by every runner; one
+    // sealed against future writes (F_SEAL_FUTURE_WRITE), from a thread that
+    // catches its descriptor before the runner closes it, would make the next
+    // runner that maps it fail, a fault charged to the problem. A kernel
+    // seals nothing.
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fcntl, 0, 4));
+    loadArgLow(f, 1);
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1033 /* F_ADD_SEALS */, 0, 1));
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, eperm));
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+
     // open(path, flags) and openat(dir, path, flags): reading only.
     const uint32_t writing = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND;
     for (auto [nr, arg] : {std::pair<uint32_t, int>{SYS_open, 1}, {SYS_openat, 2}}) {
