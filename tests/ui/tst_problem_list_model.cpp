@@ -154,6 +154,56 @@ class TestProblemListModel : public QObject {
         QCOMPARE(speedup(2), QString());
     }
 
+    // One column per tunable parameter (the union over the nodes), sorted as
+    // numbers; NAME=value in the filter matches a parameter exactly, other
+    // words as before; the Params column reads as the filter is typed.
+    void nodeTableHasAColumnPerParamAndFiltersByValue() {
+        kw::ui::NodeTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        std::vector<kw::ui::NodeSnapshot> nodes(4);
+        const char* params[] = {R"({"VEC":"8","BLOCK":"256"})", R"({"VEC":"16","BLOCK":"1024"})",
+                                R"({"VEC":"4","UNROLL":"true"})", ""};
+        for (int i = 0; i < 4; ++i) {
+            nodes[i].id = 10 + i, nodes[i].seq = i + 1, nodes[i].glyph = kw::ui::NodeGlyph::Correct, nodes[i].speedup = 1 + i;
+            nodes[i].params = QString::fromUtf8(params[i]);
+            nodes[i].sourceName = QStringLiteral("kernel_%1").arg(i);
+        }
+        model.setRows(nodes);
+        QCOMPARE(model.paramNames(), (QStringList{"BLOCK", "UNROLL", "VEC"}));
+        QCOMPARE(model.columnCount(), int(kw::ui::NodeTableModel::ColumnCount) + 3);
+        const int vec = kw::ui::NodeTableModel::ColumnCount + 2, block = kw::ui::NodeTableModel::ColumnCount;
+        QCOMPARE(model.headerData(vec, Qt::Horizontal).toString(), QStringLiteral("VEC"));
+        QCOMPARE(model.index(0, vec).data().toString(), QStringLiteral("8"));
+        QCOMPARE(model.index(2, block).data().toString(), QString()); // a node without that param
+        QCOMPARE(model.index(0, kw::ui::NodeTableModel::Params).data().toString(), QStringLiteral("BLOCK=256 VEC=8"));
+
+        kw::ui::NodeFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        proxy.sort(vec, Qt::AscendingOrder); // 4 < 8 < 16 as numbers, not as text
+        QStringList order;
+        for (int r = 0; r < proxy.rowCount(); ++r)
+            if (const QString v = proxy.index(r, vec).data().toString(); !v.isEmpty()) order << v;
+        QCOMPARE(order, (QStringList{"4", "8", "16"}));
+
+        const auto shown = [&](const QString& text) {
+            kw::ui::NodeTableFilter f;
+            f.text = text;
+            proxy.setNodeFilter(f);
+            QStringList ids;
+            for (int r = 0; r < proxy.rowCount(); ++r) ids << proxy.index(r, kw::ui::NodeTableModel::Id).data().toString();
+            ids.sort();
+            return ids.join(',');
+        };
+        QCOMPARE(shown(QStringLiteral("VEC=8")), QStringLiteral("1")); // not 16's "8" inside a longer text
+        QCOMPARE(shown(QStringLiteral("vec=16 block=1024")), QStringLiteral("2"));
+        QCOMPARE(shown(QStringLiteral("VEC=8.0")), QStringLiteral("1"));
+        QCOMPARE(shown(QStringLiteral("UNROLL=true")), QStringLiteral("3"));
+        QCOMPARE(shown(QStringLiteral("VEC=2")), QString());
+        QCOMPARE(shown(QStringLiteral("kernel_1")), QStringLiteral("2"));
+        QCOMPARE(shown(QStringLiteral("BLOCK=256 kernel_0")), QStringLiteral("1"));
+        QCOMPARE(shown(QString()), QStringLiteral("1,2,3,4"));
+    }
+
     void listsRecentEvaluations() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());

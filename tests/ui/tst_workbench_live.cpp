@@ -220,8 +220,13 @@ class TestWorkbenchLive : public QObject {
                  view->canvas()->layout().node(view->canvas()->layout().bestId())->seq); // the number the tree shows
         auto* text = view->findChild<QLineEdit*>(QStringLiteral("nodeTableText"));
         QVERIFY(text);
-        text->setText(QStringLiteral("\"8\""));
-        QCOMPARE(table->model()->rowCount(), 1); // UNROLL 8 alone
+        text->setText(QStringLiteral("UNROLL=8")); // as the param's own column and the Params column read
+        QCOMPARE(table->model()->rowCount(), 1);
+        const int unroll = static_cast<int>(ui::NodeTableModel::ColumnCount);
+        QCOMPARE(table->model()->headerData(unroll, Qt::Horizontal).toString(), QStringLiteral("UNROLL"));
+        QCOMPARE(table->model()->index(0, unroll).data().toString(), QStringLiteral("8"));
+        if (const char* dir = std::getenv("KW_SCREENSHOT_DIR"))
+            view->grab().save(QString::fromUtf8(dir) + "/node_table_params.png");
         text->clear();
         auto* status = view->findChild<QComboBox*>(QStringLiteral("nodeTableStatus"));
         QVERIFY(status);

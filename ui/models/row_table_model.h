@@ -19,6 +19,7 @@ template <typename Row> class RowTableModel : public QAbstractTableModel {
         Q_ASSERT(QThread::currentThread() == thread());
         beginResetModel();
         rows_ = std::move(rows);
+        rowsReplaced();
         endResetModel();
     }
     const Row& rowAt(int row) const {
@@ -48,6 +49,9 @@ template <typename Row> class RowTableModel : public QAbstractTableModel {
     }
 
   protected:
+    // Called inside the reset, once the new rows are in: a model whose columns
+    // depend on its rows (one a tunable parameter) works them out here.
+    virtual void rowsReplaced() {}
     // What row `row` shows in `column` for `role` (display, alignment, tool tip).
     virtual QVariant cell(const Row& row, int column, int role) const = 0;
 

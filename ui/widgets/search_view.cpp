@@ -391,7 +391,8 @@ void SearchView::showNode(qint64 id) {
     row(tr("origin"), htmlEscaped(n->origin));
     row(tr("parent"), n->parentId ? nodeLabel(n->parentId) : tr("(root)"));
     row(tr("kernel"), htmlEscaped(n->sourceName));
-    row(tr("params"), htmlEscaped(n->params));
+    const auto parsed = parseParams(n->params);
+    row(tr("params"), htmlEscaped(parsed.isEmpty() ? n->params : paramsText(parsed)));
     if (!n->hint.isEmpty()) row(tr("hint"), htmlEscaped(n->hint));
     if (n->pinned) row(tr("pinned"), n->pinOnce ? tr("for its next expansion") : tr("until unpinned (sticky)"));
     if (n->boost != 0) row(tr("boost"), QString::number(n->boost, 'g', 3));
@@ -579,7 +580,7 @@ QWidget* SearchView::buildNodeTable() {
     tableStatus_->addItem(glyphLabel(NodeGlyph::Pending), static_cast<int>(NodeGlyph::Pending));
     tableText_ = new QLineEdit(page);
     tableText_->setObjectName(QStringLiteral("nodeTableText"));
-    tableText_->setPlaceholderText(tr("params, origin or kernel contain…"));
+    tableText_->setPlaceholderText(tr("VEC=8, or words in params, origin or kernel…"));
     tableText_->setClearButtonEnabled(true);
     compare_ = new QToolButton(page);
     compare_->setText(tr("Compare"));
@@ -669,7 +670,16 @@ void SearchView::refreshNodeTable() {
         selected.push_back(nodeModel_->rowAt(nodeProxy_->mapToSource(i).row()).id);
     if (selected.empty() && canvas_->selectedId()) selected.push_back(canvas_->selectedId()); // the tree's selection
     const QSignalBlocker block(nodeTable_->selectionModel());
+    const int columns = nodeModel_->columnCount();
     nodeModel_->setRows(canvas_->layout().allNodes());
+    // A new param column (or the first rows) gets widths from its contents;
+    // after that the user's widths stay.
+    if (nodeModel_->columnCount() != columns) nodeTable_->resizeColumnsToContents();
+    // The param columns show beside the kernel, before the Params text (a
+    // reset puts every section back in model order).
+    auto* header = nodeTable_->horizontalHeader();
+    for (int k = 0; k < static_cast<int>(nodeModel_->paramNames().size()); ++k)
+        header->moveSection(header->visualIndex(NodeTableModel::ColumnCount + k), header->visualIndex(NodeTableModel::Params));
     for (qint64 id : selected)
         if (const int row = nodeModel_->rowOf(id); row >= 0)
             nodeTable_->selectionModel()->select(nodeProxy_->mapFromSource(nodeModel_->index(row, 0)),
