@@ -7,6 +7,7 @@
 // image is malformed", "No searches"). The checks are on what a user would
 // meet and on its cause: the locks this process holds (/proc/locks) and the
 // identity of the files SQLite keeps beside the database.
+#include "charts/progress_plot.h"
 #include "cli_runner.h"
 #include "models/search_list_model.h"
 #include "search/steering.h"
@@ -193,12 +194,26 @@ class TestWorkspaceSharing : public QObject {
         QVERIFY2(timeline.contains(QStringLiteral("pause")) && timeline.contains(QStringLiteral("cli")) &&
                      timeline.contains(QStringLiteral("workbench")),
                  qPrintable(timeline));
+        // And marked on the Progress plot where each took effect: the pause
+        // before the stop, after no more evaluations than the search made.
+        auto* plot = view->findChild<ui::ProgressPlot*>();
+        QVERIFY(plot);
+        QTRY_COMPARE_WITH_TIMEOUT(plot->series().steeringLabels, (QStringList{"pause", "stop"}), 5000);
+        const auto& marks = plot->series();
+        QVERIFY(marks.steeringMinutes[0] <= marks.steeringMinutes[1]);
+        QVERIFY(marks.steeringEvals[0] <= marks.steeringEvals[1]);
+        QVERIFY(marks.steeringEvals[1] <= marks.evals.size());
         if (const char* dir = std::getenv("KW_SCREENSHOT_DIR")) {
             for (auto* tabs : view->findChildren<QTabWidget*>())
                 if (const int i = tabs->indexOf(steering); i >= 0) tabs->setCurrentIndex(i);
             view->resize(1280, 800);
             QApplication::processEvents();
             view->grab().save(QString::fromUtf8(dir) + "/steering_timeline.png");
+            for (auto* tabs : view->findChildren<QTabWidget*>())
+                if (const int i = tabs->indexOf(plot->parentWidget()); i >= 0) tabs->setCurrentIndex(i);
+            QApplication::processEvents();
+            plot->replot();
+            view->grab().save(QString::fromUtf8(dir) + "/progress_steering_marks.png");
         }
 
         // The ended search goes on from the workbench: Budget… gives it two more

@@ -50,9 +50,19 @@ QCPAxisRect* ProgressPlot::addPanel(QCPLayoutGrid* row, int column, const QStrin
     return rect;
 }
 
+void ProgressPlot::setSteeringMarks(std::vector<SteeringMark> marks) {
+    marks_ = std::move(marks);
+    const auto nodes = lastNodes_;
+    const auto spend = lastSpend_;
+    showProgress(nodes, spend);
+}
+
 void ProgressPlot::showProgress(const std::vector<NodeSnapshot>& all, const std::vector<store::LlmSpendPoint>& spend) {
+    if (&all != &lastNodes_) lastNodes_ = all;
+    if (&spend != &lastSpend_) lastSpend_ = spend;
     clearGraphs();
     clearPlottables();
+    clearItems();
     followPalette(*this);
     series_ = {};
     // Evaluations in the order they finished: that is the search's progress.
@@ -132,6 +142,9 @@ void ProgressPlot::showProgress(const std::vector<NodeSnapshot>& all, const std:
     setRange(byEval_, std::max(1.0, static_cast<double>(s.evals.size())), top);
     line(byTime_, scaled(s.minutes), s.bestByTime, QColor(0x43, 0xa0, 0x47));
     setRange(byTime_, axisMax, top);
+    std::vector<QDateTime> finished;
+    for (const auto* n : done) finished.push_back(doneAt(*n));
+    markSteering(start, finished, unit, top);
 
     // Throughput: finished evaluations per minute in equal bins over the run,
     // a few evaluations to a bin at least, so that a short run is not all spikes.
@@ -177,6 +190,46 @@ void ProgressPlot::showProgress(const std::vector<NodeSnapshot>& all, const std:
     setRange(cost_, axisMax, std::max(0.01, cost * 1.15));
     cost_->axis(QCPAxis::atRight)->setRange(0, std::max(1000.0, tokens * 1.15));
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+// A dashed line and a label for each steering mark, on the best-by-time panel
+// at its time and on the best-by-evaluation panel after the evaluations that
+// had finished by then. Marks before the search's first node are at 0.
+void ProgressPlot::markSteering(const QDateTime& start, const std::vector<QDateTime>& finished, double unit, double top) {
+    auto& s = series_;
+    const QColor colour(0xc6, 0x28, 0x28);
+    int shown = 0;
+    for (const auto& mark : marks_) {
+        if (!mark.appliedAt.isValid()) continue;
+        // Labels step down the panel so that commands applied together stay readable.
+        const double labelY = top * (0.97 - 0.07 * (shown++ % 5));
+        const double minutes = start.isValid() ? std::max(0.0, start.msecsTo(mark.appliedAt) / 60000.0) : 0.0;
+        const double evals = static_cast<double>(std::count_if(
+            finished.begin(), finished.end(), [&](const QDateTime& t) { return t.isValid() && t <= mark.appliedAt; }));
+        s.steeringMinutes.push_back(minutes);
+        s.steeringEvals.push_back(evals);
+        s.steeringLabels << mark.label;
+        for (auto [rect, x] : {std::pair{byTime_, minutes / unit}, std::pair{byEval_, evals + 0.5}}) {
+            auto* line = new QCPItemStraightLine(this);
+            line->setClipAxisRect(rect);
+            line->point1->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            line->point2->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            line->point1->setCoords(x, 0);
+            line->point2->setCoords(x, 1);
+            line->setPen(QPen(colour, 1, Qt::DashLine));
+            auto* text = new QCPItemText(this);
+            text->setClipAxisRect(rect);
+            text->setClipToAxisRect(true);
+            text->position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            text->position->setCoords(x, labelY);
+            text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+            text->setText(QStringLiteral(" ") + mark.label);
+            text->setColor(colour);
+            QFont small = font();
+            small.setPointSizeF(small.pointSizeF() * 0.85);
+            text->setFont(small);
+        }
+    }
 }
 
 void ProgressPlot::showStatuses(const std::vector<NodeSnapshot>& nodes) {

@@ -711,6 +711,17 @@ void SearchView::showSteering(const SteeringTimeline& steering) {
                          QString::fromStdString(e.outcome).toHtmlEscaped());
     }
     steering_->setHtml(html + QStringLiteral("</table>"));
+    // Where each applied command took effect, on the Progress plot too.
+    std::vector<ProgressPlot::SteeringMark> marks;
+    for (const auto& e : steering) {
+        if (e.appliedAt.empty()) continue;
+        auto at = QDateTime::fromString(QString::fromStdString(e.appliedAt), Qt::ISODateWithMs);
+        at.setTimeSpec(Qt::UTC);
+        QString label = QString::fromStdString(e.verb);
+        if (e.node > 0) label += QStringLiteral(" #%1").arg(e.node);
+        marks.push_back({at, label});
+    }
+    progress_->setSteeringMarks(std::move(marks));
 }
 
 void SearchView::showProgress(const SpendTimeline& spend) {
