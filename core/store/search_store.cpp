@@ -1,6 +1,8 @@
 #include "store/search_store.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 
 namespace kw::store {
 namespace {
@@ -8,7 +10,12 @@ constexpr const char* kSearchColumns = "id, problem, problem_dir, problem_hash, 
                                        "best_node, best_speedup, owner_pid, created_at, updated_at";
 constexpr const char* kNodeColumns =
     "id, search_id, parent_id, seq, origin, source_name, source_hash, params, state, status, "
-    "speedup, message, evaluation_id, pinned, pruned, boost, hint, created_at, finished_at, flagged";
+    "speedup, message, evaluation_id, pinned, pruned, boost, hint, created_at, finished_at, flagged, "
+    // Each timing shape's 95 % interval of the speedup, "low:high,low:high", from its result.
+    // A shape without one reads "-:-", so that the node has none.
+    "(SELECT group_concat(coalesce(json_extract(t.value, '$.speedup_interval[0]'), '-') || ':' || "
+    "coalesce(json_extract(t.value, '$.speedup_interval[1]'), '-'), ',') FROM evaluations e, "
+    "json_each(CASE WHEN json_valid(e.result) THEN e.result ELSE '{}' END, '$.timing') t WHERE e.id = nodes.evaluation_id)";
 
 SearchRecord readSearch(const Statement& s) {
     SearchRecord r;
@@ -26,6 +33,30 @@ SearchRecord readSearch(const Statement& s) {
     r.createdAt = s.text(11);
     r.updatedAt = s.text(12);
     return r;
+}
+
+// One interval for a node from its shapes' ("low:high,..."): the geometric
+// means of the lows and of the highs, as the node's speedup is the geometric
+// mean of its shapes'. Nullopt when a shape has none.
+std::optional<std::pair<double, double>> combinedInterval(const std::string& text) {
+    double logLow = 0, logHigh = 0;
+    int shapes = 0;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const std::size_t end = std::min(text.find(',', at), text.size());
+        const std::string part = text.substr(at, end - at);
+        const std::size_t colon = part.find(':');
+        if (colon == std::string::npos) return std::nullopt;
+        char* stop = nullptr;
+        const double low = std::strtod(part.c_str(), &stop), high = std::strtod(part.c_str() + colon + 1, nullptr);
+        if (!(low > 0) || !(high >= low)) return std::nullopt;
+        logLow += std::log(low);
+        logHigh += std::log(high);
+        ++shapes;
+        at = end + 1;
+    }
+    if (shapes == 0) return std::nullopt;
+    return std::pair{std::exp(logLow / shapes), std::exp(logHigh / shapes)};
 }
 
 NodeRecord readNode(const Statement& s) {
@@ -51,6 +82,7 @@ NodeRecord readNode(const Statement& s) {
     n.createdAt = s.text(17);
     if (!s.isNull(18)) n.finishedAt = s.text(18);
     n.flagged = s.int64(19) != 0;
+    if (!s.isNull(20)) n.speedupInterval = combinedInterval(s.text(20));
     return n;
 }
 

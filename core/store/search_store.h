@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kw::store {
@@ -35,6 +36,8 @@ struct NodeRecord {
     double boost = 0;
     std::string hint, createdAt;
     std::string finishedAt; // when its result was recorded ("" while pending or running)
+    // The speedup's 95 % interval (its shapes' combined), where the result has one.
+    std::optional<std::pair<double, double>> speedupInterval;
 };
 
 struct CommandRecord {

@@ -252,6 +252,56 @@ class TestStore : public QObject {
         QCOMPARE(t[3].detail, std::string("\"try VEC=8\""));
     }
 
+    // A node carries its speedup's 95 % interval from its result: its shapes'
+    // combined as the speedup is (geometric means of the lows and highs); none
+    // where a shape has none, the node has no evaluation, or the result is not JSON.
+    void nodesCarryTheirSpeedupInterval() {
+        QTemporaryDir dir;
+        auto db = Database::open(std::filesystem::path(dir.path().toStdString()) / "ws.db");
+        QVERIFY(db.ok());
+        SearchStore ss(*db);
+        EvaluationStore es(*db);
+        const auto searchId = ss.createSearch(runningSearch("saxpy")).value();
+        QVERIFY(ss.putSource("src", "void k() {}").ok());
+        const auto evaluation = [&](std::vector<std::pair<double, double>> intervals, const std::string& key) {
+            kw::eval::EvaluationResult r;
+            r.status = kw::eval::EvalStatus::Ok;
+            r.speedup = 2;
+            for (const auto& i : intervals) {
+                kw::eval::TimingCase t;
+                t.shape = "s" + std::to_string(r.timing.size());
+                t.speedup = 2;
+                t.speedupInterval = i;
+                r.timing.push_back(t);
+            }
+            return es.insert(kw::test::evaluationRecord(key, r)).value();
+        };
+        const std::int64_t evals[] = {evaluation({{1.0, 1.21}, {4.0, 4.84}}, "two"), evaluation({{1.5, 2.0}, {0, 0}}, "older"),
+                                      0};
+        auto broken = kw::test::evaluationRecord("broken", kw::eval::EvaluationResult{});
+        broken.resultJson = "not json";
+        const auto brokenId = es.insert(broken).value();
+        int seq = 0;
+        for (const auto e : {evals[0], evals[1], evals[2], brokenId}) {
+            auto n = kw::test::doneNode(searchId, ++seq);
+            n.evaluationId = e;
+            n.paramsJson = "{\"N\": " + std::to_string(seq) + "}"; // one node a configuration
+            const auto inserted = ss.insertNode(n);
+            QVERIFY2(inserted.ok(), inserted.ok() ? "" : inserted.error().message.c_str());
+            n.id = *inserted;
+            QVERIFY(ss.finishNode(n, ss.loadSearch(searchId).value()).ok());
+        }
+        const auto nodes = ss.loadNodes(searchId);
+        QVERIFY2(nodes.ok(), nodes.ok() ? "" : nodes.error().message.c_str());
+        QCOMPARE(nodes->size(), std::size_t{4});
+        QVERIFY((*nodes)[0].speedupInterval);
+        QVERIFY(qAbs((*nodes)[0].speedupInterval->first - 2.0) < 1e-9);
+        QVERIFY(qAbs((*nodes)[0].speedupInterval->second - 2.42) < 1e-9);
+        QVERIFY(!(*nodes)[1].speedupInterval); // a shape without one
+        QVERIFY(!(*nodes)[2].speedupInterval); // no evaluation
+        QVERIFY(!(*nodes)[3].speedupInterval); // a result that is not JSON
+    }
+
     // Nsight Compute's baseline for a node is the nearest ancestor that ran
     // ncu: searches profile with ncu every few nodes, so the parent often has
     // no metrics to compare with.

@@ -168,8 +168,12 @@ class TestProblemListModel : public QObject {
             nodes[i].params = QString::fromUtf8(params[i]);
             nodes[i].sourceName = QStringLiteral("kernel_%1").arg(i);
         }
+        nodes[1].intervalLow = 1.5, nodes[1].intervalHigh = 2.25;
         model.setRows(nodes);
         QCOMPARE(model.paramNames(), (QStringList{"BLOCK", "UNROLL", "VEC"}));
+        QVERIFY(model.index(1, kw::ui::NodeTableModel::Interval).data().toString().startsWith(QStringLiteral("1")));
+        QVERIFY(model.index(1, kw::ui::NodeTableModel::Interval).data().toString().endsWith(QStringLiteral("×")));
+        QCOMPARE(model.index(0, kw::ui::NodeTableModel::Interval).data().toString(), QString()); // not known
         QCOMPARE(model.columnCount(), int(kw::ui::NodeTableModel::ColumnCount) + 3);
         const int vec = kw::ui::NodeTableModel::ColumnCount + 2, block = kw::ui::NodeTableModel::ColumnCount;
         QCOMPARE(model.headerData(vec, Qt::Horizontal).toString(), QStringLiteral("VEC"));

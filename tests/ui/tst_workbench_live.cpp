@@ -220,6 +220,10 @@ class TestWorkbenchLive : public QObject {
                  view->canvas()->layout().node(view->canvas()->layout().bestId())->seq); // the number the tree shows
         auto* text = view->findChild<QLineEdit*>(QStringLiteral("nodeTableText"));
         QVERIFY(text);
+        // The judge's 95 % intervals: in the table, the Node tab and the header's best.
+        QVERIFY2(table->model()->index(0, ui::NodeTableModel::Interval).data().toString().contains(QChar(0x2013)),
+                 qPrintable(table->model()->index(0, ui::NodeTableModel::Interval).data().toString()));
+        QVERIFY2(summary->text().contains(QStringLiteral("95 %")), qPrintable(summary->text()));
         text->setText(QStringLiteral("UNROLL=8")); // as the param's own column and the Params column read
         QCOMPARE(table->model()->rowCount(), 1);
         const int unroll = static_cast<int>(ui::NodeTableModel::ColumnCount);

@@ -48,9 +48,9 @@ bool sameValue(const QString& a, const QString& b) {
 } // namespace
 
 NodeTableModel::NodeTableModel(QObject* parent)
-    : RowTableModel<NodeSnapshot>(
-          {tr("Node"), tr("Parent"), tr("Status"), tr("Speedup"), tr("Origin"), tr("Kernel"), tr("Params"), tr("Created")},
-          parent) {}
+    : RowTableModel<NodeSnapshot>({tr("Node"), tr("Parent"), tr("Status"), tr("Speedup"), tr("95 % interval"), tr("Origin"),
+                                   tr("Kernel"), tr("Params"), tr("Created")},
+                                  parent) {}
 
 int NodeTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount + static_cast<int>(paramNames_.size());
@@ -92,9 +92,13 @@ QVariant NodeTableModel::cell(const NodeSnapshot& n, int column, int role) const
         return {};
     }
     if (role == Qt::TextAlignmentRole) {
-        if (column == Id || column == Parent || column == Speedup) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        if (column == Id || column == Parent || column == Speedup || column == Interval)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
+    if (role == Qt::ToolTipRole && column == Interval)
+        return tr("The speedup's 95 % interval over the timed rounds (paired with the reference's); two nodes whose "
+                  "intervals overlap are not told apart by this measurement");
     if (role == Qt::ToolTipRole && (column == Status || column == Params))
         return n.message.isEmpty() ? n.params : n.message.left(400);
     if (role == SortRole) {
@@ -105,6 +109,8 @@ QVariant NodeTableModel::cell(const NodeSnapshot& n, int column, int role) const
             return n.parentSeq;
         case Speedup:
             return n.glyph == NodeGlyph::Correct ? n.speedup : -1.0; // failures after every correct node
+        case Interval:
+            return n.intervalHigh > 0 ? n.intervalLow : -1.0;
         case Created:
             return n.createdAt;
         default:
@@ -124,6 +130,10 @@ QVariant NodeTableModel::cell(const NodeSnapshot& n, int column, int role) const
         if (n.glyph != NodeGlyph::Correct) return QString();
         // Correct but never timed (a check-only search): no speedup to show.
         return n.speedup > 0 ? QStringLiteral("%1×").arg(QLocale().toString(n.speedup, 'f', 3)) : tr("checked");
+    case Interval:
+        return n.intervalHigh > 0 ? QStringLiteral("%1–%2×").arg(QLocale().toString(n.intervalLow, 'f', 2),
+                                                                 QLocale().toString(n.intervalHigh, 'f', 2))
+                                  : QString();
     case Origin:
         return n.origin;
     case Kernel:

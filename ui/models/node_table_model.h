@@ -26,7 +26,7 @@ class NodeTableModel : public RowTableModel<NodeSnapshot> {
     Q_OBJECT
   public:
     // The fixed columns; the parameters' follow from ColumnCount on.
-    enum Column { Id, Parent, Status, Speedup, Origin, Kernel, Params, Created, ColumnCount };
+    enum Column { Id, Parent, Status, Speedup, Interval, Origin, Kernel, Params, Created, ColumnCount };
     static constexpr int SortRole = Qt::UserRole; // numbers sort as numbers
 
     explicit NodeTableModel(QObject* parent = nullptr);

@@ -32,6 +32,7 @@ NodeSnapshot snapshotOf(const store::NodeRecord& r) {
     n.pruned = r.pruned;
     n.glyph = report::glyphOf(report::nodeStateOf(r.state), n.status, r.pruned);
     n.speedup = n.glyph == NodeGlyph::Correct ? r.speedup.value_or(0) : 0;
+    if (n.glyph == NodeGlyph::Correct && r.speedupInterval) std::tie(n.intervalLow, n.intervalHigh) = *r.speedupInterval;
     return n;
 }
 

@@ -22,7 +22,8 @@ struct NodeSnapshot {
     QString origin, sourceName, params, message, hint;
     std::optional<eval::EvalStatus> status; // none until evaluated
     NodeGlyph glyph = NodeGlyph::Pending;
-    double speedup = 0; // 0 unless correct
+    double speedup = 0;                       // 0 unless correct
+    double intervalLow = 0, intervalHigh = 0; // the speedup's 95 % interval; 0: not known
     bool pinned = false, pruned = false;
     bool pinOnce = false; // the pin is released after the node's next expansion
     double boost = 0;     // priority a person added (steering)

@@ -143,7 +143,13 @@ QHBoxLayout* SearchView::buildToolbar() {
     bar->addStretch(1);
     summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("searchSummary"));
-    bar->addWidget(summary_);
+    // A long summary (the best's interval and its rival) wraps rather than
+    // widening the window; the whole line is its tooltip too.
+    summary_->setWordWrap(true);
+    summary_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    summary_->setMinimumWidth(200);
+    summary_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    bar->addWidget(summary_, 1);
     return bar;
 }
 
@@ -327,15 +333,38 @@ void SearchView::setProgress(qint64 evaluations, qint64 budget) {
     onBatch({});
 }
 
+// The best node's interval in the header and, when the runner-up's interval
+// reaches into it, that the two are not told apart: a ranking by point
+// estimates alone reads noise as progress.
+QString SearchView::bestIntervalText(const TreeLayout& layout) const {
+    const NodeSnapshot* best = layout.node(layout.bestId());
+    if (!best || best->intervalHigh <= 0) return {};
+    QString text = tr(" (95 %: %1–%2×)").arg(best->intervalLow, 0, 'f', 2).arg(best->intervalHigh, 0, 'f', 2);
+    const NodeSnapshot* second = nullptr;
+    for (const auto& p : layout.placed())
+        if (const NodeSnapshot* n = layout.node(p.id); n && n->id != best->id && n->glyph == NodeGlyph::Correct &&
+                                                       n->speedup > 0 && (!second || n->speedup > second->speedup))
+            second = n;
+    if (second && second->intervalHigh > 0 && second->intervalHigh >= best->intervalLow)
+        text += tr(", not told apart from node %1 (%2–%3×)")
+                    .arg(nodeLabel(second->id))
+                    .arg(second->intervalLow, 0, 'f', 2)
+                    .arg(second->intervalHigh, 0, 'f', 2);
+    return text;
+}
+
 void SearchView::onBatch(const NodeBatch& batch) {
     canvas_->applyBatch(batch);
     const auto& layout = canvas_->layout();
     QString text = tr("%1 nodes").arg(layout.size());
     if (budget_ > 0) text += tr(" · %1 of %2 evaluations").arg(evaluations_).arg(budget_);
-    if (layout.bestId())
+    if (layout.bestId()) {
         text += tr(" · best %1× at node %2").arg(layout.bestSpeedup(), 0, 'g', 3).arg(nodeLabel(layout.bestId()));
+        text += bestIntervalText(layout);
+    }
     if (!ended_.isEmpty()) text += tr(" · ended (%1)").arg(ended_);
     summary_->setText(text);
+    summary_->setToolTip(text);
     if (!batch.isEmpty()) {
         // Coalesced: a burst of batches redraws the plots once.
         if (!progressTimer_->isActive()) progressTimer_->start();
@@ -387,7 +416,11 @@ void SearchView::showNode(qint64 id) {
     row(tr("status"),
         htmlEscaped(glyphLabel(n->glyph) +
                     (n->status ? QStringLiteral(" (%1)").arg(QString::fromStdString(eval::statusName(*n->status))) : QString())));
-    if (n->glyph == NodeGlyph::Correct) row(tr("speedup"), QStringLiteral("%1×").arg(n->speedup, 0, 'g', 4));
+    if (n->glyph == NodeGlyph::Correct)
+        row(tr("speedup"),
+            QStringLiteral("%1×").arg(n->speedup, 0, 'g', 4) +
+                (n->intervalHigh > 0 ? tr(" (95 %: %1–%2×)").arg(n->intervalLow, 0, 'f', 2).arg(n->intervalHigh, 0, 'f', 2)
+                                     : QString()));
     row(tr("origin"), htmlEscaped(n->origin));
     row(tr("parent"), n->parentId ? nodeLabel(n->parentId) : tr("(root)"));
     row(tr("kernel"), htmlEscaped(n->sourceName));

@@ -45,6 +45,7 @@ class RooflinePlot;
 class BreakdownPlot;
 class TimingPlot;
 class TreeCanvas;
+class TreeLayout;
 
 class SearchView : public QWidget {
     Q_OBJECT
@@ -88,6 +89,7 @@ class SearchView : public QWidget {
     void watchSelection();
     void follow();
     void onBatch(const NodeBatch& batch);
+    QString bestIntervalText(const TreeLayout& layout) const;
     void showNode(qint64 id);
     void applyFilter();
     void findNode();
