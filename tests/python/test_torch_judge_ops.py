@@ -91,6 +91,8 @@ class Matching(unittest.TestCase):
             "softmax"))
         self.assertTrue(ops.kernel_hits("void at::native::vectorized_layer_norm_kernel<float, float>(int, float, ...)",
                                         "layer_norm"))
+        self.assertFalse(ops.kernel_hits("void at::native::tensor_kernel_scan_innermost_dim<float, cumsum_functor>", "sum"))
+        self.assertFalse(ops.kernel_hits("void at::native::elementwise_kernel<convert_float_to_half>(int)", "conv"))
         for own in ("softmax_kernel", "void softmax_kernel<float>(float const*, float*, int)", "_layer_norm_fwd_fused",
                     "triton_per_fused__softmax_0"):
             with self.subTest(own=own):

@@ -84,14 +84,31 @@ def op_hits(name: str, word: str) -> bool:
 LIBRARY_KERNEL = re.compile(r"at::native|at_cuda_detail|cudnn|cublas|cutlass|xmma", re.IGNORECASE)
 
 
+def name_tokens(name: str) -> List[str]:
+    """A kernel name's words: split at punctuation and at capitals
+    (cunn_SoftMaxForward -> cunn, soft, max, forward)."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", name))
+    return [t for t in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if t]
+
+
 def kernel_hits(name: str, word: str) -> bool:
-    """A library's kernel whose name says the operation (at::native's
-    cunn_SoftMaxForward for softmax); a candidate's own kernel, whatever it
-    is called (softmax_kernel), never."""
+    """A library's kernel whose name says the operation in whole words
+    (at::native's cunn_SoftMaxForward for softmax, vectorized_layer_norm_kernel
+    for layer_norm; a cumsum kernel is not sum); a candidate's own kernel,
+    whatever it is called (softmax_kernel), never."""
     if not LIBRARY_KERNEL.search(name):
         return False
-    flat = name.lower().replace("_", "")
-    return word.replace("_", "") in flat
+    target = word.replace("_", "")
+    tokens = name_tokens(name)
+    for i in range(len(tokens)):
+        joined = ""
+        for t in tokens[i:]:
+            joined += t
+            if joined == target:
+                return True
+            if len(joined) >= len(target):
+                break
+    return False
 
 
 class BadRecord(ValueError):
