@@ -19,10 +19,10 @@ STEP=build bash tests/gpu/run_on_gpu.sh "$root/.debs" /tmp/n-build > "$o/build.o
 nvidia-smi --query-gpu=index,name,memory.total,driver_version --format=csv,noheader
 python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
 stamp torch
-timeout 660 bash tests/gpu/verify_torch_backend.sh /tmp/vt > "$o/torch.out" 2>&1; echo "torch rc $?"
+timeout ${TORCH_S:-660} bash tests/gpu/verify_torch_backend.sh /tmp/vt > "$o/torch.out" 2>&1; echo "torch rc $?"
 pack
 stamp bench
-STEP=bench FINALISTS=1 timeout 720 bash tests/gpu/run_on_gpu.sh "$root/.debs" "$o/bench" ${BUDGET:-3} > "$o/bench.out" 2>&1; echo "bench rc $?"
+STEP=bench FINALISTS=1 timeout ${BENCH_S:-720} bash tests/gpu/run_on_gpu.sh "$root/.debs" "$o/bench" ${BUDGET:-3} > "$o/bench.out" 2>&1; echo "bench rc $?"
 pack
 stamp cuda
 timeout 420 bash tests/gpu/verify_cuda_backend.sh /tmp/vc > "$o/cuda.out" 2>&1; echo "cuda rc $?"
