@@ -677,7 +677,11 @@ NodeCompareDialog* SearchView::compareNodes(qint64 a, qint64 b) {
     const NodeSnapshot* x = canvas_->layout().node(a);
     const NodeSnapshot* y = canvas_->layout().node(b);
     if (!x || !y) return nullptr;
-    auto* dialog = new NodeCompareDialog(database_, searchId_, *x, *y, this);
+    // Parents by their number in the search, as the tree shows them.
+    NodeSnapshot first = *x, second = *y;
+    for (auto* n : {&first, &second})
+        if (const NodeSnapshot* parent = canvas_->layout().node(n->parentId)) n->parentSeq = parent->seq;
+    auto* dialog = new NodeCompareDialog(database_, searchId_, first, second, this);
     dialog->setObjectName(QStringLiteral("compareDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
