@@ -168,6 +168,34 @@ class WhatRan(unittest.TestCase):
         self.assertIn("softmax", hits[0]["name"])
         self.assertIn("candidate.py:", hits[0]["site"])
 
+    def test_a_failing_call_is_the_candidates_a_failing_profiler_is_not(self):
+        with self.assertRaises(RuntimeError):
+            ops.record_call(torch, lambda: (_ for _ in ()).throw(RuntimeError("the kernel failed")), "candidate.py")
+
+        class NoEvents:
+            """A profiler that starts and stops but cannot give its events."""
+
+            def __init__(self, **kwargs):
+                pass
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return None
+
+            def events(self):
+                raise RuntimeError("no events")
+
+        real = torch.profiler.profile
+        torch.profiler.profile = NoEvents
+        try:
+            record = ops.record_call(torch, lambda: torch.ones(2) * 2, "candidate.py")
+        finally:
+            torch.profiler.profile = real
+        self.assertEqual((record["ops"], record["kernels"]), ([], []))
+        self.assertIn("profiler failed", record["note"])
+
     def test_the_op_reached_by_a_string_is_found(self):
         source = """
             import torch

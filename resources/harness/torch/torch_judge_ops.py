@@ -220,13 +220,24 @@ def record_call(torch, run, module_file: str) -> Dict[str, object]:
         out = run()
         if device:
             torch.cuda.synchronize()
-    finally:
-        prof.__exit__(None, None, None)
+    except BaseException:
+        try:
+            prof.__exit__(None, None, None)
+        except Exception:
+            pass
+        raise  # the candidate's call failed: its own failure
     del out
+    # The profiler failing after a good call is no fault of the candidate's:
+    # nothing is recorded, and the note says why (the judge refuses nothing).
+    try:
+        prof.__exit__(None, None, None)
+        events = list(prof.events())
+    except Exception as exc:
+        return {"ops": [], "kernels": [], "note": f"the profiler failed after the call ({type(exc).__name__}): nothing recorded"}
     ops: Dict[str, list] = {}
     kernels: Dict[str, int] = {}
     cuda = getattr(torch.autograd.DeviceType, "CUDA", None)
-    for e in prof.events():
+    for e in events:
         name = str(e.name)[:MAX_NAME]
         if cuda is not None and getattr(e, "device_type", None) == cuda:
             if len(kernels) < MAX_RECORDED or name in kernels:
