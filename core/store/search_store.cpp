@@ -10,12 +10,7 @@ constexpr const char* kSearchColumns = "id, problem, problem_dir, problem_hash, 
                                        "best_node, best_speedup, owner_pid, created_at, updated_at";
 constexpr const char* kNodeColumns =
     "id, search_id, parent_id, seq, origin, source_name, source_hash, params, state, status, "
-    "speedup, message, evaluation_id, pinned, pruned, boost, hint, created_at, finished_at, flagged, "
-    // Each timing shape's 95 % interval of the speedup, "low:high,low:high", from its result.
-    // A shape without one reads "-:-", so that the node has none.
-    "(SELECT group_concat(coalesce(json_extract(t.value, '$.speedup_interval[0]'), '-') || ':' || "
-    "coalesce(json_extract(t.value, '$.speedup_interval[1]'), '-'), ',') FROM evaluations e, "
-    "json_each(CASE WHEN json_valid(e.result) THEN e.result ELSE '{}' END, '$.timing') t WHERE e.id = nodes.evaluation_id)";
+    "speedup, message, evaluation_id, pinned, pruned, boost, hint, created_at, finished_at, flagged";
 
 SearchRecord readSearch(const Statement& s) {
     SearchRecord r;
@@ -82,7 +77,6 @@ NodeRecord readNode(const Statement& s) {
     n.createdAt = s.text(17);
     if (!s.isNull(18)) n.finishedAt = s.text(18);
     n.flagged = s.int64(19) != 0;
-    if (!s.isNull(20)) n.speedupInterval = combinedInterval(s.text(20));
     return n;
 }
 
@@ -245,6 +239,40 @@ Result<std::vector<NodeRecord>> SearchStore::loadNodes(std::int64_t searchId) co
     if (!stmt) return stmt.error();
     stmt->bind(1, searchId);
     return readAll<NodeRecord>(*stmt, readNode);
+}
+
+Result<std::map<std::int64_t, std::pair<double, double>>>
+SearchStore::speedupIntervals(std::int64_t searchId, const std::vector<std::int64_t>& ids) const {
+    // Each timing shape's interval, "low:high,low:high", read from the result
+    // in SQLite; a shape without one reads "-:-", so that the node has none.
+    const std::string each = "SELECT n.id, (SELECT group_concat(coalesce(json_extract(t.value, '$.speedup_interval[0]'), "
+                             "'-') || ':' || coalesce(json_extract(t.value, '$.speedup_interval[1]'), '-'), ',') "
+                             "FROM evaluations e, json_each(CASE WHEN json_valid(e.result) THEN e.result ELSE '{}' END, "
+                             "'$.timing') t WHERE e.id = n.evaluation_id) FROM nodes n WHERE n.search_id = ? "
+                             "AND n.evaluation_id IS NOT NULL";
+    std::map<std::int64_t, std::pair<double, double>> out;
+    // All of the search's nodes, or `ids` in chunks of bound parameters (as loadNodesById).
+    for (std::size_t begin = 0; begin < std::max<std::size_t>(ids.size(), 1); begin += 500) {
+        const std::size_t end = std::min(ids.size(), begin + 500);
+        std::string sql = each;
+        if (!ids.empty()) {
+            sql += " AND n.id IN (";
+            for (std::size_t i = begin; i < end; ++i) sql += i == begin ? "?" : ", ?";
+            sql += ")";
+        }
+        auto stmt = db_.prepare(sql);
+        if (!stmt) return stmt.error();
+        stmt->bind(1, searchId);
+        for (std::size_t i = begin; i < end; ++i) stmt->bind(static_cast<int>(i - begin) + 2, ids[i]);
+        auto rows = readAll<std::pair<std::int64_t, std::optional<std::string>>>(*stmt, [](const Statement& r) {
+            return std::pair{r.int64(0), r.isNull(1) ? std::nullopt : std::optional(r.text(1))};
+        });
+        if (!rows) return rows.error();
+        for (const auto& [id, text] : *rows)
+            if (text)
+                if (auto interval = combinedInterval(*text)) out[id] = *interval;
+    }
+    return out;
 }
 
 Result<std::vector<NodeRecord>> SearchStore::loadNodesById(std::int64_t searchId, const std::vector<std::int64_t>& ids) const {

@@ -5,6 +5,7 @@
 #include "store/database.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -36,8 +37,6 @@ struct NodeRecord {
     double boost = 0;
     std::string hint, createdAt;
     std::string finishedAt; // when its result was recorded ("" while pending or running)
-    // The speedup's 95 % interval (its shapes' combined), where the result has one.
-    std::optional<std::pair<double, double>> speedupInterval;
 };
 
 struct CommandRecord {
@@ -73,6 +72,12 @@ class SearchStore {
     Status updateNodeFlags(const NodeRecord& node) const; // pinned, pruned, boost, hint
     Result<std::vector<NodeRecord>> loadNodes(std::int64_t searchId) const;
     // The given nodes of a search, by id (a follower's refresh after events).
+    // The speedup's 95 % interval of each node of the search that has one
+    // (its shapes' combined: geometric means of the lows and the highs), for
+    // the nodes `ids` or, empty, all of them. Read apart from the nodes: only
+    // the workbench shows it, and it parses every result.
+    Result<std::map<std::int64_t, std::pair<double, double>>> speedupIntervals(std::int64_t searchId,
+                                                                               const std::vector<std::int64_t>& ids = {}) const;
     Result<std::vector<NodeRecord>> loadNodesById(std::int64_t searchId, const std::vector<std::int64_t>& ids) const;
     // The node numbered `seq` in the search (the number people see: #seq); NotFound when none.
     Result<std::int64_t> nodeIdOfNumber(std::int64_t searchId, std::int64_t seq) const;

@@ -294,12 +294,17 @@ class TestStore : public QObject {
         const auto nodes = ss.loadNodes(searchId);
         QVERIFY2(nodes.ok(), nodes.ok() ? "" : nodes.error().message.c_str());
         QCOMPARE(nodes->size(), std::size_t{4});
-        QVERIFY((*nodes)[0].speedupInterval);
-        QVERIFY(qAbs((*nodes)[0].speedupInterval->first - 2.0) < 1e-9);
-        QVERIFY(qAbs((*nodes)[0].speedupInterval->second - 2.42) < 1e-9);
-        QVERIFY(!(*nodes)[1].speedupInterval); // a shape without one
-        QVERIFY(!(*nodes)[2].speedupInterval); // no evaluation
-        QVERIFY(!(*nodes)[3].speedupInterval); // a result that is not JSON
+        const auto all = ss.speedupIntervals(searchId);
+        QVERIFY2(all.ok(), all.ok() ? "" : all.error().message.c_str());
+        QCOMPARE(all->size(), std::size_t{1}); // a shape without one, no evaluation, a result that is not JSON: none
+        const auto& interval = all->at((*nodes)[0].id);
+        QVERIFY(qAbs(interval.first - 2.0) < 1e-9);
+        QVERIFY(qAbs(interval.second - 2.42) < 1e-9);
+        // Asked for by node: the same, and only those asked for.
+        const auto some = ss.speedupIntervals(searchId, {(*nodes)[0].id, (*nodes)[1].id});
+        QVERIFY(some.ok());
+        QVERIFY(*some == *all);
+        QVERIFY(ss.speedupIntervals(searchId, {(*nodes)[1].id, (*nodes)[3].id})->empty());
     }
 
     // Nsight Compute's baseline for a node is the nearest ancestor that ran

@@ -12,7 +12,9 @@
 namespace kw::ui {
 namespace {
 
-NodeSnapshot snapshotOf(const store::NodeRecord& r) {
+using Intervals = std::map<std::int64_t, std::pair<double, double>>;
+
+NodeSnapshot snapshotOf(const store::NodeRecord& r, const Intervals& intervals) {
     NodeSnapshot n;
     n.id = r.id;
     n.parentId = r.parentId;
@@ -32,7 +34,8 @@ NodeSnapshot snapshotOf(const store::NodeRecord& r) {
     n.pruned = r.pruned;
     n.glyph = report::glyphOf(report::nodeStateOf(r.state), n.status, r.pruned);
     n.speedup = n.glyph == NodeGlyph::Correct ? r.speedup.value_or(0) : 0;
-    if (n.glyph == NodeGlyph::Correct && r.speedupInterval) std::tie(n.intervalLow, n.intervalHigh) = *r.speedupInterval;
+    if (const auto it = intervals.find(r.id); n.glyph == NodeGlyph::Correct && it != intervals.end())
+        std::tie(n.intervalLow, n.intervalHigh) = it->second;
     return n;
 }
 
@@ -54,14 +57,17 @@ void SearchFollower::start() {
     // The event id first: a node that changes while the nodes load is reloaded on the next poll.
     auto last = store.lastEventId(searchId_);
     auto all = store.loadNodes(searchId_);
-    if (!last || !all) {
-        emit failed(QString::fromStdString(!last ? last.error().message : all.error().message));
+    auto intervals = store.speedupIntervals(searchId_);
+    if (!last || !all || !intervals) {
+        emit failed(QString::fromStdString(!last  ? last.error().message
+                                           : !all ? all.error().message
+                                                  : intervals.error().message));
         return;
     }
     lastEvent_ = *last;
     NodeBatch batch;
     batch.reserve(static_cast<qsizetype>(all->size()));
-    for (const auto& n : *all) batch.push_back(snapshotOf(n));
+    for (const auto& n : *all) batch.push_back(snapshotOf(n, *intervals));
     emit nodes(batch);
     // A search that ended before it was opened: its search_ended event is behind lastEvent_.
     if (auto search = store.loadSearch(searchId_); search && (search->status == "finished" || search->status == "stopped"))
@@ -101,15 +107,17 @@ void SearchFollower::poll() {
         if (events->size() < 2000) break;
     }
     if (!changed.empty()) {
-        auto loaded = store.loadNodesById(searchId_, std::vector<std::int64_t>(changed.begin(), changed.end()));
-        if (!loaded) {
+        const std::vector<std::int64_t> ids(changed.begin(), changed.end());
+        auto loaded = store.loadNodesById(searchId_, ids);
+        auto intervals = store.speedupIntervals(searchId_, ids);
+        if (!loaded || !intervals) {
             timer_->stop();
-            emit failed(QString::fromStdString(loaded.error().message));
+            emit failed(QString::fromStdString(!loaded ? loaded.error().message : intervals.error().message));
             return;
         }
         NodeBatch batch;
         batch.reserve(static_cast<qsizetype>(loaded->size()));
-        for (const auto& n : *loaded) batch.push_back(snapshotOf(n));
+        for (const auto& n : *loaded) batch.push_back(snapshotOf(n, *intervals));
         emit nodes(batch);
     }
     if (ended) emit this->ended(endReason);
