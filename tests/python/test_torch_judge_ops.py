@@ -122,6 +122,22 @@ class Records(unittest.TestCase):
         for part in ("aten::softmax", "forward (candidate.py:12)", "forbids softmax", "own kernel", "shape one seed 1"):
             self.assertIn(part, text)
 
+    def test_the_site_comes_from_the_enclosing_python_events_when_the_op_has_no_stack(self):
+        # PyTorch 2.x on a device trace: the op's stack is empty, its parents
+        # are the traced Python calls, innermost first.
+        class Event:
+            def __init__(self, name, parent=None, stack=None):
+                self.name, self.cpu_parent, self.stack = name, parent, stack
+
+        outer = Event("nn.Module: ModelNew_0", Event("<string>(6): <module>"))
+        forward = Event("/job/candidate/candidate.py(7): forward", outer)
+        module = Event("torch/nn/modules/activation.py(1389): forward", Event("nn.Module: Softmax_0", forward))
+        op = Event("aten::softmax", module, stack=[])
+        self.assertEqual(ops.event_site(op, "candidate.py"), "forward (candidate.py:7)")
+        self.assertEqual(ops.event_site(Event("aten::softmax", outer), "candidate.py"), "")
+        with_stack = Event("aten::softmax", module, stack=["candidate.py(9): helper"])
+        self.assertEqual(ops.event_site(with_stack, "candidate.py"), "helper (candidate.py:9)")
+
 
 @unittest.skipIf(torch is None, "torch does not import here")
 class WhatRan(unittest.TestCase):

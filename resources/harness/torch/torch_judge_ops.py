@@ -191,6 +191,19 @@ def call_site(stack: Optional[Sequence[object]], module_file: str) -> str:
     return ""
 
 
+def event_site(event: object, module_file: str) -> str:
+    """An op event's call site: from its own stack where the profiler keeps
+    one (PyTorch 1.x), else from the Python-function events that enclose it
+    (PyTorch 2.x traces Python calls as events named like a stack frame and
+    may leave the op's own stack empty on a device trace)."""
+    site = call_site(getattr(event, "stack", None), module_file)
+    parent, depth = getattr(event, "cpu_parent", None), 0
+    while not site and parent is not None and depth < 64:
+        site = call_site([getattr(parent, "name", "")], module_file)
+        parent, depth = getattr(parent, "cpu_parent", None), depth + 1
+    return site
+
+
 def record_call(torch, run, module_file: str) -> Dict[str, object]:
     """Runs `run()` (one call of the model) under PyTorch's profiler, in the
     candidate's runner: {"ops": [[aten name, count, call site]], "kernels":
@@ -251,5 +264,5 @@ def record_call(torch, run, module_file: str) -> Dict[str, object]:
                 o = ops[name] = [name, 0, ""]
             o[1] += 1
             if not o[2]:
-                o[2] = call_site(getattr(e, "stack", None), module_file)
+                o[2] = event_site(e, module_file)
     return {"ops": list(ops.values()), "kernels": [[k, n] for k, n in kernels.items()], "note": note}
