@@ -189,6 +189,35 @@ extern "C" void sgemm(const float* A, const float* B, float* C, int64_t M, int64
         QVERIFY2(r.message.find("the candidate held") != std::string::npos, r.message.c_str());
     }
 
+    // Outputs are one memfd per runner: nothing a runner does to its output
+    // pages reaches the reference's or a baseline's. The judge reads every
+    // timed runner's memory map (sgemm: the reference, OpenBLAS, the
+    // candidate) and says what it found; an honest kernel stays accepted.
+    void eachRunnerWritesOutputsOfItsOwn() {
+        auto sgemm = problem::loadProblem(test::bundledProblemsDir() / "cpu" / "sgemm");
+        QVERIFY2(sgemm.ok(), sgemm.ok() ? "" : sgemm.error().message.c_str());
+        const std::string honest = "#include <cstdint>\n"
+                                   "extern \"C\" void sgemm(const float* A, const float* B, float* C, int64_t M, int64_t N, "
+                                   "int64_t K) {\n"
+                                   "    for (int64_t i = 0; i < M; ++i) {\n"
+                                   "        for (int64_t j = 0; j < N; ++j) C[i * N + j] = 0;\n"
+                                   "        for (int64_t k = 0; k < K; ++k)\n"
+                                   "            for (int64_t j = 0; j < N; ++j) C[i * N + j] += A[i * K + k] * B[k * N + j];\n"
+                                   "    }\n"
+                                   "}\n";
+        eval::EvalOptions options = options_;
+        options.timeBudgetS = 0.2;
+        auto job = fixture_.evaluator().prepare(*sgemm, eval::Candidate{"honest", honest, {}}, options);
+        QVERIFY(job.ok());
+        eval::JobOutcome outcome;
+        if (!job->finished) outcome = fixture_.executor().submit(job->request).get();
+        const auto r = fixture_.evaluator().finish(*sgemm, *job, outcome);
+        QVERIFY2(r.correct(), r.message.c_str());
+        const auto isolation = r.env.value("isolation", nlohmann::json::object());
+        QCOMPARE(QString::fromStdString(isolation.value("outputs", std::string("(not reported)"))),
+                 QStringLiteral("own copy per runner"));
+    }
+
   private:
     void runAll(bool rules) {
         eval::EvalOptions options = options_;

@@ -112,6 +112,12 @@ struct Case {
         for (const auto& b : buffers) t += b.mapBytes;
         return t;
     }
+    size_t outputBytes() const {
+        size_t t = 0;
+        for (const auto& b : buffers)
+            if (b.output) t += b.mapBytes;
+        return t;
+    }
 };
 
 } // namespace

@@ -14,21 +14,119 @@ std::map<uint32_t, SharedCase*> gLiveCases; // by id: a call moves its cases' bu
 bool gL2FlushPending = false;               // flushCaches asks; the next call's preparation does it
 #endif
 
+// A runner's own copy of an output (host builds): a memfd no other runner
+// maps, so nothing one runner does to its pages (advice, seals, holes, a
+// mapping kept past its call) can reach another's outputs or time.
+struct OutputView {
+    int fd = -1;
+    void* map = nullptr;
+};
+
 struct SharedCase {
     uint32_t id = 0;
     Case c;
-    std::vector<int> sendFds; // one per buffer, in argument order
+    std::vector<int> sendFds;                               // one per buffer, in argument order
+    std::map<std::string, std::vector<OutputView>> outputs; // by runner name: one view per buffer (inputs: none)
     SharedCase() = default;
     SharedCase(const SharedCase&) = delete;
     SharedCase& operator=(const SharedCase&) = delete;
     ~SharedCase() {
         for (int fd : sendFds)
             if (fd >= 0) close(fd);
+        for (auto& [runner, views] : outputs)
+            for (size_t i = 0; i < views.size(); ++i) {
+                if (views[i].map) munmap(views[i].map, c.buffers[i].mapBytes);
+                if (views[i].fd >= 0) close(views[i].fd);
+            }
 #ifdef KW_CUDA
         gLiveCases.erase(id);
 #endif
     }
 };
+
+#ifndef KW_CUDA
+// The runner's own outputs of a case, made the first time it takes the
+// case: "" or why the host cannot hold them.
+std::string makeOutputViews(SharedCase& sc, const std::string& runner) {
+    if (sc.outputs.count(runner)) return "";
+    std::vector<OutputView> views(sc.c.buffers.size());
+    std::string why;
+    for (size_t i = 0; i < sc.c.buffers.size() && why.empty(); ++i) {
+        const Buffer& b = sc.c.buffers[i];
+        if (!b.output || b.mapBytes == 0) continue;
+        OutputView& v = views[i];
+        v.fd = static_cast<int>(syscall(SYS_memfd_create, b.name.c_str(), MFD_CLOEXEC | MFD_ALLOW_SEALING));
+        if (v.fd < 0)
+            why = std::string("memfd_create: ") + std::strerror(errno);
+        else if (ftruncate(v.fd, static_cast<off_t>(b.mapBytes)) != 0)
+            why = std::string("ftruncate: ") + std::strerror(errno);
+        else if (fallocate(v.fd, 0, 0, static_cast<off_t>(b.mapBytes)) != 0)
+            why = std::strerror(errno);
+        else if ((v.map = mmap(nullptr, b.mapBytes, PROT_READ | PROT_WRITE, MAP_SHARED, v.fd, 0)) == MAP_FAILED) {
+            v.map = nullptr;
+            why = std::string("mmap: ") + std::strerror(errno);
+        } else {
+            fcntl(v.fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW);
+        }
+        if (!why.empty())
+            why = "cannot allocate " + bytesText(static_cast<double>(b.mapBytes)) + " for the " + runner + "'s copy of " +
+                  b.name + " (" + why + ")";
+    }
+    sc.outputs.emplace(runner, std::move(views)); // freed with the case, made or not
+    return why;
+}
+#endif
+
+#ifndef KW_CUDA
+// Whether any runner maps an output another runner writes, read by the judge
+// from each runner's /proc/PID/maps (nothing a runner can rewrite): "" when
+// each maps only its own copy, else who maps whose.
+std::string outputsShared(const SharedCase& sc, const std::vector<Runner*>& runners) {
+    std::map<unsigned long long, std::string> owner; // an output memfd's inode -> the runner it belongs to
+    for (const auto& [runner, views] : sc.outputs)
+        for (const OutputView& v : views) {
+            struct stat st {};
+            if (v.fd >= 0 && fstat(v.fd, &st) == 0) owner[static_cast<unsigned long long>(st.st_ino)] = runner;
+        }
+    for (const Buffer& b : sc.c.buffers) {
+        struct stat st {};
+        if (b.output && b.fd >= 0 && fstat(b.fd, &st) == 0) owner[static_cast<unsigned long long>(st.st_ino)] = "judge";
+    }
+    for (const Runner* r : runners) {
+        if (!r || r->dead || r->pid <= 0) continue;
+        char path[64];
+        std::snprintf(path, sizeof path, "/proc/%d/maps", static_cast<int>(r->pid));
+        FILE* f = std::fopen(path, "r");
+        if (!f) return "the " + r->name + "'s memory map cannot be read (" + std::strerror(errno) + ")";
+        std::string found;
+        char line[4096];
+        while (found.empty() && std::fgets(line, sizeof line, f)) {
+            unsigned long long inode = 0;
+            if (std::sscanf(line, "%*llx-%*llx %*7s %*llx %*x:%*x %llu", &inode) != 1 || inode == 0) continue;
+            const auto it = owner.find(inode);
+            if (it != owner.end() && it->second != r->name) found = "the " + r->name + " maps the " + it->second + "'s outputs";
+        }
+        std::fclose(f);
+        if (!found.empty()) return found;
+    }
+    return "";
+}
+#endif
+
+// Points the case's outputs at `r`'s own copy (host builds; on a device the
+// runners share the device allocation and the judge moves the data): what
+// the judge poisons, flushes and reads next is what that runner writes.
+void useOutputsOf(SharedCase& sc, const Runner& r) {
+#ifdef KW_CUDA
+    (void)sc;
+    (void)r;
+#else
+    const auto it = sc.outputs.find(r.name);
+    if (it == sc.outputs.end()) return; // the runner never took the case: the judge's own copy
+    for (size_t i = 0; i < sc.c.buffers.size(); ++i)
+        if (it->second[i].map) sc.c.buffers[i].data = static_cast<unsigned char*>(it->second[i].map) + sc.c.buffers[i].offset;
+#endif
+}
 
 #ifdef KW_CUDA
 // An input's new contents go up, and into the copy no runner holds.
@@ -235,6 +333,14 @@ std::string refreshCase(SharedCase& sc, uint64_t seed) {
 }
 
 bool shareCase(Runner& r, SharedCase& sc, Json& res, const std::string& where) {
+    std::vector<int> fds = sc.sendFds;
+#ifndef KW_CUDA
+    if (std::string err = makeOutputViews(sc, r.name); !err.empty())
+        return res.fail("infra_error", "the judge " + err + " " + where);
+    const auto& views = sc.outputs.at(r.name);
+    for (size_t i = 0; i < fds.size() && i < views.size(); ++i)
+        if (views[i].fd >= 0) fds[i] = views[i].fd;
+#endif
     MapMsg m{};
     m.type = Map;
     m.caseId = sc.id;
@@ -262,7 +368,7 @@ bool shareCase(Runner& r, SharedCase& sc, Json& res, const std::string& where) {
         c->cmsg_level = SOL_SOCKET;
         c->cmsg_type = SCM_RIGHTS;
         c->cmsg_len = CMSG_LEN(sizeof(int) * m.buffers);
-        std::memcpy(CMSG_DATA(c), sc.sendFds.data(), sizeof(int) * m.buffers);
+        std::memcpy(CMSG_DATA(c), fds.data(), sizeof(int) * m.buffers);
     }
     const CandidateWait waiting(r.candidate);
     thaw(r);
@@ -369,8 +475,11 @@ std::vector<std::vector<unsigned char>> outputsOf(const Case& c) {
     return out;
 }
 
-void poisonOutputs(Case& c, int which) {
-    for (auto& b : c.buffers)
+// Poisons `r`'s outputs of a case before it is called on it; the judge then
+// flushes and reads that runner's copy.
+void poisonOutputs(SharedCase& sc, const Runner& r, int which) {
+    useOutputsOf(sc, r);
+    for (auto& b : sc.c.buffers)
         if (b.output) poison(b, which);
 }
 

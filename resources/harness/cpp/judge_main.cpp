@@ -137,7 +137,7 @@ bool candidateTwice(Kernels& k, SharedCase& sc, Json& res, const std::string& wh
     if (!ensureCandidate(k, res) || !shareCase(k.candidate, sc, res, where)) return false;
     runs.assign(2, {});
     for (int call = 0; call < 2; ++call) {
-        poisonOutputs(sc.c, call);
+        poisonOutputs(sc, k.candidate, call);
         if (!callKernel(k.candidate, {sc.id}, callLimit(refSeconds), nullptr, res,
                         where + " (call " + std::to_string(call + 1) + ")"))
             return false;
@@ -163,13 +163,13 @@ bool checkPhase(Kernels& k, Json& res) {
                 return res.fail("infra_error", "check shape " + std::string(shape.name) + " does not fit on this host: " + err);
             setPhase("reference on a check shape");
             if (!shareCase(k.reference, sc, res, where)) return false;
-            poisonOutputs(sc.c, 0);
+            poisonOutputs(sc, k.reference, 0);
             double refSeconds = 0;
             if (!callKernel(k.reference, {sc.id}, KW_CALL_TIMEOUT_S, &refSeconds, res, where)) return false;
             const auto expected = outputsOf(sc.c);
             // The reference's answer is checked before it judges anyone: the
             // same answer again, over the other poison.
-            poisonOutputs(sc.c, 1);
+            poisonOutputs(sc, k.reference, 1);
             if (!callKernel(k.reference, {sc.id}, KW_CALL_TIMEOUT_S, nullptr, res, where + " (again)")) return false;
             forgetCase(k.reference, sc);
             if (const std::string differs = referenceDisagrees(sc.c, expected, outputsOf(sc.c)); !differs.empty())
@@ -210,7 +210,7 @@ bool widePhase(Kernels& k, Json& res) {
         if (!widened) return true;
         setPhase("reference on wide inputs");
         if (!shareCase(k.reference, sc, res, where)) return false;
-        poisonOutputs(sc.c, 0);
+        poisonOutputs(sc, k.reference, 0);
         double refSeconds = 0;
         if (!callKernel(k.reference, {sc.id}, KW_CALL_TIMEOUT_S, &refSeconds, res, where)) return false;
         forgetCase(k.reference, sc);
@@ -417,7 +417,8 @@ void profileCounters(Runner& cand, SharedCase& sc, double perCall, Json& res) {
     }
     const int calls = std::max(3, std::min(1000, perCall > 0 ? static_cast<int>(0.2 / perCall) : 3));
     double wall = 0;
-    Json scratch; // a failure here is not the verdict's business
+    Json scratch;           // a failure here is not the verdict's business
+    useOutputsOf(sc, cand); // its own outputs are the ones flushed
     for (int i = 0; i < calls; ++i) {
         flushCaches(sc.c);
         for (auto& v : fds)
@@ -622,12 +623,12 @@ struct ShapeTimer {
         // answer on it, checked like a check case.
         for (size_t j = from; j < upTo; ++j) {
             setPhase("reference on a timing shape");
-            poisonOutputs(pool[j]->c, 0);
+            poisonOutputs(*pool[j], k.reference, 0);
             if (!callKernel(k.reference, {pool[j]->id}, KW_CALL_TIMEOUT_S, &refSeconds, res, where)) return false;
             refShortest = j == 0 ? refSeconds : std::min(refShortest, refSeconds);
             const auto expected = outputsOf(pool[j]->c);
             setPhase("candidate on a timing shape");
-            poisonOutputs(pool[j]->c, 0);
+            poisonOutputs(*pool[j], k.candidate, 0);
             double candSeconds = 0;
             if (!callKernel(k.candidate, {pool[j]->id}, callLimit(refSeconds), &candSeconds, res, where)) return false;
             candShortest = j == 0 ? candSeconds : std::min(candShortest, candSeconds);
@@ -636,6 +637,16 @@ struct ShapeTimer {
             golden.push_back(outputsOf(pool[j]->c));
         }
         return true;
+    }
+
+    // A set's bytes on the host: its buffers and every timed runner's own
+    // copy of the outputs (on a device, runners share the device's copy).
+    size_t caseBytes() const {
+#ifdef KW_CUDA
+        return pool[0]->c.totalBytes();
+#else
+        return pool[0]->c.totalBytes() + pool[0]->c.outputBytes() * timed.size();
+#endif
     }
 
     bool prepare() {
@@ -647,8 +658,15 @@ struct ShapeTimer {
         const double shortest = std::min(refShortest, candShortest);
         const size_t wanted =
             shortest > 0 && shortest < 8 * handoff ? static_cast<size_t>(std::ceil(8 * handoff / shortest)) + 1 : 3;
-        if (!addSets(std::max<size_t>(3, std::min(wanted, poolSize(pool[0]->c.totalBytes()))))) return false;
+        if (!addSets(std::max<size_t>(3, std::min(wanted, poolSize(caseBytes()))))) return false;
         poolN = pool.size();
+#ifndef KW_CUDA
+        // Verified once per evaluation, with every timed runner holding the set.
+        if (res.outputs.empty()) {
+            const std::string shared = outputsShared(*pool[0], timed);
+            res.outputs = shared.empty() ? "own copy per runner" : shared;
+        }
+#endif
 #ifdef KW_CUDA
         // An empty call costs the GPU two switches between the judge's context
         // and a runner's, and the drain's probe: hundreds of microseconds,
@@ -672,7 +690,7 @@ struct ShapeTimer {
         std::vector<uint32_t> ids;
         const double p0 = now();
         for (size_t j : sets) {
-            poisonOutputs(pool[j]->c, poisonWhich);
+            poisonOutputs(*pool[j], *timed[ki], poisonWhich);
             ids.push_back(pool[j]->id);
         }
         const double p1 = now();
@@ -707,7 +725,8 @@ struct ShapeTimer {
         setPhase("warm-up on a timing shape");
         const double warmStart = now();
         while (res.ok() && (warmups < KW_MIN_WARMUP || (now() - warmStart < KW_WARMUP_S && warmups < 100))) {
-            for (size_t ki = 0; ki < timed.size() && res.ok(); ++ki) oneCall(ki, 1, warmups & 1, nullptr, "a warm-up");
+            for (size_t ki = 0; ki < timed.size() && res.ok(); ++ki)
+                oneCall(ki, 1, static_cast<int>(order() & 1), nullptr, "a warm-up");
             ++warmups;
         }
         if (!res.ok()) return 0;
@@ -788,11 +807,16 @@ struct ShapeTimer {
                 checkCandidate(rep, sets, answer, produced, fromCopies, v0);
                 checked = true;
             };
+            // The round's order and its poison are drawn from the secret: no
+            // kernel always runs right after another, and neither the poison a
+            // runner finds in its outputs nor the round's number tells it which
+            // runner came before it or comes next.
+            const size_t first = static_cast<size_t>(order() % timed.size());
+            const int poisonWhich = static_cast<int>(order() & 1);
             for (size_t jj = 0; jj < timed.size() && res.ok(); ++jj) {
-                // Rotate the order so no kernel always runs right after another.
-                const size_t ki = (jj + static_cast<size_t>(rep)) % timed.size();
+                const size_t ki = (jj + first) % timed.size();
                 const double p0 = now();
-                for (size_t j : sets) poisonOutputs(pool[j]->c, rep & 1);
+                for (size_t j : sets) poisonOutputs(*pool[j], *timed[ki], poisonWhich);
                 const double p1 = now();
                 for (size_t j : sets) flushCaches(pool[j]->c);
                 res.poisonSeconds += p1 - p0;

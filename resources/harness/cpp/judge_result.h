@@ -23,6 +23,7 @@ struct Json {
         wideOutsideDomain = 0; // check shapes on wide inputs: compared, and skipped (the reference left the finite numbers)
     std::string seccomp = "on";
     std::string profilerFiles; // the unfiltered profiling runner's writes: "own folder", or why not ("": none ran)
+    std::string outputs;       // "own copy per runner" as verified from the runners' maps, or what was found ("": not checked)
     uint64_t secret = 0;
     bool secretGiven = false;
     bool fail(const std::string& status, const std::string& message) {
@@ -73,6 +74,7 @@ std::string envJson(const Json& r) {
            ",\"own_code_enforced\":" + std::string(KW_OWN_CODE ? "true" : "false") +
 #endif
            ",\"strays_killed\":" + std::to_string(r.straysKilled) +
+           (r.outputs.empty() ? std::string() : ",\"outputs\":" + q(r.outputs)) +
            (r.profilerFiles.empty() ? std::string() : ",\"profiler_files\":" + q(r.profilerFiles)) + "}}";
 }
 
