@@ -43,10 +43,24 @@ inline int exitCodeFor(eval::EvalStatus status) {
     return kExitError;
 }
 
-// An error's exit code: what the user gave (an argument, a model, a key, an
-// executor setting) is a usage error; the rest is the run's failure.
+// An error's exit code, the one rule of every command: what the user gave
+// (an argument, a model, a key, an executor setting, a search or node that
+// does not exist, a value a rule refuses) is a usage error; the rest (I/O,
+// the database, the sandbox, a malformed file) is the run's failure.
 inline int exitCodeFor(const Error& error) {
-    return error.code == ErrorCode::InvalidArgument ? kExitUsage : kExitError;
+    switch (error.code) {
+    case ErrorCode::InvalidArgument:
+    case ErrorCode::NotFound:
+    case ErrorCode::Validation:
+        return kExitUsage;
+    case ErrorCode::ParseError:
+    case ErrorCode::Io:
+    case ErrorCode::Database:
+    case ErrorCode::Sandbox:
+    case ErrorCode::Internal:
+        return kExitError;
+    }
+    return kExitError;
 }
 
 } // namespace kw::cli

@@ -486,11 +486,6 @@ Result<std::int64_t> nodeIdFromArg(const store::Database& db, std::int64_t searc
     return store::SearchStore(db).nodeIdOfNumber(searchId, number);
 }
 
-// A wrong or unknown node is the caller's to fix; anything else is the workspace's.
-int exitCodeFor(const Error& e) {
-    return e.code == ErrorCode::NotFound || e.code == ErrorCode::Validation ? kExitUsage : kExitError;
-}
-
 int steer(const std::string& verb, const Args& args, const GlobalOptions& global) {
     const auto& pos = args.positional();
     static const std::map<std::string, std::size_t> arity{{"pause", 2},   {"stop", 2},     {"budget", 3}, {"prune", 3},
