@@ -52,12 +52,12 @@ void printOverBestBaseline(const store::Database& db, std::int64_t evaluationId)
 
 const char* kSearchHelp = R"(usage: kernelwright-cli search COMMAND ...
 
-  start --problem DIR|NAME [--policy mcts|evo|beam|greedy|random|exhaustive]
-        [--budget N] [--workers N] [--seed S] [--memory both|ancestors|siblings|none]
+  start --problem DIR|NAME [--policy {policies}]
+        [--budget N] [--workers N] [--seed S] [--memory {memory}]
         [--target X] [--stall K] [--time SECONDS] [--time-budget S] [--check-only]
         [--stop-near-roofline F]         end once a kernel reaches fraction F of its roofline bound
         [--sandbox POLICY]               run a new search
-        [--synth tuner|llm|hybrid]       who proposes children (default tuner)
+        [--synth {synths}]{synths-pad}who proposes children (default tuner)
         [--model NAME[:WEIGHT] ...]      llm/hybrid: the models (see `llm models`)
         [--max-tokens N] [--max-cost USD] [--llm-concurrency N] [--llm-config FILE]
         [--seed-from-history]            also start from earlier searches' best kernels
@@ -85,8 +85,27 @@ steering (also while the search runs in another process):
 where candidates run (start, resume):
 )";
 
+// The help's choices come from the engine's name tables, so a policy, memory
+// mode or synthesizer added there is offered here without a second list.
+std::string searchHelp() {
+    const auto joined = [](const std::vector<std::string>& names) {
+        std::string text;
+        for (const auto& n : names) text += (text.empty() ? "" : "|") + n;
+        return text;
+    };
+    const std::string synths = joined(search::synthModeNames());
+    std::string help = kSearchHelp;
+    for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+             {"{policies}", joined(search::policyNames())},
+             {"{memory}", joined(search::memoryModeNames())},
+             {"{synths}", synths},
+             {"{synths-pad}", std::string(std::max<std::size_t>(1, 23 - synths.size()), ' ')}})
+        for (std::size_t at; (at = help.find(key)) != std::string::npos;) help.replace(at, key.size(), value);
+    return help;
+}
+
 void printHelp(std::FILE* out) {
-    std::fputs(kSearchHelp, out);
+    std::fputs(searchHelp().c_str(), out);
     std::fputs(kExecutorHelp, out);
 }
 

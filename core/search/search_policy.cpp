@@ -53,7 +53,7 @@ std::optional<PlannedExpansion> restartFrom(const SearchTree& tree, std::mt19937
 class GreedyPolicy final : public SearchPolicy {
   public:
     explicit GreedyPolicy(const SearchConfig& c) : config_(c) {}
-    std::string name() const override { return "greedy"; }
+    std::string name() const override { return policyName(Policy::Greedy); }
     std::optional<PlannedExpansion> next(const SearchTree& tree, std::mt19937_64& rng) override {
         if (const Node* p = pinned(tree)) return PlannedExpansion{synth::Operator::Mutate, p->id, 0};
         if (std::bernoulli_distribution(config_.restartRate)(rng)) return restartFrom(tree, rng, synth::Operator::Restart);
@@ -69,7 +69,7 @@ class GreedyPolicy final : public SearchPolicy {
 class BeamPolicy final : public SearchPolicy {
   public:
     explicit BeamPolicy(const SearchConfig& c) : config_(c) {}
-    std::string name() const override { return "beam"; }
+    std::string name() const override { return policyName(Policy::Beam); }
     std::optional<PlannedExpansion> next(const SearchTree& tree, std::mt19937_64& rng) override {
         if (const Node* p = pinned(tree)) return PlannedExpansion{synth::Operator::Mutate, p->id, 0};
         auto beam = expandable(tree);
@@ -91,7 +91,7 @@ class BeamPolicy final : public SearchPolicy {
 class MctsPolicy final : public SearchPolicy {
   public:
     explicit MctsPolicy(const SearchConfig& c) : config_(c) {}
-    std::string name() const override { return "mcts"; }
+    std::string name() const override { return policyName(Policy::Mcts); }
 
     std::optional<PlannedExpansion> next(const SearchTree& tree, std::mt19937_64& rng) override {
         if (const Node* p = pinned(tree)) return plan(tree, p);
@@ -183,7 +183,7 @@ class MctsPolicy final : public SearchPolicy {
 class EvolutionaryPolicy final : public SearchPolicy {
   public:
     explicit EvolutionaryPolicy(const SearchConfig& c) : config_(c) {}
-    std::string name() const override { return "evo"; }
+    std::string name() const override { return policyName(Policy::Evolutionary); }
 
     std::optional<PlannedExpansion> next(const SearchTree& tree, std::mt19937_64& rng) override {
         if (const Node* p = pinned(tree)) return PlannedExpansion{synth::Operator::Mutate, p->id, 0};
@@ -232,7 +232,7 @@ class EvolutionaryPolicy final : public SearchPolicy {
 // Random search: a fresh random assignment every time (the baseline to beat).
 class RandomPolicy final : public SearchPolicy {
   public:
-    std::string name() const override { return "random"; }
+    std::string name() const override { return policyName(Policy::Random); }
     std::optional<PlannedExpansion> next(const SearchTree& tree, std::mt19937_64& rng) override {
         return restartFrom(tree, rng, synth::Operator::Restart);
     }
@@ -241,7 +241,7 @@ class RandomPolicy final : public SearchPolicy {
 // Exhaustive: every configuration of the first seed's template, in order.
 class ExhaustivePolicy final : public SearchPolicy {
   public:
-    std::string name() const override { return "exhaustive"; }
+    std::string name() const override { return policyName(Policy::Exhaustive); }
     std::optional<PlannedExpansion> next(const SearchTree& tree, std::mt19937_64& rng) override {
         return restartFrom(tree, rng, synth::Operator::Enumerate);
     }

@@ -7,6 +7,7 @@ namespace kw::search {
 
 using tree::MemoryMode;
 using tree::memoryModeName;
+using tree::memoryModeNames;
 using tree::ModelChoice;
 using tree::Node;
 using tree::NodeId;
@@ -23,5 +24,6 @@ using tree::policyNames;
 using tree::SearchConfig;
 using tree::SynthMode;
 using tree::synthModeName;
+using tree::synthModeNames;
 
 } // namespace kw::search

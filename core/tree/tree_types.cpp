@@ -10,6 +10,11 @@ template <typename E, std::size_t N> std::string nameOf(const std::array<std::pa
         if (e == value) return n;
     return "?";
 }
+template <typename E, std::size_t N> std::vector<std::string> namesOf(const std::array<std::pair<E, const char*>, N>& table) {
+    std::vector<std::string> names;
+    for (const auto& [e, n] : table) names.emplace_back(n);
+    return names;
+}
 template <typename E, std::size_t N>
 std::optional<E> parseName(const std::array<std::pair<E, const char*>, N>& table, const std::string& name) {
     for (const auto& [e, n] : table)
@@ -49,9 +54,13 @@ std::optional<Policy> parsePolicy(const std::string& name) {
     return parseName(kPolicies, name);
 }
 std::vector<std::string> policyNames() {
-    std::vector<std::string> names;
-    for (const auto& [p, n] : kPolicies) names.emplace_back(n);
-    return names;
+    return namesOf(kPolicies);
+}
+std::vector<std::string> memoryModeNames() {
+    return namesOf(kModes);
+}
+std::vector<std::string> synthModeNames() {
+    return namesOf(kSynths);
 }
 std::string memoryModeName(MemoryMode m) {
     return nameOf(kModes, m);

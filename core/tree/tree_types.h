@@ -25,6 +25,7 @@ std::vector<std::string> policyNames();
 enum class MemoryMode { None, Ancestors, Siblings, Both };
 std::string memoryModeName(MemoryMode mode);
 std::optional<MemoryMode> parseMemoryMode(const std::string& name);
+std::vector<std::string> memoryModeNames();
 
 enum class NodeOrigin { Seed, Mutation, Crossover, Restart, Manual, Llm };
 std::string originName(NodeOrigin origin);
@@ -35,6 +36,7 @@ std::optional<NodeOrigin> parseOrigin(const std::string& name);
 enum class SynthMode { Tuner, Llm, Hybrid };
 std::string synthModeName(SynthMode mode);
 std::optional<SynthMode> parseSynthMode(const std::string& name);
+std::vector<std::string> synthModeNames();
 
 struct ModelChoice {
     std::string name;  // a configured model or a preset (openai:MODEL, ...)

@@ -2,6 +2,7 @@
 // output and exit code 0 (the man page is made of these texts), and the
 // top-level help names every command that answers.
 #include "cli_runner.h"
+#include "tree/tree_types.h"
 
 #include <QtTest/QtTest>
 
@@ -35,6 +36,23 @@ class TestCliHelp : public QObject {
         const auto run = test::runCli({"--help"}, 30000);
         for (const char* command : {"problem", "suite", "eval", "search", "bench", "llm", "kb", "machine", "profile", "export"})
             QVERIFY2(run.out.contains(QString("\n  ") + command + " "), command);
+    }
+
+    // The choices in search's help are the engine's name tables, each once
+    // and in the table's order: a policy, memory mode or synthesizer added to
+    // core/tree is offered without a second list to keep.
+    void searchHelpOffersTheEnginesNames() {
+        const auto run = test::runCli({"search", "--help"}, 30000);
+        const auto joined = [](const std::vector<std::string>& names) {
+            QStringList list;
+            for (const auto& n : names) list << QString::fromStdString(n);
+            return list.join('|');
+        };
+        QVERIFY2(run.out.contains("[--policy " + joined(tree::policyNames()) + "]"), qPrintable(run.out));
+        QVERIFY2(run.out.contains("[--memory " + joined(tree::memoryModeNames()) + "]"), qPrintable(run.out));
+        QVERIFY2(run.out.contains("[--synth " + joined(tree::synthModeNames()) + "]"), qPrintable(run.out));
+        QVERIFY2(!run.out.contains('{'), qPrintable(run.out)); // no placeholder left
+        for (const auto& name : tree::policyNames()) QVERIFY(tree::parsePolicy(name));
     }
 
     void misuseIsAUsageError() {

@@ -37,7 +37,7 @@ void NewSearchDialog::addSearchRows(QFormLayout* form) {
     for (const auto& name : tree::policyNames()) policy_->addItem(QString::fromStdString(name));
     policy_->setCurrentText(QString::fromStdString(tree::policyName(tree::SearchConfig{}.policy)));
     synth_ = new QComboBox(this);
-    synth_->addItems({QStringLiteral("tuner"), QStringLiteral("llm"), QStringLiteral("hybrid")});
+    for (const auto& name : tree::synthModeNames()) synth_->addItem(QString::fromStdString(name));
     models_ = new QLineEdit(this);
     models_->setEnabled(false);
     // The configured names, offered as completions; presets such as
@@ -51,8 +51,9 @@ void NewSearchDialog::addSearchRows(QFormLayout* form) {
     if (!names.isEmpty()) models_->setCompleter(new QCompleter(names, models_));
     models_->setToolTip(
         tr("Models as in kernelwright-cli llm models: configured names or presets; NAME:WEIGHT for an ensemble."));
-    connect(synth_, &QComboBox::currentTextChanged, this,
-            [this](const QString& s) { models_->setEnabled(s != QStringLiteral("tuner")); });
+    connect(synth_, &QComboBox::currentTextChanged, this, [this](const QString& s) {
+        models_->setEnabled(s != QString::fromStdString(tree::synthModeName(tree::SynthMode::Tuner)));
+    });
     budget_ = new QSpinBox(this);
     budget_->setRange(1, 100000);
     budget_->setValue(64);
@@ -177,7 +178,7 @@ QString NewSearchDialog::configJson() const {
                      {"max_evaluations", budget_->value()},
                      {"workers", workers_->value()},
                      {"seed", seed_->value()}};
-    if (synth_->currentText() != QStringLiteral("tuner")) {
+    if (synth_->currentText() != QString::fromStdString(tree::synthModeName(tree::SynthMode::Tuner))) {
         c["models"] = nlohmann::json::array();
         for (const auto& m : models_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
             const auto choice = synth::parseModelChoice(m.trimmed().toStdString());
