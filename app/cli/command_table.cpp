@@ -53,6 +53,7 @@ const std::vector<Verb>& verbTable() {
         {"machine", runMachineCommand, {"dram-probes", "host"}, {"json", "help"}},
         {"profile", runProfileCommand, {"evaluation"}, {"json", "help"}},
         {"export", runExportCommand, {"format", "min-speedup", "out", "llm-config"}, {"help", "correct-only"}},
+        {"model", runModelCommand, {"steps", "top"}, {"json", "help"}},
     };
     return table;
 }

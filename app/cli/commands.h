@@ -18,6 +18,7 @@ int runKbCommand(const std::vector<std::string>& args, const GlobalOptions& glob
 int runMachineCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runProfileCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int runExportCommand(const std::vector<std::string>& args, const GlobalOptions& global);
+int runModelCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 
 // Resolves DIR, or a bundled problem's name ("mbdt", "cpu/mbdt").
 std::string resolveProblemDir(const std::string& nameOrDir);

@@ -46,6 +46,8 @@ const std::vector<NumericOption>& numericOptions() {
         {"llm-concurrency", K::Integer, 1, 1024, false, "a number of LLM requests at once"},
         {"stop-near-roofline", K::Number, 0, 1, true, "a fraction of the roofline (0 to 1)"},
         {"polish", K::Integer, 0, 1e6, false, "a number of polishing steps"},
+        {"steps", K::Integer, 1, 1e6, false, "a number of forward passes"},
+        {"top", K::Integer, 1, 1e6, false, "a number of rows"},
         {"ssh-slots", K::Integer, 1, 4096, false, "a number of jobs per host"},
         {"slurm-jobs", K::Integer, 1, 1e6, false, "a number of jobs at once"},
         {"slurm-requeue", K::Integer, 0, 1000, false, "a number of resubmissions"},

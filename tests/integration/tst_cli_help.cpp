@@ -16,7 +16,8 @@ class TestCliHelp : public QObject {
         QTest::addColumn<QString>("expected");
         QTest::newRow("top") << QStringList{"--help"} << "usage: kernelwright-cli";
         QTest::newRow("help word") << QStringList{"help"} << "usage: kernelwright-cli";
-        for (const char* command : {"problem", "suite", "eval", "search", "bench", "llm", "kb", "machine", "profile", "export"})
+        for (const char* command :
+             {"problem", "suite", "eval", "search", "bench", "llm", "kb", "machine", "profile", "export", "model"})
             QTest::newRow(command) << QStringList{command, "--help"} << QString("kernelwright-cli ") + command;
         // A verb followed by --help still gets its command's usage, not an action.
         QTest::newRow("search start") << QStringList{"search", "start", "--help"} << "kernelwright-cli search";
@@ -34,7 +35,8 @@ class TestCliHelp : public QObject {
 
     void topLevelHelpListsEveryCommand() {
         const auto run = test::runCli({"--help"}, 30000);
-        for (const char* command : {"problem", "suite", "eval", "search", "bench", "llm", "kb", "machine", "profile", "export"})
+        for (const char* command :
+             {"problem", "suite", "eval", "search", "bench", "llm", "kb", "machine", "profile", "export", "model"})
             QVERIFY2(run.out.contains(QString("\n  ") + command + " "), command);
     }
 
