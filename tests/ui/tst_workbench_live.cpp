@@ -480,6 +480,57 @@ class TestWorkbenchLive : public QObject {
         QVERIFY(!search::configFromJson(json{{"policy", "evolutionary"}}));
     }
 
+    // Every option of `search start` is in the dialog and reaches the
+    // config the engine reads; a billed model needs a spending cap.
+    void newSearchDialogHasTheCliOptionsAndCapsBilledModels() {
+        ui::NewSearchDialog dialog({{QStringLiteral("saxpy"), test::problemDir("saxpy")}});
+        auto* memory = dialog.findChild<QComboBox*>(QStringLiteral("memory"));
+        QVERIFY(memory);
+        QCOMPARE(static_cast<std::size_t>(memory->count()), tree::memoryModeNames().size());
+        QCOMPARE(memory->currentText(), QStringLiteral("both"));
+        memory->setCurrentText(QStringLiteral("ancestors"));
+        dialog.findChild<QDoubleSpinBox*>(QStringLiteral("maxWall"))->setValue(600);
+        dialog.findChild<QDoubleSpinBox*>(QStringLiteral("target"))->setValue(2.5);
+        dialog.findChild<QDoubleSpinBox*>(QStringLiteral("stall"))->setValue(20);
+        auto* tokens = dialog.findChild<QDoubleSpinBox*>(QStringLiteral("maxTokens"));
+        auto* cost = dialog.findChild<QDoubleSpinBox*>(QStringLiteral("maxCost"));
+        QVERIFY(!tokens->isEnabled() && !cost->isEnabled()); // the tuner spends nothing
+        QVERIFY(!dialog.checkOnly());
+        dialog.findChild<QCheckBox*>(QStringLiteral("checkOnly"))->setChecked(true);
+        QVERIFY(dialog.checkOnly());
+        auto config = search::configFromJson(json::parse(dialog.configJson().toStdString()));
+        QVERIFY2(config, config ? "" : config.error().message.c_str());
+        QCOMPARE(config->memory, tree::MemoryMode::Ancestors);
+        QCOMPARE(config->maxWallSeconds, 600.0);
+        QCOMPARE(config->targetSpeedup, 2.5);
+        QCOMPARE(config->stallEvaluations, 20);
+
+        qputenv("OPENAI_API_KEY", "sk-never-sent");
+        auto* synth = dialog.findChildren<QComboBox*>().at(2);
+        synth->setCurrentText(QStringLiteral("llm"));
+        QVERIFY(tokens->isEnabled() && cost->isEnabled());
+        dialog.findChild<QLineEdit*>()->setText(QStringLiteral("openai:gpt-4o"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        auto* error = dialog.findChild<QLabel*>(QStringLiteral("newSearchError"));
+        QVERIFY2(error->text().contains(QStringLiteral("is billed")) && error->text().contains(QStringLiteral("Max cost")),
+                 qPrintable(error->text()));
+        cost->setValue(5);
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        config = search::configFromJson(json::parse(dialog.configJson().toStdString()));
+        QVERIFY2(config, config ? "" : config.error().message.c_str());
+        QCOMPARE(config->maxCostUsd, 5.0);
+        qunsetenv("OPENAI_API_KEY");
+        if (const QString out = qEnvironmentVariable("KW_SCREENSHOT_DIR"); !out.isEmpty()) {
+            QDir().mkpath(out);
+            dialog.show();
+            dialog.resize(dialog.sizeHint());
+            QApplication::processEvents();
+            QVERIFY(dialog.grab().save(QDir(out).filePath(QStringLiteral("new-search-dialog.png"))));
+        }
+    }
+
     void newSearchDialogRefusesModelsThatDoNotResolve() {
         ui::NewSearchDialog dialog({{QStringLiteral("saxpy"), test::problemDir("saxpy")}});
         auto* synth = dialog.findChildren<QComboBox*>().at(2);

@@ -35,6 +35,7 @@ void SearchRunner::run() {
     launch.searchId = *id;
     launch.executor = request_.executor;
     launch.evalOptions.timeBudgetS = request_.timeBudgetS;
+    launch.evalOptions.checkOnly = request_.checkOnly;
     launch.evalOptions.torchCompileBaseline = false; // as the CLI's searches: fitness is against eager PyTorch
     launch.note = [this](const std::string& m) { emit warning(QString::fromStdString(m)); };
     auto launched = search::launchSearch(*db, std::move(launch));

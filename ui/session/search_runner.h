@@ -27,6 +27,7 @@ struct SearchRequest {
     std::filesystem::path llmConfigFile; // LLM settings; empty: KW_LLM_CONFIG, else the default file
     double timeBudgetS = 0.5;            // timing per shape and evaluation, as the CLI's --time-budget
     eval::ExecutorChoice executor;       // where candidates run: this machine (default), ssh hosts, a Slurm cluster
+    bool checkOnly = false;              // correctness only (no timing), as the CLI's --check-only
     // Resumes this search (problemDir and configJson unused) with this many
     // evaluations in all, as `search resume ID --budget N` does; 0: a new search.
     qint64 resumeSearchId = 0;

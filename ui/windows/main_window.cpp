@@ -434,13 +434,16 @@ void MainWindow::chooseNewSearch(const QString& problem) {
     if (!pick.isEmpty()) dialog.selectProblem(pick);
     if (dialog.exec() != QDialog::Accepted) return;
     auto executor = dialog.executorConfig(); // checked when the dialog was accepted
-    startSearch(dialog.problemDir(), dialog.configJson(), dialog.timeBudgetS(), executor ? *executor : eval::ExecutorChoice{});
+    startSearch(dialog.problemDir(), dialog.configJson(), dialog.timeBudgetS(), executor ? *executor : eval::ExecutorChoice{},
+                dialog.checkOnly());
 }
 
 void MainWindow::startSearch(const std::filesystem::path& problemDir, const QString& configJson, double timeBudgetS,
-                             eval::ExecutorChoice executor) {
+                             eval::ExecutorChoice executor, bool checkOnly) {
     if (!workspace_) return;
-    runSearch({workspace_->path(), problemDir, configJson, {}, timeBudgetS, std::move(executor)});
+    SearchRequest request{workspace_->path(), problemDir, configJson, {}, timeBudgetS, std::move(executor)};
+    request.checkOnly = checkOnly;
+    runSearch(std::move(request));
 }
 
 void MainWindow::resumeSearch(qint64 searchId, qint64 budget) {

@@ -60,9 +60,10 @@ class MainWindow : public QMainWindow {
     SuiteView* openSuite(const QString& dir);
     // Runs a search on an engine thread of its own and opens its tab once it
     // exists. timeBudgetS: timing per shape and evaluation.
-    // executor: where the candidates run (default: this machine).
+    // executor: where the candidates run (default: this machine); checkOnly:
+    // correctness only, no timing.
     void startSearch(const std::filesystem::path& problemDir, const QString& configJson, double timeBudgetS = 0.5,
-                     eval::ExecutorChoice executor = {});
+                     eval::ExecutorChoice executor = {}, bool checkOnly = false);
     // Goes on with an ended search in this window, with this many evaluations
     // in all (as `kernelwright-cli search resume ID --budget N`).
     void resumeSearch(qint64 searchId, qint64 budget);

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QCompleter>
 #include <QtWidgets/QDialogButtonBox>
@@ -25,6 +26,7 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     auto* form = new QFormLayout(this);
     addSearchRows(form);
     addExecutorRows(form);
+    addLimitRows(form, 8); // below the timing row; made after the executor's widgets, which tests find by position
     addButtons(form);
 }
 
@@ -77,6 +79,49 @@ void NewSearchDialog::addSearchRows(QFormLayout* form) {
     timeBudget_->setSuffix(tr(" s"));
     timeBudget_->setToolTip(tr("Timing per shape and evaluation: longer is steadier, shorter searches faster"));
     form->addRow(tr("Timing per shape"), timeBudget_);
+}
+
+// What the CLI's search start also takes: the expansion's memory, when to
+// stop (wall time, a target, a stall), the LLM's spending caps, and a
+// correctness-only sweep. 0 is "none" in each, as on the command line.
+void NewSearchDialog::addLimitRows(QFormLayout* form, int row) {
+    memory_ = new QComboBox(this);
+    memory_->setObjectName(QStringLiteral("memory"));
+    for (const auto& name : tree::memoryModeNames()) memory_->addItem(QString::fromStdString(name));
+    memory_->setCurrentText(QString::fromStdString(tree::memoryModeName(tree::SearchConfig{}.memory)));
+    memory_->setToolTip(tr("What an expansion sees of the tree: ancestors, siblings (failed ones too), both, or none"));
+    const auto number = [this](const char* name, double max, int decimals, const QString& none, const QString& suffix) {
+        auto* box = new QDoubleSpinBox(this);
+        box->setObjectName(QString::fromLatin1(name));
+        box->setRange(0, max);
+        box->setDecimals(decimals);
+        box->setSpecialValueText(none);
+        box->setSuffix(suffix);
+        return box;
+    };
+    maxWall_ = number("maxWall", 1e7, 0, tr("no limit"), tr(" s"));
+    target_ = number("target", 1e6, 2, tr("none"), tr("x"));
+    stall_ = number("stall", 1e9, 0, tr("never"), tr(" evaluations"));
+    maxTokens_ = number("maxTokens", 1e12, 0, tr("no cap"), tr(" tokens"));
+    maxCost_ = number("maxCost", 1e6, 2, tr("no cap"), tr(" USD"));
+    maxCost_->setToolTip(tr("Required, or a token cap, when a model is billed (a hosted model with a key or a price)"));
+    checkOnly_ = new QCheckBox(tr("correctness only (no timing): a quick sweep for broken configurations"), this);
+    checkOnly_->setObjectName(QStringLiteral("checkOnly"));
+    const std::pair<QString, QWidget*> rows[] = {{tr("Memory"), memory_},
+                                                 {tr("Stop after"), maxWall_},
+                                                 {tr("Stop at speedup"), target_},
+                                                 {tr("Stop when stalled for"), stall_},
+                                                 {tr("Max tokens (LLM)"), maxTokens_},
+                                                 {tr("Max cost (LLM)"), maxCost_},
+                                                 {tr("Check only"), checkOnly_}};
+    for (const auto& [label, widget] : rows) form->insertRow(row++, label, widget);
+    const auto capsFollowSynth = [this] {
+        const bool llm = synth_->currentText() != QString::fromStdString(tree::synthModeName(tree::SynthMode::Tuner));
+        maxTokens_->setEnabled(llm);
+        maxCost_->setEnabled(llm);
+    };
+    connect(synth_, &QComboBox::currentTextChanged, this, capsFollowSynth);
+    capsFollowSynth();
 }
 
 // Where candidates run: this machine, ssh hosts, Slurm, or a named profile, each with its fields.
@@ -177,7 +222,13 @@ QString NewSearchDialog::configJson() const {
                      {"synth", synth_->currentText().toStdString()},
                      {"max_evaluations", budget_->value()},
                      {"workers", workers_->value()},
-                     {"seed", seed_->value()}};
+                     {"seed", seed_->value()},
+                     {"memory", memory_->currentText().toStdString()},
+                     {"max_wall_seconds", maxWall_->value()},
+                     {"target_speedup", target_->value()},
+                     {"stall_evaluations", static_cast<int>(stall_->value())},
+                     {"max_tokens", maxTokens_->isEnabled() ? maxTokens_->value() : 0.0},
+                     {"max_cost_usd", maxCost_->isEnabled() ? maxCost_->value() : 0.0}};
     if (synth_->currentText() != QString::fromStdString(tree::synthModeName(tree::SynthMode::Tuner))) {
         c["models"] = nlohmann::json::array();
         for (const auto& m : models_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
@@ -190,6 +241,10 @@ QString NewSearchDialog::configJson() const {
 
 double NewSearchDialog::timeBudgetS() const {
     return timeBudget_->value();
+}
+
+bool NewSearchDialog::checkOnly() const {
+    return checkOnly_->isChecked();
 }
 
 Result<eval::ExecutorChoice> NewSearchDialog::executorConfig() const {
@@ -240,13 +295,28 @@ void NewSearchDialog::accept() {
     else if (auto executor = executorConfig(); !executor)
         problem = executor.error().message;
     else if (config->synth != tree::SynthMode::Tuner)
-        if (auto made = synth::makeLlmSynthesizer(*config, ""); !made) problem = made.error().message;
+        problem = llmProblem(*config);
     if (problem.empty()) {
         QDialog::accept();
         return;
     }
     error_->setText(QString::fromStdString(problem));
     error_->show();
+}
+
+// Why a language-model search cannot start as set ("" when it can): its
+// models must resolve, and billed ones need a spending cap, since a search
+// started here runs unattended.
+std::string NewSearchDialog::llmProblem(const tree::SearchConfig& config) const {
+    if (auto made = synth::makeLlmSynthesizer(config, ""); !made) return made.error().message;
+    if (config.maxCostUsd > 0 || config.maxTokens > 0) return "";
+    auto settings = synth::loadLlmSettings("");
+    if (!settings) return settings.error().message;
+    for (const auto& choice : config.models)
+        if (auto model = synth::llm::resolveModel(*settings, choice.name); model && synth::llm::billed(*model))
+            return "model " + choice.name +
+                   " is billed: set Max cost (LLM) or Max tokens (LLM), so an unattended search cannot spend without limit";
+    return "";
 }
 
 bool NewSearchDialog::selectProblem(const QString& name) {

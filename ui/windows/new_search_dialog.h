@@ -5,6 +5,7 @@
 // CLI stores; language-model searches take their models from the LLM settings
 // (KW_LLM_CONFIG, else the default file), checked before the dialog closes.
 #include "eval/executor_profiles.h"
+#include "tree/tree_types.h"
 #include "util/result.h"
 
 #include <QtWidgets/QDialog>
@@ -15,6 +16,7 @@
 #include <map>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QLabel;
@@ -35,6 +37,7 @@ class NewSearchDialog : public QDialog {
     bool selectProblem(const QString& name);
     QString configJson() const;
     double timeBudgetS() const; // timing per shape and evaluation
+    bool checkOnly() const;     // correctness only, as the CLI's --check-only
     // Where candidates run (an error names the field to fix).
     Result<eval::ExecutorChoice> executorConfig() const;
 
@@ -43,7 +46,9 @@ class NewSearchDialog : public QDialog {
   private:
     void addSearchRows(QFormLayout* form);
     void addExecutorRows(QFormLayout* form);
+    void addLimitRows(QFormLayout* form, int row);
     void addButtons(QFormLayout* form);
+    std::string llmProblem(const tree::SearchConfig& config) const;
 
     std::vector<std::pair<QString, std::filesystem::path>> problems_;
     QComboBox* problem_ = nullptr;
@@ -54,6 +59,13 @@ class NewSearchDialog : public QDialog {
     QSpinBox* workers_ = nullptr;
     QSpinBox* seed_ = nullptr;
     QDoubleSpinBox* timeBudget_ = nullptr;
+    QComboBox* memory_ = nullptr;
+    QDoubleSpinBox* maxWall_ = nullptr;
+    QDoubleSpinBox* target_ = nullptr;
+    QDoubleSpinBox* stall_ = nullptr;
+    QDoubleSpinBox* maxTokens_ = nullptr;
+    QDoubleSpinBox* maxCost_ = nullptr;
+    QCheckBox* checkOnly_ = nullptr;
     QComboBox* executor_ = nullptr;
     QLineEdit* sshHosts_ = nullptr;
     QLineEdit* sshKey_ = nullptr;

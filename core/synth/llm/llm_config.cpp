@@ -183,6 +183,13 @@ Result<LlmSettings> loadSettings(const std::filesystem::path& file, bool explici
     return settings;
 }
 
+bool billed(const ModelConfig& model) {
+    if (model.priceInPerMTok > 0 || model.priceOutPerMTok > 0) return true;
+    for (const char* local : {"ollama", "vllm", "llamacpp", "sglang"})
+        if (model.server == local) return false;
+    return !model.apiKeyEnv.empty() || model.keySource != "none";
+}
+
 Result<ModelConfig> resolveModel(const LlmSettings& settings, const std::string& name) {
     for (const auto& m : settings.models)
         if (m.name == name) {

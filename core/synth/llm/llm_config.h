@@ -77,6 +77,11 @@ Result<LlmSettings> loadSettings(const std::filesystem::path& file, bool explici
 // a model that needs a key and has none is an error naming the variable.
 Result<ModelConfig> resolveModel(const LlmSettings& settings, const std::string& name);
 
+// Whether calls to the model cost money: a price is set, or it is a hosted
+// service reached with a key. Local servers (ollama, vllm, llamacpp, sglang)
+// without a price are not.
+bool billed(const ModelConfig& model);
+
 // Replaces every occurrence of the key in text (servers may echo it back).
 std::string redact(std::string text, const Secret& key);
 
