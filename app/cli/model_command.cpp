@@ -82,12 +82,12 @@ int modelProfile(const Args& args) {
     }
     std::printf("%s: a step takes %s on the %s (median of %d)\n\n", args.positional()[1].c_str(),
                 formatSeconds(p->stepSeconds).c_str(), p->device == "cuda" ? "GPU" : "CPU", p->steps);
-    std::printf("%-28s %-14s %10s %6s %5s %10s %10s %8s\n", "region", "kind", "time", "share", "calls", "bytes", "floor",
+    std::printf("%-28s %-18s %10s %6s %5s %10s %10s %8s\n", "region", "kind", "time", "share", "calls", "bytes", "floor",
                 "x floor");
     for (std::size_t i = 0; i < p->regions.size() && static_cast<int>(i) < top; ++i) {
         const auto& r = p->regions[i];
         const double floor = perByte * static_cast<double>(r.bytes);
-        std::printf("%-28s %-14s %10s %5.1f%% %5d %10lld %10s %8s\n", r.name.substr(0, 28).c_str(), r.kind.substr(0, 14).c_str(),
+        std::printf("%-28s %-18s %10s %5.1f%% %5d %10lld %10s %8s\n", r.name.substr(0, 28).c_str(), r.kind.substr(0, 18).c_str(),
                     formatSeconds(r.seconds).c_str(), 100 * r.share, r.calls, static_cast<long long>(r.bytes),
                     floor > 0 ? formatSeconds(floor).c_str() : "-",
                     floor > 0 ? (std::to_string(static_cast<int>(r.seconds / floor + 0.5)) + "x").c_str() : "-");
