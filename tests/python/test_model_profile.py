@@ -36,6 +36,15 @@ class Profile(unittest.TestCase):
         # Linear(64, 256): input, weight, bias, output.
         self.assertEqual(regions["up"]["bytes"], (512 * 64 + 64 * 256 + 256 + 512 * 256) * 4)
 
+    def test_an_embedding_reads_the_rows_its_indices_name(self):
+        table = torch.nn.Embedding(100_000, 64)
+        ids = torch.randint(0, 100_000, (32, 4))
+        self.assertEqual(model_profile.parameter_bytes(torch, table, (ids,)), 32 * 4 * 64 * 4)
+        small = torch.nn.Embedding(10, 64)
+        self.assertEqual(model_profile.parameter_bytes(torch, small, (ids % 10,)), 10 * 64 * 4)  # never past the table
+        linear = torch.nn.Linear(8, 2)
+        self.assertEqual(model_profile.parameter_bytes(torch, linear, (torch.ones(3, 8),)), (8 * 2 + 2) * 4)
+
     def test_shares_are_of_one_step_and_add_up_to_at_most_it(self):
         self.assertGreater(self.result["step_s"], 0)
         shares = [r["share"] for r in self.result["regions"]]

@@ -16,7 +16,8 @@ add up to at most a step. A region is a leaf module (one with no children:
 the unit a kernel can replace without editing the user's file) and its time
 is everything run inside its forward; its bytes are what it reads and
 writes (its tensor inputs, parameters and outputs), for a floor at the
-host's bandwidth. Errors: {"ok": false, "error": what to fix}.
+host's bandwidth (an embedding's table counts the rows its indices name, at
+most all of it). Errors: {"ok": false, "error": what to fix}.
 """
 import importlib.util
 import json
@@ -52,6 +53,17 @@ def tensor_bytes(value) -> int:
     return 0
 
 
+def parameter_bytes(torch, module, args) -> int:
+    """What a call reads of the module's own parameters: all of them, except
+    an embedding's table, of which a lookup reads one row per index (at most
+    the whole table)."""
+    whole = sum(p.numel() * p.element_size() for p in module.parameters(recurse=False))
+    if isinstance(module, (torch.nn.Embedding, torch.nn.EmbeddingBag)) and args and isinstance(args[0], torch.Tensor):
+        row = module.weight.shape[1] * module.weight.element_size()
+        return min(whole, args[0].numel() * row)
+    return whole
+
+
 def leaf_modules(model) -> List[Tuple[str, object]]:
     """The modules with no children, by their dotted names; a model with no
     children is one region of its own."""
@@ -74,8 +86,7 @@ class RegionMarks:
         self.handles = []
         for name, module in leaf_modules(model):
             self.kinds[name] = type(module).__name__
-            params = sum(p.numel() * p.element_size() for p in module.parameters(recurse=False))
-            self.handles.append(module.register_forward_pre_hook(self._enter(name, params)))
+            self.handles.append(module.register_forward_pre_hook(self._enter(name)))
             self.handles.append(module.register_forward_hook(self._leave(name)))
 
     def _begin(self, name):
@@ -93,10 +104,10 @@ class RegionMarks:
         else:
             ops._record_function_exit(handle)
 
-    def _enter(self, name, params):
-        def hook(_module, args):
+    def _enter(self, name):
+        def hook(module, args):
             self.open.setdefault(name, []).append(self._begin(name))
-            self.bytes[name] = self.bytes.get(name, 0) + params + tensor_bytes(args)
+            self.bytes[name] = self.bytes.get(name, 0) + parameter_bytes(self.torch, module, args) + tensor_bytes(args)
             self.calls[name] = self.calls.get(name, 0) + 1
         return hook
 
