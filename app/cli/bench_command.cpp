@@ -12,8 +12,8 @@
 
 #include "eval/evaluator.h"
 #include "eval/sandbox.h"
+#include "machine/machine_cache.h"
 #include "problem/problem_loader.h"
-#include "profile/machine_cache.h"
 #include "profile/ncu_report.h"
 #include "profile/profile_report.h"
 #include "profile/profiler.h"
@@ -286,9 +286,9 @@ Row benchOne(const store::Database& db, eval::Evaluator& evaluator, const proble
 // DRAM figure, a probe taken now, or the rate a memory-bound best kernel
 // reached, whichever is highest (a model probed while the machine was slow
 // must not flatter the kernels).
-void raiseDramRoof(profile::MachineModel& roof, const std::vector<Row>& rows, int coresPerJob) {
+void raiseDramRoof(machine::MachineModel& roof, const std::vector<Row>& rows, int coresPerJob) {
     const bool all = coresPerJob >= roof.cores;
-    const double now = profile::probeDramBandwidth(all ? roof.cores : 1);
+    const double now = machine::probeDramBandwidth(all ? roof.cores : 1);
     for (auto& level : roof.bandwidth) {
         if (level.level != "DRAM") continue;
         double& cached = all ? level.gbsAll : level.gbs1;
@@ -335,12 +335,12 @@ Geomeans geomeansOf(const std::vector<Row>& rows) {
 // Each row's place against the roofs: the CPU roofline of this host's cores
 // per job, or the GPU floor (bytes at the copy bandwidth, lookups at the L2
 // gather rate, whichever is longer).
-void placeOnRoofs(std::vector<Row>& rows, const profile::MachineModel& roof, bool onThisHost, int coresPerJob) {
+void placeOnRoofs(std::vector<Row>& rows, const machine::MachineModel& roof, bool onThisHost, int coresPerJob) {
     for (auto& row : rows) {
         if (row.gpu) {
             row.floorS = 0;
             if (!roof.gpus.empty())
-                for (const auto& t : row.shapes) row.floorS += profile::gpuFloorSeconds(roof.gpus.front(), t.bytes, t.gathers);
+                for (const auto& t : row.shapes) row.floorS += machine::gpuFloorSeconds(roof.gpus.front(), t.bytes, t.gathers);
             row.roofline = row.floorS > 0 && row.bestS > 0 ? row.floorS / row.bestS : 0;
             row.bound = 'm';
             continue;
@@ -352,7 +352,7 @@ void placeOnRoofs(std::vector<Row>& rows, const profile::MachineModel& roof, boo
     }
 }
 
-Geomeans printTables(const std::vector<Row>& rows, const profile::MachineModel& roof, bool onThisHost, int coresPerJob) {
+Geomeans printTables(const std::vector<Row>& rows, const machine::MachineModel& roof, bool onThisHost, int coresPerJob) {
     std::printf("\n%-22s %11s %11s %11s %9s %9s %9s %6s %8s\n", "problem", "reference", "library", "best", "speedup", "vs best",
                 "roofline", "evals", "wall");
     for (const auto& r : rows) {
@@ -466,14 +466,14 @@ int runBenchCommand(const std::vector<std::string>& argv, const GlobalOptions& g
     // this host's GPUs (machine import-gpu) serves without probing its CPU.
     const bool gpuOnly = std::all_of(problems.begin(), problems.end(),
                                      [](const problem::ProblemSpec& p) { return problem::runsOnGpu(p.backend); });
-    auto machine = profile::localMachine(args->has("reprobe"),
+    auto machine = machine::localMachine(args->has("reprobe"),
                                          {3, [](const std::string& s) { std::fprintf(stderr, "probing %s...\n", s.c_str()); }},
-                                         gpuOnly ? profile::RoofsOf::GpusOnly : profile::RoofsOf::Cpu);
+                                         gpuOnly ? machine::RoofsOf::GpusOnly : machine::RoofsOf::Cpu);
     if (!machine) {
         std::fprintf(stderr, "bench: %s\n", machine.error().message.c_str());
         return kExitError;
     }
-    profile::MachineModel roof = *machine;
+    machine::MachineModel roof = *machine;
     if (roof.cpuProbed())
         std::printf(
             "machine %s (probed %s): %d cores, %s; DRAM %.1f GB/s (1 core), %.1f GB/s (all); FMA peak %.0f GFLOP/s (1 core), "

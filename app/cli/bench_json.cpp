@@ -26,7 +26,7 @@ std::multiset<std::string> gpuNames(const nlohmann::json& machine) {
     return names;
 }
 
-std::multiset<std::string> gpuNames(const profile::MachineModel& roof) {
+std::multiset<std::string> gpuNames(const machine::MachineModel& roof) {
     std::multiset<std::string> names;
     for (const auto& g : roof.gpus) names.insert(g.name);
     return names;
@@ -77,9 +77,9 @@ nlohmann::json benchSettings(const nlohmann::json& searchConfig, double timeBudg
     return {{"config", searchConfig}, {"time_budget_s", timeBudgetS}, {"finalists", finalists}};
 }
 
-Status writeBenchJson(const std::string& file, const profile::MachineModel& roof, const nlohmann::json& settings,
+Status writeBenchJson(const std::string& file, const machine::MachineModel& roof, const nlohmann::json& settings,
                       const std::vector<Row>& rows, const Geomeans& g, std::size_t asked) {
-    nlohmann::json j{{"machine", profile::toJson(roof)},           {"config", settings["config"]},
+    nlohmann::json j{{"machine", machine::toJson(roof)},           {"config", settings["config"]},
                      {"time_budget_s", settings["time_budget_s"]}, {"finalists", settings["finalists"]},
                      {"complete", rows.size() >= asked},           {"problems_asked", asked},
                      {"geomean_speedup", g.overReference},         {"geomean_speedup_over_best_baseline", g.overBest},
@@ -123,7 +123,7 @@ Status writeBenchJson(const std::string& file, const profile::MachineModel& roof
 }
 
 Result<std::map<std::string, Row>> readBenchRows(const std::string& file, const nlohmann::json& settings,
-                                                 const profile::MachineModel& roof, bool gpuOnly) {
+                                                 const machine::MachineModel& roof, bool gpuOnly) {
     std::map<std::string, Row> rows;
     if (!std::filesystem::exists(file)) return rows; // nothing to resume: the run starts from the first problem
     auto text = readTextFile(file);

@@ -4,7 +4,7 @@
 // of a run cut short read back, when its settings and machine are this run's.
 #include "bench_row.h"
 
-#include "profile/machine_model.h"
+#include "machine/machine_model.h"
 #include "util/result.h"
 
 #include <nlohmann/json.hpp>
@@ -20,13 +20,13 @@ namespace kw::cli {
 nlohmann::json benchSettings(const nlohmann::json& searchConfig, double timeBudgetS, int finalists);
 
 // "complete" says whether every problem asked for is in it.
-Status writeBenchJson(const std::string& file, const profile::MachineModel& roof, const nlohmann::json& settings,
+Status writeBenchJson(const std::string& file, const machine::MachineModel& roof, const nlohmann::json& settings,
                       const std::vector<Row>& rows, const Geomeans& g, std::size_t asked);
 
 // The rows of `file` by problem name; an error that says what differs when
 // it was written with other settings, on other GPUs or CPU, or by a bench
 // that did not keep what resuming needs. A missing file: no rows.
 Result<std::map<std::string, Row>> readBenchRows(const std::string& file, const nlohmann::json& settings,
-                                                 const profile::MachineModel& roof, bool gpuOnly);
+                                                 const machine::MachineModel& roof, bool gpuOnly);
 
 } // namespace kw::cli

@@ -1,7 +1,7 @@
 #pragma once
 // A bench row: what one problem's search won, measured again alone, and
 // where it stands against the roofs; and the run's geometric means.
-#include "profile/machine_model.h"
+#include "machine/machine_model.h"
 
 #include <string>
 #include <vector>
@@ -47,7 +47,7 @@ struct Row {
         return sum;
     }
     // The problem's declared bound, else the roofline's verdict on its timing shapes.
-    char boundOn(const profile::MachineModel& roof, int cores) const {
+    char boundOn(const machine::MachineModel& roof, int cores) const {
         if (declaredBound == "latency") return 'l';
         if (declaredBound == "memory") return 'm';
         if (declaredBound == "compute") return 'c';

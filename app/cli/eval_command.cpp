@@ -10,8 +10,8 @@
 
 #include "eval/evaluator.h"
 #include "eval/reference_candidate.h"
+#include "machine/machine_cache.h"
 #include "problem/problem_loader.h"
-#include "profile/machine_cache.h"
 #include "profile/profiler.h"
 #include "store/database.h"
 #include "util/files.h"
@@ -179,11 +179,11 @@ std::optional<profile::ProfileReport> profileEvaluation(const store::Database& d
     std::optional<profile::ProfileReport> report;
     if (options.profile != eval::ProfileLevel::None) {
         // This host's roofline says nothing about a job that ran on another.
-        std::optional<profile::MachineModel> machine;
+        std::optional<machine::MachineModel> machine;
         if (executor.kind() == eval::ExecutorKind::Local) {
             // A GPU problem's roofs are the GPU's: a model with this host's GPUs serves unprobed.
-            const auto need = problem::runsOnGpu(problem.backend) ? profile::RoofsOf::GpusOnly : profile::RoofsOf::Cpu;
-            auto probed = profile::localMachine(
+            const auto need = problem::runsOnGpu(problem.backend) ? machine::RoofsOf::GpusOnly : machine::RoofsOf::Cpu;
+            auto probed = machine::localMachine(
                 false,
                 {1, [](const std::string& s) { std::fprintf(stderr, "first profile on this host: probing %s...\n", s.c_str()); }},
                 need);

@@ -7,7 +7,7 @@
 #include "profile_printer.h"
 #include "util/json_text.h"
 
-#include "profile/machine_cache.h"
+#include "machine/machine_cache.h"
 #include "store/database.h"
 #include "store/profile_store.h"
 #include "util/files.h"
@@ -49,7 +49,7 @@ const char* kProfileHelp = R"(usage: kernelwright-cli profile ncu FILE.csv [--js
 )";
 
 int machineProbe(const Args& args) {
-    profile::ProbeOptions options;
+    machine::ProbeOptions options;
     if (auto n = args.value("dram-probes")) {
         try {
             options.dramProbes = std::stoi(*n);
@@ -62,16 +62,16 @@ int machineProbe(const Args& args) {
         }
     }
     options.progress = [](const std::string& s) { std::fprintf(stderr, "probing %s...\n", s.c_str()); };
-    auto model = profile::localMachine(true, options);
+    auto model = machine::localMachine(true, options);
     if (!model) {
         std::fprintf(stderr, "machine probe: %s\n", model.error().message.c_str());
         return kExitError;
     }
     if (args.has("json"))
-        std::printf("%s\n", jsonText(profile::toJson(*model), 2).c_str());
+        std::printf("%s\n", jsonText(machine::toJson(*model), 2).c_str());
     else {
         printMachine(stdout, *model);
-        std::printf("\ncached in %s\n", profile::machineCachePath(model->host).c_str());
+        std::printf("\ncached in %s\n", machine::machineCachePath(model->host).c_str());
     }
     return kExitOk;
 }
@@ -79,14 +79,14 @@ int machineProbe(const Args& args) {
 int machineShow(const Args& args) {
     std::string host = args.value("host").value_or("");
     // This host's model is probed when missing or when it holds GPUs only: say so, it takes a while.
-    const profile::ProbeOptions probe{3, [](const std::string& s) { std::fprintf(stderr, "probing %s...\n", s.c_str()); }};
-    Result<profile::MachineModel> model = host.empty() ? profile::localMachine(false, probe) : profile::loadMachine(host);
+    const machine::ProbeOptions probe{3, [](const std::string& s) { std::fprintf(stderr, "probing %s...\n", s.c_str()); }};
+    Result<machine::MachineModel> model = host.empty() ? machine::localMachine(false, probe) : machine::loadMachine(host);
     if (!model) {
         std::fprintf(stderr, "machine show: %s\n", model.error().message.c_str());
         return model.error().code == ErrorCode::NotFound ? kExitUsage : kExitError;
     }
     if (args.has("json"))
-        std::printf("%s\n", jsonText(profile::toJson(*model), 2).c_str());
+        std::printf("%s\n", jsonText(machine::toJson(*model), 2).c_str());
     else
         printMachine(stdout, *model);
     return kExitOk;
@@ -102,20 +102,20 @@ int machineImportGpu(const Args& args) {
         std::fprintf(stderr, "machine import-gpu: %s\n", text.error().message.c_str());
         return kExitUsage;
     }
-    auto gpus = profile::parseGpuProbe(*text);
+    auto gpus = machine::parseGpuProbe(*text);
     if (!gpus) {
         std::fprintf(stderr, "machine import-gpu: %s: %s\n", args.positional()[1].c_str(), gpus.error().message.c_str());
         return kExitUsage;
     }
     const std::string host = *args.value("host");
-    auto model = profile::loadMachine(host);
-    profile::MachineModel m;
+    auto model = machine::loadMachine(host);
+    machine::MachineModel m;
     if (model)
         m = *model;
     else
         m.host = host;
     m.gpus = *gpus;
-    if (auto saved = profile::saveMachine(m); !saved) {
+    if (auto saved = machine::saveMachine(m); !saved) {
         std::fprintf(stderr, "machine import-gpu: %s\n", saved.error().message.c_str());
         return kExitError;
     }

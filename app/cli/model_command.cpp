@@ -6,8 +6,8 @@
 #include "commands.h"
 #include "exit_codes.h"
 
+#include "machine/machine_cache.h"
 #include "model/model_profile.h"
-#include "profile/machine_cache.h"
 #include "util/format.h"
 
 #include <nlohmann/json.hpp>
@@ -41,7 +41,7 @@ when one is visible, else on the CPU, and is profiled over N forward passes
 double secondsPerByte(const std::string& device) {
     char host[256] = {0};
     gethostname(host, sizeof host - 1);
-    auto machine = profile::loadMachine(host);
+    auto machine = machine::loadMachine(host);
     if (!machine) return 0;
     if (device == "cuda") return machine->gpus.empty() || machine->gpus[0].copyGBs <= 0 ? 0 : 1e-9 / machine->gpus[0].copyGBs;
     const double gbs = machine->dramGBs(machine->cores);

@@ -58,7 +58,7 @@ void printProfile(std::FILE* out, const profile::ProfileReport& p) {
 
 namespace {
 // One line per GPU of the model.
-void printGpus(std::FILE* out, const profile::MachineModel& m) {
+void printGpus(std::FILE* out, const machine::MachineModel& m) {
     for (const auto& g : m.gpus)
         std::fprintf(out,
                      "GPU %d: %s (cc %s), %d SMs, L2 %zu MiB; copy %.0f GB/s, FP32 FMA %.1f TFLOP/s, matrix bf16 %.0f / fp32 "
@@ -68,7 +68,7 @@ void printGpus(std::FILE* out, const profile::MachineModel& m) {
 }
 } // namespace
 
-void printMachine(std::FILE* out, const profile::MachineModel& m) {
+void printMachine(std::FILE* out, const machine::MachineModel& m) {
     if (!m.cpuProbed()) {
         std::fprintf(out, "host %s: CPU not probed (kernelwright-cli machine probe on that host measures it)\n", m.host.c_str());
         printGpus(out, m);

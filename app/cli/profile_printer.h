@@ -1,6 +1,6 @@
 #pragma once
 // Human-readable profiles and machine models for the terminal.
-#include "profile/machine_model.h"
+#include "machine/machine_model.h"
 #include "profile/profile_report.h"
 
 #include <cstdio>
@@ -8,6 +8,6 @@
 namespace kw::cli {
 
 void printProfile(std::FILE* out, const profile::ProfileReport& report);
-void printMachine(std::FILE* out, const profile::MachineModel& model);
+void printMachine(std::FILE* out, const machine::MachineModel& model);
 
 } // namespace kw::cli

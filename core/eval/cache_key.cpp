@@ -1,7 +1,7 @@
 #include "eval/cache_key.h"
 
 #include "eval/embedded_templates.h"
-#include "eval/machine_info.h"
+#include "machine/machine_info.h"
 #include "util/hash.h"
 
 namespace kw::eval {
@@ -14,7 +14,7 @@ std::string candidateHash(const Candidate& candidate) {
 
 std::string evaluationCacheKey(const problem::ProblemSpec& problem, const Candidate& candidate, const EvalOptions& options,
                                const std::string& placement) {
-    const auto& machine = machineInfo(options.compiler);
+    const auto& machine = machine::machineInfo(options.compiler);
     Sha256 h;
     h.addField("cpp-harness");
     for (const auto& [name, text] : embeddedTemplates()) h.addField(name).addField(text);

@@ -6,11 +6,11 @@
 #include "eval/crash_classifier.h"
 #include "eval/cuda_compile_check.h"
 #include "eval/cuda_harness_generator.h"
-#include "eval/machine_info.h"
+#include "eval/plausibility.h"
 #include "eval/static_rules.h"
 #include "eval/torch_harness_generator.h"
-#include "profile/machine_cache.h"
-#include "profile/plausibility.h"
+#include "machine/machine_cache.h"
+#include "machine/machine_info.h"
 #include "store/evaluation_store.h"
 #include "util/files.h"
 #include "util/hash.h"
@@ -154,7 +154,7 @@ void Evaluator::usePrebuilt(const problem::ProblemSpec& problem, const Candidate
     }
     for (const auto& b : problem.baselines) h.addField(b.name).addField(b.text);
     for (const auto& f : problem.compileFlags) h.addField(f);
-    const auto& machine = machineInfo(options.compiler);
+    const auto& machine = machine::machineInfo(options.compiler);
     h.addField(machine.compilerVersion).addField(machine.host).addField(machine.cpu);
     // Jobs that run elsewhere (Slurm) get files built there, in a job of theirs.
     if (executor_.kind() != ExecutorKind::Local) h.addField(executor_.name());
@@ -229,15 +229,15 @@ EvaluationResult Evaluator::finish(const problem::ProblemSpec& problem, Prepared
     // Faster than this machine can move the operator's bytes: flagged for review
     // (CPU jobs run here, against this host's stored model; never a probe here).
     if (result.correct() && problem.backend == problem::Backend::Cpp && executor_.kind() == ExecutorKind::Local) {
-        if (auto machine = profile::loadMachine(machineInfo(job.compiler).host); machine)
-            if (profile::flagBelowFloor(result, *machine)) log::eval()->warn("{}: {}", problem.name, result.message);
+        if (auto machine = machine::loadMachine(machine::machineInfo(job.compiler).host); machine)
+            if (eval::flagBelowFloor(result, *machine)) log::eval()->warn("{}: {}", problem.name, result.message);
     }
     // On a GPU: the host the judge says it ran on, with the GPU measured there
     // (machine import-gpu); without a measurement nothing is flagged.
     if (result.correct() && problem::runsOnGpu(problem.backend) && result.env.is_object() && result.env.contains("host") &&
         result.env["host"].is_string()) {
-        if (auto machine = profile::loadMachine(result.env["host"].get<std::string>()); machine)
-            if (profile::flagBelowGpuFloor(result, *machine)) log::eval()->warn("{}: {}", problem.name, result.message);
+        if (auto machine = machine::loadMachine(result.env["host"].get<std::string>()); machine)
+            if (eval::flagBelowGpuFloor(result, *machine)) log::eval()->warn("{}: {}", problem.name, result.message);
     }
     result.wallSeconds = outcome.wallSeconds;
     result.profileFiles = outcome.profileFiles;

@@ -1,7 +1,7 @@
 #include "profile/profiler.h"
 #include "util/json_text.h"
 
-#include "profile/machine_cache.h"
+#include "machine/machine_cache.h"
 #include "store/profile_store.h"
 
 #include <algorithm>
@@ -10,7 +10,7 @@ namespace kw::profile {
 
 namespace {
 
-std::optional<GpuModel> findGpu(const MachineModel& m, const std::string& name) {
+std::optional<machine::GpuModel> findGpu(const machine::MachineModel& m, const std::string& name) {
     for (const auto& g : m.gpus)
         if (g.name == name && g.copyGBs > 0) return g;
     return std::nullopt;
@@ -18,10 +18,10 @@ std::optional<GpuModel> findGpu(const MachineModel& m, const std::string& name) 
 
 } // namespace
 
-Profiler::Profiler(std::optional<MachineModel> machine, int allottedCores, double nearRoofline)
+Profiler::Profiler(std::optional<machine::MachineModel> machine, int allottedCores, double nearRoofline)
     : machine_(std::move(machine)), allottedCores_(std::max(1, allottedCores)), nearRoofline_(nearRoofline) {}
 
-std::shared_ptr<const Profiler> Profiler::forExecutor(const MachineModel& machine, std::size_t slots) {
+std::shared_ptr<const Profiler> Profiler::forExecutor(const machine::MachineModel& machine, std::size_t slots) {
     const int allotted = std::max(1, machine.cores / static_cast<int>(std::max<std::size_t>(1, slots)));
     return std::make_shared<const Profiler>(machine, allotted);
 }
@@ -43,7 +43,7 @@ ProfileReport Profiler::profile(const eval::EvaluationResult& result, eval::Prof
         auto model = machine_ ? findGpu(*machine_, gpu) : std::nullopt;
         const std::string host = result.env.value("host", std::string());
         if (!model && !host.empty())
-            if (auto there = loadMachine(host)) model = findGpu(*there, gpu);
+            if (auto there = machine::loadMachine(host)) model = findGpu(*there, gpu);
         if (model)
             request.roofs = gpuRoofs(*model);
         else

@@ -50,11 +50,11 @@ nlohmann::json shapeJson(const ShapeMetrics& s) {
 
 } // namespace
 
-Roofs cpuRoofs(const MachineModel& machine, int cores) {
+Roofs cpuRoofs(const machine::MachineModel& machine, int cores) {
     return {machine.dramGBs(cores), machine.peakGflops(cores), std::max(1, std::min(cores, machine.cores)), "cpu"};
 }
 
-Roofs gpuRoofs(const GpuModel& gpu) {
+Roofs gpuRoofs(const machine::GpuModel& gpu) {
     return {gpu.copyGBs, gpu.fp32FmaTflops * 1e3, 0, gpu.name, gpu.l2GatherGps};
 }
 

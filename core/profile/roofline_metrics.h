@@ -4,7 +4,7 @@
 // intensity, and the fraction of the roofline bound reached. The harness
 // flushes caches before every timed call, so the memory roof is the DRAM one.
 #include "eval/evaluation_result.h"
-#include "profile/machine_model.h"
+#include "machine/machine_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -22,9 +22,9 @@ struct Roofs {
 };
 
 // The roofs of `cores` cores of this CPU.
-Roofs cpuRoofs(const MachineModel& machine, int cores);
+Roofs cpuRoofs(const machine::MachineModel& machine, int cores);
 // The roofs of one GPU: copy bandwidth and FP32 FMA peak.
-Roofs gpuRoofs(const GpuModel& gpu);
+Roofs gpuRoofs(const machine::GpuModel& gpu);
 
 struct ShapeMetrics {
     std::string shape;

@@ -2,7 +2,7 @@
 
 #include "kb/kb_index.h"
 #include "kb/kb_retriever.h"
-#include "profile/machine_cache.h"
+#include "machine/machine_cache.h"
 #include "synth/llm_setup.h"
 
 namespace kw::search {
@@ -61,14 +61,14 @@ Result<std::unique_ptr<LaunchedSearch>> launchSearch(const store::Database& db, 
         launched->engine_->setProfiler(request.profiler);
     } else if (request.profileLocalJobs && executor.kind() == eval::ExecutorKind::Local) {
         // The first search on a host probes it (seconds) and caches the model.
-        profile::ProbeOptions probe{3, [&request](const std::string& what) {
+        machine::ProbeOptions probe{3, [&request](const std::string& what) {
                                         if (request.note)
                                             request.note("first search on this host: probing " + what +
                                                          " (cached afterwards)...");
                                     }};
         const auto need =
-            problem::runsOnGpu(launched->loaded_.problem.backend) ? profile::RoofsOf::GpusOnly : profile::RoofsOf::Cpu;
-        if (auto machine = profile::localMachine(false, probe, need))
+            problem::runsOnGpu(launched->loaded_.problem.backend) ? machine::RoofsOf::GpusOnly : machine::RoofsOf::Cpu;
+        if (auto machine = machine::localMachine(false, probe, need))
             launched->engine_->setProfiler(profile::Profiler::forExecutor(*machine, executor.slotCount()));
         else if (request.note)
             request.note("no roofline profiles: " + machine.error().message);

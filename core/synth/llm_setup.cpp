@@ -1,6 +1,6 @@
 #include "synth/llm_setup.h"
 
-#include "eval/machine_info.h"
+#include "machine/machine_info.h"
 
 #include <cstdlib>
 #include <thread>
@@ -42,7 +42,7 @@ Result<std::shared_ptr<const LlmSynthesizer>> makeLlmSynthesizer(const tree::Sea
         return makeError(ErrorCode::InvalidArgument, "no model given: add --model NAME (see `kernelwright-cli llm models`)");
     LlmOptions options;
     options.promptTokenBudget = config.promptTokens;
-    const auto& machine = eval::machineInfo("g++");
+    const auto& machine = machine::machineInfo("g++");
     options.machine = machine.cpu + ", " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
                       " hardware threads, " + machine.compilerVersion;
     return std::shared_ptr<const LlmSynthesizer>(std::make_shared<LlmSynthesizer>(std::move(clients), options));

@@ -2,7 +2,7 @@
 // independent one-core probes (default 3), their values, mean and CV. The
 // profiling acceptance asks for CV < 10% over 3 probes.
 //   bench_machine_probe [N]
-#include "profile/machine_probe.h"
+#include "machine/machine_probe.h"
 
 #include <cmath>
 #include <cstdio>
@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
     const int n = argc > 1 ? std::max(2, std::atoi(argv[1])) : 3;
     std::vector<double> v;
     for (int i = 0; i < n; ++i) {
-        v.push_back(kw::profile::probeDramBandwidth(1));
+        v.push_back(kw::machine::probeDramBandwidth(1));
         std::printf("probe %d: %.1f GB/s\n", i + 1, v.back());
         std::fflush(stdout);
     }

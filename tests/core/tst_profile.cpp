@@ -3,8 +3,8 @@
 // model's JSON, the profiles table, and the diagnosis in the LLM prompt.
 #include "test_support.h"
 
-#include "profile/machine_model.h"
-#include "profile/plausibility.h"
+#include "eval/plausibility.h"
+#include "machine/machine_model.h"
 #include "profile/profile_report.h"
 #include "store/database.h"
 #include "store/profile_store.h"
@@ -19,6 +19,7 @@
 
 using namespace kw;
 using namespace kw::profile;
+using namespace kw::machine;
 
 namespace {
 

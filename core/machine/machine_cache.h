@@ -3,13 +3,13 @@
 // $XDG_CACHE_HOME/kernelwright/machines/<host>.json: probing takes seconds and
 // must not disturb a search, so it runs once per host and again on demand.
 // GPU hosts probed elsewhere are stored under their own names.
-#include "profile/machine_model.h"
-#include "profile/machine_probe.h"
+#include "machine/machine_model.h"
+#include "machine/machine_probe.h"
 
 #include <filesystem>
 #include <optional>
 
-namespace kw::profile {
+namespace kw::machine {
 
 std::filesystem::path machineCacheDir();
 std::filesystem::path machineCachePath(const std::string& host);
@@ -28,4 +28,4 @@ enum class RoofsOf { Cpu, GpusOnly };
 // only (machine import-gpu on a host never probed).
 Result<MachineModel> localMachine(bool reprobe = false, const ProbeOptions& options = {}, RoofsOf need = RoofsOf::Cpu);
 
-} // namespace kw::profile
+} // namespace kw::machine

@@ -1,7 +1,7 @@
-#include "profile/machine_cache.h"
+#include "machine/machine_cache.h"
 #include "util/json_text.h"
 
-#include "eval/machine_info.h"
+#include "machine/machine_info.h"
 #include "util/files.h"
 #include "util/isa_cap.h"
 #include "util/log.h"
@@ -9,7 +9,7 @@
 
 #include <cctype>
 
-namespace kw::profile {
+namespace kw::machine {
 
 std::filesystem::path machineCacheDir() {
     return paths::cacheDir() / "machines";
@@ -49,7 +49,7 @@ Status saveMachine(const MachineModel& model) {
 }
 
 Result<MachineModel> localMachine(bool reprobe, const ProbeOptions& options, RoofsOf need) {
-    const std::string host = eval::machineInfo("c++").host;
+    const std::string host = machine::machineInfo("c++").host;
     if (!reprobe) {
         auto cached = loadMachine(host);
         if (cached && (cached->cpuProbed() || (need == RoofsOf::GpusOnly && !cached->gpus.empty()))) return cached;
@@ -65,4 +65,4 @@ Result<MachineModel> localMachine(bool reprobe, const ProbeOptions& options, Roo
     return model;
 }
 
-} // namespace kw::profile
+} // namespace kw::machine

@@ -5,12 +5,12 @@
 // each pass), and peak FP32 FMA rates, scalar and widest vector, one core and
 // all cores. Each figure is the best of several passes, so that a passing
 // disturbance lowers a pass, not the result.
-#include "profile/machine_model.h"
+#include "machine/machine_model.h"
 
 #include <functional>
 #include <string>
 
-namespace kw::profile {
+namespace kw::machine {
 
 struct ProbeOptions {
     int dramProbes = 3; // independent one-core DRAM probes; the model keeps their median
@@ -22,4 +22,4 @@ MachineModel probeMachine(const ProbeOptions& options = {});
 // The DRAM streaming rate alone (GB/s) with `threads` threads.
 double probeDramBandwidth(int threads);
 
-} // namespace kw::profile
+} // namespace kw::machine

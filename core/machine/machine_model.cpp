@@ -1,9 +1,9 @@
-#include "profile/machine_model.h"
+#include "machine/machine_model.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace kw::profile {
+namespace kw::machine {
 namespace {
 
 const BandwidthLevel* dram(const MachineModel& m) {
@@ -178,4 +178,4 @@ Result<std::vector<GpuModel>> parseGpuProbe(const std::string& text) {
     return out;
 }
 
-} // namespace kw::profile
+} // namespace kw::machine

@@ -1,8 +1,8 @@
-#include "profile/machine_probe.h"
+#include "machine/machine_probe.h"
 
 #include "util/isa_cap.h"
 
-#include "eval/machine_info.h"
+#include "machine/machine_info.h"
 
 #include <cpuid.h>
 #include <immintrin.h>
@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-namespace kw::profile {
+namespace kw::machine {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -295,7 +295,7 @@ MachineModel probeMachine(const ProbeOptions& options) {
         if (options.progress) options.progress(s);
     };
     MachineModel m;
-    const auto& info = eval::machineInfo("c++");
+    const auto& info = machine::machineInfo("c++");
     m.host = info.host;
     m.cpu = info.cpu;
     m.cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -340,4 +340,4 @@ MachineModel probeMachine(const ProbeOptions& options) {
     return m;
 }
 
-} // namespace kw::profile
+} // namespace kw::machine

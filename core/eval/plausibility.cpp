@@ -1,10 +1,10 @@
-#include "profile/plausibility.h"
+#include "eval/plausibility.h"
 
 #include <cstdio>
 
-namespace kw::profile {
+namespace kw::eval {
 
-bool flagBelowFloor(eval::EvaluationResult& result, const MachineModel& machine) {
+bool flagBelowFloor(eval::EvaluationResult& result, const machine::MachineModel& machine) {
     if (!result.correct()) return false;
     for (const auto& t : result.timing) {
         if (t.candidate.median <= 0 || (t.bytes <= 0 && t.flops <= 0)) continue;
@@ -24,18 +24,18 @@ bool flagBelowFloor(eval::EvaluationResult& result, const MachineModel& machine)
     return false;
 }
 
-bool flagBelowGpuFloor(eval::EvaluationResult& result, const MachineModel& machine) {
+bool flagBelowGpuFloor(eval::EvaluationResult& result, const machine::MachineModel& machine) {
     if (!result.correct() || machine.gpus.empty()) return false;
     const std::string ran = result.env.is_object() && result.env.contains("gpu") && result.env["gpu"].is_string()
                                 ? result.env["gpu"].get<std::string>()
                                 : "";
-    const GpuModel* gpu = &machine.gpus.front();
+    const machine::GpuModel* gpu = &machine.gpus.front();
     for (const auto& g : machine.gpus)
         if (!ran.empty() && !g.name.empty() && ran.rfind(g.name, 0) == 0) gpu = &g;
     if (gpu->copyGBs <= 0) return false;
     for (const auto& t : result.timing) {
         if (t.candidate.median <= 0 || (t.bytes <= 0 && t.gathers <= 0)) continue;
-        const double floor = gpuFloorSeconds(*gpu, t.bytes, t.gathers);
+        const double floor = machine::gpuFloorSeconds(*gpu, t.bytes, t.gathers);
         if (t.candidate.median >= kFloorMargin * floor) continue;
         char lookups[96] = "";
         if (t.gathers > 0 && gpu->l2GatherGps > 0)
@@ -52,4 +52,4 @@ bool flagBelowGpuFloor(eval::EvaluationResult& result, const MachineModel& machi
     return false;
 }
 
-} // namespace kw::profile
+} // namespace kw::eval

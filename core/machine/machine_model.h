@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace kw::profile {
+namespace kw::machine {
 
 struct BandwidthLevel {
     std::string level;          // "L1", "L2", "L3", "DRAM"
@@ -72,4 +72,4 @@ Result<MachineModel> machineFromJson(const nlohmann::json& j);
 // The "gpus" array printed by resources/probe/gpu_probe.cu.
 Result<std::vector<GpuModel>> parseGpuProbe(const std::string& text);
 
-} // namespace kw::profile
+} // namespace kw::machine

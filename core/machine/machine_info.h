@@ -1,7 +1,7 @@
 #pragma once
 #include <string>
 
-namespace kw::eval {
+namespace kw::machine {
 
 // Identity of this host and toolchain, as far as results depend on them.
 struct MachineInfo {
@@ -13,4 +13,4 @@ struct MachineInfo {
 // Probed once per process and compiler.
 const MachineInfo& machineInfo(const std::string& compiler);
 
-} // namespace kw::eval
+} // namespace kw::machine

@@ -1,4 +1,4 @@
-#include "eval/machine_info.h"
+#include "machine/machine_info.h"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 #include <map>
 #include <mutex>
 
-namespace kw::eval {
+namespace kw::machine {
 namespace {
 
 std::string firstLineOf(const std::string& command) {
@@ -51,4 +51,4 @@ const MachineInfo& machineInfo(const std::string& compiler) {
     return cache.emplace(compiler, info).first->second;
 }
 
-} // namespace kw::eval
+} // namespace kw::machine
