@@ -82,16 +82,22 @@ std::string makeOutputViews(SharedCase& sc, const std::string& runner) {
 // from each runner's /proc/PID/maps (nothing a runner can rewrite): "" when
 // each maps only its own copy, else who maps whose.
 std::string outputsShared(const SharedCase& sc, const std::vector<Runner*>& runners) {
-    std::map<unsigned long long, std::string> owner; // an output memfd's inode -> the runner it belongs to
-    for (const auto& [runner, views] : sc.outputs)
-        for (const OutputView& v : views) {
-            struct stat st {};
-            if (v.fd >= 0 && fstat(v.fd, &st) == 0) owner[static_cast<unsigned long long>(st.st_ino)] = runner;
-        }
-    for (const Buffer& b : sc.c.buffers) {
+    // An output memfd's device and inode -> the runner it belongs to (the
+    // device too: a file elsewhere may share an inode number).
+    using FileId = std::tuple<unsigned, unsigned, unsigned long long>;
+    std::map<FileId, std::string> owner;
+    const auto idOf = [](int fd, FileId* id) {
         struct stat st {};
-        if (b.output && b.fd >= 0 && fstat(b.fd, &st) == 0) owner[static_cast<unsigned long long>(st.st_ino)] = "judge";
-    }
+        if (fd < 0 || fstat(fd, &st) != 0) return false;
+        *id = {major(st.st_dev), minor(st.st_dev), static_cast<unsigned long long>(st.st_ino)};
+        return true;
+    };
+    FileId id;
+    for (const auto& [runner, views] : sc.outputs)
+        for (const OutputView& v : views)
+            if (idOf(v.fd, &id)) owner[id] = runner;
+    for (const Buffer& b : sc.c.buffers)
+        if (b.output && idOf(b.fd, &id)) owner[id] = "judge";
     for (const Runner* r : runners) {
         if (!r || r->dead || r->pid <= 0) continue;
         char path[64];
@@ -101,9 +107,10 @@ std::string outputsShared(const SharedCase& sc, const std::vector<Runner*>& runn
         std::string found;
         char line[4096];
         while (found.empty() && std::fgets(line, sizeof line, f)) {
+            unsigned devMajor = 0, devMinor = 0;
             unsigned long long inode = 0;
-            if (std::sscanf(line, "%*llx-%*llx %*7s %*llx %*x:%*x %llu", &inode) != 1 || inode == 0) continue;
-            const auto it = owner.find(inode);
+            if (std::sscanf(line, "%*llx-%*llx %*7s %*llx %x:%x %llu", &devMajor, &devMinor, &inode) != 3 || inode == 0) continue;
+            const auto it = owner.find(FileId{devMajor, devMinor, inode});
             if (it != owner.end() && it->second != r->name) found = "the " + r->name + " maps the " + it->second + "'s outputs";
         }
         std::fclose(f);

@@ -61,11 +61,13 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 
 #include <map>
 #include <memory>
 #include <random>
+#include <tuple>
 
 #include "judge_buffers.h"
 #include "runner_landlock.h"
