@@ -36,6 +36,22 @@ std::string bytesText(double b) {
     return buf;
 }
 
+// A memfd of `bytes` (allocated now, so a full host fails here rather than
+// at a write) mapped read-write by the judge: "" or what failed. *fd is -1
+// when none was made; *map is null for 0 bytes or on failure.
+std::string mappedMemfd(const char* name, size_t bytes, int* fd, void** map) {
+    *map = nullptr;
+    *fd = static_cast<int>(syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING));
+    if (*fd < 0) return std::string("memfd_create: ") + std::strerror(errno);
+    if (bytes == 0) return "";
+    if (ftruncate(*fd, static_cast<off_t>(bytes)) != 0) return std::string("ftruncate: ") + std::strerror(errno);
+    if (fallocate(*fd, 0, 0, static_cast<off_t>(bytes)) != 0) return std::strerror(errno);
+    void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+    if (m == MAP_FAILED) return std::string("mmap: ") + std::strerror(errno);
+    *map = m;
+    return "";
+}
+
 struct Case {
     std::vector<int64_t> sizes;
     std::vector<Buffer> buffers;
@@ -76,19 +92,7 @@ struct Case {
         const size_t rounded = (b.dataBytes + 63) / 64 * 64;
         b.mapBytes = (rounded + page - 1) / page * page;
         b.offset = b.mapBytes - rounded; // the data ends at the end of the mapping: a guard page follows in runners
-        std::string why;
-        b.fd = static_cast<int>(syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING));
-        if (b.fd < 0)
-            why = std::string("memfd_create: ") + std::strerror(errno);
-        else if (b.mapBytes > 0 && ftruncate(b.fd, static_cast<off_t>(b.mapBytes)) != 0)
-            why = std::string("ftruncate: ") + std::strerror(errno);
-        else if (b.mapBytes > 0 && fallocate(b.fd, 0, 0, static_cast<off_t>(b.mapBytes)) != 0)
-            why = std::strerror(errno);
-        else if (b.mapBytes > 0 &&
-                 (b.map = mmap(nullptr, b.mapBytes, PROT_READ | PROT_WRITE, MAP_SHARED, b.fd, 0)) == MAP_FAILED) {
-            b.map = nullptr;
-            why = std::string("mmap: ") + std::strerror(errno);
-        }
+        const std::string why = mappedMemfd(name, b.mapBytes, &b.fd, &b.map);
         if (!why.empty()) {
             allocError =
                 "cannot allocate " + bytesText(static_cast<double>(b.mapBytes)) + " for argument " + name + " (" + why + ")";

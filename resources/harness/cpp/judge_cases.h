@@ -55,20 +55,10 @@ std::string makeOutputViews(SharedCase& sc, const std::string& runner) {
         const Buffer& b = sc.c.buffers[i];
         if (!b.output || b.mapBytes == 0) continue;
         OutputView& v = views[i];
-        v.fd = static_cast<int>(syscall(SYS_memfd_create, b.name.c_str(), MFD_CLOEXEC | MFD_ALLOW_SEALING));
-        if (v.fd < 0)
-            why = std::string("memfd_create: ") + std::strerror(errno);
-        else if (ftruncate(v.fd, static_cast<off_t>(b.mapBytes)) != 0)
-            why = std::string("ftruncate: ") + std::strerror(errno);
-        else if (fallocate(v.fd, 0, 0, static_cast<off_t>(b.mapBytes)) != 0)
-            why = std::strerror(errno);
-        else if ((v.map = mmap(nullptr, b.mapBytes, PROT_READ | PROT_WRITE, MAP_SHARED, v.fd, 0)) == MAP_FAILED) {
-            v.map = nullptr;
-            why = std::string("mmap: ") + std::strerror(errno);
-        } else {
+        why = mappedMemfd(b.name.c_str(), b.mapBytes, &v.fd, &v.map);
+        if (why.empty())
             fcntl(v.fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW);
-        }
-        if (!why.empty())
+        else
             why = "cannot allocate " + bytesText(static_cast<double>(b.mapBytes)) + " for the " + runner + "'s copy of " +
                   b.name + " (" + why + ")";
     }
