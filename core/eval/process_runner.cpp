@@ -160,6 +160,11 @@ ProcessOutcome runProcess(const ProcessSpec& spec, std::stop_token stop) {
     return outcome;
 }
 
+std::string torchPython() {
+    const char* set = std::getenv("KW_PYTHON");
+    return set && *set ? std::string(set) : findExecutable("python3");
+}
+
 std::string findExecutable(const std::string& name) {
     const char* path = std::getenv("PATH");
     std::istringstream dirs(path ? path : "/usr/bin:/bin");

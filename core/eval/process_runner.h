@@ -46,6 +46,10 @@ ProcessOutcome runProcess(const ProcessSpec& spec, std::stop_token stop = {});
 // The full path of `name` found on $PATH; empty when it is not there.
 std::string findExecutable(const std::string& name);
 
+// The Python that runs a user's PyTorch module (import, model profile):
+// $KW_PYTHON, else python3 on $PATH; empty when neither is there.
+std::string torchPython();
+
 // Tasks (threads included) that `uid` runs now; RLIMIT_NPROC counts these.
 std::uint64_t countTasksOfUser(unsigned uid);
 

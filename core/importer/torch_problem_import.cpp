@@ -123,8 +123,7 @@ Result<ImportReport> importTorchProblem(const fs::path& file, const ImportOption
     if (fs::exists(options.outDir / "problem.json", ec))
         return makeError(ErrorCode::InvalidArgument, (options.outDir / "problem.json").string() +
                                                          " exists: import into a new folder (--out), nothing is overwritten");
-    const char* pythonEnv = std::getenv("KW_PYTHON");
-    const std::string python = pythonEnv && *pythonEnv ? std::string(pythonEnv) : eval::findExecutable("python3");
+    const std::string python = eval::torchPython();
     if (python.empty())
         return makeError(ErrorCode::NotFound, "python3 is not on PATH: the import runs the reference; install python3 with "
                                               "PyTorch, or set KW_PYTHON");

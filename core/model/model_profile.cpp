@@ -37,8 +37,7 @@ Result<ModelProfile> parseModelProfile(const std::string& answer) {
 Result<ModelProfile> profileModel(const fs::path& file, const ProfileOptions& options) {
     std::error_code ec;
     if (!fs::is_regular_file(file, ec)) return makeError(ErrorCode::NotFound, file.string() + ": no such file");
-    const char* pythonEnv = std::getenv("KW_PYTHON");
-    const std::string python = pythonEnv && *pythonEnv ? std::string(pythonEnv) : eval::findExecutable("python3");
+    const std::string python = eval::torchPython();
     if (python.empty())
         return makeError(ErrorCode::NotFound, "python3 is not on PATH: the profile runs the model; install python3 with "
                                               "PyTorch, or set KW_PYTHON");
