@@ -1,0 +1,363 @@
+"""A model's regions as problems: `kernelwright-cli model extract`.
+
+    model_regions.py MODEL.py OUTDIR PROBLEMS_DIR REGION [REGION...]
+
+Each named region (a leaf module, as `model profile` reports it) runs inside
+the whole model on the model's own inputs, twice (two draws of get_inputs),
+and what it took and gave is kept. A region is then matched, by behaviour,
+against the bundled C++ problems in PROBLEMS_DIR: a problem matches when
+some binding of the region's tensors (its inputs, parameters and buffers,
+each as it is, transposed, or with leading dimensions flattened) to the
+problem's arguments makes the problem's reference give the region's outputs
+on both draws, within the problem's tolerance. Names never decide: a module
+called LayerNorm that computes something else matches nothing.
+
+A matched region becomes a copy of that problem timed at the model's sizes
+(OUTDIR/<model>_<region>/), with the binding that `model apply` uses to call
+a kernel in the module's place. Any other region becomes a KernelBench-format
+file (OUTDIR/sources/<model>_<region>.py) whose Model is that very module,
+built by the model's own constructor, and whose inputs are drawn by running
+the model up to it: dtypes, ranges and jagged structure are the real ones.
+The caller imports those files as torch problems.
+
+One JSON object on the last line of stdout: {"ok": true, "regions": [...]},
+or {"ok": false, "error": what to fix}.
+"""
+import itertools
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from typing import Dict, List, Optional
+
+import model_kernels
+from model_profile import load
+
+SYMBOL_OK = str.isidentifier
+MAX_TRIES = 4000  # bindings tried per problem (unified shapes only)
+
+
+class Stop(Exception):
+    """Raised by a region's hook once its inputs are taken: the rest of the
+    model need not run."""
+
+
+def capture(torch, model, inputs, names):
+    """{region: (args, output)} for one forward pass of the model."""
+    taken, handles = {}, []
+    modules = dict(model.named_modules())
+
+    def keep(value):
+        if isinstance(value, torch.Tensor):
+            return value.detach().clone()
+        if isinstance(value, (tuple, list)):
+            return type(value)(keep(v) for v in value)
+        return value
+
+    for name in names:
+        def hook(_m, args, out, name=name):
+            taken[name] = (keep(args), keep(out))
+        handles.append(modules[name].register_forward_hook(hook))
+    try:
+        with torch.no_grad():
+            model(*inputs)
+    finally:
+        for h in handles:
+            h.remove()
+    return taken
+
+
+def views(shape, rank):
+    """The ways a tensor of `shape` may be seen as `rank` dimensions:
+    {"perm": [...] or None, "flatten": None | "leading" | "all"}."""
+    n = len(shape)
+    found = []
+    if n == rank:
+        found.append({"perm": None, "flatten": None})
+        if 2 <= n <= 3:
+            found += [{"perm": list(p), "flatten": None} for p in itertools.permutations(range(n)) if list(p) != list(range(n))]
+    if n > rank >= 1:
+        found.append({"perm": None, "flatten": "all" if rank == 1 else "leading"})
+        squeezed = [d for d in shape if d != 1]
+        if len(squeezed) == rank and len(squeezed) < n:
+            found.append({"perm": None, "flatten": "squeeze"})
+    return found
+
+
+def view_shape(shape, view, rank):
+    """The shape a view gives (matches model_kernels.seen_as)."""
+    shape = list(shape)
+    if view["perm"]:
+        shape = [shape[i] for i in view["perm"]]
+    if view["flatten"] == "all":
+        total = 1
+        for d in shape:
+            total *= d
+        return [total]
+    if view["flatten"] == "leading":
+        lead = 1
+        for d in shape[: len(shape) - rank + 1]:
+            lead *= d
+        return [lead] + shape[len(shape) - rank + 1:]
+    if view["flatten"] == "squeeze":
+        return [d for d in shape if d != 1]
+    return shape
+
+
+def unify(symbols, shape, sizes) -> bool:
+    if len(symbols) != len(shape) or not all(isinstance(s, str) and SYMBOL_OK(s) for s in symbols):
+        return False
+    for s, d in zip(symbols, shape):
+        if sizes.setdefault(s, d) != d:
+            return False
+    return True
+
+
+def outputs_of(torch, out):
+    return [out] if isinstance(out, torch.Tensor) else [o for o in out if isinstance(o, torch.Tensor)] \
+        if isinstance(out, (tuple, list)) else []
+
+
+def bindings(torch, spec, module, args, out):
+    """Candidate bindings of a region's tensors to a problem's arguments, in
+    a bounded order, with the sizes they imply."""
+    ins = [a for a in spec["arguments"] if not a.get("output")]
+    outs = [a for a in spec["arguments"] if a.get("output")]
+    pool = list(model_kernels.region_tensors(torch, module, args).items())
+    results = outputs_of(torch, out)
+    if len(outs) != len(results):
+        return
+    dtype_of = model_kernels.torch_dtype
+    options = []
+    for a in ins:
+        choices = []
+        for src, t in pool:
+            if t.dtype != dtype_of(torch, a["dtype"]):
+                continue
+            choices += [(src, v) for v in views(list(t.shape), len(a["shape"]))]
+        options.append(choices)
+    # An output seen flattened goes back in the shape of the input it had.
+    out_options = [[(j, v) for j, r in enumerate(results) for v in views(list(r.shape), len(a["shape"]))
+                    if not (v["flatten"] and like_input(torch, args, r) is None)] for a in outs]
+    tried = 0
+    for pick in itertools.product(*options):
+        if len({src for src, _ in pick}) != len(pick):
+            continue
+        sizes: Dict[str, int] = {}
+        tensors = dict(pool)
+        if not all(unify(a["shape"], view_shape(tensors[src].shape, v, len(a["shape"])), sizes) for a, (src, v) in zip(ins, pick)):
+            continue
+        for outs_pick in itertools.product(*out_options):
+            if len({j for j, _ in outs_pick}) != len(outs_pick):
+                continue
+            s2 = dict(sizes)
+            if not all(unify(a["shape"], view_shape(results[j].shape, v, len(a["shape"])), s2) for a, (j, v) in zip(outs, outs_pick)):
+                continue
+            if not all(s in s2 for s in spec.get("sizes", [])):
+                continue
+            tried += 1
+            yield {"function": spec["function"], "call": spec["call"],
+                   "inputs": [{"arg": a["name"], "from": src, **v} for a, (src, v) in zip(ins, pick)],
+                   "outputs": [{"arg": a["name"], "to": j, **v, "module_shape_of": like_input(torch, args, results[j])}
+                               for a, (j, v) in zip(outs, outs_pick)],
+                   "sizes": s2, "shapes": {a["name"]: a["shape"] for a in spec["arguments"]},
+                   "scalars": {s["name"]: {"dtype": s["dtype"], "value": s["value"]} for s in spec.get("scalars", [])},
+                   "dtypes": {a["name"]: a["dtype"] for a in spec["arguments"]}}
+            if tried >= MAX_TRIES:
+                return
+
+
+def like_input(torch, args, r) -> Optional[int]:
+    """The input whose shape the module's output has, for giving a kernel's
+    flat answer back its shape when the inputs' sizes change."""
+    for i, a in enumerate(args):
+        if isinstance(a, torch.Tensor) and list(a.shape) == list(r.shape):
+            return i
+    return None
+
+
+def agrees(torch, spec, got, want) -> bool:
+    tol = spec.get("tolerance", {}).get("f32", {"rtol": 1e-5, "atol": 1e-5})
+    if got.shape != want.shape:
+        return False
+    if want.dtype.is_floating_point:
+        return bool(torch.allclose(got.double(), want.double(), rtol=tol.get("rtol", 1e-5), atol=tol.get("atol", 1e-5)))
+    return bool(torch.equal(got, want))
+
+
+def match(torch, problem_dir, spec, module, draws, build_dir):
+    """The first binding under which the problem's reference gives the
+    region's outputs on every draw, or None."""
+    kernel = None
+    for b in bindings(torch, spec, module, draws[0][0], draws[0][1]):
+        if kernel is None:
+            kernel = model_kernels.compile_kernel(os.path.join(problem_dir, spec["reference"]), b, [], spec, build_dir)
+        if all(all(agrees(torch, spec, g, w) for g, w in zip(model_kernels.call(torch, kernel, b, module, args),
+                                                                 outputs_of(torch, out))) for args, out in draws):
+            return b
+    return None
+
+
+def problem_specs(problems_dir):
+    for name in sorted(os.listdir(problems_dir)):
+        path = os.path.join(problems_dir, name, "problem.json")
+        if os.path.isfile(path):
+            with open(path) as f:
+                spec = json.load(f)
+            if spec.get("backend") == "cpp" and "function" in spec:
+                yield os.path.join(problems_dir, name), spec
+
+
+def write_matched(out_dir, model_name, region, problem_dir, spec, binding):
+    name = f"{model_name}_{region.replace('.', '_')}"
+    dest = os.path.join(out_dir, name)
+    if os.path.exists(dest):
+        shutil.rmtree(dest)
+    shutil.copytree(problem_dir, dest)
+    spec = dict(spec)
+    spec["name"] = name
+    spec["title"] = f"{spec.get('title', spec['name'])}: {model_name}.{region} at the model's sizes"
+    spec["description"] = (f"Region {region} of the model {model_name}, matched by behaviour to the bundled problem "
+                           f"{os.path.basename(problem_dir)} and timed at the sizes the model runs it at. " + spec.get("description", ""))
+    spec["shapes"] = dict(spec["shapes"])
+    spec["shapes"]["time"] = [{"name": "model", "sizes": {s: binding["sizes"][s] for s in spec.get("sizes", [])}}]
+    with open(os.path.join(dest, "problem.json"), "w") as f:
+        json.dump(spec, f, indent=2)
+    return name
+
+
+REGION_FILE = '''# Region {region} of the model {model}, as a KernelBench problem (written by
+# `kernelwright-cli model extract`). Model is the model's own module, built by
+# the model's constructor; get_inputs() runs the model on fresh inputs up to
+# the region, so the inputs are drawn as the model draws them.
+import types
+
+import torch
+
+MODEL_SOURCE = {source}
+REGION = {region!r}
+
+
+def _model_module():
+    m = types.ModuleType("extracted_model")
+    exec(compile(MODEL_SOURCE, {model_file!r}, "exec"), m.__dict__)
+    return m
+
+
+class _Taken(Exception):
+    pass
+
+
+def _whole():
+    m = _model_module()
+    init = m.get_init_inputs() if hasattr(m, "get_init_inputs") else []
+    torch.manual_seed(0)
+    return m, m.Model(*init).eval()
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.region = dict(_whole()[1].named_modules())[REGION]
+
+    def forward(self, *args):
+        return self.region(*args)
+
+
+def get_inputs():
+    m, whole = _whole()
+    taken = []
+
+    def hook(_module, args):
+        taken.extend(args)
+        raise _Taken()
+
+    handle = dict(whole.named_modules())[REGION].register_forward_pre_hook(hook)
+    try:
+        with torch.no_grad():
+            whole(*m.get_inputs())
+    except _Taken:
+        pass
+    finally:
+        handle.remove()
+    return list(taken)
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def write_region_file(out_dir, model_name, model_file, region):
+    name = f"{model_name}_{region.replace('.', '_')}"
+    os.makedirs(os.path.join(out_dir, "sources"), exist_ok=True)
+    with open(model_file) as f:
+        source = f.read()
+    path = os.path.join(out_dir, "sources", name + ".py")
+    with open(path, "w") as f:
+        f.write(REGION_FILE.format(region=region, model=model_name, source=repr(source), model_file=os.path.basename(model_file)))
+    return name, path
+
+
+def extract(model_file, out_dir, problems_dir, names):
+    import torch
+
+    module = load(model_file)
+    init = module.get_init_inputs() if hasattr(module, "get_init_inputs") else []
+    torch.manual_seed(0)
+    model = module.Model(*init).eval()
+    modules = dict(model.named_modules())
+    unknown = [n for n in names if n not in modules]
+    if unknown:
+        raise ValueError(f"no module named {', '.join(unknown)} in the model (names as `model profile` shows them)")
+    draws = [capture(torch, model, module.get_inputs(), names) for _ in range(2)]
+    model_name = os.path.splitext(os.path.basename(model_file))[0]
+    if model_name == "model":  # a model folder's file: the folder names it
+        model_name = os.path.basename(os.path.dirname(os.path.abspath(model_file))) or model_name
+    os.makedirs(out_dir, exist_ok=True)
+    regions = []
+    with tempfile.TemporaryDirectory() as build:
+        specs = list(problem_specs(problems_dir)) if problems_dir and os.path.isdir(problems_dir) else []
+        for name in names:
+            region = modules[name]
+            seen = [d[name] for d in draws if name in d]
+            entry = {"name": name, "kind": type(region).__name__}
+            if len(seen) < 2:
+                entry.update(skipped="the model did not run this module on its inputs")
+                regions.append(entry)
+                continue
+            for problem_dir, spec in specs:
+                try:
+                    binding = match(torch, problem_dir, spec, region, seen, build)
+                except model_kernels.KernelError as e:
+                    binding, entry["notes"] = None, entry.get("notes", []) + [f"{spec['name']}: {e}"]
+                if binding:
+                    entry.update(matched=os.path.basename(problem_dir), binding=binding,
+                                 problem=write_matched(out_dir, model_name, name, problem_dir, spec, binding))
+                    break
+            else:
+                problem, path = write_region_file(out_dir, model_name, model_file, name)
+                entry.update(problem=problem, source=path)
+            regions.append(entry)
+    return {"ok": True, "model": os.path.abspath(model_file), "model_name": model_name, "regions": regions}
+
+
+def main(argv: List[str]) -> int:
+    if len(argv) < 5:
+        print(json.dumps({"ok": False, "error": "usage: model_regions.py MODEL.py OUTDIR PROBLEMS_DIR REGION..."}))
+        return 2
+    try:
+        answer = extract(argv[1], argv[2], argv[3], argv[4:])
+    except (ValueError, subprocess.SubprocessError, OSError) as exc:
+        answer = {"ok": False, "error": str(exc)}
+    except Exception as exc:  # the model's own failure, told to the user
+        answer = {"ok": False, "error": f"{argv[1]}: the model did not run ({type(exc).__name__}: {exc})"}
+    sys.stdout.flush()
+    print(json.dumps(answer))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
