@@ -1,125 +1,181 @@
-// `model profile MODEL.py`: where a whole model's time goes, per operator
-// and per region (leaf module), with each region's floor at this host's
-// bandwidth where the host was probed (`machine probe`).
+// `model profile|extract|search|apply|ab`: from a model to a faster model.
+// profile shows where the time goes; the other four are the pipeline of
+// core/model/model_pipeline.h over one folder.
 #include "args.h"
 #include "command_table.h"
 #include "commands.h"
+#include "executor_options.h"
 #include "exit_codes.h"
+#include "model_tables.h"
 
-#include "machine/machine_cache.h"
-#include "model/model_profile.h"
+#include "model/model_pipeline.h"
+#include "search/search_config_json.h"
+#include "suite/suite_runner.h"
 #include "util/format.h"
+#include "util/paths.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
-#include <unistd.h>
 
 namespace kw::cli {
 namespace {
 
 const char* kModelHelp = R"(usage: kernelwright-cli model profile MODEL.py [--steps N] [--top N] [--json]
+       kernelwright-cli model extract MODEL.py --out DIR [--top N] [--min-share F] [--problems DIR]
+       kernelwright-cli model search DIR [--budget N] [--time-budget S] [executor options]
+       kernelwright-cli model apply DIR
+       kernelwright-cli model ab DIR [--rounds N]
 
 A model in KernelBench's format (class Model, get_inputs, get_init_inputs)
 runs in a Python of its own (KW_PYTHON or python3 with PyTorch), on the GPU
-when one is visible, else on the CPU, and is profiled over N forward passes
-(default 10) after three warm ones. Two tables, per step, costliest first:
+when one is visible, else on the CPU. The user's file is never edited.
 
-  regions  each leaf module (what a kernel can replace without editing the
-           file): its time with everything it ran, share of the step, calls,
-           bytes read and written, and its floor at this host's bandwidth
-           (DRAM on a CPU, the copy bandwidth on a GPU; after `machine probe`)
-  ops      each ATen op's own time on the device that does the work, share,
-           calls, and its inputs' shapes where it cost most
-
-  --top N  rows of each table (default 15)
-  --json   the whole profile as JSON
+profile  N forward passes (default 10, after three warm ones) under PyTorch's
+         profiler, per step, costliest first:
+           regions  each leaf module (what a kernel can replace): its time on
+                    the device (and, on a GPU, the host's time launching it),
+                    share of the step, calls, bytes read and written, and its
+                    floor at this host's bandwidth (after `machine probe`)
+           ops      each ATen op's own time, share, calls, input shapes
+         --top N rows of each table (default 15), --json the whole profile
+extract  the costliest regions (--top, default 6; at least --min-share of a
+         step, default 0.01) become problems in DIR: a region that computes
+         what a bundled problem computes (tried on the model's own inputs, its
+         tensors bound to the problem's arguments) is that problem at the
+         model's sizes, with its seeds; any other is a torch problem of its
+         own, its inputs drawn by running the model up to it. DIR/model.json
+         keeps the regions and bindings.
+search   a search per region's problem, in this workspace (resumable: what
+         finished is kept in DIR/suite-run-search.jsonl), --budget N
+         evaluations in all (default 24), split by each region's share
+apply    each region's best kernel into DIR/kernels.json; the model with them
+         in place is checked on fresh inputs: each swapped region against the
+         module on the same arguments, then the whole model's output
+ab       the original and the swapped model timed in --rounds interleaved,
+         shuffled rounds (default 15) on the same inputs: eager, swapped,
+         torch.compile of each where PyTorch has it, and each region swapped
+         alone (what it contributes); medians and 95 % intervals
 )";
 
-// Seconds per byte at this host's bandwidth, 0 when it was never probed.
-double secondsPerByte(const std::string& device) {
-    char host[256] = {0};
-    gethostname(host, sizeof host - 1);
-    auto machine = machine::loadMachine(host);
-    if (!machine) return 0;
-    if (device == "cuda") return machine->gpus.empty() || machine->gpus[0].copyGBs <= 0 ? 0 : 1e-9 / machine->gpus[0].copyGBs;
-    const double gbs = machine->dramGBs(machine->cores);
-    return gbs > 0 ? 1e-9 / gbs : 0;
+int usage(const char* what) {
+    std::fprintf(stderr, "model: %s\n", what);
+    return kExitUsage;
+}
+
+int failed(const char* step, const Error& e) {
+    std::fprintf(stderr, "model %s: %s\n", step, e.message.c_str());
+    return exitCodeFor(e);
 }
 
 int modelProfile(const Args& args) {
-    if (args.positional().size() != 2) {
-        std::fputs("model profile: which model? kernelwright-cli model profile MODEL.py\n", stderr);
-        return kExitUsage;
-    }
+    if (args.positional().size() != 2) return usage("which model? kernelwright-cli model profile MODEL.py");
     model::ProfileOptions options;
     if (auto v = args.value("steps")) options.steps = std::max(1, std::stoi(*v));
     const int top = args.value("top") ? std::max(1, std::stoi(*args.value("top"))) : 15;
     auto p = model::profileModel(args.positional()[1], options);
-    if (!p) {
-        std::fprintf(stderr, "model profile: %s\n", p.error().message.c_str());
-        return exitCodeFor(p.error());
-    }
-    const double perByte = secondsPerByte(p->device);
+    if (!p) return failed("profile", p.error());
     if (args.has("json")) {
-        nlohmann::json j{{"device", p->device}, {"steps", p->steps}, {"step_s", p->stepSeconds}};
-        j["regions"] = nlohmann::json::array();
-        for (const auto& r : p->regions)
-            j["regions"].push_back({{"name", r.name},
-                                    {"kind", r.kind},
-                                    {"calls", r.calls},
-                                    {"time_s", r.seconds},
-                                    {"share", r.share},
-                                    {"bytes", r.bytes},
-                                    {"floor_s", perByte > 0 ? nlohmann::json(perByte * static_cast<double>(r.bytes)) : nullptr}});
-        j["ops"] = nlohmann::json::array();
-        for (const auto& o : p->ops)
-            j["ops"].push_back(
-                {{"name", o.name}, {"calls", o.calls}, {"time_s", o.seconds}, {"share", o.share}, {"shapes", o.shapes}});
-        std::printf("%s\n", j.dump(2).c_str());
+        std::printf("%s\n", profileJson(*p).dump(2).c_str());
         return kExitOk;
     }
-    std::printf("%s: a step takes %s on the %s (median of %d)\n\n", args.positional()[1].c_str(),
-                formatSeconds(p->stepSeconds).c_str(), p->device == "cuda" ? "GPU" : "CPU", p->steps);
-    std::printf("%-28s %-18s %10s %6s %5s %10s %10s %8s\n", "region", "kind", "time", "share", "calls", "bytes", "floor",
-                "x floor");
-    for (std::size_t i = 0; i < p->regions.size() && static_cast<int>(i) < top; ++i) {
-        const auto& r = p->regions[i];
-        const double floor = perByte * static_cast<double>(r.bytes);
-        std::printf("%-28s %-18s %10s %5.1f%% %5d %10lld %10s %8s\n", r.name.substr(0, 28).c_str(), r.kind.substr(0, 18).c_str(),
-                    formatSeconds(r.seconds).c_str(), 100 * r.share, r.calls, static_cast<long long>(r.bytes),
-                    floor > 0 ? formatSeconds(floor).c_str() : "-",
-                    floor > 0 ? (std::to_string(static_cast<int>(r.seconds / floor + 0.5)) + "x").c_str() : "-");
+    printProfile(args.positional()[1], *p, top);
+    return kExitOk;
+}
+
+int modelExtract(const Args& args) {
+    if (args.positional().size() != 2 || !args.value("out"))
+        return usage("which model, into which folder? kernelwright-cli model extract MODEL.py --out DIR");
+    model::ExtractOptions options;
+    if (auto v = args.value("top")) options.top = std::max(1, std::stoi(*v));
+    if (auto v = args.value("min-share")) options.minShare = std::stod(*v);
+    if (auto v = args.value("steps")) options.profile.steps = std::max(1, std::stoi(*v));
+    if (auto v = args.value("problems")) options.problemsDir = *v;
+    auto r = model::extractModel(args.positional()[1], *args.value("out"), options);
+    if (!r) return failed("extract", r.error());
+    printExtract(*args.value("out"), *r);
+    return kExitOk;
+}
+
+class SearchProgress final : public suite::RunObserver {
+  public:
+    void starting(const std::string& problem, int done, int total, double) override {
+        std::fprintf(stderr, "[%d/%d] %s\n", done + 1, total, problem.c_str());
     }
-    std::printf("\n%-28s %10s %6s %5s  %s\n", "op (own time)", "time", "share", "calls", "input shapes");
-    for (std::size_t i = 0; i < p->ops.size() && static_cast<int>(i) < top; ++i) {
-        const auto& o = p->ops[i];
-        std::string shapes;
-        for (const auto& s : o.shapes) shapes += (shapes.empty() ? "" : " ") + s;
-        std::printf("%-28s %10s %5.1f%% %5d  %s\n", o.name.substr(0, 28).c_str(), formatSeconds(o.seconds).c_str(), 100 * o.share,
-                    o.calls, shapes.c_str());
+    void finished(const suite::Entry& e) override {
+        std::fprintf(stderr, "  %s: %s%s\n", e.problem.c_str(), e.status.c_str(),
+                     e.speedup ? (" " + speedupText(*e.speedup)).c_str() : "");
     }
-    if (perByte <= 0) std::printf("\nno floor: this host was never probed (kernelwright-cli machine probe)\n");
+};
+
+int modelSearch(const Args& args, const GlobalOptions& global) {
+    if (args.positional().size() != 2) return usage("which folder? kernelwright-cli model search DIR (what model extract wrote)");
+    const std::filesystem::path dir = args.positional()[1];
+    auto extracted = model::readExtract(dir);
+    if (!extracted) return failed("search", extracted.error());
+    auto suite = suite::loadSuite(dir);
+    if (!suite) return failed("search", suite.error());
+    suite::RunOptions options;
+    options.mode = suite::Mode::Search;
+    options.eval.timeBudgetS = std::stod(args.value("time-budget").value_or("1"));
+    options.budgets = model::regionBudgets(*extracted, std::stoi(args.value("budget").value_or("24")));
+    auto config = search::configFromJson(nlohmann::json{{"max_evaluations", 8}, {"workers", 1}});
+    if (!config) return failed("search", config.error());
+    options.search = *config;
+    auto db = store::Database::open(global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database));
+    if (!db) return failed("search", db.error());
+    auto executor = makeExecutor(args, 1);
+    if (!executor) return failed("search", executor.error());
+    eval::Evaluator evaluator(**executor, &*db);
+    options.parallel = static_cast<int>((*executor)->slotCount());
+    SearchProgress progress;
+    auto entries = suite::runSuite(*db, evaluator, *suite, options, &progress);
+    if (!entries) return failed("search", entries.error());
+    printSearch(*extracted, *entries, options.budgets);
+    return kExitOk;
+}
+
+int modelApply(const Args& args, const GlobalOptions& global) {
+    if (args.positional().size() != 2) return usage("which folder? kernelwright-cli model apply DIR (what model search ran)");
+    auto db = store::Database::open(global.database.empty() ? paths::defaultDatabase() : std::filesystem::path(global.database));
+    if (!db) return failed("apply", db.error());
+    auto r = model::applyModel(*db, args.positional()[1]);
+    if (!r) return failed("apply", r.error());
+    printApply(*r);
+    return r->modelOk ? kExitOk : kExitError;
+}
+
+int modelAb(const Args& args) {
+    if (args.positional().size() != 2) return usage("which folder? kernelwright-cli model ab DIR (after model apply)");
+    const int rounds = std::max(3, std::stoi(args.value("rounds").value_or("15")));
+    auto r = model::abModel(args.positional()[1], rounds);
+    if (!r) return failed("ab", r.error());
+    printAb(*r);
     return kExitOk;
 }
 
 } // namespace
 
-int runModelCommand(const std::vector<std::string>& argv, const GlobalOptions&) {
+int runModelCommand(const std::vector<std::string>& argv, const GlobalOptions& global) {
     std::string error;
     auto args = Args::parse(argv, verb("model").valued, verb("model").flags, error, "model");
-    if (!args) {
-        std::fprintf(stderr, "model: %s\n", error.c_str());
-        return kExitUsage;
-    }
+    if (!args) return usage(error.c_str());
     const std::string sub = args->positional().empty() ? "" : args->positional()[0];
     if (args->has("help") || sub.empty()) {
         std::fputs(kModelHelp, sub.empty() && !args->has("help") ? stderr : stdout);
         return args->has("help") ? kExitOk : kExitUsage;
     }
-    if (sub == "profile") return modelProfile(*args);
-    std::fprintf(stderr, "model: unknown subcommand '%s' (profile)\n", sub.c_str());
+    try {
+        if (sub == "profile") return modelProfile(*args);
+        if (sub == "extract") return modelExtract(*args);
+        if (sub == "search") return modelSearch(*args, global);
+        if (sub == "apply") return modelApply(*args, global);
+        if (sub == "ab") return modelAb(*args);
+    } catch (const std::exception&) { // std::stoi/stod on a value that is not a number
+        return usage("--steps, --top, --budget and --rounds take whole numbers, --min-share and --time-budget numbers");
+    }
+    std::fprintf(stderr, "model: unknown subcommand '%s' (profile, extract, search, apply, ab)\n", sub.c_str());
     return kExitUsage;
 }
 

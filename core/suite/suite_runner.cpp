@@ -76,7 +76,9 @@ Entry runSeeds(eval::Evaluator& evaluator, const problem::ProblemSpec& p, const 
 Entry searchOnce(const store::Database& db, eval::Evaluator& evaluator, const problem::ProblemSpec& p, const RunOptions& options,
                  std::int64_t& searchId) {
     const auto t0 = Clock::now();
-    auto id = search::createSearch(db, p, options.search, "");
+    auto config = options.search;
+    if (auto it = options.budgets.find(p.name); it != options.budgets.end()) config.maxEvaluations = it->second;
+    auto id = search::createSearch(db, p, config, "");
     if (!id) return failedEntry(p.name, "infra_error", id.error().message, since(t0));
     searchId = *id;
     search::SearchLaunch launch;

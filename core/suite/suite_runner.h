@@ -7,7 +7,9 @@
 #include "suite/suite.h"
 #include "tree/tree_types.h"
 
+#include <map>
 #include <stop_token>
+#include <string>
 
 namespace kw::suite {
 
@@ -15,6 +17,8 @@ struct RunOptions {
     Mode mode = Mode::Reference;
     eval::EvalOptions eval;    // for reference and seeds runs, and re-timing a search's best
     tree::SearchConfig search; // for search runs (maxEvaluations is the budget per problem)
+    // Budgets of their own, by problem name (a model's regions: by headroom).
+    std::map<std::string, int> budgets;
     // Problems evaluated at once: one per executor slot (per GPU with --gpus),
     // each evaluation's timing still serialised per GPU by the executor.
     int parallel = 1;

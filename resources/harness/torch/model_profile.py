@@ -8,13 +8,15 @@ under PyTorch's profiler. One JSON object on the last line of stdout:
   {"ok": true, "device": "cpu"|"cuda", "steps": N, "step_s": median step,
    "profiled_step_s": a step under the profiler (what shares are of),
    "ops":     [{"name", "calls", "time_s", "share", "shapes"}],   per step
-   "regions": [{"name", "kind", "calls", "time_s", "share", "bytes"}]}
+   "regions": [{"name", "kind", "calls", "time_s", "host_s", "share", "bytes"}]}
 
 An op's time is its own (self) time on the device that does the work (the
 kernels it launched on a GPU, its own CPU time on a CPU), so the ops' times
 add up to at most a step. A region is a leaf module (one with no children:
 the unit a kernel can replace without editing the user's file) and its time
-is everything run inside its forward; its bytes are what it reads and
+is everything run inside its forward (on a GPU: the span of its kernels on
+the device, and apart the host's time in it: a loop of small launches costs
+the step its host time); its share is the larger of the two; its bytes are what it reads and
 writes (its tensor inputs, parameters and outputs), for a floor at the
 host's bandwidth (an embedding's table counts the rows its indices name, at
 most all of it). Errors: {"ok": false, "error": what to fix}.
@@ -154,23 +156,35 @@ def main_shapes(by_shape, cuda: bool) -> Dict[str, List[str]]:
 def summarise(events, marks: RegionMarks, steps: int, step_s: float, cuda: bool,
               shapes_of: Dict[str, List[str]]) -> Dict[str, list]:
     """Per-step rows of ops and regions from the profiler's averages."""
-    ops, regions = [], []
+    ops, regions = [], {}
     for e in events:
         name = str(e.key)
         if name.startswith(RegionMarks.PREFIX):
             region = name[len(RegionMarks.PREFIX):]
-            t = device_time(e, cuda, own=False) / steps
-            regions.append({"name": region, "kind": marks.kinds.get(region, ""), "calls": e.count // steps,
-                            "time_s": t, "share": t / step_s if step_s > 0 else 0.0,
-                            "bytes": marks.bytes.get(region, 0) // steps})
+            row = regions.setdefault(region, {"name": region, "kind": marks.kinds.get(region, ""), "calls": 0,
+                                              "time_s": 0.0, "host_s": 0.0, "bytes": marks.bytes.get(region, 0) // steps})
+            if str(getattr(e, "device_type", "")).endswith("CUDA"):
+                # The range as the GPU saw it (a user annotation on the
+                # device's timeline): first kernel start to last kernel end.
+                row["time_s"], row["on_device"] = device_time(e, cuda, own=False) / steps, True
+            else:
+                row["calls"] = e.count // steps
+                row["host_s"] = e.cpu_time_total * 1e-6 / steps
+                if not row.get("on_device"):
+                    row["time_s"] = device_time(e, cuda, own=False) / steps
         elif name.startswith("aten::"):
             t = device_time(e, cuda, own=True) / steps
             if t <= 0:
                 continue
             ops.append({"name": name, "calls": e.count // steps, "time_s": t,
                         "share": t / step_s if step_s > 0 else 0.0, "shapes": shapes_of.get(name, [])})
+    for row in regions.values():
+        row.pop("on_device", None)
+        # What a region costs the step: its device time, or the host's time
+        # launching it when that is longer (a loop of small launches).
+        row["share"] = max(row["time_s"], row["host_s"]) / step_s if step_s > 0 else 0.0
+    regions = sorted(regions.values(), key=lambda r: -max(r["time_s"], r["host_s"]))
     ops.sort(key=lambda r: -r["time_s"])
-    regions.sort(key=lambda r: -r["time_s"])
     return {"ops": ops[:MAX_ROWS], "regions": regions[:MAX_ROWS]}
 
 
