@@ -31,6 +31,8 @@ commands:
   profile ncu|show         parse ncu CSV; stored profiles of an evaluation (profile --help)
   export trajectories|best LLM trajectories for training; the best kernel as a folder (export --help)
   model profile            where a whole model's time goes, per region and op (model --help)
+  model extract|search     its costliest regions as problems; a search per region
+  model apply|ab           the winners swapped into the model, checked, timed A/B
 
 eval, search and bench run candidates on this machine, or on GPU hosts over ssh:
   --ssh-host USER@HOST[:PORT] [--ssh-key FILE] [--ssh-gpus 0,1] (eval --help)

@@ -85,7 +85,9 @@ void printExtract(const std::string& dir, const model::ExtractReport& r) {
         std::printf("%-20s %-18s %5.1f%%  %-28s %s\n", g.name.substr(0, 20).c_str(), g.kind.substr(0, 18).c_str(), 100 * g.share,
                     g.problem.empty() ? "-" : g.problem.c_str(),
                     !g.skipped.empty()  ? ("skipped: " + g.skipped).c_str()
-                    : g.matched.empty() ? "its own torch problem (no bundled problem computes it)"
+                    : g.matched.empty() ? (r.device == "cuda" ? "its own torch problem (no bundled problem computes it)"
+                                                              : "its own torch problem (no bundled problem computes it; "
+                                                                "the torch judge runs on a GPU host)")
                                         : ("bundled " + g.matched + ", matched by behaviour").c_str());
     std::printf("\nnext: kernelwright-cli model search %s\n", dir.c_str());
 }

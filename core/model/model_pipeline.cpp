@@ -153,7 +153,7 @@ Result<ApplyReport> applyModel(const store::Database& db, const fs::path& dir, d
             c.why = "its search " + std::to_string(it->second.searchId) + " is not in this workspace (" + s.error().message + ")";
         } else if (!s->bestNode || !s->bestSpeedup) {
             c.searchId = s->id;
-            c.why = "its search found no correct kernel";
+            c.why = "its search found no correct kernel" + (it->second.message.empty() ? "" : " (" + it->second.message + ")");
         } else if (*s->bestSpeedup <= 1.0) {
             c.searchId = s->id;
             c.kernelSpeedup = s->bestSpeedup;

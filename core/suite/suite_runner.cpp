@@ -105,8 +105,15 @@ Entry searchOnce(const store::Database& db, eval::Evaluator& evaluator, const pr
             if (r) return entryOf(p.name, *r, since(t0));
             return failedEntry(p.name, "infra_error", "timing the best kernel again: " + r.error().message, since(t0));
         }
+    // Why, in the words of its last verdict: a search whose every candidate
+    // failed alike (no device, a rule) says so, not just that it found nothing.
+    std::string last;
+    if (nodes)
+        for (const auto& n : *nodes)
+            if (n.status && !n.message.empty()) last = n.sourceName + ": " + *n.status + ": " + n.message.substr(0, 300);
     return failedEntry(p.name, "no_correct_kernel",
-                       "the search (" + std::to_string(outcome->evaluations) + " evaluations) found no correct kernel",
+                       "the search (" + std::to_string(outcome->evaluations) + " evaluations) found no correct kernel" +
+                           (last.empty() ? "" : "; the last said " + last),
                        since(t0));
 }
 

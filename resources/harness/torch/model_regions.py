@@ -228,22 +228,20 @@ def write_matched(out_dir, model_name, region, problem_dir, spec, binding):
     return name
 
 
-REGION_FILE = '''# Region {region} of the model {model}, as a KernelBench problem (written by
-# `kernelwright-cli model extract`). Model is the model's own module, built by
-# the model's constructor; get_inputs() runs the model on fresh inputs up to
-# the region, so the inputs are drawn as the model draws them.
-import types
+REGION_HEAD = '''# Region {region} of the model {model}, as a KernelBench problem (written by
+# `kernelwright-cli model extract`): the model's own file, then a Model that
+# is the region's module, built by the model's constructor, and inputs drawn
+# by running the model on fresh inputs up to the region (dtypes, ranges and
+# jagged structure as the model has them). The model's module-level sizes
+# stay this file's sizes.
+'''
 
-import torch
+REGION_TAIL = '''
 
-MODEL_SOURCE = {source}
+# ---- the region {region} ----
+_WholeModel, _whole_inputs = Model, get_inputs
+{init_line}
 REGION = {region!r}
-
-
-def _model_module():
-    m = types.ModuleType("extracted_model")
-    exec(compile(MODEL_SOURCE, {model_file!r}, "exec"), m.__dict__)
-    return m
 
 
 class _Taken(Exception):
@@ -251,33 +249,31 @@ class _Taken(Exception):
 
 
 def _whole():
-    m = _model_module()
-    init = m.get_init_inputs() if hasattr(m, "get_init_inputs") else []
     torch.manual_seed(0)
-    return m, m.Model(*init).eval()
+    return _WholeModel(*_whole_init()).eval()
 
 
 class Model(torch.nn.Module):
     def __init__(self):
         super().__init__()
-        self.region = dict(_whole()[1].named_modules())[REGION]
+        self.region = _whole().get_submodule(REGION)
 
     def forward(self, *args):
         return self.region(*args)
 
 
 def get_inputs():
-    m, whole = _whole()
+    whole = _whole()
     taken = []
 
     def hook(_module, args):
         taken.extend(args)
         raise _Taken()
 
-    handle = dict(whole.named_modules())[REGION].register_forward_pre_hook(hook)
+    handle = whole.get_submodule(REGION).register_forward_pre_hook(hook)
     try:
         with torch.no_grad():
-            whole(*m.get_inputs())
+            whole(*_whole_inputs())
     except _Taken:
         pass
     finally:
@@ -297,7 +293,13 @@ def write_region_file(out_dir, model_name, model_file, region):
         source = f.read()
     path = os.path.join(out_dir, "sources", name + ".py")
     with open(path, "w") as f:
-        f.write(REGION_FILE.format(region=region, model=model_name, source=repr(source), model_file=os.path.basename(model_file)))
+        f.write(REGION_HEAD.format(region=region, model=model_name))
+        f.write(source)
+        if "import torch\n" not in source:
+            f.write("\nimport torch\n")
+        has_init = "def get_init_inputs" in source
+        f.write(REGION_TAIL.format(region=region, init_line="_whole_init = get_init_inputs" if has_init else
+                                   "def _whole_init():\n    return []\n"))
     return name, path
 
 

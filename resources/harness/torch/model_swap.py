@@ -25,6 +25,7 @@ interval by bootstrap over the rounds' paired ratios.
 
 One JSON object on the last line of stdout, {"ok": false, "error"} on failure.
 """
+import copy
 import json
 import os
 import random
@@ -240,23 +241,17 @@ def ab(d, rounds, seed):
             notes.append(f"torch.compile: not in this PyTorch ({torch.__version__}); eager only")
         if len(calls) > 1:
             variants.update({f"only {n}": ({n}, False) for n in calls})
-        compiled = {}
-
-        def runner(name):
+        # One model per variant, built before any timing: swapping modules
+        # back and forth on one instance would make torch.compile's guards
+        # fail and recompile every round.
+        def instance(name):
             only, comp = variants[name]
-            def run(*args):
-                undo = swap(torch, model, calls, only) if only else []
-                try:
-                    if comp:
-                        if name not in compiled:
-                            compiled[name] = torch.compile(model)
-                        return compiled[name](*args)
-                    return model(*args)
-                finally:
-                    unswap(undo)
-            return run
+            m = copy.deepcopy(model)
+            if only:
+                swap(torch, m, calls, only)
+            return torch.compile(m) if comp else m
 
-        fns = {n: runner(n) for n in variants}
+        fns = {n: instance(n) for n in variants}
         for fn in fns.values():  # warm: builds, compiles, caches
             timed(torch, fn, sets, 3, sync)
         one = timed(torch, fns["eager"], sets, 1, sync)
@@ -274,6 +269,10 @@ def ab(d, rounds, seed):
         pairs = [e / t for e, t in zip(base, ts)]
         rows.append({"variant": n, "median_s": statistics.median(ts), "speedup": statistics.median(pairs),
                      "interval": interval(pairs, rng), "over": "compile" if base is not eager else "eager"})
+    if "compile" in times:  # KernelEvolve's yardstick: the swapped model against torch.compile of the original
+        pairs = [c / t for c, t in zip(times["compile"], times["swapped"])]
+        rows.insert(2, {"variant": "swapped vs compile", "median_s": statistics.median(times["swapped"]),
+                        "speedup": statistics.median(pairs), "interval": interval(pairs, rng), "over": "compile"})
     return {"ok": True, "device": device, "rounds": rounds, "steps_per_round": steps, "variants": rows, "notes": notes,
             "swapped": sorted(calls)}
 

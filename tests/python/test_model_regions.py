@@ -1,0 +1,188 @@
+"""A model's regions matched to bundled problems by behaviour, and kernels
+called in a module's place (resources/harness/torch/model_regions.py,
+model_kernels.py, model_swap.py), on the CPU with the bundled C++ problems:
+names never decide a match, a binding sees tensors transposed or flattened,
+and a swapped kernel that computes something else is caught by the check."""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "resources", "harness", "torch"))
+
+try:
+    import torch
+except ImportError:  # pragma: no cover - a host without PyTorch
+    torch = None
+
+import model_kernels  # noqa: E402
+import model_regions  # noqa: E402
+import model_swap  # noqa: E402
+
+PROBLEMS = os.path.join(ROOT, "resources", "problems", "cpu")
+SMALL = os.path.join(ROOT, "tests", "data", "models", "small_sequence.py")
+
+
+def spec_of(name):
+    with open(os.path.join(PROBLEMS, name, "problem.json")) as f:
+        return json.load(f)
+
+
+def draws(module, make, n=2):
+    out = []
+    for _ in range(n):
+        args = make()
+        with torch.no_grad():
+            out.append((args, module(*args)))
+    return out
+
+
+@unittest.skipIf(torch is None, "torch does not import here")
+class Match(unittest.TestCase):
+    def setUp(self):
+        self.build = tempfile.TemporaryDirectory()
+        torch.manual_seed(0)
+
+    def tearDown(self):
+        self.build.cleanup()
+
+    def match(self, problem, module, make):
+        return model_regions.match(torch, os.path.join(PROBLEMS, problem), spec_of(problem), module, draws(module, make),
+                                   self.build.name)
+
+    def test_a_layer_norm_over_three_dimensions_is_the_layernorm_problem(self):
+        norm = torch.nn.LayerNorm(24)
+        with torch.no_grad():
+            norm.weight.uniform_(0.5, 1.5)
+            norm.bias.uniform_(-1, 1)
+        b = self.match("layernorm", norm, lambda: (torch.randn(5, 7, 24) * 3 + 1,))
+        self.assertIsNotNone(b)
+        self.assertEqual(b["sizes"], {"M": 35, "N": 24})
+        x = [i for i in b["inputs"] if i["arg"] == "x"][0]
+        self.assertEqual((x["from"], x["flatten"]), ("input:0", "leading"))
+        self.assertEqual({i["arg"]: i["from"] for i in b["inputs"]}, {"x": "input:0", "gamma": "param:weight", "beta": "param:bias"})
+        # The reference through the binding, on inputs of another batch size.
+        lib = model_kernels.compile_kernel(os.path.join(PROBLEMS, "layernorm", "reference.cpp"), b, [], spec_of("layernorm"),
+                                           self.build.name)
+        x = torch.randn(3, 11, 24)
+        got = model_kernels.call(torch, lib, b, norm, (x,))[0]
+        self.assertEqual(list(got.shape), [3, 11, 24])
+        self.assertTrue(torch.allclose(got, norm(x).detach(), rtol=1e-5, atol=1e-5))
+
+    def test_a_module_named_layernorm_that_is_not_one_matches_nothing(self):
+        sys.path.insert(0, os.path.dirname(SMALL))
+        import small_sequence
+
+        decoy = small_sequence.LayerNorm()
+        make = lambda: (torch.randn(6, 32) * 3 + 1,)  # noqa: E731
+        for problem in ("layernorm", "rmsnorm_fwd", "softmax"):
+            self.assertIsNone(self.match(problem, decoy, make), problem)
+
+    def test_a_transposed_causal_conv_is_the_dwconv_problem(self):
+        sys.path.insert(0, os.path.dirname(SMALL))
+        import small_sequence
+
+        conv = small_sequence.CausalConv()
+        b = self.match("dwconv1d_silu", conv, lambda: (torch.randn(4, 48, 32),))
+        self.assertIsNotNone(b)
+        views = {i["arg"]: (i["perm"], i["flatten"]) for i in b["inputs"]}
+        self.assertEqual(views["x"], ([0, 2, 1], None))  # [batch, events, width] seen as [B, C, L]
+        self.assertEqual(b["sizes"], {"B": 4, "C": 32, "L": 48, "K": 4})
+
+    def test_a_module_that_ignores_an_input_the_problem_uses_matches_nothing(self):
+        class Shifted(torch.nn.Module):
+            def forward(self, x):  # a softmax of x + 1: equal to softmax(x), so it matches
+                return torch.softmax(x + 1, dim=-1)
+
+        class Scaled(torch.nn.Module):
+            def forward(self, x):  # a softmax of 2x: not the softmax of x
+                return torch.softmax(2 * x, dim=-1)
+
+        make = lambda: (torch.randn(8, 40),)  # noqa: E731
+        self.assertIsNotNone(self.match("softmax", Shifted(), make))
+        self.assertIsNone(self.match("softmax", Scaled(), make))
+
+
+WRONG_LAYERNORM = """
+void layernorm(const float* x, const float* gamma, const float* beta, float* y, int64_t M, int64_t N, float eps) {
+    for (int64_t m = 0; m < M; ++m) {
+        double s = 0, q = 0;
+        for (int64_t n = 0; n < N; ++n) s += x[m * N + n];
+        const double mean = s / N;
+        for (int64_t n = 0; n < N; ++n) q += (x[m * N + n] - mean) * (x[m * N + n] - mean);
+        const double r = 1.0 / std::sqrt(q / N + eps);
+        for (int64_t n = 0; n < N; ++n) y[m * N + n] = float((x[m * N + n] - mean) * r * gamma[n]);  // forgets beta
+    }
+}
+"""
+
+
+@unittest.skipIf(torch is None, "torch does not import here")
+class Swap(unittest.TestCase):
+    """model_swap.check on a pipeline folder: the reference in the module's
+    place passes; a kernel that forgets beta is caught at its region and in
+    the whole model."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        answer = model_regions.extract(SMALL, cls.dir.name, PROBLEMS, ["conv", "norm", "scale"])
+        with open(os.path.join(cls.dir.name, "model.json"), "w") as f:
+            json.dump(answer, f)
+        cls.regions = {r["name"]: r for r in answer["regions"]}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def kernels(self, entries):
+        with open(os.path.join(self.dir.name, "kernels.json"), "w") as f:
+            json.dump({"kernels": entries}, f)
+
+    def entry(self, region, source):
+        problem = os.path.join(self.dir.name, self.regions[region]["problem"], "problem.json")
+        return {"region": region, "language": "cpp", "source": source, "defines": [], "problem": problem}
+
+    def test_the_extraction_matches_by_behaviour(self):
+        self.assertEqual(self.regions["conv"].get("matched"), "dwconv1d_silu")
+        self.assertEqual(self.regions["norm"].get("matched"), "layernorm")
+        self.assertNotIn("matched", self.regions["scale"])  # named LayerNorm, computes something else
+        self.assertTrue(os.path.isfile(self.regions["scale"]["source"]))
+        with open(os.path.join(self.dir.name, self.regions["norm"]["problem"], "problem.json")) as f:
+            spec = json.load(f)
+        self.assertEqual(spec["shapes"]["time"], [{"name": "model", "sizes": {"M": 64 * 48, "N": 32}}])
+
+    def test_references_in_place_pass_and_a_wrong_kernel_is_caught(self):
+        ref = lambda p: os.path.join(PROBLEMS, p, "reference.cpp")  # noqa: E731
+        self.kernels([self.entry("conv", ref("dwconv1d_silu")), self.entry("norm", ref("layernorm"))])
+        good = model_swap.check(self.dir.name, 0)
+        self.assertTrue(good["model_ok"], good)
+        self.assertEqual([r["ok"] for r in good["regions"]], [True, True])
+
+        wrong = os.path.join(self.dir.name, "wrong_layernorm.cpp")
+        with open(wrong, "w") as f:
+            f.write(WRONG_LAYERNORM)
+        self.kernels([self.entry("norm", wrong)])
+        bad = model_swap.check(self.dir.name, 0)
+        self.assertFalse(bad["model_ok"])
+        self.assertFalse(bad["regions"][0]["ok"])
+        self.assertIn("elements beyond", bad["regions"][0]["why"])
+
+    def test_ab_times_every_variant_on_the_same_inputs(self):
+        ref = os.path.join(PROBLEMS, "layernorm", "reference.cpp")
+        self.kernels([self.entry("norm", ref)])
+        result = model_swap.ab(self.dir.name, 3, 0)
+        names = [v["variant"] for v in result["variants"]]
+        self.assertIn("eager", names)
+        self.assertIn("swapped", names)
+        for v in result["variants"]:
+            self.assertGreater(v["median_s"], 0)
+            self.assertLessEqual(v["interval"][0], v["speedup"] + 1e-12)
+            self.assertGreaterEqual(v["interval"][1], v["speedup"] - 1e-12)
+
+
+if __name__ == "__main__":
+    unittest.main()
