@@ -37,6 +37,7 @@ nlohmann::json profileJson(const model::ModelProfile& p) {
                                 {"kind", r.kind},
                                 {"calls", r.calls},
                                 {"time_s", r.seconds},
+                                {"device_s", r.deviceSeconds},
                                 {"host_s", r.hostSeconds},
                                 {"share", r.share},
                                 {"bytes", r.bytes},
@@ -60,7 +61,7 @@ void printProfile(const std::string& file, const model::ModelProfile& p, int top
         const double floor = perByte * static_cast<double>(r.bytes);
         std::printf("%-28s %-18s %10s %10s %5.1f%% %5d %10lld %10s %8s\n", r.name.substr(0, 28).c_str(),
                     r.kind.substr(0, 18).c_str(), formatSeconds(r.seconds).c_str(),
-                    gpu ? formatSeconds(r.hostSeconds).c_str() : "", 100 * r.share, r.calls, static_cast<long long>(r.bytes),
+                    gpu ? formatSeconds(r.deviceSeconds).c_str() : "", 100 * r.share, r.calls, static_cast<long long>(r.bytes),
                     floor > 0 ? formatSeconds(floor).c_str() : "-",
                     floor > 0 ? (std::to_string(static_cast<int>(r.seconds / floor + 0.5)) + "x").c_str() : "-");
     }
@@ -72,8 +73,8 @@ void printProfile(const std::string& file, const model::ModelProfile& p, int top
         std::printf("%-28s %10s %5.1f%% %5d  %s\n", o.name.substr(0, 28).c_str(), formatSeconds(o.seconds).c_str(), 100 * o.share,
                     o.calls, shapes.c_str());
     }
-    if (gpu)
-        std::printf("\nhost: the host's time in the forward; a region whose host time passes its device time is launch-bound\n");
+    std::printf("\ntime: each region's forward, synchronised, without the profiler (its cost to a step)%s\n",
+                gpu ? "; device: under the profiler, the span of its kernels" : "");
     if (perByte <= 0) std::printf("\nno floor: this host was never probed (kernelwright-cli machine probe)\n");
 }
 
@@ -116,7 +117,11 @@ void printApply(const model::ApplyReport& r) {
                     !c.swapped ? ("kept: " + c.why).c_str()
                     : c.ok     ? "swapped, output checked"
                                : ("WRONG: " + c.why).c_str());
-    if (r.modelOk)
+    bool any = false;
+    for (const auto& c : r.regions) any |= c.swapped;
+    if (!any)
+        std::printf("\nnothing swapped: the model is its own (no region has a kernel faster than its module)\n");
+    else if (r.modelOk)
         std::printf("\nthe whole model's output matches the original's on fresh inputs (rtol = atol = %g)\n", r.tolerance);
     else
         std::printf("\nthe whole model's output DIFFERS from the original's: %s\n", r.modelWhy.c_str());

@@ -22,7 +22,7 @@ Result<ModelProfile> parseModelProfile(const std::string& answer) {
                              o.value("shapes", std::vector<std::string>{})});
         for (const auto& g : r.value("regions", json::array()))
             p.regions.push_back({g.at("name").get<std::string>(), g.value("kind", std::string()), g.value("calls", 0),
-                                 g.value("time_s", 0.0), g.value("share", 0.0), g.value("host_s", 0.0),
+                                 g.value("time_s", 0.0), g.value("share", 0.0), g.value("device_s", 0.0), g.value("host_s", 0.0),
                                  g.value("bytes", std::int64_t{0})});
         return p;
     } catch (const json::exception& e) {

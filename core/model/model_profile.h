@@ -25,8 +25,9 @@ struct OpTime {
 struct RegionTime {
     std::string name, kind; // the module's dotted name and class
     int calls = 0;
-    double seconds = 0, share = 0; // seconds: on the device that does the work
-    double hostSeconds = 0;        // the host's time in its forward (a GPU's launches)
+    double seconds = 0, share = 0; // its forward, synchronised, profiler-free: its cost to a step
+    double deviceSeconds = 0;      // under the profiler: on the device (a GPU: its kernels' span)
+    double hostSeconds = 0;        // under the profiler: the host's time in its forward
     std::int64_t bytes = 0;        // read and written per step: inputs, parameters, outputs
 };
 

@@ -6,17 +6,18 @@ visible, else on the CPU: a few warm steps, then `steps` forward passes
 under PyTorch's profiler. One JSON object on the last line of stdout:
 
   {"ok": true, "device": "cpu"|"cuda", "steps": N, "step_s": median step,
-   "profiled_step_s": a step under the profiler (what shares are of),
+   "profiled_step_s": a step under the profiler (what ops' shares are of),
    "ops":     [{"name", "calls", "time_s", "share", "shapes"}],   per step
-   "regions": [{"name", "kind", "calls", "time_s", "host_s", "share", "bytes"}]}
+   "regions": [{"name", "kind", "calls", "time_s", "device_s", "host_s", "share", "bytes"}]}
 
 An op's time is its own (self) time on the device that does the work (the
 kernels it launched on a GPU, its own CPU time on a CPU), so the ops' times
 add up to at most a step. A region is a leaf module (one with no children:
 the unit a kernel can replace without editing the user's file) and its time
-is everything run inside its forward (on a GPU: the span of its kernels on
-the device, and apart the host's time in it: a loop of small launches costs
-the step its host time); its share is the larger of the two; its bytes are what it reads and
+is its forward's, synchronised before and after, in a pass without the
+profiler (what it costs a step: a loop of small launches costs its host
+time), its share of that pass's step; apart, under the profiler, its
+device time (on a GPU the span of its kernels) and its host time; its bytes are what it reads and
 writes (its tensor inputs, parameters and outputs), for a floor at the
 host's bandwidth (an embedding's table counts the rows its indices name, at
 most all of it). Errors: {"ok": false, "error": what to fix}.
@@ -140,6 +141,44 @@ def device_time(event, cuda: bool, own: bool) -> float:
     return 0.0
 
 
+def region_walls(torch, model, step, steps: int, sync):
+    """({region: seconds per step}, the step's seconds) with the device
+    synchronised before and after every leaf module's forward: each
+    region's cost to the step, host and device together, profiler-free."""
+    spent: Dict[str, float] = {}
+    started: Dict[str, float] = {}
+    handles = []
+
+    def enter(name):
+        def hook(_m, _args):
+            sync()
+            started[name] = time.perf_counter()
+        return hook
+
+    def leave(name):
+        def hook(_m, _args, _out):
+            sync()
+            spent[name] = spent.get(name, 0.0) + time.perf_counter() - started[name]
+        return hook
+
+    for name, module in leaf_modules(model):
+        handles.append(module.register_forward_pre_hook(enter(name)))
+        handles.append(module.register_forward_hook(leave(name)))
+    try:
+        step()
+        sync()
+        spent.clear()
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            step()
+        sync()
+        total = (time.perf_counter() - t0) / steps
+    finally:
+        for h in handles:
+            h.remove()
+    return {n: t / steps for n, t in spent.items()}, total
+
+
 def main_shapes(by_shape, cuda: bool) -> Dict[str, List[str]]:
     """Each op's input shapes in its costliest grouping (the profiler's
     averages grouped by input shape)."""
@@ -215,6 +254,7 @@ def profile(path: str, steps: int, warmup: int) -> dict:
         walls.append(time.perf_counter() - t0)
     step_s = statistics.median(walls)
 
+    walls, synced_s = region_walls(torch, model, step, steps, sync)
     marks = RegionMarks(torch, model)
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
     with torch.profiler.profile(activities=activities, record_shapes=True) as prof:
@@ -228,6 +268,12 @@ def profile(path: str, steps: int, warmup: int) -> dict:
     # time it reports, so the plain step would make them add up past 100 %.
     rows = summarise(prof.key_averages(), marks, steps, profiled_s, cuda,
                      main_shapes(prof.key_averages(group_by_input_shape=True), cuda))
+    for r in rows["regions"]:
+        # What the region costs a step, measured apart from the profiler
+        # (which slows a loop of small launches many times over).
+        r["device_s"], r["time_s"] = r["time_s"], walls.get(r["name"], 0.0)
+        r["share"] = r["time_s"] / synced_s if synced_s > 0 else 0.0
+    rows["regions"].sort(key=lambda r: -r["time_s"])
     return {"ok": True, "device": device, "steps": steps, "step_s": step_s, "profiled_step_s": profiled_s, **rows}
 
 

@@ -239,6 +239,8 @@ REGION_HEAD = '''# Region {region} of the model {model}, as a KernelBench proble
 REGION_TAIL = '''
 
 # ---- the region {region} ----
+import contextlib  # noqa: E402
+
 _WholeModel, _whole_inputs = Model, get_inputs
 {init_line}
 REGION = {region!r}
@@ -248,9 +250,22 @@ class _Taken(Exception):
     pass
 
 
+def _on_cpu():
+    # The model is built and its inputs drawn on the CPU, as the model's
+    # own file expects (a CPU generator, CPU tensors), whatever device a
+    # judge makes the default; both then go where this file's tensors go.
+    return torch.device("cpu") if int(torch.__version__.split(".")[0]) >= 2 else contextlib.nullcontext()
+
+
+def _here():
+    return torch.empty(0).device
+
+
 def _whole():
-    torch.manual_seed(0)
-    return _WholeModel(*_whole_init()).eval()
+    with _on_cpu():
+        torch.manual_seed(0)
+        whole = _WholeModel(*_whole_init()).eval()
+    return whole.to(_here())
 
 
 class Model(torch.nn.Module):
@@ -264,6 +279,9 @@ class Model(torch.nn.Module):
 
 def get_inputs():
     whole = _whole()
+    with _on_cpu():
+        inputs = _whole_inputs()
+    inputs = [x.to(_here()) if isinstance(x, torch.Tensor) else x for x in inputs]
     taken = []
 
     def hook(_module, args):
@@ -273,7 +291,7 @@ def get_inputs():
     handle = whole.get_submodule(REGION).register_forward_pre_hook(hook)
     try:
         with torch.no_grad():
-            whole(*_whole_inputs())
+            whole(*inputs)
     except _Taken:
         pass
     finally:
