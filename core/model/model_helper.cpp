@@ -15,7 +15,8 @@ using nlohmann::json;
 namespace {
 
 // The scripts import one another: all of them go into the helper's folder.
-const char* const kScripts[] = {"model_profile.py", "model_regions.py", "model_kernels.py", "model_swap.py"};
+const char* const kScripts[] = {"model_profile.py", "model_regions.py",        "model_kernels.py",
+                                "model_swap.py",    "model_torch_problems.py", "torch_sizes.py"};
 
 } // namespace
 

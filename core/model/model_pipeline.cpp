@@ -60,7 +60,7 @@ Result<ExtractReport> extractModel(const fs::path& model, const fs::path& dir, c
                                                     std::to_string(static_cast<int>(100 * options.minShare)) +
                                                     " % of a step or more (--min-share lowers the bar)");
     fs::path problems = options.problemsDir;
-    if (problems.empty() && profile->device == "cpu") problems = paths::bundledProblemsDir() / "cpu";
+    if (problems.empty()) problems = paths::bundledProblemsDir() / (profile->device == "cpu" ? "cpu" : "gpu");
     fs::create_directories(dir, ec);
     if (ec) return makeError(ErrorCode::Io, "cannot create " + dir.string() + ": " + ec.message());
     std::vector<std::string> args{fs::absolute(model).string(), fs::absolute(dir).string(), problems.string()};

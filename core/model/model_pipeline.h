@@ -33,7 +33,7 @@ struct ExtractOptions {
     double minShare = 0.01; // of the step; smaller regions are not worth a search
     ProfileOptions profile;
     // Bundled problems a region may match (empty: the host's kind under the
-    // bundled problems: cpu on a CPU; a GPU's regions become torch problems).
+    // bundled problems: cpu, C++ problems, on a CPU; gpu, torch problems, on a GPU).
     std::filesystem::path problemsDir;
     double importTimeoutS = 900;
 };

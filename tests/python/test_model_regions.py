@@ -21,6 +21,7 @@ except ImportError:  # pragma: no cover - a host without PyTorch
 import model_kernels  # noqa: E402
 import model_regions  # noqa: E402
 import model_swap  # noqa: E402
+import model_torch_problems  # noqa: E402
 
 PROBLEMS = os.path.join(ROOT, "resources", "problems", "cpu")
 SMALL = os.path.join(ROOT, "tests", "data", "models", "small_sequence.py")
@@ -182,6 +183,85 @@ class Swap(unittest.TestCase):
             self.assertGreater(v["median_s"], 0)
             self.assertLessEqual(v["interval"][0], v["speedup"] + 1e-12)
             self.assertGreaterEqual(v["interval"][1], v["speedup"] - 1e-12)
+
+
+GPU_PROBLEMS = os.path.join(ROOT, "resources", "problems", "gpu")
+
+WRONG_GPU_LAYERNORM = """import torch
+from torch import nn
+
+
+class ModelNew(nn.Module):
+    def __init__(self, normalized_size, eps=1e-5):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(normalized_size))
+        self.bias = nn.Parameter(torch.zeros(normalized_size))
+
+    def forward(self, x):
+        mean = x.mean(dim=-1, keepdim=True)
+        var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)
+        return (x - mean) / torch.sqrt(var + self.eps) * self.weight  # forgets the bias
+"""
+
+
+@unittest.skipIf(torch is None, "torch does not import here")
+class TorchProblems(unittest.TestCase):
+    """The bundled GPU problems are torch modules: a region matches one when
+    its tensors, bound to the problem's forward inputs and Model state, make
+    the reference give the region's outputs. Their references run on the
+    CPU too, so the matching and the swap are checked here."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        answer = model_regions.extract(SMALL, cls.dir.name, GPU_PROBLEMS, ["conv", "norm", "scale"])
+        with open(os.path.join(cls.dir.name, "model.json"), "w") as f:
+            json.dump(answer, f)
+        cls.regions = {r["name"]: r for r in answer["regions"]}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def test_regions_match_torch_problems_through_their_state(self):
+        self.assertEqual(self.regions["norm"].get("matched"), "gpu_layernorm")
+        norm = {i["arg"]: i["from"] for i in self.regions["norm"]["binding"]["inputs"]}
+        self.assertEqual(norm, {"input:0": "input:0", "state:weight": "param:weight", "state:bias": "param:bias"})
+        self.assertEqual(self.regions["conv"].get("matched"), "gpu_dwconv1d_silu")
+        conv = {i["arg"]: (i["perm"], i["flatten"]) for i in self.regions["conv"]["binding"]["inputs"]}
+        self.assertEqual(conv["input:0"], ([0, 2, 1], None))
+        self.assertEqual(conv["state:weight"], (None, "leading"))  # [C, 1, K] seen as [C, K]
+        self.assertNotIn("matched", self.regions["scale"])
+
+    def test_the_problem_shapes_are_learned_from_the_reference(self):
+        with open(os.path.join(GPU_PROBLEMS, "gpu_layernorm", "problem.json")) as f:
+            spec = json.load(f)
+        args = {a["name"]: a["shape"] for a in model_torch_problems.arguments(torch, os.path.join(GPU_PROBLEMS, "gpu_layernorm"), spec)}
+        self.assertEqual(args, {"input:0": ["M", "N"], "state:weight": ["N"], "state:bias": ["N"], "output:0": ["M", "N"]})
+
+    def kernels(self, entries):
+        with open(os.path.join(self.dir.name, "kernels.json"), "w") as f:
+            json.dump({"kernels": entries}, f)
+
+    def entry(self, region, source):
+        problem = os.path.join(self.dir.name, self.regions[region]["problem"], "problem.json")
+        return {"region": region, "language": "python", "source": source, "problem": problem}
+
+    def test_a_winner_is_built_with_the_region_state_and_checked(self):
+        ref = lambda r: os.path.join(self.dir.name, self.regions[r]["problem"], "reference.py")  # noqa: E731
+        self.kernels([self.entry("conv", ref("conv")), self.entry("norm", ref("norm"))])
+        good = model_swap.check(self.dir.name, 0)
+        self.assertTrue(good["model_ok"], good)
+        self.assertEqual([r["ok"] for r in good["regions"]], [True, True])
+
+        wrong = os.path.join(self.dir.name, "wrong_layernorm.py")
+        with open(wrong, "w") as f:
+            f.write(WRONG_GPU_LAYERNORM)
+        self.kernels([self.entry("norm", wrong)])
+        bad = model_swap.check(self.dir.name, 0)
+        self.assertFalse(bad["model_ok"])
+        self.assertFalse(bad["regions"][0]["ok"])
 
 
 if __name__ == "__main__":

@@ -94,27 +94,48 @@ def compile_kernel(source: str, binding: dict, defines: List[str], spec: dict, b
 
 def call(torch, kernel, binding: dict, module, args) -> List[object]:
     """The kernel's outputs for the module's call `module(*args)`, in the
-    module's output order and shapes."""
+    module's output order and shapes. `kernel` is a C++ library
+    (compile_kernel) or a torch problem's model (model_torch_problems)."""
     pool = region_tensors(torch, module, args)
-    dtypes = binding["dtypes"]
     arrays, sizes = {}, {}
-    shapes = {a["arg"]: None for a in binding["inputs"]}
     for b in binding["inputs"]:
         t = pool.get(b["from"])
         if t is None:
             raise KernelError(f"the module has no {b['from']} any more: extract the model again")
-        rank = len(binding_shape(binding, b["arg"]))
-        arrays[b["arg"]] = seen_as(t, b, rank)
-        shapes[b["arg"]] = list(arrays[b["arg"]].shape)
-        for s, d in zip(binding_shape(binding, b["arg"]), shapes[b["arg"]]):
-            if sizes.setdefault(s, d) != d:
+        symbols = binding_shape(binding, b["arg"])
+        arrays[b["arg"]] = seen_as(t, b, len(symbols))
+        for s, d in zip(symbols, arrays[b["arg"]].shape):
+            if isinstance(s, str) and sizes.setdefault(s, d) != d:
                 raise KernelError(f"the module's tensors disagree on {s} ({sizes[s]} and {d})")
     for s, d in binding["sizes"].items():
         sizes.setdefault(s, d)  # sizes no input shows: as extracted
-    device = next(iter(arrays.values())).device if arrays else "cpu"
+    if binding.get("backend") == "torch":
+        got = kernel(arrays, sizes, len(binding["outputs"]))
+        produced = {b["arg"]: got[int(b["arg"].split(":")[1])] for b in binding["outputs"]}
+    else:
+        produced = call_cpp(torch, kernel, binding, arrays, sizes)
+    results = [None] * len(binding["outputs"])
     for b in binding["outputs"]:
-        arrays[b["arg"]] = torch.empty([sizes[s] for s in binding_shape(binding, b["arg"])],
-                                       dtype=torch_dtype(torch, dtypes[b["arg"]]), device=device)
+        o = produced[b["arg"]]
+        if b.get("flatten"):
+            o = o.reshape(args[b["module_shape_of"]].shape)
+        elif b.get("perm"):
+            inverse = [0] * len(b["perm"])
+            for i, p in enumerate(b["perm"]):
+                inverse[p] = i
+            o = o.permute(*inverse)
+        results[b["to"]] = o
+    return results
+
+
+def call_cpp(torch, kernel, binding, arrays, sizes):
+    """The C entry point on contiguous arrays; the outputs it wrote."""
+    dtypes = binding["dtypes"]
+    device = next(iter(arrays.values())).device if arrays else "cpu"
+    outputs = {}
+    for b in binding["outputs"]:
+        outputs[b["arg"]] = arrays[b["arg"]] = torch.empty([sizes[s] for s in binding_shape(binding, b["arg"])],
+                                                           dtype=torch_dtype(torch, dtypes[b["arg"]]), device=device)
     keep = []
     pointers = (ctypes.c_void_p * len(binding["call"]))()
     for i, name in enumerate(binding["call"]):
@@ -126,19 +147,7 @@ def call(torch, kernel, binding: dict, module, args) -> List[object]:
             keep.append(value)
             pointers[i] = ctypes.cast(ctypes.pointer(value), ctypes.c_void_p)
     kernel.kw_model_call(pointers)
-    results = [None] * len(binding["outputs"])
-    for b in binding["outputs"]:
-        o = arrays[b["arg"]]
-        if b.get("flatten"):
-            like = args[b["module_shape_of"]]
-            o = o.reshape(like.shape)
-        elif b.get("perm"):
-            inverse = [0] * len(b["perm"])
-            for i, p in enumerate(b["perm"]):
-                inverse[p] = i
-            o = o.permute(*inverse)
-        results[b["to"]] = o
-    return results
+    return outputs
 
 
 def binding_shape(binding: dict, arg: str) -> List[str]:

@@ -33,6 +33,7 @@ import tempfile
 from typing import Dict, List, Optional
 
 import model_kernels
+import model_torch_problems
 from model_profile import load
 
 SYMBOL_OK = str.isidentifier
@@ -107,10 +108,14 @@ def view_shape(shape, view, rank):
 
 
 def unify(symbols, shape, sizes) -> bool:
-    if len(symbols) != len(shape) or not all(isinstance(s, str) and SYMBOL_OK(s) for s in symbols):
+    """Binds each size symbol to its dimension; a constant must be equal."""
+    if len(symbols) != len(shape):
         return False
     for s, d in zip(symbols, shape):
-        if sizes.setdefault(s, d) != d:
+        if isinstance(s, int):
+            if s != d:
+                return False
+        elif not (isinstance(s, str) and SYMBOL_OK(s)) or sizes.setdefault(s, d) != d:
             return False
     return True
 
@@ -158,13 +163,17 @@ def bindings(torch, spec, module, args, out):
             if not all(s in s2 for s in spec.get("sizes", [])):
                 continue
             tried += 1
-            yield {"function": spec["function"], "call": spec["call"],
-                   "inputs": [{"arg": a["name"], "from": src, **v} for a, (src, v) in zip(ins, pick)],
-                   "outputs": [{"arg": a["name"], "to": j, **v, "module_shape_of": like_input(torch, args, results[j])}
-                               for a, (j, v) in zip(outs, outs_pick)],
-                   "sizes": s2, "shapes": {a["name"]: a["shape"] for a in spec["arguments"]},
-                   "scalars": {s["name"]: {"dtype": s["dtype"], "value": s["value"]} for s in spec.get("scalars", [])},
-                   "dtypes": {a["name"]: a["dtype"] for a in spec["arguments"]}}
+            binding = {"inputs": [{"arg": a["name"], "from": src, **v} for a, (src, v) in zip(ins, pick)],
+                       "outputs": [{"arg": a["name"], "to": j, **v, "module_shape_of": like_input(torch, args, results[j])}
+                                   for a, (j, v) in zip(outs, outs_pick)],
+                       "sizes": s2, "shapes": {a["name"]: a["shape"] for a in spec["arguments"]},
+                       "dtypes": {a["name"]: a["dtype"] for a in spec["arguments"]}}
+            if spec.get("backend") == "torch":
+                binding["backend"] = "torch"
+            else:
+                binding.update(function=spec["function"], call=spec["call"],
+                               scalars={s["name"]: {"dtype": s["dtype"], "value": s["value"]} for s in spec.get("scalars", [])})
+            yield binding
             if tried >= MAX_TRIES:
                 return
 
@@ -179,7 +188,8 @@ def like_input(torch, args, r) -> Optional[int]:
 
 
 def agrees(torch, spec, got, want) -> bool:
-    tol = spec.get("tolerance", {}).get("f32", {"rtol": 1e-5, "atol": 1e-5})
+    default = 1e-4 if spec.get("backend") == "torch" else 1e-5
+    tol = spec.get("tolerance", {}).get("f32", {"rtol": default, "atol": default})
     if got.shape != want.shape:
         return False
     if want.dtype.is_floating_point:
@@ -192,7 +202,10 @@ def match(torch, problem_dir, spec, module, draws, build_dir):
     region's outputs on every draw, or None."""
     kernel = None
     for b in bindings(torch, spec, module, draws[0][0], draws[0][1]):
-        if kernel is None:
+        if kernel is None and spec.get("backend") == "torch":
+            kernel = model_torch_problems.TorchKernel(torch, os.path.join(problem_dir, spec.get("reference", "reference.py")),
+                                                      tag=spec["name"])
+        elif kernel is None:
             kernel = model_kernels.compile_kernel(os.path.join(problem_dir, spec["reference"]), b, [], spec, build_dir)
         if all(all(agrees(torch, spec, g, w) for g, w in zip(model_kernels.call(torch, kernel, b, module, args),
                                                                  outputs_of(torch, out))) for args, out in draws):
@@ -200,14 +213,21 @@ def match(torch, problem_dir, spec, module, draws, build_dir):
     return None
 
 
-def problem_specs(problems_dir):
+def problem_specs(torch, problems_dir):
+    """The problems a region may match: C++ functions, and torch problems
+    seen as functions of their inputs and state (model_torch_problems)."""
     for name in sorted(os.listdir(problems_dir)):
         path = os.path.join(problems_dir, name, "problem.json")
-        if os.path.isfile(path):
-            with open(path) as f:
-                spec = json.load(f)
-            if spec.get("backend") == "cpp" and "function" in spec:
-                yield os.path.join(problems_dir, name), spec
+        if not os.path.isfile(path):
+            continue
+        with open(path) as f:
+            spec = json.load(f)
+        if spec.get("backend") == "cpp" and "function" in spec:
+            yield os.path.join(problems_dir, name), spec
+        elif spec.get("backend") == "torch":
+            args = model_torch_problems.arguments(torch, os.path.join(problems_dir, name), spec)
+            if args:
+                yield os.path.join(problems_dir, name), dict(spec, arguments=args)
 
 
 def write_matched(out_dir, model_name, region, problem_dir, spec, binding):
@@ -216,7 +236,8 @@ def write_matched(out_dir, model_name, region, problem_dir, spec, binding):
     if os.path.exists(dest):
         shutil.rmtree(dest)
     shutil.copytree(problem_dir, dest)
-    spec = dict(spec)
+    with open(os.path.join(problem_dir, "problem.json")) as f:
+        spec = json.load(f)  # as written, not as matched (a torch problem's arguments are derived)
     spec["name"] = name
     spec["title"] = f"{spec.get('title', spec['name'])}: {model_name}.{region} at the model's sizes"
     spec["description"] = (f"Region {region} of the model {model_name}, matched by behaviour to the bundled problem "
@@ -339,7 +360,7 @@ def extract(model_file, out_dir, problems_dir, names):
     os.makedirs(out_dir, exist_ok=True)
     regions = []
     with tempfile.TemporaryDirectory() as build:
-        specs = list(problem_specs(problems_dir)) if problems_dir and os.path.isdir(problems_dir) else []
+        specs = list(problem_specs(torch, problems_dir)) if problems_dir and os.path.isdir(problems_dir) else []
         for name in names:
             region = modules[name]
             seen = [d[name] for d in draws if name in d]

@@ -36,6 +36,7 @@ import time
 from typing import Dict, List
 
 import model_kernels
+import model_torch_problems
 from model_profile import load
 
 MODEL_TOL = 1e-4
@@ -91,6 +92,11 @@ def callers(torch, d, model_json, kernels, build_dir):
                 spec = json.load(f)
             lib = model_kernels.compile_kernel(k["source"], r["binding"], k.get("defines", []), spec, build_dir)
             out[k["region"]] = (lambda lib, b: lambda m, args: model_kernels.call(torch, lib, b, m, args))(lib, r["binding"])
+        elif r.get("binding", {}).get("backend") == "torch":
+            # A torch problem's winner, built at the binding's sizes with the region's tensors.
+            ref = os.path.join(os.path.dirname(k["problem"]), "reference.py")
+            kernel = model_torch_problems.TorchKernel(torch, ref, k["source"], tag=k["region"].replace(".", "_"))
+            out[k["region"]] = (lambda kern, b: lambda m, args: model_kernels.call(torch, kern, b, m, args))(kernel, r["binding"])
         else:
             out[k["region"]] = python_winner(torch, k)
     return out
