@@ -1,5 +1,6 @@
 #include "model/model_pipeline.h"
 
+#include "eval/torch_harness_generator.h"
 #include "importer/torch_problem_import.h"
 #include "model/model_helper.h"
 #include "problem/problem_loader.h"
@@ -173,8 +174,16 @@ Result<ApplyReport> applyModel(const store::Database& db, const fs::path& dir, d
                 if (!source || !params)
                     return makeError(ErrorCode::Io, "node " + std::to_string(n.id) + " has no readable source");
                 const bool cpp = problem->backend == problem::Backend::Cpp;
-                const fs::path file = dir / "kernels" / (r.problem + (cpp ? ".cpp" : ".py"));
+                // A folder per winner: a torch winner imports kw_params, its
+                // own parameters, from beside it (as the judge's job has it).
+                const fs::path folder = dir / "kernels" / r.problem;
+                fs::create_directories(folder);
+                const fs::path file = folder / (cpp ? "kernel.cpp" : "candidate.py");
                 std::ofstream(file, std::ios::binary | std::ios::trunc) << *source;
+                auto space = problem::parseParamDeclarations(*source, n.sourceName);
+                if (!cpp)
+                    std::ofstream(folder / "kw_params.py", std::ios::binary | std::ios::trunc)
+                        << eval::TorchHarnessGenerator::paramsModule(space ? *space : problem::ParamSpace{}, *params);
                 json k{{"region", r.name},
                        {"language", cpp ? "cpp" : "python"},
                        {"source", fs::absolute(file).string()},
@@ -182,10 +191,7 @@ Result<ApplyReport> applyModel(const store::Database& db, const fs::path& dir, d
                        {"node", n.id},
                        {"search", s->id},
                        {"speedup", *s->bestSpeedup}};
-                if (cpp) {
-                    auto space = problem::parseParamDeclarations(*source, n.sourceName);
-                    k["defines"] = space ? problem::paramDefines(*space, *params) : std::vector<std::string>{};
-                }
+                if (cpp) k["defines"] = space ? problem::paramDefines(*space, *params) : std::vector<std::string>{};
                 kernels.push_back(k);
                 c.swapped = true;
             }

@@ -264,5 +264,19 @@ class TorchProblems(unittest.TestCase):
         self.assertFalse(bad["regions"][0]["ok"])
 
 
+    def test_each_winner_imports_its_own_params(self):
+        winners = []
+        for value in (1, 2):
+            folder = os.path.join(self.dir.name, f"winner{value}")
+            os.makedirs(folder, exist_ok=True)
+            with open(os.path.join(folder, "kw_params.py"), "w") as f:
+                f.write(f"BLOCK = {value}\n")
+            with open(os.path.join(folder, "candidate.py"), "w") as f:
+                f.write("import kw_params\n\nBLOCK = kw_params.BLOCK\n")
+            winners.append(model_torch_problems.load_winner(os.path.join(folder, "candidate.py"), f"w{value}"))
+        self.assertEqual([w.BLOCK for w in winners], [1, 2])
+        self.assertNotIn("kw_params", sys.modules)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -105,11 +105,7 @@ def callers(torch, d, model_json, kernels, build_dir):
 def python_winner(torch, k):
     """A torch winner: its ModelNew, given the region module's state where
     the names and shapes agree, called in the region's place."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(f"winner_{k['region'].replace('.', '_')}", k["source"])
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = model_torch_problems.load_winner(k["source"], f"winner_{k['region'].replace('.', '_')}")
     made = {}
 
     def call(original, args):

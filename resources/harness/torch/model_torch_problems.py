@@ -13,6 +13,7 @@ a constant.
 """
 import importlib.util
 import os
+import sys
 from typing import Dict, List
 
 from torch_sizes import apply_sizes, derived_assignments
@@ -33,6 +34,19 @@ def load_reference(path: str, tag: str):
     with open(path) as f:
         module._kw_derived = derived_assignments(f.read())
     return module
+
+
+def load_winner(path: str, tag: str):
+    """A searched winner, with its own kw_params (its parameters, written
+    beside it) importable while it loads, and no other winner's."""
+    folder = os.path.dirname(os.path.abspath(path))
+    sys.modules.pop("kw_params", None)
+    sys.path.insert(0, folder)
+    try:
+        return load_reference(path, tag)
+    finally:
+        sys.path.remove(folder)
+        sys.modules.pop("kw_params", None)
 
 
 def set_sizes(module, sizes: Dict[str, int]):
@@ -81,7 +95,7 @@ class TorchKernel:
         self.torch = torch
         self.reference = load_reference(reference_path, tag + "_ref")
         if source_path:
-            winner = load_reference(source_path, tag + "_new")
+            winner = load_winner(source_path, tag + "_new")
             self.cls = getattr(winner, "ModelNew", None) or getattr(winner, "Model")
         else:
             self.cls = self.reference.Model
