@@ -137,6 +137,16 @@ void printAb(const model::AbReport& r) {
         std::printf("%-28s %12s %9s %19s  %s\n", row.variant.substr(0, 28).c_str(), formatSeconds(row.medianSeconds).c_str(),
                     speedupText(row.speedup).c_str(), interval, row.over.c_str());
     }
+    if (!r.regions.empty()) {
+        // The waterfall: what each region costs a step before and after.
+        std::printf("\n%-28s %12s %12s %12s\n", "region (its forward)", "before", "after", "saved");
+        for (const auto& g : r.regions)
+            std::printf("%-28s %12s %12s %12s\n", g.name.substr(0, 28).c_str(), formatSeconds(g.beforeSeconds).c_str(),
+                        formatSeconds(g.afterSeconds).c_str(),
+                        (g.afterSeconds > g.beforeSeconds ? "-" + formatSeconds(g.afterSeconds - g.beforeSeconds)
+                                                          : formatSeconds(g.beforeSeconds - g.afterSeconds))
+                            .c_str());
+    }
     for (const auto& n : r.notes) std::printf("\nnote: %s\n", n.c_str());
 }
 

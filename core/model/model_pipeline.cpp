@@ -43,6 +43,61 @@ Result<json> readJson(const fs::path& file, const std::string& hint) {
 
 const char* kExtractAgain = "run `kernelwright-cli model extract MODEL.py --out DIR` again";
 
+json toJson(const ApplyReport& r) {
+    json regions = json::array();
+    for (const auto& c : r.regions)
+        regions.push_back({{"region", c.region},
+                           {"problem", c.problem},
+                           {"search", c.searchId},
+                           {"node", c.node},
+                           {"kernel_speedup", c.kernelSpeedup ? json(*c.kernelSpeedup) : json(nullptr)},
+                           {"swapped", c.swapped},
+                           {"ok", c.ok},
+                           {"why", c.why}});
+    return {{"regions", regions}, {"model_ok", r.modelOk}, {"model_why", r.modelWhy}, {"tolerance", r.tolerance}};
+}
+
+ApplyReport applyFromJson(const json& j) {
+    ApplyReport r;
+    for (const auto& c : j.value("regions", json::array())) {
+        RegionCheck x;
+        x.region = c.value("region", std::string());
+        x.problem = c.value("problem", std::string());
+        x.searchId = c.value("search", std::int64_t{0});
+        x.node = c.value("node", std::int64_t{0});
+        if (c.contains("kernel_speedup") && c["kernel_speedup"].is_number()) x.kernelSpeedup = c["kernel_speedup"].get<double>();
+        x.swapped = c.value("swapped", false);
+        x.ok = c.value("ok", false);
+        x.why = c.value("why", std::string());
+        r.regions.push_back(std::move(x));
+    }
+    r.modelOk = j.value("model_ok", false);
+    r.modelWhy = j.value("model_why", std::string());
+    r.tolerance = j.value("tolerance", 0.0);
+    return r;
+}
+
+AbReport abFromJson(const json& j) {
+    AbReport report;
+    report.device = j.value("device", std::string());
+    report.rounds = j.value("rounds", 0);
+    report.stepsPerRound = j.value("steps_per_round", 0);
+    report.notes = j.value("notes", std::vector<std::string>{});
+    for (const auto& v : j.value("variants", json::array())) {
+        AbRow row;
+        row.variant = v.value("variant", std::string());
+        row.medianSeconds = v.value("median_s", 0.0);
+        row.speedup = v.value("speedup", 0.0);
+        const auto interval = v.value("interval", std::vector<double>{});
+        if (interval.size() == 2) row.low = interval[0], row.high = interval[1];
+        row.over = v.value("over", std::string("eager"));
+        report.rows.push_back(std::move(row));
+    }
+    for (const auto& r : j.value("regions", json::array()))
+        report.regions.push_back({r.value("name", std::string()), r.value("before_s", 0.0), r.value("after_s", 0.0)});
+    return report;
+}
+
 } // namespace
 
 Result<ExtractReport> extractModel(const fs::path& model, const fs::path& dir, const ExtractOptions& options) {
@@ -201,6 +256,7 @@ Result<ApplyReport> applyModel(const store::Database& db, const fs::path& dir, d
     if (auto s = writeJson(dir / "kernels.json", json{{"kernels", kernels}}); !s) return s.error();
     if (kernels.empty()) {
         report.modelOk = true; // nothing swapped: the model is its own
+        if (auto s = writeJson(dir / "apply.json", toJson(report)); !s) return s.error();
         return report;
     }
     auto answer = runModelHelper({"model_swap.py",
@@ -219,6 +275,7 @@ Result<ApplyReport> applyModel(const store::Database& db, const fs::path& dir, d
     report.modelOk = answer->value("model_ok", false);
     report.modelWhy = answer->value("model_why", std::string());
     report.tolerance = answer->value("tolerance", 0.0);
+    if (auto s = writeJson(dir / "apply.json", toJson(report)); !s) return s.error();
     return report;
 }
 
@@ -234,22 +291,22 @@ Result<AbReport> abModel(const fs::path& dir, int rounds, double timeoutS) {
                                   "the model's A/B rounds",
                                   "fewer rounds (--rounds)"});
     if (!answer) return answer.error();
-    AbReport report;
-    report.device = answer->value("device", std::string());
-    report.rounds = answer->value("rounds", 0);
-    report.stepsPerRound = answer->value("steps_per_round", 0);
-    report.notes = answer->value("notes", std::vector<std::string>{});
-    for (const auto& v : answer->value("variants", json::array())) {
-        AbRow row;
-        row.variant = v.value("variant", std::string());
-        row.medianSeconds = v.value("median_s", 0.0);
-        row.speedup = v.value("speedup", 0.0);
-        const auto interval = v.value("interval", std::vector<double>{});
-        if (interval.size() == 2) row.low = interval[0], row.high = interval[1];
-        row.over = v.value("over", std::string("eager"));
-        report.rows.push_back(std::move(row));
-    }
-    return report;
+    if (auto s = writeJson(dir / "ab.json", *answer); !s) return s.error();
+    return abFromJson(*answer);
+}
+
+Result<ModelFolder> readModelFolder(const fs::path& dir) {
+    auto extract = readExtract(dir);
+    if (!extract) return extract.error();
+    ModelFolder folder;
+    folder.dir = dir;
+    folder.extract = std::move(*extract);
+    if (auto suite = suite::loadSuite(dir)) folder.searched = suite::readRun(suite::runFile(*suite, suite::Mode::Search));
+    // A step's file that does not read is as if the step had not run: the
+    // folder still shows what the other steps left.
+    if (auto j = readJson(dir / "apply.json", ""); j) folder.applied = applyFromJson(*j);
+    if (auto j = readJson(dir / "ab.json", ""); j) folder.ab = abFromJson(*j);
+    return folder;
 }
 
 } // namespace kw::model

@@ -79,7 +79,8 @@ struct ApplyReport {
 };
 
 // Writes kernels.json from the searches the suite run of `dir` recorded in
-// `db` and checks the model with them in place.
+// `db` and checks the model with them in place; the check is kept in
+// DIR/apply.json.
 Result<ApplyReport> applyModel(const store::Database& db, const std::filesystem::path& dir, double timeoutS = 900);
 
 struct AbRow {
@@ -88,13 +89,32 @@ struct AbRow {
     std::string over; // eager | compile
 };
 
+struct RegionBeforeAfter {
+    std::string name;
+    double beforeSeconds = 0, afterSeconds = 0; // its forward, synchronised, in the original and the swapped model
+};
+
 struct AbReport {
     std::string device;
     int rounds = 0, stepsPerRound = 0;
     std::vector<AbRow> rows;
+    std::vector<RegionBeforeAfter> regions;
     std::vector<std::string> notes;
 };
 
+// Times the original against the swapped model; the result is kept in DIR/ab.json.
 Result<AbReport> abModel(const std::filesystem::path& dir, int rounds, double timeoutS = 1800);
+
+// Everything a pipeline folder holds, each step's part when it has run:
+// what the workbench's model tab and the model report show.
+struct ModelFolder {
+    std::filesystem::path dir;
+    ExtractReport extract;
+    std::vector<suite::Entry> searched; // DIR/suite-run-search.jsonl
+    std::optional<ApplyReport> applied; // DIR/apply.json
+    std::optional<AbReport> ab;         // DIR/ab.json
+};
+
+Result<ModelFolder> readModelFolder(const std::filesystem::path& dir);
 
 } // namespace kw::model

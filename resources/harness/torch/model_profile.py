@@ -141,9 +141,10 @@ def device_time(event, cuda: bool, own: bool) -> float:
     return 0.0
 
 
-def region_walls(torch, model, step, steps: int, sync):
+def region_walls(torch, model, step, steps: int, sync, names=None):
     """({region: seconds per step}, the step's seconds) with the device
-    synchronised before and after every leaf module's forward: each
+    synchronised before and after every leaf module's forward (or the
+    modules `names`): each
     region's cost to the step, host and device together, profiler-free."""
     spent: Dict[str, float] = {}
     started: Dict[str, float] = {}
@@ -161,7 +162,8 @@ def region_walls(torch, model, step, steps: int, sync):
             spent[name] = spent.get(name, 0.0) + time.perf_counter() - started[name]
         return hook
 
-    for name, module in leaf_modules(model):
+    modules = [(n, model.get_submodule(n)) for n in names] if names is not None else leaf_modules(model)
+    for name, module in modules:
         handles.append(module.register_forward_pre_hook(enter(name)))
         handles.append(module.register_forward_hook(leave(name)))
     try:

@@ -37,7 +37,7 @@ from typing import Dict, List
 
 import model_kernels
 import model_torch_problems
-from model_profile import load
+from model_profile import load, region_walls
 
 MODEL_TOL = 1e-4
 
@@ -68,6 +68,10 @@ def read_dir(d):
         with open(path) as f:
             kernels = json.load(f).get("kernels", [])
     return model, kernels
+
+
+def model_json_regions(model_json):
+    return [r.get("name", "") for r in model_json.get("regions", [])]
 
 
 def build(torch, model_json, seed=0):
@@ -254,6 +258,11 @@ def ab(d, rounds, seed):
             return torch.compile(m) if comp else m
 
         fns = {n: instance(n) for n in variants}
+        # Each region's cost to a step before and after (its forward
+        # synchronised, as `model profile` measures it), for the waterfall.
+        names = [n for n in model_json_regions(model_json) if n]
+        before, _ = region_walls(torch, fns["eager"], lambda: timed(torch, fns["eager"], sets, 1, sync), 3, sync, names)
+        after, _ = region_walls(torch, fns["swapped"], lambda: timed(torch, fns["swapped"], sets, 1, sync), 3, sync, names)
         for fn in fns.values():  # warm: builds, compiles, caches
             timed(torch, fn, sets, 3, sync)
         one = timed(torch, fns["eager"], sets, 1, sync)
@@ -275,8 +284,9 @@ def ab(d, rounds, seed):
         pairs = [c / t for c, t in zip(times["compile"], times["swapped"])]
         rows.insert(2, {"variant": "swapped vs compile", "median_s": statistics.median(times["swapped"]),
                         "speedup": statistics.median(pairs), "interval": interval(pairs, rng), "over": "compile"})
+    regions = [{"name": n, "before_s": before.get(n, 0.0), "after_s": after.get(n, 0.0)} for n in sorted(before, key=lambda n: -before[n])]
     return {"ok": True, "device": device, "rounds": rounds, "steps_per_round": steps, "variants": rows, "notes": notes,
-            "swapped": sorted(calls)}
+            "swapped": sorted(calls), "regions": regions}
 
 
 def main(argv: List[str]) -> int:
