@@ -103,6 +103,10 @@ int main(int argc, char** argv) {
                                          QStringLiteral("Open the suite folder DIR (what problem import DIR made) in a tab."),
                                          QStringLiteral("DIR"));
     parser.addOption(suiteOption);
+    const QCommandLineOption modelOption(QStringLiteral("model"),
+                                         QStringLiteral("Open the model pipeline folder DIR (what model extract made) in a tab."),
+                                         QStringLiteral("DIR"));
+    parser.addOption(modelOption);
     const QCommandLineOption theme(QStringLiteral("theme"),
                                    QStringLiteral("system (the desktop's palette, the default), light or dark."),
                                    QStringLiteral("NAME"), QStringLiteral("system"));
@@ -143,6 +147,8 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "kernelwright: %s: %s\n", qPrintable(workspacePath), status.error().message.c_str());
         if (parser.isSet(suiteOption) && !window.openSuite(parser.value(suiteOption)))
             std::fprintf(stderr, "kernelwright: %s is not a suite\n", qPrintable(parser.value(suiteOption)));
+        if (parser.isSet(modelOption) && !window.openModel(parser.value(modelOption)))
+            std::fprintf(stderr, "kernelwright: %s is not a model pipeline folder\n", qPrintable(parser.value(modelOption)));
         if (parser.isSet(search)) {
             auto* view = window.openSearch(parser.value(search).toLongLong());
             if (!view) std::fprintf(stderr, "kernelwright: no search %s in the workspace\n", qPrintable(parser.value(search)));
@@ -155,10 +161,11 @@ int main(int argc, char** argv) {
         window.show();
         // After show, so that a failure's message box sits on the window.
         const qint64 searchId = parser.isSet(search) ? parser.value(search).toLongLong() : 0;
-        const QString suiteDir = parser.value(suiteOption);
-        QTimer::singleShot(0, &window, [&window, workspacePath, searchId, suiteDir] {
+        const QString suiteDir = parser.value(suiteOption), modelDir = parser.value(modelOption);
+        QTimer::singleShot(0, &window, [&window, workspacePath, searchId, suiteDir, modelDir] {
             if (window.openWorkspaceOrWarn(workspacePath) && searchId) window.openSearch(searchId);
             if (!suiteDir.isEmpty()) window.openSuite(suiteDir);
+            if (!modelDir.isEmpty()) window.openModel(modelDir);
         });
     }
     return app.exec();

@@ -301,7 +301,9 @@ Result<ModelFolder> readModelFolder(const fs::path& dir) {
     ModelFolder folder;
     folder.dir = dir;
     folder.extract = std::move(*extract);
-    if (auto suite = suite::loadSuite(dir)) folder.searched = suite::readRun(suite::runFile(*suite, suite::Mode::Search));
+    suite::Suite runs; // the run file's place only: the problems need not be there to show what ran
+    runs.dir = dir;
+    folder.searched = suite::readRun(suite::runFile(runs, suite::Mode::Search));
     // A step's file that does not read is as if the step had not run: the
     // folder still shows what the other steps left.
     if (auto j = readJson(dir / "apply.json", ""); j) folder.applied = applyFromJson(*j);

@@ -8,6 +8,7 @@
 #include "session/workspace_watcher.h"
 #include "util/paths.h"
 #include "widgets/file_dialogs.h"
+#include "widgets/model_view.h"
 #include "widgets/problem_details_view.h"
 #include "widgets/search_view.h"
 #include "widgets/suite_view.h"
@@ -348,6 +349,31 @@ SuiteView* MainWindow::openSuite(const QString& dir) {
     return view;
 }
 
+ModelView* MainWindow::openModel(const QString& dir) {
+    const auto path = std::filesystem::absolute(dir.toStdString());
+    for (int i = 1; i < tabs_->count(); ++i)
+        if (auto* v = qobject_cast<ModelView*>(tabs_->widget(i)); v && std::filesystem::absolute(v->folder().dir) == path) {
+            tabs_->setCurrentIndex(i);
+            v->reload();
+            return v;
+        }
+    auto folder = model::readModelFolder(path);
+    if (!folder) {
+        statusBar()->showMessage(QString::fromStdString(folder.error().message), 8000);
+        return nullptr;
+    }
+    auto* view = new ModelView(std::move(*folder), tabs_);
+    view->setObjectName(QStringLiteral("modelView"));
+    connect(view, &ModelView::problemActivated, this, &MainWindow::openProblemSearch);
+    tabs_->setCurrentIndex(tabs_->addTab(view, tr("Model %1").arg(QString::fromStdString(view->folder().extract.modelName))));
+    return view;
+}
+
+void MainWindow::chooseModelToOpen() {
+    const QString dir = file_dialogs::existingDirectory(this, tr("Open Model Folder"), QDir::currentPath());
+    if (!dir.isEmpty()) openModel(dir);
+}
+
 void MainWindow::chooseSuiteToOpen() {
     const QString dir = file_dialogs::existingDirectory(this, tr("Open Suite"), QDir::currentPath());
     if (!dir.isEmpty()) openSuite(dir);
@@ -493,6 +519,8 @@ void MainWindow::createMenus() {
                                       [this] { chooseNewSearch(); });
     newSearch->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
     file->addAction(QIcon::fromTheme(QStringLiteral("folder-open")), tr("Open S&uite…"), this, &MainWindow::chooseSuiteToOpen);
+    file->addAction(QIcon::fromTheme(QStringLiteral("folder-open")), tr("Open &Model Folder…"), this,
+                    &MainWindow::chooseModelToOpen);
     file->addSeparator();
     auto* quit = file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));

@@ -34,6 +34,7 @@ class SearchListModel;
 class SearchRunner;
 class SearchView;
 class SuiteView;
+class ModelView;
 struct WorkspaceLists;
 
 class MainWindow : public QMainWindow {
@@ -58,6 +59,9 @@ class MainWindow : public QMainWindow {
     // Opens (or brings forward) the tab of a suite folder; nullptr, with a
     // message in the status bar, when it is not a suite.
     SuiteView* openSuite(const QString& dir);
+    // Opens (or brings forward) the Model tab of a pipeline folder (what
+    // `model extract` made); nullptr, with a message, when it is not one.
+    ModelView* openModel(const QString& dir);
     // Runs a search on an engine thread of its own and opens its tab once it
     // exists. timeBudgetS: timing per shape and evaluation.
     // executor: where the candidates run (default: this machine); checkOnly:
@@ -88,6 +92,7 @@ class MainWindow : public QMainWindow {
     // The New Search dialog, on `problem` or else the Problems tab's selection.
     void chooseNewSearch(const QString& problem = {});
     void chooseSuiteToOpen();
+    void chooseModelToOpen();
     // A suite row: its run's search, else the newest search of that problem in the workspace.
     void openProblemSearch(const QString& problem, qint64 searchId);
     void showShortcuts();
