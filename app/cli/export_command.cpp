@@ -6,7 +6,9 @@
 #include "commands.h"
 #include "exit_codes.h"
 
+#include "model/model_pipeline.h"
 #include "report/best_kernel_export.h"
+#include "report/model_report.h"
 #include "report/search_report.h"
 #include "report/secret_scrubber.h"
 #include "report/trajectory_export.h"
@@ -27,7 +29,7 @@ namespace {
 const char* kExportHelp = R"(usage: kernelwright-cli export trajectories SEARCH... --format openai-chat|jsonl
                               [--correct-only] [--min-speedup X] [--out FILE]
        kernelwright-cli export best SEARCH --out DIR
-       kernelwright-cli export report SEARCH --out FILE.html
+       kernelwright-cli export report SEARCH|MODEL_DIR --out FILE.html
 
   trajectories   one JSON line per LLM expansion of the searches: the prompt as sent
                  (system and user messages), the reply, the evaluation (status,
@@ -43,7 +45,10 @@ const char* kExportHelp = R"(usage: kernelwright-cli export trajectories SEARCH.
                  the machine, and the command that evaluates it again
   report         a self-contained HTML page of SEARCH for reviews: its summary, the
                  best-speedup curve and the whole tree (inline SVG), the top
-                 candidates and the best kernel's source; no external file or script
+                 candidates and the best kernel's source; no external file or script.
+                 Given a model's folder (what model extract made) instead: the
+                 model's regions, their searches and checks, each region before
+                 and after (inline SVG) and the A/B table with intervals
 
   --llm-config FILE      LLM settings whose keys must be scrubbed too (default as for search)
 
@@ -166,8 +171,24 @@ int best(const Args& args, const GlobalOptions& global) {
 int reportHtml(const Args& args, const GlobalOptions& global) {
     const auto& pos = args.positional();
     std::int64_t id = 0;
-    if (pos.size() != 2 || !parseId(pos[1], id)) return usage("export report needs one search id");
     const auto out = args.value("out");
+    if (pos.size() == 2 && std::filesystem::is_regular_file(std::filesystem::path(pos[1]) / "model.json")) {
+        // A model's pipeline folder: the model section, no workspace needed.
+        if (!out) return usage("export report needs --out FILE.html");
+        auto folder = model::readModelFolder(pos[1]);
+        if (!folder) {
+            std::fprintf(stderr, "export report: %s\n", folder.error().message.c_str());
+            return exitCodeFor(folder.error());
+        }
+        if (auto s = writeFileAtomic(*out, report::modelReportHtml(*folder)); !s) {
+            std::fprintf(stderr, "export report: %s\n", s.error().message.c_str());
+            return kExitError;
+        }
+        std::printf("wrote the report of the model in %s to %s\n", pos[1].c_str(), out->c_str());
+        return kExitOk;
+    }
+    if (pos.size() != 2 || !parseId(pos[1], id))
+        return usage("export report needs one search id, or a model's folder (what model extract made)");
     if (!out) return usage("export report needs --out FILE.html");
     if (writesOverWorkspace(out, global, "export report")) return kExitUsage;
     auto db = openForExport(global);

@@ -121,6 +121,17 @@ class TestModelPipeline : public QObject {
         QVERIFY2(run.out.contains("interleaved rounds"), qPrintable(run.out));
         QVERIFY2(run.out.contains("\neager ") && run.out.contains("\nswapped "), qPrintable(run.out));
         QVERIFY2(run.out.contains("torch.compile: not in this PyTorch") || run.out.contains("\ncompile "), qPrintable(run.out));
+        QVERIFY2(run.out.contains("region (its forward)"), qPrintable(run.out)); // the waterfall
+
+        // The folder as a report: the A/B kept in ab.json, the checks in apply.json.
+        const QString html = tmp_.filePath("model.html");
+        const auto report = cli({"export", "report", dir_, "--out", html});
+        QVERIFY2(report.code == 0, qPrintable(report.err));
+        QFile f(html);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY(text.contains("end to end over eager"));
+        QVERIFY(text.contains("dwconv1d_silu (by behaviour)"));
     }
 
     void abBeforeApplySaysWhatToRun() {
