@@ -11,9 +11,7 @@ namespace kw::report {
 namespace {
 
 std::string num(const char* format, double v) {
-    char b[64];
-    std::snprintf(b, sizeof b, format, v);
-    return b;
+    return formatNumber(format, v);
 }
 
 std::string times(double x) {

@@ -6,6 +6,7 @@
 #include "report/tree_svg.h"
 #include "store/profile_store.h"
 #include "store/search_store.h"
+#include "util/format.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,9 +17,7 @@ namespace kw::report {
 namespace {
 
 std::string num(const char* format, double v) {
-    char text[64];
-    std::snprintf(text, sizeof text, format, v);
-    return text;
+    return formatNumber(format, v);
 }
 
 // The best speedup after each finished node (in the order they were made),

@@ -35,4 +35,10 @@ std::string formatDuration(double s) {
     return buf;
 }
 
+std::string formatNumber(const char* format, double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
+
 } // namespace kw

@@ -12,4 +12,7 @@ std::string formatSeconds(double seconds);
 // "3 min 20 s", "27 min", "2 h 05 min". Negative or not finite: "-".
 std::string formatDuration(double seconds);
 
+// One number through a printf format ("%.2f", "%.4g"): tables and reports.
+std::string formatNumber(const char* format, double value);
+
 } // namespace kw
