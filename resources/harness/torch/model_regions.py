@@ -262,8 +262,9 @@ REGION_TAIL = '''
 # ---- the region {region} ----
 import contextlib  # noqa: E402
 
-_WholeModel, _whole_inputs = Model, get_inputs
-{init_line}
+# Held in a call, not a plain assignment: a judge recomputes plain top-level
+# assignments after setting sizes, which would rebind these to the region's.
+_WHOLE = dict(model=Model, inputs=get_inputs, init={init_name})
 REGION = {region!r}
 
 
@@ -285,7 +286,7 @@ def _here():
 def _whole():
     with _on_cpu():
         torch.manual_seed(0)
-        whole = _WholeModel(*_whole_init()).eval()
+        whole = _WHOLE["model"](*_WHOLE["init"]()).eval()
     return whole.to(_here())
 
 
@@ -301,7 +302,7 @@ class Model(torch.nn.Module):
 def get_inputs():
     whole = _whole()
     with _on_cpu():
-        inputs = _whole_inputs()
+        inputs = _WHOLE["inputs"]()
     inputs = [x.to(_here()) if isinstance(x, torch.Tensor) else x for x in inputs]
     taken = []
 
@@ -337,8 +338,7 @@ def write_region_file(out_dir, model_name, model_file, region):
         if "import torch\n" not in source:
             f.write("\nimport torch\n")
         has_init = "def get_init_inputs" in source
-        f.write(REGION_TAIL.format(region=region, init_line="_whole_init = get_init_inputs" if has_init else
-                                   "def _whole_init():\n    return []\n"))
+        f.write(REGION_TAIL.format(region=region, init_name="get_init_inputs" if has_init else "list"))
     return name, path
 
 

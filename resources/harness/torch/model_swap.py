@@ -245,6 +245,8 @@ def ab(d, rounds, seed):
             variants.update({"compile": (None, True), "swapped+compile": (set(calls), True)})
         else:
             notes.append(f"torch.compile: not in this PyTorch ({torch.__version__}); eager only")
+        if not calls:
+            notes.append("nothing swapped: 'swapped' is the original model timed again (the A/B's own noise)")
         if len(calls) > 1:
             variants.update({f"only {n}": ({n}, False) for n in calls})
         # One model per variant, built before any timing: swapping modules
