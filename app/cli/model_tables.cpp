@@ -86,6 +86,7 @@ void printExtract(const std::string& dir, const model::ExtractReport& r) {
         std::printf("%-20s %-18s %5.1f%%  %-28s %s\n", g.name.substr(0, 20).c_str(), g.kind.substr(0, 18).c_str(), 100 * g.share,
                     g.problem.empty() ? "-" : g.problem.c_str(),
                     !g.skipped.empty()  ? ("skipped: " + g.skipped).c_str()
+                    : !g.sameAs.empty() ? ("same as " + g.sameAs + ": its problem and kernel").c_str()
                     : g.matched.empty() ? (r.device == "cuda" ? "its own torch problem (no bundled problem computes it)"
                                                               : "its own torch problem (no bundled problem computes it; "
                                                                 "the torch judge runs on a GPU host)")
@@ -97,7 +98,7 @@ void printSearch(const model::ExtractReport& r, const std::vector<suite::Entry>&
                  const std::map<std::string, int>& budgets) {
     std::printf("\n%-20s %-28s %7s %-18s %9s %8s\n", "region", "problem", "budget", "status", "speedup", "search");
     for (const auto& g : r.regions) {
-        if (g.problem.empty()) continue;
+        if (g.problem.empty() || !g.sameAs.empty()) continue;
         const suite::Entry* e = nullptr;
         for (const auto& x : entries)
             if (x.problem == g.problem) e = &x;

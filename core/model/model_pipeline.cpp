@@ -135,7 +135,7 @@ Result<ExtractReport> extractModel(const fs::path& model, const fs::path& dir, c
                 region["host_s"] = r->hostSeconds;
                 region["share"] = r->share;
             }
-        if (!region.contains("source")) continue;
+        if (!region.contains("source") || region.contains("same_as")) continue;
         // A region no bundled problem computes: its KernelBench file, imported.
         importer::ImportOptions io;
         io.outDir = dir / region.value("problem", std::string());
@@ -169,6 +169,7 @@ Result<ExtractReport> readExtract(const fs::path& dir) {
         e.problem = r.value("problem", std::string());
         e.matched = r.value("matched", std::string());
         e.skipped = r.value("skipped", std::string());
+        e.sameAs = r.value("same_as", std::string());
         report.regions.push_back(std::move(e));
     }
     return report;
@@ -178,10 +179,13 @@ std::map<std::string, int> regionBudgets(const ExtractReport& report, int total,
     double shares = 0;
     for (const auto& r : report.regions)
         if (!r.problem.empty()) shares += r.share;
-    std::map<std::string, int> budgets;
+    // A problem's share is its regions' (twins share one problem).
+    std::map<std::string, double> byProblem;
     for (const auto& r : report.regions)
-        if (!r.problem.empty())
-            budgets[r.problem] = std::max(least, shares > 0 ? static_cast<int>(std::lround(total * r.share / shares)) : least);
+        if (!r.problem.empty()) byProblem[r.problem] += r.share;
+    std::map<std::string, int> budgets;
+    for (const auto& [problem, share] : byProblem)
+        budgets[problem] = std::max(least, shares > 0 ? static_cast<int>(std::lround(total * share / shares)) : least);
     return budgets;
 }
 

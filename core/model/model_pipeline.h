@@ -44,6 +44,7 @@ struct ExtractedRegion {
     std::string problem; // the problem folder's name in the pipeline folder ("" when skipped)
     std::string matched; // the bundled problem it matched by behaviour ("" : a torch problem of its own)
     std::string skipped; // why it has no problem
+    std::string sameAs;  // a like module earlier in the model whose problem (and kernel) it shares
 };
 
 struct ExtractReport {

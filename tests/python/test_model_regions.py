@@ -128,6 +128,42 @@ class RegionFile(unittest.TestCase):
             self.assertEqual(list(region(*inputs).shape), [512, 256])
 
 
+TWINS = """import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.LayerNorm(24)
+        self.b = nn.LayerNorm(24)
+        self.c = nn.LayerNorm(24, eps=1e-3)
+
+    def forward(self, x):
+        return self.c(self.b(self.a(x) * 2))
+
+
+def get_inputs():
+    return [torch.randn(16, 24)]
+"""
+
+
+@unittest.skipIf(torch is None, "torch does not import here")
+class Twins(unittest.TestCase):
+    def test_like_modules_share_one_problem_and_unlike_ones_do_not(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "twins.py")
+            with open(path, "w") as f:
+                f.write(TWINS)
+            answer = model_regions.extract(path, os.path.join(d, "out"), PROBLEMS, ["a", "b", "c"])
+        regions = {r["name"]: r for r in answer["regions"]}
+        self.assertEqual(regions["b"].get("same_as"), "a")
+        self.assertEqual(regions["b"]["problem"], regions["a"]["problem"])
+        self.assertEqual(regions["b"].get("matched"), "layernorm")
+        self.assertNotIn("same_as", regions["c"])  # another eps: another function
+        self.assertNotEqual(regions["c"]["problem"], regions["a"]["problem"])
+
+
 def model_profile_load(path):
     import importlib.util
 

@@ -213,6 +213,17 @@ def match(torch, problem_dir, spec, module, draws, build_dir):
     return None
 
 
+def signature(torch, module, draw):
+    """What makes two modules one problem: their class and settings, their
+    parameters' and buffers' shapes, what they take and give."""
+    args, out = draw
+
+    def shapes(values):
+        return tuple((tuple(v.shape), str(v.dtype)) for v in values if isinstance(v, torch.Tensor))
+    state = tuple((n, tuple(t.shape), str(t.dtype)) for n, t in module.state_dict().items())
+    return (type(module).__name__, repr(module), state, shapes(args), shapes(outputs_of(torch, out)))
+
+
 def problem_specs(torch, problems_dir):
     """The problems a region may match: C++ functions, and torch problems
     seen as functions of their inputs and state (model_torch_problems)."""
@@ -361,6 +372,7 @@ def extract(model_file, out_dir, problems_dir, names):
     regions = []
     with tempfile.TemporaryDirectory() as build:
         specs = list(problem_specs(torch, problems_dir)) if problems_dir and os.path.isdir(problems_dir) else []
+        twins = {}
         for name in names:
             region = modules[name]
             seen = [d[name] for d in draws if name in d]
@@ -369,6 +381,15 @@ def extract(model_file, out_dir, problems_dir, names):
                 entry.update(skipped="the model did not run this module on its inputs")
                 regions.append(entry)
                 continue
+            # A module the model repeats (a stack of like layers) is one
+            # problem: its twins share its search and its kernel.
+            sig = signature(torch, region, seen[0])
+            twin = twins.get(sig)
+            if twin is not None:
+                entry.update({k: v for k, v in twin.items() if k in ("problem", "matched", "binding")}, same_as=twin["name"])
+                regions.append(entry)
+                continue
+            twins[sig] = entry
             for problem_dir, spec in specs:
                 try:
                     binding = match(torch, problem_dir, spec, region, seen, build)

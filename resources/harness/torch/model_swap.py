@@ -115,9 +115,16 @@ def python_winner(torch, k):
     def call(original, args):
         if "m" not in made:
             m = mod.ModelNew(*(mod.get_init_inputs() if hasattr(mod, "get_init_inputs") else []))
-            state = {n: v for n, v in original.state_dict().items()}
+            state = original.state_dict()
             own = m.state_dict()
-            m.load_state_dict({n: v for n, v in state.items() if n in own and own[n].shape == v.shape}, strict=False)
+            # The region's tensors by their names, or under "region." as the
+            # region's own problem file holds its module.
+            given = {}
+            for n, t in own.items():
+                v = state.get(n, state.get(n[len("region."):]) if n.startswith("region.") else None)
+                if v is not None and v.shape == t.shape:
+                    given[n] = v
+            m.load_state_dict(given, strict=False)
             made["m"] = m.to(args[0].device if args and isinstance(args[0], torch.Tensor) else "cpu").eval()
         out = made["m"](*args)
         return list(out) if isinstance(out, (tuple, list)) else [out]
