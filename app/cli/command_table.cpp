@@ -53,7 +53,8 @@ const std::vector<Verb>& verbTable() {
         {"machine", runMachineCommand, {"dram-probes", "host"}, {"json", "help"}},
         {"profile", runProfileCommand, {"evaluation"}, {"json", "help"}},
         {"export", runExportCommand, {"format", "min-speedup", "out", "llm-config"}, {"help", "correct-only"}},
-        {"model", runModelCommand,
+        {"model",
+         runModelCommand,
          withExecutorOptions({"steps", "top", "out", "min-share", "budget", "time-budget", "rounds", "problems"}),
          {"json", "help"}},
     };
