@@ -184,6 +184,35 @@ class WhatRan(unittest.TestCase):
         self.assertIn("softmax", hits[0]["name"])
         self.assertIn("candidate.py:", hits[0]["site"])
 
+    def test_a_stackless_record_gets_its_site_from_the_dispatch_and_only_when_forbidden(self):
+        # PyTorch 2.x keeps no stack for an op on a device trace: the site
+        # then comes from one more call under a dispatch mode, made only when
+        # a forbidden op was recorded (an honest call runs once).
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "candidate.py")
+            with open(path, "w") as f:
+                f.write("import torch.nn as nn\n\n\nclass ModelNew(nn.Module):\n    def __init__(self):\n"
+                        "        super().__init__()\n        self.rows = getattr(nn, 'Soft' + 'max')(dim=-1)\n\n"
+                        "    def forward(self, x):\n        return self.rows(x)\n")
+            spec = importlib.util.spec_from_file_location("candidate_sites", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            model, x = module.ModelNew(), rows()
+            sites = ops.dispatch_sites(torch, lambda: model(x), "candidate.py", ["softmax"])
+            self.assertTrue(sites, "no op of the word was dispatched")
+            self.assertTrue(all(v == "forward (candidate.py:10)" for v in sites.values()), sites)
+            self.assertEqual(ops.dispatch_sites(torch, lambda: model(x), "candidate.py", ["layer_norm"]), {})
+
+        calls = []
+
+        def honest():
+            calls.append(1)
+            return torch.ones(3) * 2
+
+        record = ops.record_call(torch, honest, "candidate.py", ["softmax"])
+        self.assertEqual(len(calls), 1)
+        self.assertFalse(any(ops.op_hits(o[0], "softmax") for o in record["ops"]))
+
     def test_a_failing_call_is_the_candidates_a_failing_profiler_is_not(self):
         with self.assertRaises(RuntimeError):
             ops.record_call(torch, lambda: (_ for _ in ()).throw(RuntimeError("the kernel failed")), "candidate.py")

@@ -1429,7 +1429,9 @@ class Judge:
         t0 = time.perf_counter()
         phase("candidate's ops recorded")
         try:
-            reply = r.request({"op": "record", "ids": [s.id]}, self.job["call_timeout_s"] + 30.0, where)
+            # The words go along so that a forbidden op the profiler keeps no
+            # stack for can be given its line; the judge decides from the ops.
+            reply = r.request({"op": "record", "ids": [s.id], "words": words}, 2 * self.job["call_timeout_s"] + 30.0, where)
         except RunnerFailure as f:
             self.fail_runner(f, where)
         finally:

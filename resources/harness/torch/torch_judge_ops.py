@@ -204,9 +204,46 @@ def event_site(event: object, module_file: str) -> str:
     return site
 
 
-def record_call(torch, run, module_file: str) -> Dict[str, object]:
+def dispatch_sites(torch, run, module_file: str, words: Sequence[str]) -> Dict[str, str]:
+    """{ATen op name: call site} of the ops that are forms of `words`, from
+    one more call of `run()` under a Python dispatch mode that reads the
+    Python stack as each op is dispatched (a C++ extension's ATen call is
+    dispatched too). Only ever run once the record showed a forbidden op
+    without a site (a profiler that keeps no stacks, as PyTorch 2.x's does
+    on a device trace): it names the line of a refusal already decided.
+    Anything failing here gives no site, never a verdict."""
+    import traceback
+
+    try:
+        from torch.utils._python_dispatch import TorchDispatchMode
+    except ImportError:
+        return {}
+    sites: Dict[str, str] = {}
+
+    class Sites(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            name = "aten::" + str(getattr(func, "__name__", "")).split(".")[0]
+            if name not in sites and any(op_hits(name, w) for w in words):
+                frames = [f"{f.filename}({f.lineno}): {f.name}" for f in reversed(traceback.extract_stack())]
+                site = call_site(frames, module_file)
+                if site:
+                    sites[name] = site
+            return func(*args, **(kwargs or {}))
+
+    try:
+        with Sites():
+            run()
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+    except Exception:
+        pass
+    return sites
+
+
+def record_call(torch, run, module_file: str, words: Sequence[str] = ()) -> Dict[str, object]:
     """Runs `run()` (one call of the model) under PyTorch's profiler, in the
-    candidate's runner: {"ops": [[aten name, count, call site]], "kernels":
+    candidate's runner (a forbidden op, a form of `words`, that the profiler
+    left without a site gets one from dispatch_sites): {"ops": [[aten name, count, call site]], "kernels":
     [[device kernel name, count]], "note"}. The candidate's call failing is
     its own failure (raised); a profiler that cannot trace the device (no
     CUPTI) still records the ops, the host's side, which decides."""
@@ -265,4 +302,10 @@ def record_call(torch, run, module_file: str) -> Dict[str, object]:
             o[1] += 1
             if not o[2]:
                 o[2] = event_site(e, module_file)
+    unsited = [o for o in ops.values() if not o[2] and any(op_hits(o[0], w) for w in words)]
+    if unsited:
+        found = dispatch_sites(torch, run, module_file, words)
+        for o in unsited:
+            o[2] = next((site for name, site in found.items()
+                         if any(op_hits(o[0], w) and op_hits(name, w) for w in words)), "")
     return {"ops": list(ops.values()), "kernels": [[k, n] for k, n in kernels.items()], "note": note}

@@ -389,7 +389,8 @@ class Runner:
         args = self.args(msg["ids"][0])
         module_file = os.path.basename(getattr(self.module, "__file__", "") or "candidate.py")
         with self.torch.no_grad():
-            return record_call(self.torch, lambda: self.model(*args), module_file)
+            words = [w for w in msg.get("words", []) if isinstance(w, str)][:64]
+            return record_call(self.torch, lambda: self.model(*args), module_file, words)
 
 
 MAX_PROFILE_EVENTS = 4096
