@@ -135,8 +135,10 @@ void printAb(const model::AbReport& r) {
     for (const auto& row : r.rows) {
         char interval[48];
         std::snprintf(interval, sizeof interval, "%.3f-%.3f", row.low, row.high);
-        std::printf("%-28s %12s %9s %19s  %s\n", row.variant.substr(0, 28).c_str(), formatSeconds(row.medianSeconds).c_str(),
-                    speedupText(row.speedup).c_str(), interval, row.over.c_str());
+        std::printf("%-28s %12s %9s %19s  %s%s\n", row.variant.substr(0, 28).c_str(), formatSeconds(row.medianSeconds).c_str(),
+                    speedupText(row.speedup).c_str(), interval, row.over.c_str(),
+                    row.slowerInModel ? ("  SLOWER IN THE MODEL though " + speedupText(*row.kernelSpeedup) + " alone").c_str()
+                                      : "");
     }
     if (!r.regions.empty()) {
         // The waterfall: what each region costs a step before and after.

@@ -91,6 +91,9 @@ AbReport abFromJson(const json& j) {
         const auto interval = v.value("interval", std::vector<double>{});
         if (interval.size() == 2) row.low = interval[0], row.high = interval[1];
         row.over = v.value("over", std::string("eager"));
+        if (v.contains("kernel_speedup") && v["kernel_speedup"].is_number())
+            row.kernelSpeedup = v["kernel_speedup"].get<double>();
+        row.slowerInModel = v.value("slower_in_model", false);
         report.rows.push_back(std::move(row));
     }
     for (const auto& r : j.value("regions", json::array()))

@@ -88,6 +88,10 @@ struct AbRow {
     std::string variant; // eager, swapped, compile, swapped+compile, only REGION
     double medianSeconds = 0, speedup = 0, low = 0, high = 0;
     std::string over; // eager | compile
+    // "only REGION" rows: its kernel's speedup alone, and whether the model
+    // ran slower with it (the whole interval below 1) though it was faster alone.
+    std::optional<double> kernelSpeedup;
+    bool slowerInModel = false;
 };
 
 struct RegionBeforeAfter {

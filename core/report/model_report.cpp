@@ -101,7 +101,9 @@ std::string modelSectionHtml(const model::ModelFolder& f) {
         for (const auto& r : f.ab->rows)
             html += "<tr><td>" + markupEscape(r.variant) + "</td><td>" + formatSeconds(r.medianSeconds) + "</td><td>" +
                     times(r.speedup) + "</td><td>" + num("%.3f", r.low) + "-" + num("%.3f", r.high) + "</td><td>" +
-                    markupEscape(r.over) + "</td></tr>\n";
+                    markupEscape(r.over) +
+                    (r.slowerInModel ? " · <b>slower in the model</b>, though " + times(*r.kernelSpeedup) + " alone" : "") +
+                    "</td></tr>\n";
         html += "</table>\n";
         for (const auto& n : f.ab->notes) html += "<p>note: " + markupEscape(n) + "</p>\n";
     } else {

@@ -38,7 +38,9 @@ class TestModelReport : public QObject {
         write(dir.filePath("ab.json"), R"({"device": "cuda", "rounds": 10, "steps_per_round": 28, "variants": [
           {"variant": "eager", "median_s": 0.0077, "speedup": 1.0, "interval": [1, 1], "over": "eager"},
           {"variant": "swapped", "median_s": 0.0031, "speedup": 2.48, "interval": [2.4, 2.6], "over": "eager"},
-          {"variant": "swapped vs compile", "median_s": 0.0031, "speedup": 1.37, "interval": [1.3, 1.45], "over": "compile"}],
+          {"variant": "swapped vs compile", "median_s": 0.0031, "speedup": 1.37, "interval": [1.3, 1.45], "over": "compile"},
+          {"variant": "only attend", "median_s": 0.0079, "speedup": 0.97, "interval": [0.95, 0.98], "over": "eager",
+           "kernel_speedup": 1.4, "slower_in_model": true}],
           "regions": [{"name": "buckets", "before_s": 0.005, "after_s": 0.0004}, {"name": "<b>attend", "before_s": 0.0005, "after_s": 0.0005}]})");
         auto folder = model::readModelFolder(dir.path().toStdString());
         QVERIFY(folder);
@@ -53,6 +55,8 @@ class TestModelReport : public QObject {
         QVERIFY(html.find("<b>attend") == std::string::npos);
         QCOMPARE(count(html, "<rect "), 4); // two regions, before and after
         QVERIFY(html.find("<script") == std::string::npos);
+        // Faster alone, slower in the model: flagged where the A/B shows it.
+        QVERIFY(html.find("<b>slower in the model</b>, though 1.40x alone") != std::string::npos);
     }
 
     void aFolderNotTimedYetSaysSo() {

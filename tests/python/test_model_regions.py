@@ -164,6 +164,18 @@ class Twins(unittest.TestCase):
         self.assertNotEqual(regions["c"]["problem"], regions["a"]["problem"])
 
 
+class SlowerInTheModel(unittest.TestCase):
+    def test_a_kernel_faster_alone_that_slows_the_model_is_flagged(self):
+        rows = [{"variant": "only a", "interval": [0.90, 0.97]}, {"variant": "only b", "interval": [0.95, 1.02]},
+                {"variant": "only c", "interval": [0.80, 0.90]}, {"variant": "swapped", "interval": [0.9, 0.95]}]
+        kernels = [{"region": "a", "speedup": 2.0}, {"region": "b", "speedup": 3.0}, {"region": "c", "speedup": 0.9}]
+        model_swap.flag_slower_in_model(rows, kernels)
+        self.assertTrue(rows[0]["slower_in_model"])
+        self.assertFalse(rows[1]["slower_in_model"])  # its interval holds 1: not shown slower
+        self.assertFalse(rows[2]["slower_in_model"])  # not faster alone either
+        self.assertNotIn("slower_in_model", rows[3])
+
+
 def model_profile_load(path):
     import importlib.util
 

@@ -161,7 +161,10 @@ void ModelView::fill() {
             put(ab_, i, Median, seconds(row.medianSeconds));
             put(ab_, i, Speedup, times(row.speedup));
             put(ab_, i, Interval, QStringLiteral("%1-%2").arg(row.low, 0, 'f', 3).arg(row.high, 0, 'f', 3));
-            put(ab_, i, Over, QString::fromStdString(row.over));
+            put(ab_, i, Over,
+                row.slowerInModel ? tr("%1 · slower in the model, though %2 alone")
+                                        .arg(QString::fromStdString(row.over), times(*row.kernelSpeedup))
+                                  : QString::fromStdString(row.over));
             if (row.variant == "swapped")
                 abLine = tr("End to end: <b>%1</b> over eager (95 % interval %2-%3, %4 rounds)")
                              .arg(times(row.speedup))

@@ -289,6 +289,7 @@ def ab(d, rounds, seed):
         pairs = [e / t for e, t in zip(base, ts)]
         rows.append({"variant": n, "median_s": statistics.median(ts), "speedup": statistics.median(pairs),
                      "interval": interval(pairs, rng), "over": "compile" if base is not eager else "eager"})
+    flag_slower_in_model(rows, kernels)
     if "compile" in times:  # KernelEvolve's yardstick: the swapped model against torch.compile of the original
         pairs = [c / t for c, t in zip(times["compile"], times["swapped"])]
         rows.insert(2, {"variant": "swapped vs compile", "median_s": statistics.median(times["swapped"]),
@@ -296,6 +297,18 @@ def ab(d, rounds, seed):
     regions = [{"name": n, "before_s": before.get(n, 0.0), "after_s": after.get(n, 0.0)} for n in sorted(before, key=lambda n: -before[n])]
     return {"ok": True, "device": device, "rounds": rounds, "steps_per_round": steps, "variants": rows, "notes": notes,
             "swapped": sorted(calls), "regions": regions}
+
+
+def flag_slower_in_model(rows, kernels):
+    """Marks an "only REGION" row whose kernel was faster alone (its
+    search's speedup) but whose model ran slower with it (the row's whole
+    interval below 1): placement, launch order or memory undid it."""
+    alone = {k["region"]: k.get("speedup") for k in kernels}
+    for row in rows:
+        region = row["variant"][len("only "):] if row["variant"].startswith("only ") else None
+        if region is not None and isinstance(alone.get(region), (int, float)):
+            row["kernel_speedup"] = alone[region]
+            row["slower_in_model"] = alone[region] > 1.0 and row["interval"][1] < 1.0
 
 
 def main(argv: List[str]) -> int:
