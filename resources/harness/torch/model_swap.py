@@ -179,8 +179,11 @@ def check(d, seed):
 
     model_json, kernels = read_dir(d)
     module, model = build(torch, model_json)
+    # Where the kernels run: a GPU's winners take the GPU's tensors.
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    model = model.to(device)
     torch.manual_seed(1000 + seed)
-    inputs = module.get_inputs()
+    inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in module.get_inputs()]
     with tempfile.TemporaryDirectory() as b:
         calls = callers(torch, d, model_json, kernels, b)
         # Each region on the very arguments the original model gives it.
