@@ -28,6 +28,8 @@
 #include <QtCore/QDir>
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QProcess>
+#include <QtCore/QSettings>
+#include <QtCore/QStandardPaths>
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QTimer>
 #include <QtGui/QImage>
@@ -95,7 +97,13 @@ class TestWorkbenchLive : public QObject {
     }
 
   private slots:
-    void initTestCase() { QVERIFY(dir_.isValid()); }
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        // Keeps what the dialogs remember out of the user's configuration,
+        // and an earlier run's choices out of these tests.
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings(QStringLiteral("Kernelwright"), QStringLiteral("Kernelwright")).clear();
+    }
 
     void followsALiveCliSearchWithoutBlocking() {
         // The workspace and the search exist before the CLI runs it, so the view opens at once.
@@ -185,6 +193,9 @@ class TestWorkbenchLive : public QObject {
         auto* summary = view->findChild<QLabel*>(QStringLiteral("searchSummary"));
         QVERIFY(summary);
         QVERIFY2(summary->text().contains(QStringLiteral(" of 4 evaluations")), qPrintable(summary->text()));
+        // The end arrives with the follower's events: on a loaded host after
+        // the nodes (Budget… before it would change the budget, not resume).
+        QTRY_VERIFY2_WITH_TIMEOUT(summary->text().contains(QStringLiteral(" · ended (")), qPrintable(summary->text()), 15000);
         int offered = -1;
         QString asked;
         QTimer::singleShot(0, [&] {
@@ -529,6 +540,35 @@ class TestWorkbenchLive : public QObject {
             QApplication::processEvents();
             QVERIFY(dialog.grab().save(QDir(out).filePath(QStringLiteral("new-search-dialog.png"))));
         }
+    }
+
+    void newSearchDialogRemembersTheLastChoices() {
+        {
+            ui::NewSearchDialog dialog({{QStringLiteral("saxpy"), test::problemDir("saxpy")}});
+            dialog.restoreChoices({{QStringLiteral("synth"), QStringLiteral("tuner")}}); // no model to resolve here
+            dialog.findChild<QComboBox*>(QStringLiteral("memory"))->setCurrentText(QStringLiteral("ancestors"));
+            dialog.findChild<QDoubleSpinBox*>(QStringLiteral("target"))->setValue(2.5);
+            dialog.findChild<QCheckBox*>(QStringLiteral("checkOnly"))->setChecked(true);
+            dialog.restoreChoices({{QStringLiteral("budget"), 12}, {QStringLiteral("policy"), QStringLiteral("no such policy")}});
+            dialog.accept(); // starts: what was chosen is remembered
+            QVERIFY2(dialog.result() == QDialog::Accepted,
+                     qPrintable(dialog.findChild<QLabel*>(QStringLiteral("newSearchError"))->text()));
+        }
+        ui::NewSearchDialog again({{QStringLiteral("saxpy"), test::problemDir("saxpy")}});
+        QCOMPARE(again.findChild<QComboBox*>(QStringLiteral("memory"))->currentText(), QStringLiteral("ancestors"));
+        QCOMPARE(again.findChild<QDoubleSpinBox*>(QStringLiteral("target"))->value(), 2.5);
+        QVERIFY(again.checkOnly());
+        QCOMPARE(again.choices()[QStringLiteral("budget")].toInt(), 12);
+        QCOMPARE(again.choices()[QStringLiteral("synth")].toString(), QStringLiteral("tuner"));
+        // A policy no longer offered left the default in place.
+        QCOMPARE(again.choices()[QStringLiteral("policy")].toString(),
+                 QString::fromStdString(tree::policyName(tree::SearchConfig{}.policy)));
+        // A dialog closed without starting remembers nothing.
+        again.findChild<QComboBox*>(QStringLiteral("memory"))->setCurrentText(QStringLiteral("both"));
+        again.reject();
+        ui::NewSearchDialog third({{QStringLiteral("saxpy"), test::problemDir("saxpy")}});
+        QCOMPARE(third.findChild<QComboBox*>(QStringLiteral("memory"))->currentText(), QStringLiteral("ancestors"));
+        QSettings(QStringLiteral("Kernelwright"), QStringLiteral("Kernelwright")).clear(); // the next tests see the defaults
     }
 
     void newSearchDialogRefusesModelsThatDoNotResolve() {

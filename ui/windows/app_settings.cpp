@@ -95,3 +95,15 @@ void setWorkspaceTabs(const QString& workspace, const WorkspaceTabs& tabs) {
 }
 
 } // namespace kw::ui::settings
+
+namespace kw::ui::settings {
+
+QVariantMap newSearchChoices() {
+    return store().value(QStringLiteral("newSearch/choices")).toMap();
+}
+
+void setNewSearchChoices(const QVariantMap& choices) {
+    store().setValue(QStringLiteral("newSearch/choices"), choices);
+}
+
+} // namespace kw::ui::settings

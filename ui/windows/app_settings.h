@@ -6,6 +6,7 @@
 #include <QtCore/QList>
 #include <QtCore/QString>
 #include <QtCore/QStringList>
+#include <QtCore/QVariantMap>
 
 namespace kw::ui::settings {
 
@@ -34,5 +35,11 @@ struct WorkspaceTabs {
 };
 WorkspaceTabs workspaceTabs(const QString& workspace);
 void setWorkspaceTabs(const QString& workspace, const WorkspaceTabs& tabs);
+
+// The New Search dialog's last started choices (policy, synthesizer,
+// models, budget, limits, where candidates run), by field name; empty
+// before the first search.
+QVariantMap newSearchChoices();
+void setNewSearchChoices(const QVariantMap& choices);
 
 } // namespace kw::ui::settings

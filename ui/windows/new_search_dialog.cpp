@@ -1,5 +1,7 @@
 #include "windows/new_search_dialog.h"
+
 #include "util/json_text.h"
+#include "windows/app_settings.h"
 
 #include "search/search_config_json.h"
 #include "synth/llm_setup.h"
@@ -28,6 +30,50 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     addExecutorRows(form);
     addLimitRows(form, 8); // below the timing row; made after the executor's widgets, which tests find by position
     addButtons(form);
+    restoreChoices(settings::newSearchChoices());
+}
+
+QVariantMap NewSearchDialog::choices() const {
+    return {{QStringLiteral("policy"), policy_->currentText()},
+            {QStringLiteral("synth"), synth_->currentText()},
+            {QStringLiteral("models"), models_->text()},
+            {QStringLiteral("budget"), budget_->value()},
+            {QStringLiteral("workers"), workers_->value()},
+            {QStringLiteral("seed"), seed_->value()},
+            {QStringLiteral("timeBudget"), timeBudget_->value()},
+            {QStringLiteral("memory"), memory_->currentText()},
+            {QStringLiteral("maxWall"), maxWall_->value()},
+            {QStringLiteral("target"), target_->value()},
+            {QStringLiteral("stall"), stall_->value()},
+            {QStringLiteral("maxTokens"), maxTokens_->value()},
+            {QStringLiteral("maxCost"), maxCost_->value()},
+            {QStringLiteral("checkOnly"), checkOnly_->isChecked()},
+            {QStringLiteral("executor"), executor_->currentData()}};
+}
+
+void NewSearchDialog::restoreChoices(const QVariantMap& c) {
+    // A value that is no longer offered (a policy renamed, an executor
+    // profile removed) leaves the field at its default.
+    const auto pick = [&](QComboBox* box, const QString& key, bool byData = false) {
+        if (!c.contains(key)) return;
+        const int i = byData ? box->findData(c[key]) : box->findText(c[key].toString());
+        if (i >= 0) box->setCurrentIndex(i);
+    };
+    pick(policy_, QStringLiteral("policy"));
+    pick(synth_, QStringLiteral("synth"));
+    pick(memory_, QStringLiteral("memory"));
+    pick(executor_, QStringLiteral("executor"), true);
+    if (c.contains(QStringLiteral("models"))) models_->setText(c[QStringLiteral("models")].toString());
+    for (auto [box, key] : {std::pair{budget_, "budget"}, {workers_, "workers"}, {seed_, "seed"}})
+        if (c.contains(QString::fromLatin1(key))) box->setValue(c[QString::fromLatin1(key)].toInt());
+    for (auto [box, key] : {std::pair{timeBudget_, "timeBudget"},
+                            {maxWall_, "maxWall"},
+                            {target_, "target"},
+                            {stall_, "stall"},
+                            {maxTokens_, "maxTokens"},
+                            {maxCost_, "maxCost"}})
+        if (c.contains(QString::fromLatin1(key))) box->setValue(c[QString::fromLatin1(key)].toDouble());
+    if (c.contains(QStringLiteral("checkOnly"))) checkOnly_->setChecked(c[QStringLiteral("checkOnly")].toBool());
 }
 
 // Problem, policy, synthesizer and models, budget, workers, seed, timing.
@@ -297,6 +343,7 @@ void NewSearchDialog::accept() {
     else if (config->synth != tree::SynthMode::Tuner)
         problem = llmProblem(*config);
     if (problem.empty()) {
+        settings::setNewSearchChoices(choices());
         QDialog::accept();
         return;
     }

@@ -8,6 +8,7 @@
 #include "tree/tree_types.h"
 #include "util/result.h"
 
+#include <QtCore/QVariantMap>
 #include <QtWidgets/QDialog>
 
 #include <optional>
@@ -42,6 +43,11 @@ class NewSearchDialog : public QDialog {
     Result<eval::ExecutorChoice> executorConfig() const;
 
     void accept() override; // refuses, with the reason shown, a language-model search whose models or keys do not resolve
+
+    // The choices a user makes again and again (all but the problem), by
+    // field name: remembered when a search starts, offered the next time.
+    QVariantMap choices() const;
+    void restoreChoices(const QVariantMap& choices);
 
   private:
     void addSearchRows(QFormLayout* form);
