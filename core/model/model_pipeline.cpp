@@ -288,9 +288,17 @@ Result<ApplyReport> applyModel(const store::Database& db, const fs::path& dir, d
 
 Result<AbReport> abModel(const fs::path& dir, int rounds, double timeoutS) {
     if (auto e = readExtract(dir); !e) return e.error();
-    if (!fs::exists(dir / "kernels.json"))
-        return makeError(ErrorCode::NotFound, (dir / "kernels.json").string() +
-                                                  ": not there; run `kernelwright-cli model apply " + dir.string() + "` first");
+    const std::string applyFirst = "run `kernelwright-cli model apply " + dir.string() + "` first";
+    if (!fs::exists(dir / "kernels.json") || !fs::exists(dir / "apply.json"))
+        return makeError(ErrorCode::NotFound, (dir / "apply.json").string() + ": not there; " + applyFirst);
+    // No timing of a model whose output the check found wrong: a speedup of
+    // a wrong model is no speedup.
+    auto applied = readJson(dir / "apply.json", applyFirst);
+    if (!applied) return applied.error();
+    if (const auto check = applyFromJson(*applied); !check.modelOk)
+        return makeError(ErrorCode::Validation, "the swapped model's output differs from the original's (" + check.modelWhy +
+                                                    "): the last apply found a kernel wrong; search again or drop it, then " +
+                                                    applyFirst);
     auto answer = runModelHelper({"model_swap.py",
                                   {"ab", fs::absolute(dir).string(), std::to_string(rounds)},
                                   timeoutS,

@@ -140,6 +140,15 @@ class TestModelPipeline : public QObject {
         const auto run = cli({"model", "ab", other.path()});
         QCOMPARE(run.code, 2);
         QVERIFY2(run.err.contains("model apply"), qPrintable(run.err));
+        // A model the check found wrong is not timed.
+        QFile::copy(dir_ + "/kernels.json", other.filePath("kernels.json"));
+        QFile wrong(other.filePath("apply.json"));
+        QVERIFY(wrong.open(QIODevice::WriteOnly));
+        wrong.write(R"({"regions": [], "model_ok": false, "model_why": "3 of 64 elements beyond rtol 0.0001"})");
+        wrong.close();
+        const auto refused = cli({"model", "ab", other.path()});
+        QVERIFY(refused.code != 0);
+        QVERIFY2(refused.err.contains("differs from the original's (3 of 64 elements"), qPrintable(refused.err));
         const auto none = cli({"model", "search", tmp_.filePath("nowhere")});
         QCOMPARE(none.code, 2);
         QVERIFY2(none.err.contains("model extract"), qPrintable(none.err));
