@@ -199,16 +199,17 @@ void layernorm(const float* x, const float* gamma, const float* beta, float* y, 
 """
 
 
-@unittest.skipIf(torch is None, "torch does not import here")
-class Swap(unittest.TestCase):
-    """model_swap.check on a pipeline folder: the reference in the module's
-    place passes; a kernel that forgets beta is caught at its region and in
-    the whole model."""
+class ExtractedFolder(unittest.TestCase):
+    """small_sequence's conv, norm and scale extracted against PROBLEMS_DIR
+    once per class; kernels.json written by each test."""
+
+    PROBLEMS_DIR = PROBLEMS
+    LANGUAGE = "cpp"
 
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.TemporaryDirectory()
-        answer = model_regions.extract(SMALL, cls.dir.name, PROBLEMS, ["conv", "norm", "scale"])
+        answer = model_regions.extract(SMALL, cls.dir.name, cls.PROBLEMS_DIR, ["conv", "norm", "scale"])
         with open(os.path.join(cls.dir.name, "model.json"), "w") as f:
             json.dump(answer, f)
         cls.regions = {r["name"]: r for r in answer["regions"]}
@@ -223,7 +224,14 @@ class Swap(unittest.TestCase):
 
     def entry(self, region, source):
         problem = os.path.join(self.dir.name, self.regions[region]["problem"], "problem.json")
-        return {"region": region, "language": "cpp", "source": source, "defines": [], "problem": problem}
+        return {"region": region, "language": self.LANGUAGE, "source": source, "defines": [], "problem": problem}
+
+
+@unittest.skipIf(torch is None, "torch does not import here")
+class Swap(ExtractedFolder):
+    """model_swap.check on a pipeline folder: the reference in the module's
+    place passes; a kernel that forgets beta is caught at its region and in
+    the whole model."""
 
     def test_the_extraction_matches_by_behaviour(self):
         self.assertEqual(self.regions["conv"].get("matched"), "dwconv1d_silu")
@@ -284,23 +292,14 @@ class ModelNew(nn.Module):
 
 
 @unittest.skipIf(torch is None, "torch does not import here")
-class TorchProblems(unittest.TestCase):
+class TorchProblems(ExtractedFolder):
     """The bundled GPU problems are torch modules: a region matches one when
     its tensors, bound to the problem's forward inputs and Model state, make
     the reference give the region's outputs. Their references run on the
     CPU too, so the matching and the swap are checked here."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.dir = tempfile.TemporaryDirectory()
-        answer = model_regions.extract(SMALL, cls.dir.name, GPU_PROBLEMS, ["conv", "norm", "scale"])
-        with open(os.path.join(cls.dir.name, "model.json"), "w") as f:
-            json.dump(answer, f)
-        cls.regions = {r["name"]: r for r in answer["regions"]}
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.dir.cleanup()
+    PROBLEMS_DIR = GPU_PROBLEMS
+    LANGUAGE = "python"
 
     def test_regions_match_torch_problems_through_their_state(self):
         self.assertEqual(self.regions["norm"].get("matched"), "gpu_layernorm")
@@ -317,14 +316,6 @@ class TorchProblems(unittest.TestCase):
             spec = json.load(f)
         args = {a["name"]: a["shape"] for a in model_torch_problems.arguments(torch, os.path.join(GPU_PROBLEMS, "gpu_layernorm"), spec)}
         self.assertEqual(args, {"input:0": ["M", "N"], "state:weight": ["N"], "state:bias": ["N"], "output:0": ["M", "N"]})
-
-    def kernels(self, entries):
-        with open(os.path.join(self.dir.name, "kernels.json"), "w") as f:
-            json.dump({"kernels": entries}, f)
-
-    def entry(self, region, source):
-        problem = os.path.join(self.dir.name, self.regions[region]["problem"], "problem.json")
-        return {"region": region, "language": "python", "source": source, "problem": problem}
 
     def test_a_winner_is_built_with_the_region_state_and_checked(self):
         ref = lambda r: os.path.join(self.dir.name, self.regions[r]["problem"], "reference.py")  # noqa: E731
