@@ -221,12 +221,10 @@ def summarise(events, marks: RegionMarks, steps: int, step_s: float, cuda: bool,
                         "share": t / step_s if step_s > 0 else 0.0, "shapes": shapes_of.get(name, [])})
     for row in regions.values():
         row.pop("on_device", None)
-        # What a region costs the step: its device time, or the host's time
-        # launching it when that is longer (a loop of small launches).
-        row["share"] = max(row["time_s"], row["host_s"]) / step_s if step_s > 0 else 0.0
-    regions = sorted(regions.values(), key=lambda r: -max(r["time_s"], r["host_s"]))
+    # Regions are ranked and shared out by profile(), from their times
+    # measured without the profiler.
     ops.sort(key=lambda r: -r["time_s"])
-    return {"ops": ops[:MAX_ROWS], "regions": regions[:MAX_ROWS]}
+    return {"ops": ops[:MAX_ROWS], "regions": list(regions.values())}
 
 
 def profile(path: str, steps: int, warmup: int) -> dict:
@@ -275,7 +273,7 @@ def profile(path: str, steps: int, warmup: int) -> dict:
         # (which slows a loop of small launches many times over).
         r["device_s"], r["time_s"] = r["time_s"], walls.get(r["name"], 0.0)
         r["share"] = r["time_s"] / synced_s if synced_s > 0 else 0.0
-    rows["regions"].sort(key=lambda r: -r["time_s"])
+    rows["regions"] = sorted(rows["regions"], key=lambda r: -r["time_s"])[:MAX_ROWS]
     return {"ok": True, "device": device, "steps": steps, "step_s": step_s, "profiled_step_s": profiled_s, **rows}
 
 
