@@ -282,10 +282,18 @@ def main(argv: List[str]) -> int:
         print(json.dumps({"ok": False, "error": "usage: model_profile.py MODEL.py [STEPS]"}))
         return 2
     steps = int(argv[2]) if len(argv) > 2 else 10
+    return reply(argv[1], lambda: profile(argv[1], max(1, steps), warmup=3))
+
+
+def reply(model_file: str, work, told=()) -> int:
+    """Prints work()'s answer as the last line: an exception of `told` as
+    its own message, any other as the model's failure."""
     try:
-        answer = profile(argv[1], max(1, steps), warmup=3)
+        answer = work()
+    except told as exc:
+        answer = {"ok": False, "error": str(exc)}
     except Exception as exc:  # the model's own failure, told to the user
-        answer = {"ok": False, "error": f"{argv[1]}: the model did not run ({type(exc).__name__}: {exc})"}
+        answer = {"ok": False, "error": f"{model_file}: the model did not run ({type(exc).__name__}: {exc})"}
     sys.stdout.flush()
     print(json.dumps(answer))
     return 0

@@ -34,7 +34,7 @@ from typing import Dict, List, Optional
 
 import model_kernels
 import model_torch_problems
-from model_profile import load
+from model_profile import load, reply
 
 SYMBOL_OK = str.isidentifier
 MAX_TRIES = 4000  # bindings tried per problem (unified shapes only)
@@ -410,15 +410,8 @@ def main(argv: List[str]) -> int:
     if len(argv) < 5:
         print(json.dumps({"ok": False, "error": "usage: model_regions.py MODEL.py OUTDIR PROBLEMS_DIR REGION..."}))
         return 2
-    try:
-        answer = extract(argv[1], argv[2], argv[3], argv[4:])
-    except (ValueError, subprocess.SubprocessError, OSError) as exc:
-        answer = {"ok": False, "error": str(exc)}
-    except Exception as exc:  # the model's own failure, told to the user
-        answer = {"ok": False, "error": f"{argv[1]}: the model did not run ({type(exc).__name__}: {exc})"}
-    sys.stdout.flush()
-    print(json.dumps(answer))
-    return 0
+    return reply(argv[1], lambda: extract(argv[1], argv[2], argv[3], argv[4:]),
+                 (ValueError, subprocess.SubprocessError, OSError))
 
 
 if __name__ == "__main__":
