@@ -107,6 +107,7 @@ class Match(unittest.TestCase):
         self.assertIsNone(self.match("softmax", Scaled(), make))
 
 
+@unittest.skipIf(torch is None, "torch does not import here")
 class RegionFile(unittest.TestCase):
     """A region's KernelBench file as a judge uses it: sizes applied, plain
     top-level assignments recomputed, the region built by the model's own

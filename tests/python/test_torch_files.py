@@ -23,19 +23,27 @@ class OwnFolderOnly(unittest.TestCase):
         with open(reference, "w") as f:
             f.write("REFERENCE = 1\n")
 
+        def put(path, text, mode="w"):
+            with open(path, mode) as f:
+                f.write(text)
+
+        def read(path):
+            with open(path) as f:
+                return f.read()
+
         def body():
             got = {"restrict": torch_landlock.restrict_writes([own, "/dev"])}
             cu = os.path.join(own, "kernel.cu")
-            got["its .cu"] = outcome(lambda: open(cu, "w").write("__global__ void k() {}"))
+            got["its .cu"] = outcome(lambda: put(cu, "__global__ void k() {}"))
             got["a build folder"] = outcome(lambda: os.makedirs(os.path.join(own, "build", "obj")))
             got["a temporary file"] = outcome(lambda: tempfile.NamedTemporaryFile(dir=own).close())
-            got["/dev/null"] = outcome(lambda: open("/dev/null", "w").write("x"))
-            got["read the reference"] = outcome(lambda: open(reference).read())
-            got["rewrite the reference"] = outcome(lambda: open(reference, "w").write("REFERENCE = 2\n"))
-            got["append to it"] = outcome(lambda: open(reference, "a").write("x"))
+            got["/dev/null"] = outcome(lambda: put("/dev/null", "x"))
+            got["read the reference"] = outcome(lambda: read(reference))
+            got["rewrite the reference"] = outcome(lambda: put(reference, "REFERENCE = 2\n"))
+            got["append to it"] = outcome(lambda: put(reference, "x", "a"))
             got["remove it"] = outcome(lambda: os.remove(reference))
             got["replace it by a rename"] = outcome(lambda: os.rename(cu, reference))
-            got["a result.json"] = outcome(lambda: open(os.path.join(job, "result.json"), "w").write("{}"))
+            got["a result.json"] = outcome(lambda: put(os.path.join(job, "result.json"), "{}"))
             got["through a link in its folder"] = outcome(
                 lambda: (os.symlink(reference, os.path.join(own, "link")), open(os.path.join(own, "link"), "w")))
             got["a process it starts"] = str(subprocess.run(["sh", "-c", f"echo x > {reference}"], capture_output=True).returncode)
