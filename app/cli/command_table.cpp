@@ -39,7 +39,7 @@ const std::vector<Verb>& verbTable() {
                               "llm-config",
                               "polish",
                               "node"}),
-         {"help", "check-only", "all", "full", "seed-from-history", "distill", "sticky"}},
+         {"help", "check-only", "all", "full", "seed-from-history", "distill", "sticky", "yes"}},
         {"bench",
          runBenchCommand,
          withExecutorOptions({"problems", "budget", "policy", "workers", "seed", "time-budget", "finalists", "json", "sandbox"}),

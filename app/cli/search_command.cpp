@@ -4,13 +4,13 @@
 #include "commands.h"
 #include "executor_options.h"
 #include "exit_codes.h"
+#include "search_notes_command.h"
 #include "synth/llm_setup.h"
 #include "util/json_text.h"
 #include "verdict_printer.h"
 
 #include "eval/evaluator.h"
 #include "kb/kb_index.h"
-#include "kb/skill_distiller.h"
 #include "machine/machine_cache.h"
 #include "problem/problem_loader.h"
 #include "report/secret_scrubber.h"
@@ -66,12 +66,19 @@ const char* kSearchHelp = R"(usage: kernelwright-cli search COMMAND ...
                                          where candidates run (below)
   resume ID [--budget N] [--llm-config FILE] [--executor ... | --executor-profile NAME]
                                          continue an interrupted or paused search
-  list                                   every search of the workspace
+  list [--all]                           the workspace's searches (--all: archived ones too)
   show ID [--all]                        the tree as text and the best node
   calls ID [--node N] [--full]           the LLM calls: model, tokens, cost, reply
                                          (nodes by their number in the search, #N)
   export ID --best FILE                  the best kernel, its params baked in
                                          (export best ID --out DIR adds its results; see export --help)
+
+what you keep about a search (also while it runs):
+  rename ID NAME | note ID TEXT          its name, its notes ("" clears either)
+  tag ID TAG... | untag ID TAG...        tags: letters, digits and - _ . : + = (VEC=8, sweep:v2)
+  archive ID | unarchive ID              out of the lists, kept (search list --all shows it)
+  delete ID --yes                        remove an ended search, its nodes and LLM calls
+                                         (its evaluations stay, as the workspace's cache)
 
 steering (also while the search runs in another process):
   pause ID | stop ID | budget ID N
@@ -211,20 +218,21 @@ int runEngine(store::Database& db, std::int64_t searchId, const Args& args,
         std::fprintf(stderr, "search: %s\n", outcome.error().message.c_str());
         return kExitError;
     }
-    std::printf("search %lld %s (%s): %d evaluations, best %.3gx at node #%d\n", static_cast<long long>(searchId),
-                outcome->status.c_str(), outcome->stopReason.c_str(), outcome->evaluations, outcome->bestSpeedup,
-                outcome->bestNumber);
+    if (outcome->bestSpeedup > 0)
+        std::printf("search %lld %s (%s): %d evaluations, best %.3gx at node #%d\n", static_cast<long long>(searchId),
+                    outcome->status.c_str(), outcome->stopReason.c_str(), outcome->evaluations, outcome->bestSpeedup,
+                    outcome->bestNumber);
+    else
+        std::printf("search %lld %s (%s): %d evaluations, no timed kernel%s\n", static_cast<long long>(searchId),
+                    outcome->status.c_str(), outcome->stopReason.c_str(), outcome->evaluations,
+                    outcome->bestNumber ? (" (node #" + std::to_string(outcome->bestNumber) + " checked first)").c_str() : "");
     if (outcome->status == "stopped")
         std::printf("continue with: kernelwright-cli search resume %lld\n", static_cast<long long>(searchId));
-    if (args.has("distill") && outcome->status == "finished" && outcome->bestSpeedup > 0) {
-        // What this search learned, as a skill awaiting review.
-        auto skill = kb::distillSkill(db, searchId, kb::userKbDir() / "skills");
-        if (!skill)
-            std::fprintf(stderr, "search: no skill distilled: %s\n", skill.error().message.c_str());
-        else
-            std::printf("skill %s written to %s (pending: kernelwright-cli kb skills approve %s)\n", skill->doc.id.c_str(),
-                        skill->file.c_str(), skill->doc.id.c_str());
-    }
+    // What the search learned (distill_skill), as a skill awaiting review.
+    if (!outcome->skillError.empty()) std::fprintf(stderr, "search: no skill distilled: %s\n", outcome->skillError.c_str());
+    if (!outcome->skillFile.empty())
+        std::printf("skill %s written to %s (pending: kernelwright-cli kb skills approve %s)\n", outcome->skillId.c_str(),
+                    outcome->skillFile.c_str(), outcome->skillId.c_str());
     return kExitOk;
 }
 
@@ -259,6 +267,7 @@ int start(const Args& args, const GlobalOptions& global) {
     if (auto p = args.value("policy")) cfg["policy"] = *p;
     if (auto v = args.value("synth")) cfg["synth"] = *v;
     if (args.has("seed-from-history")) cfg["seed_from_history"] = true;
+    if (args.has("distill")) cfg["distill_skill"] = true;
     for (const auto& m : args.all("model")) {
         const auto choice = synth::parseModelChoice(m);
         cfg["models"].push_back({{"name", choice.name}, {"weight", choice.weight}});
@@ -367,7 +376,7 @@ int resume(const Args& args, const GlobalOptions& global) {
     return runEngine(*db, search->id, args);
 }
 
-int list(const GlobalOptions& global) {
+int list(const Args& args, const GlobalOptions& global) {
     auto db = openWorkspace(global);
     if (!db) {
         std::fprintf(stderr, "search list: %s\n", db.error().message.c_str());
@@ -378,18 +387,30 @@ int list(const GlobalOptions& global) {
         std::fprintf(stderr, "search list: %s\n", searches.error().message.c_str());
         return kExitError;
     }
-    std::printf("%4s  %-16s %-12s %-10s %6s %9s  %s\n", "id", "problem", "status", "policy", "evals", "best", "started");
+    std::printf("%4s  %-16s %-12s %-10s %6s %9s  %-24s %s\n", "id", "problem", "status", "policy", "evals", "best", "started",
+                "name [tags]");
+    int archived = 0;
     for (const auto& s : *searches) {
+        if (s.archived && !args.has("all")) {
+            ++archived;
+            continue;
+        }
+        std::string kept = s.label;
+        for (std::size_t i = 0; i < s.tags.size(); ++i) kept += (i ? ", " : (kept.empty() ? "[" : " [")) + s.tags[i];
+        if (!s.tags.empty()) kept += "]";
+        if (s.archived) kept += " (archived)";
         const auto cfg = nlohmann::json::parse(s.configJson, nullptr, false);
         std::string status = s.status;
         if (search::interrupted(s)) status = "interrupted";
         if (status == "finished" || status == "stopped") status += "/" + s.stopReason;
         char best[32] = "-";
-        if (s.bestSpeedup) std::snprintf(best, sizeof best, "%.3gx", *s.bestSpeedup);
-        std::printf("%4lld  %-16s %-12s %-10s %6lld %9s  %s\n", static_cast<long long>(s.id), s.problem.c_str(), status.c_str(),
-                    cfg.is_object() ? cfg.value("policy", "?").c_str() : "?", static_cast<long long>(s.evaluations), best,
-                    s.createdAt.c_str());
+        // A check-only search times nothing: no best speed, not 0x.
+        if (s.bestSpeedup && *s.bestSpeedup > 0) std::snprintf(best, sizeof best, "%.3gx", *s.bestSpeedup);
+        std::printf("%4lld  %-16s %-12s %-10s %6lld %9s  %-24s %s\n", static_cast<long long>(s.id), s.problem.c_str(),
+                    status.c_str(), cfg.is_object() ? cfg.value("policy", "?").c_str() : "?",
+                    static_cast<long long>(s.evaluations), best, s.createdAt.c_str(), kept.c_str());
     }
+    if (archived) std::printf("(%d archived; search list --all lists them too)\n", archived);
     return kExitOk;
 }
 
@@ -417,7 +438,10 @@ void printTree(const std::vector<store::NodeRecord>& nodes, std::int64_t bestNod
                 continue;
             }
             char speed[32] = "";
-            if (n->speedup) std::snprintf(speed, sizeof speed, " %.3gx", *n->speedup);
+            if (n->speedup && *n->speedup > 0)
+                std::snprintf(speed, sizeof speed, " %.3gx", *n->speedup);
+            else if (n->status == eval::statusName(eval::EvalStatus::Ok))
+                std::snprintf(speed, sizeof speed, " (checked, not timed)");
             std::printf("%s%s#%lld %s%s [%s]%s %s%s%s\n", indent.c_str(), last ? "└─ " : "├─ ", static_cast<long long>(n->seq),
                         n->status.value_or(n->state).c_str(), speed, n->origin.c_str(), onBestPath.count(n->id) ? " *" : "",
                         paramsText(*n).c_str(), n->pruned ? " (pruned)" : "", n->pinned ? " (pinned)" : "");
@@ -447,6 +471,7 @@ int show(const Args& args, const GlobalOptions& global) {
                 search->problem.c_str(), search->status.c_str(),
                 search->stopReason.empty() ? "" : (" (" + search->stopReason + ")").c_str(),
                 static_cast<long long>(search->evaluations), search->configJson.c_str());
+    printSearchNotes(*search, stdout);
     std::map<std::string, int> statuses;
     for (const auto& n : *nodes) ++statuses[n.status.value_or(n.state)];
     std::printf("  nodes  ");
@@ -456,8 +481,12 @@ int show(const Args& args, const GlobalOptions& global) {
     if (search->bestNode) {
         for (const auto& n : *nodes)
             if (n.id == *search->bestNode) {
-                std::printf("best: node #%lld, %.3gx, %s %s\n", static_cast<long long>(n.seq), n.speedup.value_or(0),
-                            n.sourceName.c_str(), paramsText(n).c_str());
+                if (n.speedup.value_or(0) > 0)
+                    std::printf("best: node #%lld, %.3gx, %s %s\n", static_cast<long long>(n.seq), *n.speedup,
+                                n.sourceName.c_str(), paramsText(n).c_str());
+                else
+                    std::printf("first correct: node #%lld (checked, not timed), %s %s\n", static_cast<long long>(n.seq),
+                                n.sourceName.c_str(), paramsText(n).c_str());
                 printOverBestBaseline(*db, n.evaluationId);
             }
     }
@@ -661,7 +690,8 @@ int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& 
     const auto& verb = pos[0];
     if (verb == "start") return start(*args, global);
     if (verb == "resume") return resume(*args, global);
-    if (verb == "list") return list(global);
+    if (verb == "list") return list(*args, global);
+    if (isSearchNotesVerb(verb)) return runSearchNotesVerb(verb, *args, global);
     if (verb == "show") return show(*args, global);
     if (verb == "export") return exportBest(*args, global);
     if (verb == "calls") return calls(*args, global);

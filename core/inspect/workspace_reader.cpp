@@ -203,6 +203,19 @@ Result<std::vector<SteeringEntry>> WorkspaceReader::steeringTimeline(std::int64_
     return inspect::steeringTimeline(*commands, seq);
 }
 
+Result<std::vector<ProgressCurve>> WorkspaceReader::progressCurves(const std::vector<std::int64_t>& searchIds) const {
+    store::SearchStore store(*db_);
+    std::vector<ProgressCurve> curves;
+    for (const auto id : searchIds) {
+        auto search = store.loadSearch(id);
+        if (!search) return search.error();
+        auto nodes = store.loadNodes(id);
+        if (!nodes) return nodes.error();
+        curves.push_back(progressCurve(*search, *nodes));
+    }
+    return curves;
+}
+
 Result<std::string> WorkspaceReader::standaloneKernel(std::int64_t searchId, std::int64_t nodeId) const {
     return report::standaloneKernel(*db_, searchId, nodeId);
 }

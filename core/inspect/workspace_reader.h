@@ -4,6 +4,7 @@
 // search's LLM spend over time. One reader holds one read-only connection and
 // is used on one thread (the UI's loaders each open their own).
 #include "inspect/node_details.h"
+#include "inspect/progress_curves.h"
 #include "inspect/steering_timeline.h"
 #include "store/evaluation_store.h"
 #include "store/llm_call_store.h"
@@ -48,6 +49,8 @@ class WorkspaceReader {
     Result<std::vector<store::LlmSpendPoint>> spendTimeline(std::int64_t searchId) const;
     // Who steered the search, how and when (inspect/steering_timeline.h).
     Result<std::vector<SteeringEntry>> steeringTimeline(std::int64_t searchId) const;
+    // Each search's best speedup against its evaluations, to lay side by side.
+    Result<std::vector<ProgressCurve>> progressCurves(const std::vector<std::int64_t>& searchIds) const;
     // The node's kernel as one file, params baked in (report::standaloneKernel).
     Result<std::string> standaloneKernel(std::int64_t searchId, std::int64_t nodeId) const;
     // The search's self-contained review report (report::searchReportHtml).

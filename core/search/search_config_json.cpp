@@ -35,7 +35,8 @@ nlohmann::json toJson(const SearchConfig& c) {
             {"llm_concurrency", c.llmConcurrency},
             {"polish_steps", c.polishSteps},
             {"prompt_tokens", c.promptTokens},
-            {"seed_from_history", c.seedFromHistory}};
+            {"seed_from_history", c.seedFromHistory},
+            {"distill_skill", c.distillSkill}};
 }
 
 Result<SearchConfig> configFromJson(const nlohmann::json& j) {
@@ -65,6 +66,7 @@ Result<SearchConfig> configFromJson(const nlohmann::json& j) {
                                              "polish_steps",
                                              "prompt_tokens",
                                              "seed_from_history",
+                                             "distill_skill",
                                              "ncu_every"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.count(it.key())) return makeError(ErrorCode::Validation, "search config: unknown key \"" + it.key() + "\"");
@@ -118,6 +120,7 @@ Result<SearchConfig> configFromJson(const nlohmann::json& j) {
         c.polishSteps = j.value("polish_steps", c.polishSteps);
         c.promptTokens = j.value("prompt_tokens", c.promptTokens);
         c.seedFromHistory = j.value("seed_from_history", c.seedFromHistory);
+        c.distillSkill = j.value("distill_skill", c.distillSkill);
     } catch (const nlohmann::json::exception& e) {
         return makeError(ErrorCode::Validation, std::string("search config: wrong type: ") + e.what());
     }

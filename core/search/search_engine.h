@@ -54,6 +54,9 @@ struct SearchOutcome {
     NodeId bestNode = 0;
     int bestNumber = 0; // its number in the search (#N)
     double bestSpeedup = 0;
+    // A search with distill_skill that finished with a win: the skill's file
+    // (pending review), or why none was written.
+    std::string skillFile, skillId, skillError;
 };
 
 // A search's stored row with its parsed config and loaded problem: read

@@ -2,6 +2,7 @@
 
 #include "kb/kb_index.h"
 #include "kb/kb_retriever.h"
+#include "kb/skill_distiller.h"
 #include "machine/machine_cache.h"
 #include "synth/llm_setup.h"
 
@@ -34,13 +35,26 @@ std::string LaunchedSearch::placement() const {
 }
 
 Result<SearchOutcome> LaunchedSearch::run(std::stop_token stop, SearchObserver* observer) {
-    return engine_->run(loaded_, stop, observer);
+    auto outcome = engine_->run(loaded_, stop, observer);
+    // Here rather than in a front end, so that a search started from the
+    // workbench, the CLI or a resume distills alike.
+    if (outcome && loaded_.config.distillSkill && outcome->status == "finished" && outcome->bestSpeedup > 0) {
+        auto skill = kb::distillSkill(*db_, loaded_.record.id, kb::userKbDir() / "skills");
+        if (skill) {
+            outcome->skillFile = skill->file.string();
+            outcome->skillId = skill->doc.id;
+        } else {
+            outcome->skillError = skill.error().message;
+        }
+    }
+    return outcome;
 }
 
 Result<std::unique_ptr<LaunchedSearch>> launchSearch(const store::Database& db, SearchLaunch request) {
     auto loaded = loadSearch(db, request.searchId);
     if (!loaded) return loaded.error();
     std::unique_ptr<LaunchedSearch> launched(new LaunchedSearch(std::move(*loaded)));
+    launched->db_ = &db;
     const SearchConfig& config = launched->loaded_.config;
     if (request.sharedEvaluator) {
         launched->evaluator_ = request.sharedEvaluator;

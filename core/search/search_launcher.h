@@ -60,6 +60,7 @@ class LaunchedSearch {
     friend Result<std::unique_ptr<LaunchedSearch>> launchSearch(const store::Database&, SearchLaunch);
     explicit LaunchedSearch(LoadedSearch loaded) : loaded_(std::move(loaded)) {}
     LoadedSearch loaded_;
+    const store::Database* db_ = nullptr;
     std::unique_ptr<eval::Executor> executor_;
     std::unique_ptr<eval::Evaluator> ownEvaluator_;
     eval::Evaluator* evaluator_ = nullptr;

@@ -174,6 +174,15 @@ CREATE INDEX nodes_by_evaluation ON nodes(evaluation_id);
         R"sql(
 ALTER TABLE commands ADD COLUMN origin TEXT;
 )sql",
+        // 9: what people keep about a search (run management): a name, notes,
+        // tags (a JSON array), and whether it is archived (kept, out of the
+        // lists). The search's process never writes these columns.
+        R"sql(
+ALTER TABLE searches ADD COLUMN label TEXT NOT NULL DEFAULT '';
+ALTER TABLE searches ADD COLUMN notes TEXT NOT NULL DEFAULT '';
+ALTER TABLE searches ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE searches ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+)sql",
     };
     return steps;
 }

@@ -1,5 +1,7 @@
 #include "store/search_store.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -7,7 +9,7 @@
 namespace kw::store {
 namespace {
 constexpr const char* kSearchColumns = "id, problem, problem_dir, problem_hash, config, status, stop_reason, evaluations, "
-                                       "best_node, best_speedup, owner_pid, created_at, updated_at";
+                                       "best_node, best_speedup, owner_pid, created_at, updated_at, label, notes, tags, archived";
 constexpr const char* kNodeColumns =
     "id, search_id, parent_id, seq, origin, source_name, source_hash, params, state, status, "
     "speedup, message, evaluation_id, pinned, pruned, boost, hint, created_at, finished_at, flagged";
@@ -27,7 +29,24 @@ SearchRecord readSearch(const Statement& s) {
     if (!s.isNull(10)) r.ownerPid = s.int64(10);
     r.createdAt = s.text(11);
     r.updatedAt = s.text(12);
+    r.label = s.text(13);
+    r.notes = s.text(14);
+    // Tags as written by updateSearchNotes; anything else reads as none.
+    const auto tags = nlohmann::json::parse(s.text(15), nullptr, false);
+    if (tags.is_array())
+        for (const auto& t : tags)
+            if (t.is_string()) r.tags.push_back(t.get<std::string>());
+    r.archived = s.int64(16) != 0;
     return r;
+}
+
+Result<std::int64_t> countOf(const Database& db, const std::string& sql, std::int64_t id) {
+    auto stmt = db.prepare(sql);
+    if (!stmt) return stmt.error();
+    stmt->bind(1, id);
+    auto row = stmt->step();
+    if (!row) return row.error();
+    return *row ? stmt->int64(0) : 0;
 }
 
 // One interval for a node from its shapes' ("low:high,..."): the geometric
@@ -141,6 +160,52 @@ Status SearchStore::updateSearch(const SearchRecord& r) const {
         stmt->bindNull(6);
     stmt->bind(7, r.configJson).bind(8, r.id);
     return stmt->run();
+}
+
+Status SearchStore::updateSearchNotes(std::int64_t id, const std::function<Status(SearchRecord&)>& change) const {
+    return db_.transaction([&]() -> Status {
+        auto record = loadSearch(id);
+        if (!record) return record.error();
+        if (auto s = change(*record); !s) return s;
+        auto stmt = db_.prepare("UPDATE searches SET label = ?, notes = ?, tags = ?, archived = ? WHERE id = ?");
+        if (!stmt) return stmt.error();
+        stmt->bind(1, record->label).bind(2, record->notes).bind(3, nlohmann::json(record->tags).dump());
+        stmt->bind(4, static_cast<std::int64_t>(record->archived ? 1 : 0)).bind(5, id);
+        return stmt->run();
+    });
+}
+
+Result<SearchDeletion> SearchStore::deleteSearch(std::int64_t id, const std::function<Status(const SearchRecord&)>& allow) const {
+    SearchDeletion gone;
+    // Children before parents: retrievals name LLM calls and nodes, LLM calls
+    // name nodes, nodes name the search (foreign keys are on).
+    static const char* kRetrievals = "kb_retrievals WHERE llm_call_id IN (SELECT id FROM llm_calls WHERE search_id = ?1) "
+                                     "OR node_id IN (SELECT id FROM nodes WHERE search_id = ?1)";
+    const std::pair<const char*, std::int64_t*> tables[] = {{kRetrievals, &gone.retrievals},
+                                                            {"llm_calls WHERE search_id = ?1", &gone.llmCalls},
+                                                            {"commands WHERE search_id = ?1", &gone.commands},
+                                                            {"events WHERE search_id = ?1", &gone.events},
+                                                            {"nodes WHERE search_id = ?1", &gone.nodes},
+                                                            {"searches WHERE id = ?1", nullptr}};
+    auto s = db_.transaction([&]() -> Status {
+        auto found = loadSearch(id);
+        if (!found) return found.error();
+        if (auto allowed = allow(*found); !allowed) return allowed;
+        for (const auto& [where, count] : tables) {
+            if (count) {
+                auto n = countOf(db_, std::string("SELECT COUNT(*) FROM ") + where, id);
+                if (!n) return n.error();
+                *count = *n;
+            }
+            auto stmt = db_.prepare(std::string("DELETE FROM ") + where);
+            if (!stmt) return stmt.error();
+            stmt->bind(1, id);
+            if (auto st = stmt->run(); !st) return st;
+        }
+        return {};
+    });
+    if (!s) return s.error();
+    return gone;
 }
 
 Status SearchStore::putSource(const std::string& hash, const std::string& text) const {

@@ -5,6 +5,7 @@
 #include "store/database.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,6 +22,17 @@ struct SearchRecord {
     std::optional<double> bestSpeedup;
     std::optional<std::int64_t> ownerPid;
     std::string createdAt, updatedAt;
+    // What people keep about it (search/search_notes.h); the search's own
+    // process leaves these alone.
+    std::string label, notes;
+    std::vector<std::string> tags;
+    bool archived = false;
+};
+
+// What deleting a search removed (its evaluations stay: they are the
+// workspace's cache, shared by content with every other search).
+struct SearchDeletion {
+    std::int64_t nodes = 0, commands = 0, events = 0, llmCalls = 0, retrievals = 0;
 };
 
 struct NodeRecord {
@@ -60,6 +72,14 @@ class SearchStore {
     Result<SearchRecord> loadSearch(std::int64_t id) const;
     Result<std::vector<SearchRecord>> listSearches() const;
     Status updateSearch(const SearchRecord& search) const;
+    // Writes the search's label, notes, tags and archived flag only, after
+    // `change` has seen the stored record, in one transaction: two processes
+    // tagging at once both keep their tags.
+    Status updateSearchNotes(std::int64_t id, const std::function<Status(SearchRecord&)>& change) const;
+    // Removes the search with its nodes, steering commands, events, LLM calls
+    // and their retrievals, in one transaction, once `allow` has seen the
+    // stored record and said yes (a search that started meanwhile is kept).
+    Result<SearchDeletion> deleteSearch(std::int64_t id, const std::function<Status(const SearchRecord&)>& allow) const;
 
     Status putSource(const std::string& hash, const std::string& text) const;
     Result<std::string> sourceText(const std::string& hash) const;

@@ -65,6 +65,7 @@ struct SearchConfig {
     int polishSteps = 4;             // hybrid: tuner children per correct LLM child with params
     int promptTokens = 24000;        // the prompt's token budget
     bool seedFromHistory = false;    // also start from the best kernels of earlier searches of this problem
+    bool distillSkill = false;       // once it finishes with a win: what worked, as a skill pending review
     int workers = 0;                 // 0: the executor's slots
     std::uint64_t seed = 1;          // every random choice of policy and tuner
     double mctsExploration = 0.1;    // UCT constant over rewards normalized to [0, 1]

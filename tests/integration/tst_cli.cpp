@@ -369,6 +369,43 @@ class TestCli : public QObject {
         QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("garbage.db"));
         QCOMPARE(garbage.size(), 200); // untouched
     }
+
+    // Run management from the CLI: a name, tags and notes on a real search,
+    // the list's archive filter, refusals that say what to fix, and delete
+    // only when asked twice over (--yes).
+    void searchesKeepNamesTagsNotesAndGoAway() {
+        const QString db = dir_.path() + "/notes.db";
+        const auto run = [&](const QStringList& args) { return kw::test::runCli(QStringList{"--db", db} + args, 300000); };
+        const auto started =
+            run({"search", "start", "--problem", data("problems/saxpy"), "--budget", "2", "--check-only", "--workers", "1"});
+        QVERIFY2(started.code == 0, qPrintable(started.err));
+        QCOMPARE(run({"search", "rename", "1", "unroll sweep"}).code, 0);
+        const auto tagged = run({"search", "tag", "1", "VEC=8", "sweep:v2"});
+        QVERIFY2(tagged.out.contains("tags: VEC=8 sweep:v2"), qPrintable(tagged.out + tagged.err));
+        QCOMPARE(run({"search", "note", "1", "check-only first\nthen timed"}).code, 0);
+        auto list = run({"search", "list"});
+        QVERIFY2(list.out.contains("unroll sweep [VEC=8, sweep:v2]"), qPrintable(list.out));
+        const auto show = run({"search", "show", "1"});
+        QVERIFY2(show.out.contains("name   unroll sweep") && show.out.contains("tags   VEC=8 sweep:v2"), qPrintable(show.out));
+
+        const auto badTag = run({"search", "tag", "1", "two words"});
+        QCOMPARE(badTag.code, 2);
+        QVERIFY2(badTag.err.contains("no spaces or commas") && badTag.err.contains("nothing changed"), qPrintable(badTag.err));
+        QCOMPARE(run({"search", "rename", "7", "x"}).code, 2);
+
+        QCOMPARE(run({"search", "archive", "1"}).code, 0);
+        list = run({"search", "list"});
+        QVERIFY2(!list.out.contains("unroll sweep") && list.out.contains("(1 archived; search list --all lists them too)"),
+                 qPrintable(list.out));
+        QVERIFY(run({"search", "list", "--all"}).out.contains("unroll sweep [VEC=8, sweep:v2] (archived)"));
+
+        const auto unasked = run({"search", "delete", "1"});
+        QCOMPARE(unasked.code, 2);
+        QVERIFY2(unasked.err.contains("add --yes to delete it"), qPrintable(unasked.err));
+        const auto deleted = run({"search", "delete", "1", "--yes"});
+        QVERIFY2(deleted.code == 0 && deleted.out.contains("search 1 deleted: 2 nodes"), qPrintable(deleted.out + deleted.err));
+        QVERIFY(run({"search", "show", "1"}).code != 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

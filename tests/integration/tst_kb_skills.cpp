@@ -4,6 +4,7 @@
 // problem; and a new search of the problem starts from the earlier best.
 #include "test_support.h"
 
+#include <QtCore/QFile>
 #include <QtCore/QProcess>
 #include <QtCore/QRegularExpression>
 #include <QtCore/QTemporaryDir>
@@ -56,6 +57,20 @@ class TestKbSkills : public QObject {
                      QRegularExpression("seeded from history: (1 best kernel\\(s\\) of earlier searches of saxpy added|0 best "
                                         "kernel\\(s\\) of earlier searches of saxpy added, 1 already among the seeds)")),
                  qPrintable(run.out));
+    }
+
+    // --distill is the search's config (distill_skill), so a search started
+    // in the workbench distills alike; a resumed one keeps it.
+    void aSearchWithDistillWritesItsSkillWhenItEnds() {
+        const auto run = cli({"search", "start", "--problem", QString::fromStdString(test::problemDir("saxpy").string()),
+                              "--budget", "3", "--workers", "1", "--time-budget", "0.05", "--distill"});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        const QRegularExpression written("skill (skill-saxpy-s\\d+) written to (\\S+) \\(pending");
+        const auto match = written.match(run.out);
+        QVERIFY2(match.hasMatch(), qPrintable(run.out + run.err));
+        QVERIFY(QFile::exists(match.captured(2)));
+        const auto shown = cli({"search", "show", match.captured(1).mid(QStringLiteral("skill-saxpy-s").size())});
+        QVERIFY2(shown.out.contains("\"distill_skill\":true"), qPrintable(shown.out));
     }
 
   private:

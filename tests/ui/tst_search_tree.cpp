@@ -704,6 +704,27 @@ class TestSearchTree : public QObject {
         other.waitForFinished(10000);
         model.setSearches({});
         QCOMPARE(model.rowCount(), 0);
+
+        // What people keep: the name (notes as its tool tip), the tags; an
+        // archived search held back until asked for.
+        store::SearchRecord named = a, archived = a;
+        named.label = "unroll sweep";
+        named.notes = "VEC=8 looked best";
+        named.tags = {"VEC=8", "sweep:v2"};
+        archived.id = 2;
+        archived.archived = true;
+        model.setSearches({SearchRow::fromRecord(named), SearchRow::fromRecord(archived)});
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.archivedHidden(), 1);
+        QCOMPARE(model.index(0, SearchListModel::Name).data().toString(), QStringLiteral("unroll sweep"));
+        QCOMPARE(model.index(0, SearchListModel::Name).data(Qt::ToolTipRole).toString(), QStringLiteral("VEC=8 looked best"));
+        QCOMPARE(model.index(0, SearchListModel::Tags).data().toString(), QStringLiteral("VEC=8, sweep:v2"));
+        model.setShowArchived(true);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(1, SearchListModel::Name).data().toString(), QStringLiteral("(archived)"));
+        QVERIFY(model.index(1, SearchListModel::Id).data(Qt::FontRole).value<QFont>().italic());
+        model.setShowArchived(false);
+        QCOMPARE(model.rowCount(), 1);
     }
 
     // A writer (as a CLI search would be) adds nodes; the follower on its own

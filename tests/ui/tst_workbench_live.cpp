@@ -3,6 +3,7 @@
 // thread ever goes without serving its event loop; then the real
 // `kernelwright` app saves screenshots of the window and every inspector tab
 // (into the build folder, to be looked at).
+#include "charts/progress_overlay_plot.h"
 #include "charts/progress_plot.h"
 #include "cli_runner.h"
 #include "editor/code_view.h"
@@ -20,6 +21,8 @@
 #include "tree/tree_canvas.h"
 #include "util/files.h"
 #include "widgets/node_compare_dialog.h"
+#include "widgets/progress_overlay_dialog.h"
+#include "widgets/search_notes_actions.h"
 #include "widgets/search_view.h"
 #include "widgets/suite_view.h"
 #include "windows/main_window.h"
@@ -42,12 +45,14 @@
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QListWidget>
+#include <QtWidgets/QMessageBox>
 #include <QtWidgets/QPushButton>
 #include <QtWidgets/QSpinBox>
 #include <QtWidgets/QStackedWidget>
 #include <QtWidgets/QStatusBar>
 #include <QtWidgets/QTabWidget>
 #include <QtWidgets/QTableView>
+#include <QtWidgets/QTableWidget>
 #include <QtWidgets/QTextBrowser>
 
 #include <sys/stat.h>
@@ -158,6 +163,76 @@ class TestWorkbenchLive : public QObject {
         qInfo("the view caught up %lld ms after the CLI ended; the UI thread's longest busy stretch: %lld ms",
               static_cast<long long>(caughtUp.elapsed()), static_cast<long long>(worstGapMs));
         QVERIFY2(worstGapMs < 100, qPrintable(QStringLiteral("the UI thread was busy for %1 ms").arg(worstGapMs)));
+    }
+
+    // Run management in the Searches list: a name and tags through their
+    // dialogs, Compare Progress laying two searches' best-so-far lines side
+    // by side, archive out of the list and back, delete after a question.
+    void searchListKeepsNamesAndComparesProgress() {
+        const QString ws = dir_.filePath(QStringLiteral("runs.db"));
+        for (const char* budget : {"4", "3"}) {
+            const auto run = test::runCli({"--db", ws, "search", "start", "--problem", saxpy(), "--budget", budget, "--workers",
+                                           "1", "--time-budget", "0.05"},
+                                          300000);
+            QVERIFY2(run.code == 0, qPrintable(run.err));
+        }
+        ui::MainWindow window(test::dataDir() / "problems");
+        window.resize(1280, 800);
+        QVERIFY(window.openWorkspace(ws).ok());
+        window.show();
+        auto* model = window.searchModel();
+        QCOMPARE(model->rowCount(), 2);
+        const auto rowOf = [&](qint64 id) { return model->searchAt(model->rowOf(id)); };
+        // Answers the next modal text dialog with `text`, as a user typing it would.
+        const auto answer = [](const QString& text) {
+            QTimer::singleShot(200, [text] {
+                auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+                if (!dialog) return;
+                dialog->setTextValue(text);
+                dialog->accept();
+            });
+        };
+        answer(QStringLiteral("unroll sweep"));
+        auto outcome = ui::renameSearch(&window, ws.toStdString(), rowOf(1));
+        QVERIFY2(outcome.changed, qPrintable(outcome.message));
+        answer(QStringLiteral("VEC=8, sweep:v2"));
+        QVERIFY(ui::editSearchTags(&window, ws.toStdString(), rowOf(1)).changed);
+        answer(QStringLiteral("two words?"));
+        outcome = ui::editSearchTags(&window, ws.toStdString(), rowOf(2));
+        QVERIFY(!outcome.changed && outcome.message.contains(QStringLiteral("no spaces or commas")));
+        window.refreshSearches();
+        QCOMPARE(model->index(model->rowOf(1), ui::SearchListModel::Name).data().toString(), QStringLiteral("unroll sweep"));
+        QCOMPARE(model->index(model->rowOf(1), ui::SearchListModel::Tags).data().toString(), QStringLiteral("VEC=8, sweep:v2"));
+
+        auto* dialog = window.compareProgress({1, 2});
+        QVERIFY(dialog);
+        QSignalSpy shown(dialog, &ui::ProgressOverlayDialog::curvesShown);
+        QVERIFY(shown.wait(20000));
+        QCOMPARE(dialog->plot()->legendNames(),
+                 (QStringList{QStringLiteral("unroll sweep"), QStringLiteral("search 2 · saxpy")}));
+        QCOMPARE(dialog->table()->rowCount(), 2);
+        QCOMPARE(dialog->table()->item(0, 1)->text(), QStringLiteral("4"));
+        QCOMPARE(dialog->table()->item(1, 1)->text(), QStringLiteral("3"));
+        if (const char* out = std::getenv("KW_SCREENSHOT_DIR")) {
+            dialog->grab().save(QString::fromUtf8(out) + "/compare-progress.png");
+            window.grab().save(QString::fromUtf8(out) + "/searches-named.png");
+        }
+        dialog->close();
+
+        QVERIFY(ui::archiveSearches(ws.toStdString(), {rowOf(2)}, true).changed);
+        window.refreshSearches();
+        QCOMPARE(model->rowCount(), 1);
+        QCOMPARE(model->archivedHidden(), 1);
+        QTimer::singleShot(200, [] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) box->button(QMessageBox::Yes)->click();
+        });
+        model->setShowArchived(true);
+        outcome = ui::deleteSearchAsked(&window, ws.toStdString(), rowOf(2));
+        QVERIFY2(outcome.changed && outcome.message.contains(QStringLiteral("Search 2 deleted: 3 nodes")),
+                 qPrintable(outcome.message));
+        window.refreshSearches();
+        QCOMPARE(model->rowCount(), 1);
+        QCOMPARE(model->archivedHidden(), 0);
     }
 
     // The Searches and Recent evaluations docks follow the workspace with no
@@ -539,6 +614,36 @@ class TestWorkbenchLive : public QObject {
             dialog.resize(dialog.sizeHint());
             QApplication::processEvents();
             QVERIFY(dialog.grab().save(QDir(out).filePath(QStringLiteral("new-search-dialog.png"))));
+        }
+
+        // The rest of search start's options, folded until asked for.
+        auto* exploration = dialog.findChild<QDoubleSpinBox*>(QStringLiteral("exploration"));
+        auto* more = dialog.findChild<QCheckBox*>(QStringLiteral("moreOptions"));
+        QVERIFY(exploration && more);
+        QVERIFY(!exploration->isVisibleTo(&dialog));
+        more->setChecked(true);
+        QVERIFY(exploration->isVisibleTo(&dialog));
+        exploration->setValue(0.4);
+        dialog.findChild<QDoubleSpinBox*>(QStringLiteral("nearRoofline"))->setValue(0.8);
+        dialog.findChild<QSpinBox*>(QStringLiteral("llmConcurrency"))->setValue(6);
+        auto* polish = dialog.findChild<QSpinBox*>(QStringLiteral("polish"));
+        QVERIFY(!polish->isEnabled()); // polishing is the hybrid's
+        synth->setCurrentText(QStringLiteral("hybrid"));
+        QVERIFY(polish->isEnabled());
+        polish->setValue(2);
+        dialog.findChild<QCheckBox*>(QStringLiteral("seedFromHistory"))->setChecked(true);
+        dialog.findChild<QCheckBox*>(QStringLiteral("distill"))->setChecked(true);
+        config = search::configFromJson(json::parse(dialog.configJson().toStdString()));
+        QVERIFY2(config, config ? "" : config.error().message.c_str());
+        QCOMPARE(config->mctsExploration, 0.4);
+        QCOMPARE(config->stopNearRoofline, 0.8);
+        QCOMPARE(config->llmConcurrency, 6);
+        QCOMPARE(config->polishSteps, 2);
+        QVERIFY(config->seedFromHistory && config->distillSkill);
+        if (const QString out = qEnvironmentVariable("KW_SCREENSHOT_DIR"); !out.isEmpty()) {
+            dialog.resize(dialog.sizeHint());
+            QApplication::processEvents();
+            QVERIFY(dialog.grab().save(QDir(out).filePath(QStringLiteral("new-search-dialog-more.png"))));
         }
     }
 

@@ -7,6 +7,7 @@
 #include <QtCore/QDateTime>
 #include <QtCore/QLocale>
 #include <QtCore/QThread>
+#include <QtGui/QFont>
 
 namespace kw::ui {
 
@@ -28,11 +29,39 @@ SearchRow SearchRow::fromRecord(const store::SearchRecord& r) {
         row.synth = QString::fromStdString(cfg.value("synth", std::string()));
         row.budget = cfg.value("max_evaluations", 0);
     }
+    row.label = QString::fromStdString(r.label);
+    row.notes = QString::fromStdString(r.notes);
+    for (const auto& t : r.tags) row.tags << QString::fromStdString(t);
+    row.archived = r.archived;
     return row;
 }
 
+void SearchListModel::setSearches(std::vector<SearchRow> rows) {
+    all_ = std::move(rows);
+    showRows();
+}
+
+void SearchListModel::setShowArchived(bool show) {
+    if (show == showArchived_) return;
+    showArchived_ = show;
+    showRows();
+}
+
+void SearchListModel::showRows() {
+    std::vector<SearchRow> shown;
+    archivedHidden_ = 0;
+    for (const auto& r : all_)
+        if (!r.archived || showArchived_)
+            shown.push_back(r);
+        else
+            ++archivedHidden_;
+    setRows(std::move(shown));
+}
+
 SearchListModel::SearchListModel(QObject* parent)
-    : RowTableModel({tr("#"), tr("Problem"), tr("Status"), tr("Evaluations"), tr("Best"), tr("Policy"), tr("Created")}, parent) {}
+    : RowTableModel({tr("#"), tr("Name"), tr("Problem"), tr("Status"), tr("Evaluations"), tr("Best"), tr("Policy"), tr("Tags"),
+                     tr("Created")},
+                    parent) {}
 
 QVariant SearchListModel::cell(const SearchRow& r, int column, int role) const {
     if (role == Qt::TextAlignmentRole) {
@@ -44,10 +73,18 @@ QVariant SearchListModel::cell(const SearchRow& r, int column, int role) const {
         return tr("marked running, but the process that ran it is gone; `kernelwright-cli search resume %1` goes on with it")
             .arg(r.id);
     if (role == Qt::ToolTipRole && column == Status && !r.stopReason.isEmpty()) return tr("ended: %1").arg(r.stopReason);
+    if (role == Qt::ToolTipRole && (column == Name || column == Id) && !r.notes.isEmpty()) return r.notes;
+    if (role == Qt::FontRole && r.archived) {
+        QFont italic;
+        italic.setItalic(true);
+        return italic;
+    }
     if (role != Qt::DisplayRole) return {};
     switch (column) {
     case Id:
         return r.id;
+    case Name:
+        return r.archived ? tr("%1 (archived)").arg(r.label).trimmed() : r.label;
     case Problem:
         return r.problem;
     case Status:
@@ -58,6 +95,8 @@ QVariant SearchListModel::cell(const SearchRow& r, int column, int role) const {
         return r.bestSpeedup ? QStringLiteral("%1×").arg(QLocale().toString(*r.bestSpeedup, 'f', 2)) : QString();
     case Policy:
         return r.synth.isEmpty() ? r.policy : QStringLiteral("%1, %2").arg(r.policy, r.synth);
+    case Tags:
+        return r.tags.join(QStringLiteral(", "));
     case Created:
         return r.created;
     default:

@@ -42,7 +42,12 @@ void SearchRunner::run() {
     if (!launched) return fail(launched.error().message);
     auto outcome = (*launched)->run(stop_.get_token(), nullptr);
     if (!outcome) return fail(outcome.error().message);
-    emit finished(*id, QString::fromStdString(outcome->stopReason));
+    QString note;
+    if (!outcome->skillFile.empty())
+        note = tr("skill %1 written, pending review in the Knowledge Base").arg(QString::fromStdString(outcome->skillId));
+    else if (!outcome->skillError.empty())
+        note = tr("no skill distilled: %1").arg(QString::fromStdString(outcome->skillError));
+    emit finished(*id, QString::fromStdString(outcome->stopReason), note);
 }
 
 Status SearchRunner::raiseBudget(const store::Database& db) const {

@@ -47,7 +47,8 @@ class SearchRunner : public QObject {
 
   signals:
     void started(qint64 searchId);
-    void finished(qint64 searchId, const QString& reason);
+    // note: what else the end brought ("" or the skill it distilled, or why none).
+    void finished(qint64 searchId, const QString& reason, const QString& note);
     void failed(const QString& message);
     void warning(const QString& message); // the search goes on
 

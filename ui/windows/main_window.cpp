@@ -10,6 +10,7 @@
 #include "widgets/file_dialogs.h"
 #include "widgets/model_view.h"
 #include "widgets/problem_details_view.h"
+#include "widgets/progress_overlay_dialog.h"
 #include "widgets/search_view.h"
 #include "widgets/suite_view.h"
 #include "windows/app_settings.h"
@@ -272,6 +273,10 @@ void MainWindow::createSearchesDock() {
     connect(searchTable_, &QTableView::activated, this, [this](const QModelIndex& index) {
         if (index.isValid()) openSearch(searches_->searchAt(index.row()).id);
     });
+    // Several at once: Compare Progress lays their lines side by side, Archive takes them all.
+    searchTable_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    searchTable_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(searchTable_, &QWidget::customContextMenuRequested, this, &MainWindow::showSearchListMenu);
     // An empty workspace says what to do next instead of showing an empty table.
     searchStack_ = new QStackedWidget(dock);
     auto* empty = new QWidget(searchStack_);
@@ -304,11 +309,91 @@ void MainWindow::createSearchesDock() {
     column->addStretch(1);
     searchStack_->addWidget(empty);
     searchStack_->addWidget(searchTable_);
-    connect(searches_, &QAbstractItemModel::modelReset, this, [this] {
-        searchStack_->setCurrentWidget(searches_->rowCount() > 0 ? static_cast<QWidget*>(searchTable_) : searchStack_->widget(0));
+    connect(searches_, &QAbstractItemModel::modelReset, this, [this, dock] {
+        const bool any = searches_->rowCount() > 0 || searches_->archivedHidden() > 0;
+        searchStack_->setCurrentWidget(any ? static_cast<QWidget*>(searchTable_) : searchStack_->widget(0));
+        dock->setWindowTitle(searches_->archivedHidden() > 0
+                                 ? tr("Searches (%n archived, hidden)", nullptr, searches_->archivedHidden())
+                                 : tr("Searches"));
     });
     dock->setWidget(searchStack_);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
+}
+
+std::vector<SearchRow> MainWindow::selectedSearches() const {
+    std::vector<SearchRow> rows;
+    for (const auto& index : searchTable_->selectionModel()->selectedRows()) rows.push_back(searches_->searchAt(index.row()));
+    std::sort(rows.begin(), rows.end(), [](const SearchRow& a, const SearchRow& b) { return a.id < b.id; });
+    return rows;
+}
+
+ProgressOverlayDialog* MainWindow::compareProgress(const std::vector<qint64>& searchIds) {
+    if (!workspace_ || searchIds.empty()) return nullptr;
+    auto* dialog = new ProgressOverlayDialog(workspace_->path(), searchIds, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+void MainWindow::showSearchListMenu(const QPoint& at) {
+    if (!workspace_) return;
+    // A right-click on a row outside the selection selects that row alone, as file managers do.
+    const QModelIndex under = searchTable_->indexAt(at);
+    if (under.isValid() && !searchTable_->selectionModel()->isRowSelected(under.row(), {}))
+        searchTable_->selectionModel()->setCurrentIndex(under, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    const auto rows = selectedSearches();
+    const auto path = workspace_->path();
+    QMenu menu(this);
+    if (rows.size() == 1) {
+        const SearchRow row = rows.front();
+        menu.addAction(tr("Open"), this, [this, id = row.id] { openSearch(id); });
+        menu.addSeparator();
+        menu.addAction(tr("Rename…"), this, [this, row, path] { afterNotesChange(renameSearch(this, path, row)); });
+        menu.addAction(tr("Notes…"), this, [this, row, path] { afterNotesChange(editSearchNotes(this, path, row)); });
+        menu.addAction(tr("Tags…"), this, [this, row, path] { afterNotesChange(editSearchTags(this, path, row)); });
+    }
+    if (rows.size() >= 2) {
+        std::vector<qint64> ids;
+        for (const auto& r : rows) ids.push_back(r.id);
+        menu.addAction(tr("Compare Progress of %n Searches…", nullptr, static_cast<int>(rows.size())), this,
+                       [this, ids] { compareProgress(ids); });
+    } else if (rows.size() == 1) {
+        menu.addAction(tr("Compare Progress… (select two or more searches)"))->setEnabled(false);
+    }
+    if (!rows.empty()) {
+        menu.addSeparator();
+        const bool allArchived = std::all_of(rows.begin(), rows.end(), [](const SearchRow& r) { return r.archived; });
+        menu.addAction(allArchived ? tr("Unarchive") : tr("Archive"), this,
+                       [this, rows, path, allArchived] { afterNotesChange(archiveSearches(path, rows, !allArchived)); });
+        if (rows.size() == 1) {
+            const SearchRow row = rows.front();
+            auto* remove = menu.addAction(tr("Delete…"), this,
+                                          [this, row, path] { afterNotesChange(deleteSearchAsked(this, path, row), row.id); });
+            // Refused in core too; here the menu says why before anyone asks.
+            if (row.status == QLatin1String("running") || row.status == QLatin1String("paused")) {
+                remove->setEnabled(false);
+                remove->setText(tr("Delete… (stop the search first)"));
+            }
+        }
+    }
+    menu.addSeparator();
+    auto* archived = menu.addAction(tr("Show Archived Searches"));
+    archived->setCheckable(true);
+    archived->setChecked(searches_->showsArchived());
+    connect(archived, &QAction::toggled, this, [this](bool on) { searches_->setShowArchived(on); });
+    menu.exec(searchTable_->viewport()->mapToGlobal(at));
+}
+
+void MainWindow::afterNotesChange(const NotesOutcome& outcome, qint64 deletedId) {
+    if (!outcome.message.isEmpty()) statusBar()->showMessage(outcome.message, 10000);
+    if (!outcome.changed) return;
+    if (deletedId)
+        for (int i = 1; i < tabs_->count(); ++i)
+            if (auto* v = qobject_cast<SearchView*>(tabs_->widget(i)); v && v->searchId() == deletedId) {
+                emit tabs_->tabCloseRequested(i);
+                break;
+            }
+    refreshSearches();
 }
 
 void MainWindow::refreshSearches() {
@@ -491,8 +576,10 @@ void MainWindow::runSearch(SearchRequest request) {
         if (auto* view = openSearch(id)) view->resumed();
     });
     auto done = [thread] { thread->quit(); };
-    connect(runner, &SearchRunner::finished, this, [this, done](qint64 id, const QString& reason) {
-        statusBar()->showMessage(tr("Search %1 ended (%2)").arg(id).arg(reason), 8000);
+    connect(runner, &SearchRunner::finished, this, [this, done](qint64 id, const QString& reason, const QString& note) {
+        statusBar()->showMessage(note.isEmpty() ? tr("Search %1 ended (%2)").arg(id).arg(reason)
+                                                : tr("Search %1 ended (%2); %3").arg(id).arg(reason, note),
+                                 note.isEmpty() ? 8000 : 30000);
         refreshSearches();
         done();
     });

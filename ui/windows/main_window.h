@@ -11,6 +11,7 @@
 #include <QtWidgets/QMainWindow>
 
 #include "session/search_runner.h"
+#include "widgets/search_notes_actions.h"
 
 #include <filesystem>
 #include <memory>
@@ -29,6 +30,7 @@ namespace kw::ui {
 class EvaluationListModel;
 class KbWindow;
 class ProblemDetailsView;
+class ProgressOverlayDialog;
 class ProblemListModel;
 class SearchListModel;
 class SearchRunner;
@@ -76,6 +78,9 @@ class MainWindow : public QMainWindow {
     ProblemListModel* problemModel() const { return problems_; }
     EvaluationListModel* evaluationModel() const { return evaluations_; }
     SearchListModel* searchModel() const { return searches_; }
+    QTableView* searchTable() const { return searchTable_; }
+    // Lays the given searches' best-so-far lines side by side (Compare Progress…).
+    ProgressOverlayDialog* compareProgress(const std::vector<qint64>& searchIds);
     QTabWidget* tabs() const { return tabs_; }
     ProblemDetailsView* detailsView() const { return details_; }
     // The knowledge-base window on this workspace, opened or raised (nullptr, and a message, when it cannot open).
@@ -89,6 +94,12 @@ class MainWindow : public QMainWindow {
     QWidget* createProblemPanel();
     void createEvaluationsDock();
     void createSearchesDock();
+    // The Searches list's context menu: open, compare progress, rename,
+    // notes, tags, archive, delete (widgets/search_notes_actions.h).
+    void showSearchListMenu(const QPoint& at);
+    std::vector<SearchRow> selectedSearches() const;
+    // The list after a change made here, and the tab of a deleted search closed.
+    void afterNotesChange(const NotesOutcome& outcome, qint64 deletedId = 0);
     // The New Search dialog, on `problem` or else the Problems tab's selection.
     void chooseNewSearch(const QString& problem = {});
     void chooseSuiteToOpen();

@@ -29,6 +29,7 @@ NewSearchDialog::NewSearchDialog(const std::vector<std::pair<QString, std::files
     addSearchRows(form);
     addExecutorRows(form);
     addLimitRows(form, 8); // below the timing row; made after the executor's widgets, which tests find by position
+    addMoreRows(form, 15); // below the limits, made last for the same reason
     addButtons(form);
     restoreChoices(settings::newSearchChoices());
 }
@@ -48,6 +49,12 @@ QVariantMap NewSearchDialog::choices() const {
             {QStringLiteral("maxTokens"), maxTokens_->value()},
             {QStringLiteral("maxCost"), maxCost_->value()},
             {QStringLiteral("checkOnly"), checkOnly_->isChecked()},
+            {QStringLiteral("exploration"), exploration_->value()},
+            {QStringLiteral("nearRoofline"), nearRoofline_->value()},
+            {QStringLiteral("llmConcurrency"), llmConcurrency_->value()},
+            {QStringLiteral("polish"), polish_->value()},
+            {QStringLiteral("seedFromHistory"), seedFromHistory_->isChecked()},
+            {QStringLiteral("distill"), distill_->isChecked()},
             {QStringLiteral("executor"), executor_->currentData()}};
 }
 
@@ -64,16 +71,23 @@ void NewSearchDialog::restoreChoices(const QVariantMap& c) {
     pick(memory_, QStringLiteral("memory"));
     pick(executor_, QStringLiteral("executor"), true);
     if (c.contains(QStringLiteral("models"))) models_->setText(c[QStringLiteral("models")].toString());
-    for (auto [box, key] : {std::pair{budget_, "budget"}, {workers_, "workers"}, {seed_, "seed"}})
+    for (auto [box, key] : {std::pair{budget_, "budget"},
+                            {workers_, "workers"},
+                            {seed_, "seed"},
+                            {llmConcurrency_, "llmConcurrency"},
+                            {polish_, "polish"}})
         if (c.contains(QString::fromLatin1(key))) box->setValue(c[QString::fromLatin1(key)].toInt());
     for (auto [box, key] : {std::pair{timeBudget_, "timeBudget"},
                             {maxWall_, "maxWall"},
                             {target_, "target"},
                             {stall_, "stall"},
                             {maxTokens_, "maxTokens"},
-                            {maxCost_, "maxCost"}})
+                            {maxCost_, "maxCost"},
+                            {exploration_, "exploration"},
+                            {nearRoofline_, "nearRoofline"}})
         if (c.contains(QString::fromLatin1(key))) box->setValue(c[QString::fromLatin1(key)].toDouble());
-    if (c.contains(QStringLiteral("checkOnly"))) checkOnly_->setChecked(c[QStringLiteral("checkOnly")].toBool());
+    for (auto [box, key] : {std::pair{checkOnly_, "checkOnly"}, {seedFromHistory_, "seedFromHistory"}, {distill_, "distill"}})
+        if (c.contains(QString::fromLatin1(key))) box->setChecked(c[QString::fromLatin1(key)].toBool());
 }
 
 // Problem, policy, synthesizer and models, budget, workers, seed, timing.
@@ -168,6 +182,71 @@ void NewSearchDialog::addLimitRows(QFormLayout* form, int row) {
     };
     connect(synth_, &QComboBox::currentTextChanged, this, capsFollowSynth);
     capsFollowSynth();
+}
+
+// The search start options a first search rarely needs: the MCTS constant,
+// stopping near the roofline, LLM concurrency and hybrid polishing, seeds
+// from earlier searches, and a skill distilled at the end. Folded until
+// asked for, so the dialog stays on a laptop's screen.
+void NewSearchDialog::addMoreRows(QFormLayout* form, int row) {
+    const tree::SearchConfig defaults;
+    more_ = new QCheckBox(tr("exploration, roofline stop, LLM concurrency, polishing, history, skills"), this);
+    more_->setObjectName(QStringLiteral("moreOptions"));
+    exploration_ = new QDoubleSpinBox(this);
+    exploration_->setObjectName(QStringLiteral("exploration"));
+    exploration_->setRange(0, 10);
+    exploration_->setDecimals(2);
+    exploration_->setSingleStep(0.05);
+    exploration_->setValue(defaults.mctsExploration);
+    exploration_->setToolTip(tr("MCTS's UCT constant: higher tries more new branches, lower deepens the best (--exploration)"));
+    nearRoofline_ = new QDoubleSpinBox(this);
+    nearRoofline_->setObjectName(QStringLiteral("nearRoofline"));
+    nearRoofline_->setRange(0, 1);
+    nearRoofline_->setDecimals(2);
+    nearRoofline_->setSingleStep(0.05);
+    nearRoofline_->setSpecialValueText(tr("never"));
+    nearRoofline_->setToolTip(tr("End once a kernel reaches this fraction of its roofline bound (--stop-near-roofline)"));
+    llmConcurrency_ = new QSpinBox(this);
+    llmConcurrency_->setObjectName(QStringLiteral("llmConcurrency"));
+    llmConcurrency_->setRange(1, 64);
+    llmConcurrency_->setValue(defaults.llmConcurrency);
+    llmConcurrency_->setToolTip(tr("Language-model calls in flight at once (--llm-concurrency)"));
+    polish_ = new QSpinBox(this);
+    polish_->setObjectName(QStringLiteral("polish"));
+    polish_->setRange(0, 64);
+    polish_->setValue(defaults.polishSteps);
+    polish_->setToolTip(tr("Hybrid: tuner children per correct LLM child with params (--polish)"));
+    seedFromHistory_ = new QCheckBox(tr("also start from earlier searches' best kernels of this problem"), this);
+    seedFromHistory_->setObjectName(QStringLiteral("seedFromHistory"));
+    distill_ = new QCheckBox(tr("at the end, write what worked as a skill (pending review in the Knowledge Base)"), this);
+    distill_->setObjectName(QStringLiteral("distill"));
+    const std::pair<QString, QWidget*> rows[] = {{tr("More options"), more_},
+                                                 {tr("MCTS exploration"), exploration_},
+                                                 {tr("Stop near roofline"), nearRoofline_},
+                                                 {tr("LLM calls at once"), llmConcurrency_},
+                                                 {tr("Polish steps (hybrid)"), polish_},
+                                                 {tr("Seeds"), seedFromHistory_},
+                                                 {tr("Skill"), distill_}};
+    const int first = row;
+    for (const auto& [label, widget] : rows) form->insertRow(row++, label, widget);
+    const auto fold = [this, form, first, last = row] {
+        for (int r = first + 1; r < last; ++r) form->setRowVisible(r, more_->isChecked());
+        adjustSize();
+    };
+    connect(more_, &QCheckBox::toggled, this, fold);
+    fold();
+    const auto followSynth = [this] {
+        const QString synth = synth_->currentText();
+        llmConcurrency_->setEnabled(synth != QString::fromStdString(tree::synthModeName(tree::SynthMode::Tuner)));
+        polish_->setEnabled(synth == QString::fromStdString(tree::synthModeName(tree::SynthMode::Hybrid)));
+    };
+    connect(synth_, &QComboBox::currentTextChanged, this, followSynth);
+    followSynth();
+    const auto followPolicy = [this] {
+        exploration_->setEnabled(policy_->currentText() == QString::fromStdString(tree::policyName(tree::Policy::Mcts)));
+    };
+    connect(policy_, &QComboBox::currentTextChanged, this, followPolicy);
+    followPolicy();
 }
 
 // Where candidates run: this machine, ssh hosts, Slurm, or a named profile, each with its fields.
@@ -274,7 +353,13 @@ QString NewSearchDialog::configJson() const {
                      {"target_speedup", target_->value()},
                      {"stall_evaluations", static_cast<int>(stall_->value())},
                      {"max_tokens", maxTokens_->isEnabled() ? maxTokens_->value() : 0.0},
-                     {"max_cost_usd", maxCost_->isEnabled() ? maxCost_->value() : 0.0}};
+                     {"max_cost_usd", maxCost_->isEnabled() ? maxCost_->value() : 0.0},
+                     {"mcts_exploration", exploration_->value()},
+                     {"stop_near_roofline", nearRoofline_->value()},
+                     {"llm_concurrency", llmConcurrency_->value()},
+                     {"polish_steps", polish_->value()},
+                     {"seed_from_history", seedFromHistory_->isChecked()},
+                     {"distill_skill", distill_->isChecked()}};
     if (synth_->currentText() != QString::fromStdString(tree::synthModeName(tree::SynthMode::Tuner))) {
         c["models"] = nlohmann::json::array();
         for (const auto& m : models_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
@@ -343,6 +428,9 @@ void NewSearchDialog::accept() {
     else if (config->synth != tree::SynthMode::Tuner)
         problem = llmProblem(*config);
     if (problem.empty()) {
+        // What an earlier Start was refused for no longer holds.
+        error_->setText(profilesError_);
+        error_->setVisible(!profilesError_.isEmpty());
         settings::setNewSearchChoices(choices());
         QDialog::accept();
         return;

@@ -53,6 +53,8 @@ class NewSearchDialog : public QDialog {
     void addSearchRows(QFormLayout* form);
     void addExecutorRows(QFormLayout* form);
     void addLimitRows(QFormLayout* form, int row);
+    // The rest of what search start takes, folded under "More options".
+    void addMoreRows(QFormLayout* form, int row);
     void addButtons(QFormLayout* form);
     std::string llmProblem(const tree::SearchConfig& config) const;
 
@@ -72,6 +74,13 @@ class NewSearchDialog : public QDialog {
     QDoubleSpinBox* maxTokens_ = nullptr;
     QDoubleSpinBox* maxCost_ = nullptr;
     QCheckBox* checkOnly_ = nullptr;
+    QCheckBox* more_ = nullptr;
+    QDoubleSpinBox* exploration_ = nullptr;
+    QDoubleSpinBox* nearRoofline_ = nullptr;
+    QSpinBox* llmConcurrency_ = nullptr;
+    QSpinBox* polish_ = nullptr;
+    QCheckBox* seedFromHistory_ = nullptr;
+    QCheckBox* distill_ = nullptr;
     QComboBox* executor_ = nullptr;
     QLineEdit* sshHosts_ = nullptr;
     QLineEdit* sshKey_ = nullptr;
