@@ -13,9 +13,13 @@ namespace {
 
 // Positional arguments each verb takes, the verb included ("tag" takes one or more tags).
 const std::map<std::string, std::pair<std::size_t, std::size_t>>& arity() {
-    static const std::map<std::string, std::pair<std::size_t, std::size_t>> a{
-        {"rename", {3, 3}},  {"note", {3, 3}},    {"tag", {3, 2 + search::kMaxTags}}, {"untag", {3, 2 + search::kMaxTags}},
-        {"archive", {2, 2}}, {"unarchive", {2, 2}}, {"delete", {2, 2}}};
+    static const std::map<std::string, std::pair<std::size_t, std::size_t>> a{{"rename", {3, 3}},
+                                                                              {"note", {3, 3}},
+                                                                              {"tag", {3, 2 + search::kMaxTags}},
+                                                                              {"untag", {3, 2 + search::kMaxTags}},
+                                                                              {"archive", {2, 2}},
+                                                                              {"unarchive", {2, 2}},
+                                                                              {"delete", {2, 2}}};
     return a;
 }
 
@@ -32,12 +36,15 @@ int fail(const std::string& verb, const Error& error) {
 
 } // namespace
 
-bool isSearchNotesVerb(const std::string& verb) { return arity().count(verb) > 0; }
+bool isSearchNotesVerb(const std::string& verb) {
+    return arity().count(verb) > 0;
+}
 
 void printSearchNotes(const store::SearchRecord& s, std::FILE* out) {
     if (!s.label.empty()) std::fprintf(out, "  name   %s\n", s.label.c_str());
     if (!s.tags.empty()) std::fprintf(out, "  tags   %s\n", joined(s.tags).c_str());
-    if (s.archived) std::fprintf(out, "  archived (search unarchive %lld brings it back to the lists)\n", static_cast<long long>(s.id));
+    if (s.archived)
+        std::fprintf(out, "  archived (search unarchive %lld brings it back to the lists)\n", static_cast<long long>(s.id));
     if (!s.notes.empty()) {
         std::fprintf(out, "  notes\n");
         std::size_t at = 0;

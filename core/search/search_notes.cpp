@@ -10,9 +10,13 @@
 namespace kw::search {
 namespace {
 
-Error refused(const std::string& why) { return Error{ErrorCode::InvalidArgument, why + "; nothing changed"}; }
+Error refused(const std::string& why) {
+    return Error{ErrorCode::InvalidArgument, why + "; nothing changed"};
+}
 
-bool oneLine(const std::string& text) { return text.find_first_of("\n\r\t") == std::string::npos; }
+bool oneLine(const std::string& text) {
+    return text.find_first_of("\n\r\t") == std::string::npos;
+}
 
 } // namespace
 
@@ -27,8 +31,7 @@ std::string tagProblem(const std::string& tag) {
     return "";
 }
 
-Result<store::SearchRecord> changeNotes(const std::filesystem::path& database, std::int64_t searchId,
-                                        const NotesChange& change) {
+Result<store::SearchRecord> changeNotes(const std::filesystem::path& database, std::int64_t searchId, const NotesChange& change) {
     if (change.label && (change.label->size() > kMaxLabelChars || !oneLine(*change.label)))
         return refused("a search's name is one line of at most " + std::to_string(kMaxLabelChars) + " characters");
     if (change.notes && change.notes->size() > kMaxNotesChars)

@@ -29,8 +29,7 @@ std::string tagProblem(const std::string& tag);
 
 // Applies the change and returns the record as stored; nothing changes when
 // any part is refused, and the message says what to fix.
-Result<store::SearchRecord> changeNotes(const std::filesystem::path& database, std::int64_t searchId,
-                                        const NotesChange& change);
+Result<store::SearchRecord> changeNotes(const std::filesystem::path& database, std::int64_t searchId, const NotesChange& change);
 
 // Removes a search that is not running (its evaluations stay, as the
 // workspace's cache); a running or paused search with a live process is

@@ -173,7 +173,7 @@ class TestSearchNotes : public QObject {
         QCOMPARE(ss.loadNodes(kept)->size(), std::size_t(2));
         QCOMPARE(countRows(*db, "SELECT COUNT(*) FROM nodes WHERE search_id = " + std::to_string(gone)), std::int64_t(0));
         QCOMPARE(countRows(*db, "SELECT COUNT(*) FROM evaluations"), std::int64_t(2)); // the cache keeps both
-        QVERIFY(!search::deleteSearch(path, gone).ok()); // once only
+        QVERIFY(!search::deleteSearch(path, gone).ok());                               // once only
     }
 
     // A search whose process is alive (this one, or another) is refused with

@@ -220,6 +220,31 @@ class TestSearchTree : public QObject {
         QVERIFY(TreeCanvas::speedupColor(4, 4) != TreeCanvas::speedupColor(1.1, 4));
     }
 
+    // A speedup whose 95 % interval holds 1x is badged "?", one whose ends
+    // are far apart "±"; a tight one and one never timed are not.
+    void noisySpeedupsAreBadged() {
+        auto tight = node(2, 1, NodeGlyph::Correct, 2.0), unsure = node(3, 1, NodeGlyph::Correct, 1.03),
+             noisy = node(4, 1, NodeGlyph::Correct, 3.0), checked = node(5, 1, NodeGlyph::Correct, 0);
+        std::tie(tight.intervalLow, tight.intervalHigh) = std::pair{1.9, 2.1};
+        std::tie(unsure.intervalLow, unsure.intervalHigh) = std::pair{0.41, 4.01};
+        std::tie(noisy.intervalLow, noisy.intervalHigh) = std::pair{1.6, 5.0};
+        QCOMPARE(speedupTrust(tight), SpeedupTrust::Apart);
+        QCOMPARE(speedupTrust(unsure), SpeedupTrust::Unsure);
+        QCOMPARE(speedupTrust(noisy), SpeedupTrust::Noisy);
+        QCOMPARE(speedupTrust(checked), SpeedupTrust::Unknown);
+        QVERIFY(trustText(unsure).contains(QStringLiteral("not told apart from the reference")));
+        TreeCanvas canvas;
+        canvas.resize(800, 500);
+        canvas.applyBatch({node(1, 0), tight, unsure, noisy, checked});
+        canvas.fitToView();
+        QImage image(canvas.size(), QImage::Format_ARGB32);
+        canvas.render(&image);
+        auto badges = canvas.drawnBadges();
+        std::sort(badges.begin(), badges.end());
+        QCOMPARE(badges, (std::vector<std::pair<qint64, SpeedupTrust>>{{3, SpeedupTrust::Unsure}, {4, SpeedupTrust::Noisy}}));
+        if (const char* dir = std::getenv("KW_SCREENSHOT_DIR")) canvas.grab().save(QString::fromUtf8(dir) + "/tree-badges.png");
+    }
+
     // The minimap shows only when nodes are out of view, folds to a tab (its
     // button or M) and a click in its corner selects nodes when it is not
     // there; zoomed in, node numbers are drawn inside the glyphs.

@@ -335,6 +335,7 @@ void TreeCanvas::openSubtree(qint64 root) {
 void TreeCanvas::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
+    drawnBadges_.clear();
     const auto& placed = layout_.placed();
     if (placed.empty()) {
         subtreeGlyphs_.clear();
@@ -401,6 +402,7 @@ void TreeCanvas::paintEvent(QPaintEvent*) {
         if (radius >= 9)
             paintNumber(p, n->seq, c, radius, n->glyph == NodeGlyph::Pending ? palette().color(QPalette::Base) : fill);
         if (n->pinned || n->boost != 0) paintSteeringMark(p, c, radius, *n);
+        if (radius >= 6 && !dim) paintTrustBadge(p, c, radius, *n);
         if (pn.collapsed) {
             p.setPen(palette().color(QPalette::Text));
             p.drawText(QRectF(c.x() - 40, c.y() + radius, 80, 14), Qt::AlignHCenter | Qt::AlignTop,
@@ -488,6 +490,29 @@ void TreeCanvas::paintSteeringMark(QPainter& p, QPointF c, double radius, const 
     }
 }
 
+void TreeCanvas::paintTrustBadge(QPainter& p, QPointF c, double radius, const NodeSnapshot& n) {
+    const auto trust = speedupTrust(n);
+    if (trust != SpeedupTrust::Noisy && trust != SpeedupTrust::Unsure) return;
+    drawTrustBadge(p, QPointF(c.x() - radius * 0.85, c.y() - radius * 0.85), std::max(5.0, radius * 0.42), trust);
+    drawnBadges_.emplace_back(n.id, trust);
+}
+
+void TreeCanvas::drawTrustBadge(QPainter& p, QPointF at, double r, SpeedupTrust trust) const {
+    // Amber as a warning, the same in light and dark themes; its text dark on it.
+    p.setPen(QPen(QColor(0x8a, 0x5a, 0x00), 1));
+    p.setBrush(QColor(0xff, 0xc1, 0x07));
+    p.drawEllipse(at, r, r);
+    QFont f = p.font();
+    f.setPixelSize(static_cast<int>(std::max(8.0, r * 1.6)));
+    f.setBold(true);
+    const QFont before = p.font();
+    p.setFont(f);
+    p.setPen(QColor(0x3a, 0x26, 0x00));
+    p.drawText(QRectF(at.x() - r, at.y() - r, 2 * r, 2 * r), Qt::AlignCenter,
+               trust == SpeedupTrust::Unsure ? QStringLiteral("?") : QStringLiteral("±"));
+    p.setFont(before);
+}
+
 // Speedup labels without collisions: the selected node's first, then the
 // best path's, then by speedup; a label that would overlap one already drawn
 // is left out (the node's tooltip still says it).
@@ -534,7 +559,7 @@ void TreeCanvas::paintLabels(QPainter& p, std::vector<NodeLabel>& labels) {
 }
 
 QRectF TreeCanvas::legendRect() const {
-    const double h = legendExpanded_ ? 114 : 34;
+    const double h = legendExpanded_ ? 130 : 34;
     return QRectF(8, height() - h - 8, 264, h);
 }
 
@@ -587,6 +612,13 @@ void TreeCanvas::paintLegend(QPainter& p) {
     paintSteeringMark(p, QPointF(ramp.left() + 82, y + 10), 4, sticky);
     p.setPen(palette().color(QPalette::Text));
     p.drawText(QPointF(ramp.left() + 96, y + 4), tr("pinned (sticky)"));
+    // The noise badges.
+    drawTrustBadge(p, QPointF(ramp.left() + 2, y + 17), 5, SpeedupTrust::Unsure);
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QPointF(ramp.left() + 12, y + 21), tr("holds 1× (95 %)"));
+    drawTrustBadge(p, QPointF(ramp.left() + 102, y + 17), 5, SpeedupTrust::Noisy);
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QPointF(ramp.left() + 112, y + 21), tr("noisy"));
     p.setBrush(Qt::NoBrush);
 }
 
@@ -764,6 +796,7 @@ bool TreeCanvas::event(QEvent* event) {
         text += n->speedup > 0 ? tr(" · %1×").arg(n->speedup, 0, 'g', 4) : tr(" · checked, not timed");
     if (n->pinned) text += n->pinOnce ? tr(" · pinned once") : tr(" · pinned");
     if (n->boost != 0) text += tr(" · boost %1").arg(n->boost, 0, 'g', 3);
+    if (const QString trust = trustText(*n); !trust.isEmpty()) text += QLatin1Char('\n') + trust;
     QToolTip::showText(help->globalPos(), text, this);
     return true;
 }

@@ -82,6 +82,8 @@ class TreeCanvas : public QWidget {
 
     // Where the last paint drew speedup labels (none overlap; tests read them).
     const std::vector<QRectF>& drawnLabels() const { return drawnLabels_; }
+    // The nodes the last paint badged as noisy or unsure (speedupTrust), with the badge.
+    const std::vector<std::pair<qint64, SpeedupTrust>>& drawnBadges() const { return drawnBadges_; }
     // Level of detail: past kMaxDrawn nodes in view, the last paint drew the
     // subtrees below a depth as summary glyphs (listed here) and only the
     // nodes above it one by one (how many: drawnNodes()).
@@ -128,6 +130,9 @@ class TreeCanvas : public QWidget {
     static void paintGlyphShape(QPainter& p, NodeGlyph glyph, QPointF center, double radius, const QRectF& box);
     void paintLabels(QPainter& p, std::vector<NodeLabel>& labels);
     void paintSteeringMark(QPainter& p, QPointF center, double radius, const NodeSnapshot& n) const;
+    // A small badge at the node's upper left when its speedup is noisy or unsure.
+    void paintTrustBadge(QPainter& p, QPointF center, double radius, const NodeSnapshot& n);
+    void drawTrustBadge(QPainter& p, QPointF at, double radius, SpeedupTrust trust) const;
     void paintMinimap(QPainter& p);
     QRectF minimapRect() const;
     QRectF minimapToggleRect() const;
@@ -138,6 +143,7 @@ class TreeCanvas : public QWidget {
     qint64 selected_ = 0;
     double scale_ = 24; // pixels per layout column
     std::vector<QRectF> drawnLabels_;
+    std::vector<std::pair<qint64, SpeedupTrust>> drawnBadges_;
     std::vector<SubtreeGlyph> subtreeGlyphs_;
     std::vector<int> drawnIndex_; // the last paint's node-by-node indices, when it aggregated (else empty)
     std::vector<int> everyIndex_; // 0 .. placed().size() - 1, kept between paints

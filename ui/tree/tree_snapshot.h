@@ -38,6 +38,16 @@ using NodeBatch = QVector<NodeSnapshot>;
 // The glyph's name as the workbench shows it.
 QString glyphLabel(NodeGlyph glyph);
 
+// How far a correct node's speedup can be trusted, from its 95 % interval:
+// Unsure when the interval holds 1× (not told apart from the reference),
+// Noisy when its ends are more than kNoisyRatio apart, Apart otherwise;
+// Unknown without an interval. The tree badges the first two.
+enum class SpeedupTrust { Unknown, Apart, Noisy, Unsure };
+inline constexpr double kNoisyRatio = 1.5;
+SpeedupTrust speedupTrust(const NodeSnapshot& node);
+// The interval in words for a tool tip ("" without one).
+QString trustText(const NodeSnapshot& node);
+
 } // namespace kw::ui
 
 Q_DECLARE_METATYPE(kw::ui::NodeSnapshot)

@@ -50,7 +50,8 @@ ProgressOverlayDialog::ProgressOverlayDialog(const std::filesystem::path& databa
         else
             curves = std::move(*read);
         QMetaObject::invokeMethod(
-            qApp, [self, curves = std::move(curves), error] {
+            qApp,
+            [self, curves = std::move(curves), error] {
                 if (self) self->showCurves(curves, error);
             },
             Qt::QueuedConnection);

@@ -20,9 +20,9 @@ NotesOutcome apply(const std::filesystem::path& database, qint64 id, const searc
 
 NotesOutcome renameSearch(QWidget* parent, const std::filesystem::path& database, const SearchRow& row) {
     bool ok = false;
-    const QString name = QInputDialog::getText(parent, QObject::tr("Rename search %1").arg(row.id),
-                                               QObject::tr("Name (empty: none, the list shows its problem):"), QLineEdit::Normal,
-                                               row.label, &ok);
+    const QString name =
+        QInputDialog::getText(parent, QObject::tr("Rename search %1").arg(row.id),
+                              QObject::tr("Name (empty: none, the list shows its problem):"), QLineEdit::Normal, row.label, &ok);
     if (!ok || name == row.label) return {};
     search::NotesChange change;
     change.label = name.trimmed().toStdString();
