@@ -910,6 +910,45 @@ class TestSearchTree : public QObject {
         QVERIFY(refused.error().message.find("nothing changed") != std::string::npos);
     }
 
+    // A pruned node's Node tab says who pruned it, when, and what it did;
+    // every command on the node is listed there as on the Steering tab.
+    void aPrunedNodeSaysWhy() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.filePath(QStringLiteral("ws.db")).toStdString());
+        Workspace ws(path);
+        QVERIFY(ws.db && ws.searchId);
+        store::SearchStore ss(*ws.db);
+        const auto root = ws.addNode(0, 1, "done"), child = ws.addNode(*root, 2, "done");
+        QVERIFY(root && child);
+        const auto prune = ss.postCommand(ws.searchId, "prune", R"({"node": )" + std::to_string(*root) + "}", "cli");
+        QVERIFY(prune);
+        QVERIFY(ss.markCommand(*prune, "pruned node #1 (its subtree takes no more expansions)"));
+        QVERIFY(ss.postCommand(ws.searchId, "hint", R"({"node": )" + std::to_string(*root) + R"(, "text": "try VEC=8"})",
+                               "workbench"));
+        auto nodes = ss.loadNodesById(ws.searchId, {*root});
+        QVERIFY(nodes && nodes->size() == 1);
+        (*nodes)[0].pruned = true;
+        QVERIFY(ss.updateNodeFlags((*nodes)[0]));
+
+        SearchView view(path, ws.searchId);
+        auto* info = view.findChild<QTextBrowser*>(QStringLiteral("nodeInfo"));
+        QVERIFY(info);
+        QTRY_COMPARE_WITH_TIMEOUT(view.canvas()->layout().size(), 2, 5000);
+        QVERIFY(view.canvas()->selectNode(*root));
+        QTRY_VERIFY_WITH_TIMEOUT(info->toPlainText().contains(QStringLiteral("by cli at")), 5000);
+        const QString text = info->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("pruned node #1 (its subtree takes no more expansions)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("hint by workbench")) && text.contains(QStringLiteral(": pending")),
+                 qPrintable(text));
+        if (const char* out = std::getenv("KW_SCREENSHOT_DIR")) {
+            info->resize(520, 300);
+            info->grab().save(QString::fromUtf8(out) + "/node-pruned-why.png");
+        }
+        QVERIFY(view.canvas()->selectNode(*child)); // steered through its parent only: no rows of its own
+        QTRY_VERIFY_WITH_TIMEOUT(info->toPlainText().contains(QStringLiteral("Node #2")), 5000);
+        QVERIFY(!info->toPlainText().contains(QStringLiteral("steered")));
+    }
+
     // Steering closes when the search ends (buttons disabled, commands refused
     // here), also for a search that had ended before it was opened; a
     // refused hint comes back with its text.

@@ -58,7 +58,15 @@
 #include <algorithm>
 
 namespace kw::ui {
-namespace {} // namespace
+namespace {
+
+// An ISO 8601 time as its clock reading: 2026-11-29T03:12:45.123Z -> 03:12:45.
+QString clockOf(const std::string& iso) {
+    const auto t = iso.find('T');
+    return QString::fromStdString(t == std::string::npos ? iso : iso.substr(t + 1, 8));
+}
+
+} // namespace
 
 SearchView::SearchView(std::filesystem::path database, qint64 searchId, QWidget* parent)
     : QWidget(parent), database_(std::move(database)), searchId_(searchId) {
@@ -194,6 +202,7 @@ void SearchView::buildInspector() {
     inspector_ = new QTabWidget(this);
     inspector_->setObjectName(QStringLiteral("inspector"));
     nodeInfo_ = new QTextBrowser(inspector_);
+    nodeInfo_->setObjectName(QStringLiteral("nodeInfo"));
     auto* codePage = new QWidget(inspector_);
     auto* codeLayout = new QVBoxLayout(codePage);
     codeLayout->setContentsMargins(0, 0, 0, 0);
@@ -409,6 +418,17 @@ void SearchView::findNode() {
 void SearchView::showNode(qint64 id) {
     const NodeSnapshot* n = canvas_->layout().node(id);
     if (!n) return;
+    showNodeInfo(*n);
+    // The rest comes from the workspace, read off this thread; the newest request wins.
+    const QString loading = tr("<p><i>Reading node %1…</i></p>").arg(nodeLabel(id));
+    evaluation_->setHtml(loading);
+    llm_->setHtml(loading);
+    profile_->setHtml(loading);
+    loader_->requestNode(id);
+}
+
+void SearchView::showNodeInfo(const NodeSnapshot& node) {
+    const NodeSnapshot* n = &node;
     QString html = QStringLiteral("<h3>Node %1</h3><table>").arg(nodeLabel(n->id));
     auto row = [&](const QString& k, const QString& v) {
         html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v);
@@ -429,16 +449,30 @@ void SearchView::showNode(qint64 id) {
     if (!n->hint.isEmpty()) row(tr("hint"), htmlEscaped(n->hint));
     if (n->pinned) row(tr("pinned"), n->pinOnce ? tr("for its next expansion") : tr("until unpinned (sticky)"));
     if (n->boost != 0) row(tr("boost"), QString::number(n->boost, 'g', 3));
+    // Who steered this node, when, and what it did (the Steering tab, this node's rows).
+    const inspect::SteeringEntry* lastPrune = nullptr;
+    QStringList steered;
+    for (const auto& e : steeringEntries_) {
+        if (e.node != n->seq) continue;
+        if (e.verb == "prune" && !e.appliedAt.empty()) lastPrune = &e;
+        const QString by = e.origin.empty() ? tr("not recorded") : QString::fromStdString(e.origin);
+        QString line = tr("%1 by %2, posted %3 UTC").arg(QString::fromStdString(e.verb), by, clockOf(e.postedAt));
+        if (!e.detail.empty()) line += QStringLiteral(" (%1)").arg(QString::fromStdString(e.detail));
+        line += e.appliedAt.empty() ? tr(": pending") : QStringLiteral(": %1").arg(QString::fromStdString(e.outcome));
+        steered << htmlEscaped(line);
+    }
+    if (n->pruned)
+        row(tr("pruned"), lastPrune
+                              ? htmlEscaped(tr("by %1 at %2 UTC: %3")
+                                                .arg(lastPrune->origin.empty() ? tr("an unrecorded origin")
+                                                                               : QString::fromStdString(lastPrune->origin),
+                                                     clockOf(lastPrune->appliedAt), QString::fromStdString(lastPrune->outcome)))
+                              : tr("its subtree takes no more expansions (no prune command of this node is "
+                                   "recorded: an ancestor's prune covers it)"));
+    if (!steered.isEmpty()) row(tr("steered"), steered.join(QStringLiteral("<br>")));
     html += QStringLiteral("</table>");
     if (!n->message.isEmpty()) html += QStringLiteral("<p>%1</p>").arg(htmlEscaped(n->message));
-
     nodeInfo_->setHtml(html);
-    // The rest comes from the workspace, read off this thread; the newest request wins.
-    const QString loading = tr("<p><i>Reading node %1…</i></p>").arg(nodeLabel(id));
-    evaluation_->setHtml(loading);
-    llm_->setHtml(loading);
-    profile_->setHtml(loading);
-    loader_->requestNode(id);
 }
 
 void SearchView::showCodeText() {
@@ -726,15 +760,13 @@ void SearchView::refreshNodeTable() {
 // The search's steering timeline: one row a command, oldest first, with who
 // posted it (CLI or workbench), when, and what applying it did.
 void SearchView::showSteering(const SteeringTimeline& steering) {
+    steeringEntries_ = steering;
+    if (const NodeSnapshot* n = canvas_->layout().node(canvas_->selectedId())) showNodeInfo(*n);
     if (steering.empty()) {
         steering_->setHtml(tr("<p><i>Nobody has steered this search.</i></p>"));
         return;
     }
-    const auto clock = [](const std::string& iso) {
-        // 2026-11-29T03:12:45.123Z -> 03:12:45
-        const auto t = iso.find('T');
-        return QString::fromStdString(t == std::string::npos ? iso : iso.substr(t + 1, 8));
-    };
+    const auto clock = clockOf;
     QString html = tr("<table cellpadding='3'><tr><th align='left'>posted (UTC)</th><th align='left'>by</th>"
                       "<th align='left'>command</th><th align='left'>applied</th><th align='left'>outcome</th></tr>");
     for (const auto& e : steering) {

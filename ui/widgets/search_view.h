@@ -91,6 +91,8 @@ class SearchView : public QWidget {
     void onBatch(const NodeBatch& batch);
     QString bestIntervalText(const TreeLayout& layout) const;
     void showNode(qint64 id);
+    // The Node tab's summary from the snapshot and the steering timeline held.
+    void showNodeInfo(const NodeSnapshot& node);
     void applyFilter();
     void findNode();
     // A node as the user sees it: "#N", its number in this search.
@@ -143,6 +145,7 @@ class SearchView : public QWidget {
     BreakdownPlot* breakdown_ = nullptr;
     QTextBrowser* llm_ = nullptr;
     QTextBrowser* steering_ = nullptr; // who steered the search, how and when
+    SteeringTimeline steeringEntries_; // the last timeline read, for the Node tab's "steered" rows
     DetailLoader* loader_ = nullptr;
     QString ended_;
     qint64 evaluations_ = 0, budget_ = 0;
