@@ -5,6 +5,7 @@
 #include "executor_options.h"
 #include "exit_codes.h"
 #include "search_notes_command.h"
+#include "search_retime_command.h"
 #include "synth/llm_setup.h"
 #include "util/json_text.h"
 #include "verdict_printer.h"
@@ -70,6 +71,8 @@ const char* kSearchHelp = R"(usage: kernelwright-cli search COMMAND ...
   show ID [--all]                        the tree as text and the best node
   calls ID [--node N] [--full]           the LLM calls: model, tokens, cost, reply
                                          (nodes by their number in the search, #N)
+  retime ID NODE... [--time-budget S]    time nodes again alone (2 s a shape), beside
+                                         what the search measured
   export ID --best FILE                  the best kernel, its params baked in
                                          (export best ID --out DIR adds its results; see export --help)
 
@@ -692,6 +695,7 @@ int runSearchCommand(const std::vector<std::string>& argv, const GlobalOptions& 
     if (verb == "resume") return resume(*args, global);
     if (verb == "list") return list(*args, global);
     if (isSearchNotesVerb(verb)) return runSearchNotesVerb(verb, *args, global);
+    if (verb == "retime") return runSearchRetime(*args, global);
     if (verb == "show") return show(*args, global);
     if (verb == "export") return exportBest(*args, global);
     if (verb == "calls") return calls(*args, global);

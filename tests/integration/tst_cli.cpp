@@ -10,6 +10,7 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
+#include <QtCore/QRegularExpression>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -392,6 +393,13 @@ class TestCli : public QObject {
         QCOMPARE(badTag.code, 2);
         QVERIFY2(badTag.err.contains("no spaces or commas") && badTag.err.contains("nothing changed"), qPrintable(badTag.err));
         QCOMPARE(run({"search", "rename", "7", "x"}).code, 2);
+
+        // Nodes timed again alone: a check-only node gets its first speedup there.
+        const auto retimed = run({"search", "retime", "1", "#1", "--time-budget", "0.2"});
+        QVERIFY2(retimed.code == 0 && retimed.out.contains(QRegularExpression("#1  -\\s+[0-9.]+x \\([0-9.]+-[0-9.]+\\)\\s+ok")),
+                 qPrintable(retimed.out + retimed.err));
+        const auto noNode = run({"search", "retime", "1", "#9"});
+        QVERIFY2(noNode.code == 2 && noNode.err.contains("has no node #9"), qPrintable(noNode.err));
 
         QCOMPARE(run({"search", "archive", "1"}).code, 0);
         list = run({"search", "list"});

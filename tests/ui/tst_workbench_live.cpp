@@ -22,6 +22,7 @@
 #include "util/files.h"
 #include "widgets/node_compare_dialog.h"
 #include "widgets/progress_overlay_dialog.h"
+#include "widgets/retime_dialog.h"
 #include "widgets/search_notes_actions.h"
 #include "widgets/search_view.h"
 #include "widgets/suite_view.h"
@@ -233,6 +234,33 @@ class TestWorkbenchLive : public QObject {
         window.refreshSearches();
         QCOMPARE(model->rowCount(), 1);
         QCOMPARE(model->archivedHidden(), 0);
+
+        // Re-time Alone: the best node and a runner-up timed again, one after
+        // another, beside what the search measured; nothing to re-time in a
+        // selection without a correct, timed node.
+        ui::SearchView view(ws.toStdString(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(view.canvas()->layout().size(), 4, 10000);
+        const qint64 best = view.canvas()->layout().bestId();
+        qint64 other = 0;
+        for (const auto& placed : view.canvas()->layout().placed())
+            if (placed.id != best) other = placed.id;
+        QVERIFY(best && other);
+        QVERIFY(!view.retimeAlone({}));
+        auto* retime = view.retimeAlone({other, best});
+        QVERIFY(retime);
+        QSignalSpy ended(retime, &ui::RetimeDialog::allTimed);
+        QVERIFY(ended.wait(120000));
+        QCOMPARE(retime->rows().size(), std::size_t(2));
+        for (const auto& row : retime->rows()) {
+            QCOMPARE(row.status, std::string("ok"));
+            QVERIFY(row.inSearch > 0 && row.alone > 0);
+            QVERIFY2(row.aloneInterval.first > 0 && row.aloneInterval.first <= row.alone && row.alone <= row.aloneInterval.second,
+                     qPrintable(
+                         QStringLiteral("%1 (%2-%3)").arg(row.alone).arg(row.aloneInterval.first).arg(row.aloneInterval.second)));
+        }
+        QVERIFY(retime->rows()[0].seq < retime->rows()[1].seq); // in the order of their numbers
+        if (const char* out = std::getenv("KW_SCREENSHOT_DIR")) retime->grab().save(QString::fromUtf8(out) + "/retime-alone.png");
+        retime->close();
     }
 
     // The Searches and Recent evaluations docks follow the workspace with no

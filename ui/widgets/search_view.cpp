@@ -22,6 +22,7 @@
 #include "widgets/llm_call_html.h"
 #include "widgets/node_compare_dialog.h"
 #include "widgets/profile_html.h"
+#include "widgets/retime_dialog.h"
 
 #include <nlohmann/json.hpp>
 
@@ -653,8 +654,15 @@ QWidget* SearchView::buildNodeTable() {
     compare_->setText(tr("Compare"));
     compare_->setToolTip(tr("Select two rows (Ctrl+click) to compare their nodes"));
     compare_->setEnabled(false);
+    retime_ = new QToolButton(page);
+    retime_->setObjectName(QStringLiteral("retimeSelected"));
+    retime_->setText(tr("Re-time Alone"));
+    retime_->setToolTip(tr("Time the selected correct nodes again, one after another on this machine, 2 s a shape: "
+                           "a steadier number than the search's, beside it"));
+    retime_->setEnabled(false);
     bar->addWidget(tableStatus_);
     bar->addWidget(tableText_, 1);
+    bar->addWidget(retime_);
     bar->addWidget(compare_);
     column->addLayout(bar);
     nodeModel_ = new NodeTableModel(page);
@@ -688,11 +696,18 @@ QWidget* SearchView::buildNodeTable() {
     connect(nodeTable_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         const auto rows = nodeTable_->selectionModel()->selectedRows();
         compare_->setEnabled(rows.size() == 2);
+        retime_->setEnabled(!rows.isEmpty());
         const auto current = nodeTable_->currentIndex();
         if (rows.size() == 1 && current.isValid()) {
             const qint64 id = nodeModel_->rowAt(nodeProxy_->mapToSource(current).row()).id;
             if (id != canvas_->selectedId()) canvas_->selectNode(id);
         }
+    });
+    connect(retime_, &QToolButton::clicked, this, [this] {
+        std::vector<qint64> ids;
+        for (const auto& index : nodeTable_->selectionModel()->selectedRows())
+            ids.push_back(nodeModel_->rowAt(nodeProxy_->mapToSource(index).row()).id);
+        retimeAlone(ids);
     });
     connect(compare_, &QToolButton::clicked, this, [this] {
         const auto rows = nodeTable_->selectionModel()->selectedRows();
@@ -705,6 +720,24 @@ QWidget* SearchView::buildNodeTable() {
 
 void SearchView::showTable() {
     views_->setCurrentIndex(1);
+}
+
+RetimeDialog* SearchView::retimeAlone(const std::vector<qint64>& nodeIds) {
+    // Only correct, timed nodes have a speedup to check; in the order of their numbers.
+    std::vector<std::pair<qint64, qint64>> nodes;
+    for (const qint64 id : nodeIds)
+        if (const NodeSnapshot* n = canvas_->layout().node(id); n && n->glyph == NodeGlyph::Correct && n->speedup > 0)
+            nodes.emplace_back(id, n->seq);
+    std::sort(nodes.begin(), nodes.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (nodes.empty()) {
+        summary_->setText(tr("Re-time alone: choose correct, timed nodes (a failed or check-only node has no speedup to check)"));
+        return nullptr;
+    }
+    auto* dialog = new RetimeDialog(database_, searchId_, std::move(nodes), 2.0, this);
+    dialog->setObjectName(QStringLiteral("retimeDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
 }
 
 NodeCompareDialog* SearchView::compareNodes(qint64 a, qint64 b) {
@@ -940,6 +973,9 @@ void SearchView::nodeMenu(qint64 id, QPoint globalPos) {
         }
     menu.setToolTipsVisible(true);
     menu.addSeparator();
+    auto* retime = menu.addAction(tr("Re-time Alone…"), this, [this, id] { retimeAlone({id}); });
+    if (n->glyph != NodeGlyph::Correct || n->speedup <= 0) retime->setEnabled(false);
+    retime->setToolTip(tr("Time this node again on this machine, 2 s a shape, with nothing else timed beside it"));
     menu.addAction(tr("Test Knowledge Retrieval…"), this, [this, id] { emit retrievalRequested(searchId_, id); });
     menu.addAction(tr("Collapse / expand subtree"), this, [this, id] { canvas_->toggleCollapsed(id); });
     // Nothing moves under the menu, nor under a dialog one of its actions opens.

@@ -36,6 +36,7 @@ namespace kw::ui {
 
 class CodeView;
 class NodeCompareDialog;
+class RetimeDialog;
 class NodeFilterProxy;
 class NodeTableModel;
 class ParamPlot;
@@ -69,6 +70,8 @@ class SearchView : public QWidget {
     bool steer(const search::SteeringCommand& command);
     // Any two nodes side by side (the node table's Compare); null when either is unknown.
     NodeCompareDialog* compareNodes(qint64 a, qint64 b);
+    // Times the given nodes again alone (the tree's menu, the table's selection); nullptr when none is correct.
+    RetimeDialog* retimeAlone(const std::vector<qint64>& nodeIds);
     QTableView* nodeTable() const { return nodeTable_; }
     void showTable(); // the Table tab instead of the tree
     // The hint dialog (the node menu's Hint…); a refused hint brings it back
@@ -161,6 +164,7 @@ class SearchView : public QWidget {
     QTableView* nodeTable_ = nullptr;
     QComboBox* tableStatus_ = nullptr;
     QLineEdit* tableText_ = nullptr;
+    QToolButton* retime_ = nullptr;
     QToolButton* compare_ = nullptr;
     QString lastRefusal_;                       // why the last steering command was refused
     std::vector<QToolButton*> steeringButtons_; // pause, resume, stop, budget
