@@ -65,9 +65,9 @@ int runSearchRetime(const Args& args, const GlobalOptions& global) {
         for (std::size_t i = 2; i < pos.size(); ++i) {
             const std::string number = pos[i][0] == '#' ? pos[i].substr(1) : pos[i];
             const long long seq = std::strtoll(number.c_str(), &end, 10);
-            auto id = number.empty() || *end ? Result<std::int64_t>(makeError(ErrorCode::Validation,
-                                                                              "'" + pos[i] + "' is not a node number (#N)"))
-                                             : store.nodeIdOfNumber(request.searchId, seq);
+            auto id = number.empty() || *end
+                          ? Result<std::int64_t>(makeError(ErrorCode::Validation, "'" + pos[i] + "' is not a node number (#N)"))
+                          : store.nodeIdOfNumber(request.searchId, seq);
             if (!id) {
                 std::fprintf(stderr, "search retime: %s\n", id.error().message.c_str());
                 return kExitUsage;

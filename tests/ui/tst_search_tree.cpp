@@ -220,6 +220,33 @@ class TestSearchTree : public QObject {
         QVERIFY(TreeCanvas::speedupColor(4, 4) != TreeCanvas::speedupColor(1.1, 4));
     }
 
+    // Follow-live: new nodes come into view until the user moves the view
+    // (here a zoom key); then the view stays where the user put it, until Fit (F).
+    void viewFollowsTheGrowingTreeUntilMoved() {
+        TreeCanvas canvas;
+        canvas.resize(800, 500);
+        canvas.applyBatch({node(1, 0)});
+        QVERIFY(canvas.following());
+        const auto inView = [&](qint64 id) { return QRectF(canvas.rect()).contains(canvas.toScreen(at(canvas.layout(), id))); };
+        NodeBatch wide;
+        for (qint64 id = 2; id <= 40; ++id) wide.push_back(node(id, 1, NodeGlyph::Correct, 1.0 + id / 10.0));
+        canvas.applyBatch(wide);
+        for (qint64 id = 1; id <= 40; ++id) QVERIFY2(inView(id), qPrintable(QStringLiteral("node %1 out of view").arg(id)));
+        QTest::keyClick(&canvas, Qt::Key_Plus);
+        QTest::keyClick(&canvas, Qt::Key_Plus);
+        QVERIFY(!canvas.following());
+        const double scale = canvas.scale();
+        const QPointF origin = canvas.toScreen(QPointF(0, 0));
+        NodeBatch more;
+        for (qint64 id = 41; id <= 60; ++id) more.push_back(node(id, 2));
+        canvas.applyBatch(more);
+        QCOMPARE(canvas.scale(), scale); // the user's view stays
+        QCOMPARE(canvas.toScreen(QPointF(0, 0)), origin);
+        QTest::keyClick(&canvas, Qt::Key_F);
+        QVERIFY(canvas.following());
+        for (qint64 id = 1; id <= 60; ++id) QVERIFY(inView(id));
+    }
+
     // A speedup whose 95 % interval holds 1x is badged "?", one whose ends
     // are far apart "±"; a tight one and one never timed are not.
     void noisySpeedupsAreBadged() {

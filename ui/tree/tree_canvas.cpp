@@ -61,6 +61,7 @@ void TreeCanvas::applyBatch(const NodeBatch& batch) {
         update();
         return;
     }
+    const int before = layout_.size();
     if (!waiting_.isEmpty()) {
         NodeBatch all = std::move(waiting_);
         waiting_.clear();
@@ -69,11 +70,17 @@ void TreeCanvas::applyBatch(const NodeBatch& batch) {
     } else {
         layout_.apply(batch);
     }
-    if (!fitted_) {
+    // Follow-live: new nodes (and so a new best) come into view until the user moves it.
+    if (!fitted_ || (following_ && layout_.size() > before)) {
         fitToView();
         fitted_ = true;
     }
     update();
+}
+
+void TreeCanvas::followTree() {
+    following_ = true;
+    fitToView();
 }
 
 void TreeCanvas::holdLayout(bool hold) {
@@ -107,6 +114,7 @@ void TreeCanvas::clearTree() {
     layout_.clear();
     selected_ = 0;
     fitted_ = false;
+    following_ = true;
     update();
 }
 
@@ -123,6 +131,7 @@ bool TreeCanvas::selectNode(qint64 id) {
     const int i = layout_.indexOf(id);
     if (i < 0) return false;
     selected_ = id;
+    following_ = false; // the view is the user's now
     // Zoomed in far enough to read the node's label (a radius of 9 px) when the
     // view is fitted to a large tree, then centred.
     constexpr double kReadable = 9 / 0.35;
@@ -704,6 +713,7 @@ void TreeCanvas::paintMinimap(QPainter& p) {
 
 void TreeCanvas::wheelEvent(QWheelEvent* event) {
     const double steps = event->angleDelta().y() / 120.0;
+    following_ = false;
     zoomBy(std::pow(1.2, steps), event->position());
     event->accept();
 }
@@ -726,6 +736,7 @@ void TreeCanvas::mousePressEvent(QMouseEvent* event) {
         const QPointF target((event->position().x() - mm.left()) / mm.width() * b.width(),
                              (event->position().y() - mm.top()) / mm.height() * b.height());
         offset_ += QPointF(width() / 2.0, height() / 2.0) - toScreen(target);
+        following_ = false;
         update();
         return;
     }
@@ -743,6 +754,7 @@ void TreeCanvas::mouseMoveEvent(QMouseEvent* event) {
     pointerInside_ = true;
     lastPointerMove_.start();
     if (!dragFrom_) return;
+    if (event->position() != *dragFrom_) following_ = false;
     offset_ += event->position() - *dragFrom_;
     dragFrom_ = event->position();
     update();
@@ -804,13 +816,15 @@ bool TreeCanvas::event(QEvent* event) {
 void TreeCanvas::keyPressEvent(QKeyEvent* event) {
     switch (event->key()) {
     case Qt::Key_F:
-        fitToView();
+        followTree();
         break;
     case Qt::Key_Plus:
     case Qt::Key_Equal:
+        following_ = false;
         zoomBy(1.25, QPointF(width() / 2.0, height() / 2.0));
         break;
     case Qt::Key_Minus:
+        following_ = false;
         zoomBy(0.8, QPointF(width() / 2.0, height() / 2.0));
         break;
     case Qt::Key_B:
@@ -831,7 +845,10 @@ void TreeCanvas::keyPressEvent(QKeyEvent* event) {
         selected_ = next;
         // Pan only when the node would leave the view, so stepping along a row does not jump.
         const QPointF at = toScreen(layout_.placed()[static_cast<std::size_t>(layout_.indexOf(next))].center);
-        if (!QRectF(rect()).adjusted(24, 24, -24, -24).contains(at)) offset_ += QPointF(width() / 2.0, height() / 2.0) - at;
+        if (!QRectF(rect()).adjusted(24, 24, -24, -24).contains(at)) {
+            offset_ += QPointF(width() / 2.0, height() / 2.0) - at;
+            following_ = false;
+        }
         update();
         emit nodeSelected(next);
         break;

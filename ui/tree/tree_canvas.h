@@ -68,6 +68,11 @@ class TreeCanvas : public QWidget {
     // Selects and centres a node; false when there is no such node.
     bool selectNode(qint64 id);
     void fitToView();
+    // Fits, and keeps fitting as new nodes arrive (follow-live) until the
+    // user moves the view: a zoom, a drag, the minimap, keys or a node
+    // selected elsewhere stop it; Fit (F) starts it again.
+    void followTree();
+    bool following() const { return following_; }
     void zoomBy(double factor, QPointF anchor);
     void toggleCollapsed(qint64 id);
     // The node an arrow key leads to from id: Up the parent, Down the first
@@ -155,7 +160,8 @@ class TreeCanvas : public QWidget {
     double rowPixels_ = 2.2;     // a depth row is this many columns tall
     QPointF offset_{20, 20};     // screen position of layout (0, 0)
     std::optional<QPointF> dragFrom_;
-    bool fitted_ = false; // the first batch fits; after that the user's view stays
+    bool fitted_ = false;   // the first batch fits; after that the user's view stays
+    bool following_ = true; // new nodes refit the view (followTree) until the user moves it
     // Stable layout under the pointer.
     void releaseIfFree();
     NodeBatch waiting_; // new nodes held back, in arrival order

@@ -30,9 +30,9 @@ RetimeDialog::RetimeDialog(const std::filesystem::path& database, qint64 searchI
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("retimeStatus"));
     status_->setWordWrap(true);
-    status_->setText(tr("Timing %n node(s) again, one after another on this machine, %1 s a shape, with no cached result…",
-                        nullptr, total_)
-                         .arg(timeBudgetS, 0, 'g', 3));
+    status_->setText(
+        tr("Timing %n node(s) again, one after another on this machine, %1 s a shape, with no cached result…", nullptr, total_)
+            .arg(timeBudgetS, 0, 'g', 3));
     table_ = new QTableWidget(total_, 4, this);
     table_->setHorizontalHeaderLabels({tr("Node"), tr("In the search (95 %)"), tr("Alone (95 %)"), tr("Verdict")});
     table_->verticalHeader()->hide();
@@ -60,7 +60,8 @@ RetimeDialog::RetimeDialog(const std::filesystem::path& database, qint64 searchI
             request,
             [self](const search::RetimeRow& row) {
                 QMetaObject::invokeMethod(
-                    qApp, [self, row] {
+                    qApp,
+                    [self, row] {
                         if (self) self->showRow(row);
                     },
                     Qt::QueuedConnection);
@@ -68,7 +69,8 @@ RetimeDialog::RetimeDialog(const std::filesystem::path& database, qint64 searchI
             token);
         const QString error = done ? QString() : QString::fromStdString(done.error().message);
         QMetaObject::invokeMethod(
-            qApp, [self, error] {
+            qApp,
+            [self, error] {
                 if (self) self->showEnd(error);
             },
             Qt::QueuedConnection);

@@ -111,7 +111,8 @@ QHBoxLayout* SearchView::buildToolbar() {
         bar->addWidget(b);
         return b;
     };
-    button(tr("Fit"), tr("Fit the tree into the view (F)"), [this] { canvas_->fitToView(); });
+    button(tr("Fit"), tr("Fit the tree into the view and keep new nodes in it until you move the view (F)"),
+           [this] { canvas_->followTree(); });
     button(tr("Best"), tr("Select and centre the best node (B)"), [this] {
         if (canvas_->layout().bestId()) canvas_->selectNode(canvas_->layout().bestId());
     });
