@@ -1,9 +1,11 @@
 #include "report/search_report.h"
 
+#include "eval/evaluation_result.h"
 #include "profile/provenance.h"
 #include "report/standalone_kernel.h"
 #include "report/tree_shape.h"
 #include "report/tree_svg.h"
+#include "store/evaluation_store.h"
 #include "store/profile_store.h"
 #include "store/search_store.h"
 #include "util/format.h"
@@ -12,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace kw::report {
 namespace {
@@ -60,6 +63,45 @@ std::string provenanceCell(const store::Database& db, std::int64_t evaluationId)
     return p ? "own " + num("%.0f", 100 * p->ownShare()) + " %" : "-";
 }
 
+// Where the best node was measured (host, CPU or GPU, compiler, flags, as
+// its judge reported them) and its times shape by shape: the candidate and
+// every baseline with their medians and spread, the speedup with its 95 %
+// interval. Empty when the node has no stored result.
+std::string bestNodeDetail(const store::Database& db, std::int64_t evaluationId) {
+    if (evaluationId <= 0) return "";
+    auto rec = store::EvaluationStore(db).find(evaluationId);
+    if (!rec) return "";
+    auto r = eval::parseResultJson(rec->resultJson);
+    if (!r) return "";
+    std::string html = "<h2>Where it was measured</h2>\n<table>";
+    for (auto it = r->env.begin(); it != r->env.end(); ++it) {
+        if (it.value().is_object() || it.value().is_array()) continue; // isolation details: below
+        html += "<tr><th>" + markupEscape(it.key()) + "</th><td>" +
+                markupEscape(it.value().is_string() ? it.value().get<std::string>() : it.value().dump()) + "</td></tr>";
+    }
+    if (r->env.contains("isolation") && r->env["isolation"].is_object())
+        html += "<tr><th>isolation</th><td><code>" + markupEscape(r->env["isolation"].dump()) + "</code></td></tr>";
+    html += "</table>\n";
+    if (r->timing.empty()) return html;
+    html += "<h2>Best node, shape by shape</h2>\n<table><tr><th>shape</th><th>sizes</th><th>candidate median (CV)</th>";
+    for (const auto& b : r->timing.front().baselines) html += "<th>" + markupEscape(b.name) + " median (CV)</th>";
+    html += "<th>speedup over the reference (95 %)</th><th>rounds</th></tr>\n";
+    const auto timed = [](const eval::TimingStats& t) {
+        return markupEscape(formatSeconds(t.median)) + " (" + num("%.1f", 100 * t.cv) + " %)";
+    };
+    for (const auto& t : r->timing) {
+        html += "<tr><td>" + markupEscape(t.shape) + "</td><td><code>" + markupEscape(t.sizes.dump()) + "</code></td><td>" +
+                timed(t.candidate) + "</td>";
+        for (const auto& b : t.baselines) html += "<td>" + timed(b) + "</td>";
+        html += "<td>" + num("%.4g", t.speedup) + "x" +
+                (t.speedupInterval.first > 0
+                     ? " (" + num("%.3g", t.speedupInterval.first) + "-" + num("%.3g", t.speedupInterval.second) + ")"
+                     : std::string()) +
+                "</td><td>" + std::to_string(t.reps) + "</td></tr>\n";
+    }
+    return html + "</table>\n";
+}
+
 } // namespace
 
 Result<std::string> searchReportHtml(const store::Database& db, std::int64_t searchId, int topCandidates) {
@@ -99,15 +141,26 @@ Result<std::string> searchReportHtml(const store::Database& db, std::int64_t sea
                      [](auto* a, auto* b) { return a->speedup.value_or(0) > b->speedup.value_or(0); });
     // Provenance: the share of the profiled call's kernel time in the
     // candidate's own kernels (delegating to a library earns about 1x).
-    html += "<h2>Top candidates</h2>\n<table><tr><th>node</th><th>speedup</th><th>origin</th><th>provenance</th>"
-            "<th>params</th></tr>\n";
+    auto intervals = store.speedupIntervals(searchId);
+    const auto intervalOf = [&](std::int64_t nodeId) -> std::string {
+        if (!intervals) return "-";
+        const auto it = intervals->find(nodeId);
+        return it == intervals->end() ? "-" : num("%.3g", it->second.first) + "-" + num("%.3g", it->second.second);
+    };
+    html += "<h2>Top candidates</h2>\n<table><tr><th>node</th><th>parent</th><th>speedup</th><th>95 % interval</th>"
+            "<th>origin</th><th>provenance</th><th>params</th></tr>\n";
+    std::map<std::int64_t, std::int64_t> seqOf;
+    for (const auto& n : *nodes) seqOf[n.id] = n.seq;
     for (std::size_t i = 0; i < correct.size() && i < static_cast<std::size_t>(std::max(0, topCandidates)); ++i)
-        html += "<tr><td>#" + std::to_string(correct[i]->seq) + "</td><td>" + num("%.4g", correct[i]->speedup.value_or(0)) +
-                "x</td><td>" + markupEscape(correct[i]->origin) + "</td><td>" +
-                markupEscape(provenanceCell(db, correct[i]->evaluationId)) + "</td><td><code>" +
-                markupEscape(correct[i]->paramsJson) + "</code></td></tr>\n";
+        html += "<tr><td>#" + std::to_string(correct[i]->seq) + "</td><td>" +
+                (correct[i]->parentId ? "#" + std::to_string(seqOf[correct[i]->parentId]) : std::string("(root)")) + "</td><td>" +
+                num("%.4g", correct[i]->speedup.value_or(0)) + "x</td><td>" + intervalOf(correct[i]->id) + "</td><td>" +
+                markupEscape(correct[i]->origin) + "</td><td>" + markupEscape(provenanceCell(db, correct[i]->evaluationId)) +
+                "</td><td><code>" + markupEscape(correct[i]->paramsJson) + "</code></td></tr>\n";
     html += "</table>\n";
     if (search->bestNode) {
+        for (const auto& n : *nodes)
+            if (n.id == *search->bestNode) html += bestNodeDetail(db, n.evaluationId);
         auto kernel = standaloneKernel(db, searchId, *search->bestNode);
         html += "<h2>Best kernel (node " + bestNumber + ")</h2>\n<pre>" +
                 markupEscape(kernel ? *kernel : kernel.error().message) + "</pre>\n";

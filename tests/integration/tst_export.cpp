@@ -10,6 +10,8 @@
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include <regex>
+
 #include <sys/stat.h>
 
 #include <fstream>
@@ -176,6 +178,15 @@ class TestExport : public QObject {
         // Provenance is a GPU profile's: a CPU search's nodes read "-".
         QVERIFY(html.find("<th>provenance</th>") != std::string::npos && html.find("<td>-</td>") != std::string::npos);
         QVERIFY(html.find("Best kernel (node ") != std::string::npos);
+        // The machine and compiler the best was measured with, its times shape
+        // by shape with the reference beside them, and each top node's interval and parent.
+        QVERIFY(html.find("<h2>Where it was measured</h2>") != std::string::npos);
+        QVERIFY(html.find("<th>compiler</th>") != std::string::npos && html.find("<th>flags</th>") != std::string::npos);
+        QVERIFY(html.find("<h2>Best node, shape by shape</h2>") != std::string::npos);
+        QVERIFY(html.find("<th>reference median (CV)</th>") != std::string::npos);
+        const auto shapes = html.substr(html.find("<h2>Best node, shape by shape</h2>"), 900);
+        QVERIFY2(std::regex_search(shapes, std::regex("<td>large</td>.*x \\([0-9.]+-[0-9.]+\\)</td>")), shapes.c_str());
+        QVERIFY(html.find("<th>95 % interval</th>") != std::string::npos && html.find("<td>(root)</td>") != std::string::npos);
         QVERIFY2(html.find("src=\"http") == std::string::npos && html.find("<script") == std::string::npos,
                  "the report is self-contained");
         // Bad input: a search that is not there, no --out.
