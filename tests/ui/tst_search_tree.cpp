@@ -661,6 +661,30 @@ class TestSearchTree : public QObject {
         plot.showParams(std::vector<NodeSnapshot>(nodes.begin(), nodes.end()));
         QCOMPARE(plot.linesDrawn(), 6);
         QCOMPARE(plot.importance().front().name, std::string("VEC"));
+
+        // Brushing: a click on the VEC axis at 8 keeps the two VEC=8 lines;
+        // ORDER=b as well keeps one; the filter is the node table's.
+        QSignalSpy brushed(&plot, &ParamPlot::brushChanged);
+        plot.replot();
+        const auto* axes = plot.axisRects().front();
+        const QPoint at(static_cast<int>(axes->axis(QCPAxis::atBottom)->coordToPixel(0)),
+                        static_cast<int>(axes->axis(QCPAxis::atLeft)->coordToPixel(0.5))); // VEC's middle value, 8
+        QTest::mouseClick(&plot, Qt::LeftButton, {}, at);
+        QCOMPARE(brushed.count(), 1);
+        QCOMPARE(plot.brushFilter(), QStringLiteral("VEC=8"));
+        QCOMPARE(plot.linesBrushed(), 2);
+        plot.toggleBrush("ORDER", "b");
+        QCOMPARE(plot.brushFilter(), QStringLiteral("ORDER=b VEC=8"));
+        QCOMPARE(plot.linesBrushed(), 1);
+        QCOMPARE(plot.linesDrawn(), 6); // the others are drawn, faint
+        plot.toggleBrush("VEC", "8");
+        QCOMPARE(plot.brushFilter(), QStringLiteral("ORDER=b"));
+        plot.toggleBrush("VEC", "1024"); // not a value of the search: nothing changes
+        QCOMPARE(plot.brushFilter(), QStringLiteral("ORDER=b"));
+        if (const char* dir = std::getenv("KW_SCREENSHOT_DIR")) plot.grab().save(QString::fromUtf8(dir) + "/params-brushed.png");
+        plot.clearBrush();
+        QCOMPARE(plot.brushFilter(), QString());
+        QCOMPARE(brushed.last().first().toString(), QString());
     }
 
     void canvasKeyboardNavigation() {

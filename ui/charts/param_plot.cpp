@@ -40,6 +40,58 @@ ParamPlot::ParamPlot(QWidget* parent) : ThemedPlot(parent) {
 }
 
 void ParamPlot::showParams(const std::vector<NodeSnapshot>& nodes) {
+    nodes_ = nodes;
+    redraw();
+}
+
+void ParamPlot::toggleBrush(const std::string& param, const std::string& value) {
+    const auto axis = std::find_if(importance_.begin(), importance_.end(), [&](const auto& a) { return a.name == param; });
+    if (axis == importance_.end() || std::find(axis->values.begin(), axis->values.end(), value) == axis->values.end()) return;
+    const auto it = brush_.find(param);
+    if (it != brush_.end() && it->second == value)
+        brush_.erase(it);
+    else
+        brush_[param] = value;
+    redraw();
+    emit brushChanged(brushFilter());
+}
+
+void ParamPlot::clearBrush() {
+    if (brush_.empty()) return;
+    brush_.clear();
+    redraw();
+    emit brushChanged({});
+}
+
+QString ParamPlot::brushFilter() const {
+    QStringList terms;
+    for (const auto& [name, value] : brush_)
+        terms << QStringLiteral("%1=%2").arg(QString::fromStdString(name), QString::fromStdString(value));
+    return terms.join(QLatin1Char(' '));
+}
+
+// A click near an axis picks the value nearest to it; anywhere else clears the brush.
+void ParamPlot::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton && paramAxes_->rect().contains(event->pos()) && !importance_.empty()) {
+        const double x = paramAxes_->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x());
+        const double y = paramAxes_->axis(QCPAxis::atLeft)->pixelToCoord(event->position().y());
+        const long a = std::lround(x);
+        if (a >= 0 && a < static_cast<long>(importance_.size()) && std::abs(x - static_cast<double>(a)) < 0.25) {
+            const auto& values = importance_[static_cast<std::size_t>(a)].values;
+            const long v = values.size() > 1 ? std::lround(y * static_cast<double>(values.size() - 1)) : 0;
+            if (v >= 0 && v < static_cast<long>(values.size())) {
+                toggleBrush(importance_[static_cast<std::size_t>(a)].name, values[static_cast<std::size_t>(v)]);
+                event->accept();
+                return;
+            }
+        }
+        clearBrush();
+    }
+    ThemedPlot::mousePressEvent(event);
+}
+
+void ParamPlot::redraw() {
+    const auto& nodes = nodes_;
     clearPlottables();
     followPalette(*this);
     std::vector<inspect::ParamSample> samples;
@@ -53,6 +105,15 @@ void ParamPlot::showParams(const std::vector<NodeSnapshot>& nodes) {
         }
     importance_ = inspect::paramImportance(samples);
     lines_ = 0;
+    brushedLines_ = 0;
+    // A brushed value the search no longer has (a param renamed) is dropped.
+    for (auto it = brush_.begin(); it != brush_.end();) {
+        const auto axis =
+            std::find_if(importance_.begin(), importance_.end(), [&](const auto& a) { return a.name == it->first; });
+        const bool known =
+            axis != importance_.end() && std::find(axis->values.begin(), axis->values.end(), it->second) != axis->values.end();
+        it = known ? std::next(it) : brush_.erase(it);
+    }
 
     // Axes in order of importance, each param's values spread over 0..1.
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
@@ -66,7 +127,11 @@ void ParamPlot::showParams(const std::vector<NodeSnapshot>& nodes) {
     for (std::size_t a = 0; a < importance_.size(); ++a) {
         const auto& values = importance_[a].values;
         const std::size_t step = std::max<std::size_t>(1, values.size() / 6);
-        for (std::size_t v = 0; v < values.size(); v += step) {
+        const auto b = brush_.find(importance_[a].name);
+        for (std::size_t v = 0; v < values.size(); ++v) {
+            // A brushed value stands out (bold, on the highlight colour) and is always labelled.
+            const bool isBrushed = b != brush_.end() && b->second == values[v];
+            if (v % step != 0 && !isBrushed) continue;
             auto* label = new QCPItemText(this);
             label->setClipAxisRect(paramAxes_);
             label->position->setAxes(paramAxes_->axis(QCPAxis::atBottom), paramAxes_->axis(QCPAxis::atLeft));
@@ -77,6 +142,11 @@ void ParamPlot::showParams(const std::vector<NodeSnapshot>& nodes) {
             label->setColor(palette().color(QPalette::Text));
             QFont f = font();
             f.setPointSizeF(f.pointSizeF() * 0.8);
+            if (isBrushed) {
+                f.setBold(true);
+                label->setColor(palette().color(QPalette::HighlightedText));
+                label->setBrush(palette().color(QPalette::Highlight));
+            }
             label->setFont(f);
         }
     }
@@ -86,6 +156,15 @@ void ParamPlot::showParams(const std::vector<NodeSnapshot>& nodes) {
     std::sort(order.begin(), order.end(),
               [&](std::size_t x, std::size_t y) { return correct[x]->speedup < correct[y]->speedup; });
     if (order.size() > kMaxLines) order.erase(order.begin(), order.end() - static_cast<std::ptrdiff_t>(kMaxLines));
+    const auto brushed = [&](std::size_t i) {
+        for (const auto& [name, value] : brush_) {
+            const auto it = samples[i].params.find(name);
+            if (it == samples[i].params.end() || it->second != value) return false;
+        }
+        return true;
+    };
+    // Lines outside the brush first (faint), so the brushed ones are drawn over them.
+    std::stable_partition(order.begin(), order.end(), [&](std::size_t i) { return !brushed(i); });
     if (importance_.size() >= 1)
         for (std::size_t i : order) {
             QVector<double> xs, ys;
@@ -100,6 +179,12 @@ void ParamPlot::showParams(const std::vector<NodeSnapshot>& nodes) {
             auto* curve = new QCPCurve(paramAxes_->axis(QCPAxis::atBottom), paramAxes_->axis(QCPAxis::atLeft));
             QColor c = TreeCanvas::speedupColor(correct[i]->speedup, best);
             c.setAlpha(170);
+            if (!brush_.empty() && !brushed(i)) {
+                c = palette().color(QPalette::Mid);
+                c.setAlpha(50);
+            } else if (!brush_.empty()) {
+                ++brushedLines_;
+            }
             curve->setPen(QPen(c, 1.5));
             curve->setData(xs, ys);
             ++lines_;

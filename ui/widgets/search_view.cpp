@@ -281,6 +281,9 @@ void SearchView::buildInspector() {
     // The params against speedup: parallel coordinates and importance, for the whole search.
     params_ = new ParamPlot(inspector_);
     params_->setObjectName(QStringLiteral("paramPlot"));
+    params_->setToolTip(tr("Click a value on an axis to brush it: the node table keeps the nodes with every brushed value"));
+    // Brushing filters the node table as typing NAME=value in its filter does.
+    connect(params_, &ParamPlot::brushChanged, this, [this](const QString& filter) { tableText_->setText(filter); });
     inspector_->addTab(params_, tr("Params"));
     steering_ = new QTextBrowser(inspector_);
     steering_->setObjectName(QStringLiteral("steeringTimeline"));
