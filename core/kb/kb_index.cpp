@@ -393,4 +393,8 @@ std::string hostPlatform() {
 #endif
 }
 
+const std::filesystem::path& KbIndex::databasePath() const {
+    return db_.path();
+}
+
 } // namespace kw::kb

@@ -35,6 +35,8 @@ struct Snippet {
 class KbIndex {
   public:
     explicit KbIndex(const store::Database& db) : db_(db) {}
+    // The workspace the index lives in (a file picker keeps away from its files).
+    const std::filesystem::path& databasePath() const;
 
     // Indexes every *.md under the roots (the shipped KB, a team's folders,
     // the workspace's skills); documents of these roots whose files are gone

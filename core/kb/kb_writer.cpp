@@ -168,9 +168,10 @@ std::string KbWriter::platformProblem(const std::string& platform) const {
     return {};
 }
 
-Result<std::vector<fs::path>> KbWriter::createPlatform(const std::string& platform, const std::string& chipName) const {
+Result<std::vector<fs::path>> KbWriter::createPlatform(const std::string& platform, const std::string& chipName,
+                                                       const PlatformFigures& figures) const {
     if (auto problem = platformProblem(platform); !problem.empty()) return makeError(ErrorCode::InvalidArgument, problem);
-    const auto starters = platformStarterDocs(platform, chipName);
+    const auto starters = platformStarterDocs(platform, chipName, figures);
     registerPlatform(platform);
     for (const auto& s : starters)
         if (auto problems = check(s.doc, {}); !problems.empty()) return refused(problems);

@@ -6,6 +6,7 @@
 #include "kb/front_matter.h"
 #include "kb/kb_import.h"
 #include "kb/kb_index.h"
+#include "kb/platform_starter.h"
 
 #include <filesystem>
 #include <string>
@@ -49,7 +50,8 @@ class KbWriter {
     // A new platform in userRoot: hardware/<platform>/{arch,debug,optimization}
     // with starter documents (kb::platformStarterDocs). Refuses a name that is
     // not an id, or a platform some KB folder has already.
-    Result<std::vector<std::filesystem::path>> createPlatform(const std::string& platform, const std::string& chipName) const;
+    Result<std::vector<std::filesystem::path>> createPlatform(const std::string& platform, const std::string& chipName,
+                                                              const PlatformFigures& figures = {}) const;
     // Why createPlatform would refuse this name; "" when it would not.
     std::string platformProblem(const std::string& platform) const;
 

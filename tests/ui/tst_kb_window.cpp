@@ -41,6 +41,7 @@
 #include <QtWidgets/QTreeView>
 #include <QtWidgets/QTreeWidget>
 #include <QtWidgets/QWizard>
+#include <iterator>
 
 #include <algorithm>
 #include <fstream>
@@ -462,6 +463,19 @@ class TestKbWindow : public QObject {
         QVERIFY(!wizard.problemLabel()->isVisible());
         QVERIFY(wizard.button(QWizard::NextButton)->isEnabled());
         wizard.next();
+        // The roofline figures: a file that is no probe is refused with why;
+        // an H100's GPU probe fills them (as a stand-in for the new chip's).
+        const auto notProbe = fs::path(dir_.path().toStdString()) / "not-a-probe.json";
+        std::ofstream(notProbe) << R"({"hello": 1})";
+        QVERIFY(wizard.importFigures(QString::fromStdString(notProbe.string())).contains(QStringLiteral("Not imported")));
+        QCOMPARE(wizard.figures().memoryGBs, 0.0);
+        const auto probe = test::dataDir() / "machine/h100_gpu_probe.json";
+        QCOMPARE(wizard.importFigures(QString::fromStdString(probe.string())), QString());
+        QCOMPARE(wizard.figures().memoryGBs, 2995.5);
+        QCOMPARE(wizard.figures().computeUnits, 132);
+        QVERIFY(wizard.figures().source.find("NVIDIA H100") != std::string::npos);
+        screenshot(&wizard, QStringLiteral("kb-new-platform-figures.png"));
+        wizard.next();
         const QString plan = wizard.plan()->toPlainText();
         for (const char* f : {"hardware/mi400/arch/mi400-arch-overview.md", "hardware/mi400/debug/mi400-debug-failures.md",
                               "hardware/mi400/optimization/mi400-optimization-playbook.md"})
@@ -477,6 +491,13 @@ class TestKbWindow : public QObject {
         QVERIFY(window_->treeModel()->indexOfId(QStringLiteral("mi400-debug-failures")).isValid());
         QCOMPARE(window_->treeModel()->indexOfId(QStringLiteral("mi400-debug-failures")).parent().data().toString(),
                  QStringLiteral("mi400 (3)"));
+        // The architecture starter gives the figures as its peak numbers, with the ridge point.
+        std::ifstream arch(userKb() / "hardware/mi400/arch/mi400-arch-overview.md");
+        const std::string archText((std::istreambuf_iterator<char>(arch)), std::istreambuf_iterator<char>());
+        QVERIFY2(archText.find("| memory bandwidth | 2996 GB/s |") != std::string::npos &&
+                     archText.find("| compute units | 132 |") != std::string::npos &&
+                     archText.find("ridge: 20.3 FLOP per byte") != std::string::npos,
+                 archText.c_str());
         // A starter document opens writable and valid, ready to fill in.
         QVERIFY(window_->openDocument(QStringLiteral("mi400-arch-overview")));
         QVERIFY(editor()->isWritable());

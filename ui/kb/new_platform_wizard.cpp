@@ -3,11 +3,17 @@
 #include "kb/front_matter.h"
 #include "kb/platform_starter.h"
 
+#include "util/files.h"
+#include "widgets/file_dialogs.h"
+
 #include <QtGui/QFontDatabase>
+#include <QtWidgets/QDoubleSpinBox>
 #include <QtWidgets/QFormLayout>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QPlainTextEdit>
+#include <QtWidgets/QPushButton>
+#include <QtWidgets/QSpinBox>
 #include <QtWidgets/QVBoxLayout>
 #include <QtWidgets/QWizardPage>
 
@@ -50,6 +56,53 @@ NewPlatformWizard::NewPlatformWizard(const kb::KbWriter& writer, QWidget* parent
     form->addRow(tr("&Chip"), chip_);
     addPage(names);
 
+    // The chip's roofline figures: typed, or imported from a probe of it.
+    auto* figures = new QWizardPage;
+    figures->setTitle(tr("Roofline figures"));
+    figures->setSubTitle(tr("What the chip can move and compute; they become the architecture document's peak numbers. "
+                            "Leave a figure at 0 when it is not known yet."));
+    auto* figureForm = new QFormLayout(figures);
+    const auto number = [](const char* name, double max, const QString& suffix) {
+        auto* box = new QDoubleSpinBox;
+        box->setObjectName(QString::fromLatin1(name));
+        box->setRange(0, max);
+        box->setDecimals(1);
+        box->setSuffix(suffix);
+        box->setSpecialValueText(tr("not known"));
+        return box;
+    };
+    memoryGBs_ = number("memoryGBs", 1e6, tr(" GB/s"));
+    fp32Tflops_ = number("fp32Tflops", 1e5, tr(" TFLOP/s"));
+    matrixTflops_ = number("matrixTflops", 1e6, tr(" TFLOP/s"));
+    cacheMiB_ = number("cacheMiB", 1e6, tr(" MiB"));
+    computeUnits_ = new QSpinBox;
+    computeUnits_->setObjectName(QStringLiteral("computeUnits"));
+    computeUnits_->setRange(0, 1000000);
+    computeUnits_->setSpecialValueText(tr("not known"));
+    figuresSource_ = new QLabel(source_);
+    figuresSource_->setObjectName(QStringLiteral("figuresSource"));
+    figuresSource_->setWordWrap(true);
+    auto* importButton = new QPushButton(tr("Import from a Probe…"));
+    importButton->setToolTip(tr("A GPU probe's output (resources/probe/gpu_probe.cu) or a machine model "
+                                "(kernelwright-cli machine --json, run on the chip's host)"));
+    connect(importButton, &QPushButton::clicked, this, [this] {
+        const QString file = file_dialogs::openFileName(this, tr("Probe output"), {}, tr("JSON (*.json);;All files (*)"),
+                                                        writer_.index().databasePath());
+        if (file.isEmpty()) return;
+        // The fields and the source line show the import; a refusal shows why instead.
+        if (const QString refused = importFigures(file); !refused.isEmpty()) figuresSource_->setText(refused);
+    });
+    figureForm->addRow(tr("Memory bandwidth"), memoryGBs_);
+    figureForm->addRow(tr("FP32 FMA peak"), fp32Tflops_);
+    figureForm->addRow(tr("BF16 matrix peak"), matrixTflops_);
+    figureForm->addRow(tr("Last-level cache"), cacheMiB_);
+    figureForm->addRow(tr("Compute units"), computeUnits_);
+    figureForm->addRow(importButton, figuresSource_);
+    addPage(figures);
+    for (auto* box : {memoryGBs_, fp32Tflops_, matrixTflops_, cacheMiB_})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &NewPlatformWizard::updatePlan);
+    connect(computeUnits_, &QSpinBox::valueChanged, this, &NewPlatformWizard::updatePlan);
+
     auto* summary = new QWizardPage;
     summary->setTitle(tr("Starter documents"));
     summary->setSubTitle(
@@ -72,6 +125,32 @@ NewPlatformWizard::NewPlatformWizard(const kb::KbWriter& writer, QWidget* parent
     updatePlan();
 }
 
+kb::PlatformFigures NewPlatformWizard::figures() const {
+    kb::PlatformFigures f;
+    f.memoryGBs = memoryGBs_->value();
+    f.fp32Tflops = fp32Tflops_->value();
+    f.matrixTflops = matrixTflops_->value();
+    f.cacheMiB = cacheMiB_->value();
+    f.computeUnits = computeUnits_->value();
+    f.source = source_.toStdString();
+    return f;
+}
+
+QString NewPlatformWizard::importFigures(const QString& file) {
+    auto text = readTextFile(file.toStdString());
+    if (!text) return tr("Not imported: %1").arg(QString::fromStdString(text.error().message));
+    auto f = kb::figuresFromProbe(*text);
+    if (!f) return tr("Not imported from %1: %2").arg(file, QString::fromStdString(f.error().message));
+    source_ = QString::fromStdString(f->source);
+    memoryGBs_->setValue(f->memoryGBs);
+    fp32Tflops_->setValue(f->fp32Tflops);
+    matrixTflops_->setValue(f->matrixTflops);
+    cacheMiB_->setValue(f->cacheMiB);
+    computeUnits_->setValue(f->computeUnits);
+    figuresSource_->setText(tr("From %1").arg(source_));
+    return {};
+}
+
 void NewPlatformWizard::updatePlan() {
     const std::string platform = platform_->text().trimmed().toStdString();
     const std::string problem = platform.empty() ? std::string() : writer_.platformProblem(platform);
@@ -79,14 +158,15 @@ void NewPlatformWizard::updatePlan() {
     problem_->setVisible(!problem.empty());
     QString plan;
     if (!platform.empty() && problem.empty())
-        for (const auto& s : kb::platformStarterDocs(platform, chip_->text().trimmed().toStdString()))
+        for (const auto& s : kb::platformStarterDocs(platform, chip_->text().trimmed().toStdString(), figures()))
             plan += QString::fromStdString((writer_.userRoot() / s.relativePath).string()) + QStringLiteral("\n    ") +
                     QString::fromStdString(s.doc.title) + QLatin1Char('\n');
     plan_->setPlainText(plan);
 }
 
 void NewPlatformWizard::accept() {
-    auto files = writer_.createPlatform(platform_->text().trimmed().toStdString(), chip_->text().trimmed().toStdString());
+    auto files =
+        writer_.createPlatform(platform_->text().trimmed().toStdString(), chip_->text().trimmed().toStdString(), figures());
     if (!files) {
         result_->setText(QString::fromStdString(files.error().message));
         return; // stays open: the reason shows, nothing is lost
