@@ -1,5 +1,7 @@
 #include "search/steering_apply.h"
 
+#include "synth/tuner.h"
+
 #include "util/hash.h"
 
 #include <nlohmann/json.hpp>
@@ -23,10 +25,11 @@ std::string applySteering(const store::CommandRecord& c, std::int64_t searchId, 
             args["max_evaluations"].get<int>() < 1)
             return "rejected: budget needs max_evaluations >= 1";
         target.setBudget(args["max_evaluations"].get<int>());
-    } else if (c.verb == "hint" && !target.readsHints()) {
+    } else if (c.verb == "hint" && !target.readsHints() && synth::hintTerms(args.value("text", std::string())).empty()) {
         // Accepted, it would be kept and never read: say so instead.
-        return "rejected: this search's synthesizer is the tuner, which does not read hints (an llm or hybrid search "
-               "puts them in the model's prompt); pin or boost the node, or add a manual child";
+        return "rejected: this search's synthesizer is the tuner, which reads only NAME=value terms of the node's "
+               "params (e.g. VEC=8: the node's next child takes them); an llm or hybrid search puts any hint in the "
+               "model's prompt";
     } else if (c.verb == "prune" || c.verb == "unprune" || c.verb == "pin" || c.verb == "unpin" || c.verb == "boost" ||
                c.verb == "hint") {
         Node* n = nodeArg();

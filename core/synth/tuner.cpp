@@ -3,6 +3,7 @@
 #include "util/hash.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 namespace kw::synth {
@@ -38,6 +39,27 @@ std::map<std::string, std::set<std::string>> tabu(const ExpansionContext& ctx) {
 }
 
 } // namespace
+
+std::vector<std::pair<std::string, std::string>> hintTerms(const std::string& hint) {
+    std::vector<std::pair<std::string, std::string>> terms;
+    std::string word;
+    const auto flush = [&] {
+        const auto eq = word.find('=');
+        // Trailing punctuation of prose ("VEC=8.") is not part of the value.
+        while (!word.empty() && (word.back() == '.' || word.back() == ')')) word.pop_back();
+        if (eq != std::string::npos && eq > 0 && eq + 1 < word.size())
+            terms.emplace_back(word.substr(0, eq), word.substr(eq + 1));
+        word.clear();
+    };
+    for (const char c : hint) {
+        if (std::isspace(static_cast<unsigned char>(c)) || c == ',' || c == ';' || c == '(')
+            flush();
+        else
+            word += c;
+    }
+    flush();
+    return terms;
+}
 
 std::string operatorName(Operator op) {
     switch (op) {
@@ -101,6 +123,26 @@ Result<std::optional<Proposal>> Tuner::propose(const ExpansionRequest& request, 
             std::size_t i = 0;
             while (i < digit.size() && ++digit[i] == values[i].size()) digit[i++] = 0;
             if (i == digit.size()) return std::optional<Proposal>{};
+        }
+    }
+
+    // A person's hint on the node: its NAME=value terms that the space
+    // allows make the node's next child, once (then the tree knows it).
+    if (request.op != Operator::Restart && !ctx.hint.empty()) {
+        problem::ParamAssignment a = node.params;
+        std::string taken;
+        for (const auto& [name, value] : hintTerms(ctx.hint))
+            for (const auto& d : params) {
+                const auto values = d.values();
+                if (d.name != name || std::find(values.begin(), values.end(), value) == values.end()) continue;
+                a[name] = value;
+                taken += (taken.empty() ? "" : " ") + name + "=" + value;
+            }
+        if (!taken.empty() && a != node.params && !known(node.sourceHash, a)) {
+            p.origin = tree::NodeOrigin::Mutation;
+            p.params = a;
+            p.rationale = "the hint's " + taken;
+            return std::optional<Proposal>{p};
         }
     }
 

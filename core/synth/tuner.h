@@ -11,6 +11,10 @@
 
 namespace kw::synth {
 
+// The NAME=value terms of a person's hint ("try VEC=8, UNROLL=4"), in order:
+// what the tuner reads of a hint. Words without '=' are left to a model.
+std::vector<std::pair<std::string, std::string>> hintTerms(const std::string& hint);
+
 class Tuner final : public Synthesizer {
   public:
     std::string name() const override { return "tuner"; }

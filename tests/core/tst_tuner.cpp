@@ -64,6 +64,40 @@ class TestTuner : public QObject {
         QCOMPARE(made, 4 * 3 * 2 * 2 - 1); // the root's own configuration is already there
     }
 
+    // A hint's NAME=value terms the space allows make the node's next child,
+    // once; prose, unknown names and values outside a domain are not read.
+    void aHintsTermsMakeTheNextChild() {
+        QCOMPARE(synth::hintTerms("try A=8, D=y; and wider vectors (B=3)."),
+                 (std::vector<std::pair<std::string, std::string>>{{"A", "8"}, {"D", "y"}, {"B", "3"}}));
+        QVERIFY(synth::hintTerms("try wider vectors").empty());
+        synth::Tuner tuner;
+        search::SearchTree tree;
+        const Node root = rootNode();
+        tree.add(root);
+        const auto known = [&](const std::string& h, const problem::ParamAssignment& a) { return tree.contains(h, a); };
+        std::mt19937_64 rng(3);
+        auto r = request(root, synth::Operator::Mutate);
+        r.context.hint = "try A=8 with D=y, and Z=1 and B=7 (not in the space)";
+        auto p = tuner.propose(r, known, rng);
+        QVERIFY(p.ok() && *p);
+        QCOMPARE((*p)->params.at("A"), std::string("8"));
+        QCOMPARE((*p)->params.at("D"), std::string("y"));
+        QCOMPARE((*p)->params.at("B"), std::string("1")); // 7 is outside 1..3: the parent's value stays
+        QCOMPARE((*p)->rationale, std::string("the hint's A=8 D=y"));
+        Node child = root;
+        child.id = 2;
+        child.params = (*p)->params;
+        tree.add(child);
+        // Once that child exists, the node's expansions are the tuner's own again.
+        p = tuner.propose(r, known, rng);
+        QVERIFY(p.ok() && *p);
+        QVERIFY((*p)->rationale.find("hint") == std::string::npos);
+        // Another hint on the node: its term makes the next child again.
+        r.context.hint = "C=true";
+        p = tuner.propose(r, known, rng);
+        QCOMPARE((*p)->params.at("C"), std::string("true"));
+    }
+
     void mutationsAreNewNeighboursWithinTheDomains() {
         synth::Tuner tuner;
         search::SearchTree tree;

@@ -110,6 +110,8 @@ class TestSearch : public QObject {
 
         QVERIFY(remote.postCommand(*id, "pin", "{\"node\":1}").ok());
         QVERIFY(remote.postCommand(*id, "hint", "{\"node\":1,\"text\":\"try wider vectors\"}").ok());
+        // The tuner reads a hint's NAME=value terms: kept, and the pinned node's next child takes them.
+        QVERIFY(remote.postCommand(*id, "hint", "{\"node\":1,\"text\":\"VEC=16 ACC=8 THREADS=2\"}").ok());
         QVERIFY(remote.postCommand(*id, "prune", "{\"node\":2}").ok());
         QVERIFY(remote.postCommand(*id, "pin", "{\"node\":999}").ok());
         const std::string manual = rms.reference.text + "\n// a person's variant\n";
@@ -123,13 +125,18 @@ class TestSearch : public QObject {
 
         auto nodes = remote.loadNodes(*id);
         QVERIFY(nodes.ok());
-        bool manualFound = false;
+        bool manualFound = false, hinted = false;
         for (const auto& n : *nodes) {
             if (n.id == 1) {
                 QVERIFY(n.pinned);
-                QVERIFY(n.hint.empty()); // the tuner reads no hints: refused, not kept unread
+                // "try wider vectors" has no NAME=value term for the tuner: refused, not kept unread.
+                QCOMPARE(n.hint, std::string("VEC=16 ACC=8 THREADS=2"));
             }
             if (n.id == 2) QVERIFY(n.pruned);
+            if (n.parentId == 1 && n.paramsJson.find(R"("ACC":"8")") != std::string::npos &&
+                n.paramsJson.find(R"("THREADS":"2")") != std::string::npos &&
+                n.paramsJson.find(R"("VEC":"16")") != std::string::npos)
+                hinted = true;
             if (n.origin == "manual") {
                 manualFound = true;
                 QCOMPARE(n.parentId, std::int64_t{1});
@@ -140,6 +147,7 @@ class TestSearch : public QObject {
             if (n.parentId == 2) QVERIFY(n.seq < 2 + whilePaused + 1);
         }
         QVERIFY(manualFound);
+        QVERIFY2(hinted, "no child of node 1 took the hint's VEC=16 ACC=8 THREADS=2");
         QCOMPARE(scalar(*other, "SELECT count(*) FROM commands WHERE applied_at IS NULL"), 0LL);
         QCOMPARE(scalar(*other, "SELECT count(*) FROM commands WHERE outcome LIKE 'rejected: no such node%'"), 1LL);
         QCOMPARE(scalar(*other, "SELECT count(*) FROM commands WHERE verb = 'hint' AND outcome LIKE "

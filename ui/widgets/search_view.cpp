@@ -922,7 +922,9 @@ bool SearchView::steer(const search::SteeringCommand& command) {
 }
 
 void SearchView::askHint(qint64 id) {
-    QString text, label = tr("Instruction for the next expansion of node %1:").arg(nodeLabel(id));
+    QString text, label = tr("Instruction for the next expansion of node %1\n(a tuner search reads its NAME=value terms, "
+                             "e.g. VEC=8, for the node's next child; a language model reads all of it):")
+                              .arg(nodeLabel(id));
     for (;;) {
         bool ok = false;
         text = QInputDialog::getMultiLineText(this, tr("Hint"), label, text, &ok);
