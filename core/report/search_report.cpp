@@ -96,7 +96,7 @@ std::string bestNodeDetail(const store::Database& db, std::int64_t evaluationId)
         html += "<td>" + num("%.4g", t.speedup) + "x" +
                 (t.speedupInterval.first > 0
                      ? " (" + num("%.3g", t.speedupInterval.first) + "-" + num("%.3g", t.speedupInterval.second) + ")"
-                     : std::string()) +
+                     : std::string(" (no interval: too few rounds to bound it)")) +
                 "</td><td>" + std::to_string(t.reps) + "</td></tr>\n";
     }
     return html + "</table>\n";

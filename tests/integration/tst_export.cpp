@@ -185,8 +185,14 @@ class TestExport : public QObject {
         QVERIFY(html.find("<h2>Best node, shape by shape</h2>") != std::string::npos);
         QVERIFY(html.find("<th>reference median (CV)</th>") != std::string::npos);
         const auto shapes = html.substr(html.find("<h2>Best node, shape by shape</h2>"), 900);
-        QVERIFY2(std::regex_search(shapes, std::regex("<td>large</td>.*x \\([0-9.]+-[0-9.]+\\)</td>")), shapes.c_str());
-        QVERIFY(html.find("<th>95 % interval</th>") != std::string::npos && html.find("<td>(root)</td>") != std::string::npos);
+        QVERIFY2(
+            std::regex_search(
+                shapes, std::regex("<td>large</td>.*x \\(([0-9.]+-[0-9.]+|no interval: too few rounds to bound it)\\)</td>")),
+            shapes.c_str());
+        // Each top row: its number, its parent (#N, or "(root)" for a seed), speedup and interval.
+        QVERIFY(html.find("<th>parent</th><th>speedup</th><th>95 % interval</th>") != std::string::npos);
+        QVERIFY(std::regex_search(html, std::regex("<tr><td>#[0-9]+</td><td>(#[0-9]+|\\(root\\))</td><td>[0-9.]+x</td>"
+                                                   "<td>([0-9.]+-[0-9.]+|-)</td>")));
         QVERIFY2(html.find("src=\"http") == std::string::npos && html.find("<script") == std::string::npos,
                  "the report is self-contained");
         // Bad input: a search that is not there, no --out.

@@ -5,6 +5,7 @@
 #include "charts/param_plot.h"
 #include "charts/roofline_plot.h"
 #include "charts/timing_plot.h"
+#include "editor/code_view.h"
 #include "inspect/param_importance.h"
 #include "models/search_list_model.h"
 #include "profile/kernel_breakdown.h"
@@ -24,6 +25,7 @@
 #include "util/files.h"
 #include "widgets/evaluation_html.h"
 #include "widgets/llm_call_html.h"
+#include "widgets/params_form.h"
 #include "widgets/profile_html.h"
 #include "widgets/search_view.h"
 
@@ -998,6 +1000,60 @@ class TestSearchTree : public QObject {
         QVERIFY(view.canvas()->selectNode(*child)); // steered through its parent only: no rows of its own
         QTRY_VERIFY_WITH_TIMEOUT(info->toPlainText().contains(QStringLiteral("Node #2")), 5000);
         QVERIFY(!info->toPlainText().contains(QStringLiteral("steered")));
+    }
+
+    // Fork & edit: the node's code beside a form of its params, prefilled
+    // from the node; the form follows declarations added while editing; the
+    // child goes to the search as add_child with the chosen params.
+    void forkAndEditOffersTheParamsPrefilled() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.filePath(QStringLiteral("ws.db")).toStdString());
+        Workspace ws(path);
+        QVERIFY(ws.db && ws.searchId);
+        store::SearchStore ss(*ws.db);
+        const std::string source = "// @kw-param VEC: 4 | 8 | 16 = 4\n// @kw-param ROWS: 1..3 = 1\nvoid k() {}\n";
+        QVERIFY(ss.putSource("p", source));
+        store::NodeRecord n;
+        n.searchId = ws.searchId;
+        n.seq = 1;
+        n.origin = "seed";
+        n.sourceName = "k";
+        n.sourceHash = "p";
+        n.paramsJson = R"({"ROWS":"2","VEC":"8"})";
+        n.state = "done";
+        const auto id = ss.insertNode(n);
+        QVERIFY(id);
+        SearchView view(path, ws.searchId);
+        QTRY_COMPARE_WITH_TIMEOUT(view.canvas()->layout().size(), 1, 5000);
+        QVERIFY(view.canvas()->selectNode(*id));
+        auto* code = view.findChild<CodeView*>(QStringLiteral("codeView"));
+        QVERIFY(code);
+        QTRY_VERIFY_WITH_TIMEOUT(code->text().contains(QStringLiteral("void k()")), 5000); // the node's details are in
+        QString seen;
+        QTimer::singleShot(300, [&] {
+            auto* dialog = view.childDialog();
+            auto* form = dialog ? dialog->findChild<ParamsForm*>(QStringLiteral("childParams")) : nullptr;
+            if (!form) return;
+            seen = form->choice(QStringLiteral("VEC"))->currentText() + QLatin1Char(' ') +
+                   form->choice(QStringLiteral("ROWS"))->currentText();
+            form->choice(QStringLiteral("VEC"))->setCurrentText(QStringLiteral("16"));
+            auto* editor = dialog->findChild<CodeView*>();
+            editor->setText(QStringLiteral("// @kw-param FUSE: bool = true\n") + editor->text());
+            QTimer::singleShot(700, [dialog, form, &seen] {
+                if (!form->choice(QStringLiteral("FUSE"))) seen += QStringLiteral(" (no FUSE)");
+                if (const char* out = std::getenv("KW_SCREENSHOT_DIR"))
+                    dialog->grab().save(QString::fromUtf8(out) + "/fork-and-edit.png");
+                dialog->accept();
+            });
+        });
+        view.forkAndEdit();
+        QCOMPARE(seen, QStringLiteral("8 2"));
+        auto pending = ss.pendingCommands(ws.searchId);
+        QVERIFY(pending && pending->size() == 1);
+        const auto args = nlohmann::json::parse((*pending)[0].argsJson);
+        QCOMPARE(args["params"], (nlohmann::json{{"FUSE", "true"}, {"ROWS", "2"}, {"VEC", "16"}}));
+        QVERIFY(args["source"].get<std::string>().rfind("// @kw-param FUSE: bool = true\n", 0) == 0);
+        QCOMPARE(args["node"].get<std::int64_t>(), *id);
     }
 
     // Steering closes when the search ends (buttons disabled, commands refused

@@ -21,6 +21,7 @@
 #include "widgets/file_dialogs.h"
 #include "widgets/llm_call_html.h"
 #include "widgets/node_compare_dialog.h"
+#include "widgets/params_form.h"
 #include "widgets/profile_html.h"
 #include "widgets/retime_dialog.h"
 
@@ -537,36 +538,59 @@ void SearchView::forkAndEdit() {
         summary_->setText(tr("Select a node to fork"));
         return;
     }
-    const QString name = n->sourceName, params = n->params;
+    // The template: the child starts from the node's code and params, as the search would.
+    editChild(id, templateSource_, n->sourceName + QStringLiteral("-edit"),
+              tr("Edit the kernel and its params; it is submitted as a manual child of node %1.").arg(nodeLabel(id)));
+}
+
+// A manual child's code in an editor beside its params (prefilled from the
+// parent's where the child declares the same), submitted as add_child.
+void SearchView::editChild(qint64 parentId, const QString& source, const QString& name, const QString& introText) {
+    const NodeSnapshot* parent = canvas_->layout().node(parentId);
+    if (!parent) return;
+    const auto parentParams = nlohmann::json::parse(parent->params.toStdString(), nullptr, false);
     QDialog dialog(this);
-    dialog.setWindowTitle(tr("Fork node %1").arg(nodeLabel(id)));
+    dialog.setObjectName(QStringLiteral("childDialog"));
+    dialog.setWindowTitle(tr("Manual child of node %1").arg(nodeLabel(parentId)));
     auto* layout = new QVBoxLayout(&dialog);
-    auto* editor = new CodeView(&dialog);
-    // The template: the child gets the node's params as its own, as the search would.
-    editor->showCode(templateSource_, CodeView::languageFor(name, templateSource_));
-    editor->setReadOnly(false);
-    auto* intro = new QLabel(tr("Edit the kernel; it is submitted as a manual child of node %1 with the same params (%2).")
-                                 .arg(nodeLabel(id))
-                                 .arg(params),
-                             &dialog);
+    auto* intro = new QLabel(introText, &dialog);
     intro->setWordWrap(true);
+    auto* editor = new CodeView(&dialog);
+    editor->showCode(source, CodeView::languageFor(name, source));
+    editor->setReadOnly(false);
+    auto* form = new ParamsForm(&dialog);
+    form->setObjectName(QStringLiteral("childParams"));
+    form->setSource(source.toStdString(), parentParams);
+    // The form follows the declarations as they are edited (after a pause in typing).
+    auto* reparse = new QTimer(&dialog);
+    reparse->setSingleShot(true);
+    reparse->setInterval(400);
+    connect(editor, &QsciScintilla::textChanged, reparse, qOverload<>(&QTimer::start));
+    connect(reparse, &QTimer::timeout, &dialog, [&] { form->setSource(editor->text().toStdString(), parentParams); });
+    auto* split = new QSplitter(Qt::Horizontal, &dialog);
+    split->addWidget(editor);
+    split->addWidget(form);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
     layout->addWidget(intro);
-    layout->addWidget(editor, 1);
+    layout->addWidget(split, 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Submit as child"));
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     layout->addWidget(buttons);
-    dialog.resize(900, 700);
-    auto parsed = nlohmann::json::parse(params.toStdString(), nullptr, false);
+    dialog.resize(1000, 700);
+    childDialog_ = &dialog;
     // A refused child keeps the edits: the dialog stays, saying why.
     while (dialog.exec() == QDialog::Accepted) {
-        if (steer(search::SteeringCommand::addChild(id, name.toStdString() + "-edit", editor->text().toStdString(),
-                                                    parsed.is_object() ? parsed : nlohmann::json::object())))
-            return;
-        intro->setText(
-            tr("<span style='color:%1'>Not submitted: %2</span>").arg(errorColorName(palette()), lastRefusal_.toHtmlEscaped()));
+        form->setSource(editor->text().toStdString(), parentParams);
+        if (form->problem().isEmpty() && steer(search::SteeringCommand::addChild(
+                                             parentId, name.toStdString(), editor->text().toStdString(), form->assignment())))
+            break;
+        const QString why = form->problem().isEmpty() ? lastRefusal_ : form->problem();
+        intro->setText(tr("<span style='color:%1'>Not submitted: %2</span>").arg(errorColorName(palette()), why.toHtmlEscaped()));
     }
+    childDialog_ = nullptr;
 }
 
 void SearchView::exportKernel(qint64 nodeId) {
@@ -969,8 +993,9 @@ void SearchView::nodeMenu(qint64 id, QPoint globalPos) {
             QMessageBox::warning(this, tr("Add child"), tr("Cannot read %1").arg(file));
             return;
         }
-        steer(search::SteeringCommand::addChild(id, QFileInfo(file).completeBaseName().toStdString(), f.readAll().toStdString(),
-                                                nlohmann::json::object()));
+        editChild(id, QString::fromUtf8(f.readAll()), QFileInfo(file).completeBaseName(),
+                  tr("%1 as a manual child of node %2: check the code and its params, then submit.")
+                      .arg(QFileInfo(file).fileName(), nodeLabel(id)));
     }));
     if (!ended_.isEmpty())
         for (auto* a : steering) {

@@ -25,6 +25,7 @@ class QTableView;
 class QHBoxLayout;
 class QToolButton;
 class QDoubleSpinBox;
+class QDialog;
 class QLabel;
 class QLineEdit;
 class QTabWidget;
@@ -72,6 +73,10 @@ class SearchView : public QWidget {
     NodeCompareDialog* compareNodes(qint64 a, qint64 b);
     // Times the given nodes again alone (the tree's menu, the table's selection); nullptr when none is correct.
     RetimeDialog* retimeAlone(const std::vector<qint64>& nodeIds);
+    // The selected node's code and params in an editor, submitted as its manual child (Fork & edit).
+    void forkAndEdit();
+    // The manual child dialog while it is open (tests answer it), else nullptr.
+    QDialog* childDialog() const { return childDialog_; }
     QTableView* nodeTable() const { return nodeTable_; }
     void showTable(); // the Table tab instead of the tree
     // The hint dialog (the node menu's Hint…); a refused hint brings it back
@@ -120,7 +125,7 @@ class SearchView : public QWidget {
     void addShortcuts();
     void updateProgress();
     void exportKernel(qint64 nodeId);
-    void forkAndEdit();
+    void editChild(qint64 parentId, const QString& source, const QString& name, const QString& introText);
 
     std::filesystem::path database_;
     qint64 searchId_;
@@ -148,6 +153,7 @@ class SearchView : public QWidget {
     BreakdownPlot* breakdown_ = nullptr;
     QTextBrowser* llm_ = nullptr;
     QTextBrowser* steering_ = nullptr; // who steered the search, how and when
+    QDialog* childDialog_ = nullptr;
     SteeringTimeline steeringEntries_; // the last timeline read, for the Node tab's "steered" rows
     DetailLoader* loader_ = nullptr;
     QString ended_;
