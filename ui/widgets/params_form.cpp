@@ -43,7 +43,7 @@ void ParamsForm::setSource(const std::string& source, const nlohmann::json& pref
             for (const auto& v : d.values()) box->addItem(QString::fromStdString(v));
         const auto want = keep.find(d.name);
         const QString value = want != keep.end() && want->is_string() ? QString::fromStdString(want->get<std::string>())
-                                                                       : QString::fromStdString(d.defaultValue);
+                                                                      : QString::fromStdString(d.defaultValue);
         if (box->isEditable())
             box->setEditText(d.contains(value.toStdString()) ? value : QString::fromStdString(d.defaultValue));
         else if (const int i = box->findText(value); i >= 0)
