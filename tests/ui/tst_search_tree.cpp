@@ -249,6 +249,26 @@ class TestSearchTree : public QObject {
         for (qint64 id = 1; id <= 60; ++id) QVERIFY(inView(id));
     }
 
+    // Fit: a deep, narrow tree stands beside the legend, as tall as the view,
+    // rather than shrunk above it; no node under the legend either way.
+    void aNarrowTreeFitsBesideTheLegend() {
+        TreeCanvas canvas;
+        canvas.resize(700, 420);
+        NodeBatch chain{node(1, 0)};
+        for (qint64 id = 2; id <= 9; ++id) chain.push_back(node(id, id - 1, NodeGlyph::Correct, 1.0 + id / 10.0));
+        canvas.applyBatch(chain);
+        const QRectF legend = canvas.legendRect();
+        double top = 1e9, bottom = -1e9;
+        for (qint64 id = 1; id <= 9; ++id) {
+            const QPointF at = canvas.toScreen(::at(canvas.layout(), id));
+            QVERIFY2(!legend.adjusted(-6, -6, 6, 6).contains(at), qPrintable(QStringLiteral("node %1 under the legend").arg(id)));
+            QVERIFY(QRectF(canvas.rect()).contains(at));
+            top = std::min(top, at.y());
+            bottom = std::max(bottom, at.y());
+        }
+        QVERIFY2(bottom - top > 0.6 * canvas.height(), qPrintable(QStringLiteral("the tree spans %1 px").arg(bottom - top)));
+    }
+
     // A speedup whose 95 % interval holds 1x is badged "?", one whose ends
     // are far apart "±"; a tight one and one never timed are not.
     void noisySpeedupsAreBadged() {

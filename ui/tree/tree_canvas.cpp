@@ -167,15 +167,28 @@ qint64 TreeCanvas::neighbour(qint64 id, Qt::Key key) const {
 void TreeCanvas::fitToView() {
     const QRectF b = layout_.bounds();
     if (b.isEmpty()) return;
-    // Room at the bottom for the legend, so that no node hides under it.
-    // No node, and no speedup label under a node, behind the legend.
-    const double margin = 24, bottom = legendRect().height() + 16 + QFontMetricsF(font()).height() + 14;
-    const double sx = (width() - 2 * margin) / std::max(1.0, b.width());
-    const double sy = (height() - margin - bottom) / std::max(1.0, b.height() * rowPixels_);
-    scale_ = std::clamp(std::min(sx, sy), kMinScale, 40.0);
-    const QSizeF used(b.width() * scale_, b.height() * scale_ * rowPixels_);
-    offset_ = QPointF((width() - used.width()) / 2 + scale_ / 2,
-                      margin + (height() - margin - bottom - used.height()) / 2 + scale_ * rowPixels_ / 2);
+    // Room at the bottom for the last row's speedup labels; and for the
+    // legend too, but only when the fitted tree would reach over it: a
+    // narrow, deep tree stands beside the legend at a readable size.
+    const double margin = 24, labels = QFontMetricsF(font()).height() + 14;
+    const auto fitWith = [&](double bottom) {
+        const double sx = (width() - 2 * margin) / std::max(1.0, b.width());
+        const double sy = (height() - margin - bottom) / std::max(1.0, b.height() * rowPixels_);
+        scale_ = std::clamp(std::min(sx, sy), kMinScale, 40.0);
+        const QSizeF used(b.width() * scale_, b.height() * scale_ * rowPixels_);
+        offset_ = QPointF((width() - used.width()) / 2 + scale_ / 2,
+                          margin + (height() - margin - bottom - used.height()) / 2 + scale_ * rowPixels_ / 2);
+        return QRectF(offset_.x() - scale_, offset_.y() - scale_, used.width() + scale_, used.height() + labels);
+    };
+    const QRectF legend = legendRect().adjusted(-8, -8, 8, 8);
+    if (const QRectF tree = fitWith(labels); tree.intersects(legend)) {
+        // Beside the legend when there is room to its right, else above it.
+        const double shift = legend.right() - tree.left();
+        if (tree.right() + shift <= width() - margin / 2)
+            offset_.rx() += shift;
+        else
+            fitWith(legendRect().height() + 16 + labels);
+    }
     update();
 }
 
@@ -878,7 +891,8 @@ void TreeCanvas::contextMenuEvent(QContextMenuEvent* event) {
 
 void TreeCanvas::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    if (!fitted_) fitToView();
+    // A view that follows the tree fits again when the window gives it room.
+    if (!fitted_ || following_) fitToView();
 }
 
 } // namespace kw::ui

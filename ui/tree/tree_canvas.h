@@ -84,6 +84,8 @@ class TreeCanvas : public QWidget {
     // Layout units to pixels.
     double scale() const { return scale_; }
     QPointF toScreen(QPointF layoutPoint) const;
+    // Where the legend (the key) is drawn: a fitted tree keeps out of it.
+    QRectF legendRect() const;
 
     // Where the last paint drew speedup labels (none overlap; tests read them).
     const std::vector<QRectF>& drawnLabels() const { return drawnLabels_; }
@@ -131,7 +133,6 @@ class TreeCanvas : public QWidget {
     QColor edgeColour() const;
     const SubtreeGlyph* subtreeGlyphAt(QPointF pos) const;
     void paintLegend(QPainter& p);
-    QRectF legendRect() const;
     static void paintGlyphShape(QPainter& p, NodeGlyph glyph, QPointF center, double radius, const QRectF& box);
     void paintLabels(QPainter& p, std::vector<NodeLabel>& labels);
     void paintSteeringMark(QPainter& p, QPointF center, double radius, const NodeSnapshot& n) const;
